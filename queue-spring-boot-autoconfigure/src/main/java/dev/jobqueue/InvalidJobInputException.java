@@ -1,0 +1,17 @@
+package dev.jobqueue;
+
+/**
+ * Thrown by a handler (or by the queue, when a payload cannot be read) for input that can never work. The
+ * job fails at once with {@code INVALID_INPUT:<subcategory>} and is not tried again.
+ */
+public class InvalidJobInputException extends JobFailedException {
+
+	public InvalidJobInputException(String message) {
+		this("INVALID", message, null);
+	}
+
+	public InvalidJobInputException(String subcategory, String message, Throwable cause) {
+		super("INVALID_INPUT:" + subcategory, message, false, cause);
+	}
+
+}

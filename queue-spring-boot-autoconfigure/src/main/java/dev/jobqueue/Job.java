@@ -1,0 +1,33 @@
+package dev.jobqueue;
+
+import java.time.Instant;
+
+/**
+ * A job as stored: its current state, the last attempt's worker and error, and its result.
+ *
+ * @param id the job's id
+ * @param type the job type
+ * @param status where the job is in its life
+ * @param priority higher runs first
+ * @param payload the payload as JSON
+ * @param result the handler's return value as JSON, or {@code null}
+ * @param dedupKey the deduplication key, or {@code null}
+ * @param attempts attempts used so far (snoozes and hand-backs at shutdown do not count)
+ * @param maxAttempts attempts the job may use
+ * @param runAt when the job is (or was) due
+ * @param createdAt when it was enqueued
+ * @param startedAt when its latest run was claimed, or {@code null}
+ * @param finishedAt when it reached a final status, or {@code null}
+ * @param workerId the worker of the latest run, or {@code null}
+ * @param heartbeatAt the latest proof of life of the running worker, or {@code null}
+ * @param leaseUntil until when the running worker holds the job, or {@code null}
+ * @param errorCode {@code CATEGORY:SUBCATEGORY} of the latest failure, or {@code null}
+ * @param errorDetail a short summary of the latest failure, or {@code null}
+ * @param cancelRequested whether a cancel of the running job was asked for
+ */
+public record Job(long id, String type, JobStatus status, int priority, String payload, String result,
+		String dedupKey, int attempts, int maxAttempts, Instant runAt, Instant createdAt, Instant startedAt,
+		Instant finishedAt, String workerId, Instant heartbeatAt, Instant leaseUntil, String errorCode,
+		String errorDetail, boolean cancelRequested) {
+
+}

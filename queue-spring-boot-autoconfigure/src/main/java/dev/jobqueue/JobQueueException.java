@@ -1,0 +1,17 @@
+package dev.jobqueue;
+
+/**
+ * The queue could not do what was asked: the request was invalid, or the database could not be used. The
+ * message says what went wrong and what to do about it.
+ */
+public class JobQueueException extends RuntimeException {
+
+	public JobQueueException(String message) {
+		super(message);
+	}
+
+	public JobQueueException(String message, Throwable cause) {
+		super(message, cause);
+	}
+
+}

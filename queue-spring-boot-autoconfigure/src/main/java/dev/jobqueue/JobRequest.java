@@ -1,0 +1,124 @@
+package dev.jobqueue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * A job to enqueue, with its options:
+ * {@code JobRequest.of("caption", payload).priority(10).delay(Duration.ofMinutes(5)).dedupKey("image-42")}.
+ * Instances are immutable; each option returns a copy.
+ */
+public final class JobRequest {
+
+	private final String type;
+
+	private final Object payload;
+
+	private final int priority;
+
+	private final Instant runAt;
+
+	private final Duration delay;
+
+	private final Integer maxAttempts;
+
+	private final String dedupKey;
+
+	private JobRequest(String type, Object payload, int priority, Instant runAt, Duration delay, Integer maxAttempts,
+			String dedupKey) {
+		this.type = type;
+		this.payload = payload;
+		this.priority = priority;
+		this.runAt = runAt;
+		this.delay = delay;
+		this.maxAttempts = maxAttempts;
+		this.dedupKey = dedupKey;
+	}
+
+	/** A job of {@code type} whose payload is serialised to JSON. */
+	public static JobRequest of(String type, Object payload) {
+		return new JobRequest(type, payload, 0, null, null, null, null);
+	}
+
+	/** Higher runs first; jobs of equal priority run in due-time order. Default 0. */
+	public JobRequest priority(int priority) {
+		return new JobRequest(this.type, this.payload, priority, this.runAt, this.delay, this.maxAttempts,
+				this.dedupKey);
+	}
+
+	/** Not before this instant. Replaces any {@link #delay(Duration)}. */
+	public JobRequest runAt(Instant runAt) {
+		return new JobRequest(this.type, this.payload, this.priority, runAt, null, this.maxAttempts, this.dedupKey);
+	}
+
+	/** Not before this long after enqueue. Replaces any {@link #runAt(Instant)}. */
+	public JobRequest delay(Duration delay) {
+		return new JobRequest(this.type, this.payload, this.priority, null, delay, this.maxAttempts, this.dedupKey);
+	}
+
+	/** Attempts before the job fails for good, overriding the handler's and the configured default. */
+	public JobRequest maxAttempts(int maxAttempts) {
+		return new JobRequest(this.type, this.payload, this.priority, this.runAt, this.delay, maxAttempts,
+				this.dedupKey);
+	}
+
+	/** While a job with this key is unfinished, enqueueing another returns the existing job's id. */
+	public JobRequest dedupKey(String dedupKey) {
+		return new JobRequest(this.type, this.payload, this.priority, this.runAt, this.delay, this.maxAttempts,
+				dedupKey);
+	}
+
+	public String type() {
+		return this.type;
+	}
+
+	public Object payload() {
+		return this.payload;
+	}
+
+	public int priority() {
+		return this.priority;
+	}
+
+	/** The absolute due time, or {@code null}. */
+	public Instant runAt() {
+		return this.runAt;
+	}
+
+	/** The relative due time, or {@code null}. */
+	public Duration delay() {
+		return this.delay;
+	}
+
+	/** The requested attempts, or {@code null} for the default. */
+	public Integer maxAttempts() {
+		return this.maxAttempts;
+	}
+
+	/** The deduplication key, or {@code null}. */
+	public String dedupKey() {
+		return this.dedupKey;
+	}
+
+	@Override
+	public boolean equals(Object other) {
+		return (other instanceof JobRequest that) && this.priority == that.priority && this.type.equals(that.type)
+				&& Objects.equals(this.payload, that.payload) && Objects.equals(this.runAt, that.runAt)
+				&& Objects.equals(this.delay, that.delay) && Objects.equals(this.maxAttempts, that.maxAttempts)
+				&& Objects.equals(this.dedupKey, that.dedupKey);
+	}
+
+	@Override
+	public int hashCode() {
+		return Objects.hash(this.type, this.payload, this.priority, this.runAt, this.delay, this.maxAttempts,
+				this.dedupKey);
+	}
+
+	@Override
+	public String toString() {
+		return "JobRequest[type=" + this.type + ", priority=" + this.priority + ", runAt=" + this.runAt + ", delay="
+				+ this.delay + ", maxAttempts=" + this.maxAttempts + ", dedupKey=" + this.dedupKey + "]";
+	}
+
+}

@@ -1,0 +1,36 @@
+package dev.jobqueue;
+
+import java.util.Locale;
+
+/**
+ * Where a job is in its life: {@code pending → running → succeeded | failed | cancelled}. A failed attempt
+ * with attempts left goes back to {@code pending}.
+ */
+public enum JobStatus {
+
+	/** Waiting to be claimed, now or at its due time. */
+	PENDING,
+	/** Claimed by a worker that holds a lease on it. */
+	RUNNING,
+	/** Finished successfully. */
+	SUCCEEDED,
+	/** Finished without success, after its last attempt or on input that cannot work. */
+	FAILED,
+	/** Cancelled before or while it ran. */
+	CANCELLED;
+
+	/** The value stored in the {@code status} column. */
+	public String dbValue() {
+		return name().toLowerCase(Locale.ROOT);
+	}
+
+	/** Whether a job in this status will never run again unless retried by hand. */
+	public boolean isFinal() {
+		return this == SUCCEEDED || this == FAILED || this == CANCELLED;
+	}
+
+	public static JobStatus fromDbValue(String value) {
+		return valueOf(value.toUpperCase(Locale.ROOT));
+	}
+
+}

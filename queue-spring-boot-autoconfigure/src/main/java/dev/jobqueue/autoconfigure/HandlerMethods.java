@@ -1,0 +1,125 @@
+package dev.jobqueue.autoconfigure;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Type;
+import java.time.Duration;
+import java.util.function.Supplier;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.util.ReflectionUtils;
+
+import dev.jobqueue.InvalidJobInputException;
+import dev.jobqueue.JobContext;
+import dev.jobqueue.JobHandler;
+import dev.jobqueue.core.HandlerDefinition;
+import dev.jobqueue.core.JobInvoker;
+import dev.jobqueue.core.PayloadCodec;
+
+/** Turns a {@link JobHandler} method into a {@link HandlerDefinition}, refusing signatures that cannot work. */
+final class HandlerMethods {
+
+	private HandlerMethods() {
+	}
+
+	static HandlerDefinition definition(Object bean, String beanName, Method method, JobHandler annotation,
+			Supplier<PayloadCodec> codec) {
+		String source = "bean '" + beanName + "' method " + method.getDeclaringClass().getSimpleName() + "."
+				+ method.getName() + "()";
+		String type = annotation.value();
+		if (type == null || type.isBlank() || !type.equals(type.strip())) {
+			throw invalid(source, "@JobHandler needs a job type without leading or trailing spaces, for example "
+					+ "@JobHandler(\"thumbnail\")");
+		}
+		int payloadIndex = -1;
+		int contextIndex = -1;
+		Class<?>[] parameters = method.getParameterTypes();
+		for (int i = 0; i < parameters.length; i++) {
+			if (parameters[i] == JobContext.class) {
+				if (contextIndex >= 0) {
+					throw invalid(source, "it takes two JobContext parameters; take at most one");
+				}
+				contextIndex = i;
+			}
+			else {
+				if (payloadIndex >= 0) {
+					throw invalid(source, "it takes " + (parameters.length - ((contextIndex >= 0) ? 1 : 0))
+							+ " payload parameters; a handler takes one payload parameter (a record or bean for the "
+							+ "JSON payload) and optionally a JobContext");
+				}
+				payloadIndex = i;
+			}
+		}
+		Duration timeout = parseTimeout(annotation.timeout(), source);
+		Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
+		ReflectionUtils.makeAccessible(invocable);
+		Type payloadType = (payloadIndex >= 0) ? method.getGenericParameterTypes()[payloadIndex] : null;
+		JobInvoker invoker = new MethodInvoker(bean, invocable, parameters.length, payloadIndex, payloadType,
+				contextIndex, codec);
+		try {
+			return new HandlerDefinition(type, invoker, annotation.maxAttempts(), timeout, annotation.concurrency(),
+					annotation.repeatable(), source);
+		}
+		catch (IllegalArgumentException ex) {
+			throw invalid(source, ex.getMessage());
+		}
+	}
+
+	private static Duration parseTimeout(String value, String source) {
+		if (value == null || value.isBlank()) {
+			return null;
+		}
+		try {
+			return DurationStyle.detectAndParse(value.strip());
+		}
+		catch (IllegalArgumentException ex) {
+			throw invalid(source, "timeout '" + value + "' is not a duration; use ISO-8601 (PT2M) or a value such "
+					+ "as 2m or 30s");
+		}
+	}
+
+	private static IllegalStateException invalid(String source, String reason) {
+		return new IllegalStateException("Invalid @JobHandler on " + source + ": " + reason);
+	}
+
+	private record MethodInvoker(Object bean, Method method, int parameterCount, int payloadIndex, Type payloadType,
+			int contextIndex, Supplier<PayloadCodec> codec) implements JobInvoker {
+
+		@Override
+		public Object invoke(String payload, JobContext context) throws Exception {
+			Object[] args = new Object[this.parameterCount];
+			if (this.payloadIndex >= 0) {
+				args[this.payloadIndex] = decode(payload);
+			}
+			if (this.contextIndex >= 0) {
+				args[this.contextIndex] = context;
+			}
+			try {
+				return this.method.invoke(this.bean, args);
+			}
+			catch (InvocationTargetException ex) {
+				Throwable cause = ex.getTargetException();
+				if (cause instanceof Exception exception) {
+					throw exception;
+				}
+				if (cause instanceof Error error) {
+					throw error;
+				}
+				throw ex;
+			}
+		}
+
+		private Object decode(String payload) {
+			try {
+				return this.codec.get().fromJson(payload, this.payloadType);
+			}
+			catch (IllegalArgumentException ex) {
+				throw new InvalidJobInputException("PAYLOAD", "The payload does not map to " + this.payloadType.getTypeName()
+						+ ": " + ex.getMessage(), ex);
+			}
+		}
+
+	}
+
+}

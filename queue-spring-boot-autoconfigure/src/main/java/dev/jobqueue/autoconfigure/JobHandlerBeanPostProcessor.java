@@ -1,0 +1,55 @@
+package dev.jobqueue.autoconfigure;
+
+import java.lang.reflect.Method;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+import org.springframework.aop.framework.AopProxyUtils;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+
+import dev.jobqueue.JobHandler;
+import dev.jobqueue.core.HandlerRegistry;
+import dev.jobqueue.core.PayloadCodec;
+
+/**
+ * Registers every {@link JobHandler} method of every bean, looking at the bean's ultimate target class so that
+ * proxied beans ({@code @Transactional}, {@code @Async}) work. Fails start-up, naming bean and method, on a
+ * type with two handlers or a signature that cannot work.
+ */
+public class JobHandlerBeanPostProcessor implements BeanPostProcessor {
+
+	private final Supplier<HandlerRegistry> registry;
+
+	private final Supplier<PayloadCodec> codec;
+
+	private final Set<Class<?>> classesWithoutHandlers = ConcurrentHashMap.newKeySet();
+
+	public JobHandlerBeanPostProcessor(Supplier<HandlerRegistry> registry, Supplier<PayloadCodec> codec) {
+		this.registry = registry;
+		this.codec = codec;
+	}
+
+	@Override
+	public Object postProcessAfterInitialization(Object bean, String beanName) {
+		Class<?> targetClass = AopProxyUtils.ultimateTargetClass(bean);
+		if (this.classesWithoutHandlers.contains(targetClass)) {
+			return bean;
+		}
+		Map<Method, JobHandler> handlers = MethodIntrospector.selectMethods(targetClass,
+				(MethodIntrospector.MetadataLookup<JobHandler>) (method) -> AnnotatedElementUtils
+					.findMergedAnnotation(method, JobHandler.class));
+		if (handlers.isEmpty()) {
+			this.classesWithoutHandlers.add(targetClass);
+			return bean;
+		}
+		HandlerRegistry target = this.registry.get();
+		handlers.forEach((method, annotation) -> target
+			.register(HandlerMethods.definition(bean, beanName, method, annotation, this.codec)));
+		return bean;
+	}
+
+}

@@ -1,0 +1,134 @@
+package dev.jobqueue.autoconfigure;
+
+import java.time.Clock;
+import java.util.concurrent.ThreadLocalRandom;
+
+import javax.sql.DataSource;
+
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.LazyInitializationExcludeFilter;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+
+import dev.jobqueue.JobQueue;
+import dev.jobqueue.core.DefaultErrorClassifier;
+import dev.jobqueue.core.DefaultJobQueue;
+import dev.jobqueue.core.EnqueueLimits;
+import dev.jobqueue.core.ErrorClassifier;
+import dev.jobqueue.core.HandlerRegistry;
+import dev.jobqueue.core.JobStore;
+import dev.jobqueue.core.PayloadCodec;
+import dev.jobqueue.core.RetryPolicy;
+import dev.jobqueue.jdbc.SqliteDatabase;
+import dev.jobqueue.jdbc.SqliteJobStore;
+import dev.jobqueue.jdbc.SqliteSchema;
+import dev.jobqueue.jdbc.TableNames;
+
+/**
+ * Auto-configures the job queue: a SQLite store (see {@link QueueDataSource} for which file), the schema, the
+ * {@link JobQueue}, {@code @JobHandler} scanning and the worker. Every bean can be replaced by declaring one
+ * of the same type.
+ */
+@AutoConfiguration(afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+		"org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration",
+		"org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration" })
+@ConditionalOnClass({ org.sqlite.JDBC.class, org.flywaydb.core.Flyway.class })
+@ConditionalOnBooleanProperty(name = "jobqueue.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(QueueProperties.class)
+public final class QueueAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	QueueDataSource queueDataSource(QueueProperties properties, ObjectProvider<DataSource> applicationDataSource) {
+		return QueueDataSource.choose(properties.getDatasource(), applicationDataSource.getIfUnique());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	SqliteDatabase queueSqliteDatabase(QueueDataSource dataSource, QueueProperties properties) {
+		return new SqliteDatabase(dataSource.dataSource(), dataSource.description(),
+				properties.getDatasource().getLockWait());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	QueueSchemaInitializer queueSchemaInitializer(SqliteDatabase database, QueueProperties properties) {
+		return new QueueSchemaInitializer(
+				new SqliteSchema(database.dataSource(), new TableNames(properties.getTablePrefix())));
+	}
+
+	@Bean
+	static QueueSchemaOrdering queueSchemaOrdering() {
+		return new QueueSchemaOrdering();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean(JobStore.class)
+	SqliteJobStore queueJobStore(SqliteDatabase database, QueueProperties properties,
+			QueueSchemaInitializer schemaInitializer) {
+		return new SqliteJobStore(database, new TableNames(properties.getTablePrefix()));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	HandlerRegistry jobHandlerRegistry() {
+		return new HandlerRegistry();
+	}
+
+	@Bean
+	static JobHandlerBeanPostProcessor jobHandlerBeanPostProcessor(ObjectProvider<HandlerRegistry> registry,
+			ObjectProvider<PayloadCodec> codec) {
+		return new JobHandlerBeanPostProcessor(registry::getObject, codec::getObject);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	PayloadCodec jobQueuePayloadCodec(ObjectProvider<JsonMapper> jsonMapper) {
+		return new JacksonPayloadCodec(jsonMapper.getIfAvailable(() -> JsonMapper.builder().findAndAddModules().build()));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ErrorClassifier jobQueueErrorClassifier() {
+		return new DefaultErrorClassifier();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	JobQueue jobQueue(JobStore store, PayloadCodec codec, HandlerRegistry handlers, QueueProperties properties,
+			ObjectProvider<Clock> clock) {
+		EnqueueLimits limits = new EnqueueLimits(properties.getRetry().getMaxAttempts(),
+				properties.getMaxPayloadSize().toBytes());
+		return new DefaultJobQueue(store, codec, handlers, clock.getIfUnique(Clock::systemUTC), limits, null);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBooleanProperty(name = "jobqueue.worker.enabled", matchIfMissing = true)
+	@DependsOnDatabaseInitialization
+	QueueWorker queueWorker(JobStore store, HandlerRegistry handlers, PayloadCodec codec, ErrorClassifier classifier,
+			QueueProperties properties, ObjectProvider<Clock> clock, ObjectProvider<JobQueue> queue,
+			Environment environment) {
+		Clock queueClock = clock.getIfUnique(Clock::systemUTC);
+		RetryPolicy retry = new RetryPolicy(properties.getRetry().getInitialBackoff(),
+				properties.getRetry().getMaxBackoff(), () -> ThreadLocalRandom.current().nextDouble());
+		WorkerFactory factory = new WorkerFactory(store, handlers, codec, classifier, retry, queueClock,
+				properties.getWorker(), environment);
+		DefaultJobQueue local = (queue.getIfUnique() instanceof DefaultJobQueue defaultQueue) ? defaultQueue : null;
+		return new QueueWorker(factory::create, local);
+	}
+
+	@Bean
+	static LazyInitializationExcludeFilter queueWorkerLazyInitializationExcludeFilter() {
+		return LazyInitializationExcludeFilter.forBeanTypes(QueueWorker.class);
+	}
+
+}

@@ -1,0 +1,443 @@
+package dev.jobqueue.autoconfigure;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Configuration of the job queue, under {@code jobqueue.*}.
+ */
+@ConfigurationProperties("jobqueue")
+public class QueueProperties {
+
+	/**
+	 * Whether the job queue is enabled.
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * Prefix of the queue's table names, so several queues or an application's own tables can share one file.
+	 */
+	private String tablePrefix = "";
+
+	/**
+	 * Largest payload accepted at enqueue, as UTF-8 JSON.
+	 */
+	private DataSize maxPayloadSize = DataSize.ofMegabytes(2);
+
+	@NestedConfigurationProperty
+	private final Datasource datasource = new Datasource();
+
+	@NestedConfigurationProperty
+	private final Worker worker = new Worker();
+
+	@NestedConfigurationProperty
+	private final Retry retry = new Retry();
+
+	@NestedConfigurationProperty
+	private final Retention retention = new Retention();
+
+	@NestedConfigurationProperty
+	private final Observability observability = new Observability();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public String getTablePrefix() {
+		return this.tablePrefix;
+	}
+
+	public void setTablePrefix(String tablePrefix) {
+		this.tablePrefix = tablePrefix;
+	}
+
+	public DataSize getMaxPayloadSize() {
+		return this.maxPayloadSize;
+	}
+
+	public void setMaxPayloadSize(DataSize maxPayloadSize) {
+		this.maxPayloadSize = maxPayloadSize;
+	}
+
+	public Datasource getDatasource() {
+		return this.datasource;
+	}
+
+	public Worker getWorker() {
+		return this.worker;
+	}
+
+	public Retry getRetry() {
+		return this.retry;
+	}
+
+	public Retention getRetention() {
+		return this.retention;
+	}
+
+	public Observability getObservability() {
+		return this.observability;
+	}
+
+	/**
+	 * Where the queue's data lives.
+	 */
+	public static class Datasource {
+
+		/**
+		 * JDBC URL of the queue's own SQLite file, for example jdbc:sqlite:/var/lib/myapp/jobs.db. When not set,
+		 * the queue shares the application's DataSource if that is SQLite, else uses jobqueue.db in the working
+		 * directory.
+		 */
+		private String url;
+
+		/**
+		 * How long a connection waits for SQLite's write lock before the queue retries (busy_timeout).
+		 */
+		private Duration busyTimeout = Duration.ofSeconds(5);
+
+		/**
+		 * How long a write keeps retrying while the database stays locked before it fails.
+		 */
+		private Duration lockWait = Duration.ofSeconds(30);
+
+		/**
+		 * SQLite synchronous mode of the queue's own connections: NORMAL (safe in WAL mode, fast) or FULL (also
+		 * survives a power loss without losing the last commits).
+		 */
+		private String synchronous = "NORMAL";
+
+		/**
+		 * Connections in the queue's own pool. Writes are serialised in the process, so a few suffice for reads.
+		 */
+		private int poolSize = 4;
+
+		public String getUrl() {
+			return this.url;
+		}
+
+		public void setUrl(String url) {
+			this.url = url;
+		}
+
+		public Duration getBusyTimeout() {
+			return this.busyTimeout;
+		}
+
+		public void setBusyTimeout(Duration busyTimeout) {
+			this.busyTimeout = busyTimeout;
+		}
+
+		public Duration getLockWait() {
+			return this.lockWait;
+		}
+
+		public void setLockWait(Duration lockWait) {
+			this.lockWait = lockWait;
+		}
+
+		public String getSynchronous() {
+			return this.synchronous;
+		}
+
+		public void setSynchronous(String synchronous) {
+			this.synchronous = synchronous;
+		}
+
+		public int getPoolSize() {
+			return this.poolSize;
+		}
+
+		public void setPoolSize(int poolSize) {
+			this.poolSize = poolSize;
+		}
+
+	}
+
+	/**
+	 * How this process claims and runs jobs.
+	 */
+	public static class Worker {
+
+		/**
+		 * Whether this process runs jobs. Disable for enqueue-only nodes.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Jobs running at once in this process.
+		 */
+		private int concurrency = 8;
+
+		/**
+		 * Longest wait between claims. Enqueues in this process wake the worker at once; jobs enqueued by
+		 * other processes are seen within this interval.
+		 */
+		private Duration pollInterval = Duration.ofSeconds(1);
+
+		/**
+		 * How long a claim holds a job without renewal. A worker renews its leases every third of it; the
+		 * jobs of a worker that died are taken back once it expires.
+		 */
+		private Duration lease = Duration.ofSeconds(60);
+
+		/**
+		 * How long shutdown waits for running jobs before handing them back to the queue.
+		 */
+		private Duration shutdownTimeout = Duration.ofSeconds(30);
+
+		/**
+		 * Snoozes a job may take before it fails with SNOOZE:LIMIT_REACHED.
+		 */
+		private int maxSnoozes = 100;
+
+		/**
+		 * Whether handlers run on virtual threads. Defaults to spring.threads.virtual.enabled (Java 21+).
+		 */
+		private Boolean virtualThreads;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public int getConcurrency() {
+			return this.concurrency;
+		}
+
+		public void setConcurrency(int concurrency) {
+			this.concurrency = concurrency;
+		}
+
+		public Duration getPollInterval() {
+			return this.pollInterval;
+		}
+
+		public void setPollInterval(Duration pollInterval) {
+			this.pollInterval = pollInterval;
+		}
+
+		public Duration getLease() {
+			return this.lease;
+		}
+
+		public void setLease(Duration lease) {
+			this.lease = lease;
+		}
+
+		public Duration getShutdownTimeout() {
+			return this.shutdownTimeout;
+		}
+
+		public void setShutdownTimeout(Duration shutdownTimeout) {
+			this.shutdownTimeout = shutdownTimeout;
+		}
+
+		public int getMaxSnoozes() {
+			return this.maxSnoozes;
+		}
+
+		public void setMaxSnoozes(int maxSnoozes) {
+			this.maxSnoozes = maxSnoozes;
+		}
+
+		public Boolean getVirtualThreads() {
+			return this.virtualThreads;
+		}
+
+		public void setVirtualThreads(Boolean virtualThreads) {
+			this.virtualThreads = virtualThreads;
+		}
+
+	}
+
+	/**
+	 * How failed jobs are tried again.
+	 */
+	public static class Retry {
+
+		/**
+		 * Attempts of a job whose request and handler set none.
+		 */
+		private int maxAttempts = 5;
+
+		/**
+		 * Wait after the first failed attempt; it doubles with each further one (with jitter).
+		 */
+		private Duration initialBackoff = Duration.ofSeconds(10);
+
+		/**
+		 * Longest wait between attempts.
+		 */
+		private Duration maxBackoff = Duration.ofHours(1);
+
+		public int getMaxAttempts() {
+			return this.maxAttempts;
+		}
+
+		public void setMaxAttempts(int maxAttempts) {
+			this.maxAttempts = maxAttempts;
+		}
+
+		public Duration getInitialBackoff() {
+			return this.initialBackoff;
+		}
+
+		public void setInitialBackoff(Duration initialBackoff) {
+			this.initialBackoff = initialBackoff;
+		}
+
+		public Duration getMaxBackoff() {
+			return this.maxBackoff;
+		}
+
+		public void setMaxBackoff(Duration maxBackoff) {
+			this.maxBackoff = maxBackoff;
+		}
+
+	}
+
+	/**
+	 * How long finished jobs are kept.
+	 */
+	public static class Retention {
+
+		/**
+		 * Whether finished jobs are deleted once they are older than their retention.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * How long succeeded jobs are kept after they finished.
+		 */
+		private Duration succeeded = Duration.ofDays(30);
+
+		/**
+		 * How long failed jobs are kept after they finished.
+		 */
+		private Duration failed = Duration.ofDays(90);
+
+		/**
+		 * How long cancelled jobs are kept after they finished.
+		 */
+		private Duration cancelled = Duration.ofDays(30);
+
+		/**
+		 * Retention per job type, overriding the per-status values (for example per-type.report=7d).
+		 */
+		private Map<String, Duration> perType = new LinkedHashMap<>();
+
+		/**
+		 * Rows deleted per transaction; the write lock is released between batches.
+		 */
+		private int batchSize = 5000;
+
+		/**
+		 * How often the cleanup runs.
+		 */
+		private Duration interval = Duration.ofMinutes(1);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getSucceeded() {
+			return this.succeeded;
+		}
+
+		public void setSucceeded(Duration succeeded) {
+			this.succeeded = succeeded;
+		}
+
+		public Duration getFailed() {
+			return this.failed;
+		}
+
+		public void setFailed(Duration failed) {
+			this.failed = failed;
+		}
+
+		public Duration getCancelled() {
+			return this.cancelled;
+		}
+
+		public void setCancelled(Duration cancelled) {
+			this.cancelled = cancelled;
+		}
+
+		public Map<String, Duration> getPerType() {
+			return this.perType;
+		}
+
+		public void setPerType(Map<String, Duration> perType) {
+			this.perType = perType;
+		}
+
+		public int getBatchSize() {
+			return this.batchSize;
+		}
+
+		public void setBatchSize(int batchSize) {
+			this.batchSize = batchSize;
+		}
+
+		public Duration getInterval() {
+			return this.interval;
+		}
+
+		public void setInterval(Duration interval) {
+			this.interval = interval;
+		}
+
+	}
+
+	/**
+	 * What the actuator endpoint, health indicator and meters report.
+	 */
+	public static class Observability {
+
+		/**
+		 * How long a job may run without a heartbeat before it counts as stuck.
+		 */
+		private Duration stuckAfter = Duration.ofMinutes(15);
+
+		/**
+		 * Error codes listed by name in the Top-N; the rest are summed under OTHER.
+		 */
+		private int topErrors = 10;
+
+		public Duration getStuckAfter() {
+			return this.stuckAfter;
+		}
+
+		public void setStuckAfter(Duration stuckAfter) {
+			this.stuckAfter = stuckAfter;
+		}
+
+		public int getTopErrors() {
+			return this.topErrors;
+		}
+
+		public void setTopErrors(int topErrors) {
+			this.topErrors = topErrors;
+		}
+
+	}
+
+}

@@ -1,0 +1,26 @@
+package dev.jobqueue.autoconfigure;
+
+import org.springframework.beans.factory.InitializingBean;
+
+import dev.jobqueue.jdbc.SqliteSchema;
+
+/**
+ * Migrates the queue's schema when the context starts. Registered as a database initializer (see
+ * {@link QueueDatabaseInitializerDetector}), so beans marked {@code @DependsOnDatabaseInitialization} wait for
+ * it. It holds a private Flyway and never exposes a {@code Flyway} bean, which would switch off the
+ * application's own migrations.
+ */
+public class QueueSchemaInitializer implements InitializingBean {
+
+	private final SqliteSchema schema;
+
+	public QueueSchemaInitializer(SqliteSchema schema) {
+		this.schema = schema;
+	}
+
+	@Override
+	public void afterPropertiesSet() {
+		this.schema.initialize();
+	}
+
+}

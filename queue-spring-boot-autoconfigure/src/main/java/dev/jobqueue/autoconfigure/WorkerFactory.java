@@ -1,0 +1,68 @@
+package dev.jobqueue.autoconfigure;
+
+import java.lang.reflect.Method;
+import java.time.Clock;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+
+import org.springframework.boot.thread.Threading;
+import org.springframework.core.env.Environment;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
+
+import dev.jobqueue.core.ErrorClassifier;
+import dev.jobqueue.core.HandlerRegistry;
+import dev.jobqueue.core.JobStore;
+import dev.jobqueue.core.JobWorker;
+import dev.jobqueue.core.PayloadCodec;
+import dev.jobqueue.core.RetryPolicy;
+import dev.jobqueue.core.RunInterceptor;
+import dev.jobqueue.core.WorkerIds;
+import dev.jobqueue.core.WorkerListener;
+import dev.jobqueue.core.WorkerSettings;
+
+/** Builds the {@link JobWorker} at start, once every handler is registered. */
+record WorkerFactory(JobStore store, HandlerRegistry handlers, PayloadCodec codec, ErrorClassifier classifier,
+		RetryPolicy retry, Clock clock, QueueProperties.Worker properties, Environment environment) {
+
+	JobWorker create() {
+		WorkerSettings settings = new WorkerSettings(WorkerIds.newId(), this.properties.getConcurrency(),
+				this.properties.getPollInterval(), this.properties.getLease(), this.properties.getShutdownTimeout(),
+				this.properties.getMaxSnoozes());
+		return new JobWorker(this.store, this.handlers, this.codec, this.classifier, this.retry, this.clock, settings,
+				executor(), WorkerListener.NONE, RunInterceptor.NONE);
+	}
+
+	private ExecutorService executor() {
+		Boolean configured = this.properties.getVirtualThreads();
+		boolean virtual = (configured != null) ? configured : Threading.VIRTUAL.isActive(this.environment);
+		if (virtual) {
+			ExecutorService executor = virtualThreadExecutor();
+			if (executor != null) {
+				return executor;
+			}
+		}
+		ThreadFactory threads = new CustomizableThreadFactory("jobqueue-worker-");
+		return Executors.newFixedThreadPool(this.properties.getConcurrency(), threads);
+	}
+
+	/** Virtual threads on Java 21+, found reflectively since the code is compiled for Java 17. */
+	private static ExecutorService virtualThreadExecutor() {
+		try {
+			Method ofVirtual = Thread.class.getMethod("ofVirtual");
+			Object builder = ofVirtual.invoke(null);
+			Method name = builder.getClass().getMethod("name", String.class, long.class);
+			name.setAccessible(true);
+			builder = name.invoke(builder, "jobqueue-vworker-", 0L);
+			Method factory = builder.getClass().getMethod("factory");
+			factory.setAccessible(true);
+			ThreadFactory threads = (ThreadFactory) factory.invoke(builder);
+			Method perTask = Executors.class.getMethod("newThreadPerTaskExecutor", ThreadFactory.class);
+			return (ExecutorService) perTask.invoke(null, threads);
+		}
+		catch (ReflectiveOperationException | RuntimeException ex) {
+			return null;
+		}
+	}
+
+}

@@ -1,0 +1,23 @@
+package dev.jobqueue.core;
+
+import java.time.Instant;
+
+/**
+ * A job this worker has just claimed.
+ *
+ * @param id the job's id
+ * @param type the job type
+ * @param payload the payload as JSON
+ * @param priority higher runs first
+ * @param run the claim number of this job, the fencing token every later write of this run must match
+ * @param attempt the attempt this run counts as, starting at 1
+ * @param maxAttempts attempts the job may use
+ * @param snoozes snoozes so far
+ * @param runAt when it was due
+ * @param createdAt when it was enqueued
+ * @param traceParent the W3C traceparent current at enqueue, or {@code null}
+ */
+public record ClaimedJob(long id, String type, String payload, int priority, int run, int attempt, int maxAttempts,
+		int snoozes, Instant runAt, Instant createdAt, String traceParent) {
+
+}

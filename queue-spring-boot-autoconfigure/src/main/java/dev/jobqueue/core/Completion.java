@@ -1,0 +1,62 @@
+package dev.jobqueue.core;
+
+import java.time.Instant;
+
+/**
+ * The outcome of one run, to be written. Writes are fenced by {@code run}: they apply only while the job is
+ * still running under that claim.
+ *
+ * @param jobId the job
+ * @param run the claim number the outcome belongs to
+ * @param kind what happened
+ * @param result the result as JSON, for {@link Kind#SUCCEEDED}
+ * @param errorCode {@code CATEGORY:SUBCATEGORY} for failures
+ * @param errorDetail short failure summary
+ * @param nextRunAt when to run again, for {@link Kind#RETRY} and {@link Kind#SNOOZED}
+ */
+public record Completion(long jobId, int run, Kind kind, String result, String errorCode, String errorDetail,
+		Instant nextRunAt) {
+
+	/** What happened to a run. */
+	public enum Kind {
+
+		/** The handler returned. */
+		SUCCEEDED,
+		/** The handler failed and the job has attempts left. */
+		RETRY,
+		/** The handler failed for good. */
+		FAILED,
+		/** The handler asked to run again later; the attempt is given back. */
+		SNOOZED,
+		/** The job was cancelled while it ran. */
+		CANCELLED,
+		/** The worker stopped before the run ended; the attempt is given back. */
+		HANDED_BACK
+
+	}
+
+	public static Completion succeeded(ClaimedJob job, String result) {
+		return new Completion(job.id(), job.run(), Kind.SUCCEEDED, result, null, null, null);
+	}
+
+	public static Completion retry(ClaimedJob job, String errorCode, String errorDetail, Instant nextRunAt) {
+		return new Completion(job.id(), job.run(), Kind.RETRY, null, errorCode, errorDetail, nextRunAt);
+	}
+
+	public static Completion failed(ClaimedJob job, String errorCode, String errorDetail) {
+		return new Completion(job.id(), job.run(), Kind.FAILED, null, errorCode, errorDetail, null);
+	}
+
+	public static Completion snoozed(ClaimedJob job, Instant nextRunAt) {
+		return new Completion(job.id(), job.run(), Kind.SNOOZED, null, null, null, nextRunAt);
+	}
+
+	public static Completion cancelled(ClaimedJob job) {
+		return new Completion(job.id(), job.run(), Kind.CANCELLED, null, "CANCELLED:BY_REQUEST", null, null);
+	}
+
+	public static Completion handedBack(ClaimedJob job, Instant nextRunAt) {
+		return new Completion(job.id(), job.run(), Kind.HANDED_BACK, null, null, null, nextRunAt);
+	}
+
+}

@@ -1,0 +1,187 @@
+package dev.jobqueue.core;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+import dev.jobqueue.Job;
+import dev.jobqueue.JobQueue;
+import dev.jobqueue.JobQueueException;
+import dev.jobqueue.JobRequest;
+
+/**
+ * Validates requests, turns payloads into JSON and hands them to the store. Every check happens before the
+ * database is touched, so a bad request fails whole and writes nothing.
+ */
+public final class DefaultJobQueue implements JobQueue {
+
+	/** Due times further out than this are surely a mistake (a delay in the wrong unit, say). */
+	static final Duration MAX_DELAY = Duration.ofDays(3660);
+
+	private final JobStore store;
+
+	private final PayloadCodec codec;
+
+	private final HandlerRegistry handlers;
+
+	private final Clock clock;
+
+	private final EnqueueLimits limits;
+
+	private final Supplier<String> traceParent;
+
+	private volatile QueueSignals signals = QueueSignals.NONE;
+
+	public DefaultJobQueue(JobStore store, PayloadCodec codec, HandlerRegistry handlers, Clock clock,
+			EnqueueLimits limits, Supplier<String> traceParent) {
+		this.store = Objects.requireNonNull(store, "'store' must not be null");
+		this.codec = Objects.requireNonNull(codec, "'codec' must not be null");
+		this.handlers = Objects.requireNonNull(handlers, "'handlers' must not be null");
+		this.clock = Objects.requireNonNull(clock, "'clock' must not be null");
+		this.limits = Objects.requireNonNull(limits, "'limits' must not be null");
+		this.traceParent = (traceParent != null) ? traceParent : () -> null;
+	}
+
+	/** Lets the worker of this process hear of new jobs and cancellations at once. */
+	public void setSignals(QueueSignals signals) {
+		this.signals = (signals != null) ? signals : QueueSignals.NONE;
+	}
+
+	@Override
+	public long enqueue(JobRequest request) {
+		return enqueueAll(List.of(Objects.requireNonNull(request, "'request' must not be null"))).get(0);
+	}
+
+	@Override
+	public List<Long> enqueueAll(List<JobRequest> requests) {
+		Objects.requireNonNull(requests, "'requests' must not be null");
+		if (requests.isEmpty()) {
+			return List.of();
+		}
+		Instant now = this.clock.instant();
+		String trace = this.traceParent.get();
+		List<NewJob> jobs = new ArrayList<>(requests.size());
+		for (JobRequest request : requests) {
+			jobs.add(validate(request, now, trace));
+		}
+		QueueSignals target = this.signals;
+		return this.store.enqueue(jobs, now, target::jobsEnqueued);
+	}
+
+	@Override
+	public boolean cancel(long id) {
+		boolean cancelled = this.store.cancel(id, this.clock.instant());
+		if (cancelled) {
+			this.signals.cancelRequested(id);
+		}
+		return cancelled;
+	}
+
+	@Override
+	public boolean retry(long id) {
+		boolean retried = this.store.retry(id, this.clock.instant());
+		if (retried) {
+			this.signals.jobsEnqueued();
+		}
+		return retried;
+	}
+
+	@Override
+	public Optional<Job> find(long id) {
+		return this.store.find(id);
+	}
+
+	private NewJob validate(JobRequest request, Instant now, String trace) {
+		if (request == null) {
+			throw new JobQueueException("A job request is null: pass JobRequest.of(type, payload) for every job");
+		}
+		String type = request.type();
+		if (type == null || type.isBlank()) {
+			throw new JobQueueException("A job type must not be null or blank: pass the type its @JobHandler "
+					+ "declares, for example enqueue(\"thumbnail\", payload)");
+		}
+		if (type.length() > EnqueueLimits.MAX_TYPE_LENGTH || !type.equals(type.strip())
+				|| type.chars().anyMatch(Character::isISOControl)) {
+			throw new JobQueueException("Job type '" + abbreviate(type) + "' is not usable: a type has at most "
+					+ EnqueueLimits.MAX_TYPE_LENGTH + " characters, no control characters and no leading or "
+					+ "trailing spaces");
+		}
+		if (Math.abs(request.priority()) > EnqueueLimits.MAX_PRIORITY) {
+			throw new JobQueueException("Priority " + request.priority() + " of a '" + type + "' job is out of range: "
+					+ "use a value between -" + EnqueueLimits.MAX_PRIORITY + " and " + EnqueueLimits.MAX_PRIORITY);
+		}
+		int maxAttempts = maxAttempts(request, type);
+		String dedupKey = request.dedupKey();
+		if (dedupKey != null && (dedupKey.isBlank() || dedupKey.length() > EnqueueLimits.MAX_DEDUP_KEY_LENGTH)) {
+			throw new JobQueueException("The dedup key of a '" + type + "' job must not be blank or longer than "
+					+ EnqueueLimits.MAX_DEDUP_KEY_LENGTH + " characters; leave it null for no deduplication");
+		}
+		return new NewJob(type, payloadJson(request.payload(), type), request.priority(), runAt(request, now, type),
+				maxAttempts, dedupKey, trace);
+	}
+
+	private int maxAttempts(JobRequest request, String type) {
+		Integer requested = request.maxAttempts();
+		if (requested != null) {
+			if (requested < 1 || requested > EnqueueLimits.MAX_ATTEMPTS) {
+				throw new JobQueueException("maxAttempts " + requested + " of a '" + type + "' job is out of range: "
+						+ "use a value between 1 and " + EnqueueLimits.MAX_ATTEMPTS);
+			}
+			return requested;
+		}
+		return this.handlers.find(type)
+			.map(HandlerDefinition::maxAttempts)
+			.filter((attempts) -> attempts > 0)
+			.orElse(this.limits.defaultMaxAttempts());
+	}
+
+	private Instant runAt(JobRequest request, Instant now, String type) {
+		if (request.delay() != null) {
+			Duration delay = request.delay();
+			if (delay.isNegative() || delay.compareTo(MAX_DELAY) > 0) {
+				throw new JobQueueException("Delay " + delay + " of a '" + type + "' job is out of range: use a "
+						+ "duration between zero and " + MAX_DELAY.toDays() + " days");
+			}
+			return now.plus(delay);
+		}
+		if (request.runAt() != null) {
+			if (request.runAt().isAfter(now.plus(MAX_DELAY))) {
+				throw new JobQueueException("runAt " + request.runAt() + " of a '" + type + "' job is more than "
+						+ MAX_DELAY.toDays() + " days away: check the instant (was a delay given in the wrong unit?)");
+			}
+			return request.runAt().isBefore(now) ? now : request.runAt();
+		}
+		return now;
+	}
+
+	private String payloadJson(Object payload, String type) {
+		String json;
+		try {
+			json = this.codec.toJson(payload);
+		}
+		catch (RuntimeException ex) {
+			throw new JobQueueException("The payload of a '" + type + "' job (" + payload.getClass().getName()
+					+ ") cannot be written as JSON: " + ex.getMessage() + ". Pass a record or bean that Jackson can "
+					+ "serialise, holding plain data rather than resources such as streams or connections.", ex);
+		}
+		long size = (json.length() * 3L > this.limits.maxPayloadBytes())
+				? json.getBytes(StandardCharsets.UTF_8).length : json.length();
+		if (size > this.limits.maxPayloadBytes()) {
+			throw new JobQueueException("The payload of a '" + type + "' job is " + size + " bytes as JSON, more "
+					+ "than jobqueue.max-payload-size (" + this.limits.maxPayloadBytes() + " bytes). Keep large data "
+					+ "in a file or object store and enqueue a reference to it, or raise the limit.");
+		}
+		return json;
+	}
+
+	private static String abbreviate(String text) {
+		return (text.length() > 60) ? text.substring(0, 57) + "..." : text;
+	}
+
+}

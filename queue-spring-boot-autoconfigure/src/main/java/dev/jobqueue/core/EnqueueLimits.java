@@ -1,0 +1,31 @@
+package dev.jobqueue.core;
+
+/**
+ * What enqueue accepts.
+ *
+ * @param defaultMaxAttempts attempts for jobs that set none and whose handler sets none
+ * @param maxPayloadBytes largest payload, as UTF-8 JSON
+ */
+public record EnqueueLimits(int defaultMaxAttempts, long maxPayloadBytes) {
+
+	/** Priorities outside this range are surely a mistake. */
+	public static final int MAX_PRIORITY = 1000;
+
+	/** Attempts above this are surely a mistake. */
+	public static final int MAX_ATTEMPTS = 1000;
+
+	public static final int MAX_TYPE_LENGTH = 200;
+
+	public static final int MAX_DEDUP_KEY_LENGTH = 500;
+
+	public EnqueueLimits {
+		if (defaultMaxAttempts < 1 || defaultMaxAttempts > MAX_ATTEMPTS) {
+			throw new IllegalArgumentException(
+					"jobqueue.retry.max-attempts must be between 1 and " + MAX_ATTEMPTS + ", got " + defaultMaxAttempts);
+		}
+		if (maxPayloadBytes < 1) {
+			throw new IllegalArgumentException("jobqueue.max-payload-size must be positive, got " + maxPayloadBytes);
+		}
+	}
+
+}

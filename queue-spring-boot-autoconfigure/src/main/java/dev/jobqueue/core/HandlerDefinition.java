@@ -1,0 +1,38 @@
+package dev.jobqueue.core;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How one job type is handled in this process.
+ *
+ * @param type the job type
+ * @param invoker calls the handler
+ * @param maxAttempts attempts for jobs enqueued here without their own; {@code 0} for the default
+ * @param timeout longest a run may take, or {@code null}
+ * @param concurrency most runs at once in this process; {@code 0} for no limit
+ * @param repeatable whether a job may run again after its worker died mid-run
+ * @param source where the handler is declared, for messages (bean and method)
+ */
+public record HandlerDefinition(String type, JobInvoker invoker, int maxAttempts, Duration timeout, int concurrency,
+		boolean repeatable, String source) {
+
+	public HandlerDefinition {
+		Objects.requireNonNull(type, "'type' must not be null");
+		Objects.requireNonNull(invoker, "'invoker' must not be null");
+		if (timeout != null && (timeout.isZero() || timeout.isNegative())) {
+			throw new IllegalArgumentException("Handler " + source + " declares timeout " + timeout
+					+ ": a timeout must be positive (leave it empty for no limit)");
+		}
+		if (maxAttempts < 0 || concurrency < 0) {
+			throw new IllegalArgumentException(
+					"Handler " + source + " declares a negative maxAttempts or concurrency: use 0 for the default");
+		}
+	}
+
+	/** A handler with defaults for everything but type and code. */
+	public static HandlerDefinition of(String type, JobInvoker invoker) {
+		return new HandlerDefinition(type, invoker, 0, null, 0, true, type);
+	}
+
+}

@@ -1,0 +1,58 @@
+package dev.jobqueue.core;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+
+import dev.jobqueue.Job;
+
+/**
+ * Where jobs live. The store never reads a clock: every method that needs the time takes {@code now}. Each
+ * method is one transaction; implementations retry transient lock conflicts themselves, so callers see only
+ * failures worth reporting.
+ */
+public interface JobStore {
+
+	/**
+	 * Inserts jobs, all or none. Joins the caller's transaction where the store shares it.
+	 * @param afterCommit run once the jobs are visible to workers
+	 * @return the ids in request order; a job whose dedup key matches an unfinished job yields that job's id
+	 */
+	List<Long> enqueue(List<NewJob> jobs, Instant now, Runnable afterCommit);
+
+	/** Claims due pending jobs, highest priority first, then by due time and id. */
+	List<ClaimedJob> claim(ClaimRequest request, Instant now);
+
+	/**
+	 * Writes run outcomes, all in one transaction.
+	 * @return for each completion, whether it applied; a completion whose run no longer holds the job is
+	 * rejected
+	 */
+	boolean[] complete(List<Completion> completions, String workerId, Instant now);
+
+	/** Extends the leases of runs this worker holds and reports cancellations and lost runs. */
+	LeaseRenewal renewLeases(String workerId, Collection<RunningJobRef> runs, Instant now, Instant leaseUntil);
+
+	/**
+	 * Takes back running jobs whose lease expired: they go back to pending with the attempt counted, or fail
+	 * with {@code LEASE_EXPIRED:*} when they must not run twice or have no attempts left.
+	 * @return how many jobs were taken back
+	 */
+	int recoverExpiredLeases(Instant now, int limit);
+
+	/** See {@link dev.jobqueue.JobQueue#cancel(long)}. */
+	boolean cancel(long id, Instant now);
+
+	/** See {@link dev.jobqueue.JobQueue#retry(long)}. */
+	boolean retry(long id, Instant now);
+
+	Optional<Job> find(long id);
+
+	/** Records that a worker is alive and which types it handles. */
+	void registerWorker(WorkerInfo worker, Instant now);
+
+	/** Removes a worker that stopped. */
+	void unregisterWorker(String workerId);
+
+}

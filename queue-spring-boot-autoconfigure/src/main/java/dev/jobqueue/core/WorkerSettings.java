@@ -1,0 +1,47 @@
+package dev.jobqueue.core;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How a {@link JobWorker} runs.
+ *
+ * @param workerId this worker's id, unique among processes sharing the database
+ * @param concurrency most jobs running at once
+ * @param pollInterval longest wait between claims when no wake-up arrives
+ * @param lease how long a claim holds a job without a renewal; renewed every third of it
+ * @param shutdownTimeout how long a stop waits for running jobs before handing them back
+ * @param maxSnoozes snoozes a job may take before it fails with {@code SNOOZE:LIMIT_REACHED}
+ */
+public record WorkerSettings(String workerId, int concurrency, Duration pollInterval, Duration lease,
+		Duration shutdownTimeout, int maxSnoozes) {
+
+	public WorkerSettings {
+		Objects.requireNonNull(workerId, "'workerId' must not be null");
+		if (concurrency < 1) {
+			throw new IllegalArgumentException("jobqueue.worker.concurrency must be at least 1, got " + concurrency);
+		}
+		requirePositive(pollInterval, "jobqueue.worker.poll-interval");
+		requirePositive(lease, "jobqueue.worker.lease");
+		if (lease.toMillis() < 300) {
+			throw new IllegalArgumentException("jobqueue.worker.lease must be at least 300ms, got " + lease);
+		}
+		Objects.requireNonNull(shutdownTimeout, "'shutdownTimeout' must not be null");
+		if (maxSnoozes < 0) {
+			throw new IllegalArgumentException("jobqueue.worker.max-snoozes must not be negative, got " + maxSnoozes);
+		}
+	}
+
+	private static void requirePositive(Duration value, String name) {
+		Objects.requireNonNull(value, () -> "'" + name + "' must not be null");
+		if (value.isNegative() || value.isZero()) {
+			throw new IllegalArgumentException(name + " must be positive, got " + value);
+		}
+	}
+
+	/** How often leases are renewed: a third of the lease, so two renewals may fail before it expires. */
+	public Duration renewalInterval() {
+		return this.lease.dividedBy(3);
+	}
+
+}

@@ -1,0 +1,5 @@
+/**
+ * The API applications use: {@link dev.jobqueue.JobQueue}, {@link dev.jobqueue.JobHandler} and the types
+ * around them.
+ */
+package dev.jobqueue;
