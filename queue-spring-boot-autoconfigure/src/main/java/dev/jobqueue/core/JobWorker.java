@@ -481,14 +481,10 @@ public final class JobWorker implements QueueSignals {
 		if (this.running.isEmpty()) {
 			return;
 		}
+		// Runs whose outcome is not written yet still hold their job: renew them too.
 		List<RunningJobRef> refs = new ArrayList<>(this.running.size());
 		for (Run run : this.running.values()) {
-			if (run.completion == null) {
-				refs.add(new RunningJobRef(run.job.id(), run.job.run()));
-			}
-		}
-		if (refs.isEmpty()) {
-			return;
+			refs.add(new RunningJobRef(run.job.id(), run.job.run()));
 		}
 		LeaseRenewal renewal = this.store.renewLeases(workerId(), refs, now, now.plus(this.settings.lease()));
 		for (Long id : renewal.cancelRequested()) {
