@@ -66,11 +66,6 @@ public final class QueueAutoConfiguration {
 	}
 
 	@Bean
-	static QueueSchemaOrdering queueSchemaOrdering() {
-		return new QueueSchemaOrdering();
-	}
-
-	@Bean
 	@ConditionalOnMissingBean(JobStore.class)
 	SqliteJobStore queueJobStore(SqliteDatabase database, QueueProperties properties,
 			QueueSchemaInitializer schemaInitializer) {
