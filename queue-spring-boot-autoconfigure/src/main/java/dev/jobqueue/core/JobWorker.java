@@ -98,6 +98,8 @@ public final class JobWorker implements QueueSignals {
 
 	private int consecutiveFailures;
 
+	private final java.util.concurrent.atomic.AtomicLong loopFailures = new java.util.concurrent.atomic.AtomicLong();
+
 	public JobWorker(JobStore store, HandlerRegistry handlers, PayloadCodec codec, ErrorClassifier classifier,
 			RetryPolicy retryPolicy, Clock clock, WorkerSettings settings, ExecutorService executor,
 			WorkerListener listener, RunInterceptor interceptor) {
@@ -122,6 +124,11 @@ public final class JobWorker implements QueueSignals {
 	/** Jobs running in this worker now. */
 	public int runningCount() {
 		return this.running.size();
+	}
+
+	/** How often the polling loop failed (the database could not be used) since start. */
+	public long loopFailures() {
+		return this.loopFailures.get();
 	}
 
 	/** Starts the polling thread. */
@@ -229,6 +236,7 @@ public final class JobWorker implements QueueSignals {
 			}
 			catch (Throwable ex) {
 				this.consecutiveFailures++;
+				this.loopFailures.incrementAndGet();
 				long backoff = Math.min(this.settings.pollInterval().toMillis() * this.consecutiveFailures, 30_000);
 				if (this.consecutiveFailures == 1 || this.consecutiveFailures % 20 == 0) {
 					logger.error("Job worker {} could not reach the queue database (failure {} in a row, next try in "
