@@ -33,7 +33,7 @@ record WorkerFactory(JobStore store, HandlerRegistry handlers, PayloadCodec code
 				executor(), WorkerListener.NONE, RunInterceptor.NONE);
 	}
 
-	private ExecutorService executor() {
+	ExecutorService executor() {
 		Boolean configured = this.properties.getVirtualThreads();
 		boolean virtual = (configured != null) ? configured : Threading.VIRTUAL.isActive(this.environment);
 		if (virtual) {
@@ -49,14 +49,11 @@ record WorkerFactory(JobStore store, HandlerRegistry handlers, PayloadCodec code
 	/** Virtual threads on Java 21+, found reflectively since the code is compiled for Java 17. */
 	private static ExecutorService virtualThreadExecutor() {
 		try {
-			Method ofVirtual = Thread.class.getMethod("ofVirtual");
-			Object builder = ofVirtual.invoke(null);
-			Method name = builder.getClass().getMethod("name", String.class, long.class);
-			name.setAccessible(true);
-			builder = name.invoke(builder, "jobqueue-vworker-", 0L);
-			Method factory = builder.getClass().getMethod("factory");
-			factory.setAccessible(true);
-			ThreadFactory threads = (ThreadFactory) factory.invoke(builder);
+			// Call through the public Thread.Builder interface: the builder's own class is internal to java.base.
+			Class<?> builderType = Class.forName("java.lang.Thread$Builder");
+			Object builder = Thread.class.getMethod("ofVirtual").invoke(null);
+			builder = builderType.getMethod("name", String.class, long.class).invoke(builder, "jobqueue-vworker-", 0L);
+			ThreadFactory threads = (ThreadFactory) builderType.getMethod("factory").invoke(builder);
 			Method perTask = Executors.class.getMethod("newThreadPerTaskExecutor", ThreadFactory.class);
 			return (ExecutorService) perTask.invoke(null, threads);
 		}

@@ -593,6 +593,8 @@ public final class JobWorker implements QueueSignals {
 
 		long endNanos;
 
+		Instant lastHeartbeat;
+
 		Run(ClaimedJob job, HandlerDefinition handler, Instant claimedAt, Instant deadline) {
 			this.job = job;
 			this.handler = handler;
@@ -657,6 +659,12 @@ public final class JobWorker implements QueueSignals {
 				return false;
 			}
 			Instant now = JobWorker.this.clock.instant();
+			// A handler may call this in a tight loop: write at most every tenth of the lease.
+			if (this.lastHeartbeat != null
+					&& now.isBefore(this.lastHeartbeat.plus(JobWorker.this.settings.lease().dividedBy(10)))) {
+				return true;
+			}
+			this.lastHeartbeat = now;
 			LeaseRenewal renewal = JobWorker.this.store.renewLeases(workerId(),
 					List.of(new RunningJobRef(this.job.id(), this.job.run())), now,
 					now.plus(JobWorker.this.settings.lease()));

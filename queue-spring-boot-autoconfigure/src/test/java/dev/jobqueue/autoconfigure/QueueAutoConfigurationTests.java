@@ -157,6 +157,19 @@ class QueueAutoConfigurationTests {
 	}
 
 	@Test
+	void payloadsUseTheApplicationsJsonMapperCustomisations() {
+		this.contextRunner.withPropertyValues(ownUrl(), "spring.jackson.property-naming-strategy=SNAKE_CASE")
+			.run((context) -> {
+				JobQueue queue = context.getBean(JobQueue.class);
+				long id = queue.enqueue("order", new OrderPlaced("A-1", 3));
+				assertThat(queue.find(id).orElseThrow().payload()).isEqualTo("{\"order_number\":\"A-1\",\"item_count\":3}");
+			});
+	}
+
+	record OrderPlaced(String orderNumber, int itemCount) {
+	}
+
+	@Test
 	void failsStartUpOnTwoHandlersForOneTypeNamingBoth() {
 		this.contextRunner.withPropertyValues(ownUrl()).withUserConfiguration(DuplicateHandlers.class).run((context) -> {
 			assertThat(context).hasFailed();
