@@ -1,12 +1,15 @@
 package dev.jobqueue.autoconfigure;
 
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
+
+import dev.jobqueue.Misfire;
 
 /**
  * Configuration of the job queue, under {@code jobqueue.*}.
@@ -37,6 +40,11 @@ public class QueueProperties {
 
 	@NestedConfigurationProperty
 	private final Retry retry = new Retry();
+
+	/**
+	 * Recurring jobs.
+	 */
+	private final Scheduling scheduling = new Scheduling();
 
 	@NestedConfigurationProperty
 	private final Retention retention = new Retention();
@@ -78,6 +86,10 @@ public class QueueProperties {
 
 	public Retry getRetry() {
 		return this.retry;
+	}
+
+	public Scheduling getScheduling() {
+		return this.scheduling;
 	}
 
 	public Retention getRetention() {
@@ -201,6 +213,12 @@ public class QueueProperties {
 		private int maxSnoozes = 100;
 
 		/**
+		 * How long a cancelled running job may go on after its interrupt. A handler still running then is
+		 * reported (log and CANCEL_IGNORED event) and the job is recorded as cancelled.
+		 */
+		private Duration cancelTimeout = Duration.ofSeconds(10);
+
+		/**
 		 * Whether handlers run on virtual threads. Defaults to spring.threads.virtual.enabled (Java 21+).
 		 */
 		private Boolean virtualThreads;
@@ -253,12 +271,94 @@ public class QueueProperties {
 			this.maxSnoozes = maxSnoozes;
 		}
 
+		public Duration getCancelTimeout() {
+			return this.cancelTimeout;
+		}
+
+		public void setCancelTimeout(Duration cancelTimeout) {
+			this.cancelTimeout = cancelTimeout;
+		}
+
 		public Boolean getVirtualThreads() {
 			return this.virtualThreads;
 		}
 
 		public void setVirtualThreads(Boolean virtualThreads) {
 			this.virtualThreads = virtualThreads;
+		}
+
+	}
+
+	/**
+	 * How recurring schedules ({@code @JobHandler(cron = ...)}, {@code JobSchedules.register}) fire.
+	 */
+	public static class Scheduling {
+
+		/**
+		 * Whether this process declares and fires its schedules. Another process declaring the same schedule
+		 * fires it; each tick yields one job across all processes either way.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Longest wait between looks at the schedules. The scheduler also wakes at the next tick it knows of.
+		 */
+		private Duration pollInterval = Duration.ofSeconds(1);
+
+		/**
+		 * Default zone of cron schedules declared without one. Defaults to the JVM's zone.
+		 */
+		private ZoneId zone;
+
+		/**
+		 * Default policy for ticks missed while no process fired them: 'once' enqueues one catch-up job,
+		 * 'skip' none.
+		 */
+		private Misfire misfire = Misfire.ONCE;
+
+		/**
+		 * How late a tick may fire and still count as on time rather than missed.
+		 */
+		private Duration misfireThreshold = Duration.ofMinutes(1);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getPollInterval() {
+			return this.pollInterval;
+		}
+
+		public void setPollInterval(Duration pollInterval) {
+			this.pollInterval = pollInterval;
+		}
+
+		public ZoneId getZone() {
+			return this.zone;
+		}
+
+		public void setZone(ZoneId zone) {
+			this.zone = zone;
+		}
+
+		public Misfire getMisfire() {
+			return this.misfire;
+		}
+
+		public void setMisfire(Misfire misfire) {
+			this.misfire = misfire;
+		}
+
+		public Duration getMisfireThreshold() {
+			return this.misfireThreshold;
+		}
+
+		public void setMisfireThreshold(Duration misfireThreshold) {
+			this.misfireThreshold = misfireThreshold;
 		}
 
 	}
