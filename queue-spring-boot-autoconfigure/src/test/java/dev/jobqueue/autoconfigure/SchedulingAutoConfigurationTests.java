@@ -1,6 +1,8 @@
 package dev.jobqueue.autoconfigure;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,6 +24,7 @@ import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.core.JobScheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class SchedulingAutoConfigurationTests {
 
@@ -94,6 +97,40 @@ class SchedulingAutoConfigurationTests {
 				assertThat(context.getBean(JobScheduler.class).isStarted()).isFalse();
 				assertThat(context.getBean(JobSchedules.class).schedules()).isEmpty();
 			});
+	}
+
+	@Test
+	void aScheduleFiresAndItsJobRunsInTheRunningApplication() {
+		runner().withUserConfiguration(EverySecond.class)
+			.withPropertyValues("jobqueue.worker.poll-interval=100ms", "jobqueue.scheduling.poll-interval=100ms")
+			.run((context) -> {
+				Ticker ticker = context.getBean(Ticker.class);
+				await().atMost(Duration.ofSeconds(10)).until(() -> ticker.runs.get() >= 2);
+				ScheduleInfo info = context.getBean(JobSchedules.class).schedules().get(0);
+				assertThat(info.lastJobId()).isNotNull();
+				assertThat(info.nextRunAt()).isAfter(info.lastTickAt());
+			});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class EverySecond {
+
+		@Bean
+		Ticker ticker() {
+			return new Ticker();
+		}
+
+	}
+
+	static class Ticker {
+
+		final AtomicInteger runs = new AtomicInteger();
+
+		@JobHandler(value = "tick", every = "1s")
+		void tick() {
+			this.runs.incrementAndGet();
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)
