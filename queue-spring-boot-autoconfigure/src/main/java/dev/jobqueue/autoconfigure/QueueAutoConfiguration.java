@@ -124,6 +124,14 @@ public final class QueueAutoConfiguration {
 	@ConditionalOnBooleanProperty(name = "jobqueue.scheduling.enabled", matchIfMissing = true)
 	@DependsOnDatabaseInitialization
 	QueueScheduler queueScheduler(JobScheduler scheduler, QueueProperties properties, ObjectProvider<Clock> clock) {
+		QueueProperties.Scheduling scheduling = properties.getScheduling();
+		if (scheduling.getPollInterval() != null
+				&& scheduling.getPollInterval().compareTo(scheduling.getMisfireThreshold()) >= 0) {
+			throw new IllegalStateException("jobqueue.scheduling.poll-interval (" + scheduling.getPollInterval()
+					+ ") must be shorter than jobqueue.scheduling.misfire-threshold ("
+					+ scheduling.getMisfireThreshold() + "), or ticks fired on time would count as missed. Lower the "
+					+ "poll interval or raise the threshold.");
+		}
 		return new QueueScheduler(scheduler, clock.getIfUnique(Clock::systemUTC),
 				properties.getScheduling().getPollInterval());
 	}
