@@ -115,8 +115,10 @@ public final class QueueAutoConfiguration {
 		ZoneId zone = (scheduling.getZone() != null) ? scheduling.getZone() : ZoneId.systemDefault();
 		SchedulerSettings settings = new SchedulerSettings(WorkerIds.newId(), zone, scheduling.getMisfire(),
 				scheduling.getMisfireThreshold(), properties.getRetry().getMaxAttempts());
-		return new JobScheduler(store, handlers, codec, clock.getIfUnique(Clock::systemUTC), settings,
+		JobScheduler scheduler = new JobScheduler(store, handlers, codec, clock.getIfUnique(Clock::systemUTC), settings,
 				() -> (queue.getIfUnique() instanceof DefaultJobQueue local) ? local.signals() : QueueSignals.NONE);
+		scheduling.getSchedules().forEach((name, entry) -> ConfiguredSchedules.register(scheduler, name, entry));
+		return scheduler;
 	}
 
 	@Bean

@@ -321,6 +321,19 @@ public class QueueProperties {
 		 */
 		private Duration misfireThreshold = Duration.ofMinutes(1);
 
+		/**
+		 * Schedules declared by configuration, by name: each needs a type and a cron or every.
+		 */
+		private Map<String, ScheduleEntry> schedules = new LinkedHashMap<>();
+
+		public Map<String, ScheduleEntry> getSchedules() {
+			return this.schedules;
+		}
+
+		public void setSchedules(Map<String, ScheduleEntry> schedules) {
+			this.schedules = schedules;
+		}
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -359,6 +372,91 @@ public class QueueProperties {
 
 		public void setMisfireThreshold(Duration misfireThreshold) {
 			this.misfireThreshold = misfireThreshold;
+		}
+
+	}
+
+	/**
+	 * One schedule declared in configuration, as {@code jobqueue.scheduling.schedules.<name>.*}.
+	 */
+	public static class ScheduleEntry {
+
+		/**
+		 * Job type to enqueue at each tick.
+		 */
+		private String type;
+
+		/**
+		 * Spring cron expression (six fields, or a macro such as @daily).
+		 */
+		private String cron;
+
+		/**
+		 * Fixed interval, ticking at whole multiples of it since the epoch. Not together with cron.
+		 */
+		private Duration every;
+
+		/**
+		 * Zone the cron expression is read in. Defaults to jobqueue.scheduling.zone.
+		 */
+		private ZoneId zone;
+
+		/**
+		 * Policy for missed ticks. Defaults to jobqueue.scheduling.misfire.
+		 */
+		private Misfire misfire;
+
+		/**
+		 * Payload of every job, written as a JSON object. Empty for a null payload.
+		 */
+		private Map<String, Object> payload = new LinkedHashMap<>();
+
+		public String getType() {
+			return this.type;
+		}
+
+		public void setType(String type) {
+			this.type = type;
+		}
+
+		public String getCron() {
+			return this.cron;
+		}
+
+		public void setCron(String cron) {
+			this.cron = cron;
+		}
+
+		public Duration getEvery() {
+			return this.every;
+		}
+
+		public void setEvery(Duration every) {
+			this.every = every;
+		}
+
+		public ZoneId getZone() {
+			return this.zone;
+		}
+
+		public void setZone(ZoneId zone) {
+			this.zone = zone;
+		}
+
+		public Misfire getMisfire() {
+			return this.misfire;
+		}
+
+		public void setMisfire(Misfire misfire) {
+			this.misfire = misfire;
+		}
+
+		public Map<String, Object> getPayload() {
+			return this.payload;
+		}
+
+		public void setPayload(Map<String, Object> payload) {
+			this.payload = payload;
 		}
 
 	}

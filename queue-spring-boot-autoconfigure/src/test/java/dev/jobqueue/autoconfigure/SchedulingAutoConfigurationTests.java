@@ -2,6 +2,7 @@ package dev.jobqueue.autoconfigure;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
@@ -56,6 +57,36 @@ class SchedulingAutoConfigurationTests {
 			assertThat(context.getBean(HandlerRegistry.class).find("report").orElseThrow().globalConcurrency())
 				.isEqualTo(2);
 			assertThat(context.getBean(QueueScheduler.class).isRunning()).isTrue();
+		});
+	}
+
+	@Test
+	void schedulesFromConfigurationAreDeclared() {
+		runner()
+			.withPropertyValues("jobqueue.scheduling.schedules.nightly-export.type=export",
+					"jobqueue.scheduling.schedules.nightly-export.cron=0 30 2 * * *",
+					"jobqueue.scheduling.schedules.nightly-export.zone=Europe/Paris",
+					"jobqueue.scheduling.schedules.nightly-export.misfire=skip",
+					"jobqueue.scheduling.schedules.nightly-export.payload.scope=all",
+					"jobqueue.scheduling.schedules.heartbeat.type=ping",
+					"jobqueue.scheduling.schedules.heartbeat.every=30s")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				List<ScheduleInfo> schedules = context.getBean(JobSchedules.class).schedules();
+				assertThat(schedules).extracting(ScheduleInfo::name).containsExactly("heartbeat", "nightly-export");
+				assertThat(schedules.get(0).expression()).isEqualTo("every:PT30S");
+				assertThat(schedules.get(1).expression()).isEqualTo("cron:0 30 2 * * *");
+				assertThat(schedules.get(1).zone()).isEqualTo("Europe/Paris");
+				assertThat(schedules.get(1).misfire()).isEqualTo(Misfire.SKIP);
+			});
+	}
+
+	@Test
+	void aConfiguredScheduleWithoutCronOrEveryFailsStartUpNamingTheProperty() {
+		runner().withPropertyValues("jobqueue.scheduling.schedules.broken.type=export").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("jobqueue.scheduling.schedules.broken needs exactly one of .cron");
 		});
 	}
 
