@@ -312,6 +312,22 @@ class JobSchedulerTests {
 	}
 
 	@Test
+	void schedulesAndPausesWorkUnderATablePrefix() {
+		try (TestDatabase prefixed = TestDatabase.create(this.dir.resolve("prefixed.db"), "jq_")) {
+			JobScheduler scheduler = scheduler(prefixed, "s", Misfire.ONCE);
+			scheduler.register("minutely", "report", Schedule.cron("0 * * * * *"), null);
+			scheduler.start();
+			prefixed.store().pause("report", "test", this.clock.instant());
+			this.clock.advance(Duration.ofMinutes(1));
+			assertThat(scheduler.fireDue()).isEmpty();
+			prefixed.store().resume("report");
+			assertThat(scheduler.fireDue()).hasSize(1);
+			assertThat(prefixed.count("SELECT count(*) FROM jq_jobs")).isEqualTo(1);
+			assertThat(prefixed.count("SELECT count(*) FROM jq_job_schedules")).isEqualTo(1);
+		}
+	}
+
+	@Test
 	void aRegistrationAfterStartIsWrittenAtOnce() {
 		JobScheduler scheduler = scheduler(this.db, "s", Misfire.ONCE);
 		scheduler.start();
