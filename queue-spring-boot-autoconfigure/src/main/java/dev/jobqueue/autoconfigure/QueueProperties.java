@@ -1,12 +1,15 @@
 package dev.jobqueue.autoconfigure;
 
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
+
+import dev.jobqueue.Misfire;
 
 /**
  * Configuration of the job queue, under {@code jobqueue.*}.
@@ -37,6 +40,11 @@ public class QueueProperties {
 
 	@NestedConfigurationProperty
 	private final Retry retry = new Retry();
+
+	/**
+	 * Recurring jobs.
+	 */
+	private final Scheduling scheduling = new Scheduling();
 
 	@NestedConfigurationProperty
 	private final Retention retention = new Retention();
@@ -78,6 +86,10 @@ public class QueueProperties {
 
 	public Retry getRetry() {
 		return this.retry;
+	}
+
+	public Scheduling getScheduling() {
+		return this.scheduling;
 	}
 
 	public Retention getRetention() {
@@ -201,6 +213,12 @@ public class QueueProperties {
 		private int maxSnoozes = 100;
 
 		/**
+		 * How long a cancelled running job may go on after its interrupt. A handler still running then is
+		 * reported (log and CANCEL_IGNORED event) and the job is recorded as cancelled.
+		 */
+		private Duration cancelTimeout = Duration.ofSeconds(10);
+
+		/**
 		 * Whether handlers run on virtual threads. Defaults to spring.threads.virtual.enabled (Java 21+).
 		 */
 		private Boolean virtualThreads;
@@ -253,12 +271,192 @@ public class QueueProperties {
 			this.maxSnoozes = maxSnoozes;
 		}
 
+		public Duration getCancelTimeout() {
+			return this.cancelTimeout;
+		}
+
+		public void setCancelTimeout(Duration cancelTimeout) {
+			this.cancelTimeout = cancelTimeout;
+		}
+
 		public Boolean getVirtualThreads() {
 			return this.virtualThreads;
 		}
 
 		public void setVirtualThreads(Boolean virtualThreads) {
 			this.virtualThreads = virtualThreads;
+		}
+
+	}
+
+	/**
+	 * How recurring schedules ({@code @JobHandler(cron = ...)}, {@code JobSchedules.register}) fire.
+	 */
+	public static class Scheduling {
+
+		/**
+		 * Whether this process declares and fires its schedules. Another process declaring the same schedule
+		 * fires it; each tick yields one job across all processes either way.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Longest wait between looks at the schedules. The scheduler also wakes at the next tick it knows of.
+		 */
+		private Duration pollInterval = Duration.ofSeconds(1);
+
+		/**
+		 * Default zone of cron schedules declared without one. Defaults to the JVM's zone.
+		 */
+		private ZoneId zone;
+
+		/**
+		 * Default policy for ticks missed while no process fired them: 'once' enqueues one catch-up job,
+		 * 'skip' none.
+		 */
+		private Misfire misfire = Misfire.ONCE;
+
+		/**
+		 * How late a tick may fire and still count as on time rather than missed.
+		 */
+		private Duration misfireThreshold = Duration.ofMinutes(1);
+
+		/**
+		 * Schedules declared by configuration, by name: each needs a type and a cron or every.
+		 */
+		private Map<String, ScheduleEntry> schedules = new LinkedHashMap<>();
+
+		public Map<String, ScheduleEntry> getSchedules() {
+			return this.schedules;
+		}
+
+		public void setSchedules(Map<String, ScheduleEntry> schedules) {
+			this.schedules = schedules;
+		}
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getPollInterval() {
+			return this.pollInterval;
+		}
+
+		public void setPollInterval(Duration pollInterval) {
+			this.pollInterval = pollInterval;
+		}
+
+		public ZoneId getZone() {
+			return this.zone;
+		}
+
+		public void setZone(ZoneId zone) {
+			this.zone = zone;
+		}
+
+		public Misfire getMisfire() {
+			return this.misfire;
+		}
+
+		public void setMisfire(Misfire misfire) {
+			this.misfire = misfire;
+		}
+
+		public Duration getMisfireThreshold() {
+			return this.misfireThreshold;
+		}
+
+		public void setMisfireThreshold(Duration misfireThreshold) {
+			this.misfireThreshold = misfireThreshold;
+		}
+
+	}
+
+	/**
+	 * One schedule declared in configuration, as {@code jobqueue.scheduling.schedules.<name>.*}.
+	 */
+	public static class ScheduleEntry {
+
+		/**
+		 * Job type to enqueue at each tick.
+		 */
+		private String type;
+
+		/**
+		 * Spring cron expression (six fields, or a macro such as @daily).
+		 */
+		private String cron;
+
+		/**
+		 * Fixed interval, ticking at whole multiples of it since the epoch. Not together with cron.
+		 */
+		private Duration every;
+
+		/**
+		 * Zone the cron expression is read in. Defaults to jobqueue.scheduling.zone.
+		 */
+		private ZoneId zone;
+
+		/**
+		 * Policy for missed ticks. Defaults to jobqueue.scheduling.misfire.
+		 */
+		private Misfire misfire;
+
+		/**
+		 * Payload of every job, written as a JSON object. Empty for a null payload.
+		 */
+		private Map<String, Object> payload = new LinkedHashMap<>();
+
+		public String getType() {
+			return this.type;
+		}
+
+		public void setType(String type) {
+			this.type = type;
+		}
+
+		public String getCron() {
+			return this.cron;
+		}
+
+		public void setCron(String cron) {
+			this.cron = cron;
+		}
+
+		public Duration getEvery() {
+			return this.every;
+		}
+
+		public void setEvery(Duration every) {
+			this.every = every;
+		}
+
+		public ZoneId getZone() {
+			return this.zone;
+		}
+
+		public void setZone(ZoneId zone) {
+			this.zone = zone;
+		}
+
+		public Misfire getMisfire() {
+			return this.misfire;
+		}
+
+		public void setMisfire(Misfire misfire) {
+			this.misfire = misfire;
+		}
+
+		public Map<String, Object> getPayload() {
+			return this.payload;
+		}
+
+		public void setPayload(Map<String, Object> payload) {
+			this.payload = payload;
 		}
 
 	}

@@ -28,7 +28,7 @@ record WorkerFactory(JobStore store, HandlerRegistry handlers, PayloadCodec code
 	JobWorker create() {
 		WorkerSettings settings = new WorkerSettings(WorkerIds.newId(), this.properties.getConcurrency(),
 				this.properties.getPollInterval(), this.properties.getLease(), this.properties.getShutdownTimeout(),
-				this.properties.getMaxSnoozes());
+				this.properties.getMaxSnoozes(), this.properties.getCancelTimeout());
 		return new JobWorker(this.store, this.handlers, this.codec, this.classifier, this.retry, this.clock, settings,
 				executor(), WorkerListener.NONE, RunInterceptor.NONE);
 	}

@@ -20,6 +20,13 @@ public interface WorkerListener {
 	default void finished(ClaimedJob job, Completion completion, Duration queueWait, Duration execution) {
 	}
 
+	/**
+	 * A run went on after it was interrupted: past its timeout ({@code reason} {@code TIMEOUT}) or past the
+	 * cancel timeout after a cancel ({@code CANCEL}). Its worker slot stays taken until the handler returns.
+	 */
+	default void interruptIgnored(ClaimedJob job, String reason) {
+	}
+
 	/** An outcome was rejected because the run no longer held the job (its lease had been taken over). */
 	default void staleCompletion(ClaimedJob job, Completion completion) {
 	}
