@@ -61,6 +61,23 @@ public final class SqliteJobStore implements JobStore {
 			LIMIT ?
 			""";
 
+	/**
+	 * The whole claim in one statement, when all claimable types form one group (no per-type caps): the best
+	 * due jobs, by priority, due time and id on the partial index of pending jobs, skipping paused types.
+	 */
+	private static final String CLAIM_DUE = """
+			UPDATE {jobs}
+			SET status = 'running', runs = runs + 1, attempts = attempts + 1, worker_id = ?, started_at = ?,
+			    heartbeat_at = ?, lease_until = ?,
+			    repeatable = CASE WHEN type IN (SELECT value FROM json_each(?)) THEN 0 ELSE 1 END
+			WHERE id IN (
+			    SELECT id FROM {jobs} INDEXED BY %s
+			    WHERE status = 'pending' AND %s AND run_at <= ? AND type NOT IN (SELECT type FROM {paused})
+			    ORDER BY priority DESC, run_at, id
+			    LIMIT ?)
+			RETURNING id, type, payload, priority, runs, attempts, max_attempts, snoozes, run_at, created_at, trace_parent
+			""";
+
 	/** Takes the chosen jobs (ids and not-repeatable types as JSON arrays). */
 	private static final String CLAIM_BY_IDS = """
 			UPDATE {jobs}
@@ -274,6 +291,13 @@ public final class SqliteJobStore implements JobStore {
 		if (request.isEmpty()) {
 			return List.of();
 		}
+		if (request.limitedTypes().isEmpty()) {
+			return this.database.write("claim jobs", (connection) -> {
+				List<ClaimedJob> claimed = claimDue(connection, request, now);
+				recordClaims(connection, claimed, request.workerId(), now);
+				return claimed;
+			});
+		}
 		return this.database.write("claim jobs", (connection) -> {
 			Set<String> paused = pausedTypeNames(connection);
 			List<Candidate> candidates = new ArrayList<>();
@@ -305,6 +329,52 @@ public final class SqliteJobStore implements JobStore {
 			recordClaims(connection, claimed, request.workerId(), now);
 			return claimed;
 		});
+	}
+
+	private List<ClaimedJob> claimDue(Connection connection, ClaimRequest request, Instant now) throws SQLException {
+		Set<String> types = request.unlimitedTypes();
+		try (PreparedStatement claim = connection.prepareStatement(claimDueStatement(types.size()))) {
+			int i = 1;
+			claim.setString(i++, request.workerId());
+			claim.setLong(i++, now.toEpochMilli());
+			claim.setLong(i++, now.toEpochMilli());
+			claim.setLong(i++, request.leaseUntil().toEpochMilli());
+			claim.setString(i++, jsonStrings(request.notRepeatableTypes()));
+			for (String type : types) {
+				claim.setString(i++, type);
+			}
+			claim.setLong(i++, now.toEpochMilli());
+			claim.setInt(i, request.limit());
+			return readClaimed(claim);
+		}
+	}
+
+	/** The single-statement claim for {@code typeCount} types, for tests of its query plan. */
+	String claimDueStatement(int typeCount) {
+		return this.claimStatements.computeIfAbsent("due/" + typeCount, (key) -> {
+			String index = (typeCount == 1) ? this.tables.index("jobs_claim_type_idx")
+					: this.tables.index("jobs_claim_idx");
+			String typeFilter = (typeCount == 1) ? "type = ?" : "type IN (" + placeholders(typeCount) + ")";
+			return sql(CLAIM_DUE.formatted(index, typeFilter));
+		});
+	}
+
+	private static List<ClaimedJob> readClaimed(PreparedStatement claim) throws SQLException {
+		List<ClaimedJob> claimed = new ArrayList<>();
+		try (ResultSet rows = claim.executeQuery()) {
+			while (rows.next()) {
+				claimed.add(new ClaimedJob(rows.getLong(1), rows.getString(2), rows.getString(3), rows.getInt(4),
+						rows.getInt(5), rows.getInt(6), rows.getInt(7), rows.getInt(8),
+						Instant.ofEpochMilli(rows.getLong(9)), Instant.ofEpochMilli(rows.getLong(10)),
+						rows.getString(11)));
+			}
+		}
+		// RETURNING does not keep any order.
+		claimed.sort(Comparator.comparingInt(ClaimedJob::priority)
+			.reversed()
+			.thenComparing(ClaimedJob::runAt)
+			.thenComparingLong(ClaimedJob::id));
+		return claimed;
 	}
 
 	private Set<String> pausedTypeNames(Connection connection) throws SQLException {
@@ -346,7 +416,6 @@ public final class SqliteJobStore implements JobStore {
 
 	private List<ClaimedJob> claimByIds(Connection connection, List<Candidate> chosen, ClaimRequest request,
 			Instant now) throws SQLException {
-		List<ClaimedJob> claimed = new ArrayList<>(chosen.size());
 		try (PreparedStatement claim = connection.prepareStatement(sql(CLAIM_BY_IDS))) {
 			claim.setString(1, request.workerId());
 			claim.setLong(2, now.toEpochMilli());
@@ -358,21 +427,8 @@ public final class SqliteJobStore implements JobStore {
 				ids.append((ids.length() > 1) ? "," : "").append(candidate.id());
 			}
 			claim.setString(6, ids.append(']').toString());
-			try (ResultSet rows = claim.executeQuery()) {
-				while (rows.next()) {
-					claimed.add(new ClaimedJob(rows.getLong(1), rows.getString(2), rows.getString(3), rows.getInt(4),
-							rows.getInt(5), rows.getInt(6), rows.getInt(7), rows.getInt(8),
-							Instant.ofEpochMilli(rows.getLong(9)), Instant.ofEpochMilli(rows.getLong(10)),
-							rows.getString(11)));
-				}
-			}
+			return readClaimed(claim);
 		}
-		// RETURNING does not keep any order.
-		claimed.sort(Comparator.comparingInt(ClaimedJob::priority)
-			.reversed()
-			.thenComparing(ClaimedJob::runAt)
-			.thenComparingLong(ClaimedJob::id));
-		return claimed;
 	}
 
 	private String candidateStatement(int typeCount) {
