@@ -1,0 +1,61 @@
+package dev.jobqueue.observation;
+
+import java.util.Locale;
+
+import io.micrometer.observation.transport.Kind;
+import io.micrometer.observation.transport.ReceiverContext;
+
+import dev.jobqueue.core.ClaimedJob;
+import dev.jobqueue.core.Completion;
+
+/**
+ * The observation context of one job run. It is a {@link ReceiverContext} whose carrier is the job: a tracer's
+ * propagating handler reads the trace context stored at enqueue from it, so the run's span continues the
+ * enqueuing trace. The job stores a W3C {@code traceparent}; B3 headers are derived from it for tracers set up
+ * with B3 propagation.
+ */
+public class JobObservationContext extends ReceiverContext<ClaimedJob> {
+
+	private volatile Completion completion;
+
+	public JobObservationContext(ClaimedJob job) {
+		super(JobObservationContext::header, Kind.CONSUMER);
+		setCarrier(job);
+		setRemoteServiceName("jobqueue");
+	}
+
+	public ClaimedJob getJob() {
+		return getCarrier();
+	}
+
+	/** The run's outcome, once the run has ended. */
+	public Completion getCompletion() {
+		return this.completion;
+	}
+
+	public void setCompletion(Completion completion) {
+		this.completion = completion;
+	}
+
+	/** A propagation header of the job's stored trace context, or {@code null}. */
+	static String header(ClaimedJob job, String key) {
+		String traceParent = job.traceParent();
+		if (traceParent == null || key == null) {
+			return null;
+		}
+		String[] parts = traceParent.split("-");
+		if (parts.length != 4 || parts[1].length() != 32 || parts[2].length() != 16) {
+			return null;
+		}
+		boolean sampled = (Integer.parseInt(parts[3], 16) & 1) == 1;
+		return switch (key.toLowerCase(Locale.ROOT)) {
+			case "traceparent" -> traceParent;
+			case "b3" -> parts[1] + "-" + parts[2] + "-" + (sampled ? "1" : "0");
+			case "x-b3-traceid" -> parts[1];
+			case "x-b3-spanid" -> parts[2];
+			case "x-b3-sampled" -> sampled ? "1" : "0";
+			default -> null;
+		};
+	}
+
+}
