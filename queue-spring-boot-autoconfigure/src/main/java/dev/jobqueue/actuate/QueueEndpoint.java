@@ -137,10 +137,10 @@ public class QueueEndpoint {
 	 * Retries a failed or cancelled job, or cancels a pending or running one.
 	 * @param id the job
 	 * @param action {@code retry} or {@code cancel}
-	 * @return whether it applied; {@code null} (404) when there is no such job
+	 * @return whether it applied, and if not why
 	 */
 	@WriteOperation
-	public @Nullable ActionResult act(@Selector long id, @Selector String action) {
+	public ActionResult act(@Selector long id, @Selector String action) {
 		String normalized = action.toLowerCase(Locale.ROOT);
 		if (!normalized.equals("retry") && !normalized.equals("cancel")) {
 			throw new InvalidEndpointRequestException("Unknown action '" + action + "': use POST "
@@ -148,7 +148,8 @@ public class QueueEndpoint {
 		}
 		var job = this.queue.find(id);
 		if (job.isEmpty()) {
-			return null;
+			return new ActionResult(id, normalized, false, null,
+					"There is no job " + id + " (finished jobs are deleted once their retention has passed)");
 		}
 		boolean applied;
 		try {
