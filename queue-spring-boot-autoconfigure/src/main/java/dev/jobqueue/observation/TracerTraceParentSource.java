@@ -11,7 +11,7 @@ import dev.jobqueue.core.TraceParentSource;
 /**
  * The W3C {@code traceparent} of Micrometer Tracing's current span, built from its trace context (so it works
  * whichever propagation format the tracer is set up with). 64-bit trace ids are padded to 128 bits, as W3C
- * asks.
+ * asks. The sampled flag is set unless the tracer decided not to sample.
  */
 public class TracerTraceParentSource implements TraceParentSource {
 
@@ -42,7 +42,8 @@ public class TracerTraceParentSource implements TraceParentSource {
 		if (traceId == null || spanId == null) {
 			return null;
 		}
-		return "00-" + traceId + "-" + spanId + "-" + (Boolean.TRUE.equals(context.sampled()) ? "01" : "00");
+		// An undecided sampling decision is passed on as sampled, so the job's span is not dropped for it.
+		return "00-" + traceId + "-" + spanId + "-" + (Boolean.FALSE.equals(context.sampled()) ? "00" : "01");
 	}
 
 	private static String pad(String id, int length) {
