@@ -1,6 +1,7 @@
 package dev.jobqueue.observation;
 
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 import io.micrometer.observation.transport.Kind;
 import io.micrometer.observation.transport.ReceiverContext;
@@ -15,6 +16,8 @@ import dev.jobqueue.core.Completion;
  * with B3 propagation.
  */
 public class JobObservationContext extends ReceiverContext<ClaimedJob> {
+
+	private static final Pattern W3C_TRACE_PARENT = Pattern.compile("[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}");
 
 	private volatile Completion completion;
 
@@ -43,10 +46,11 @@ public class JobObservationContext extends ReceiverContext<ClaimedJob> {
 		if (traceParent == null || key == null) {
 			return null;
 		}
-		String[] parts = traceParent.split("-");
-		if (parts.length != 4 || parts[1].length() != 32 || parts[2].length() != 16) {
+		// Stored data is not trusted: a malformed value starts a new trace rather than failing the run.
+		if (!W3C_TRACE_PARENT.matcher(traceParent).matches()) {
 			return null;
 		}
+		String[] parts = traceParent.split("-");
 		boolean sampled = (Integer.parseInt(parts[3], 16) & 1) == 1;
 		return switch (key.toLowerCase(Locale.ROOT)) {
 			case "traceparent" -> traceParent;

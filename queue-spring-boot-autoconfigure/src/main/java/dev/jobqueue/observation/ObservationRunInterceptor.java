@@ -5,6 +5,8 @@ import java.util.concurrent.Callable;
 
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.jobqueue.core.ClaimedJob;
 import dev.jobqueue.core.Completion;
@@ -17,6 +19,8 @@ import dev.jobqueue.core.RunInterceptor;
  * costs a null check.
  */
 public class ObservationRunInterceptor implements RunInterceptor {
+
+	private static final Logger logger = LoggerFactory.getLogger(ObservationRunInterceptor.class);
 
 	private static final JobObservationConvention DEFAULT_CONVENTION = new DefaultJobObservationConvention();
 
@@ -38,9 +42,18 @@ public class ObservationRunInterceptor implements RunInterceptor {
 			return run.call();
 		}
 		JobObservationContext context = new JobObservationContext(job);
-		Observation observation = Observation.createNotStarted(this.convention, DEFAULT_CONVENTION, () -> context,
-				this.registry);
-		observation.start();
+		Observation observation;
+		try {
+			observation = Observation.createNotStarted(this.convention, DEFAULT_CONVENTION, () -> context,
+					this.registry);
+			observation.start();
+		}
+		catch (RuntimeException ex) {
+			// Telemetry must never cost a job its run.
+			logger.warn("Could not start the jobqueue.job observation of job {} ({}); running it unobserved: {}",
+					job.id(), job.type(), ex.toString());
+			return run.call();
+		}
 		try (Observation.Scope scope = observation.openScope()) {
 			Completion completion = run.call();
 			context.setCompletion(completion);

@@ -1,6 +1,7 @@
 package dev.jobqueue.observation;
 
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.jobqueue.JobFailedException;
+import dev.jobqueue.core.ClaimedJob;
 import dev.jobqueue.core.DefaultErrorClassifier;
 import dev.jobqueue.core.DefaultJobQueue;
 import dev.jobqueue.core.EnqueueLimits;
@@ -123,6 +125,22 @@ class JobTracingTests {
 
 		assertThat(this.db.column("SELECT status FROM jobs WHERE id = ?", id)).containsExactly("succeeded");
 		assertThat(this.tracer.getSpans()).isEmpty();
+	}
+
+	@Test
+	void storedTraceParentIsOfferedAsW3cAndB3AndAMalformedOneIsIgnored() {
+		ClaimedJob job = claimed("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01");
+		assertThat(JobObservationContext.header(job, "traceparent")).isEqualTo(job.traceParent());
+		assertThat(JobObservationContext.header(job, "b3"))
+			.isEqualTo("0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-1");
+		assertThat(JobObservationContext.header(job, "X-B3-SpanId")).isEqualTo("b7ad6b7169203331");
+		assertThat(JobObservationContext.header(claimed("00-zz-b7ad6b7169203331-01"), "traceparent")).isNull();
+		assertThat(JobObservationContext.header(claimed(null), "traceparent")).isNull();
+	}
+
+	private static ClaimedJob claimed(String traceParent) {
+		Instant now = Instant.parse("2026-01-01T00:00:00Z");
+		return new ClaimedJob(1, "thumbnail", "{}", 0, 1, 1, 3, 0, now, now, traceParent);
 	}
 
 	private ObservationRegistry observationRegistry() {
