@@ -125,21 +125,47 @@ public final class SqliteQueueInsights implements QueueInsights {
 
 	@Override
 	public QueueSnapshot snapshot(Instant now, SnapshotSettings settings) {
-		long at = now.toEpochMilli();
 		return this.database.read("read a snapshot of the queue", (connection) -> {
-			Map<String, Map<JobStatus, Long>> counts = counts(connection);
-			long claimable = singleLong(connection, CLAIMABLE_COUNT, at);
-			JobSummary oldestClaimable = firstSummary(connection, OLDEST_CLAIMABLE, at);
-			List<JobSummary> oldestRunning = summaries(connection, OLDEST_RUNNING, settings.jobsListed());
-			StuckJobs stuck = stuck(connection, now.minus(settings.stuckAfter()).toEpochMilli(), settings.jobsListed());
-			Map<String, Map<Integer, Long>> retriesByType = retriesByType(connection);
-			Map<Integer, Long> retries = new TreeMap<>();
-			retriesByType.values().forEach((byAttempts) -> byAttempts.forEach((attempts, count) -> retries.merge(attempts, count, Long::sum)));
-			ErrorSummary errors = errors(connection, settings.topErrors());
-			List<WorkerState> workers = workers(connection, now.minus(settings.workerDeadAfter()));
-			return new QueueSnapshot(now, counts, claimable, oldestClaimable, oldestRunning, stuck, retries,
-					retriesByType, errors, workers, unhandled(counts, workers), storage(connection));
+			// One read transaction: every statement sees the same state of the file (WAL keeps it for us).
+			try (Statement transaction = connection.createStatement()) {
+				transaction.execute("BEGIN");
+				QueueSnapshot snapshot;
+				try {
+					snapshot = snapshot(connection, now, settings);
+				}
+				catch (SQLException | RuntimeException ex) {
+					endQuietly(transaction);
+					throw ex;
+				}
+				transaction.execute("COMMIT");
+				return snapshot;
+			}
 		});
+	}
+
+	private QueueSnapshot snapshot(Connection connection, Instant now, SnapshotSettings settings) throws SQLException {
+		long at = now.toEpochMilli();
+		Map<String, Map<JobStatus, Long>> counts = counts(connection);
+		long claimable = singleLong(connection, CLAIMABLE_COUNT, at);
+		JobSummary oldestClaimable = firstSummary(connection, OLDEST_CLAIMABLE, at);
+		List<JobSummary> oldestRunning = summaries(connection, OLDEST_RUNNING, settings.jobsListed());
+		StuckJobs stuck = stuck(connection, now.minus(settings.stuckAfter()).toEpochMilli(), settings.jobsListed());
+		Map<String, Map<Integer, Long>> retriesByType = retriesByType(connection);
+		Map<Integer, Long> retries = new TreeMap<>();
+		retriesByType.values().forEach((byAttempts) -> byAttempts.forEach((attempts, count) -> retries.merge(attempts, count, Long::sum)));
+		ErrorSummary errors = errors(connection, settings.topErrors());
+		List<WorkerState> workers = workers(connection, now.minus(settings.workerDeadAfter()));
+		return new QueueSnapshot(now, counts, claimable, oldestClaimable, oldestRunning, stuck, retries,
+				retriesByType, errors, workers, unhandled(counts, workers), storage(connection));
+	}
+
+	private static void endQuietly(Statement transaction) {
+		try {
+			transaction.execute("ROLLBACK");
+		}
+		catch (SQLException ex) {
+			// The connection is likely broken; the pool discards it.
+		}
 	}
 
 	@Override
