@@ -1,6 +1,7 @@
 package dev.jobqueue.actuate;
 
 import java.time.Clock;
+import java.util.Locale;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -31,8 +32,13 @@ public final class QueueHealthAutoConfiguration {
 	QueueHealthIndicator jobqueueHealthIndicator(QueueInsights insights, QueueProperties properties,
 			ObjectProvider<Clock> clock) {
 		QueueProperties.Observability observability = properties.getObservability();
+		String degraded = observability.getDegradedStatus();
+		if (degraded == null || degraded.isBlank()) {
+			throw new IllegalStateException("jobqueue.observability.degraded-status must not be blank: use "
+					+ "OUT_OF_SERVICE (the default), or a custom status such as DEGRADED");
+		}
 		return new QueueHealthIndicator(insights, clock.getIfUnique(Clock::systemUTC), observability.getStuckAfter(),
-				observability.getMaxQueueAge(), new Status(observability.getDegradedStatus().trim().toUpperCase(java.util.Locale.ROOT)));
+				observability.getMaxQueueAge(), new Status(degraded.trim().toUpperCase(Locale.ROOT)));
 	}
 
 }

@@ -31,7 +31,8 @@ public interface QueueInsights {
 	JobPage jobs(JobQuery query);
 
 	/**
-	 * Checks that the database can be read and written, without changing it.
+	 * Checks that the database can be read and written, without changing it. A database locked by a long write
+	 * of another process passes: it is busy, not broken.
 	 * @throws dev.jobqueue.JobQueueException with the reason when it cannot
 	 */
 	void checkReadWrite();

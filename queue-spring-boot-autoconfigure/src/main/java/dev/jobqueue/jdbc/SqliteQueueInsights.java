@@ -261,6 +261,10 @@ public final class SqliteQueueInsights implements QueueInsights {
 			}
 		}
 		catch (SQLException ex) {
+			if (SqliteErrors.isBusy(ex)) {
+				// Another process has held the write lock beyond busy_timeout: the file works, it is just busy.
+				return;
+			}
 			throw SqliteErrors.translate(ex, "check that the queue database can be read and written",
 					this.database.location());
 		}

@@ -125,6 +125,19 @@ class QueueHealthIndicatorTests {
 		assertThat(health.getDetails().get("reason")).asString().contains("not a healthy SQLite database");
 	}
 
+	@Test
+	void upWhileAnotherProcessHoldsTheWriteLock() throws Exception {
+		try (java.sql.Connection other = java.sql.DriverManager.getConnection(this.db.url());
+				java.sql.Statement statement = other.createStatement()) {
+			statement.execute("BEGIN IMMEDIATE");
+			SQLiteDataSource impatient = new SQLiteDataSource(
+					SqliteDataSources.connectionConfig(Duration.ofMillis(100), "NORMAL"));
+			impatient.setUrl(this.db.url());
+			assertThat(indicatorOn(impatient).health(true).getStatus()).isEqualTo(Status.UP);
+			statement.execute("ROLLBACK");
+		}
+	}
+
 	private QueueHealthIndicator indicator(Duration maxQueueAge, Status degraded) {
 		return new QueueHealthIndicator(new SqliteQueueInsights(this.db.database(), new TableNames("")), this.clock,
 				Duration.ofMinutes(15), maxQueueAge, degraded);
