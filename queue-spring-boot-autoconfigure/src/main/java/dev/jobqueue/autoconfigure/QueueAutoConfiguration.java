@@ -32,10 +32,15 @@ import dev.jobqueue.core.ScheduleStore;
 import dev.jobqueue.core.SchedulerSettings;
 import dev.jobqueue.core.WorkerIds;
 import dev.jobqueue.core.PayloadCodec;
+import dev.jobqueue.core.QueueInsights;
 import dev.jobqueue.core.RetryPolicy;
+import dev.jobqueue.core.RunInterceptor;
+import dev.jobqueue.core.TraceParentSource;
+import dev.jobqueue.core.WorkerListener;
 import dev.jobqueue.jdbc.SqliteDatabase;
 import dev.jobqueue.jdbc.SqliteJobStore;
 import dev.jobqueue.jdbc.SqliteScheduleStore;
+import dev.jobqueue.jdbc.SqliteQueueInsights;
 import dev.jobqueue.jdbc.SqliteSchema;
 import dev.jobqueue.jdbc.TableNames;
 
@@ -77,6 +82,13 @@ public final class QueueAutoConfiguration {
 	SqliteJobStore queueJobStore(SqliteDatabase database, QueueProperties properties,
 			QueueSchemaInitializer schemaInitializer) {
 		return new SqliteJobStore(database, new TableNames(properties.getTablePrefix()));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean(QueueInsights.class)
+	SqliteQueueInsights queueInsights(SqliteDatabase database, QueueProperties properties,
+			QueueSchemaInitializer schemaInitializer) {
+		return new SqliteQueueInsights(database, new TableNames(properties.getTablePrefix()));
 	}
 
 	@Bean
@@ -148,10 +160,12 @@ public final class QueueAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	JobQueue jobQueue(JobStore store, PayloadCodec codec, HandlerRegistry handlers, QueueProperties properties,
-			ObjectProvider<Clock> clock) {
+			ObjectProvider<Clock> clock, ObjectProvider<TraceParentSource> traceParent) {
 		EnqueueLimits limits = new EnqueueLimits(properties.getRetry().getMaxAttempts(),
 				properties.getMaxPayloadSize().toBytes());
-		return new DefaultJobQueue(store, codec, handlers, clock.getIfUnique(Clock::systemUTC), limits, null);
+		TraceParentSource trace = traceParent.getIfUnique();
+		return new DefaultJobQueue(store, codec, handlers, clock.getIfUnique(Clock::systemUTC), limits,
+				(trace != null) ? trace::currentTraceParent : null);
 	}
 
 	@Bean
@@ -160,12 +174,14 @@ public final class QueueAutoConfiguration {
 	@DependsOnDatabaseInitialization
 	QueueWorker queueWorker(JobStore store, HandlerRegistry handlers, PayloadCodec codec, ErrorClassifier classifier,
 			QueueProperties properties, ObjectProvider<Clock> clock, ObjectProvider<JobQueue> queue,
-			Environment environment) {
+			Environment environment, ObjectProvider<WorkerListener> listeners,
+			ObjectProvider<RunInterceptor> interceptors) {
 		Clock queueClock = clock.getIfUnique(Clock::systemUTC);
 		RetryPolicy retry = new RetryPolicy(properties.getRetry().getInitialBackoff(),
 				properties.getRetry().getMaxBackoff(), () -> ThreadLocalRandom.current().nextDouble());
 		WorkerFactory factory = new WorkerFactory(store, handlers, codec, classifier, retry, queueClock,
-				properties.getWorker(), environment);
+				properties.getWorker(), environment, () -> WorkerListener.composite(listeners.orderedStream().toList()),
+				() -> RunInterceptor.chain(interceptors.orderedStream().toList()));
 		DefaultJobQueue local = (queue.getIfUnique() instanceof DefaultJobQueue defaultQueue) ? defaultQueue : null;
 		return new QueueWorker(factory::create, local);
 	}

@@ -10,6 +10,7 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
 import dev.jobqueue.Misfire;
+import dev.jobqueue.core.QueueInsights;
 
 /**
  * Configuration of the job queue, under {@code jobqueue.*}.
@@ -98,6 +99,19 @@ public class QueueProperties {
 
 	public Observability getObservability() {
 		return this.observability;
+	}
+
+	/**
+	 * What an operations snapshot looks at, from the observability and worker settings.
+	 * @return the settings of {@link dev.jobqueue.core.QueueInsights#snapshot}
+	 */
+	public QueueInsights.SnapshotSettings snapshotSettings() {
+		Duration deadAfter = this.observability.getWorkerDeadAfter();
+		if (deadAfter == null) {
+			deadAfter = this.worker.getLease().multipliedBy(3);
+		}
+		return new QueueInsights.SnapshotSettings(this.observability.getStuckAfter(),
+				Math.max(1, this.observability.getTopErrors()), deadAfter, 10);
 	}
 
 	/**
@@ -616,9 +630,41 @@ public class QueueProperties {
 		private Duration stuckAfter = Duration.ofMinutes(15);
 
 		/**
-		 * Error codes listed by name in the Top-N; the rest are summed under OTHER.
+		 * Error codes listed by name in the Top-N; the rest are summed under OTHER. Also bounds the
+		 * jobqueue.errors meter's error_code tag.
 		 */
 		private int topErrors = 10;
+
+		/**
+		 * Age of the oldest claimable job (due, not waiting out a backoff) beyond which the health indicator
+		 * reports the degraded status. Not set: the queue's age does not affect health.
+		 */
+		private Duration maxQueueAge;
+
+		/**
+		 * Health status reported when jobs are stuck or the queue is older than max-queue-age. A custom status
+		 * such as DEGRADED also needs management.endpoint.health.status.order (and an http-mapping if it should
+		 * not answer 200).
+		 */
+		private String degradedStatus = "OUT_OF_SERVICE";
+
+		/**
+		 * How often the snapshot behind the jobqueue.* gauges is refreshed. A scrape reads the latest snapshot
+		 * and never queries the database.
+		 */
+		private Duration refreshInterval = Duration.ofSeconds(10);
+
+		/**
+		 * A worker whose heartbeat is older than this no longer counts as handling its job types. Not set:
+		 * three times jobqueue.worker.lease.
+		 */
+		private Duration workerDeadAfter;
+
+		/**
+		 * Characters of a job's payload and result shown by the actuator endpoint; 0 shows only their length
+		 * (for payloads that hold personal data).
+		 */
+		private int payloadPreview = 200;
 
 		public Duration getStuckAfter() {
 			return this.stuckAfter;
@@ -634,6 +680,46 @@ public class QueueProperties {
 
 		public void setTopErrors(int topErrors) {
 			this.topErrors = topErrors;
+		}
+
+		public Duration getMaxQueueAge() {
+			return this.maxQueueAge;
+		}
+
+		public void setMaxQueueAge(Duration maxQueueAge) {
+			this.maxQueueAge = maxQueueAge;
+		}
+
+		public String getDegradedStatus() {
+			return this.degradedStatus;
+		}
+
+		public void setDegradedStatus(String degradedStatus) {
+			this.degradedStatus = degradedStatus;
+		}
+
+		public Duration getRefreshInterval() {
+			return this.refreshInterval;
+		}
+
+		public void setRefreshInterval(Duration refreshInterval) {
+			this.refreshInterval = refreshInterval;
+		}
+
+		public Duration getWorkerDeadAfter() {
+			return this.workerDeadAfter;
+		}
+
+		public void setWorkerDeadAfter(Duration workerDeadAfter) {
+			this.workerDeadAfter = workerDeadAfter;
+		}
+
+		public int getPayloadPreview() {
+			return this.payloadPreview;
+		}
+
+		public void setPayloadPreview(int payloadPreview) {
+			this.payloadPreview = payloadPreview;
 		}
 
 	}

@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
+import java.util.function.Supplier;
 
 import org.springframework.boot.thread.Threading;
 import org.springframework.core.env.Environment;
@@ -21,16 +22,20 @@ import dev.jobqueue.core.WorkerIds;
 import dev.jobqueue.core.WorkerListener;
 import dev.jobqueue.core.WorkerSettings;
 
-/** Builds the {@link JobWorker} at start, once every handler is registered. */
+/**
+ * Builds the {@link JobWorker} at start, once every handler is registered. Listener and interceptor are looked
+ * up then too, so beans declared anywhere in the context take part.
+ */
 record WorkerFactory(JobStore store, HandlerRegistry handlers, PayloadCodec codec, ErrorClassifier classifier,
-		RetryPolicy retry, Clock clock, QueueProperties.Worker properties, Environment environment) {
+		RetryPolicy retry, Clock clock, QueueProperties.Worker properties, Environment environment,
+		Supplier<WorkerListener> listener, Supplier<RunInterceptor> interceptor) {
 
 	JobWorker create() {
 		WorkerSettings settings = new WorkerSettings(WorkerIds.newId(), this.properties.getConcurrency(),
 				this.properties.getPollInterval(), this.properties.getLease(), this.properties.getShutdownTimeout(),
 				this.properties.getMaxSnoozes(), this.properties.getCancelTimeout());
 		return new JobWorker(this.store, this.handlers, this.codec, this.classifier, this.retry, this.clock, settings,
-				executor(), WorkerListener.NONE, RunInterceptor.NONE);
+				executor(), this.listener.get(), this.interceptor.get());
 	}
 
 	ExecutorService executor() {

@@ -361,13 +361,7 @@ public final class JobWorker implements QueueSignals {
 		run.bindThread();
 		Completion completion;
 		try {
-			if (run.cancelRequested) {
-				completion = Completion.cancelled(run.job);
-			}
-			else {
-				Object result = this.interceptor.around(run.job, () -> run.handler.invoker().invoke(run.job.payload(), run));
-				completion = outcomeOfReturn(run, result);
-			}
+			completion = this.interceptor.around(run.job, () -> invokeHandler(run));
 		}
 		catch (Throwable failure) {
 			completion = outcomeOfFailure(run, failure);
@@ -376,6 +370,18 @@ public final class JobWorker implements QueueSignals {
 			run.unbindThread();
 		}
 		run.finish(completion);
+	}
+
+	private Completion invokeHandler(Run run) {
+		if (run.cancelRequested) {
+			return Completion.cancelled(run.job);
+		}
+		try {
+			return outcomeOfReturn(run, run.handler.invoker().invoke(run.job.payload(), run));
+		}
+		catch (Throwable failure) {
+			return outcomeOfFailure(run, failure);
+		}
 	}
 
 	private Completion outcomeOfReturn(Run run, Object result) {
