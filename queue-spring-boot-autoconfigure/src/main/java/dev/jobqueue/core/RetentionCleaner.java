@@ -28,9 +28,9 @@ import dev.jobqueue.JobStatus;
  * run goes on, released at its end, and expires by itself if the process dies.</li>
  * <li>For each final status, and each job type with finished jobs in it, jobs that finished before
  * {@code now - retention} are deleted in batches of {@code batchSize}, each batch its own transaction.
- * Attempts and events go with their job (foreign keys with cascade). After each batch the cleaner waits as
- * long as the batch took (times {@code batchPause}), so workers of this and other processes get the write
- * lock at least half of the time.</li>
+ * Attempts and events go with their job (foreign keys with cascade). After each batch the cleaner waits
+ * {@code batchPause} times as long as the batch took (twice by default), so workers of this and other
+ * processes get the write lock most of the time.</li>
  * <li>Between batches it checks whether it should stop (the caller's stop condition or an interrupt) and
  * returns at once with {@link RetentionReport.Outcome#STOPPED}. Every batch is committed, so a run that
  * stops or crashes leaves a consistent database, and the next run deletes what is left.</li>

@@ -1,0 +1,188 @@
+package dev.jobqueue.core;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.jobqueue.JobRequest;
+import dev.jobqueue.JobStatus;
+import dev.jobqueue.jdbc.SqliteRetentionStore;
+import dev.jobqueue.jdbc.TableNames;
+import dev.jobqueue.testing.FailureCountingJobStore;
+import dev.jobqueue.testing.JobRows;
+import dev.jobqueue.testing.MutableClock;
+import dev.jobqueue.testing.TestDatabase;
+import dev.jobqueue.testing.WorkerHarness;
+
+import static dev.jobqueue.testing.RetentionFixtures.orphans;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Deletes many expired jobs while a worker processes a stream of new ones on the same file. The normal run
+ * uses {@value #DEFAULT_EXPIRED} expired jobs; {@code -Djobqueue.test.retention.jobs=1000000} (or the Maven
+ * profile {@code retention-long}) runs the full million.
+ */
+class RetentionUnderLoadTests {
+
+	static final int DEFAULT_EXPIRED = 100_000;
+
+	static final int EXPIRED = Integer.getInteger("jobqueue.test.retention.jobs", DEFAULT_EXPIRED);
+
+	static final long WAL_LIMIT = 64L * 1024 * 1024;
+
+	@TempDir
+	Path dir;
+
+	TestDatabase db;
+
+	MutableClock clock = MutableClock.startingAt("2026-06-01T00:00:00Z");
+
+	final AtomicLong completed = new AtomicLong();
+
+	final AtomicLong enqueued = new AtomicLong();
+
+	final AtomicBoolean producing = new AtomicBoolean(true);
+
+	final List<RuntimeException> producerFailures = new ArrayList<>();
+
+	final AtomicLong maxWalBytes = new AtomicLong();
+
+	@BeforeEach
+	void setUp() {
+		this.db = TestDatabase.create(this.dir);
+	}
+
+	@AfterEach
+	void tearDown() {
+		this.db.close();
+	}
+
+	@Test
+	void workersKeepMoreThanHalfTheirThroughputWhileExpiredJobsAreDeleted() throws Exception {
+		JobRows.insert(this.db.dataSource(), "", EXPIRED / 2, "thumbnail", JobStatus.SUCCEEDED,
+				this.clock.instant().minus(Duration.ofDays(100)), Duration.ofMillis(10));
+		JobRows.insert(this.db.dataSource(), "", EXPIRED - EXPIRED / 2, "report", JobStatus.FAILED,
+				this.clock.instant().minus(Duration.ofDays(200)), Duration.ofMillis(10));
+		FailureCountingJobStore workerStore = new FailureCountingJobStore(this.db.store());
+		WorkerHarness harness = new WorkerHarness(this.db, this.clock).concurrency(8);
+		harness.handle(HandlerDefinition.of("work", (payload, context) -> null));
+		ExecutorService handlers = Executors.newFixedThreadPool(8);
+		JobWorker worker = new JobWorker(workerStore, harness.handlers, WorkerHarness.CODEC, new DefaultErrorClassifier(),
+				new RetryPolicy(Duration.ofSeconds(1), Duration.ofSeconds(10), () -> 0.5), this.clock,
+				new WorkerSettings("load-worker", 8, Duration.ofMillis(50), Duration.ofMinutes(5), Duration.ofSeconds(5),
+						3),
+				handlers, new WorkerListener() {
+					@Override
+					public void finished(ClaimedJob job, Completion completion, Duration queueWait, Duration execution) {
+						RetentionUnderLoadTests.this.completed.incrementAndGet();
+					}
+				}, null);
+		DefaultJobQueue queue = new DefaultJobQueue(workerStore, WorkerHarness.CODEC, harness.handlers, this.clock,
+				new EnqueueLimits(3, 64 * 1024), null);
+		queue.setSignals(worker);
+		Thread producer = new Thread(() -> produce(queue), "producer");
+		Thread walWatcher = new Thread(this::watchWal, "wal-watcher");
+		walWatcher.setDaemon(true);
+		worker.start();
+		producer.start();
+		walWatcher.start();
+		try {
+			await().atMost(Duration.ofSeconds(60)).until(() -> this.completed.get() >= 10_000);
+			double before = throughputOverJobs(8_000);
+
+			RetentionCleaner cleaner = new RetentionCleaner(new SqliteRetentionStore(this.db.database(),
+					new TableNames("")), RetentionSettings.of(RetentionPolicy.of(Duration.ofDays(30),
+							Duration.ofDays(90), Duration.ofDays(30), Map.of()), 5_000),
+					this.clock, "cleaner", () -> false);
+			long completedBefore = this.completed.get();
+			long started = System.nanoTime();
+			RetentionReport report = cleaner.purgeOnce();
+			double seconds = (System.nanoTime() - started) / 1e9;
+			double duringCleanup = (this.completed.get() - completedBefore) / seconds;
+			// The machine is shared: take the better of the windows before and after as the baseline.
+			double withoutCleanup = Math.max(before, throughputOverJobs(8_000));
+
+			System.out.printf("retention under load: %d expired jobs deleted in %.1f s (%.0f/s); worker %.0f jobs/s "
+					+ "without cleanup, %.0f jobs/s during it (%.0f%%); max WAL %d bytes%n", report.totalDeleted(),
+					seconds, report.totalDeleted() / seconds, withoutCleanup, duringCleanup,
+					100 * duringCleanup / withoutCleanup, this.maxWalBytes.get());
+			assertThat(report.outcome()).isEqualTo(RetentionReport.Outcome.COMPLETED);
+			assertThat(report.totalDeleted()).isEqualTo(EXPIRED);
+			assertThat(duringCleanup).isGreaterThan(withoutCleanup / 2);
+		}
+		finally {
+			this.producing.set(false);
+			producer.join(10_000);
+			worker.stop();
+		}
+		assertThat(workerStore.failures).as("errors that reached the worker or the producer").isEmpty();
+		assertThat(this.producerFailures).isEmpty();
+		assertThat(this.db.count("SELECT count(*) FROM jobs WHERE type IN ('thumbnail', 'report')")).isZero();
+		assertThat(this.db.count("SELECT count(*) FROM jobs WHERE type = 'work' AND status = 'succeeded'"))
+			.isEqualTo(this.completed.get());
+		assertThat(orphans(this.db)).isZero();
+		assertThat(this.maxWalBytes.get()).isLessThan(WAL_LIMIT);
+	}
+
+	/** Jobs per second while the worker completes {@code jobs} more jobs. */
+	private double throughputOverJobs(int jobs) {
+		long target = this.completed.get() + jobs;
+		long started = System.nanoTime();
+		await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(5)).until(() -> this.completed.get() >= target);
+		return jobs / ((System.nanoTime() - started) / 1e9);
+	}
+
+	/** Keeps a backlog of about 2,000 new jobs, enqueued 200 at a time in one transaction each. */
+	private void produce(DefaultJobQueue queue) {
+		List<JobRequest> batch = new ArrayList<>();
+		for (int i = 0; i < 200; i++) {
+			batch.add(JobRequest.of("work", Map.of("n", i)));
+		}
+		while (this.producing.get()) {
+			if (this.enqueued.get() - this.completed.get() > 2_000) {
+				Thread.onSpinWait();
+				Thread.yield();
+				continue;
+			}
+			try {
+				queue.enqueueAll(batch);
+				this.enqueued.addAndGet(batch.size());
+			}
+			catch (RuntimeException ex) {
+				synchronized (this.producerFailures) {
+					this.producerFailures.add(ex);
+				}
+			}
+		}
+	}
+
+	private void watchWal() {
+		Path wal = this.db.file().resolveSibling(this.db.file().getFileName() + "-wal");
+		while (true) {
+			try {
+				if (Files.exists(wal)) {
+					this.maxWalBytes.accumulateAndGet(Files.size(wal), Math::max);
+				}
+				Thread.sleep(5);
+			}
+			catch (Exception ex) {
+				return;
+			}
+		}
+	}
+
+}
