@@ -29,8 +29,8 @@ import dev.jobqueue.JobStatus;
  * <li>For each final status, and each job type with finished jobs in it, jobs that finished before
  * {@code now - retention} are deleted in batches of {@code batchSize}, each batch its own transaction.
  * Attempts and events go with their job (foreign keys with cascade). After each batch the cleaner waits
- * {@code batchPause} times as long as the batch took (twice by default), so workers of this and other
- * processes get the write lock most of the time.</li>
+ * {@code batchPause} times as long as the batch took (three times by default), so workers of this and
+ * other processes get the write lock, and the CPU, most of the time.</li>
  * <li>Between batches it checks whether it should stop (the caller's stop condition or an interrupt) and
  * returns at once with {@link RetentionReport.Outcome#STOPPED}. Every batch is committed, so a run that
  * stops or crashes leaves a consistent database, and the next run deletes what is left.</li>

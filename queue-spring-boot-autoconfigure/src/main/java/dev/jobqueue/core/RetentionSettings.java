@@ -9,8 +9,8 @@ import java.util.Objects;
  * @param policy how long finished jobs are kept
  * @param batchSize jobs deleted per transaction; the write lock is released between batches
  * @param batchPause after each batch the cleaner waits this multiple of the batch's own duration, so other
- * writers (workers of this and other processes) get the lock; {@code 2.0} holds it at most a third of the
- * time
+ * writers (workers of this and other processes) get the lock and the CPU; {@code 3.0} holds the lock at
+ * most a quarter of the time
  * @param lease how long the cleanup lease holds without renewal; it is renewed after every batch, and a
  * cleaner that died leaves it to expire
  * @param reclaimPagesPerStep free pages handed back to the file system per incremental vacuum step (each
@@ -21,11 +21,11 @@ public record RetentionSettings(RetentionPolicy policy, int batchSize, double ba
 		int reclaimPagesPerStep, int maxReclaimSteps) {
 
 	/**
-	 * Write lock held at most a third of the time, two-minute lease, 4 MiB (at 4 KiB pages) per vacuum step,
+	 * Write lock held at most a quarter of the time, two-minute lease, 4 MiB (at 4 KiB pages) per vacuum step,
 	 * 250 steps a run.
 	 */
 	public static RetentionSettings of(RetentionPolicy policy, int batchSize) {
-		return new RetentionSettings(policy, batchSize, 2.0, Duration.ofMinutes(2), 1024, 250);
+		return new RetentionSettings(policy, batchSize, 3.0, Duration.ofMinutes(2), 1024, 250);
 	}
 
 	public RetentionSettings {

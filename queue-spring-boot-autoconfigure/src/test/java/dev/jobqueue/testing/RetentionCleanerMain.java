@@ -23,7 +23,8 @@ import dev.jobqueue.jdbc.TableNames;
 
 /**
  * A process that runs one retention cleanup on a file, for tests that kill it half-way. Prints
- * {@code deleted <n>} after every committed batch and {@code done <total>} at the end.
+ * {@code start} when the cleanup starts, {@code deleted <n>} after every committed batch and
+ * {@code done <total>} at the end.
  * <p>
  * Arguments: database file, the clock's instant (epoch ms), batch size, lease owner.
  */
@@ -51,6 +52,7 @@ public final class RetentionCleanerMain {
 			};
 			RetentionPolicy policy = RetentionPolicy.of(Duration.ofDays(30), Duration.ofDays(90), Duration.ofDays(30),
 					Map.of());
+			out.println("start");
 			RetentionReport report = new RetentionCleaner(store, RetentionSettings.of(policy, batchSize), clock,
 					args[3], () -> true)
 				.purgeOnce();
