@@ -126,8 +126,9 @@ class RetentionUnderLoadTests {
 					+ "(%.0f/s)%n", report.totalDeleted(), seconds, report.totalDeleted() / seconds);
 
 			double[] otherProcess = cleanupInAnotherProcess();
-			// The machine is shared: the baseline is the best window without a cleanup.
-			double withoutCleanup = Math.max(Math.max(before, between), throughputOverJobs(8_000));
+			// Windows without a cleanup before, between and after the two cleanups, averaged: the load of a
+			// shared machine drifts, and a single window can catch a quiet or a busy moment.
+			double withoutCleanup = (before + between + throughputOverJobs(8_000)) / 3;
 
 			System.out.printf("retention under load: worker %.0f jobs/s without cleanup; %.0f jobs/s (%.0f%%) while "
 					+ "this process cleaned, %.0f jobs/s (%.0f%%) while another process cleaned %d jobs in %.1f s; max "
