@@ -56,7 +56,7 @@ public interface JobQueueMaintenance {
 	/**
 	 * Switches incremental vacuum on for a file created without it (for example a shared application database
 	 * that had tables before the queue's), with a full {@link #vacuum()}. Needed once; afterwards every cleanup
-	 * hands free space back. Off-peak only, see the class comment.
+	 * hands free space back. Does nothing on a file that has it already. Off-peak only, see the class comment.
 	 */
 	StorageStats enableIncrementalVacuum();
 

@@ -216,6 +216,9 @@ public final class SqliteRetentionStore implements RetentionStore {
 	public StorageStats enableIncrementalVacuum() {
 		return this.database.writeOutsideTransaction("switch incremental vacuum on", (connection) -> {
 			try (Statement statement = connection.createStatement()) {
+				if (pragmaLong(statement, "auto_vacuum") == 2) {
+					return storage(connection);
+				}
 				statement.execute("PRAGMA auto_vacuum = INCREMENTAL");
 				// The mode of an existing file changes only when VACUUM rewrites it.
 				statement.execute("VACUUM");
