@@ -109,7 +109,7 @@ class RetentionUnderLoadTests {
 		walWatcher.start();
 		try {
 			await().atMost(Duration.ofSeconds(60)).until(() -> this.completed.get() >= 10_000);
-			double before = throughputOverJobs(8_000);
+			double before = throughputOverJobs(15_000);
 
 			RetentionCleaner cleaner = new RetentionCleaner(retentionStore, RetentionSettings.of(RetentionPolicy.of(
 					Duration.ofDays(30), Duration.ofDays(90), Duration.ofDays(30), Map.of()), 5_000), this.clock,
@@ -119,7 +119,7 @@ class RetentionUnderLoadTests {
 			RetentionReport report = cleaner.purge(JobStatus.SUCCEEDED, Duration.ofDays(30));
 			double seconds = (System.nanoTime() - started) / 1e9;
 			double inProcess = (this.completed.get() - completedBefore) / seconds;
-			double between = throughputOverJobs(8_000);
+			double between = throughputOverJobs(15_000);
 			assertThat(report.outcome()).isEqualTo(RetentionReport.Outcome.COMPLETED);
 			assertThat(report.totalDeleted()).isEqualTo(EXPIRED / 2);
 			System.out.printf("retention under load, cleaner in this process: %d expired jobs deleted in %.1f s "
@@ -128,7 +128,7 @@ class RetentionUnderLoadTests {
 			double[] otherProcess = cleanupInAnotherProcess();
 			// Windows without a cleanup before, between and after the two cleanups, averaged: the load of a
 			// shared machine drifts, and a single window can catch a quiet or a busy moment.
-			double withoutCleanup = (before + between + throughputOverJobs(8_000)) / 3;
+			double withoutCleanup = (before + between + throughputOverJobs(15_000)) / 3;
 
 			System.out.printf("retention under load: worker %.0f jobs/s without cleanup; %.0f jobs/s (%.0f%%) while "
 					+ "this process cleaned, %.0f jobs/s (%.0f%%) while another process cleaned %d jobs in %.1f s; max "
