@@ -27,7 +27,7 @@ import dev.jobqueue.testing.TestDatabase;
  *
  * Each mode runs on a fresh file holding {@code jobs} expired jobs (each with its attempt and 3 events, as
  * the worker writes them) and 5% live ones: "maintenance window" deletes without pausing, "alongside
- * workers" with the default pause (the cleaner holds the write lock at most a third of the time).
+ * workers" with the default pause (the cleaner holds the write lock at most a quarter of the time).
  */
 class RetentionBenchmark {
 
@@ -41,7 +41,8 @@ class RetentionBenchmark {
 		int batchSize = Integer.getInteger("jobqueue.bench.batch-size", 5_000);
 		List<String> rows = new ArrayList<>();
 		rows.add(run("maintenance window (no pause)", jobs, batchSize, 0));
-		rows.add(run("alongside workers (default pause 2x)", jobs, batchSize, 2.0));
+		double pause = RetentionSettings.of(RetentionPolicy.keepForever(), batchSize).batchPause();
+		rows.add(run("alongside workers (default pause " + pause + "x batch time)", jobs, batchSize, pause));
 		System.out.println();
 		System.out.printf("Retention cleanup, %,d expired jobs (+%,d live), batch size %,d, sqlite-jdbc %s, %d CPUs%n", jobs,
 				jobs / 20, batchSize, sqliteVersion(), Runtime.getRuntime().availableProcessors());
