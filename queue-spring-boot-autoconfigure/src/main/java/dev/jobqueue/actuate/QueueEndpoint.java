@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -63,15 +64,15 @@ public class QueueEndpoint {
 
 	private final Clock clock;
 
-	private final Supplier<RetentionReport> retentionReport;
+	private final Supplier<Optional<RetentionReport>> retentionReport;
 
 	public QueueEndpoint(QueueInsights insights, JobQueue queue, QueueProperties properties, Clock clock,
-			Supplier<RetentionReport> retentionReport) {
+			Supplier<Optional<RetentionReport>> retentionReport) {
 		this.insights = Objects.requireNonNull(insights, "'insights' must not be null");
 		this.queue = Objects.requireNonNull(queue, "'queue' must not be null");
 		this.properties = Objects.requireNonNull(properties, "'properties' must not be null");
 		this.clock = Objects.requireNonNull(clock, "'clock' must not be null");
-		this.retentionReport = (retentionReport != null) ? retentionReport : () -> null;
+		this.retentionReport = (retentionReport != null) ? retentionReport : Optional::empty;
 	}
 
 	/** The state of the queue, computed now. */
@@ -169,11 +170,11 @@ public class QueueEndpoint {
 		QueueProperties.Retention retention = this.properties.getRetention();
 		Map<String, String> perType = new LinkedHashMap<>();
 		retention.getPerType().forEach((type, duration) -> perType.put(type, duration.toString()));
-		RetentionReport report = this.retentionReport.get();
+		RetentionReport report = this.retentionReport.get().orElse(null);
 		return new Retention(retention.isEnabled(), retention.getSucceeded().toString(),
 				retention.getFailed().toString(), retention.getCancelled().toString(), perType,
 				retention.getBatchSize(), retention.getInterval().toString(),
-				(report != null) ? report.lastCleanup() : null);
+				(report != null) ? LastCleanup.of(report) : null);
 	}
 
 	private static Long parseId(String value) {
@@ -276,7 +277,31 @@ public class QueueEndpoint {
 	 * @param lastCleanup what the latest cleanup did, or {@code null}
 	 */
 	public record Retention(boolean enabled, String succeeded, String failed, String cancelled,
-			Map<String, String> perType, int batchSize, String interval, Map<String, Object> lastCleanup) {
+			Map<String, String> perType, int batchSize, String interval, LastCleanup lastCleanup) {
+
+	}
+
+	/**
+	 * What the latest cleanup did.
+	 *
+	 * @param startedAt when it started
+	 * @param durationMillis how long it took
+	 * @param outcome COMPLETED, SKIPPED (another process cleans), STOPPED, LEASE_LOST or FAILED
+	 * @param deleted jobs deleted per final status, with their attempts and events
+	 * @param batches delete transactions
+	 * @param bytesReclaimed bytes handed back to the file system by incremental vacuum
+	 * @param walBytes WAL size after the run's checkpoint
+	 * @param detail why it was skipped or failed, or {@code null}
+	 */
+	public record LastCleanup(Instant startedAt, long durationMillis, String outcome, Map<String, Long> deleted,
+			int batches, long bytesReclaimed, long walBytes, String detail) {
+
+		static LastCleanup of(RetentionReport report) {
+			Map<String, Long> deleted = new LinkedHashMap<>();
+			report.deleted().forEach((status, count) -> deleted.put(status.dbValue(), count));
+			return new LastCleanup(report.startedAt(), report.duration().toMillis(), report.outcome().name(), deleted,
+					report.batches(), report.bytesReclaimed(), report.walBytes(), report.detail());
+		}
 
 	}
 

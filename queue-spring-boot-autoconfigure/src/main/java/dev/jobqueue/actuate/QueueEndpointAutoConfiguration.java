@@ -1,6 +1,7 @@
 package dev.jobqueue.actuate;
 
 import java.time.Clock;
+import java.util.Optional;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -15,7 +16,7 @@ import dev.jobqueue.JobQueue;
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
 import dev.jobqueue.autoconfigure.QueueProperties;
 import dev.jobqueue.core.QueueInsights;
-import dev.jobqueue.core.RetentionReport;
+import dev.jobqueue.core.JobQueueMaintenance;
 
 /**
  * Auto-configures the {@code jobqueue} actuator endpoint when actuator is on the classpath and the endpoint is
@@ -30,9 +31,9 @@ public final class QueueEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	QueueEndpoint queueEndpoint(QueueInsights insights, JobQueue queue, QueueProperties properties,
-			ObjectProvider<Clock> clock, ObjectProvider<RetentionReport> retentionReport) {
+			ObjectProvider<Clock> clock, ObjectProvider<JobQueueMaintenance> maintenance) {
 		return new QueueEndpoint(insights, queue, properties, clock.getIfUnique(Clock::systemUTC),
-				retentionReport::getIfUnique);
+				() -> Optional.ofNullable(maintenance.getIfUnique()).flatMap(JobQueueMaintenance::lastRetentionReport));
 	}
 
 }

@@ -527,27 +527,32 @@ public class QueueProperties {
 	public static class Retention {
 
 		/**
-		 * Whether finished jobs are deleted once they are older than their retention.
+		 * Whether finished jobs are deleted once they are older than their retention. Write-ahead log
+		 * checkpoints run every interval either way.
 		 */
 		private boolean enabled = true;
 
 		/**
-		 * How long succeeded jobs are kept after they finished.
+		 * How long succeeded jobs are kept after they finished. Zero or negative (for example -1) keeps them
+		 * forever.
 		 */
 		private Duration succeeded = Duration.ofDays(30);
 
 		/**
-		 * How long failed jobs are kept after they finished.
+		 * How long failed jobs are kept after they finished. Zero or negative (for example -1) keeps them
+		 * forever.
 		 */
 		private Duration failed = Duration.ofDays(90);
 
 		/**
-		 * How long cancelled jobs are kept after they finished.
+		 * How long cancelled jobs are kept after they finished. Zero or negative (for example -1) keeps them
+		 * forever.
 		 */
 		private Duration cancelled = Duration.ofDays(30);
 
 		/**
-		 * Retention per job type, overriding the per-status values (for example per-type.report=7d).
+		 * Retention per job type, overriding the per-status values for every final status of that type (for
+		 * example per-type.report=7d). Zero or negative keeps that type's jobs forever.
 		 */
 		private Map<String, Duration> perType = new LinkedHashMap<>();
 
@@ -557,7 +562,8 @@ public class QueueProperties {
 		private int batchSize = 5000;
 
 		/**
-		 * How often the cleanup runs.
+		 * How often the cleanup and the write-ahead log checkpoint run. A run deletes everything that has
+		 * expired, batch by batch, then hands the freed space back to the file system.
 		 */
 		private Duration interval = Duration.ofMinutes(1);
 

@@ -27,6 +27,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import dev.jobqueue.core.JobQueueMaintenance;
 import dev.jobqueue.jdbc.SqliteDatabase;
 import dev.jobqueue.jdbc.SqliteJobStore;
 
@@ -63,6 +64,9 @@ class QueueEndpointTests {
 
 	@Autowired
 	SqliteDatabase database;
+
+	@Autowired
+	JobQueueMaintenance maintenance;
 
 	final HttpClient http = HttpClient.newHttpClient();
 
@@ -158,7 +162,11 @@ class QueueEndpointTests {
 		JsonNode retention = queue.get("retention");
 		assertThat(retention.get("succeeded").asString()).isEqualTo("PT720H");
 		assertThat(retention.get("failed").asString()).isEqualTo("PT2160H");
-		assertThat(retention.get("lastCleanup").isNull()).isTrue();
+		this.maintenance.purgeExpired();
+		JsonNode lastCleanup = get("/actuator/jobqueue", 200).get("retention").get("lastCleanup");
+		assertThat(lastCleanup.get("outcome").asString()).isEqualTo("COMPLETED");
+		assertThat(lastCleanup.get("startedAt").asString()).isEqualTo(ObservabilityTestApplication.NOW);
+		assertThat(lastCleanup.get("deleted").isObject()).isTrue();
 		JsonNode sqlite = queue.get("sqlite");
 		assertThat(sqlite.get("location").asString()).endsWith("queue.db");
 		assertThat(sqlite.get("databaseBytes").asLong()).isPositive();
