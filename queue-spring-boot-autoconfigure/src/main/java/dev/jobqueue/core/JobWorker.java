@@ -657,9 +657,19 @@ public final class JobWorker implements QueueSignals {
 				return false;
 			}
 			Instant now = JobWorker.this.clock.instant();
-			LeaseRenewal renewal = JobWorker.this.store.renewLeases(workerId(),
-					List.of(new RunningJobRef(this.job.id(), this.job.run())), now,
-					now.plus(JobWorker.this.settings.lease()));
+			LeaseRenewal renewal;
+			try {
+				renewal = JobWorker.this.store.renewLeases(workerId(),
+						List.of(new RunningJobRef(this.job.id(), this.job.run())), now,
+						now.plus(JobWorker.this.settings.lease()));
+			}
+			catch (RuntimeException ex) {
+				// The database is briefly unusable: that is no fault of the job. The polling loop renews the
+				// lease too and keeps trying, so the handler goes on.
+				logger.warn("Heartbeat of job {} ({}) could not be written, the run goes on: {}", this.job.id(),
+						this.job.type(), ex.getMessage());
+				return !isCancelled();
+			}
 			if (renewal.cancelRequested().contains(this.job.id())) {
 				this.cancelRequested = true;
 			}
