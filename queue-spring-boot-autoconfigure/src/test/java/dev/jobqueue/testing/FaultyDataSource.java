@@ -71,6 +71,16 @@ public final class FaultyDataSource implements DataSource {
 
 	private volatile boolean failRollback;
 
+	private volatile SqlConsumer connectionHook;
+
+	/** Runs on each connection handed out, before the caller sees it. */
+	@FunctionalInterface
+	public interface SqlConsumer {
+
+		void accept(Connection connection) throws SQLException;
+
+	}
+
 	private final List<String> steps = Collections.synchronizedList(new ArrayList<>());
 
 	public FaultyDataSource(DataSource target, long seed) {
@@ -96,6 +106,12 @@ public final class FaultyDataSource implements DataSource {
 
 	public FaultyDataSource failRollback(boolean failRollback) {
 		this.failRollback = failRollback;
+		return this;
+	}
+
+	/** Runs {@code hook} on every connection handed out, for example to set a per-connection pragma. */
+	public FaultyDataSource onConnection(SqlConsumer hook) {
+		this.connectionHook = hook;
 		return this;
 	}
 
@@ -138,6 +154,16 @@ public final class FaultyDataSource implements DataSource {
 					SQLiteErrorCode.SQLITE_CANTOPEN);
 		}
 		Connection connection = this.target.getConnection();
+		SqlConsumer hook = this.connectionHook;
+		if (hook != null) {
+			try {
+				hook.accept(connection);
+			}
+			catch (SQLException | RuntimeException ex) {
+				connection.close();
+				throw ex;
+			}
+		}
 		return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] { Connection.class },
 				new Handler(connection, null));
 	}
