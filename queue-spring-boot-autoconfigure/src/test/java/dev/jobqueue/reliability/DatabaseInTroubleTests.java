@@ -234,8 +234,10 @@ class DatabaseInTroubleTests {
 			Files.move(away.resolve("queue.db" + suffix), Path.of(this.file + suffix));
 		}
 		this.queue.enqueue("job", "after");
-		worker.pollOnce();
-		assertThat(count("SELECT count(*) FROM jobs WHERE status = 'succeeded'")).isEqualTo(2);
+		await().atMost(Duration.ofSeconds(10)).until(() -> {
+			worker.pollOnce();
+			return count("SELECT count(*) FROM jobs WHERE status = 'succeeded'") == 2;
+		});
 		assertThat(Invariants.violations(this.file)).isEmpty();
 	}
 
