@@ -173,6 +173,36 @@ class FaultInjectionTests {
 		}
 	}
 
+	@Test
+	void failedRollbackDoesNotLeaveTheWriteLockHeldByAPooledConnection() throws Exception {
+		Path file = this.dir.resolve("rollback.db");
+		Files.copy(template, file);
+		try (HikariDataSource pool = SqliteDataSources.create("jdbc:sqlite:" + file, Duration.ofSeconds(1), "NORMAL", 2)) {
+			FaultyDataSource faults = new FaultyDataSource(pool, 1);
+			SqliteJobStore store = new SqliteJobStore(new SqliteDatabase(faults, file.toString(), Duration.ofSeconds(2)),
+					new TableNames(""));
+			DefaultJobQueue queue = new DefaultJobQueue(store, WorkerHarness.CODEC, new HandlerRegistry(),
+					Clock.systemUTC(), new EnqueueLimits(3, 1 << 20), null);
+			queue.enqueue("job", "before");
+			// Step 1 is getConnection, 2 BEGIN IMMEDIATE, 3 the INSERT: it fails, and so does the ROLLBACK after it.
+			faults.failRollback(true).failStep(3, Fault.FAIL);
+			org.assertj.core.api.Assertions.assertThatExceptionOfType(dev.jobqueue.JobQueueException.class)
+				.isThrownBy(() -> queue.enqueue("job", "fails"));
+			faults.failRollback(false);
+			// Another process must be able to write at once: the failed transaction does not linger in the pool.
+			try (java.sql.Connection other = java.sql.DriverManager.getConnection("jdbc:sqlite:" + file);
+					java.sql.Statement statement = other.createStatement()) {
+				statement.execute("PRAGMA busy_timeout = 1000");
+				statement.execute("BEGIN IMMEDIATE");
+				statement.execute("ROLLBACK");
+			}
+			queue.enqueue("job", "after");
+			queue.enqueue("job", "and after");
+			assertThat(count(file, "SELECT count(*) FROM jobs")).isEqualTo(3);
+			assertThat(Invariants.violations(file)).isEmpty();
+		}
+	}
+
 	static long count(Path file, String sql) {
 		try (java.sql.Connection connection = java.sql.DriverManager.getConnection("jdbc:sqlite:" + file);
 				java.sql.Statement statement = connection.createStatement();
