@@ -15,11 +15,14 @@ import java.util.concurrent.locks.ReentrantLock;
 
 import javax.sql.DataSource;
 
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.pool.ProxyConnection;
+import org.sqlite.SQLiteConnection;
 import org.springframework.jdbc.datasource.DataSourceUtils;
-
-import dev.jobqueue.JobQueueException;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+import dev.jobqueue.JobQueueException;
 
 /**
  * Runs the queue's transactions against one SQLite database.
@@ -187,7 +190,7 @@ public final class SqliteDatabase {
 	private record FileIdentity(Path file, Object key) {
 	}
 
-	private static <T> T inTransaction(Connection connection, SqlWork<T> work) throws SQLException {
+	private <T> T inTransaction(Connection connection, SqlWork<T> work) throws SQLException {
 		boolean open = false;
 		try (Statement statement = connection.createStatement()) {
 			statement.execute("BEGIN IMMEDIATE");
@@ -198,18 +201,52 @@ public final class SqliteDatabase {
 			return result;
 		}
 		finally {
-			if (open) {
-				rollbackQuietly(connection);
+			if (open && !rollbackQuietly(connection)) {
+				discard(connection);
 			}
 		}
 	}
 
-	private static void rollbackQuietly(Connection connection) {
+	/** @return whether the connection is surely out of its transaction */
+	private static boolean rollbackQuietly(Connection connection) {
 		try (Statement statement = connection.createStatement()) {
 			statement.execute("ROLLBACK");
+			return true;
 		}
 		catch (SQLException ex) {
-			// The transaction is gone already (SQLite rolls back on some errors by itself).
+			// SQLite may have rolled back by itself (after some errors it does); if it did not, the
+			// connection still holds the write lock.
+			return !isInTransaction(ex);
+		}
+	}
+
+	private static boolean isInTransaction(SQLException rollbackFailure) {
+		String message = rollbackFailure.getMessage();
+		return message == null || !message.contains("no transaction is active");
+	}
+
+	/**
+	 * Closes the physical connection of a transaction that could not be rolled back, so it releases the write
+	 * lock now instead of keeping it, idle in the pool, from every other connection and process (closing a
+	 * SQLite connection rolls its transaction back), and evicts it from a Hikari pool so it is not handed out
+	 * again.
+	 */
+	private void discard(Connection connection) {
+		try {
+			connection.unwrap(SQLiteConnection.class).close();
+		}
+		catch (SQLException | RuntimeException ex) {
+			// Not a SQLite connection underneath, or closed already.
+		}
+		try {
+			if (this.dataSource.isWrapperFor(HikariDataSource.class)) {
+				Connection pooled = (connection instanceof ProxyConnection) ? connection
+						: connection.unwrap(ProxyConnection.class);
+				this.dataSource.unwrap(HikariDataSource.class).evictConnection(pooled);
+			}
+		}
+		catch (SQLException | RuntimeException ex) {
+			// The pool finds the closed connection when it next validates it.
 		}
 	}
 

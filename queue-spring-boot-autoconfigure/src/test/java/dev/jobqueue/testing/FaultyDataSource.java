@@ -219,9 +219,13 @@ public final class FaultyDataSource implements DataSource {
 
 		@Override
 		public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
-			if (method.getName().equals("unwrap") && args != null && args[0] instanceof Class<?> type
-					&& type.isInstance(proxy)) {
-				return proxy;
+			if (method.getName().equals("unwrap") && args != null && args[0] instanceof Class<?> type) {
+				if (type.isInstance(proxy)) {
+					return proxy;
+				}
+				if (type.isInstance(this.target)) {
+					return this.target;
+				}
 			}
 			if (this.target instanceof Statement && isExecution(method)) {
 				String sql = (args != null && args.length > 0 && args[0] instanceof String text) ? text : this.sql;
