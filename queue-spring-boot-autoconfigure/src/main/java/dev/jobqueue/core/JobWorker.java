@@ -377,7 +377,8 @@ public final class JobWorker implements QueueSignals {
 			return failure(run, timeoutError(run));
 		}
 		try {
-			return Completion.succeeded(run.job, (result != null) ? this.codec.toJson(result) : null);
+			return Completion.succeeded(run.job,
+					(result != null) ? JsonText.escapeLoneSurrogates(this.codec.toJson(result)) : null);
 		}
 		catch (RuntimeException ex) {
 			return failure(run, new ErrorClassification("INVALID_OUTPUT:RESULT",

@@ -444,6 +444,9 @@ class BadInputTests {
 				.until(() -> queue.find(id).orElseThrow().status() != JobStatus.PENDING
 						&& queue.find(id).orElseThrow().status() != JobStatus.RUNNING);
 			assertThat(context.getBean(Handlers.class).received).containsExactly(broken);
+			String result = queue.find(id).orElseThrow().result();
+			assertThat(tools.jackson.databind.json.JsonMapper.builder().build().readValue(result, String.class))
+				.isEqualTo(broken);
 		});
 	}
 
