@@ -72,6 +72,11 @@ class BadInputTests {
 
 	ExecutorService executor = Executors.newFixedThreadPool(2);
 
+	@org.junit.jupiter.api.AfterAll
+	static void summary() {
+		System.out.println("BAD INPUT inputs=" + tried.get());
+	}
+
 	@BeforeEach
 	void setUp() {
 		this.db = TestDatabase.create(this.dir);

@@ -225,9 +225,15 @@ class DatabaseInTroubleTests {
 		assertThatExceptionOfType(JobQueueException.class).isThrownBy(worker::pollOnce)
 			.withMessageContaining("deleted or moved");
 		assertThat(this.file).as("no new empty queue in its place").doesNotExist();
-		// A new connection is refused too (opened without CREATE).
-		this.pool.getHikariPoolMXBean().softEvictConnections();
-		assertThatExceptionOfType(JobQueueException.class).isThrownBy(() -> this.store.find(1))
+		// A new connection with the pool's settings is refused too: it opens the file without CREATE. (Asked
+		// through the pool itself, the answer is the same, after the pool's connection timeout.)
+		org.sqlite.SQLiteDataSource fresh = new org.sqlite.SQLiteDataSource(
+				new org.sqlite.SQLiteConfig(this.pool.getDataSourceProperties()));
+		fresh.setUrl("jdbc:sqlite:" + this.file);
+		assertThatExceptionOfType(JobQueueException.class)
+			.isThrownBy(() -> new SqliteJobStore(new SqliteDatabase(fresh, this.file.toString(), Duration.ofSeconds(1)),
+					new TableNames("")).find(1))
+			.withMessageContaining("cannot be opened")
 			.withMessageContaining("deleted or moved");
 		assertThat(this.file).doesNotExist();
 		for (String suffix : new String[] { "", "-wal", "-shm" }) {

@@ -75,6 +75,11 @@ class FaultInjectionTests {
 		}
 	}
 
+	@org.junit.jupiter.api.AfterAll
+	static void summary() {
+		System.out.println("FAULTS injected=" + totalInjected.get() + " seeds=" + SEEDS);
+	}
+
 	@Test
 	void randomFaultsFromManySeedsLeaveAConsistentDatabaseAndEveryJobDoneOnce() throws Exception {
 		long faults = 0;
@@ -186,6 +191,7 @@ class FaultInjectionTests {
 			queue.enqueue("job", "before");
 			// Step 1 is getConnection, 2 BEGIN IMMEDIATE, 3 the INSERT: it fails, and so does the ROLLBACK after it.
 			faults.failRollback(true).failStep(3, Fault.FAIL);
+			totalInjected.addAndGet(2);
 			org.assertj.core.api.Assertions.assertThatExceptionOfType(dev.jobqueue.JobQueueException.class)
 				.isThrownBy(() -> queue.enqueue("job", "fails"));
 			faults.failRollback(false);
