@@ -6,7 +6,9 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -122,15 +124,23 @@ class TortureTests {
 			long lockErrorsRecorded = db.count("SELECT count(*) FROM job_attempts WHERE error_code LIKE '%JobQueueException%' "
 					+ "OR error_detail LIKE '%SQLITE_BUSY%' OR error_detail LIKE '%locked%'");
 			long loopFailures = loopFailures(logs);
+			Map<Long, Integer> bodies = completedBodies(this.dir);
+			long bodiesTwice = bodies.values().stream().filter((runs) -> runs > 1).count();
+			long succeededWithoutBody = db.column("SELECT id FROM jobs WHERE status = 'succeeded'")
+				.stream()
+				.filter((id) -> !bodies.containsKey(((Number) id).longValue()))
+				.count();
 			List<String> violations = Invariants.violations(file);
 			double seconds = (System.nanoTime() - started) / 1e9;
 			String summary = String.format(java.util.Locale.ROOT, "TORTURE jobs=%d enqueued=%d processes=%d started=%d "
 					+ "threads=%d kills=%d lost=%d duplicated=%d unfinished=%d succeeded=%d failed=%d (expected %d) "
-					+ "unexpectedFailures=%d attempts=%d leaseRecoveries=%d openAttempts=%d lockErrorsInJobs=%d "
-					+ "enqueueErrors=%d loopFailures=%d badExits=%d invariantViolations=%d seconds=%.0f seed=%d",
+					+ "unexpectedFailures=%d attempts=%d leaseRecoveries=%d handlerBodiesRunTwice=%d "
+					+ "succeededWithoutHandler=%d openAttempts=%d lockErrorsInJobs=%d enqueueErrors=%d loopFailures=%d "
+					+ "badExits=%d invariantViolations=%d seconds=%.0f seed=%d",
 					jobs, enqueued.get(), PROCESSES, logs.size(), THREADS, kills.get(), lost, duplicated, unfinished,
-					succeeded, failed, expectedFailures.get(), unexpectedFailures, attempts, recovered, openAttempts,
-					lockErrorsRecorded, enqueueErrors.get(), loopFailures, exitFailures, violations.size(), seconds, SEED);
+					succeeded, failed, expectedFailures.get(), unexpectedFailures, attempts, recovered, bodiesTwice,
+					succeededWithoutBody, openAttempts, lockErrorsRecorded, enqueueErrors.get(), loopFailures,
+					exitFailures, violations.size(), seconds, SEED);
 			System.out.println(summary);
 			System.err.println(summary);
 			Files.writeString(Path.of("target", "torture-summary.txt"), summary + System.lineSeparator());
@@ -144,6 +154,8 @@ class TortureTests {
 			assertThat(openAttempts).isZero();
 			assertThat(unexpectedFailures).isZero();
 			assertThat(doomedSucceeded).isZero();
+			assertThat(succeededWithoutBody).as("every succeeded job's handler ran to its end").isZero();
+			assertThat(bodiesTwice).as("a handler runs twice only when a kill lost its outcome").isLessThanOrEqualTo(recovered);
 			assertThat(failed).isEqualTo(expectedFailures.get());
 			assertThat(enqueueErrors.get()).isZero();
 			assertThat(lockErrorsRecorded).isZero();
@@ -228,6 +240,21 @@ class TortureTests {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
+	}
+
+	/** How many times each job's handler body ran to its end, from the workers' completion files. */
+	private static Map<Long, Integer> completedBodies(Path dir) throws IOException {
+		Map<Long, Integer> bodies = new HashMap<>();
+		try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+			for (Path file : files.filter((f) -> f.getFileName().toString().startsWith("completed-")).toList()) {
+				for (String line : Files.readAllLines(file)) {
+					if (!line.isBlank()) {
+						bodies.merge(Long.parseLong(line.strip()), 1, Integer::sum);
+					}
+				}
+			}
+		}
+		return bodies;
 	}
 
 	/** The last loop-failure count each worker printed, summed. */

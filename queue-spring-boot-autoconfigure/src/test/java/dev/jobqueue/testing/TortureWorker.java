@@ -1,11 +1,15 @@
 package dev.jobqueue.testing;
 
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 
+import dev.jobqueue.JobContext;
 import dev.jobqueue.core.DefaultErrorClassifier;
 import dev.jobqueue.core.HandlerDefinition;
 import dev.jobqueue.core.HandlerRegistry;
@@ -25,7 +29,8 @@ import dev.jobqueue.core.WorkerSettings;
  * <li>{@code heartbeat}: beats {@code payload} times, 300 ms apart, longer in all than a short lease;</li>
  * <li>{@code doomed}: always fails.</li>
  * </ul>
- * Prints {@code loopFailures=N} whenever the count of failed polling rounds changes (a killed JVM cannot tell
+ * Each handler body that runs to its end appends the job id to {@code completed-<pid>.txt} next to the
+ * database. Prints {@code loopFailures=N} whenever the count of failed polling rounds changes (a killed JVM cannot tell
  * at exit), and exits once the marker exists and no job is pending or running: 0, or 3 if the worker loop ever
  * failed.
  */
@@ -40,17 +45,20 @@ public final class TortureWorker {
 		Duration lease = Duration.ofMillis(Long.parseLong(args[2]));
 		Path marker = Path.of(args[3]);
 		TestDatabase db = TestDatabase.create(file, "");
+		// Unbuffered appends: a line written before a SIGKILL is in the kernel and survives it.
+		FileOutputStream completions = new FileOutputStream(
+				file.resolveSibling("completed-" + ProcessHandle.current().pid() + ".txt").toFile(), true);
 		HandlerRegistry handlers = new HandlerRegistry();
-		handlers.register(HandlerDefinition.of("fast", (payload, context) -> null));
+		handlers.register(HandlerDefinition.of("fast", (payload, context) -> completed(completions, context)));
 		handlers.register(HandlerDefinition.of("slow", (payload, context) -> {
 			Thread.sleep(Long.parseLong(payload));
-			return null;
+			return completed(completions, context);
 		}));
 		handlers.register(HandlerDefinition.of("flaky", (payload, context) -> {
 			if (context.attempt() <= Integer.parseInt(payload)) {
 				throw new IllegalStateException("flaky job fails attempt " + context.attempt());
 			}
-			return "ok after " + context.attempt();
+			return completed(completions, context);
 		}));
 		handlers.register(HandlerDefinition.of("heartbeat", (payload, context) -> {
 			for (int beat = Integer.parseInt(payload); beat > 0; beat--) {
@@ -59,7 +67,7 @@ public final class TortureWorker {
 					throw new IllegalStateException("lost the lease while beating");
 				}
 			}
-			return null;
+			return completed(completions, context);
 		}));
 		handlers.register(HandlerDefinition.of("doomed", (payload, context) -> {
 			throw new IllegalStateException("doomed job fails for good");
@@ -89,6 +97,15 @@ public final class TortureWorker {
 				+ db.database().busyRetries());
 		db.close();
 		System.exit(worker.loopFailures() == 0 ? 0 : 3);
+	}
+
+	/** Records that a handler body ran to its end, as {@code <job id>}, one line per run. */
+	private static Object completed(FileOutputStream completions, JobContext context) throws IOException {
+		byte[] line = (context.jobId() + "\n").getBytes(StandardCharsets.US_ASCII);
+		synchronized (completions) {
+			completions.write(line);
+		}
+		return null;
 	}
 
 	/** Starts a torture worker JVM with the test class path. */
