@@ -206,7 +206,7 @@ public final class DefaultJobQueue implements JobQueue {
 	private String payloadJson(Object payload, String type) {
 		String json;
 		try {
-			json = this.codec.toJson(payload);
+			json = JsonText.escapeLoneSurrogates(this.codec.toJson(payload));
 		}
 		catch (RuntimeException ex) {
 			throw new JobQueueException("The payload of a '" + type + "' job (" + payload.getClass().getName()

@@ -392,7 +392,8 @@ public final class JobWorker implements QueueSignals {
 			return failure(run, timeoutError(run));
 		}
 		try {
-			return Completion.succeeded(run.job, (result != null) ? this.codec.toJson(result) : null);
+			return Completion.succeeded(run.job,
+					(result != null) ? JsonText.escapeLoneSurrogates(this.codec.toJson(result)) : null);
 		}
 		catch (RuntimeException ex) {
 			return failure(run, new ErrorClassification("INVALID_OUTPUT:RESULT",
@@ -767,9 +768,19 @@ public final class JobWorker implements QueueSignals {
 				return true;
 			}
 			this.lastHeartbeat = now;
-			LeaseRenewal renewal = JobWorker.this.store.renewLeases(workerId(),
-					List.of(new RunningJobRef(this.job.id(), this.job.run())), now,
-					now.plus(JobWorker.this.settings.lease()));
+			LeaseRenewal renewal;
+			try {
+				renewal = JobWorker.this.store.renewLeases(workerId(),
+						List.of(new RunningJobRef(this.job.id(), this.job.run())), now,
+						now.plus(JobWorker.this.settings.lease()));
+			}
+			catch (RuntimeException ex) {
+				// The database is briefly unusable: that is no fault of the job. The polling loop renews the
+				// lease too and keeps trying, so the handler goes on.
+				logger.warn("Heartbeat of job {} ({}) could not be written, the run goes on: {}", this.job.id(),
+						this.job.type(), ex.getMessage());
+				return !isCancelled();
+			}
 			if (renewal.cancelRequested().contains(this.job.id())) {
 				markCancelRequested();
 			}

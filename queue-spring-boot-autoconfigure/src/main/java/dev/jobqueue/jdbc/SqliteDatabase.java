@@ -1,5 +1,10 @@
 package dev.jobqueue.jdbc;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -10,9 +15,14 @@ import java.util.concurrent.locks.ReentrantLock;
 
 import javax.sql.DataSource;
 
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.pool.ProxyConnection;
+import org.sqlite.SQLiteConnection;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+import dev.jobqueue.JobQueueException;
 
 /**
  * Runs the queue's transactions against one SQLite database.
@@ -27,6 +37,9 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * SQLite's single write lock.</li>
  * <li>A write that still finds the database busy after {@code busy_timeout} is tried again until
  * {@code lockWait} has passed; only then does the caller see an error. Each such retry is counted.</li>
+ * <li>Before each transaction, the database file is checked to still be the one the queue first opened (same
+ * file key, on Linux device and inode). An open SQLite connection to a file that was deleted or replaced goes on
+ * working on the old inode, where no other process sees the jobs; the queue fails loudly instead.</li>
  * </ul>
  */
 public final class SqliteDatabase {
@@ -40,6 +53,9 @@ public final class SqliteDatabase {
 	private final ReentrantLock writeLock = new ReentrantLock(true);
 
 	private final LongAdder busyRetries = new LongAdder();
+
+	/** The file and its key as first seen; {@link #NO_FILE} when there is nothing to check. */
+	private volatile FileIdentity identity;
 
 	public SqliteDatabase(DataSource dataSource, String location, Duration lockWait) {
 		this.dataSource = Objects.requireNonNull(dataSource, "'dataSource' must not be null");
@@ -68,6 +84,7 @@ public final class SqliteDatabase {
 		while (true) {
 			this.writeLock.lock();
 			try (Connection connection = this.dataSource.getConnection()) {
+				checkFile(connection, action);
 				return inTransaction(connection, work);
 			}
 			catch (SQLException ex) {
@@ -133,6 +150,7 @@ public final class SqliteDatabase {
 	/** Runs read-only {@code work} on an auto-commit connection. */
 	public <T> T read(String action, SqlWork<T> work) {
 		try (Connection connection = this.dataSource.getConnection()) {
+			checkFile(connection, action);
 			return work.run(connection);
 		}
 		catch (SQLException ex) {
@@ -140,7 +158,57 @@ public final class SqliteDatabase {
 		}
 	}
 
-	private static <T> T inTransaction(Connection connection, SqlWork<T> work) throws SQLException {
+	/**
+	 * Fails if the database file is gone from its path or another file took its place since the queue first
+	 * used it. Costs one {@code stat} per transaction.
+	 */
+	private void checkFile(Connection connection, String action) throws SQLException {
+		FileIdentity known = this.identity;
+		if (known == null) {
+			known = identify(connection);
+			this.identity = known;
+		}
+		if (known.file() == null) {
+			return;
+		}
+		Object key;
+		try {
+			key = Files.readAttributes(known.file(), BasicFileAttributes.class).fileKey();
+		}
+		catch (NoSuchFileException ex) {
+			throw new JobQueueException("Could not " + action + " (database " + this.location + "): the database file "
+					+ known.file() + " was deleted or moved while the application ran. The queue's open connections "
+					+ "would go on writing to the old file, where no other process sees the jobs, so it writes nothing "
+					+ "instead. Move the file back to resume, or restore it and restart the application.");
+		}
+		catch (IOException ex) {
+			return;
+		}
+		if (!known.key().equals(key)) {
+			throw new JobQueueException("Could not " + action + " (database " + this.location + "): the database file "
+					+ known.file() + " was replaced by another file while the application ran; the queue's open "
+					+ "connections still point at the old one, so it writes nothing. Restart the application to use "
+					+ "the file now at that path.");
+		}
+	}
+
+	private static FileIdentity identify(Connection connection) throws SQLException {
+		try {
+			Path file = SqliteDataSources.fileOf(connection.getMetaData().getURL());
+			Object key = (file != null) ? Files.readAttributes(file, BasicFileAttributes.class).fileKey() : null;
+			return (key != null) ? new FileIdentity(file, key) : NO_FILE;
+		}
+		catch (IllegalArgumentException | IOException ex) {
+			return NO_FILE;
+		}
+	}
+
+	private static final FileIdentity NO_FILE = new FileIdentity(null, null);
+
+	private record FileIdentity(Path file, Object key) {
+	}
+
+	private <T> T inTransaction(Connection connection, SqlWork<T> work) throws SQLException {
 		boolean open = false;
 		try (Statement statement = connection.createStatement()) {
 			statement.execute("BEGIN IMMEDIATE");
@@ -151,18 +219,52 @@ public final class SqliteDatabase {
 			return result;
 		}
 		finally {
-			if (open) {
-				rollbackQuietly(connection);
+			if (open && !rollbackQuietly(connection)) {
+				discard(connection);
 			}
 		}
 	}
 
-	private static void rollbackQuietly(Connection connection) {
+	/** @return whether the connection is surely out of its transaction */
+	private static boolean rollbackQuietly(Connection connection) {
 		try (Statement statement = connection.createStatement()) {
 			statement.execute("ROLLBACK");
+			return true;
 		}
 		catch (SQLException ex) {
-			// The transaction is gone already (SQLite rolls back on some errors by itself).
+			// SQLite may have rolled back by itself (after some errors it does); if it did not, the
+			// connection still holds the write lock.
+			return !isInTransaction(ex);
+		}
+	}
+
+	private static boolean isInTransaction(SQLException rollbackFailure) {
+		String message = rollbackFailure.getMessage();
+		return message == null || !message.contains("no transaction is active");
+	}
+
+	/**
+	 * Closes the physical connection of a transaction that could not be rolled back, so it releases the write
+	 * lock now instead of keeping it, idle in the pool, from every other connection and process (closing a
+	 * SQLite connection rolls its transaction back), and evicts it from a Hikari pool so it is not handed out
+	 * again.
+	 */
+	private void discard(Connection connection) {
+		try {
+			connection.unwrap(SQLiteConnection.class).close();
+		}
+		catch (SQLException | RuntimeException ex) {
+			// Not a SQLite connection underneath, or closed already.
+		}
+		try {
+			if (this.dataSource.isWrapperFor(HikariDataSource.class)) {
+				Connection pooled = (connection instanceof ProxyConnection) ? connection
+						: connection.unwrap(ProxyConnection.class);
+				this.dataSource.unwrap(HikariDataSource.class).evictConnection(pooled);
+			}
+		}
+		catch (SQLException | RuntimeException ex) {
+			// The pool finds the closed connection when it next validates it.
 		}
 	}
 
@@ -183,7 +285,7 @@ public final class SqliteDatabase {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new dev.jobqueue.JobQueueException("Interrupted while waiting for the queue database lock", ex);
+			throw new JobQueueException("Interrupted while waiting for the queue database lock", ex);
 		}
 	}
 

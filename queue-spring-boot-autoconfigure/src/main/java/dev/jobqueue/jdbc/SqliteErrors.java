@@ -1,5 +1,11 @@
 package dev.jobqueue.jdbc;
 
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.SQLException;
 
 import dev.jobqueue.JobQueueException;
@@ -28,6 +34,40 @@ final class SqliteErrors {
 	private SqliteErrors() {
 	}
 
+	/**
+	 * Why the operating system refuses writes to the database file or its WAL, or {@code null} if it does not
+	 * (or the location is not a file). An I/O error on write says only "disk I/O error"; this tells a read-only
+	 * file system or an immutable file apart from a failing disk.
+	 */
+	static String writeRefusal(String location) {
+		Path file;
+		try {
+			file = location.startsWith("jdbc:sqlite:") ? SqliteDataSources.fileOf(location) : Path.of(location);
+		}
+		catch (RuntimeException ex) {
+			return null;
+		}
+		if (file == null) {
+			return null;
+		}
+		for (Path candidate : new Path[] { file, Path.of(file + "-wal") }) {
+			if (!Files.isRegularFile(candidate)) {
+				continue;
+			}
+			try (FileChannel channel = FileChannel.open(candidate, StandardOpenOption.WRITE)) {
+				// Opening for writing is enough: nothing is written.
+			}
+			catch (FileSystemException ex) {
+				return "the operating system refuses writes to " + candidate
+						+ ((ex.getReason() != null) ? " (" + ex.getReason() + ")" : "");
+			}
+			catch (IOException | RuntimeException ex) {
+				return null;
+			}
+		}
+		return null;
+	}
+
 	/** The primary result code, without the extended bits. */
 	static int primaryCode(SQLException ex) {
 		int code = ex.getErrorCode() & 0xff;
@@ -53,7 +93,17 @@ final class SqliteErrors {
 
 	static JobQueueException translate(SQLException ex, String action, String location) {
 		String where = " (database " + location + ")";
-		return switch (primaryCode(ex)) {
+		int code = primaryCode(ex);
+		if (code == SQLITE_IOERR || code == SQLITE_READONLY) {
+			String refusal = writeRefusal(location);
+			if (refusal != null) {
+				return new JobQueueException("Could not " + action + where + ": the database is read-only: " + refusal
+						+ ". The file system may be mounted read-only or the file made immutable (chattr +i). Make "
+						+ "the file and its -wal/-shm files writable again; nothing was written, and work resumes "
+						+ "once they are.", ex);
+			}
+		}
+		return switch (code) {
 			case SQLITE_BUSY, SQLITE_LOCKED -> new JobQueueException("Could not " + action + where + ": the database "
 					+ "stayed locked by another connection or process longer than the queue waits. Look for a "
 					+ "process holding a long write transaction on the file, or raise jobqueue.datasource.busy-timeout.",
