@@ -56,7 +56,8 @@ public final class SqliteDataSources {
 		hikari.setJdbcUrl(url);
 		hikari.setMaximumPoolSize(poolSize);
 		hikari.setMinimumIdle(1);
-		hikari.setConnectionTimeout(30_000);
+		// Writes queue on an in-process lock, not on the pool: a long wait for a connection means the file is gone.
+		hikari.setConnectionTimeout(10_000);
 		hikari.setDataSourceProperties(config.toProperties());
 		return new HikariDataSource(hikari);
 	}
@@ -84,6 +85,13 @@ public final class SqliteDataSources {
 	private static void createIfMissing(String url, Path file, SQLiteConfig config) {
 		if (Files.exists(file)) {
 			return;
+		}
+		Path migrationLock = file.resolveSibling(file.getFileName() + ".migration-lock");
+		if (Files.exists(migrationLock)) {
+			throw new JobQueueException("The queue database " + file + " is missing, but " + migrationLock + " shows "
+					+ "that a queue lived there: the file was deleted or moved, or its disk is not mounted. Refusing "
+					+ "to start over with an empty queue. Restore the file, fix jobqueue.datasource.url, or delete "
+					+ migrationLock.getFileName() + " to start with an empty queue on purpose.");
 		}
 		try {
 			if (file.getParent() != null) {

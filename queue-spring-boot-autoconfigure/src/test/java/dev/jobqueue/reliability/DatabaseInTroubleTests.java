@@ -248,6 +248,25 @@ class DatabaseInTroubleTests {
 	}
 
 	@Test
+	void restartAfterTheFileWasDeletedRefusesToStartOverWithAnEmptyQueue() throws Exception {
+		open(this.clock);
+		this.queue.enqueue("noop", 1);
+		this.pool.close();
+		java.nio.file.Files.delete(this.file);
+		java.nio.file.Files.deleteIfExists(this.dir.resolve("queue.db-wal"));
+		java.nio.file.Files.deleteIfExists(this.dir.resolve("queue.db-shm"));
+		org.assertj.core.api.Assertions
+			.assertThatThrownBy(() -> SqliteDataSources.create("jdbc:sqlite:" + this.file, Duration.ofSeconds(5),
+					"NORMAL", 4))
+			.isInstanceOf(dev.jobqueue.JobQueueException.class)
+			.hasMessageContaining("is missing")
+			.hasMessageContaining("Refusing to start over with an empty queue")
+			.hasMessageContaining("queue.db.migration-lock");
+		org.assertj.core.api.Assertions.assertThat(this.file).doesNotExist();
+		this.pool = null;
+	}
+
+	@Test
 	void fileReplacedUnderARunningQueueIsReported() throws Exception {
 		open(this.clock);
 		this.queue.enqueue("job", "one");
