@@ -7,10 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
 
@@ -22,9 +19,7 @@ import dev.jobqueue.jdbc.SqliteDataSources;
 import dev.jobqueue.jdbc.SqliteDatabase;
 import dev.jobqueue.jdbc.SqliteQueueInsights;
 import dev.jobqueue.jdbc.TableNames;
-import dev.jobqueue.testing.MutableClock;
-import dev.jobqueue.testing.TestDatabase;
-import dev.jobqueue.testing.WorkerHarness;
+import dev.jobqueue.testing.QueueFileTests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,27 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * file gives), and a file overwritten with bytes that are not a database.
  */
 @SuppressWarnings("unchecked")
-class QueueHealthIndicatorTests {
-
-	@TempDir
-	Path dir;
-
-	TestDatabase db;
-
-	MutableClock clock = MutableClock.startingAt("2026-01-01T00:00:00Z");
-
-	WorkerHarness harness;
-
-	@BeforeEach
-	void setUp() {
-		this.db = TestDatabase.create(this.dir);
-		this.harness = new WorkerHarness(this.db, this.clock);
-	}
-
-	@AfterEach
-	void tearDown() {
-		this.db.close();
-	}
+class QueueHealthIndicatorTests extends QueueFileTests {
 
 	@Test
 	void upWhenTheDatabaseWorksAndNothingIsLate() {

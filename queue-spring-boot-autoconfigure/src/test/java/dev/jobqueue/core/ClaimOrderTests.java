@@ -1,46 +1,20 @@
 package dev.jobqueue.core;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import dev.jobqueue.JobRequest;
-import dev.jobqueue.testing.MutableClock;
-import dev.jobqueue.testing.TestDatabase;
-import dev.jobqueue.testing.WorkerHarness;
+import dev.jobqueue.testing.QueueFileTests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Delayed and prioritised work: claim order asserted on what the store hands out. */
-class ClaimOrderTests {
-
-	@TempDir
-	Path dir;
-
-	TestDatabase db;
-
-	MutableClock clock = MutableClock.startingAt("2026-01-01T00:00:00Z");
-
-	WorkerHarness harness;
-
-	@BeforeEach
-	void setUp() {
-		this.db = TestDatabase.create(this.dir);
-		this.harness = new WorkerHarness(this.db, this.clock);
-	}
-
-	@AfterEach
-	void tearDown() {
-		this.db.close();
-	}
+class ClaimOrderTests extends QueueFileTests {
 
 	List<String> claim(int limit, Set<String> unlimited, Map<String, Integer> limited) {
 		ClaimRequest request = new ClaimRequest("w1", limit, unlimited, limited, Set.of(),

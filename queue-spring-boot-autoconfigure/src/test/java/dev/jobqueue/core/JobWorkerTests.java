@@ -1,6 +1,5 @@
 package dev.jobqueue.core;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -9,24 +8,20 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import dev.jobqueue.InvalidJobInputException;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobErrorCode;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobStatus;
-import dev.jobqueue.testing.MutableClock;
-import dev.jobqueue.testing.TestDatabase;
+import dev.jobqueue.testing.QueueFileTests;
 import dev.jobqueue.testing.WorkerHarness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-class JobWorkerTests {
+class JobWorkerTests extends QueueFileTests {
 
 	record Greeting(String name) {
 	}
@@ -38,26 +33,6 @@ class JobWorkerTests {
 			super("geocoder answered 503");
 		}
 
-	}
-
-	@TempDir
-	Path dir;
-
-	TestDatabase db;
-
-	MutableClock clock = MutableClock.startingAt("2026-01-01T00:00:00Z");
-
-	WorkerHarness harness;
-
-	@BeforeEach
-	void setUp() {
-		this.db = TestDatabase.create(this.dir);
-		this.harness = new WorkerHarness(this.db, this.clock);
-	}
-
-	@AfterEach
-	void tearDown() {
-		this.db.close();
 	}
 
 	@Test

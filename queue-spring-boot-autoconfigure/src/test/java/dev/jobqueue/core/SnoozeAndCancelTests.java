@@ -1,6 +1,5 @@
 package dev.jobqueue.core;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -12,43 +11,25 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import dev.jobqueue.Job;
 import dev.jobqueue.JobSnoozedException;
 import dev.jobqueue.JobStatus;
-import dev.jobqueue.testing.MutableClock;
+import dev.jobqueue.testing.QueueFileTests;
 import dev.jobqueue.testing.TestDatabase;
 import dev.jobqueue.testing.WorkerHarness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-class SnoozeAndCancelTests {
-
-	@TempDir
-	Path dir;
-
-	TestDatabase db;
-
-	MutableClock clock = MutableClock.startingAt("2026-01-01T00:00:00Z");
-
-	WorkerHarness harness;
+class SnoozeAndCancelTests extends QueueFileTests {
 
 	ExecutorService executor = Executors.newFixedThreadPool(2);
 
-	@BeforeEach
-	void setUp() {
-		this.db = TestDatabase.create(this.dir);
-		this.harness = new WorkerHarness(this.db, this.clock);
-	}
-
 	@AfterEach
-	void tearDown() {
+	void stopExecutor() {
 		this.executor.shutdownNow();
-		this.db.close();
 	}
 
 	List<Object> events(long id) {

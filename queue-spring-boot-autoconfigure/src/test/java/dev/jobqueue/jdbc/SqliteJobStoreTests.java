@@ -1,6 +1,5 @@
 package dev.jobqueue.jdbc;
 
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -13,44 +12,21 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.ClaimRequest;
 import dev.jobqueue.core.HandlerDefinition;
-import dev.jobqueue.testing.MutableClock;
+import dev.jobqueue.testing.QueueFileTests;
 import dev.jobqueue.testing.TestDatabase;
 import dev.jobqueue.testing.WorkerHarness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class SqliteJobStoreTests {
-
-	@TempDir
-	Path dir;
-
-	TestDatabase db;
-
-	MutableClock clock = MutableClock.startingAt("2026-01-01T00:00:00Z");
-
-	WorkerHarness harness;
-
-	@BeforeEach
-	void setUp() {
-		this.db = TestDatabase.create(this.dir);
-		this.harness = new WorkerHarness(this.db, this.clock);
-	}
-
-	@AfterEach
-	void tearDown() {
-		this.db.close();
-	}
+class SqliteJobStoreTests extends QueueFileTests {
 
 	@Test
 	void claimQueriesAndCountByStatusUseIndexesNotTableScans() {
