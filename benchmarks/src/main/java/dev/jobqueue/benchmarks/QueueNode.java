@@ -40,6 +40,9 @@ final class QueueNode implements AutoCloseable {
 
 	final SqliteJobStore store;
 
+	/** The queue's write transactions so far. */
+	final CommitCounter commits = new CommitCounter();
+
 	final HandlerRegistry handlers = new HandlerRegistry();
 
 	final DefaultJobQueue queue;
@@ -48,7 +51,7 @@ final class QueueNode implements AutoCloseable {
 
 	QueueNode(Db db) {
 		this.pool = db.pool();
-		SqliteDatabase database = new SqliteDatabase(this.pool, db.label, Duration.ofSeconds(30));
+		SqliteDatabase database = new SqliteDatabase(this.commits.wrap(this.pool), db.label, Duration.ofSeconds(30));
 		this.store = new SqliteJobStore(database, Db.TABLES);
 		this.queue = new DefaultJobQueue(this.store, CODEC, this.handlers, Clock.systemUTC(),
 				new EnqueueLimits(3, 64 * 1024), null);

@@ -38,6 +38,9 @@ final class Scenarios {
 	/** Empty-table burn-down of the queue by executor and threads, for the big-table comparison. */
 	private final Map<String, Double> emptyBurnDown = new HashMap<>();
 
+	/** Write transactions per job of the last queue burn-down. */
+	private double lastCommitsPerJob;
+
 	Scenarios(Options options, ResultTable table, Path directory) {
 		this.options = options;
 		this.table = table;
@@ -173,6 +176,11 @@ final class Scenarios {
 						"raw lifecycle, " + batch + "/claim", (threads == 2) ? 0.5 : null);
 				this.table.throughput(scenario, String.valueOf(threads), "end-to-end", queue, rawSingle,
 						"raw lifecycle, 1/claim", null);
+				// Raw batched: 2 commits per claim of rawBatch jobs.
+				double rawCommits = 2.0 / batch;
+				this.table.add(new ResultTable.Row(scenario, String.valueOf(threads), "write transactions per job",
+						this.lastCommitsPerJob, "commits/job", rawCommits, "raw lifecycle, " + batch + "/claim",
+						this.lastCommitsPerJob / rawCommits, "", null));
 			}
 		}
 	}
@@ -193,6 +201,7 @@ final class Scenarios {
 			node.startWorker(threads, virtual, this.options.pollInterval, listener);
 			await(done, "burn-down of " + pending + " jobs");
 			long elapsed = System.nanoTime() - start;
+			this.lastCommitsPerJob = node.commits.commits.doubleValue() / pending;
 			return Timing.jobsPerSecond(pending, elapsed);
 		}
 	}
