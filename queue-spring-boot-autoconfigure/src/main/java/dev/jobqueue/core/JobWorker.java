@@ -30,13 +30,15 @@ import dev.jobqueue.JobSnoozedException;
  * the worker's own thread calls in a loop; handlers run on the executor.
  *
  * <ol>
- * <li>Outcomes of finished runs are written, all of them in one transaction.</li>
+ * <li>Outcomes of finished runs are written, all of them in one transaction (when renewal or recovery is due, or
+ * the worker does not claim; otherwise they go with the claim below).</li>
  * <li>Runs past their handler's timeout are interrupted; they fail with {@code TIMEOUT:HANDLER}.</li>
  * <li>Every third of the lease, the leases of running jobs are renewed in one statement, which also tells of
  * cancellations requested by other processes and of runs whose lease was lost.</li>
  * <li>Expired leases of dead workers are taken back.</li>
  * <li>Up to the number of free slots, due jobs of the types handled here are claimed and handed to the
- * executor.</li>
+ * executor. Outcomes not written yet are written in the same transaction, and their slots count as free: a busy
+ * worker commits once per round, not twice.</li>
  * </ol>
  * The loop sleeps until the poll interval passes or it is woken: by an enqueue in this process, or by a run
  * that finished. After a full batch it polls again at once.
@@ -195,8 +197,20 @@ public final class JobWorker implements QueueSignals {
 	 * @return how many jobs were claimed
 	 */
 	public synchronized int pollOnce() {
+		return poll(true);
+	}
+
+	/**
+	 * @param writeLateOutcomes whether outcomes of runs that finished during the round are written before it
+	 * returns; the polling loop leaves them to its next round, which writes them together with its claim
+	 */
+	private synchronized int poll(boolean writeLateOutcomes) {
 		Instant now = this.clock.instant();
-		writeOutcomes(now);
+		boolean claim = this.claiming && !this.stopped;
+		if (!claim || !now.isBefore(this.nextRenewal) || !now.isBefore(this.nextRecovery)) {
+			// Before recovery looks at expired leases, outcomes known here are in the database.
+			writeOutcomes(now);
+		}
 		enforceTimeouts(now);
 		if (!now.isBefore(this.nextRenewal)) {
 			renewLeases(now);
@@ -205,8 +219,8 @@ public final class JobWorker implements QueueSignals {
 			this.nextRecovery = now.plus(recoveryInterval());
 			this.store.recoverExpiredLeases(now, RECOVERY_BATCH);
 		}
-		int claimed = (this.claiming && !this.stopped) ? claimAndDispatch(now) : 0;
-		if (!this.finished.isEmpty()) {
+		int claimed = claim ? claimAndDispatch(now) : 0;
+		if (writeLateOutcomes && !this.finished.isEmpty()) {
 			writeOutcomes(this.clock.instant());
 		}
 		return claimed;
@@ -220,7 +234,7 @@ public final class JobWorker implements QueueSignals {
 	private void loop() {
 		while (!this.stopped) {
 			try {
-				int claimed = pollOnce();
+				int claimed = poll(false);
 				this.consecutiveFailures = 0;
 				if (claimed > 0 && this.lastClaimFull && freeSlots() > 0) {
 					continue;
@@ -285,7 +299,13 @@ public final class JobWorker implements QueueSignals {
 	}
 
 	private int claimAndDispatch(Instant now) {
-		int limit = freeSlots();
+		drainFinished();
+		// Runs whose outcome is written in the claim's transaction give their slots back.
+		int limit = freeSlots() + this.unwritten.size();
+		Map<String, Integer> leaving = new HashMap<>();
+		for (Run run : this.unwritten) {
+			leaving.merge(run.job.type(), 1, Integer::sum);
+		}
 		this.lastClaimFull = false;
 		if (limit <= 0) {
 			return 0;
@@ -301,7 +321,8 @@ public final class JobWorker implements QueueSignals {
 				unlimited.add(handler.type());
 			}
 			else {
-				int free = handler.concurrency() - runningOf(handler.type()).get();
+				int free = handler.concurrency() - runningOf(handler.type()).get()
+						+ leaving.getOrDefault(handler.type(), 0);
 				if (free > 0) {
 					limited.put(handler.type(), Math.min(free, limit));
 				}
@@ -310,9 +331,16 @@ public final class JobWorker implements QueueSignals {
 		ClaimRequest request = new ClaimRequest(workerId(), limit, unlimited, limited, notRepeatable,
 				now.plus(this.settings.lease()));
 		if (request.isEmpty()) {
+			writeOutcomes(now);
 			return 0;
 		}
-		List<ClaimedJob> jobs = this.store.claim(request, now);
+		List<Completion> completions = new ArrayList<>(this.unwritten.size());
+		for (Run run : this.unwritten) {
+			completions.add(run.completion);
+		}
+		CompleteAndClaim result = this.store.completeAndClaim(completions, workerId(), request, now);
+		recordWritten(result.applied());
+		List<ClaimedJob> jobs = result.claimed();
 		this.listener.claimed(jobs.size());
 		this.lastClaimFull = jobs.size() == limit;
 		for (ClaimedJob job : jobs) {
@@ -419,10 +447,14 @@ public final class JobWorker implements QueueSignals {
 		return Completion.failed(job, error.code(), error.detail());
 	}
 
-	private void writeOutcomes(Instant now) {
+	private void drainFinished() {
 		for (Run run; (run = this.finished.poll()) != null;) {
 			this.unwritten.add(run);
 		}
+	}
+
+	private void writeOutcomes(Instant now) {
+		drainFinished();
 		if (this.unwritten.isEmpty()) {
 			return;
 		}
@@ -430,7 +462,11 @@ public final class JobWorker implements QueueSignals {
 		for (Run run : this.unwritten) {
 			completions.add(run.completion);
 		}
-		boolean[] applied = this.store.complete(completions, workerId(), now);
+		recordWritten(this.store.complete(completions, workerId(), now));
+	}
+
+	/** Releases the slots of the unwritten runs whose outcomes were just written and reports them. */
+	private void recordWritten(boolean[] applied) {
 		for (int i = 0; i < applied.length; i++) {
 			Run run = this.unwritten.get(i);
 			release(run);

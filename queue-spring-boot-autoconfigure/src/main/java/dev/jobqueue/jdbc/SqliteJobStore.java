@@ -22,6 +22,7 @@ import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.ClaimRequest;
 import dev.jobqueue.core.ClaimedJob;
+import dev.jobqueue.core.CompleteAndClaim;
 import dev.jobqueue.core.Completion;
 import dev.jobqueue.core.JobStore;
 import dev.jobqueue.core.LeaseRenewal;
@@ -238,20 +239,38 @@ public final class SqliteJobStore implements JobStore {
 		if (request.isEmpty()) {
 			return List.of();
 		}
-		return this.database.write("claim jobs", (connection) -> {
-			List<ClaimedJob> claimed = new ArrayList<>();
-			if (!request.unlimitedTypes().isEmpty()) {
-				claimInto(connection, claimed, request.unlimitedTypes(), request.limit(), request, now);
+		return this.database.write("claim jobs", (connection) -> claimIn(connection, request, now));
+	}
+
+	@Override
+	public CompleteAndClaim completeAndClaim(List<Completion> completions, String workerId, ClaimRequest request,
+			Instant now) {
+		if (completions.isEmpty()) {
+			return new CompleteAndClaim(new boolean[0], claim(request, now));
+		}
+		if (request.isEmpty()) {
+			return new CompleteAndClaim(complete(completions, workerId, now), List.of());
+		}
+		return this.database.write("record the outcome of " + completions.size() + " job(s) and claim jobs",
+				(connection) -> {
+					boolean[] applied = writeCompletions(connection, completions, workerId, now);
+					return new CompleteAndClaim(applied, claimIn(connection, request, now));
+				});
+	}
+
+	private List<ClaimedJob> claimIn(Connection connection, ClaimRequest request, Instant now) throws SQLException {
+		List<ClaimedJob> claimed = new ArrayList<>();
+		if (!request.unlimitedTypes().isEmpty()) {
+			claimInto(connection, claimed, request.unlimitedTypes(), request.limit(), request, now);
+		}
+		for (Map.Entry<String, Integer> limited : request.limitedTypes().entrySet()) {
+			int room = Math.min(limited.getValue(), request.limit() - claimed.size());
+			if (room > 0) {
+				claimInto(connection, claimed, Set.of(limited.getKey()), room, request, now);
 			}
-			for (Map.Entry<String, Integer> limited : request.limitedTypes().entrySet()) {
-				int room = Math.min(limited.getValue(), request.limit() - claimed.size());
-				if (room > 0) {
-					claimInto(connection, claimed, Set.of(limited.getKey()), room, request, now);
-				}
-			}
-			recordClaims(connection, claimed, request.workerId(), now);
-			return claimed;
-		});
+		}
+		recordClaims(connection, claimed, request.workerId(), now);
+		return claimed;
 	}
 
 	private void claimInto(Connection connection, List<ClaimedJob> claimed, Set<String> types, int limit,
