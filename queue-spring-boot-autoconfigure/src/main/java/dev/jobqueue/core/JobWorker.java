@@ -40,14 +40,18 @@ import dev.jobqueue.JobSnoozedException;
  * executor. Outcomes not written yet are written in the same transaction, and their slots count as free: a busy
  * worker commits once per round, not twice.</li>
  * </ol>
- * The loop sleeps until the poll interval passes or it is woken: by an enqueue in this process, or by a run
- * that finished. After a full batch it polls again at once.
+ * The loop sleeps until the poll interval passes or it is woken: by an enqueue in this process, by a run that
+ * finished, or by a change of the store's change token (a write by another process, such as an enqueue), which
+ * it checks every {@value #CHANGE_CHECK_MILLIS} ms. After a full batch it polls again at once.
  */
 public final class JobWorker implements QueueSignals {
 
 	private static final Logger logger = LoggerFactory.getLogger(JobWorker.class);
 
 	private static final int RECOVERY_BATCH = 500;
+
+	/** How often a waiting worker looks at the store's change token (see {@link JobStore#changeToken()}). */
+	static final long CHANGE_CHECK_MILLIS = 50;
 
 	private final JobStore store;
 
@@ -234,12 +238,14 @@ public final class JobWorker implements QueueSignals {
 	private void loop() {
 		while (!this.stopped) {
 			try {
+				// Taken before the round: a write by another process during the round wakes the next wait.
+				Object token = changeToken();
 				int claimed = poll(false);
 				this.consecutiveFailures = 0;
 				if (claimed > 0 && this.lastClaimFull && freeSlots() > 0) {
 					continue;
 				}
-				awaitSignal(nextWait());
+				awaitSignalOrChange(nextWait(), token);
 			}
 			catch (Throwable ex) {
 				this.consecutiveFailures++;
@@ -277,17 +283,45 @@ public final class JobWorker implements QueueSignals {
 		}
 	}
 
-	private void awaitSignal(long millis) {
+	private Object changeToken() {
+		try {
+			return this.store.changeToken();
+		}
+		catch (RuntimeException ex) {
+			return null;
+		}
+	}
+
+	/** Waits like {@link #awaitSignal}, and also returns early once the store's change token differs. */
+	private void awaitSignalOrChange(long millis, Object token) {
+		if (token == null || millis <= CHANGE_CHECK_MILLIS) {
+			awaitSignal(millis);
+			return;
+		}
+		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+		while (!this.stopped) {
+			long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+			if (left <= 0 || awaitSignal(Math.min(left, CHANGE_CHECK_MILLIS)) || !token.equals(changeToken())) {
+				return;
+			}
+		}
+	}
+
+	/** @return whether a signal (or stop) ended the wait */
+	private boolean awaitSignal(long millis) {
 		this.signalLock.lock();
 		try {
 			if (!this.signalled && !this.stopped) {
 				this.signal.await(millis, TimeUnit.MILLISECONDS);
 			}
+			boolean woken = this.signalled || this.stopped;
 			this.signalled = false;
+			return woken;
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			this.stopped = true;
+			return true;
 		}
 		finally {
 			this.signalLock.unlock();

@@ -1,5 +1,9 @@
 package dev.jobqueue.jdbc;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -169,6 +173,9 @@ public final class SqliteJobStore implements JobStore {
 	private final TableNames tables;
 
 	private final Map<String, String> claimStatements = new ConcurrentHashMap<>();
+
+	/** The database's write-ahead log, once known; empty for an in-memory database. */
+	private volatile Optional<Path> walFile;
 
 	public SqliteJobStore(SqliteDatabase database, TableNames tables) {
 		this.database = Objects.requireNonNull(database, "'database' must not be null");
@@ -465,6 +472,32 @@ public final class SqliteJobStore implements JobStore {
 			case CANCELLED -> addEvent(event, completion.jobId(), at, "CANCELLED", workerId, null);
 			case HANDED_BACK -> addEvent(event, completion.jobId(), at, "HANDED_BACK", workerId,
 					"worker stopped before the run ended");
+		}
+	}
+
+	/**
+	 * Size and modification time of the write-ahead log: every commit of any process appends to it (or, after a
+	 * checkpoint, rewrites it), so a change means another process may have enqueued. A stat call, no query.
+	 */
+	@Override
+	public Object changeToken() {
+		Optional<Path> wal = this.walFile;
+		if (wal == null) {
+			wal = this.database.read("find the database file", (connection) -> Optional
+				.ofNullable(SqliteDataSources.fileOf(connection.getMetaData().getURL()))
+				.map((file) -> file.resolveSibling(file.getFileName() + "-wal")));
+			this.walFile = wal;
+		}
+		if (wal.isEmpty()) {
+			return null;
+		}
+		try {
+			BasicFileAttributes attributes = Files.readAttributes(wal.get(), BasicFileAttributes.class);
+			return attributes.size() + "@" + attributes.lastModifiedTime().toMillis() + "."
+					+ attributes.lastModifiedTime().toInstant().getNano();
+		}
+		catch (IOException ex) {
+			return "no-wal";
 		}
 	}
 
