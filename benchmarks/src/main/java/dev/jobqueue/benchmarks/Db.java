@@ -33,6 +33,9 @@ final class Db implements AutoCloseable {
 
 	private static final AtomicInteger counter = new AtomicInteger();
 
+	/** See {@link Options#urlParameters}. */
+	static volatile String urlParameters = "";
+
 	final String label;
 
 	final String url;
@@ -71,7 +74,8 @@ final class Db implements AutoCloseable {
 	/** A new, migrated database file in {@code directory}. */
 	static Db file(Path directory, String name, String synchronous) {
 		Path file = directory.resolve(name + "-" + counter.incrementAndGet() + ".db");
-		return new Db(name, "jdbc:sqlite:" + file, synchronous, file, true);
+		String parameters = urlParameters.isEmpty() ? "" : "?" + urlParameters;
+		return new Db(name, "jdbc:sqlite:" + file + parameters, synchronous, file, true);
 	}
 
 	/** A database file another process created and migrated. */

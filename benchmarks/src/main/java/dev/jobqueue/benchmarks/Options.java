@@ -56,10 +56,19 @@ final class Options {
 
 	final int durabilityJobs;
 
+	/**
+	 * Runs of each short measurement (raw baselines, enqueue); the best counts. Other programs on the machine
+	 * only ever slow a run down, so the best of a few is the least disturbed one.
+	 */
+	final int repeat;
+
 	/** Jobs of each warm-up run, before anything is measured. */
 	final int warmUpJobs;
 
 	final Path directory;
+
+	/** Extra driver settings for every file URL, for experiments (e.g. wal_autocheckpoint=0). */
+	final String urlParameters;
 
 	final boolean keepFiles;
 
@@ -83,9 +92,12 @@ final class Options {
 		this.idleDuration = args.duration("idle-seconds", q ? 2 : 60);
 		this.heapJobs = args.integer("heap-jobs", q ? 5_000 : 1_000_000);
 		this.durabilityJobs = args.integer("durability-jobs", q ? 500 : 20_000);
+		this.repeat = Math.max(1, args.integer("repeat", q ? 1 : 3));
 		this.warmUpJobs = args.integer("warm-up-jobs", q ? 300 : 3_000);
 		this.directory = Path.of(args.value("dir", System.getProperty("java.io.tmpdir")));
 		this.keepFiles = args.flag("keep-files");
+		this.urlParameters = args.value("sqlite-url-params", "");
+		Db.urlParameters = this.urlParameters;
 		args.requireAllUsed();
 	}
 
@@ -153,8 +165,10 @@ final class Options {
 				  --idle-seconds=N          length of the idle CPU measurement (60)
 				  --heap-jobs=N             pending jobs of the heap measurement (1000000)
 				  --durability-jobs=N       jobs per durability measurement (20000)
+				  --repeat=N                runs of each raw baseline and enqueue measurement, best counts (3)
 				  --warm-up-jobs=N          jobs of each warm-up run before measuring (3000)
 				  --dir=PATH                where the database files go (java.io.tmpdir)
+				  --sqlite-url-params=K=V&..  extra sqlite-jdbc settings on every file URL, for experiments
 				  --keep-files              keep the database files after the run
 				""".formatted(SCENARIOS);
 	}

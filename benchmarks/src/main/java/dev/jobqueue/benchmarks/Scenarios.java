@@ -103,8 +103,12 @@ final class Scenarios {
 	private void enqueue() throws Exception {
 		for (int threads : this.options.enqueueThreads) {
 			int jobs = this.options.enqueueJobs;
-			double raw = withDb("enqueue-raw", "NORMAL", (db) -> Raw.singleInserts(db, threads, jobs));
-			double queue = withDb("enqueue", "NORMAL", (db) -> queueEnqueue(db, threads, jobs));
+			double raw = 0;
+			double queue = 0;
+			for (int round = 0; round < this.options.repeat; round++) {
+				raw = Math.max(raw, withDb("enqueue-raw", "NORMAL", (db) -> Raw.singleInserts(db, threads, jobs)));
+				queue = Math.max(queue, withDb("enqueue", "NORMAL", (db) -> queueEnqueue(db, threads, jobs)));
+			}
 			this.table.throughput("enqueue, 1 job per call", String.valueOf(threads), "enqueue(type, payload)", queue,
 					raw, "raw single insert", 0.7);
 		}
@@ -124,8 +128,12 @@ final class Scenarios {
 	private void enqueueAll() throws Exception {
 		int size = this.options.enqueueAllSize;
 		int calls = this.options.enqueueAllCalls;
-		double raw = withDb("enqueue-all-raw", "NORMAL", (db) -> Raw.batchedInserts(db, size, calls));
-		double queue = withDb("enqueue-all", "NORMAL", (db) -> queueEnqueueAll(db, size, calls));
+		double raw = 0;
+		double queue = 0;
+		for (int round = 0; round < this.options.repeat; round++) {
+			raw = Math.max(raw, withDb("enqueue-all-raw", "NORMAL", (db) -> Raw.batchedInserts(db, size, calls)));
+			queue = Math.max(queue, withDb("enqueue-all", "NORMAL", (db) -> queueEnqueueAll(db, size, calls)));
+		}
 		this.table.throughput("enqueueAll of " + size, "1", "enqueueAll(list)", queue, raw,
 				"raw batched insert, " + size + "/tx", 0.5);
 	}
@@ -155,15 +163,15 @@ final class Scenarios {
 		int jobs = this.options.jobs;
 		int batch = this.options.rawBatch;
 		for (int threads : this.options.workerThreads) {
-			double rawBatched = withDb("burn-down-raw", "NORMAL", (db) -> {
+			double rawBatched = best(() -> withDb("burn-down-raw", "NORMAL", (db) -> {
 				db.seedPending(QueueNode.TYPE, jobs);
 				return Raw.lifecycle(db, threads, batch);
-			});
+			}));
 			int singleJobs = Math.max(1, jobs / 5);
-			double rawSingle = withDb("burn-down-raw1", "NORMAL", (db) -> {
+			double rawSingle = best(() -> withDb("burn-down-raw1", "NORMAL", (db) -> {
 				db.seedPending(QueueNode.TYPE, singleJobs);
 				return Raw.lifecycle(db, threads, 1);
-			});
+			}));
 			for (String executor : this.options.executors) {
 				boolean virtual = executor.equals("virtual");
 				double queue = withDb("burn-down", "NORMAL", (db) -> {
@@ -331,6 +339,10 @@ final class Scenarios {
 			System.err.printf("  seeded %,d finished and %,d pending jobs in %.1f s%n", this.options.bigFinished, jobs,
 					(System.nanoTime() - start) / 1e9);
 			double raw = Raw.lifecycle(db, threads, this.options.rawBatch);
+			for (int round = 1; round < this.options.repeat; round++) {
+				db.seedPending(QueueNode.TYPE, jobs);
+				raw = Math.max(raw, Raw.lifecycle(db, threads, this.options.rawBatch));
+			}
 			db.seedPending(QueueNode.TYPE, jobs);
 			double queue = queueBurnDown(db, threads, executor.equals("virtual"));
 			String scenario = "big table: burn-down of " + String.format("%,d", jobs) + " with "
@@ -451,14 +463,18 @@ final class Scenarios {
 				case "tmpfs" -> Db.file(Path.of("/dev/shm"), name, setting[2]);
 				default -> Db.file(this.directory, name, setting[2]);
 			};
-			double rawSingle = with(open.apply("durability-raw"), (db) -> Raw.singleInserts(db, 1, singles));
-			double queueSingle = with(open.apply("durability"), (db) -> queueEnqueue(db, 1, singles));
+			double rawSingle = 0;
+			double queueSingle = 0;
+			for (int round = 0; round < this.options.repeat; round++) {
+				rawSingle = Math.max(rawSingle, with(open.apply("durability-raw"), (db) -> Raw.singleInserts(db, 1, singles)));
+				queueSingle = Math.max(queueSingle, with(open.apply("durability"), (db) -> queueEnqueue(db, 1, singles)));
+			}
 			this.table.throughput(scenario, "1", "enqueue, 1 job per call", queueSingle, rawSingle, "raw single insert",
 					null);
-			double rawLifecycle = with(open.apply("durability-raw"), (db) -> {
+			double rawLifecycle = best(() -> with(open.apply("durability-raw"), (db) -> {
 				db.seedPending(QueueNode.TYPE, jobs);
 				return Raw.lifecycle(db, 2, this.options.rawBatch);
-			});
+			}));
 			double queueBurnDown = with(open.apply("durability"), (db) -> {
 				db.seedPending(QueueNode.TYPE, jobs);
 				return queueBurnDown(db, 2, false);
@@ -469,6 +485,21 @@ final class Scenarios {
 	}
 
 	// ---- plumbing ------------------------------------------------------------------------------------------
+
+	interface Measurement {
+
+		double run() throws Exception;
+
+	}
+
+	/** The best of {@code --repeat} runs. */
+	private double best(Measurement measurement) throws Exception {
+		double best = 0;
+		for (int round = 0; round < this.options.repeat; round++) {
+			best = Math.max(best, measurement.run());
+		}
+		return best;
+	}
 
 	/** How long a started worker runs before a measurement begins. */
 	private long settle() {
