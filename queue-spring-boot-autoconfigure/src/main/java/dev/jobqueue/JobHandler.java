@@ -14,6 +14,9 @@ import java.lang.annotation.Target;
  * <pre>{@code
  * @JobHandler(value = "caption", maxAttempts = 3, timeout = "PT2M", concurrency = 2)
  * String caption(CaptionRequest request, JobContext context) { ... }
+ *
+ * @JobHandler(value = "report", cron = "0 0 * * * *", zone = "Europe/Paris")
+ * void report(JobContext context) { ... }          // enqueued once an hour across all processes
  * }</pre>
  */
 @Target(ElementType.METHOD)
@@ -42,5 +45,34 @@ public @interface JobHandler {
 	 * at instead.
 	 */
 	boolean repeatable() default true;
+
+	/**
+	 * Most runs of this type at once across every process sharing the database; {@code 0} for no such cap. It
+	 * is checked inside each claim, so it holds however many processes and workers there are. Give every
+	 * process the same value: each one enforces the value it knows.
+	 */
+	int globalConcurrency() default 0;
+
+	/**
+	 * A Spring cron expression (six fields: second minute hour day-of-month month day-of-week, or a macro
+	 * such as {@code @daily}) that enqueues a job of this type at each tick, once across all processes. The
+	 * schedule is named after the job type; its jobs carry a JSON {@code null} payload. Empty for none.
+	 */
+	String cron() default "";
+
+	/**
+	 * The time zone {@link #cron()} is read in, such as {@code Europe/Paris}; empty for
+	 * {@code jobqueue.scheduling.zone}.
+	 */
+	String zone() default "";
+
+	/**
+	 * A fixed interval ({@code PT5M} or {@code 5m}) that enqueues a job of this type at each whole multiple of
+	 * it since the epoch, once across all processes. Empty for none; not together with {@link #cron()}.
+	 */
+	String every() default "";
+
+	/** What a schedule ({@link #cron()} or {@link #every()}) does about ticks missed while no process ran. */
+	Misfire misfire() default Misfire.DEFAULT;
 
 }

@@ -50,4 +50,21 @@ public interface JobQueue {
 	/** The job with this id, if it exists (finished jobs are kept until retention removes them). */
 	Optional<Job> find(long id);
 
+	/**
+	 * Pauses a job type in every process sharing the database, for an operator during an incident: its pending
+	 * jobs are no longer claimed (running ones finish) and its schedules wait, then fire by their
+	 * {@link Misfire} policy on resume. Enqueueing goes on. Takes effect with the next claim.
+	 * @return whether the type was not paused before
+	 */
+	boolean pause(String type);
+
+	/**
+	 * Lets a paused type's jobs be claimed again.
+	 * @return whether the type was paused
+	 */
+	boolean resume(String type);
+
+	/** The paused types, ordered by type. */
+	List<PausedType> pausedTypes();
+
 }

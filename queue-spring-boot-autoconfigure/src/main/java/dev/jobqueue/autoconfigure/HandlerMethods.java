@@ -3,7 +3,9 @@ package dev.jobqueue.autoconfigure;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Type;
+import java.time.DateTimeException;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.function.Supplier;
 
 import org.springframework.aop.support.AopUtils;
@@ -13,6 +15,8 @@ import org.springframework.util.ReflectionUtils;
 import dev.jobqueue.InvalidJobInputException;
 import dev.jobqueue.JobContext;
 import dev.jobqueue.JobHandler;
+import dev.jobqueue.Misfire;
+import dev.jobqueue.Schedule;
 import dev.jobqueue.core.HandlerDefinition;
 import dev.jobqueue.core.JobInvoker;
 import dev.jobqueue.core.PayloadCodec;
@@ -25,8 +29,7 @@ final class HandlerMethods {
 
 	static HandlerDefinition definition(Object bean, String beanName, Method method, JobHandler annotation,
 			Supplier<PayloadCodec> codec) {
-		String source = "bean '" + beanName + "' method " + method.getDeclaringClass().getSimpleName() + "."
-				+ method.getName() + "()";
+		String source = source(beanName, method);
 		String type = annotation.value();
 		if (type == null || type.isBlank() || !type.equals(type.strip())) {
 			throw invalid(source, "@JobHandler needs a job type without leading or trailing spaces, for example "
@@ -59,11 +62,76 @@ final class HandlerMethods {
 				contextIndex, codec);
 		try {
 			return new HandlerDefinition(type, invoker, annotation.maxAttempts(), timeout, annotation.concurrency(),
-					annotation.repeatable(), source);
+					annotation.repeatable(), source, annotation.globalConcurrency());
 		}
 		catch (IllegalArgumentException ex) {
 			throw invalid(source, ex.getMessage());
 		}
+	}
+
+	/**
+	 * The schedule a {@link JobHandler} declares with {@code cron} or {@code every}, or {@code null}.
+	 */
+	static Schedule schedule(JobHandler annotation, String source) {
+		String cron = annotation.cron().strip();
+		String every = annotation.every().strip();
+		String zone = annotation.zone().strip();
+		if (!cron.isEmpty() && !every.isEmpty()) {
+			throw invalid(source, "it declares both cron and every; a handler has one schedule: keep one of them "
+					+ "(or register further schedules with JobSchedules.register)");
+		}
+		if (!zone.isEmpty() && cron.isEmpty()) {
+			throw invalid(source, "zone '" + zone + "' is given without a cron expression; a zone only applies to "
+					+ "cron (intervals from 'every' do not depend on a zone)");
+		}
+		if (cron.isEmpty() && every.isEmpty()) {
+			if (annotation.misfire() != Misfire.DEFAULT) {
+				throw invalid(source, "misfire is set without a schedule; add cron or every, or remove misfire");
+			}
+			return null;
+		}
+		Schedule schedule;
+		if (!cron.isEmpty()) {
+			ZoneId zoneId = null;
+			if (!zone.isEmpty()) {
+				try {
+					zoneId = ZoneId.of(zone);
+				}
+				catch (DateTimeException ex) {
+					throw invalid(source, "zone '" + zone + "' is not a time zone; use a region id such as "
+							+ "Europe/Paris or an offset such as UTC");
+				}
+			}
+			try {
+				schedule = Schedule.cron(cron, zoneId);
+			}
+			catch (IllegalArgumentException ex) {
+				throw invalid(source, ex.getMessage());
+			}
+		}
+		else {
+			Duration interval;
+			try {
+				interval = DurationStyle.detectAndParse(every);
+			}
+			catch (IllegalArgumentException ex) {
+				throw invalid(source, "every '" + every + "' is not a duration; use ISO-8601 (PT5M) or a value such "
+						+ "as 5m or 30s");
+			}
+			try {
+				schedule = Schedule.every(interval);
+			}
+			catch (IllegalArgumentException ex) {
+				throw invalid(source, ex.getMessage());
+			}
+		}
+		return schedule.withMisfire(annotation.misfire());
+	}
+
+	/** Where a handler is declared, for messages. */
+	static String source(String beanName, Method method) {
+		return "bean '" + beanName + "' method " + method.getDeclaringClass().getSimpleName() + "." + method.getName()
+				+ "()";
 	}
 
 	private static Duration parseTimeout(String value, String source) {

@@ -12,7 +12,10 @@ import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 
 import dev.jobqueue.JobHandler;
+import dev.jobqueue.Schedule;
+import dev.jobqueue.core.HandlerDefinition;
 import dev.jobqueue.core.HandlerRegistry;
+import dev.jobqueue.core.JobScheduler;
 import dev.jobqueue.core.PayloadCodec;
 
 /**
@@ -26,11 +29,33 @@ public class JobHandlerBeanPostProcessor implements BeanPostProcessor {
 
 	private final Supplier<PayloadCodec> codec;
 
+	private final Supplier<JobScheduler> scheduler;
+
 	private final Set<Class<?>> classesWithoutHandlers = ConcurrentHashMap.newKeySet();
 
 	public JobHandlerBeanPostProcessor(Supplier<HandlerRegistry> registry, Supplier<PayloadCodec> codec) {
+		this(registry, codec, () -> null);
+	}
+
+	/**
+	 * @param scheduler where handlers with {@code cron} or {@code every} declare their schedule; may supply
+	 * {@code null} when scheduling is disabled, which then fails start-up on such a handler
+	 */
+	public JobHandlerBeanPostProcessor(Supplier<HandlerRegistry> registry, Supplier<PayloadCodec> codec,
+			Supplier<JobScheduler> scheduler) {
 		this.registry = registry;
 		this.codec = codec;
+		this.scheduler = scheduler;
+	}
+
+	private void declareSchedule(HandlerDefinition definition, Schedule schedule) {
+		JobScheduler target = this.scheduler.get();
+		if (target == null) {
+			throw new IllegalStateException("Invalid @JobHandler on " + definition.source() + ": it declares the "
+					+ "schedule " + schedule + " but scheduling is disabled (jobqueue.scheduling.enabled=false). "
+					+ "Enable scheduling, or remove cron/every from the handler.");
+		}
+		target.register(definition.type(), definition.type(), schedule, null, definition.source());
 	}
 
 	@Override
@@ -47,8 +72,14 @@ public class JobHandlerBeanPostProcessor implements BeanPostProcessor {
 			return bean;
 		}
 		HandlerRegistry target = this.registry.get();
-		handlers.forEach((method, annotation) -> target
-			.register(HandlerMethods.definition(bean, beanName, method, annotation, this.codec)));
+		handlers.forEach((method, annotation) -> {
+			HandlerDefinition definition = HandlerMethods.definition(bean, beanName, method, annotation, this.codec);
+			Schedule schedule = HandlerMethods.schedule(annotation, definition.source());
+			target.register(definition);
+			if (schedule != null) {
+				declareSchedule(definition, schedule);
+			}
+		});
 		return bean;
 	}
 

@@ -1,6 +1,7 @@
 package dev.jobqueue.autoconfigure;
 
 import java.time.Clock;
+import java.time.ZoneId;
 import java.util.concurrent.ThreadLocalRandom;
 
 import javax.sql.DataSource;
@@ -24,11 +25,22 @@ import dev.jobqueue.core.DefaultJobQueue;
 import dev.jobqueue.core.EnqueueLimits;
 import dev.jobqueue.core.ErrorClassifier;
 import dev.jobqueue.core.HandlerRegistry;
+import dev.jobqueue.core.JobScheduler;
 import dev.jobqueue.core.JobStore;
+import dev.jobqueue.core.QueueSignals;
+import dev.jobqueue.core.ScheduleStore;
+import dev.jobqueue.core.SchedulerSettings;
+import dev.jobqueue.core.WorkerIds;
 import dev.jobqueue.core.PayloadCodec;
+import dev.jobqueue.core.QueueInsights;
 import dev.jobqueue.core.RetryPolicy;
+import dev.jobqueue.core.RunInterceptor;
+import dev.jobqueue.core.TraceParentSource;
+import dev.jobqueue.core.WorkerListener;
 import dev.jobqueue.jdbc.SqliteDatabase;
 import dev.jobqueue.jdbc.SqliteJobStore;
+import dev.jobqueue.jdbc.SqliteScheduleStore;
+import dev.jobqueue.jdbc.SqliteQueueInsights;
 import dev.jobqueue.jdbc.SqliteSchema;
 import dev.jobqueue.jdbc.TableNames;
 
@@ -66,15 +78,17 @@ public final class QueueAutoConfiguration {
 	}
 
 	@Bean
-	static QueueSchemaOrdering queueSchemaOrdering() {
-		return new QueueSchemaOrdering();
-	}
-
-	@Bean
 	@ConditionalOnMissingBean(JobStore.class)
 	SqliteJobStore queueJobStore(SqliteDatabase database, QueueProperties properties,
 			QueueSchemaInitializer schemaInitializer) {
 		return new SqliteJobStore(database, new TableNames(properties.getTablePrefix()));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean(QueueInsights.class)
+	SqliteQueueInsights queueInsights(SqliteDatabase database, QueueProperties properties,
+			QueueSchemaInitializer schemaInitializer) {
+		return new SqliteQueueInsights(database, new TableNames(properties.getTablePrefix()));
 	}
 
 	@Bean
@@ -85,8 +99,50 @@ public final class QueueAutoConfiguration {
 
 	@Bean
 	static JobHandlerBeanPostProcessor jobHandlerBeanPostProcessor(ObjectProvider<HandlerRegistry> registry,
-			ObjectProvider<PayloadCodec> codec) {
-		return new JobHandlerBeanPostProcessor(registry::getObject, codec::getObject);
+			ObjectProvider<PayloadCodec> codec, ObjectProvider<JobScheduler> scheduler) {
+		return new JobHandlerBeanPostProcessor(registry::getObject, codec::getObject, scheduler::getIfAvailable);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ScheduleStore queueScheduleStore(JobStore store) {
+		if (!(store instanceof SqliteJobStore sqlite)) {
+			throw new IllegalStateException("The JobStore bean " + store.getClass().getName() + " is not the SQLite "
+					+ "store, so recurring schedules cannot be stored next to its jobs: declare a ScheduleStore bean "
+					+ "that writes to the same database");
+		}
+		return new SqliteScheduleStore(sqlite);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	JobScheduler jobSchedules(ScheduleStore store, HandlerRegistry handlers, PayloadCodec codec,
+			QueueProperties properties, ObjectProvider<Clock> clock, ObjectProvider<JobQueue> queue) {
+		QueueProperties.Scheduling scheduling = properties.getScheduling();
+		ZoneId zone = (scheduling.getZone() != null) ? scheduling.getZone() : ZoneId.systemDefault();
+		SchedulerSettings settings = new SchedulerSettings(WorkerIds.newId(), zone, scheduling.getMisfire(),
+				scheduling.getMisfireThreshold(), properties.getRetry().getMaxAttempts());
+		JobScheduler scheduler = new JobScheduler(store, handlers, codec, clock.getIfUnique(Clock::systemUTC), settings,
+				() -> (queue.getIfUnique() instanceof DefaultJobQueue local) ? local.signals() : QueueSignals.NONE);
+		scheduling.getSchedules().forEach((name, entry) -> ConfiguredSchedules.register(scheduler, name, entry));
+		return scheduler;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBooleanProperty(name = "jobqueue.scheduling.enabled", matchIfMissing = true)
+	@DependsOnDatabaseInitialization
+	QueueScheduler queueScheduler(JobScheduler scheduler, QueueProperties properties, ObjectProvider<Clock> clock) {
+		QueueProperties.Scheduling scheduling = properties.getScheduling();
+		if (scheduling.getPollInterval() != null
+				&& scheduling.getPollInterval().compareTo(scheduling.getMisfireThreshold()) >= 0) {
+			throw new IllegalStateException("jobqueue.scheduling.poll-interval (" + scheduling.getPollInterval()
+					+ ") must be shorter than jobqueue.scheduling.misfire-threshold ("
+					+ scheduling.getMisfireThreshold() + "), or ticks fired on time would count as missed. Lower the "
+					+ "poll interval or raise the threshold.");
+		}
+		return new QueueScheduler(scheduler, clock.getIfUnique(Clock::systemUTC),
+				properties.getScheduling().getPollInterval());
 	}
 
 	@Bean
@@ -104,10 +160,12 @@ public final class QueueAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	JobQueue jobQueue(JobStore store, PayloadCodec codec, HandlerRegistry handlers, QueueProperties properties,
-			ObjectProvider<Clock> clock) {
+			ObjectProvider<Clock> clock, ObjectProvider<TraceParentSource> traceParent) {
 		EnqueueLimits limits = new EnqueueLimits(properties.getRetry().getMaxAttempts(),
 				properties.getMaxPayloadSize().toBytes());
-		return new DefaultJobQueue(store, codec, handlers, clock.getIfUnique(Clock::systemUTC), limits, null);
+		TraceParentSource trace = traceParent.getIfUnique();
+		return new DefaultJobQueue(store, codec, handlers, clock.getIfUnique(Clock::systemUTC), limits,
+				(trace != null) ? trace::currentTraceParent : null);
 	}
 
 	@Bean
@@ -116,19 +174,21 @@ public final class QueueAutoConfiguration {
 	@DependsOnDatabaseInitialization
 	QueueWorker queueWorker(JobStore store, HandlerRegistry handlers, PayloadCodec codec, ErrorClassifier classifier,
 			QueueProperties properties, ObjectProvider<Clock> clock, ObjectProvider<JobQueue> queue,
-			Environment environment) {
+			Environment environment, ObjectProvider<WorkerListener> listeners,
+			ObjectProvider<RunInterceptor> interceptors) {
 		Clock queueClock = clock.getIfUnique(Clock::systemUTC);
 		RetryPolicy retry = new RetryPolicy(properties.getRetry().getInitialBackoff(),
 				properties.getRetry().getMaxBackoff(), () -> ThreadLocalRandom.current().nextDouble());
 		WorkerFactory factory = new WorkerFactory(store, handlers, codec, classifier, retry, queueClock,
-				properties.getWorker(), environment);
+				properties.getWorker(), environment, () -> WorkerListener.composite(listeners.orderedStream().toList()),
+				() -> RunInterceptor.chain(interceptors.orderedStream().toList()));
 		DefaultJobQueue local = (queue.getIfUnique() instanceof DefaultJobQueue defaultQueue) ? defaultQueue : null;
 		return new QueueWorker(factory::create, local);
 	}
 
 	@Bean
 	static LazyInitializationExcludeFilter queueWorkerLazyInitializationExcludeFilter() {
-		return LazyInitializationExcludeFilter.forBeanTypes(QueueWorker.class);
+		return LazyInitializationExcludeFilter.forBeanTypes(QueueWorker.class, QueueScheduler.class);
 	}
 
 }

@@ -1,12 +1,16 @@
 package dev.jobqueue.autoconfigure;
 
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
+
+import dev.jobqueue.Misfire;
+import dev.jobqueue.core.QueueInsights;
 
 /**
  * Configuration of the job queue, under {@code jobqueue.*}.
@@ -37,6 +41,11 @@ public class QueueProperties {
 
 	@NestedConfigurationProperty
 	private final Retry retry = new Retry();
+
+	/**
+	 * Recurring jobs.
+	 */
+	private final Scheduling scheduling = new Scheduling();
 
 	@NestedConfigurationProperty
 	private final Retention retention = new Retention();
@@ -80,12 +89,29 @@ public class QueueProperties {
 		return this.retry;
 	}
 
+	public Scheduling getScheduling() {
+		return this.scheduling;
+	}
+
 	public Retention getRetention() {
 		return this.retention;
 	}
 
 	public Observability getObservability() {
 		return this.observability;
+	}
+
+	/**
+	 * What an operations snapshot looks at, from the observability and worker settings.
+	 * @return the settings of {@link dev.jobqueue.core.QueueInsights#snapshot}
+	 */
+	public QueueInsights.SnapshotSettings snapshotSettings() {
+		Duration deadAfter = this.observability.getWorkerDeadAfter();
+		if (deadAfter == null) {
+			deadAfter = this.worker.getLease().multipliedBy(3);
+		}
+		return new QueueInsights.SnapshotSettings(this.observability.getStuckAfter(),
+				Math.max(1, this.observability.getTopErrors()), deadAfter, 10);
 	}
 
 	/**
@@ -201,6 +227,12 @@ public class QueueProperties {
 		private int maxSnoozes = 100;
 
 		/**
+		 * How long a cancelled running job may go on after its interrupt. A handler still running then is
+		 * reported (log and CANCEL_IGNORED event) and the job is recorded as cancelled.
+		 */
+		private Duration cancelTimeout = Duration.ofSeconds(10);
+
+		/**
 		 * Whether handlers run on virtual threads. Defaults to spring.threads.virtual.enabled (Java 21+).
 		 */
 		private Boolean virtualThreads;
@@ -253,12 +285,192 @@ public class QueueProperties {
 			this.maxSnoozes = maxSnoozes;
 		}
 
+		public Duration getCancelTimeout() {
+			return this.cancelTimeout;
+		}
+
+		public void setCancelTimeout(Duration cancelTimeout) {
+			this.cancelTimeout = cancelTimeout;
+		}
+
 		public Boolean getVirtualThreads() {
 			return this.virtualThreads;
 		}
 
 		public void setVirtualThreads(Boolean virtualThreads) {
 			this.virtualThreads = virtualThreads;
+		}
+
+	}
+
+	/**
+	 * How recurring schedules ({@code @JobHandler(cron = ...)}, {@code JobSchedules.register}) fire.
+	 */
+	public static class Scheduling {
+
+		/**
+		 * Whether this process declares and fires its schedules. Another process declaring the same schedule
+		 * fires it; each tick yields one job across all processes either way.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Longest wait between looks at the schedules. The scheduler also wakes at the next tick it knows of.
+		 */
+		private Duration pollInterval = Duration.ofSeconds(1);
+
+		/**
+		 * Default zone of cron schedules declared without one. Defaults to the JVM's zone.
+		 */
+		private ZoneId zone;
+
+		/**
+		 * Default policy for ticks missed while no process fired them: 'once' enqueues one catch-up job,
+		 * 'skip' none.
+		 */
+		private Misfire misfire = Misfire.ONCE;
+
+		/**
+		 * How late a tick may fire and still count as on time rather than missed.
+		 */
+		private Duration misfireThreshold = Duration.ofMinutes(1);
+
+		/**
+		 * Schedules declared by configuration, by name: each needs a type and a cron or every.
+		 */
+		private Map<String, ScheduleEntry> schedules = new LinkedHashMap<>();
+
+		public Map<String, ScheduleEntry> getSchedules() {
+			return this.schedules;
+		}
+
+		public void setSchedules(Map<String, ScheduleEntry> schedules) {
+			this.schedules = schedules;
+		}
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getPollInterval() {
+			return this.pollInterval;
+		}
+
+		public void setPollInterval(Duration pollInterval) {
+			this.pollInterval = pollInterval;
+		}
+
+		public ZoneId getZone() {
+			return this.zone;
+		}
+
+		public void setZone(ZoneId zone) {
+			this.zone = zone;
+		}
+
+		public Misfire getMisfire() {
+			return this.misfire;
+		}
+
+		public void setMisfire(Misfire misfire) {
+			this.misfire = misfire;
+		}
+
+		public Duration getMisfireThreshold() {
+			return this.misfireThreshold;
+		}
+
+		public void setMisfireThreshold(Duration misfireThreshold) {
+			this.misfireThreshold = misfireThreshold;
+		}
+
+	}
+
+	/**
+	 * One schedule declared in configuration, as {@code jobqueue.scheduling.schedules.<name>.*}.
+	 */
+	public static class ScheduleEntry {
+
+		/**
+		 * Job type to enqueue at each tick.
+		 */
+		private String type;
+
+		/**
+		 * Spring cron expression (six fields, or a macro such as @daily).
+		 */
+		private String cron;
+
+		/**
+		 * Fixed interval, ticking at whole multiples of it since the epoch. Not together with cron.
+		 */
+		private Duration every;
+
+		/**
+		 * Zone the cron expression is read in. Defaults to jobqueue.scheduling.zone.
+		 */
+		private ZoneId zone;
+
+		/**
+		 * Policy for missed ticks. Defaults to jobqueue.scheduling.misfire.
+		 */
+		private Misfire misfire;
+
+		/**
+		 * Payload of every job, written as a JSON object. Empty for a null payload.
+		 */
+		private Map<String, Object> payload = new LinkedHashMap<>();
+
+		public String getType() {
+			return this.type;
+		}
+
+		public void setType(String type) {
+			this.type = type;
+		}
+
+		public String getCron() {
+			return this.cron;
+		}
+
+		public void setCron(String cron) {
+			this.cron = cron;
+		}
+
+		public Duration getEvery() {
+			return this.every;
+		}
+
+		public void setEvery(Duration every) {
+			this.every = every;
+		}
+
+		public ZoneId getZone() {
+			return this.zone;
+		}
+
+		public void setZone(ZoneId zone) {
+			this.zone = zone;
+		}
+
+		public Misfire getMisfire() {
+			return this.misfire;
+		}
+
+		public void setMisfire(Misfire misfire) {
+			this.misfire = misfire;
+		}
+
+		public Map<String, Object> getPayload() {
+			return this.payload;
+		}
+
+		public void setPayload(Map<String, Object> payload) {
+			this.payload = payload;
 		}
 
 	}
@@ -315,27 +527,32 @@ public class QueueProperties {
 	public static class Retention {
 
 		/**
-		 * Whether finished jobs are deleted once they are older than their retention.
+		 * Whether finished jobs are deleted once they are older than their retention. Write-ahead log
+		 * checkpoints run every interval either way.
 		 */
 		private boolean enabled = true;
 
 		/**
-		 * How long succeeded jobs are kept after they finished.
+		 * How long succeeded jobs are kept after they finished. Zero or negative (for example -1) keeps them
+		 * forever.
 		 */
 		private Duration succeeded = Duration.ofDays(30);
 
 		/**
-		 * How long failed jobs are kept after they finished.
+		 * How long failed jobs are kept after they finished. Zero or negative (for example -1) keeps them
+		 * forever.
 		 */
 		private Duration failed = Duration.ofDays(90);
 
 		/**
-		 * How long cancelled jobs are kept after they finished.
+		 * How long cancelled jobs are kept after they finished. Zero or negative (for example -1) keeps them
+		 * forever.
 		 */
 		private Duration cancelled = Duration.ofDays(30);
 
 		/**
-		 * Retention per job type, overriding the per-status values (for example per-type.report=7d).
+		 * Retention per job type, overriding the per-status values for every final status of that type (for
+		 * example per-type.report=7d). Zero or negative keeps that type's jobs forever.
 		 */
 		private Map<String, Duration> perType = new LinkedHashMap<>();
 
@@ -345,7 +562,8 @@ public class QueueProperties {
 		private int batchSize = 5000;
 
 		/**
-		 * How often the cleanup runs.
+		 * How often the cleanup and the write-ahead log checkpoint run. A run deletes everything that has
+		 * expired, batch by batch, then hands the freed space back to the file system.
 		 */
 		private Duration interval = Duration.ofMinutes(1);
 
@@ -418,9 +636,41 @@ public class QueueProperties {
 		private Duration stuckAfter = Duration.ofMinutes(15);
 
 		/**
-		 * Error codes listed by name in the Top-N; the rest are summed under OTHER.
+		 * Error codes listed by name in the Top-N; the rest are summed under OTHER. Also bounds the
+		 * jobqueue.errors meter's error_code tag.
 		 */
 		private int topErrors = 10;
+
+		/**
+		 * Age of the oldest claimable job (due, not waiting out a backoff) beyond which the health indicator
+		 * reports the degraded status. Not set: the queue's age does not affect health.
+		 */
+		private Duration maxQueueAge;
+
+		/**
+		 * Health status reported when jobs are stuck or the queue is older than max-queue-age. A custom status
+		 * such as DEGRADED also needs management.endpoint.health.status.order (and an http-mapping if it should
+		 * not answer 200).
+		 */
+		private String degradedStatus = "OUT_OF_SERVICE";
+
+		/**
+		 * How often the snapshot behind the jobqueue.* gauges is refreshed. A scrape reads the latest snapshot
+		 * and never queries the database.
+		 */
+		private Duration refreshInterval = Duration.ofSeconds(10);
+
+		/**
+		 * A worker whose heartbeat is older than this no longer counts as handling its job types. Not set:
+		 * three times jobqueue.worker.lease.
+		 */
+		private Duration workerDeadAfter;
+
+		/**
+		 * Characters of a job's payload and result shown by the actuator endpoint; 0 shows only their length
+		 * (for payloads that hold personal data).
+		 */
+		private int payloadPreview = 200;
 
 		public Duration getStuckAfter() {
 			return this.stuckAfter;
@@ -436,6 +686,46 @@ public class QueueProperties {
 
 		public void setTopErrors(int topErrors) {
 			this.topErrors = topErrors;
+		}
+
+		public Duration getMaxQueueAge() {
+			return this.maxQueueAge;
+		}
+
+		public void setMaxQueueAge(Duration maxQueueAge) {
+			this.maxQueueAge = maxQueueAge;
+		}
+
+		public String getDegradedStatus() {
+			return this.degradedStatus;
+		}
+
+		public void setDegradedStatus(String degradedStatus) {
+			this.degradedStatus = degradedStatus;
+		}
+
+		public Duration getRefreshInterval() {
+			return this.refreshInterval;
+		}
+
+		public void setRefreshInterval(Duration refreshInterval) {
+			this.refreshInterval = refreshInterval;
+		}
+
+		public Duration getWorkerDeadAfter() {
+			return this.workerDeadAfter;
+		}
+
+		public void setWorkerDeadAfter(Duration workerDeadAfter) {
+			this.workerDeadAfter = workerDeadAfter;
+		}
+
+		public int getPayloadPreview() {
+			return this.payloadPreview;
+		}
+
+		public void setPayloadPreview(int payloadPreview) {
+			this.payloadPreview = payloadPreview;
 		}
 
 	}

@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
+import java.util.function.Supplier;
 
 import org.springframework.boot.thread.Threading;
 import org.springframework.core.env.Environment;
@@ -21,19 +22,23 @@ import dev.jobqueue.core.WorkerIds;
 import dev.jobqueue.core.WorkerListener;
 import dev.jobqueue.core.WorkerSettings;
 
-/** Builds the {@link JobWorker} at start, once every handler is registered. */
+/**
+ * Builds the {@link JobWorker} at start, once every handler is registered. Listener and interceptor are looked
+ * up then too, so beans declared anywhere in the context take part.
+ */
 record WorkerFactory(JobStore store, HandlerRegistry handlers, PayloadCodec codec, ErrorClassifier classifier,
-		RetryPolicy retry, Clock clock, QueueProperties.Worker properties, Environment environment) {
+		RetryPolicy retry, Clock clock, QueueProperties.Worker properties, Environment environment,
+		Supplier<WorkerListener> listener, Supplier<RunInterceptor> interceptor) {
 
 	JobWorker create() {
 		WorkerSettings settings = new WorkerSettings(WorkerIds.newId(), this.properties.getConcurrency(),
 				this.properties.getPollInterval(), this.properties.getLease(), this.properties.getShutdownTimeout(),
-				this.properties.getMaxSnoozes());
+				this.properties.getMaxSnoozes(), this.properties.getCancelTimeout());
 		return new JobWorker(this.store, this.handlers, this.codec, this.classifier, this.retry, this.clock, settings,
-				executor(), WorkerListener.NONE, RunInterceptor.NONE);
+				executor(), this.listener.get(), this.interceptor.get());
 	}
 
-	private ExecutorService executor() {
+	ExecutorService executor() {
 		Boolean configured = this.properties.getVirtualThreads();
 		boolean virtual = (configured != null) ? configured : Threading.VIRTUAL.isActive(this.environment);
 		if (virtual) {
@@ -49,14 +54,11 @@ record WorkerFactory(JobStore store, HandlerRegistry handlers, PayloadCodec code
 	/** Virtual threads on Java 21+, found reflectively since the code is compiled for Java 17. */
 	private static ExecutorService virtualThreadExecutor() {
 		try {
-			Method ofVirtual = Thread.class.getMethod("ofVirtual");
-			Object builder = ofVirtual.invoke(null);
-			Method name = builder.getClass().getMethod("name", String.class, long.class);
-			name.setAccessible(true);
-			builder = name.invoke(builder, "jobqueue-vworker-", 0L);
-			Method factory = builder.getClass().getMethod("factory");
-			factory.setAccessible(true);
-			ThreadFactory threads = (ThreadFactory) factory.invoke(builder);
+			// Call through the public Thread.Builder interface: the builder's own class is internal to java.base.
+			Class<?> builderType = Class.forName("java.lang.Thread$Builder");
+			Object builder = Thread.class.getMethod("ofVirtual").invoke(null);
+			builder = builderType.getMethod("name", String.class, long.class).invoke(builder, "jobqueue-vworker-", 0L);
+			ThreadFactory threads = (ThreadFactory) builderType.getMethod("factory").invoke(builder);
 			Method perTask = Executors.class.getMethod("newThreadPerTaskExecutor", ThreadFactory.class);
 			return (ExecutorService) perTask.invoke(null, threads);
 		}

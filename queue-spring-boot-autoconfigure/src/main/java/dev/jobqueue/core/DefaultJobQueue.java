@@ -10,16 +10,22 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import dev.jobqueue.Job;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobRequest;
+import dev.jobqueue.PausedType;
 
 /**
  * Validates requests, turns payloads into JSON and hands them to the store. Every check happens before the
  * database is touched, so a bad request fails whole and writes nothing.
  */
 public final class DefaultJobQueue implements JobQueue {
+
+	private static final Logger logger = LoggerFactory.getLogger(DefaultJobQueue.class);
 
 	/** Due times further out than this are surely a mistake (a delay in the wrong unit, say). */
 	static final Duration MAX_DELAY = Duration.ofDays(3660);
@@ -46,6 +52,11 @@ public final class DefaultJobQueue implements JobQueue {
 		this.clock = Objects.requireNonNull(clock, "'clock' must not be null");
 		this.limits = Objects.requireNonNull(limits, "'limits' must not be null");
 		this.traceParent = (traceParent != null) ? traceParent : () -> null;
+	}
+
+	/** Where this process's worker hears of new jobs and cancellations. */
+	public QueueSignals signals() {
+		return this.signals;
 	}
 
 	/** Lets the worker of this process hear of new jobs and cancellations at once. */
@@ -95,6 +106,38 @@ public final class DefaultJobQueue implements JobQueue {
 	@Override
 	public Optional<Job> find(long id) {
 		return this.store.find(id);
+	}
+
+	@Override
+	public boolean pause(String type) {
+		boolean paused = this.store.pause(requireType(type, "pause"), "api", this.clock.instant());
+		if (paused) {
+			logger.info("Job type '{}' paused: its jobs are not claimed until it is resumed", type);
+		}
+		return paused;
+	}
+
+	@Override
+	public boolean resume(String type) {
+		boolean resumed = this.store.resume(requireType(type, "resume"));
+		if (resumed) {
+			logger.info("Job type '{}' resumed", type);
+			this.signals.jobsEnqueued();
+		}
+		return resumed;
+	}
+
+	@Override
+	public List<PausedType> pausedTypes() {
+		return this.store.pausedTypes();
+	}
+
+	private static String requireType(String type, String action) {
+		if (type == null || type.isBlank()) {
+			throw new JobQueueException("Cannot " + action + " a null or blank job type: pass the type its "
+					+ "@JobHandler declares");
+		}
+		return type;
 	}
 
 	private NewJob validate(JobRequest request, Instant now, String trace) {

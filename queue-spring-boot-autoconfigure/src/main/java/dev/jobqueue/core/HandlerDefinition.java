@@ -13,9 +13,10 @@ import java.util.Objects;
  * @param concurrency most runs at once in this process; {@code 0} for no limit
  * @param repeatable whether a job may run again after its worker died mid-run
  * @param source where the handler is declared, for messages (bean and method)
+ * @param globalConcurrency most runs at once across every process on the database; {@code 0} for no limit
  */
 public record HandlerDefinition(String type, JobInvoker invoker, int maxAttempts, Duration timeout, int concurrency,
-		boolean repeatable, String source) {
+		boolean repeatable, String source, int globalConcurrency) {
 
 	public HandlerDefinition {
 		Objects.requireNonNull(type, "'type' must not be null");
@@ -24,10 +25,16 @@ public record HandlerDefinition(String type, JobInvoker invoker, int maxAttempts
 			throw new IllegalArgumentException("Handler " + source + " declares timeout " + timeout
 					+ ": a timeout must be positive (leave it empty for no limit)");
 		}
-		if (maxAttempts < 0 || concurrency < 0) {
-			throw new IllegalArgumentException(
-					"Handler " + source + " declares a negative maxAttempts or concurrency: use 0 for the default");
+		if (maxAttempts < 0 || concurrency < 0 || globalConcurrency < 0) {
+			throw new IllegalArgumentException("Handler " + source
+					+ " declares a negative maxAttempts, concurrency or globalConcurrency: use 0 for the default");
 		}
+	}
+
+	/** A handler without a global concurrency cap. */
+	public HandlerDefinition(String type, JobInvoker invoker, int maxAttempts, Duration timeout, int concurrency,
+			boolean repeatable, String source) {
+		this(type, invoker, maxAttempts, timeout, concurrency, repeatable, source, 0);
 	}
 
 	/** A handler with defaults for everything but type and code. */

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Optional;
 
 import dev.jobqueue.Job;
+import dev.jobqueue.PausedType;
 
 /**
  * Where jobs live. The store never reads a clock: every method that needs the time takes {@code now}. Each
@@ -69,6 +70,23 @@ public interface JobStore {
 	boolean retry(long id, Instant now);
 
 	Optional<Job> find(long id);
+
+	/**
+	 * Adds an event to a job's timeline, for what the worker notices outside a transition (a handler that
+	 * ignores an interrupt, for example).
+	 */
+	void recordEvent(long jobId, String event, String actor, String detail, Instant now);
+
+	/**
+	 * Pauses claims of a type in every process; see {@link dev.jobqueue.JobQueue#pause(String)}.
+	 * @return whether it was not paused before
+	 */
+	boolean pause(String type, String actor, Instant now);
+
+	/** @return whether the type was paused */
+	boolean resume(String type);
+
+	List<PausedType> pausedTypes();
 
 	/** Records that a worker is alive and which types it handles. */
 	void registerWorker(WorkerInfo worker, Instant now);

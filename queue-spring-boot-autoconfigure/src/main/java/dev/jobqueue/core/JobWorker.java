@@ -32,7 +32,9 @@ import dev.jobqueue.JobSnoozedException;
  * <ol>
  * <li>Outcomes of finished runs are written, all of them in one transaction (when renewal or recovery is due, or
  * the worker does not claim; otherwise they go with the claim below).</li>
- * <li>Runs past their handler's timeout are interrupted; they fail with {@code TIMEOUT:HANDLER}.</li>
+ * <li>Runs past their handler's timeout are interrupted; they fail with {@code TIMEOUT:HANDLER}. A cancelled run
+ * that is still going after the cancel timeout is recorded as cancelled with a {@code CANCEL_IGNORED} event;
+ * a timed-out run that ignores its interrupt gets a {@code TIMEOUT_IGNORED} event. Both are logged.</li>
  * <li>Every third of the lease, the leases of running jobs are renewed in one statement, which also tells of
  * cancellations requested by other processes and of runs whose lease was lost.</li>
  * <li>Expired leases of dead workers are taken back.</li>
@@ -104,6 +106,8 @@ public final class JobWorker implements QueueSignals {
 
 	private int consecutiveFailures;
 
+	private final java.util.concurrent.atomic.AtomicLong loopFailures = new java.util.concurrent.atomic.AtomicLong();
+
 	public JobWorker(JobStore store, HandlerRegistry handlers, PayloadCodec codec, ErrorClassifier classifier,
 			RetryPolicy retryPolicy, Clock clock, WorkerSettings settings, ExecutorService executor,
 			WorkerListener listener, RunInterceptor interceptor) {
@@ -128,6 +132,11 @@ public final class JobWorker implements QueueSignals {
 	/** Jobs running in this worker now. */
 	public int runningCount() {
 		return this.running.size();
+	}
+
+	/** How often the polling loop failed (the database could not be used) since start. */
+	public long loopFailures() {
+		return this.loopFailures.get();
 	}
 
 	/** Starts the polling thread. */
@@ -190,7 +199,7 @@ public final class JobWorker implements QueueSignals {
 	public void cancelRequested(long jobId) {
 		Run run = this.running.get(jobId);
 		if (run != null) {
-			run.cancelRequested = true;
+			run.markCancelRequested();
 			run.interrupt();
 		}
 	}
@@ -249,6 +258,7 @@ public final class JobWorker implements QueueSignals {
 			}
 			catch (Throwable ex) {
 				this.consecutiveFailures++;
+				this.loopFailures.incrementAndGet();
 				long backoff = Math.min(this.settings.pollInterval().toMillis() * this.consecutiveFailures, 30_000);
 				if (this.consecutiveFailures == 1 || this.consecutiveFailures % 20 == 0) {
 					logger.error("Job worker {} could not reach the queue database (failure {} in a row, next try in "
@@ -267,6 +277,10 @@ public final class JobWorker implements QueueSignals {
 		for (Run run : this.running.values()) {
 			if (run.deadline != null && !run.timedOut) {
 				wait = Math.min(wait, Math.max(1, Duration.between(now, run.deadline).toMillis() + 1));
+			}
+			Instant cancelDeadline = run.cancelDeadline();
+			if (cancelDeadline != null && !run.abandoned) {
+				wait = Math.min(wait, Math.max(1, Duration.between(now, cancelDeadline).toMillis() + 1));
 			}
 		}
 		return wait;
@@ -346,24 +360,28 @@ public final class JobWorker implements QueueSignals {
 		}
 		Set<String> unlimited = new HashSet<>();
 		Map<String, Integer> limited = new HashMap<>();
+		Map<String, Integer> globalLimits = new HashMap<>();
 		Set<String> notRepeatable = new HashSet<>();
 		for (HandlerDefinition handler : this.handlers.all()) {
 			if (!handler.repeatable()) {
 				notRepeatable.add(handler.type());
 			}
-			if (handler.concurrency() == 0) {
+			if (handler.concurrency() == 0 && handler.globalConcurrency() == 0) {
 				unlimited.add(handler.type());
+				continue;
 			}
-			else {
-				int free = handler.concurrency() - runningOf(handler.type()).get()
-						+ leaving.getOrDefault(handler.type(), 0);
-				if (free > 0) {
-					limited.put(handler.type(), Math.min(free, limit));
+			int free = (handler.concurrency() > 0)
+					? handler.concurrency() - runningOf(handler.type()).get() + leaving.getOrDefault(handler.type(), 0)
+					: limit;
+			if (free > 0) {
+				limited.put(handler.type(), Math.min(free, limit));
+				if (handler.globalConcurrency() > 0) {
+					globalLimits.put(handler.type(), handler.globalConcurrency());
 				}
 			}
 		}
 		ClaimRequest request = new ClaimRequest(workerId(), limit, unlimited, limited, notRepeatable,
-				now.plus(this.settings.lease()));
+				now.plus(this.settings.lease()), globalLimits);
 		if (request.isEmpty()) {
 			writeOutcomes(now);
 			return 0;
@@ -406,13 +424,7 @@ public final class JobWorker implements QueueSignals {
 		run.bindThread();
 		Completion completion;
 		try {
-			if (run.cancelRequested) {
-				completion = Completion.cancelled(run.job);
-			}
-			else {
-				Object result = this.interceptor.around(run.job, () -> run.handler.invoker().invoke(run.job.payload(), run));
-				completion = outcomeOfReturn(run, result);
-			}
+			completion = this.interceptor.around(run.job, () -> invokeHandler(run));
 		}
 		catch (Throwable failure) {
 			completion = outcomeOfFailure(run, failure);
@@ -421,6 +433,18 @@ public final class JobWorker implements QueueSignals {
 			run.unbindThread();
 		}
 		run.finish(completion);
+	}
+
+	private Completion invokeHandler(Run run) {
+		if (run.cancelRequested) {
+			return Completion.cancelled(run.job);
+		}
+		try {
+			return outcomeOfReturn(run, run.handler.invoker().invoke(run.job.payload(), run));
+		}
+		catch (Throwable failure) {
+			return outcomeOfFailure(run, failure);
+		}
 	}
 
 	private Completion outcomeOfReturn(Run run, Object result) {
@@ -528,6 +552,14 @@ public final class JobWorker implements QueueSignals {
 
 	private void enforceTimeouts(Instant now) {
 		for (Run run : this.running.values()) {
+			if (run.abandoned) {
+				continue;
+			}
+			Instant cancelDeadline = run.cancelDeadline();
+			if (cancelDeadline != null && !now.isBefore(cancelDeadline) && run.abandon()) {
+				recordCancelIgnored(run, now);
+				continue;
+			}
 			if (run.deadline == null || run.completion != null || now.isBefore(run.deadline)) {
 				continue;
 			}
@@ -541,7 +573,41 @@ public final class JobWorker implements QueueSignals {
 						+ "worker slot stays taken until the handler returns; make the handler check "
 						+ "Thread.interrupted() or JobContext.isCancelled().", run.job.id(), run.job.type(),
 						Duration.between(run.deadline, now), run.handler.timeout());
+				this.listener.interruptIgnored(run.job, "TIMEOUT");
+				recordEventQuietly(run, "TIMEOUT_IGNORED", "still running " + Duration.between(run.deadline, now)
+						+ " after its timeout of " + run.handler.timeout() + " and interrupt", now);
 			}
+		}
+	}
+
+	/**
+	 * A cancelled run did not stop within the cancel timeout: the job is recorded as cancelled now (the run's
+	 * own outcome will never be written), with an event and a log line saying the handler still runs.
+	 */
+	private void recordCancelIgnored(Run run, Instant now) {
+		Duration since = Duration.between(run.cancelRequestedAt, now);
+		logger.warn("Job {} ({}) ignores its cancellation: still running {} after it was interrupted. It is recorded "
+				+ "as cancelled; its worker slot stays taken until the handler returns. Make the handler check "
+				+ "Thread.interrupted() or JobContext.isCancelled().", run.job.id(), run.job.type(), since);
+		this.listener.interruptIgnored(run.job, "CANCEL");
+		recordEventQuietly(run, "CANCEL_IGNORED", "handler still running " + since + " after the interrupt; "
+				+ "cancelled without its cooperation (jobqueue.worker.cancel-timeout=" + this.settings.cancelTimeout()
+				+ ")", now);
+		try {
+			this.store.complete(List.of(Completion.cancelled(run.job)), workerId(), now);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not record job {} as cancelled: {}. Its lease will expire and recovery will record it.",
+					run.job.id(), ex.toString());
+		}
+	}
+
+	private void recordEventQuietly(Run run, String event, String detail, Instant now) {
+		try {
+			this.store.recordEvent(run.job.id(), event, workerId(), detail, now);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not record event {} of job {}: {}", event, run.job.id(), ex.toString());
 		}
 	}
 
@@ -554,7 +620,12 @@ public final class JobWorker implements QueueSignals {
 		// Runs whose outcome is not written yet still hold their job: renew them too.
 		List<RunningJobRef> refs = new ArrayList<>(this.running.size());
 		for (Run run : this.running.values()) {
-			refs.add(new RunningJobRef(run.job.id(), run.job.run()));
+			if (!run.abandoned) {
+				refs.add(new RunningJobRef(run.job.id(), run.job.run()));
+			}
+		}
+		if (refs.isEmpty()) {
+			return;
 		}
 		LeaseRenewal renewal = this.store.renewLeases(workerId(), refs, now, now.plus(this.settings.lease()));
 		for (Long id : renewal.cancelRequested()) {
@@ -581,7 +652,10 @@ public final class JobWorker implements QueueSignals {
 		}
 		List<Run> unfinished = new ArrayList<>();
 		for (Run run : this.running.values()) {
-			if (run.completion == null && !this.unwritten.contains(run)) {
+			if (run.abandoned) {
+				run.interrupt();
+			}
+			else if (run.completion == null && !this.unwritten.contains(run)) {
 				unfinished.add(run);
 			}
 		}
@@ -649,11 +723,18 @@ public final class JobWorker implements QueueSignals {
 
 		volatile boolean reportedStuck;
 
+		/** Recorded as cancelled by the worker because the handler ignored its interrupt; still running. */
+		volatile boolean abandoned;
+
+		volatile Instant cancelRequestedAt;
+
 		volatile Completion completion;
 
 		long startNanos;
 
 		long endNanos;
+
+		Instant lastHeartbeat;
 
 		Run(ClaimedJob job, HandlerDefinition handler, Instant claimedAt, Instant deadline) {
 			this.job = job;
@@ -680,12 +761,44 @@ public final class JobWorker implements QueueSignals {
 			}
 		}
 
+		void markCancelRequested() {
+			if (!this.cancelRequested) {
+				this.cancelRequestedAt = JobWorker.this.clock.instant();
+				this.cancelRequested = true;
+			}
+		}
+
+		/** When a cancelled run that is still going is recorded as cancelled without it, or {@code null}. */
+		Instant cancelDeadline() {
+			Instant requested = this.cancelRequestedAt;
+			return (requested != null && this.completion == null)
+					? requested.plus(JobWorker.this.settings.cancelTimeout()) : null;
+		}
+
+		/** @return whether the run was still going and is now abandoned (only once) */
+		synchronized boolean abandon() {
+			if (this.abandoned || this.completion != null || this.handedBack) {
+				return false;
+			}
+			this.abandoned = true;
+			return true;
+		}
+
 		void finish(Completion completion) {
 			this.endNanos = System.nanoTime();
 			if (this.startNanos == 0) {
 				this.startNanos = this.endNanos;
 			}
-			this.completion = completion;
+			synchronized (this) {
+				this.completion = completion;
+				if (this.abandoned) {
+					logger.info("Job {} ({}), cancelled while it ignored its interrupt, has now returned: its worker "
+							+ "slot is free again", this.job.id(), this.job.type());
+					release(this);
+					wakeUp();
+					return;
+				}
+			}
 			if (this.handedBack || JobWorker.this.stopped && !JobWorker.this.running.containsKey(this.job.id())) {
 				return;
 			}
@@ -719,11 +832,17 @@ public final class JobWorker implements QueueSignals {
 				return false;
 			}
 			Instant now = JobWorker.this.clock.instant();
+			// A handler may call this in a tight loop: write at most every tenth of the lease.
+			if (this.lastHeartbeat != null
+					&& now.isBefore(this.lastHeartbeat.plus(JobWorker.this.settings.lease().dividedBy(10)))) {
+				return true;
+			}
+			this.lastHeartbeat = now;
 			LeaseRenewal renewal = JobWorker.this.store.renewLeases(workerId(),
 					List.of(new RunningJobRef(this.job.id(), this.job.run())), now,
 					now.plus(JobWorker.this.settings.lease()));
 			if (renewal.cancelRequested().contains(this.job.id())) {
-				this.cancelRequested = true;
+				markCancelRequested();
 			}
 			if (renewal.lost().contains(this.job.id())) {
 				this.leaseLost = true;

@@ -12,9 +12,14 @@ import java.util.Objects;
  * @param lease how long a claim holds a job without a renewal; renewed every third of it
  * @param shutdownTimeout how long a stop waits for running jobs before handing them back
  * @param maxSnoozes snoozes a job may take before it fails with {@code SNOOZE:LIMIT_REACHED}
+ * @param cancelTimeout how long a cancelled run may go on after its interrupt; then the job is recorded as
+ * cancelled with a {@code CANCEL_IGNORED} event, whatever the handler still does
  */
 public record WorkerSettings(String workerId, int concurrency, Duration pollInterval, Duration lease,
-		Duration shutdownTimeout, int maxSnoozes) {
+		Duration shutdownTimeout, int maxSnoozes, Duration cancelTimeout) {
+
+	/** Default of {@link #cancelTimeout()}. */
+	public static final Duration DEFAULT_CANCEL_TIMEOUT = Duration.ofSeconds(10);
 
 	public WorkerSettings {
 		Objects.requireNonNull(workerId, "'workerId' must not be null");
@@ -30,6 +35,16 @@ public record WorkerSettings(String workerId, int concurrency, Duration pollInte
 		if (maxSnoozes < 0) {
 			throw new IllegalArgumentException("jobqueue.worker.max-snoozes must not be negative, got " + maxSnoozes);
 		}
+		cancelTimeout = (cancelTimeout != null) ? cancelTimeout : DEFAULT_CANCEL_TIMEOUT;
+		if (cancelTimeout.isNegative()) {
+			throw new IllegalArgumentException("jobqueue.worker.cancel-timeout must not be negative, got " + cancelTimeout);
+		}
+	}
+
+	/** Settings with the default cancel timeout. */
+	public WorkerSettings(String workerId, int concurrency, Duration pollInterval, Duration lease,
+			Duration shutdownTimeout, int maxSnoozes) {
+		this(workerId, concurrency, pollInterval, lease, shutdownTimeout, maxSnoozes, DEFAULT_CANCEL_TIMEOUT);
 	}
 
 	private static void requirePositive(Duration value, String name) {

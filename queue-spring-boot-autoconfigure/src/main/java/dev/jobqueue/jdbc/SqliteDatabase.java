@@ -85,6 +85,24 @@ public final class SqliteDatabase {
 	}
 
 	/**
+	 * Runs {@code work} on an auto-commit connection while holding this process's write lock: for statements
+	 * that cannot run inside a transaction ({@code VACUUM}, a truncating checkpoint) but must not make this
+	 * process's own writers wait on SQLite's lock. Not retried: {@code work} decides what "busy" means.
+	 */
+	public <T> T writeOutsideTransaction(String action, SqlWork<T> work) {
+		this.writeLock.lock();
+		try (Connection connection = this.dataSource.getConnection()) {
+			return work.run(connection);
+		}
+		catch (SQLException ex) {
+			throw SqliteErrors.translate(ex, action, this.location);
+		}
+		finally {
+			this.writeLock.unlock();
+		}
+	}
+
+	/**
 	 * Runs {@code work} in the caller's Spring transaction when one is active on this DataSource, else in its
 	 * own transaction.
 	 * @param afterCommit run once the work is committed

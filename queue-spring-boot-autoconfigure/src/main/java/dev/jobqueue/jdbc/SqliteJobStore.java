@@ -24,6 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
+import dev.jobqueue.PausedType;
 import dev.jobqueue.core.ClaimRequest;
 import dev.jobqueue.core.ClaimedJob;
 import dev.jobqueue.core.CompleteAndClaim;
@@ -57,16 +58,61 @@ public final class SqliteJobStore implements JobStore {
 			INSERT INTO {events} (job_id, at, event, actor, detail) VALUES (?, ?, ?, ?, ?)
 			""";
 
-	private static final String CLAIM = """
+	/** Due pending jobs of some types, in claim order; the claim then takes the best of all such lists. */
+	private static final String CLAIM_CANDIDATES = """
+			SELECT id, priority, run_at FROM {jobs} INDEXED BY %s
+			WHERE status = 'pending' AND %s AND run_at <= ?
+			ORDER BY priority DESC, run_at, id
+			LIMIT ?
+			""";
+
+	/**
+	 * The whole claim in one statement, when all claimable types form one group (no per-type caps): the best
+	 * due jobs, by priority, due time and id on the partial index of pending jobs, skipping paused types.
+	 */
+	private static final String CLAIM_DUE = """
 			UPDATE {jobs}
 			SET status = 'running', runs = runs + 1, attempts = attempts + 1, worker_id = ?, started_at = ?,
-			    heartbeat_at = ?, lease_until = ?, repeatable = %s
+			    heartbeat_at = ?, lease_until = ?,
+			    repeatable = CASE WHEN type IN (SELECT value FROM json_each(?)) THEN 0 ELSE 1 END
 			WHERE id IN (
 			    SELECT id FROM {jobs} INDEXED BY %s
-			    WHERE status = 'pending' AND %s AND run_at <= ?
+			    WHERE status = 'pending' AND %s AND run_at <= ? AND type NOT IN (SELECT type FROM {paused})
 			    ORDER BY priority DESC, run_at, id
 			    LIMIT ?)
 			RETURNING id, type, payload, priority, runs, attempts, max_attempts, snoozes, run_at, created_at, trace_parent
+			""";
+
+	/** Takes the chosen jobs (ids and not-repeatable types as JSON arrays). */
+	private static final String CLAIM_BY_IDS = """
+			UPDATE {jobs}
+			SET status = 'running', runs = runs + 1, attempts = attempts + 1, worker_id = ?, started_at = ?,
+			    heartbeat_at = ?, lease_until = ?,
+			    repeatable = CASE WHEN type IN (SELECT value FROM json_each(?)) THEN 0 ELSE 1 END
+			WHERE id IN (SELECT value FROM json_each(?)) AND status = 'pending'
+			RETURNING id, type, payload, priority, runs, attempts, max_attempts, snoozes, run_at, created_at, trace_parent
+			""";
+
+	private static final String SELECT_PAUSED_TYPE_NAMES = """
+			SELECT type FROM {paused}
+			""";
+
+	/** Answered from jobs_status_type_idx (status, type). */
+	private static final String COUNT_RUNNING_OF_TYPE = """
+			SELECT count(*) FROM {jobs} WHERE status = 'running' AND type = ?
+			""";
+
+	private static final String INSERT_PAUSED_TYPE = """
+			INSERT INTO {paused} (type, paused_at, paused_by) VALUES (?, ?, ?)
+			ON CONFLICT (type) DO NOTHING
+			""";
+
+	private static final String DELETE_PAUSED_TYPE = """
+			DELETE FROM {paused} WHERE type = ?
+			""";
+
+	private static final String SELECT_PAUSED_TYPES = """
+			SELECT type, paused_at FROM {paused} ORDER BY type
 			""";
 
 	private static final String INSERT_ATTEMPT = """
@@ -197,7 +243,7 @@ public final class SqliteJobStore implements JobStore {
 				afterCommit);
 	}
 
-	private List<Long> insertJobs(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {
+	List<Long> insertJobs(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {
 		List<Long> ids = new ArrayList<>(jobs.size());
 		long at = now.toEpochMilli();
 		try (PreparedStatement insert = connection.prepareStatement(sql(INSERT_JOB));
@@ -241,6 +287,13 @@ public final class SqliteJobStore implements JobStore {
 		throw new SQLException("A job insert was ignored but no unfinished job has its dedup key '" + dedupKey + "'");
 	}
 
+	/**
+	 * Claims in one {@code BEGIN IMMEDIATE} transaction. Each group of types (all types without a cap together,
+	 * then each capped type alone) yields its best candidates; the claim takes the best of them all by priority,
+	 * due time and id, so a flood of low-priority jobs of one type never starves higher-priority jobs of
+	 * another. Paused types are left out, and a type with a global cap gets no more than the cap minus its jobs
+	 * running anywhere, counted in this same transaction.
+	 */
 	@Override
 	public List<ClaimedJob> claim(ClaimRequest request, Instant now) {
 		if (request.isEmpty()) {
@@ -266,65 +319,182 @@ public final class SqliteJobStore implements JobStore {
 	}
 
 	private List<ClaimedJob> claimIn(Connection connection, ClaimRequest request, Instant now) throws SQLException {
-		List<ClaimedJob> claimed = new ArrayList<>();
-		if (!request.unlimitedTypes().isEmpty()) {
-			claimInto(connection, claimed, request.unlimitedTypes(), request.limit(), request, now);
+		if (request.limitedTypes().isEmpty()) {
+			List<ClaimedJob> claimed = claimDue(connection, request, now);
+			recordClaims(connection, claimed, request.workerId(), now);
+			return claimed;
+		}
+		Set<String> paused = pausedTypeNames(connection);
+		List<Candidate> candidates = new ArrayList<>();
+		Set<String> unlimited = new HashSet<>(request.unlimitedTypes());
+		unlimited.removeAll(paused);
+		if (!unlimited.isEmpty()) {
+			selectCandidates(connection, candidates, unlimited, request.limit(), now);
 		}
 		for (Map.Entry<String, Integer> limited : request.limitedTypes().entrySet()) {
-			int room = Math.min(limited.getValue(), request.limit() - claimed.size());
+			String type = limited.getKey();
+			if (paused.contains(type)) {
+				continue;
+			}
+			int room = Math.min(limited.getValue(), request.limit());
+			Integer globalCap = request.globalLimits().get(type);
+			if (globalCap != null && room > 0) {
+				room = Math.min(room, globalCap - runningOfType(connection, type));
+			}
 			if (room > 0) {
-				claimInto(connection, claimed, Set.of(limited.getKey()), room, request, now);
+				selectCandidates(connection, candidates, Set.of(type), room, now);
 			}
 		}
+		if (candidates.isEmpty()) {
+			return List.<ClaimedJob>of();
+		}
+		candidates.sort(Candidate.CLAIM_ORDER);
+		List<Candidate> chosen = candidates.subList(0, Math.min(request.limit(), candidates.size()));
+		List<ClaimedJob> claimed = claimByIds(connection, chosen, request, now);
 		recordClaims(connection, claimed, request.workerId(), now);
 		return claimed;
 	}
 
-	private void claimInto(Connection connection, List<ClaimedJob> claimed, Set<String> types, int limit,
-			ClaimRequest request, Instant now) throws SQLException {
-		Set<String> notRepeatable = new HashSet<>(request.notRepeatableTypes());
-		notRepeatable.retainAll(types);
-		List<ClaimedJob> batch = new ArrayList<>(limit);
-		try (PreparedStatement claim = connection.prepareStatement(claimStatement(types.size(), notRepeatable.size()))) {
+	private List<ClaimedJob> claimDue(Connection connection, ClaimRequest request, Instant now) throws SQLException {
+		Set<String> types = request.unlimitedTypes();
+		try (PreparedStatement claim = connection.prepareStatement(claimDueStatement(types.size()))) {
 			int i = 1;
 			claim.setString(i++, request.workerId());
 			claim.setLong(i++, now.toEpochMilli());
 			claim.setLong(i++, now.toEpochMilli());
 			claim.setLong(i++, request.leaseUntil().toEpochMilli());
-			for (String type : notRepeatable) {
-				claim.setString(i++, type);
-			}
+			claim.setString(i++, jsonStrings(request.notRepeatableTypes()));
 			for (String type : types) {
 				claim.setString(i++, type);
 			}
 			claim.setLong(i++, now.toEpochMilli());
-			claim.setInt(i, limit);
-			try (ResultSet rows = claim.executeQuery()) {
-				while (rows.next()) {
-					batch.add(new ClaimedJob(rows.getLong(1), rows.getString(2), rows.getString(3), rows.getInt(4),
-							rows.getInt(5), rows.getInt(6), rows.getInt(7), rows.getInt(8),
-							Instant.ofEpochMilli(rows.getLong(9)), Instant.ofEpochMilli(rows.getLong(10)),
-							rows.getString(11)));
-				}
-			}
+			claim.setInt(i, request.limit());
+			return readClaimed(claim);
 		}
-		// RETURNING does not keep the subquery's order.
-		batch.sort(Comparator.comparingInt(ClaimedJob::priority)
-			.reversed()
-			.thenComparing(ClaimedJob::runAt)
-			.thenComparingLong(ClaimedJob::id));
-		claimed.addAll(batch);
 	}
 
-	private String claimStatement(int typeCount, int notRepeatableCount) {
-		return this.claimStatements.computeIfAbsent(typeCount + "/" + notRepeatableCount, (key) -> {
-			String repeatable = (notRepeatableCount == 0) ? "1"
-					: "CASE WHEN type IN (" + placeholders(notRepeatableCount) + ") THEN 0 ELSE 1 END";
+	/** The single-statement claim for {@code typeCount} types, for tests of its query plan. */
+	String claimDueStatement(int typeCount) {
+		return this.claimStatements.computeIfAbsent("due/" + typeCount, (key) -> {
 			String index = (typeCount == 1) ? this.tables.index("jobs_claim_type_idx")
 					: this.tables.index("jobs_claim_idx");
 			String typeFilter = (typeCount == 1) ? "type = ?" : "type IN (" + placeholders(typeCount) + ")";
-			return sql(CLAIM.formatted(repeatable, index, typeFilter));
+			return sql(CLAIM_DUE.formatted(index, typeFilter));
 		});
+	}
+
+	private static List<ClaimedJob> readClaimed(PreparedStatement claim) throws SQLException {
+		List<ClaimedJob> claimed = new ArrayList<>();
+		try (ResultSet rows = claim.executeQuery()) {
+			while (rows.next()) {
+				claimed.add(new ClaimedJob(rows.getLong(1), rows.getString(2), rows.getString(3), rows.getInt(4),
+						rows.getInt(5), rows.getInt(6), rows.getInt(7), rows.getInt(8),
+						Instant.ofEpochMilli(rows.getLong(9)), Instant.ofEpochMilli(rows.getLong(10)),
+						rows.getString(11)));
+			}
+		}
+		// RETURNING does not keep any order.
+		claimed.sort(Comparator.comparingInt(ClaimedJob::priority)
+			.reversed()
+			.thenComparing(ClaimedJob::runAt)
+			.thenComparingLong(ClaimedJob::id));
+		return claimed;
+	}
+
+	private Set<String> pausedTypeNames(Connection connection) throws SQLException {
+		Set<String> paused = new HashSet<>();
+		try (PreparedStatement select = connection.prepareStatement(sql(SELECT_PAUSED_TYPE_NAMES));
+				ResultSet rows = select.executeQuery()) {
+			while (rows.next()) {
+				paused.add(rows.getString(1));
+			}
+		}
+		return paused;
+	}
+
+	private int runningOfType(Connection connection, String type) throws SQLException {
+		try (PreparedStatement count = connection.prepareStatement(sql(COUNT_RUNNING_OF_TYPE))) {
+			count.setString(1, type);
+			try (ResultSet rows = count.executeQuery()) {
+				return rows.next() ? rows.getInt(1) : 0;
+			}
+		}
+	}
+
+	private void selectCandidates(Connection connection, List<Candidate> candidates, Set<String> types, int limit,
+			Instant now) throws SQLException {
+		try (PreparedStatement select = connection.prepareStatement(candidateStatement(types.size()))) {
+			int i = 1;
+			for (String type : types) {
+				select.setString(i++, type);
+			}
+			select.setLong(i++, now.toEpochMilli());
+			select.setInt(i, limit);
+			try (ResultSet rows = select.executeQuery()) {
+				while (rows.next()) {
+					candidates.add(new Candidate(rows.getLong(1), rows.getInt(2), rows.getLong(3)));
+				}
+			}
+		}
+	}
+
+	private List<ClaimedJob> claimByIds(Connection connection, List<Candidate> chosen, ClaimRequest request,
+			Instant now) throws SQLException {
+		try (PreparedStatement claim = connection.prepareStatement(sql(CLAIM_BY_IDS))) {
+			claim.setString(1, request.workerId());
+			claim.setLong(2, now.toEpochMilli());
+			claim.setLong(3, now.toEpochMilli());
+			claim.setLong(4, request.leaseUntil().toEpochMilli());
+			claim.setString(5, jsonStrings(request.notRepeatableTypes()));
+			StringBuilder ids = new StringBuilder("[");
+			for (Candidate candidate : chosen) {
+				ids.append((ids.length() > 1) ? "," : "").append(candidate.id());
+			}
+			claim.setString(6, ids.append(']').toString());
+			return readClaimed(claim);
+		}
+	}
+
+	private String candidateStatement(int typeCount) {
+		return this.claimStatements.computeIfAbsent("candidates/" + typeCount, (key) -> {
+			String index = (typeCount == 1) ? this.tables.index("jobs_claim_type_idx")
+					: this.tables.index("jobs_claim_idx");
+			String typeFilter = (typeCount == 1) ? "type = ?" : "type IN (" + placeholders(typeCount) + ")";
+			return sql(CLAIM_CANDIDATES.formatted(index, typeFilter));
+		});
+	}
+
+	static String jsonStrings(Collection<String> values) {
+		StringBuilder json = new StringBuilder("[");
+		for (String value : values) {
+			if (json.length() > 1) {
+				json.append(',');
+			}
+			json.append('"');
+			for (char c : value.toCharArray()) {
+				if (c == '"' || c == '\\') {
+					json.append('\\').append(c);
+				}
+				else if (c < 0x20) {
+					json.append(String.format("\\u%04x", (int) c));
+				}
+				else {
+					json.append(c);
+				}
+			}
+			json.append('"');
+		}
+		return json.append(']').toString();
+	}
+
+	/** A due pending job found by a claim, before it is taken. */
+	private record Candidate(long id, int priority, long runAt) {
+
+		static final Comparator<Candidate> CLAIM_ORDER = Comparator.comparingInt(Candidate::priority)
+			.reversed()
+			.thenComparingLong(Candidate::runAt)
+			.thenComparingLong(Candidate::id);
+
 	}
 
 	private void recordClaims(Connection connection, List<ClaimedJob> claimed, String workerId, Instant now)
@@ -662,6 +832,52 @@ public final class SqliteJobStore implements JobStore {
 	}
 
 	@Override
+	public void recordEvent(long jobId, String event, String actor, String detail, Instant now) {
+		this.database.write("record event " + event + " of job " + jobId, (connection) -> {
+			try (PreparedStatement insert = connection.prepareStatement(sql(INSERT_EVENT))) {
+				addEvent(insert, jobId, now.toEpochMilli(), event, actor, detail);
+				return insert.executeBatch().length;
+			}
+		});
+	}
+
+	@Override
+	public boolean pause(String type, String actor, Instant now) {
+		return this.database.write("pause job type '" + type + "'", (connection) -> {
+			try (PreparedStatement insert = connection.prepareStatement(sql(INSERT_PAUSED_TYPE))) {
+				insert.setString(1, type);
+				insert.setLong(2, now.toEpochMilli());
+				insert.setString(3, actor);
+				return insert.executeUpdate() == 1;
+			}
+		});
+	}
+
+	@Override
+	public boolean resume(String type) {
+		return this.database.write("resume job type '" + type + "'", (connection) -> {
+			try (PreparedStatement delete = connection.prepareStatement(sql(DELETE_PAUSED_TYPE))) {
+				delete.setString(1, type);
+				return delete.executeUpdate() == 1;
+			}
+		});
+	}
+
+	@Override
+	public List<PausedType> pausedTypes() {
+		return this.database.read("read paused job types", (connection) -> {
+			List<PausedType> paused = new ArrayList<>();
+			try (PreparedStatement select = connection.prepareStatement(sql(SELECT_PAUSED_TYPES));
+					ResultSet rows = select.executeQuery()) {
+				while (rows.next()) {
+					paused.add(new PausedType(rows.getString(1), Instant.ofEpochMilli(rows.getLong(2))));
+				}
+			}
+			return paused;
+		});
+	}
+
+	@Override
 	public void registerWorker(WorkerInfo worker, Instant now) {
 		this.database.write("register worker " + worker.workerId(), (connection) -> {
 			try (PreparedStatement upsert = connection.prepareStatement(sql(UPSERT_WORKER))) {
@@ -687,7 +903,7 @@ public final class SqliteJobStore implements JobStore {
 		});
 	}
 
-	private static void addEvent(PreparedStatement event, long jobId, long at, String name, String actor,
+	static void addEvent(PreparedStatement event, long jobId, long at, String name, String actor,
 			String detail) throws SQLException {
 		event.setLong(1, jobId);
 		event.setLong(2, at);

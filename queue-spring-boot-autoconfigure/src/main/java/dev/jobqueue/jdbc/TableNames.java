@@ -42,6 +42,14 @@ public final class TableNames {
 		return this.prefix + "job_workers";
 	}
 
+	public String schedules() {
+		return this.prefix + "job_schedules";
+	}
+
+	public String pausedTypes() {
+		return this.prefix + "job_paused_types";
+	}
+
 	public String schemaHistory() {
 		return this.prefix + "jobqueue_schema_history";
 	}
@@ -50,13 +58,18 @@ public final class TableNames {
 		return this.prefix + name;
 	}
 
-	/** Replaces {@code {jobs}}, {@code {attempts}}, {@code {events}}, {@code {workers}} and {@code {p}}. */
+	/**
+	 * Replaces {@code {jobs}}, {@code {attempts}}, {@code {events}}, {@code {workers}}, {@code {schedules}},
+	 * {@code {paused}} and {@code {p}}.
+	 */
 	public String expand(String template) {
 		return this.expanded.computeIfAbsent(template,
 				(key) -> key.replace("{jobs}", jobs())
 					.replace("{attempts}", attempts())
 					.replace("{events}", events())
 					.replace("{workers}", workers())
+					.replace("{schedules}", schedules())
+					.replace("{paused}", pausedTypes())
 					.replace("{p}", this.prefix));
 	}
 

@@ -36,6 +36,8 @@ public final class WorkerHarness {
 
 	private int maxSnoozes = 3;
 
+	private Duration cancelTimeout = Duration.ofSeconds(10);
+
 	private WorkerListener listener = WorkerListener.NONE;
 
 	public WorkerHarness(TestDatabase db, MutableClock clock) {
@@ -65,6 +67,11 @@ public final class WorkerHarness {
 		return this;
 	}
 
+	public WorkerHarness cancelTimeout(Duration cancelTimeout) {
+		this.cancelTimeout = cancelTimeout;
+		return this;
+	}
+
 	public WorkerHarness listener(WorkerListener listener) {
 		this.listener = listener;
 		return this;
@@ -77,7 +84,7 @@ public final class WorkerHarness {
 
 	public JobWorker worker(String workerId, ExecutorService executor) {
 		WorkerSettings settings = new WorkerSettings(workerId, this.concurrency, Duration.ofMillis(50), this.lease,
-				Duration.ofSeconds(5), this.maxSnoozes);
+				Duration.ofSeconds(5), this.maxSnoozes, this.cancelTimeout);
 		RetryPolicy retry = new RetryPolicy(Duration.ofSeconds(10), Duration.ofMinutes(10), () -> 0.5);
 		return new JobWorker(this.db.store(), this.handlers, CODEC, new DefaultErrorClassifier(), retry, this.clock,
 				settings, executor, this.listener, null);

@@ -1,0 +1,394 @@
+package dev.jobqueue.actuate;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+
+import dev.jobqueue.JobQueue;
+import dev.jobqueue.JobQueueException;
+import dev.jobqueue.JobStatus;
+import dev.jobqueue.autoconfigure.QueueProperties;
+import dev.jobqueue.core.QueueInsights;
+import dev.jobqueue.core.QueueInsights.JobDetail;
+import dev.jobqueue.core.QueueInsights.JobPage;
+import dev.jobqueue.core.QueueInsights.JobQuery;
+import dev.jobqueue.core.QueueInsights.JobSummary;
+import dev.jobqueue.core.QueueSnapshot;
+import dev.jobqueue.core.RetentionReport;
+
+/**
+ * The {@code jobqueue} actuator endpoint: the state of the queue, one job, lists of jobs, and retry or cancel.
+ *
+ * <ul>
+ * <li>{@code GET /actuator/jobqueue}: counts by status and by type, the oldest claimable job and its age, the
+ * oldest running jobs with worker and heartbeat, stuck jobs, the retry distribution, the Top-N error codes,
+ * pending types no live worker handles, workers, retention and the SQLite file's state.</li>
+ * <li>{@code GET /actuator/jobqueue/{id}}: one job with payload preview, attempts and event timeline.</li>
+ * <li>{@code GET /actuator/jobqueue/{status}?type=&errorCode=&size=&before=}: jobs newest first, where status is
+ * one of {@code pending, running, succeeded, failed, cancelled} or {@code all}; {@code before} is the
+ * {@code nextBefore} of the previous page.</li>
+ * <li>{@code POST /actuator/jobqueue/{id}/retry} and {@code POST /actuator/jobqueue/{id}/cancel}.</li>
+ * </ul>
+ * Write operations are reachable only where the endpoint is exposed (and, with Spring Security, permitted),
+ * as for every actuator endpoint.
+ */
+@Endpoint(id = "jobqueue")
+public class QueueEndpoint {
+
+	/** Page size of job lists when none is asked for. */
+	public static final int DEFAULT_PAGE_SIZE = 20;
+
+	/** Largest page size of job lists. */
+	public static final int MAX_PAGE_SIZE = 100;
+
+	private final QueueInsights insights;
+
+	private final JobQueue queue;
+
+	private final QueueProperties properties;
+
+	private final Clock clock;
+
+	private final Supplier<Optional<RetentionReport>> retentionReport;
+
+	public QueueEndpoint(QueueInsights insights, JobQueue queue, QueueProperties properties, Clock clock,
+			Supplier<Optional<RetentionReport>> retentionReport) {
+		this.insights = Objects.requireNonNull(insights, "'insights' must not be null");
+		this.queue = Objects.requireNonNull(queue, "'queue' must not be null");
+		this.properties = Objects.requireNonNull(properties, "'properties' must not be null");
+		this.clock = Objects.requireNonNull(clock, "'clock' must not be null");
+		this.retentionReport = (retentionReport != null) ? retentionReport : Optional::empty;
+	}
+
+	/** The state of the queue, computed now. */
+	@ReadOperation
+	public QueueReport queue() {
+		Instant now = this.clock.instant();
+		QueueSnapshot snapshot = this.insights.snapshot(now, this.properties.snapshotSettings());
+		Map<String, Long> counts = new LinkedHashMap<>();
+		long total = 0;
+		for (Map.Entry<JobStatus, Long> entry : snapshot.countsByStatus().entrySet()) {
+			counts.put(entry.getKey().dbValue(), entry.getValue());
+			total += entry.getValue();
+		}
+		counts.put("total", total);
+		Map<String, Map<String, Long>> byType = new LinkedHashMap<>();
+		snapshot.counts().forEach((type, byStatus) -> {
+			Map<String, Long> values = new LinkedHashMap<>();
+			byStatus.forEach((status, count) -> values.put(status.dbValue(), count));
+			byType.put(type, values);
+		});
+		long pending = snapshot.countsByStatus().get(JobStatus.PENDING);
+		Pending pendingReport = new Pending(snapshot.claimable(), pending - snapshot.claimable(),
+				(snapshot.oldestClaimable() != null) ? JobView.of(snapshot.oldestClaimable(), now) : null);
+		Stuck stuck = new Stuck(this.properties.getObservability().getStuckAfter().toString(), snapshot.stuck().count(),
+				snapshot.stuck().oldest().stream().map((job) -> JobView.of(job, now)).toList());
+		return new QueueReport(now, counts, byType, pendingReport,
+				snapshot.oldestRunning().stream().map((job) -> JobView.of(job, now)).toList(), stuck,
+				new Retries(snapshot.retries(), snapshot.retriesByType()), snapshot.errors(), snapshot.unhandled(),
+				snapshot.workers(), retention(), snapshot.storage());
+	}
+
+	/**
+	 * One job ({@code /actuator/jobqueue/42}) or a page of jobs ({@code /actuator/jobqueue/failed?type=email}).
+	 * @param idOrStatus a job id, a status, or {@code all}
+	 * @param type only jobs of this type
+	 * @param errorCode only jobs whose latest failure has this code
+	 * @param before only jobs with a smaller id: the {@code nextBefore} of the previous page
+	 * @param size page size, at most {@value #MAX_PAGE_SIZE}
+	 * @return the job ({@code null}, answered with 404, if there is none) or the page
+	 */
+	@ReadOperation
+	public @Nullable Object jobs(@Selector String idOrStatus, @Nullable String type, @Nullable String errorCode,
+			@Nullable Long before, @Nullable Integer size) {
+		Long id = parseId(idOrStatus);
+		if (id != null) {
+			int preview = Math.max(0, this.properties.getObservability().getPayloadPreview());
+			return this.insights.job(id, preview).map((detail) -> JobDetailView.of(detail, this.clock.instant()))
+				.orElse(null);
+		}
+		JobStatus status = parseStatus(idOrStatus);
+		int pageSize = (size != null) ? size : DEFAULT_PAGE_SIZE;
+		if (pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
+			throw new InvalidEndpointRequestException("Page size " + pageSize + " is out of range: use 1 to "
+					+ MAX_PAGE_SIZE + " and page on with ?before=<nextBefore>", "Invalid page size");
+		}
+		JobPage page = this.insights.jobs(new JobQuery(status, blankToNull(type), blankToNull(errorCode), before,
+				pageSize));
+		Instant now = this.clock.instant();
+		return new JobListView(page.jobs().stream().map((job) -> JobView.of(job, now)).toList(), page.nextBefore());
+	}
+
+	/**
+	 * Retries a failed or cancelled job, or cancels a pending or running one.
+	 * @param id the job
+	 * @param action {@code retry} or {@code cancel}
+	 * @return whether it applied, and if not why
+	 */
+	@WriteOperation
+	public ActionResult act(@Selector long id, @Selector String action) {
+		String normalized = action.toLowerCase(Locale.ROOT);
+		if (!normalized.equals("retry") && !normalized.equals("cancel")) {
+			throw new InvalidEndpointRequestException("Unknown action '" + action + "': use POST "
+					+ "/actuator/jobqueue/{id}/retry or /actuator/jobqueue/{id}/cancel", "Unknown action");
+		}
+		var job = this.queue.find(id);
+		if (job.isEmpty()) {
+			return new ActionResult(id, normalized, false, null,
+					"There is no job " + id + " (finished jobs are deleted once their retention has passed)");
+		}
+		boolean applied;
+		try {
+			applied = normalized.equals("retry") ? this.queue.retry(id) : this.queue.cancel(id);
+		}
+		catch (JobQueueException ex) {
+			return new ActionResult(id, normalized, false, job.get().status().dbValue(), ex.getMessage());
+		}
+		String status = this.queue.find(id).map((found) -> found.status().dbValue()).orElse(null);
+		String message = applied ? null : normalized.equals("retry")
+				? "Only failed or cancelled jobs can be retried; this one is " + job.get().status().dbValue()
+				: "Only pending or running jobs can be cancelled; this one is " + job.get().status().dbValue();
+		return new ActionResult(id, normalized, applied, status, message);
+	}
+
+	private Retention retention() {
+		QueueProperties.Retention retention = this.properties.getRetention();
+		Map<String, String> perType = new LinkedHashMap<>();
+		retention.getPerType().forEach((type, duration) -> perType.put(type, duration.toString()));
+		RetentionReport report = this.retentionReport.get().orElse(null);
+		return new Retention(retention.isEnabled(), retention.getSucceeded().toString(),
+				retention.getFailed().toString(), retention.getCancelled().toString(), perType,
+				retention.getBatchSize(), retention.getInterval().toString(),
+				(report != null) ? LastCleanup.of(report) : null);
+	}
+
+	private static Long parseId(String value) {
+		if (!value.isEmpty() && value.chars().allMatch(Character::isDigit) && value.length() < 19) {
+			return Long.parseLong(value);
+		}
+		return null;
+	}
+
+	private static JobStatus parseStatus(String value) {
+		if (value.equalsIgnoreCase("all")) {
+			return null;
+		}
+		for (JobStatus status : JobStatus.values()) {
+			if (status.dbValue().equalsIgnoreCase(value)) {
+				return status;
+			}
+		}
+		throw new InvalidEndpointRequestException("'" + value + "' is neither a job id nor a status: use "
+				+ "/actuator/jobqueue/{id}, or one of pending, running, succeeded, failed, cancelled, all",
+				"Unknown job id or status");
+	}
+
+	private static String blankToNull(String value) {
+		return (value == null || value.isBlank()) ? null : value;
+	}
+
+	private static Double secondsSince(Instant instant, Instant now) {
+		if (instant == null) {
+			return null;
+		}
+		return Math.max(0, Duration.between(instant, now).toMillis()) / 1000.0;
+	}
+
+	/**
+	 * The answer of {@code GET /actuator/jobqueue}.
+	 *
+	 * @param at when it was computed
+	 * @param counts jobs per status, and their total
+	 * @param byType jobs per type and status
+	 * @param pending due and scheduled pending jobs and the oldest due one
+	 * @param oldestRunning running jobs claimed longest ago
+	 * @param stuck running jobs without heartbeat for longer than stuck-after
+	 * @param retries attempts used → jobs, over unfinished and failed jobs
+	 * @param errors the Top-N error codes
+	 * @param unhandled pending jobs per type that no live worker handles
+	 * @param workers registered workers
+	 * @param retention retention settings and the latest cleanup
+	 * @param sqlite the database file's state
+	 */
+	public record QueueReport(Instant at, Map<String, Long> counts, Map<String, Map<String, Long>> byType,
+			Pending pending, List<JobView> oldestRunning, Stuck stuck, Retries retries, QueueSnapshot.ErrorSummary errors,
+			Map<String, Long> unhandled, List<QueueSnapshot.WorkerState> workers, Retention retention,
+			QueueSnapshot.StorageState sqlite) {
+
+	}
+
+	/**
+	 * Pending jobs.
+	 *
+	 * @param claimable due now
+	 * @param scheduled due later (scheduled, or waiting out a retry backoff)
+	 * @param oldestClaimable the due job that has waited longest, or {@code null}
+	 */
+	public record Pending(long claimable, long scheduled, JobView oldestClaimable) {
+
+	}
+
+	/**
+	 * Stuck jobs.
+	 *
+	 * @param after the stuck-after setting
+	 * @param count how many
+	 * @param jobs the ones with the oldest heartbeat
+	 */
+	public record Stuck(String after, long count, List<JobView> jobs) {
+
+	}
+
+	/**
+	 * Attempts used → jobs, over unfinished and failed jobs.
+	 *
+	 * @param overall over all types
+	 * @param byType per type
+	 */
+	public record Retries(Map<Integer, Long> overall, Map<String, Map<Integer, Long>> byType) {
+
+	}
+
+	/**
+	 * Retention settings and the latest cleanup.
+	 *
+	 * @param enabled whether finished jobs are deleted
+	 * @param succeeded how long succeeded jobs are kept
+	 * @param failed how long failed jobs are kept
+	 * @param cancelled how long cancelled jobs are kept
+	 * @param perType retention per job type
+	 * @param batchSize rows deleted per transaction
+	 * @param interval how often the cleanup runs
+	 * @param lastCleanup what the latest cleanup did, or {@code null}
+	 */
+	public record Retention(boolean enabled, String succeeded, String failed, String cancelled,
+			Map<String, String> perType, int batchSize, String interval, LastCleanup lastCleanup) {
+
+	}
+
+	/**
+	 * What the latest cleanup did.
+	 *
+	 * @param startedAt when it started
+	 * @param durationMillis how long it took
+	 * @param outcome COMPLETED, SKIPPED (another process cleans), STOPPED, LEASE_LOST or FAILED
+	 * @param deleted jobs deleted per final status, with their attempts and events
+	 * @param batches delete transactions
+	 * @param bytesReclaimed bytes handed back to the file system by incremental vacuum
+	 * @param walBytes WAL size after the run's checkpoint
+	 * @param detail why it was skipped or failed, or {@code null}
+	 */
+	public record LastCleanup(Instant startedAt, long durationMillis, String outcome, Map<String, Long> deleted,
+			int batches, long bytesReclaimed, long walBytes, String detail) {
+
+		static LastCleanup of(RetentionReport report) {
+			Map<String, Long> deleted = new LinkedHashMap<>();
+			report.deleted().forEach((status, count) -> deleted.put(status.dbValue(), count));
+			return new LastCleanup(report.startedAt(), report.duration().toMillis(), report.outcome().name(), deleted,
+					report.batches(), report.bytesReclaimed(), report.walBytes(), report.detail());
+		}
+
+	}
+
+	/**
+	 * A job in a list.
+	 *
+	 * @param id its id
+	 * @param type its type
+	 * @param status its status
+	 * @param priority higher runs first
+	 * @param attempts attempts used
+	 * @param maxAttempts attempts it may use
+	 * @param createdAt when it was enqueued
+	 * @param runAt when it is or was due
+	 * @param startedAt claim time of its latest run
+	 * @param finishedAt when it finished
+	 * @param workerId worker of its latest run
+	 * @param heartbeatAt latest heartbeat of its running worker
+	 * @param errorCode code of its latest failure
+	 * @param waitingSeconds for a due pending job, seconds since it was due
+	 * @param runningSeconds for a running job, seconds since it was claimed
+	 * @param heartbeatAgeSeconds for a running job, seconds since its last heartbeat
+	 */
+	public record JobView(long id, String type, String status, int priority, int attempts, int maxAttempts,
+			Instant createdAt, Instant runAt, Instant startedAt, Instant finishedAt, String workerId,
+			Instant heartbeatAt, String errorCode, Double waitingSeconds, Double runningSeconds,
+			Double heartbeatAgeSeconds) {
+
+		static JobView of(JobSummary job, Instant now) {
+			boolean running = job.status() == JobStatus.RUNNING;
+			boolean due = job.status() == JobStatus.PENDING && !job.runAt().isAfter(now);
+			return new JobView(job.id(), job.type(), job.status().dbValue(), job.priority(), job.attempts(),
+					job.maxAttempts(), job.createdAt(), job.runAt(), job.startedAt(), job.finishedAt(), job.workerId(),
+					job.heartbeatAt(), job.errorCode(), due ? secondsSince(job.runAt(), now) : null,
+					running ? secondsSince(job.startedAt(), now) : null,
+					running ? secondsSince(job.heartbeatAt(), now) : null);
+		}
+
+	}
+
+	/**
+	 * A page of jobs, newest first.
+	 *
+	 * @param jobs the jobs
+	 * @param nextBefore pass as {@code ?before=} for the next page; {@code null} on the last page
+	 */
+	public record JobListView(List<JobView> jobs, Long nextBefore) {
+
+	}
+
+	/**
+	 * One job in full.
+	 *
+	 * @param job its state
+	 * @param leaseUntil until when its running worker holds it
+	 * @param errorDetail summary of its latest failure
+	 * @param dedupKey its deduplication key
+	 * @param cancelRequested whether a cancel of the running job was asked for
+	 * @param traceParent the W3C traceparent current at enqueue
+	 * @param payload payload length and preview
+	 * @param result result length and preview
+	 * @param attempts every run
+	 * @param events its timeline, oldest first
+	 */
+	public record JobDetailView(JobView job, Instant leaseUntil, String errorDetail, String dedupKey,
+			boolean cancelRequested, String traceParent, QueueInsights.Text payload, QueueInsights.Text result,
+			List<QueueInsights.Attempt> attempts, List<QueueInsights.Event> events) {
+
+		static JobDetailView of(JobDetail detail, Instant now) {
+			return new JobDetailView(JobView.of(detail.job(), now), detail.leaseUntil(), detail.errorDetail(),
+					detail.dedupKey(), detail.cancelRequested(), detail.traceParent(), detail.payload(),
+					detail.result(), detail.attempts(), detail.events());
+		}
+
+	}
+
+	/**
+	 * The outcome of a write operation.
+	 *
+	 * @param id the job
+	 * @param action {@code retry} or {@code cancel}
+	 * @param applied whether the job changed
+	 * @param status the job's status now
+	 * @param message why it did not apply, or {@code null}
+	 */
+	public record ActionResult(long id, String action, boolean applied, String status, String message) {
+
+	}
+
+}

@@ -1,0 +1,104 @@
+package dev.jobqueue.actuate;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+import org.springframework.boot.health.contributor.AbstractHealthIndicator;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+
+import dev.jobqueue.core.QueueInsights;
+import dev.jobqueue.core.QueueInsights.JobSummary;
+import dev.jobqueue.core.QueueInsights.StuckJobs;
+
+/**
+ * Health of the job queue, as {@code jobqueue} in {@code /actuator/health}.
+ * <ul>
+ * <li>{@code DOWN} when the database cannot be read or written (a write is tried and rolled back, so a file
+ * that became read-only, full or damaged is caught), with the reason.</li>
+ * <li>The degraded status ({@code jobqueue.observability.degraded-status}, {@code OUT_OF_SERVICE} by default)
+ * when running jobs have had no heartbeat for longer than {@code jobqueue.observability.stuck-after}, or the
+ * oldest claimable job has waited longer than {@code jobqueue.observability.max-queue-age}; the details say
+ * which.</li>
+ * <li>{@code UP} otherwise.</li>
+ * </ul>
+ * Each check is one indexed query, so the indicator is cheap enough for frequent probes.
+ */
+public class QueueHealthIndicator extends AbstractHealthIndicator {
+
+	private static final int STUCK_LISTED = 5;
+
+	private final QueueInsights insights;
+
+	private final Clock clock;
+
+	private final Duration stuckAfter;
+
+	private final Duration maxQueueAge;
+
+	private final Status degradedStatus;
+
+	/**
+	 * @param stuckAfter running jobs without heartbeat for longer are stuck
+	 * @param maxQueueAge the oldest claimable job may wait this long; {@code null} for no limit
+	 * @param degradedStatus reported when jobs are stuck or the queue is too old
+	 */
+	public QueueHealthIndicator(QueueInsights insights, Clock clock, Duration stuckAfter, Duration maxQueueAge,
+			Status degradedStatus) {
+		super("Job queue health check failed");
+		this.insights = Objects.requireNonNull(insights, "'insights' must not be null");
+		this.clock = Objects.requireNonNull(clock, "'clock' must not be null");
+		this.stuckAfter = Objects.requireNonNull(stuckAfter, "'stuckAfter' must not be null");
+		this.maxQueueAge = maxQueueAge;
+		this.degradedStatus = Objects.requireNonNull(degradedStatus, "'degradedStatus' must not be null");
+	}
+
+	@Override
+	protected void doHealthCheck(Health.Builder builder) {
+		try {
+			this.insights.checkReadWrite();
+		}
+		catch (RuntimeException ex) {
+			builder.down().withDetail("reason", String.valueOf(ex.getMessage()));
+			return;
+		}
+		Instant now = this.clock.instant();
+		List<String> problems = new ArrayList<>();
+		StuckJobs stuck = this.insights.stuck(now.minus(this.stuckAfter), STUCK_LISTED);
+		builder.withDetail("stuckAfter", this.stuckAfter.toString()).withDetail("stuck", stuck.count());
+		if (stuck.count() > 0) {
+			problems.add(stuck.count() + " running job(s) without heartbeat for more than " + this.stuckAfter);
+			builder.withDetail("stuckJobs", stuck.oldest().stream().map((job) -> describeStuck(job, now)).toList());
+		}
+		Optional<JobSummary> oldest = this.insights.oldestClaimable(now);
+		Duration age = oldest.map((job) -> Duration.between(job.runAt(), now)).filter((d) -> !d.isNegative())
+			.orElse(Duration.ZERO);
+		builder.withDetail("oldestClaimableAge", age.toString());
+		if (this.maxQueueAge != null) {
+			builder.withDetail("maxQueueAge", this.maxQueueAge.toString());
+			if (age.compareTo(this.maxQueueAge) > 0) {
+				JobSummary job = oldest.get();
+				problems.add("the oldest claimable job (" + job.id() + ", " + job.type() + ") has waited " + age
+						+ ", more than " + this.maxQueueAge);
+			}
+		}
+		if (problems.isEmpty()) {
+			builder.up();
+		}
+		else {
+			builder.status(this.degradedStatus).withDetail("problems", problems);
+		}
+	}
+
+	private static String describeStuck(JobSummary job, Instant now) {
+		Duration silent = (job.heartbeatAt() != null) ? Duration.between(job.heartbeatAt(), now) : null;
+		return "job " + job.id() + " (" + job.type() + ") on worker " + job.workerId() + ", last heartbeat "
+				+ job.heartbeatAt() + ((silent != null) ? " (" + silent + " ago)" : "");
+	}
+
+}

@@ -1,0 +1,4 @@
+/**
+ * The {@code jobqueue} actuator endpoint and health indicator, with their auto-configurations.
+ */
+package dev.jobqueue.actuate;

@@ -1,0 +1,81 @@
+package dev.jobqueue.autoconfigure;
+
+import java.time.Clock;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.LazyInitializationExcludeFilter;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
+import org.springframework.context.annotation.Bean;
+
+import dev.jobqueue.core.DefaultJobQueueMaintenance;
+import dev.jobqueue.core.JobQueueMaintenance;
+import dev.jobqueue.core.JobWorker;
+import dev.jobqueue.core.RetentionCleaner;
+import dev.jobqueue.core.RetentionPolicy;
+import dev.jobqueue.core.RetentionSettings;
+import dev.jobqueue.core.RetentionStore;
+import dev.jobqueue.core.WorkerIds;
+import dev.jobqueue.jdbc.SqliteDatabase;
+import dev.jobqueue.jdbc.SqliteRetentionStore;
+import dev.jobqueue.jdbc.TableNames;
+
+/**
+ * Auto-configures retention and SQLite housekeeping: the {@link RetentionCleaner}, the operator's
+ * {@link JobQueueMaintenance} and {@link QueueHousekeeping}, which runs the cleanup (or, with
+ * {@code jobqueue.retention.enabled=false}, only write-ahead log checkpoints) every
+ * {@code jobqueue.retention.interval}.
+ */
+@AutoConfiguration(after = QueueAutoConfiguration.class)
+@ConditionalOnBooleanProperty(name = "jobqueue.enabled", matchIfMissing = true)
+@ConditionalOnBean(SqliteDatabase.class)
+@EnableConfigurationProperties(QueueProperties.class)
+public final class QueueRetentionAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	@DependsOnDatabaseInitialization
+	RetentionStore queueRetentionStore(SqliteDatabase database, QueueProperties properties) {
+		return new SqliteRetentionStore(database, new TableNames(properties.getTablePrefix()));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	RetentionCleaner queueRetentionCleaner(RetentionStore store, QueueProperties properties,
+			ObjectProvider<Clock> clock, ObjectProvider<QueueWorker> worker) {
+		QueueProperties.Retention retention = properties.getRetention();
+		RetentionPolicy policy = RetentionPolicy.of(retention.getSucceeded(), retention.getFailed(),
+				retention.getCancelled(), retention.getPerType());
+		return new RetentionCleaner(store, RetentionSettings.of(policy, retention.getBatchSize()),
+				clock.getIfUnique(Clock::systemUTC), WorkerIds.newId(), () -> isIdle(worker.getIfAvailable()));
+	}
+
+	private static boolean isIdle(QueueWorker worker) {
+		JobWorker running = (worker != null) ? worker.worker() : null;
+		return running == null || running.runningCount() == 0;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	JobQueueMaintenance jobQueueMaintenance(RetentionCleaner cleaner, RetentionStore store) {
+		return new DefaultJobQueueMaintenance(cleaner, store);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@DependsOnDatabaseInitialization
+	QueueHousekeeping queueHousekeeping(RetentionCleaner cleaner, QueueProperties properties) {
+		return new QueueHousekeeping(cleaner, properties.getRetention().getInterval(),
+				properties.getRetention().isEnabled());
+	}
+
+	@Bean
+	static LazyInitializationExcludeFilter queueHousekeepingLazyInitializationExcludeFilter() {
+		return LazyInitializationExcludeFilter.forBeanTypes(QueueHousekeeping.class);
+	}
+
+}

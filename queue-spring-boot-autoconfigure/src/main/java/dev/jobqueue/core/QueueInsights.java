@@ -1,0 +1,180 @@
+package dev.jobqueue.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+import dev.jobqueue.JobStatus;
+
+/**
+ * The read side of a queue for the people who run it: what is in it, what is late, what fails and why. Like
+ * {@link JobStore} it never reads a clock. Implementations answer each method with a few indexed queries, so
+ * calling them on a schedule or per HTTP request stays cheap however many finished jobs are kept.
+ */
+public interface QueueInsights {
+
+	/** The whole picture, computed in one go; see {@link QueueSnapshot}. */
+	QueueSnapshot snapshot(Instant now, SnapshotSettings settings);
+
+	/** The oldest pending job that is due now (not scheduled for later, not waiting out a backoff). */
+	Optional<JobSummary> oldestClaimable(Instant now);
+
+	/** Running jobs whose last heartbeat is before {@code heartbeatBefore}, oldest heartbeat first. */
+	StuckJobs stuck(Instant heartbeatBefore, int limit);
+
+	/** One job with its attempts and event timeline. */
+	Optional<JobDetail> job(long id, int payloadPreviewChars);
+
+	/** Jobs matching a filter, newest first. */
+	JobPage jobs(JobQuery query);
+
+	/**
+	 * Checks that the database can be read and written, without changing it. A database locked by a long write
+	 * of another process passes: it is busy, not broken.
+	 * @throws dev.jobqueue.JobQueueException with the reason when it cannot
+	 */
+	void checkReadWrite();
+
+	/**
+	 * What a snapshot looks at.
+	 *
+	 * @param stuckAfter a running job whose last heartbeat is older than this is stuck
+	 * @param topErrors error codes listed by name; the rest are summed
+	 * @param workerDeadAfter a worker whose last heartbeat is older than this no longer counts as handling its
+	 * types
+	 * @param jobsListed how many jobs the lists of oldest running and stuck jobs show
+	 */
+	record SnapshotSettings(Duration stuckAfter, int topErrors, Duration workerDeadAfter, int jobsListed) {
+
+		public SnapshotSettings {
+			Objects.requireNonNull(stuckAfter, "'stuckAfter' must not be null");
+			Objects.requireNonNull(workerDeadAfter, "'workerDeadAfter' must not be null");
+			if (topErrors < 1 || jobsListed < 1) {
+				throw new IllegalArgumentException("topErrors and jobsListed must be at least 1");
+			}
+		}
+
+	}
+
+	/**
+	 * A job in a list: its state without payload or result.
+	 *
+	 * @param id the job's id
+	 * @param type the job type
+	 * @param status its status
+	 * @param priority higher runs first
+	 * @param attempts attempts used
+	 * @param maxAttempts attempts it may use
+	 * @param createdAt when it was enqueued
+	 * @param runAt when it is (or was) due; for a retry, the end of its backoff
+	 * @param startedAt claim time of its latest run, or {@code null}
+	 * @param finishedAt when it reached a final status, or {@code null}
+	 * @param workerId worker of its latest run, or {@code null}
+	 * @param heartbeatAt latest proof of life of its running worker, or {@code null}
+	 * @param errorCode code of its latest failure, or {@code null}
+	 */
+	record JobSummary(long id, String type, JobStatus status, int priority, int attempts, int maxAttempts,
+			Instant createdAt, Instant runAt, Instant startedAt, Instant finishedAt, String workerId,
+			Instant heartbeatAt, String errorCode) {
+
+	}
+
+	/**
+	 * Stuck jobs.
+	 *
+	 * @param count how many there are
+	 * @param oldest the ones with the oldest heartbeat, up to the limit asked for
+	 */
+	record StuckJobs(long count, List<JobSummary> oldest) {
+
+	}
+
+	/**
+	 * One job in full, payload and result shortened.
+	 *
+	 * @param job its state
+	 * @param leaseUntil until when its running worker holds it, or {@code null}
+	 * @param errorDetail summary of its latest failure, or {@code null}
+	 * @param dedupKey its deduplication key, or {@code null}
+	 * @param cancelRequested whether a cancel of the running job was asked for
+	 * @param traceParent the W3C traceparent current at enqueue, or {@code null}
+	 * @param payload its payload, shortened
+	 * @param result its result, shortened, or {@code null}
+	 * @param attempts every run, in order
+	 * @param events its timeline, oldest first (the latest {@link #MAX_EVENTS} events)
+	 */
+	record JobDetail(JobSummary job, Instant leaseUntil, String errorDetail, String dedupKey, boolean cancelRequested,
+			String traceParent, Text payload, Text result, List<Attempt> attempts, List<Event> events) {
+
+		/** Most events returned for one job. */
+		public static final int MAX_EVENTS = 200;
+
+	}
+
+	/**
+	 * A JSON text, maybe shortened.
+	 *
+	 * @param length its full length in characters
+	 * @param preview its start ({@code null} when previews are off)
+	 * @param truncated whether the preview is shorter than the text
+	 */
+	record Text(long length, String preview, boolean truncated) {
+
+	}
+
+	/**
+	 * One run of a job.
+	 *
+	 * @param run the claim number
+	 * @param attempt the attempt it counted as
+	 * @param workerId the worker that ran it
+	 * @param startedAt claim time
+	 * @param finishedAt when its outcome was written, or {@code null} while it runs
+	 * @param outcome SUCCEEDED, FAILED, SNOOZED, CANCELLED, HANDED_BACK or LEASE_EXPIRED; {@code null} while it
+	 * runs
+	 * @param errorCode its error code, or {@code null}
+	 * @param errorDetail its error summary, or {@code null}
+	 */
+	record Attempt(int run, int attempt, String workerId, Instant startedAt, Instant finishedAt, String outcome,
+			String errorCode, String errorDetail) {
+
+	}
+
+	/**
+	 * One entry of a job's timeline.
+	 *
+	 * @param at when it happened
+	 * @param event ENQUEUED, CLAIMED, SUCCEEDED, FAILED, RETRY_SCHEDULED, ...
+	 * @param actor the worker, {@code api} or {@code recovery}
+	 * @param detail a short note
+	 */
+	record Event(Instant at, String event, String actor, String detail) {
+
+	}
+
+	/**
+	 * A filter for {@link #jobs(JobQuery)}; {@code null} fields match everything.
+	 *
+	 * @param status jobs in this status
+	 * @param type jobs of this type
+	 * @param errorCode jobs whose latest failure has this code
+	 * @param before only jobs with a smaller id (the {@link JobPage#nextBefore()} of the previous page)
+	 * @param limit page size
+	 */
+	record JobQuery(JobStatus status, String type, String errorCode, Long before, int limit) {
+
+	}
+
+	/**
+	 * A page of jobs, newest first.
+	 *
+	 * @param jobs the jobs
+	 * @param nextBefore pass as {@code before} for the next page; {@code null} on the last page
+	 */
+	record JobPage(List<JobSummary> jobs, Long nextBefore) {
+
+	}
+
+}

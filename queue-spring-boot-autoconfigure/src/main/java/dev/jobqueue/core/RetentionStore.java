@@ -1,0 +1,60 @@
+package dev.jobqueue.core;
+
+import java.time.Instant;
+import java.util.List;
+
+import dev.jobqueue.JobStatus;
+
+/**
+ * The store's side of retention and housekeeping (SPI). Every method is its own short transaction, so the
+ * {@link RetentionCleaner} can stop between any two calls and leave a consistent database.
+ */
+public interface RetentionStore {
+
+	/**
+	 * Takes or renews the lease of a housekeeping task: succeeds when nobody holds it, its holder's lease has
+	 * expired, or {@code owner} holds it already.
+	 * @return whether {@code owner} now holds the lease until {@code until}
+	 */
+	boolean acquireLease(String task, String owner, Instant now, Instant until);
+
+	/** Gives the lease up if {@code owner} holds it. */
+	void releaseLease(String task, String owner);
+
+	/** The types that have finished jobs in {@code status}, in order. */
+	List<String> finishedTypes(JobStatus status);
+
+	/**
+	 * Deletes up to {@code limit} jobs of {@code status} and {@code type} that finished before
+	 * {@code finishedBefore}, with their attempts and events, in one transaction.
+	 * @return how many jobs were deleted; fewer than {@code limit} means none is left
+	 */
+	int deleteFinished(JobStatus status, String type, Instant finishedBefore, int limit);
+
+	/** The sizes of the database's files. */
+	StorageStats storage();
+
+	/**
+	 * Hands up to {@code maxPages} free pages back to the file system, in one short transaction. Does nothing
+	 * where the database cannot do that incrementally.
+	 * @return the bytes released
+	 */
+	long reclaimFreeSpace(int maxPages);
+
+	/**
+	 * Copies the write-ahead log into the database. A passive checkpoint copies what it can without waiting
+	 * for anyone; {@code truncate} waits briefly for readers, then empties the log file.
+	 * @return sizes after the checkpoint
+	 */
+	StorageStats checkpoint(boolean truncate);
+
+	/** Rewrites the whole database compactly (SQLite {@code VACUUM}). Heavy: run it off-peak. */
+	StorageStats vacuum();
+
+	/**
+	 * Switches incremental vacuum on for a database created without it, which takes a full {@link #vacuum()}.
+	 * Heavy: run it off-peak.
+	 */
+	StorageStats enableIncrementalVacuum();
+
+}

@@ -1,0 +1,89 @@
+package dev.jobqueue.metrics;
+
+import java.time.Duration;
+import java.util.Locale;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Meter.MeterProvider;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.MeterBinder;
+
+import dev.jobqueue.core.ClaimedJob;
+import dev.jobqueue.core.Completion;
+import dev.jobqueue.core.WorkerListener;
+
+/**
+ * The worker's own meters, recorded as runs end (names as Prometheus shows them):
+ * <ul>
+ * <li>{@code jobqueue_execution_seconds{type,outcome}}: how long handlers ran.</li>
+ * <li>{@code jobqueue_queue_wait_seconds{type,outcome}}: from due time to claim.</li>
+ * <li>{@code jobqueue_completed_total{type,outcome}}: runs whose outcome was written. Outcomes are
+ * {@code succeeded}, {@code retry}, {@code failed}, {@code snoozed}, {@code cancelled} and
+ * {@code handed_back}.</li>
+ * <li>{@code jobqueue_completions_stale_total{type}}: outcomes rejected because the run had lost its job.</li>
+ * <li>{@code jobqueue_claim_batch_size}: jobs per claim that found work (empty polls are not recorded).</li>
+ * </ul>
+ * Meters are registered in the registry this binder is bound to; events before that are not recorded.
+ */
+public class QueueMeterListener implements WorkerListener, MeterBinder {
+
+	private volatile Meters meters;
+
+	@Override
+	public void bindTo(MeterRegistry registry) {
+		this.meters = new Meters(
+				Timer.builder("jobqueue.execution").description("How long job handlers ran").withRegistry(registry),
+				Timer.builder("jobqueue.queue.wait")
+					.description("How long jobs waited from their due time until a worker claimed them")
+					.withRegistry(registry),
+				Counter.builder("jobqueue.completed").description("Job runs whose outcome was written")
+					.withRegistry(registry),
+				Counter.builder("jobqueue.completions.stale")
+					.description("Run outcomes rejected because the run no longer held its job")
+					.withRegistry(registry),
+				DistributionSummary.builder("jobqueue.claim.batch.size")
+					.description("Jobs per claim that found work")
+					.register(registry));
+	}
+
+	@Override
+	public void claimed(int count) {
+		Meters current = this.meters;
+		if (current != null && count > 0) {
+			current.claimBatch.record(count);
+		}
+	}
+
+	@Override
+	public void finished(ClaimedJob job, Completion completion, Duration queueWait, Duration execution) {
+		Meters current = this.meters;
+		if (current == null) {
+			return;
+		}
+		String outcome = outcome(completion.kind());
+		current.execution.withTags("type", job.type(), "outcome", outcome).record(execution);
+		current.queueWait.withTags("type", job.type(), "outcome", outcome).record(queueWait);
+		current.completed.withTags("type", job.type(), "outcome", outcome).increment();
+	}
+
+	@Override
+	public void staleCompletion(ClaimedJob job, Completion completion) {
+		Meters current = this.meters;
+		if (current != null) {
+			current.stale.withTags("type", job.type()).increment();
+		}
+	}
+
+	/** The {@code outcome} tag value of a completion kind. */
+	public static String outcome(Completion.Kind kind) {
+		return kind.name().toLowerCase(Locale.ROOT);
+	}
+
+	private record Meters(MeterProvider<Timer> execution, MeterProvider<Timer> queueWait,
+			MeterProvider<Counter> completed, MeterProvider<Counter> stale, DistributionSummary claimBatch) {
+
+	}
+
+}

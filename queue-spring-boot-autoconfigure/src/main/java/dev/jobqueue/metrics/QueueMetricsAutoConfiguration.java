@@ -1,0 +1,56 @@
+package dev.jobqueue.metrics;
+
+import java.time.Clock;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
+import dev.jobqueue.autoconfigure.QueueProperties;
+import dev.jobqueue.core.QueueInsights;
+import dev.jobqueue.jdbc.SqliteDatabase;
+
+/**
+ * Auto-configures the queue's Micrometer meters when a {@link MeterRegistry} is present: the gauges of
+ * {@link QueueMetrics} behind a scheduled {@link QueueSnapshotRefresher}, and the worker's timers and counters
+ * of {@link QueueMeterListener}.
+ */
+@AutoConfiguration(after = QueueAutoConfiguration.class,
+		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+				"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
+				"org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusMetricsExportAutoConfiguration" })
+@ConditionalOnClass(MeterRegistry.class)
+@ConditionalOnBean({ MeterRegistry.class, QueueInsights.class })
+public final class QueueMetricsAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	QueueSnapshotRefresher queueSnapshotRefresher(QueueInsights insights, QueueProperties properties,
+			ObjectProvider<Clock> clock) {
+		return new QueueSnapshotRefresher(insights, properties.snapshotSettings(), clock.getIfUnique(Clock::systemUTC),
+				properties.getObservability().getRefreshInterval());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	QueueMetrics queueMetrics(QueueSnapshotRefresher refresher, QueueProperties properties,
+			ObjectProvider<SqliteDatabase> database) {
+		SqliteDatabase sqlite = database.getIfUnique();
+		return new QueueMetrics(refresher, properties.getObservability().getTopErrors(),
+				(sqlite != null) ? sqlite::busyRetries : null);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	QueueMeterListener queueMeterListener() {
+		return new QueueMeterListener();
+	}
+
+}

@@ -1,0 +1,138 @@
+package dev.jobqueue.metrics;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.context.SmartLifecycle;
+
+import dev.jobqueue.core.QueueInsights;
+import dev.jobqueue.core.QueueInsights.SnapshotSettings;
+import dev.jobqueue.core.QueueSnapshot;
+
+/**
+ * Takes a {@link QueueSnapshot} on a schedule, on its own daemon thread, and hands it to its consumers (the
+ * gauges of {@link QueueMetrics}). Scrapes read the latest snapshot, so however often they come and however
+ * many tags the gauges have, the database sees one snapshot per interval. A failed refresh keeps the previous
+ * snapshot and is logged, once per run of failures.
+ */
+public class QueueSnapshotRefresher implements SmartLifecycle {
+
+	private static final Logger logger = LoggerFactory.getLogger(QueueSnapshotRefresher.class);
+
+	private final QueueInsights insights;
+
+	private final SnapshotSettings settings;
+
+	private final Clock clock;
+
+	private final Duration interval;
+
+	private final List<Consumer<QueueSnapshot>> consumers = new CopyOnWriteArrayList<>();
+
+	private volatile QueueSnapshot latest;
+
+	private volatile ScheduledExecutorService executor;
+
+	private boolean failing;
+
+	public QueueSnapshotRefresher(QueueInsights insights, SnapshotSettings settings, Clock clock, Duration interval) {
+		this.insights = Objects.requireNonNull(insights, "'insights' must not be null");
+		this.settings = Objects.requireNonNull(settings, "'settings' must not be null");
+		this.clock = Objects.requireNonNull(clock, "'clock' must not be null");
+		Objects.requireNonNull(interval, "'interval' must not be null");
+		if (interval.isZero() || interval.isNegative()) {
+			throw new IllegalArgumentException("jobqueue.observability.refresh-interval must be positive, got "
+					+ interval + "; use for example 10s");
+		}
+		this.interval = interval;
+	}
+
+	/** Hands every future snapshot, and the latest one if there is one, to {@code consumer}. */
+	public void addConsumer(Consumer<QueueSnapshot> consumer) {
+		this.consumers.add(consumer);
+		QueueSnapshot current = this.latest;
+		if (current != null) {
+			consumer.accept(current);
+		}
+	}
+
+	/** The latest snapshot, or {@code null} before the first refresh. */
+	public QueueSnapshot latest() {
+		return this.latest;
+	}
+
+	/**
+	 * Takes a snapshot now, on the calling thread.
+	 * @return it, or {@code null} if it failed (the previous one is kept)
+	 */
+	public synchronized QueueSnapshot refresh() {
+		QueueSnapshot snapshot;
+		try {
+			snapshot = this.insights.snapshot(this.clock.instant(), this.settings);
+		}
+		catch (RuntimeException ex) {
+			if (!this.failing) {
+				logger.warn("Could not refresh the job queue snapshot behind the jobqueue.* gauges; they keep their "
+						+ "last values until it succeeds: {}", ex.getMessage());
+			}
+			this.failing = true;
+			return null;
+		}
+		if (this.failing) {
+			logger.info("Job queue snapshot refreshed again");
+			this.failing = false;
+		}
+		this.latest = snapshot;
+		for (Consumer<QueueSnapshot> consumer : this.consumers) {
+			try {
+				consumer.accept(snapshot);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Job queue snapshot consumer {} failed: {}", consumer, ex.toString());
+			}
+		}
+		return snapshot;
+	}
+
+	@Override
+	public synchronized void start() {
+		if (this.executor != null) {
+			return;
+		}
+		ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor((task) -> {
+			Thread thread = new Thread(task, "jobqueue-snapshot");
+			thread.setDaemon(true);
+			return thread;
+		});
+		scheduler.scheduleWithFixedDelay(this::refresh, 0, this.interval.toMillis(), TimeUnit.MILLISECONDS);
+		this.executor = scheduler;
+	}
+
+	@Override
+	public void stop() {
+		ScheduledExecutorService scheduler;
+		synchronized (this) {
+			scheduler = this.executor;
+			this.executor = null;
+		}
+		if (scheduler != null) {
+			scheduler.shutdownNow();
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.executor != null;
+	}
+
+}

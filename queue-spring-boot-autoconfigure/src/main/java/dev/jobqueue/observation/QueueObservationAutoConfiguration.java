@@ -1,0 +1,45 @@
+package dev.jobqueue.observation;
+
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.tracing.Tracer;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
+import dev.jobqueue.core.TraceParentSource;
+
+/**
+ * Auto-configures the {@code jobqueue.job} observation of each run and, with Micrometer Tracing, storing the
+ * enqueuing trace with each job. The registry and tracer are looked up when first needed, so this does not
+ * depend on the order of the observation and tracing auto-configurations; without them it costs nothing.
+ */
+@AutoConfiguration(before = QueueAutoConfiguration.class)
+@ConditionalOnClass(ObservationRegistry.class)
+public final class QueueObservationAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	ObservationRunInterceptor jobQueueObservationInterceptor(ObjectProvider<ObservationRegistry> registry,
+			ObjectProvider<JobObservationConvention> convention) {
+		return new ObservationRunInterceptor(registry.getIfUnique(() -> ObservationRegistry.NOOP),
+				convention.getIfUnique());
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(Tracer.class)
+	static class TracingConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(TraceParentSource.class)
+		TracerTraceParentSource jobQueueTraceParentSource(ObjectProvider<Tracer> tracer) {
+			return new TracerTraceParentSource(tracer::getIfUnique);
+		}
+
+	}
+
+}

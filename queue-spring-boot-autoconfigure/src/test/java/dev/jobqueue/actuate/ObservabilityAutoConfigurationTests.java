@@ -1,0 +1,107 @@
+package dev.jobqueue.actuate;
+
+import java.nio.file.Path;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.tracing.Tracer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
+import dev.jobqueue.core.TraceParentSource;
+import dev.jobqueue.jdbc.SqliteQueueInsights;
+import dev.jobqueue.metrics.QueueMeterListener;
+import dev.jobqueue.metrics.QueueMetrics;
+import dev.jobqueue.metrics.QueueMetricsAutoConfiguration;
+import dev.jobqueue.metrics.QueueSnapshotRefresher;
+import dev.jobqueue.observation.ObservationRunInterceptor;
+import dev.jobqueue.observation.QueueObservationAutoConfiguration;
+import dev.jobqueue.observation.TracerTraceParentSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ObservabilityAutoConfigurationTests {
+
+	@TempDir
+	Path dir;
+
+	private ApplicationContextRunner runner() {
+		return new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(QueueAutoConfiguration.class, QueueEndpointAutoConfiguration.class,
+					QueueHealthAutoConfiguration.class, QueueMetricsAutoConfiguration.class,
+					QueueObservationAutoConfiguration.class))
+			.withPropertyValues("jobqueue.datasource.url=jdbc:sqlite:" + this.dir.resolve("queue.db"),
+					"jobqueue.worker.enabled=false");
+	}
+
+	@Test
+	void defaultsWithActuatorAndAMeterRegistry() {
+		runner().withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withPropertyValues("management.endpoints.web.exposure.include=jobqueue")
+			.run((context) -> assertThat(context).hasSingleBean(SqliteQueueInsights.class)
+				.hasSingleBean(QueueEndpoint.class)
+				.hasBean("jobqueueHealthIndicator")
+				.hasSingleBean(QueueSnapshotRefresher.class)
+				.hasSingleBean(QueueMetrics.class)
+				.hasSingleBean(QueueMeterListener.class)
+				.hasSingleBean(ObservationRunInterceptor.class)
+				.hasSingleBean(TracerTraceParentSource.class));
+	}
+
+	@Test
+	void endpointBacksOffWhenNotExposed() {
+		runner().run((context) -> assertThat(context).doesNotHaveBean(QueueEndpoint.class)
+			.hasBean("jobqueueHealthIndicator"));
+	}
+
+	@Test
+	void noActuatorNoEndpointNorHealthIndicator() {
+		runner().withClassLoader(new FilteredClassLoader(Endpoint.class, HealthIndicator.class))
+			.withPropertyValues("management.endpoints.web.exposure.include=jobqueue")
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(QueueEndpoint.class)
+				.doesNotHaveBean(QueueHealthIndicator.class));
+	}
+
+	@Test
+	void healthIndicatorCanBeDisabled() {
+		runner().withPropertyValues("management.health.jobqueue.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(QueueHealthIndicator.class));
+	}
+
+	@Test
+	void noMeterRegistryNoMeters() {
+		runner().run((context) -> assertThat(context).doesNotHaveBean(QueueMetrics.class)
+			.doesNotHaveBean(QueueSnapshotRefresher.class)
+			.doesNotHaveBean(QueueMeterListener.class));
+	}
+
+	@Test
+	void noMicrometerObservationOrTracingOnTheClasspath() {
+		runner().withClassLoader(new FilteredClassLoader(ObservationRegistry.class, Tracer.class))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(ObservationRunInterceptor.class)
+				.doesNotHaveBean(TraceParentSource.class));
+	}
+
+	@Test
+	void userBeansWin() {
+		TraceParentSource own = () -> "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+		runner().withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withBean("jobqueueHealthIndicator", HealthIndicator.class, () -> () -> null)
+			.withBean(TraceParentSource.class, () -> own)
+			.run((context) -> assertThat(context).doesNotHaveBean(QueueHealthIndicator.class)
+				.doesNotHaveBean(TracerTraceParentSource.class)
+				.getBean(TraceParentSource.class)
+				.isSameAs(own));
+	}
+
+}

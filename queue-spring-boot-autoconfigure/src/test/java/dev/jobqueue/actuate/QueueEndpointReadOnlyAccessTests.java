@@ -1,0 +1,64 @@
+package dev.jobqueue.actuate;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import dev.jobqueue.JobQueue;
+import dev.jobqueue.JobStatus;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Exposed with {@code access=read-only}: the state can be read, but retry and cancel are not reachable. */
+@SpringBootTest(classes = ObservabilityTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "jobqueue.worker.enabled=false", "management.endpoints.web.exposure.include=jobqueue",
+				"management.endpoint.jobqueue.access=read-only" })
+class QueueEndpointReadOnlyAccessTests {
+
+	@DynamicPropertySource
+	static void queueFile(DynamicPropertyRegistry registry) throws IOException {
+		Path dir = Files.createTempDirectory("jobqueue-read-only");
+		registry.add("jobqueue.datasource.url", () -> "jdbc:sqlite:" + dir.resolve("queue.db"));
+	}
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	JobQueue queue;
+
+	@Test
+	void readsWorkAndWritesAreNotMapped() throws Exception {
+		long id = this.queue.enqueue("email", "hello");
+		HttpClient http = HttpClient.newHttpClient();
+
+		HttpResponse<String> read = http.send(HttpRequest.newBuilder(uri("/actuator/jobqueue/" + id)).GET().build(),
+				HttpResponse.BodyHandlers.ofString());
+		HttpResponse<String> cancel = http.send(HttpRequest.newBuilder(uri("/actuator/jobqueue/" + id + "/cancel"))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString("{}"))
+			.build(), HttpResponse.BodyHandlers.ofString());
+
+		assertThat(read.statusCode()).isEqualTo(200);
+		assertThat(cancel.statusCode()).isIn(404, 405);
+		assertThat(this.queue.find(id).orElseThrow().status()).isEqualTo(JobStatus.PENDING);
+	}
+
+	private URI uri(String path) {
+		return URI.create("http://localhost:" + this.port + path);
+	}
+
+}

@@ -1,0 +1,294 @@
+package dev.jobqueue.actuate;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import dev.jobqueue.core.JobQueueMaintenance;
+import dev.jobqueue.jdbc.SqliteDatabase;
+import dev.jobqueue.jdbc.SqliteJobStore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The five questions, asked over HTTP of a running application whose queue file is seeded by {@link QueueSeed}.
+ * Write operations run last: they change the seeded state.
+ */
+@SpringBootTest(classes = ObservabilityTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "jobqueue.worker.enabled=false", "jobqueue.observability.top-errors=2",
+				"jobqueue.observability.payload-preview=10",
+				"management.endpoints.web.exposure.include=jobqueue,health",
+				"management.endpoint.health.show-details=always" })
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class QueueEndpointTests {
+
+	static final Path DIR = tempDir();
+
+	static Map<String, Long> ids;
+
+	static final JsonMapper json = JsonMapper.builder().build();
+
+	@DynamicPropertySource
+	static void queueFile(DynamicPropertyRegistry registry) {
+		registry.add("jobqueue.datasource.url", () -> "jdbc:sqlite:" + DIR.resolve("queue.db"));
+	}
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	SqliteJobStore store;
+
+	@Autowired
+	SqliteDatabase database;
+
+	@Autowired
+	JobQueueMaintenance maintenance;
+
+	final HttpClient http = HttpClient.newHttpClient();
+
+	@BeforeEach
+	void seedOnce() throws Exception {
+		if (ids == null) {
+			ids = QueueSeed.seed(this.store, this.database.dataSource(), Instant.parse(ObservabilityTestApplication.NOW));
+		}
+	}
+
+	@Test
+	@Order(1)
+	void countsByStatusAndByType() throws Exception {
+		JsonNode queue = get("/actuator/jobqueue", 200);
+		assertThat(queue.get("at").asString()).isEqualTo(ObservabilityTestApplication.NOW);
+		JsonNode counts = queue.get("counts");
+		assertThat(counts.get("pending").asLong()).isEqualTo(5);
+		assertThat(counts.get("running").asLong()).isEqualTo(3);
+		assertThat(counts.get("succeeded").asLong()).isEqualTo(4);
+		assertThat(counts.get("failed").asLong()).isEqualTo(5);
+		assertThat(counts.get("cancelled").asLong()).isEqualTo(1);
+		assertThat(counts.get("total").asLong()).isEqualTo(18);
+		JsonNode email = queue.get("byType").get("email");
+		assertThat(json.convertValue(email, Map.class))
+			.isEqualTo(Map.of("pending", 2, "running", 2, "succeeded", 2, "failed", 2, "cancelled", 1));
+		assertThat(fieldNames(queue.get("byType"))).containsExactly("email", "invoice", "orphan", "report", "thumbnail");
+	}
+
+	@Test
+	@Order(2)
+	void oldestClaimableJobIgnoresJobsInBackoffAndOldestRunningJobsNameTheirWorker() throws Exception {
+		JsonNode queue = get("/actuator/jobqueue", 200);
+		JsonNode pending = queue.get("pending");
+		assertThat(pending.get("claimable").asLong()).isEqualTo(4);
+		assertThat(pending.get("scheduled").asLong()).isEqualTo(1);
+		// p3 was created first, but it waits out a backoff: p1 is the oldest that a worker could take.
+		JsonNode oldest = pending.get("oldestClaimable");
+		assertThat(oldest.get("id").asLong()).isEqualTo(ids.get("p1"));
+		assertThat(oldest.get("waitingSeconds").asDouble()).isEqualTo(120.0);
+		List<Long> running = new ArrayList<>();
+		queue.get("oldestRunning").forEach((job) -> running.add(job.get("id").asLong()));
+		assertThat(running).containsExactly(ids.get("r2"), ids.get("r1"), ids.get("r3"));
+		JsonNode first = queue.get("oldestRunning").get(0);
+		assertThat(first.get("workerId").asString()).isEqualTo("w-alive");
+		assertThat(first.get("startedAt").asString()).isEqualTo("2026-01-01T11:10:00Z");
+		assertThat(first.get("heartbeatAt").asString()).isEqualTo("2026-01-01T11:26:40Z");
+		assertThat(first.get("runningSeconds").asDouble()).isEqualTo(3000.0);
+		assertThat(first.get("heartbeatAgeSeconds").asDouble()).isEqualTo(2000.0);
+		JsonNode stuck = queue.get("stuck");
+		assertThat(stuck.get("after").asString()).isEqualTo("PT15M");
+		assertThat(stuck.get("count").asLong()).isEqualTo(1);
+		assertThat(stuck.get("jobs").get(0).get("id").asLong()).isEqualTo(ids.get("r2"));
+	}
+
+	@Test
+	@Order(3)
+	void retryDistributionOverUnfinishedAndFailedJobs() throws Exception {
+		JsonNode retries = get("/actuator/jobqueue", 200).get("retries");
+		assertThat(json.convertValue(retries.get("overall"), Map.class))
+			.isEqualTo(Map.of("0", 3, "1", 4, "2", 1, "3", 5));
+		assertThat(json.convertValue(retries.get("byType").get("thumbnail"), Map.class))
+			.isEqualTo(Map.of("1", 1, "2", 1, "3", 2));
+	}
+
+	@Test
+	@Order(4)
+	void topErrorCodesInOrderWithTheRestAsOther() throws Exception {
+		JsonNode errors = get("/actuator/jobqueue", 200).get("errors");
+		JsonNode top = errors.get("top");
+		assertThat(top).hasSize(2);
+		assertThat(top.get(0).get("code").asString()).isEqualTo("TIMEOUT:HANDLER");
+		assertThat(top.get(0).get("count").asLong()).isEqualTo(4);
+		assertThat(top.get(0).get("failed").asLong()).isEqualTo(3);
+		assertThat(top.get(0).get("retrying").asLong()).isEqualTo(1);
+		assertThat(json.convertValue(top.get(0).get("byType"), Map.class)).isEqualTo(Map.of("email", 3, "report", 1));
+		assertThat(top.get(1).get("code").asString()).isEqualTo("DEPENDENCY:S3");
+		assertThat(top.get(1).get("count").asLong()).isEqualTo(3);
+		assertThat(top.get(1).get("retrying").asLong()).isEqualTo(2);
+		assertThat(errors.get("other").asLong()).isEqualTo(1);
+		assertThat(errors.get("distinctCodes").asInt()).isEqualTo(3);
+	}
+
+	@Test
+	@Order(5)
+	void pendingTypesWithoutLiveWorkerWorkersRetentionAndSqlite() throws Exception {
+		JsonNode queue = get("/actuator/jobqueue", 200);
+		assertThat(json.convertValue(queue.get("unhandled"), Map.class)).isEqualTo(Map.of("orphan", 1, "report", 1));
+		JsonNode workers = queue.get("workers");
+		assertThat(workers).hasSize(2);
+		assertThat(workers.get(0).get("workerId").asString()).isEqualTo("w-dead");
+		assertThat(workers.get(0).get("alive").asBoolean()).isFalse();
+		assertThat(workers.get(1).get("alive").asBoolean()).isTrue();
+		JsonNode retention = queue.get("retention");
+		assertThat(retention.get("succeeded").asString()).isEqualTo("PT720H");
+		assertThat(retention.get("failed").asString()).isEqualTo("PT2160H");
+		this.maintenance.purgeExpired();
+		JsonNode lastCleanup = get("/actuator/jobqueue", 200).get("retention").get("lastCleanup");
+		assertThat(lastCleanup.get("outcome").asString()).isEqualTo("COMPLETED");
+		assertThat(lastCleanup.get("startedAt").asString()).isEqualTo(ObservabilityTestApplication.NOW);
+		assertThat(lastCleanup.get("deleted").isObject()).isTrue();
+		JsonNode sqlite = queue.get("sqlite");
+		assertThat(sqlite.get("location").asString()).endsWith("queue.db");
+		assertThat(sqlite.get("databaseBytes").asLong()).isPositive();
+		assertThat(sqlite.get("pageCount").asLong()).isPositive();
+		assertThat(sqlite.get("walBytes").asLong()).isNotNegative();
+		assertThat(sqlite.get("freePages").asLong()).isNotNegative();
+		assertThat(sqlite.get("busyRetries").asLong()).isZero();
+	}
+
+	@Test
+	@Order(6)
+	void oneJobWithPayloadPreviewAttemptsAndTimeline() throws Exception {
+		JsonNode job = get("/actuator/jobqueue/" + ids.get("timeline"), 200);
+		assertThat(job.get("job").get("status").asString()).isEqualTo("succeeded");
+		assertThat(job.get("job").get("attempts").asInt()).isEqualTo(2);
+		assertThat(job.get("payload").get("preview").asString()).isEqualTo("{\"invoice\"");
+		assertThat(job.get("payload").get("truncated").asBoolean()).isTrue();
+		assertThat(job.get("payload").get("length").asLong()).isEqualTo(43);
+		assertThat(job.get("result").get("preview").asString()).isEqualTo("\"sent\"");
+		JsonNode attempts = job.get("attempts");
+		assertThat(attempts).hasSize(2);
+		assertThat(attempts.get(0).get("outcome").asString()).isEqualTo("FAILED");
+		assertThat(attempts.get(0).get("errorCode").asString()).isEqualTo("DEPENDENCY:PDF");
+		assertThat(attempts.get(0).get("workerId").asString()).isEqualTo("w-alive");
+		assertThat(attempts.get(1).get("outcome").asString()).isEqualTo("SUCCEEDED");
+		List<String> events = new ArrayList<>();
+		job.get("events").forEach((event) -> events.add(event.get("event").asString()));
+		assertThat(events).containsExactly("ENQUEUED", "CLAIMED", "RETRY_SCHEDULED", "CLAIMED", "SUCCEEDED");
+		get("/actuator/jobqueue/999999", 404);
+	}
+
+	@Test
+	@Order(7)
+	void listsFilteredByStatusTypeAndErrorCodeNewestFirstWithPaging() throws Exception {
+		JsonNode first = get("/actuator/jobqueue/failed?size=2", 200);
+		assertThat(ids(first)).containsExactly(ids.get("f5"), ids.get("f4"));
+		assertThat(first.get("nextBefore").asLong()).isEqualTo(ids.get("f4"));
+		JsonNode second = get("/actuator/jobqueue/failed?size=2&before=" + ids.get("f4"), 200);
+		assertThat(ids(second)).containsExactly(ids.get("f3"), ids.get("f2"));
+		JsonNode last = get("/actuator/jobqueue/failed?size=2&before=" + ids.get("f2"), 200);
+		assertThat(ids(last)).containsExactly(ids.get("f1"));
+		assertThat(last.get("nextBefore").isNull()).isTrue();
+		assertThat(ids(get("/actuator/jobqueue/pending?type=email", 200))).containsExactly(ids.get("p2"), ids.get("p1"));
+		assertThat(ids(get("/actuator/jobqueue/all?errorCode=TIMEOUT:HANDLER", 200)))
+			.containsExactly(ids.get("f5"), ids.get("f2"), ids.get("f1"), ids.get("p2"));
+		assertThat(ids(get("/actuator/jobqueue/all?type=report", 200))).containsExactly(ids.get("f5"), ids.get("p4"));
+		get("/actuator/jobqueue/failed?size=1000", 400);
+		get("/actuator/jobqueue/late", 400);
+	}
+
+	@Test
+	@Order(8)
+	void healthIsDegradedWithTheStuckJobNamed() throws Exception {
+		JsonNode health = get("/actuator/health/jobqueue", 503);
+		assertThat(health.get("status").asString()).isEqualTo("OUT_OF_SERVICE");
+		assertThat(health.get("details").get("stuck").asLong()).isEqualTo(1);
+		assertThat(health.get("details").get("problems").get(0).asString())
+			.isEqualTo("1 running job(s) without heartbeat for more than PT15M");
+		assertThat(health.get("details").get("stuckJobs").get(0).asString())
+			.startsWith("job " + ids.get("r2") + " (thumbnail) on worker w-alive");
+	}
+
+	@Test
+	@Order(10)
+	void retriesAFailedJobAndCancelsAPendingOne() throws Exception {
+		JsonNode retried = post("/actuator/jobqueue/" + ids.get("f4") + "/retry", 200);
+		assertThat(retried.get("applied").asBoolean()).isTrue();
+		assertThat(retried.get("status").asString()).isEqualTo("pending");
+		JsonNode again = post("/actuator/jobqueue/" + ids.get("s1") + "/retry", 200);
+		assertThat(again.get("applied").asBoolean()).isFalse();
+		assertThat(again.get("message").asString()).contains("Only failed or cancelled jobs can be retried");
+		JsonNode cancelled = post("/actuator/jobqueue/" + ids.get("p5") + "/cancel", 200);
+		assertThat(cancelled.get("applied").asBoolean()).isTrue();
+		assertThat(cancelled.get("status").asString()).isEqualTo("cancelled");
+		post("/actuator/jobqueue/" + ids.get("p4") + "/delete", 400);
+		JsonNode missing = post("/actuator/jobqueue/999999/cancel", 200);
+		assertThat(missing.get("applied").asBoolean()).isFalse();
+		assertThat(missing.get("message").asString()).startsWith("There is no job 999999");
+		List<String> events = new ArrayList<>();
+		get("/actuator/jobqueue/" + ids.get("f4"), 200).get("events")
+			.forEach((event) -> events.add(event.get("event").asString()));
+		assertThat(events).containsExactly("RETRIED");
+	}
+
+	private List<Long> ids(JsonNode page) {
+		List<Long> result = new ArrayList<>();
+		page.get("jobs").forEach((job) -> result.add(job.get("id").asLong()));
+		return result;
+	}
+
+	private static List<String> fieldNames(JsonNode node) {
+		List<String> names = new ArrayList<>();
+		node.propertyNames().forEach(names::add);
+		return names;
+	}
+
+	private JsonNode get(String path, int expectedStatus) throws IOException, InterruptedException {
+		return send(HttpRequest.newBuilder(uri(path)).GET().build(), expectedStatus);
+	}
+
+	private JsonNode post(String path, int expectedStatus) throws IOException, InterruptedException {
+		return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString("{}")).build(), expectedStatus);
+	}
+
+	private JsonNode send(HttpRequest request, int expectedStatus) throws IOException, InterruptedException {
+		HttpResponse<String> response = this.http.send(request, HttpResponse.BodyHandlers.ofString());
+		assertThat(response.statusCode()).as(request.uri() + " answered " + response.body()).isEqualTo(expectedStatus);
+		return response.body().isEmpty() ? json.nullNode() : json.readTree(response.body());
+	}
+
+	private URI uri(String path) {
+		return URI.create("http://localhost:" + this.port + path);
+	}
+
+	private static Path tempDir() {
+		try {
+			return Files.createTempDirectory("jobqueue-endpoint");
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}

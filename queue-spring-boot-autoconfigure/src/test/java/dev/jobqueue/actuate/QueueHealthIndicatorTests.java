@@ -1,0 +1,152 @@
+package dev.jobqueue.actuate;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteDataSource;
+
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+
+import dev.jobqueue.core.ClaimRequest;
+import dev.jobqueue.jdbc.SqliteDataSources;
+import dev.jobqueue.jdbc.SqliteDatabase;
+import dev.jobqueue.jdbc.SqliteQueueInsights;
+import dev.jobqueue.jdbc.TableNames;
+import dev.jobqueue.testing.MutableClock;
+import dev.jobqueue.testing.TestDatabase;
+import dev.jobqueue.testing.WorkerHarness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The health indicator on a real file. Tests may run as root, where {@code chmod} does not stop reads or
+ * writes, so an unusable database is made in two other ways: a read-only connection (what a read-only mount or
+ * file gives), and a file overwritten with bytes that are not a database.
+ */
+@SuppressWarnings("unchecked")
+class QueueHealthIndicatorTests {
+
+	@TempDir
+	Path dir;
+
+	TestDatabase db;
+
+	MutableClock clock = MutableClock.startingAt("2026-01-01T00:00:00Z");
+
+	WorkerHarness harness;
+
+	@BeforeEach
+	void setUp() {
+		this.db = TestDatabase.create(this.dir);
+		this.harness = new WorkerHarness(this.db, this.clock);
+	}
+
+	@AfterEach
+	void tearDown() {
+		this.db.close();
+	}
+
+	@Test
+	void upWhenTheDatabaseWorksAndNothingIsLate() {
+		this.harness.queue.enqueue("email", "hello");
+		Health health = indicator(null, Status.OUT_OF_SERVICE).health(true);
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		assertThat(health.getDetails()).containsEntry("stuck", 0L).containsEntry("oldestClaimableAge", "PT0S");
+	}
+
+	@Test
+	void degradedWhenAJobIsLeftRunningPastStuckAfter() {
+		long id = this.harness.queue.enqueue("email", "hello");
+		this.db.store().claim(new ClaimRequest("w-gone", 1, Set.of("email"), Map.of(), Set.of(),
+				this.clock.instant().plus(Duration.ofHours(1))), this.clock.instant());
+		assertThat(indicator(null, Status.OUT_OF_SERVICE).health(true).getStatus()).isEqualTo(Status.UP);
+
+		this.clock.advance(Duration.ofMinutes(16));
+
+		Health health = indicator(null, Status.OUT_OF_SERVICE).health(true);
+		assertThat(health.getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
+		assertThat(health.getDetails()).containsEntry("stuck", 1L);
+		assertThat((List<Object>) health.getDetails().get("problems"))
+			.containsExactly("1 running job(s) without heartbeat for more than PT15M");
+		assertThat((List<Object>) health.getDetails().get("stuckJobs")).singleElement()
+			.isEqualTo("job " + id + " (email) on worker w-gone, last heartbeat 2026-01-01T00:00:00Z (PT16M ago)");
+	}
+
+	@Test
+	void customDegradedStatusWhenTheOldestClaimableJobIsOlderThanMaxQueueAge() {
+		this.harness.queue.enqueue("email", "hello");
+		this.harness.queue.enqueue(dev.jobqueue.JobRequest.of("email", "later").delay(Duration.ofHours(2)));
+		this.clock.advance(Duration.ofMinutes(5));
+		assertThat(indicator(Duration.ofMinutes(10), new Status("DEGRADED")).health(true).getStatus())
+			.isEqualTo(Status.UP);
+
+		this.clock.advance(Duration.ofMinutes(6));
+
+		Health health = indicator(Duration.ofMinutes(10), new Status("DEGRADED")).health(true);
+		assertThat(health.getStatus().getCode()).isEqualTo("DEGRADED");
+		assertThat(health.getDetails()).containsEntry("oldestClaimableAge", "PT11M")
+			.containsEntry("maxQueueAge", "PT10M");
+		assertThat((List<Object>) health.getDetails().get("problems")).singleElement()
+			.asString()
+			.contains("has waited PT11M, more than PT10M");
+	}
+
+	@Test
+	void downWithTheReasonWhenTheDatabaseIsReadOnly() {
+		SQLiteConfig config = SqliteDataSources.connectionConfig(Duration.ofSeconds(1), "NORMAL");
+		config.setReadOnly(true);
+		SQLiteDataSource readOnly = new SQLiteDataSource(config);
+		readOnly.setUrl(this.db.url());
+		Health health = indicatorOn(readOnly).health(true);
+		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+		assertThat(health.getDetails().get("reason")).asString().contains("the database is read-only");
+	}
+
+	@Test
+	void downWithTheReasonWhenTheFileIsNoLongerADatabase() throws Exception {
+		this.db.close();
+		Files.deleteIfExists(Path.of(this.db.file() + "-wal"));
+		Files.deleteIfExists(Path.of(this.db.file() + "-shm"));
+		Files.write(this.db.file(), "overwritten by a backup script that got the path wrong\n".repeat(100).getBytes());
+		SQLiteDataSource broken = new SQLiteDataSource(SqliteDataSources.connectionConfig(Duration.ofSeconds(1), "NORMAL"));
+		broken.setUrl(this.db.url());
+		Health health = indicatorOn(broken).health(true);
+		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+		assertThat(health.getDetails().get("reason")).asString().contains("not a healthy SQLite database");
+	}
+
+	@Test
+	void upWhileAnotherProcessHoldsTheWriteLock() throws Exception {
+		try (java.sql.Connection other = java.sql.DriverManager.getConnection(this.db.url());
+				java.sql.Statement statement = other.createStatement()) {
+			statement.execute("BEGIN IMMEDIATE");
+			SQLiteDataSource impatient = new SQLiteDataSource(
+					SqliteDataSources.connectionConfig(Duration.ofMillis(100), "NORMAL"));
+			impatient.setUrl(this.db.url());
+			assertThat(indicatorOn(impatient).health(true).getStatus()).isEqualTo(Status.UP);
+			statement.execute("ROLLBACK");
+		}
+	}
+
+	private QueueHealthIndicator indicator(Duration maxQueueAge, Status degraded) {
+		return new QueueHealthIndicator(new SqliteQueueInsights(this.db.database(), new TableNames("")), this.clock,
+				Duration.ofMinutes(15), maxQueueAge, degraded);
+	}
+
+	private QueueHealthIndicator indicatorOn(javax.sql.DataSource dataSource) {
+		SqliteDatabase database = new SqliteDatabase(dataSource, this.db.file().toString(), Duration.ofSeconds(1));
+		return new QueueHealthIndicator(new SqliteQueueInsights(database, new TableNames("")), this.clock,
+				Duration.ofMinutes(15), null, Status.OUT_OF_SERVICE);
+	}
+
+}

@@ -1,0 +1,323 @@
+package dev.jobqueue.autoconfigure;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import javax.sql.DataSource;
+
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.aop.framework.ProxyFactory;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration;
+import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import dev.jobqueue.JobContext;
+import dev.jobqueue.JobHandler;
+import dev.jobqueue.JobQueue;
+import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.DefaultErrorClassifier;
+import dev.jobqueue.core.ErrorClassifier;
+import dev.jobqueue.core.HandlerRegistry;
+import dev.jobqueue.jdbc.SqliteJobStore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+class QueueAutoConfigurationTests {
+
+	@TempDir
+	Path dir;
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(JacksonAutoConfiguration.class, QueueAutoConfiguration.class));
+
+	private String ownUrl() {
+		return "jobqueue.datasource.url=jdbc:sqlite:" + this.dir.resolve("queue.db");
+	}
+
+	private ApplicationContextRunner withApplicationDataSource() {
+		return this.contextRunner.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class));
+	}
+
+	private String[] sharedSqlite() {
+		return new String[] { "spring.datasource.url=jdbc:sqlite:" + this.dir.resolve("app.db"),
+				"spring.datasource.hikari.data-source-properties.journal_mode=WAL",
+				"spring.datasource.hikari.data-source-properties.foreign_keys=true",
+				"spring.datasource.hikari.data-source-properties.busy_timeout=5000" };
+	}
+
+	@Test
+	void defaultsGiveAQueueAWorkerAndAMigratedFileWithoutDataSourceOrFlywayBeans() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(QueueAutoConfiguration.class))
+			.withPropertyValues(ownUrl())
+			.run((context) -> {
+				assertThat(context).hasSingleBean(JobQueue.class)
+					.hasSingleBean(QueueWorker.class)
+					.hasSingleBean(SqliteJobStore.class)
+					.doesNotHaveBean(DataSource.class)
+					.doesNotHaveBean(Flyway.class);
+				assertThat(context.getBean(QueueDataSource.class).isShared()).isFalse();
+				assertThat(this.dir.resolve("queue.db")).exists();
+				assertThat(context.getBean(QueueWorker.class).isRunning()).isTrue();
+			});
+	}
+
+	@Test
+	void backsOffWhenDisabled() {
+		this.contextRunner.withPropertyValues(ownUrl(), "jobqueue.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(JobQueue.class).doesNotHaveBean(QueueWorker.class));
+	}
+
+	@Test
+	void enqueueOnlyNodeHasNoWorker() {
+		this.contextRunner.withPropertyValues(ownUrl(), "jobqueue.worker.enabled=false")
+			.run((context) -> assertThat(context).hasSingleBean(JobQueue.class).doesNotHaveBean(QueueWorker.class));
+	}
+
+	@Test
+	void userBeansWin() {
+		this.contextRunner.withPropertyValues(ownUrl()).withUserConfiguration(CustomClassifier.class).run((context) -> {
+			assertThat(context).hasSingleBean(ErrorClassifier.class);
+			assertThat(context.getBean(ErrorClassifier.class)).isSameAs(CustomClassifier.CLASSIFIER);
+		});
+	}
+
+	@Test
+	void worksWithoutActuatorOrMicrometerOnTheClasspath() {
+		this.contextRunner.withPropertyValues(ownUrl())
+			.withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate", "io.micrometer"))
+			.run((context) -> assertThat(context).hasSingleBean(JobQueue.class));
+	}
+
+	@Test
+	void sharesTheApplicationsSqliteDataSource() {
+		withApplicationDataSource().withPropertyValues(sharedSqlite()).run((context) -> {
+			assertThat(context.getBean(QueueDataSource.class).isShared()).isTrue();
+			JdbcTemplate jdbc = new JdbcTemplate(context.getBean(DataSource.class));
+			assertThat(jdbc.queryForObject("SELECT count(*) FROM jobs", Integer.class)).isZero();
+		});
+	}
+
+	@Test
+	void refusesASharedDataSourceWithoutForeignKeysSayingWhatToSet() {
+		withApplicationDataSource()
+			.withPropertyValues("spring.datasource.url=jdbc:sqlite:" + this.dir.resolve("plain.db"),
+					"spring.datasource.hikari.data-source-properties.journal_mode=WAL")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("foreign_keys is off")
+				.hasMessageContaining("spring.datasource.hikari.data-source-properties.foreign_keys=true"));
+	}
+
+	@Test
+	void applicationsOwnFlywayStillRunsNextToTheQueue() {
+		withApplicationDataSource().withConfiguration(AutoConfigurations.of(FlywayAutoConfiguration.class))
+			.withPropertyValues(sharedSqlite())
+			.withPropertyValues("spring.flyway.locations=classpath:app-migrations")
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasSingleBean(Flyway.class);
+				JdbcTemplate jdbc = new JdbcTemplate(context.getBean(DataSource.class));
+				assertThat(jdbc.queryForObject("SELECT count(*) FROM images", Integer.class)).isZero();
+				assertThat(jdbc.queryForObject("SELECT count(*) FROM jobs", Integer.class)).isZero();
+				assertThat(jdbc.queryForObject("SELECT count(*) FROM flyway_schema_history", Integer.class)).isPositive();
+				assertThat(jdbc.queryForObject("SELECT count(*) FROM jobqueue_schema_history", Integer.class))
+					.isPositive();
+			});
+	}
+
+	@Test
+	void findsHandlersOnProxiedBeansAndRunsThem() {
+		this.contextRunner.withPropertyValues(ownUrl()).withUserConfiguration(ProxiedHandlers.class).run((context) -> {
+			assertThat(context.getBean(HandlerRegistry.class).types()).containsExactlyInAnyOrder("greet", "raw");
+			JobQueue queue = context.getBean(JobQueue.class);
+			long id = queue.enqueue("greet", new Greeting("ada"));
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> queue.find(id).orElseThrow().status() == JobStatus.SUCCEEDED);
+			assertThat(queue.find(id).orElseThrow().result()).isEqualTo("\"hello ada (attempt 1)\"");
+			long raw = queue.enqueue("raw", "plain text");
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> queue.find(raw).orElseThrow().status() == JobStatus.SUCCEEDED);
+			assertThat(Greeter.RAW).contains("plain text");
+		});
+	}
+
+	@Test
+	void payloadsUseTheApplicationsJsonMapperCustomisations() {
+		this.contextRunner.withPropertyValues(ownUrl(), "spring.jackson.property-naming-strategy=SNAKE_CASE")
+			.run((context) -> {
+				JobQueue queue = context.getBean(JobQueue.class);
+				long id = queue.enqueue("order", new OrderPlaced("A-1", 3));
+				assertThat(queue.find(id).orElseThrow().payload()).isEqualTo("{\"order_number\":\"A-1\",\"item_count\":3}");
+			});
+	}
+
+	record OrderPlaced(String orderNumber, int itemCount) {
+	}
+
+	@Test
+	void failsStartUpOnTwoHandlersForOneTypeNamingBoth() {
+		this.contextRunner.withPropertyValues(ownUrl()).withUserConfiguration(DuplicateHandlers.class).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("Job type 'greet' has two handlers")
+				.hasMessageContaining("Greeter.greet()")
+				.hasMessageContaining("OtherGreeter.hello()");
+		});
+	}
+
+	@Test
+	void failsStartUpOnASignatureThatCannotWork() {
+		this.contextRunner.withPropertyValues(ownUrl()).withUserConfiguration(BadSignature.class).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("Invalid @JobHandler on bean 'twoPayloads' method TwoPayloads.handle()")
+				.hasMessageContaining("one payload parameter");
+		});
+		this.contextRunner.withPropertyValues(ownUrl()).withUserConfiguration(BadTimeout.class).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("timeout 'soon' is not a duration");
+		});
+	}
+
+	@Test
+	void enqueueJoinsTheCallersTransaction() {
+		withApplicationDataSource()
+			.withConfiguration(AutoConfigurations.of(DataSourceTransactionManagerAutoConfiguration.class,
+					TransactionAutoConfiguration.class))
+			.withPropertyValues(sharedSqlite())
+			.withUserConfiguration(ProxiedHandlers.class)
+			.run((context) -> {
+				JobQueue queue = context.getBean(JobQueue.class);
+				TransactionTemplate transaction = context.getBean(TransactionTemplate.class);
+				JdbcTemplate jdbc = new JdbcTemplate(context.getBean(DataSource.class));
+				Long rolledBack = transaction.execute((status) -> {
+					long id = queue.enqueue("greet", new Greeting("rolled back"));
+					status.setRollbackOnly();
+					return id;
+				});
+				assertThat(queue.find(rolledBack)).isEmpty();
+				Long committed = transaction.execute((status) -> queue.enqueue("greet", new Greeting("committed")));
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> queue.find(committed).orElseThrow().status() == JobStatus.SUCCEEDED);
+				assertThat(jdbc.queryForObject("SELECT count(*) FROM jobs", Integer.class)).isOne();
+			});
+	}
+
+	record Greeting(String name) {
+	}
+
+	static class Greeter {
+
+		static final List<String> RAW = new CopyOnWriteArrayList<>();
+
+		@JobHandler("greet")
+		public String greet(Greeting greeting, JobContext context) {
+			return "hello " + greeting.name() + " (attempt " + context.attempt() + ")";
+		}
+
+		@JobHandler(value = "raw", timeout = "10s", concurrency = 1)
+		public void raw(String payload) {
+			RAW.add(payload);
+		}
+
+	}
+
+	static class OtherGreeter {
+
+		@JobHandler("greet")
+		public void hello(Greeting greeting) {
+		}
+
+	}
+
+	static class TwoPayloads {
+
+		@JobHandler("two")
+		public void handle(Greeting first, Greeting second) {
+		}
+
+	}
+
+	static class SoonTimeout {
+
+		@JobHandler(value = "soon", timeout = "soon")
+		public void handle(Greeting greeting) {
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ProxiedHandlers {
+
+		@Bean
+		Object greeter() {
+			ProxyFactory proxy = new ProxyFactory(new Greeter());
+			proxy.setProxyTargetClass(true);
+			return proxy.getProxy();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class DuplicateHandlers {
+
+		@Bean
+		Greeter greeter() {
+			return new Greeter();
+		}
+
+		@Bean
+		OtherGreeter otherGreeter() {
+			return new OtherGreeter();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class BadSignature {
+
+		@Bean
+		TwoPayloads twoPayloads() {
+			return new TwoPayloads();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class BadTimeout {
+
+		@Bean
+		SoonTimeout soonTimeout() {
+			return new SoonTimeout();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CustomClassifier {
+
+		static final ErrorClassifier CLASSIFIER = new DefaultErrorClassifier();
+
+		@Bean
+		ErrorClassifier myClassifier() {
+			return CLASSIFIER;
+		}
+
+	}
+
+}

@@ -1,0 +1,72 @@
+package dev.jobqueue.autoconfigure;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.RetentionCleaner;
+import dev.jobqueue.core.RetentionPolicy;
+import dev.jobqueue.core.RetentionReport;
+import dev.jobqueue.core.RetentionSettings;
+import dev.jobqueue.jdbc.SqliteRetentionStore;
+import dev.jobqueue.jdbc.TableNames;
+import dev.jobqueue.testing.DelegatingRetentionStore;
+import dev.jobqueue.testing.JobRows;
+import dev.jobqueue.testing.MutableClock;
+import dev.jobqueue.testing.TestDatabase;
+
+import static dev.jobqueue.testing.RetentionFixtures.orphans;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class QueueHousekeepingTests {
+
+	@TempDir
+	Path dir;
+
+	MutableClock clock = MutableClock.startingAt("2026-06-01T00:00:00Z");
+
+	@Test
+	void stopEndsARunningCleanupBetweenBatchesPromptly() throws Exception {
+		try (TestDatabase db = TestDatabase.create(this.dir)) {
+			JobRows.insert(db.dataSource(), "", 5_000, "thumbnail", JobStatus.SUCCEEDED,
+					this.clock.instant().minus(Duration.ofDays(100)), Duration.ofMillis(1));
+			CountDownLatch thirdBatch = new CountDownLatch(3);
+			DelegatingRetentionStore slow = new DelegatingRetentionStore(
+					new SqliteRetentionStore(db.database(), new TableNames(""))) {
+				@Override
+				public int deleteFinished(JobStatus status, String type, Instant finishedBefore, int limit) {
+					thirdBatch.countDown();
+					return super.deleteFinished(status, type, finishedBefore, limit);
+				}
+			};
+			RetentionPolicy policy = RetentionPolicy.of(Duration.ofDays(30), Duration.ofDays(90), Duration.ofDays(30),
+					Map.of());
+			// Ten jobs a batch and a long pause after each: the whole cleanup would take minutes.
+			RetentionSettings settings = RetentionSettings.of(policy, 10).withBatchPause(1_000);
+			RetentionCleaner cleaner = new RetentionCleaner(slow, settings, this.clock, "me", () -> true);
+			QueueHousekeeping housekeeping = new QueueHousekeeping(cleaner, Duration.ofMillis(10), true);
+			housekeeping.start();
+			assertThat(thirdBatch.await(30, TimeUnit.SECONDS)).isTrue();
+
+			long started = System.nanoTime();
+			housekeeping.stop();
+			long stopMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+
+			assertThat(stopMillis).isLessThan(2_000);
+			assertThat(housekeeping.isRunning()).isFalse();
+			RetentionReport report = cleaner.lastReport().orElseThrow();
+			assertThat(report.outcome()).isEqualTo(RetentionReport.Outcome.STOPPED);
+			assertThat(db.count("SELECT count(*) FROM jobs")).isBetween(1L, 5_000L - 20);
+			assertThat(orphans(db)).isZero();
+			assertThat(db.column("SELECT lease_until FROM job_housekeeping")).as("lease released").containsExactly(0);
+		}
+	}
+
+}

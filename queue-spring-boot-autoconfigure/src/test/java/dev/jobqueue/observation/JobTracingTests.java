@@ -1,0 +1,169 @@
+package dev.jobqueue.observation;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.tracing.Span;
+import io.micrometer.tracing.Tracer;
+import io.micrometer.tracing.handler.DefaultTracingObservationHandler;
+import io.micrometer.tracing.handler.PropagatingReceiverTracingObservationHandler;
+import io.micrometer.tracing.test.simple.SimpleSpan;
+import io.micrometer.tracing.test.simple.SimpleTracer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.jobqueue.JobFailedException;
+import dev.jobqueue.core.ClaimedJob;
+import dev.jobqueue.core.DefaultErrorClassifier;
+import dev.jobqueue.core.DefaultJobQueue;
+import dev.jobqueue.core.EnqueueLimits;
+import dev.jobqueue.core.HandlerDefinition;
+import dev.jobqueue.core.HandlerRegistry;
+import dev.jobqueue.core.JobWorker;
+import dev.jobqueue.core.RetryPolicy;
+import dev.jobqueue.core.RunInterceptor;
+import dev.jobqueue.core.WorkerListener;
+import dev.jobqueue.core.WorkerSettings;
+import dev.jobqueue.testing.DirectExecutorService;
+import dev.jobqueue.testing.MutableClock;
+import dev.jobqueue.testing.TestDatabase;
+import dev.jobqueue.testing.WorkerHarness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A job enqueued inside a span runs in a child span of it: the trace goes through the queue. */
+class JobTracingTests {
+
+	@TempDir
+	Path dir;
+
+	TestDatabase db;
+
+	MutableClock clock = MutableClock.startingAt("2026-01-01T00:00:00Z");
+
+	SimpleTracer tracer = new SimpleTracer();
+
+	MeterRegistry meters = new SimpleMeterRegistry();
+
+	HandlerRegistry handlers = new HandlerRegistry();
+
+	@BeforeEach
+	void setUp() {
+		this.db = TestDatabase.create(this.dir);
+	}
+
+	@AfterEach
+	void tearDown() {
+		this.db.close();
+	}
+
+	@Test
+	void theEnqueuingSpanIsTheParentOfTheRunsSpan() {
+		AtomicReference<Span> currentInHandler = new AtomicReference<>();
+		this.handlers.register(HandlerDefinition.of("thumbnail", (payload, context) -> {
+			currentInHandler.set(this.tracer.currentSpan());
+			return null;
+		}));
+		DefaultJobQueue queue = queue(new TracerTraceParentSource(() -> this.tracer));
+		SimpleSpan request = this.tracer.nextSpan().name("POST /images").start();
+		request.context().setSampled(true);
+		long id;
+		try (Tracer.SpanInScope scope = this.tracer.withSpan(request)) {
+			id = queue.enqueue("thumbnail", "image-42");
+		}
+		finally {
+			request.end();
+		}
+		String traceId = request.context().traceId();
+		assertThat(this.db.column("SELECT trace_parent FROM jobs WHERE id = ?", id))
+			.containsExactly("00-" + "0".repeat(16) + traceId + "-" + request.context().spanId() + "-01");
+
+		worker(new ObservationRunInterceptor(observationRegistry(), null)).pollOnce();
+
+		SimpleSpan run = this.tracer.getSpans().stream().filter((span) -> "job thumbnail".equals(span.getName()))
+			.findFirst().orElseThrow();
+		assertThat(run.getTraceId()).isEqualTo(traceId);
+		assertThat(run.getParentId()).isEqualTo(request.context().spanId());
+		assertThat(run.getTags()).containsEntry("type", "thumbnail").containsEntry("outcome", "succeeded")
+			.containsEntry("job.id", String.valueOf(id));
+		assertThat(run.getEndTimestamp()).isNotNull();
+		assertThat(currentInHandler.get().context().spanId()).isEqualTo(run.getSpanId());
+		assertThat(this.meters.get("jobqueue.job").tags("type", "thumbnail", "outcome", "succeeded").timer().count())
+			.isOne();
+	}
+
+	@Test
+	void aFailedRunIsMarkedAsAnErrorWithItsCode() {
+		this.handlers.register(HandlerDefinition.of("thumbnail", (payload, context) -> {
+			throw new JobFailedException("DEPENDENCY:S3", "bucket unavailable", false);
+		}));
+		queue(new TracerTraceParentSource(() -> this.tracer)).enqueue("thumbnail", "image-42");
+
+		worker(new ObservationRunInterceptor(observationRegistry(), null)).pollOnce();
+
+		SimpleSpan run = this.tracer.onlySpan();
+		assertThat(run.getTags()).containsEntry("outcome", "failed").containsEntry("error.code", "DEPENDENCY:S3");
+		assertThat(run.getError()).hasMessageStartingWith("DEPENDENCY:S3: ").hasMessageEndingWith("bucket unavailable");
+		assertThat(this.meters.get("jobqueue.job").tags("type", "thumbnail", "outcome", "failed").timer().count()).isOne();
+	}
+
+	@Test
+	void withoutTracerNothingIsStoredAndANoopRegistryOnlyRunsTheJob() {
+		this.handlers.register(HandlerDefinition.of("thumbnail", (payload, context) -> "done"));
+		long id = queue(new TracerTraceParentSource(() -> null)).enqueue("thumbnail", "image-42");
+		assertThat(this.db.column("SELECT trace_parent FROM jobs WHERE id = ?", id)).containsOnlyNulls();
+
+		assertThat(worker(new ObservationRunInterceptor(ObservationRegistry.NOOP, null)).pollOnce()).isOne();
+
+		assertThat(this.db.column("SELECT status FROM jobs WHERE id = ?", id)).containsExactly("succeeded");
+		assertThat(this.tracer.getSpans()).isEmpty();
+	}
+
+	@Test
+	void storedTraceParentIsOfferedAsW3cAndB3AndAMalformedOneIsIgnored() {
+		ClaimedJob job = claimed("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01");
+		assertThat(JobObservationContext.header(job, "traceparent")).isEqualTo(job.traceParent());
+		assertThat(JobObservationContext.header(job, "b3"))
+			.isEqualTo("0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-1");
+		assertThat(JobObservationContext.header(job, "X-B3-SpanId")).isEqualTo("b7ad6b7169203331");
+		assertThat(JobObservationContext.header(claimed("00-zz-b7ad6b7169203331-01"), "traceparent")).isNull();
+		assertThat(JobObservationContext.header(claimed(null), "traceparent")).isNull();
+	}
+
+	private static ClaimedJob claimed(String traceParent) {
+		Instant now = Instant.parse("2026-01-01T00:00:00Z");
+		return new ClaimedJob(1, "thumbnail", "{}", 0, 1, 1, 3, 0, now, now, traceParent);
+	}
+
+	private ObservationRegistry observationRegistry() {
+		ObservationRegistry registry = ObservationRegistry.create();
+		registry.observationConfig()
+			.observationHandler(new ObservationHandler.FirstMatchingCompositeObservationHandler(
+					new PropagatingReceiverTracingObservationHandler<>(this.tracer, new W3cTestPropagator(this.tracer)),
+					new DefaultTracingObservationHandler(this.tracer)))
+			.observationHandler(new DefaultMeterObservationHandler(this.meters));
+		return registry;
+	}
+
+	private DefaultJobQueue queue(TracerTraceParentSource traceParents) {
+		return new DefaultJobQueue(this.db.store(), WorkerHarness.CODEC, this.handlers, this.clock,
+				new EnqueueLimits(3, 64 * 1024), traceParents::currentTraceParent);
+	}
+
+	private JobWorker worker(RunInterceptor interceptor) {
+		WorkerSettings settings = new WorkerSettings("w1", 2, java.time.Duration.ofMillis(50),
+				java.time.Duration.ofSeconds(30), java.time.Duration.ofSeconds(5), 3);
+		return new JobWorker(this.db.store(), this.handlers, WorkerHarness.CODEC, new DefaultErrorClassifier(),
+				new RetryPolicy(java.time.Duration.ofSeconds(1), java.time.Duration.ofSeconds(10), () -> 0.5), this.clock,
+				settings, new DirectExecutorService(), WorkerListener.NONE, interceptor);
+	}
+
+}

@@ -1,0 +1,120 @@
+package dev.jobqueue.testing;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Supplier;
+
+import dev.jobqueue.Job;
+import dev.jobqueue.core.ClaimRequest;
+import dev.jobqueue.core.ClaimedJob;
+import dev.jobqueue.core.Completion;
+import dev.jobqueue.core.JobStore;
+import dev.jobqueue.core.LeaseRenewal;
+import dev.jobqueue.core.NewJob;
+import dev.jobqueue.core.RunningJobRef;
+import dev.jobqueue.core.WorkerInfo;
+
+/** A {@link JobStore} that forwards to another and keeps every exception a caller saw. */
+public final class FailureCountingJobStore implements JobStore {
+
+	private final JobStore delegate;
+
+	public final ConcurrentLinkedQueue<RuntimeException> failures = new ConcurrentLinkedQueue<>();
+
+	public FailureCountingJobStore(JobStore delegate) {
+		this.delegate = delegate;
+	}
+
+	private <T> T watch(Supplier<T> call) {
+		try {
+			return call.get();
+		}
+		catch (RuntimeException ex) {
+			this.failures.add(ex);
+			throw ex;
+		}
+	}
+
+	@Override
+	public List<Long> enqueue(List<NewJob> jobs, Instant now, Runnable afterCommit) {
+		return watch(() -> this.delegate.enqueue(jobs, now, afterCommit));
+	}
+
+	@Override
+	public List<ClaimedJob> claim(ClaimRequest request, Instant now) {
+		return watch(() -> this.delegate.claim(request, now));
+	}
+
+	@Override
+	public boolean[] complete(List<Completion> completions, String workerId, Instant now) {
+		return watch(() -> this.delegate.complete(completions, workerId, now));
+	}
+
+	@Override
+	public LeaseRenewal renewLeases(String workerId, Collection<RunningJobRef> runs, Instant now, Instant leaseUntil) {
+		return watch(() -> this.delegate.renewLeases(workerId, runs, now, leaseUntil));
+	}
+
+	@Override
+	public int recoverExpiredLeases(Instant now, int limit) {
+		return watch(() -> this.delegate.recoverExpiredLeases(now, limit));
+	}
+
+	@Override
+	public boolean cancel(long id, Instant now) {
+		return watch(() -> this.delegate.cancel(id, now));
+	}
+
+	@Override
+	public boolean retry(long id, Instant now) {
+		return watch(() -> this.delegate.retry(id, now));
+	}
+
+	@Override
+	public Optional<Job> find(long id) {
+		return watch(() -> this.delegate.find(id));
+	}
+
+	@Override
+	public void registerWorker(WorkerInfo worker, Instant now) {
+		watch(() -> {
+			this.delegate.registerWorker(worker, now);
+			return null;
+		});
+	}
+
+	@Override
+	public void unregisterWorker(String workerId) {
+		watch(() -> {
+			this.delegate.unregisterWorker(workerId);
+			return null;
+		});
+	}
+
+	@Override
+	public void recordEvent(long jobId, String event, String actor, String detail, Instant now) {
+		watch(() -> {
+			this.delegate.recordEvent(jobId, event, actor, detail, now);
+			return null;
+		});
+	}
+
+	@Override
+	public boolean pause(String type, String actor, Instant now) {
+		return watch(() -> this.delegate.pause(type, actor, now));
+	}
+
+	@Override
+	public boolean resume(String type) {
+		return watch(() -> this.delegate.resume(type));
+	}
+
+	@Override
+	public List<dev.jobqueue.PausedType> pausedTypes() {
+		return watch(this.delegate::pausedTypes);
+	}
+
+}

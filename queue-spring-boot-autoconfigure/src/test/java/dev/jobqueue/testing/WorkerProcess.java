@@ -1,0 +1,76 @@
+package dev.jobqueue.testing;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+
+import dev.jobqueue.core.DefaultErrorClassifier;
+import dev.jobqueue.core.HandlerDefinition;
+import dev.jobqueue.core.HandlerRegistry;
+import dev.jobqueue.core.JobWorker;
+import dev.jobqueue.core.RetryPolicy;
+import dev.jobqueue.core.WorkerIds;
+import dev.jobqueue.core.WorkerListener;
+import dev.jobqueue.core.WorkerSettings;
+
+/**
+ * A worker JVM for tests about processes. Arguments: database file, concurrency, lease in milliseconds, and
+ * a mode: {@code drain} (exit 0 once no unfinished job is left, 3 if the worker loop ever failed) or
+ * {@code block} (handlers write a marker file and then sleep, waiting to be killed).
+ */
+public final class WorkerProcess {
+
+	private WorkerProcess() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		Path file = Path.of(args[0]);
+		int concurrency = Integer.parseInt(args[1]);
+		Duration lease = Duration.ofMillis(Long.parseLong(args[2]));
+		String mode = args[3];
+		TestDatabase db = TestDatabase.create(file, "");
+		HandlerRegistry handlers = new HandlerRegistry();
+		if (mode.equals("block")) {
+			for (String type : new String[] { "slow", "slow-once" }) {
+				handlers.register(new HandlerDefinition(type, (payload, context) -> {
+					Files.writeString(file.resolveSibling("started-" + context.jobId()), "");
+					Thread.sleep(600_000);
+					return null;
+				}, 0, null, 0, !type.endsWith("once"), type));
+			}
+		}
+		else {
+			handlers.register(HandlerDefinition.of("noop", (payload, context) -> null));
+		}
+		WorkerSettings settings = new WorkerSettings(WorkerIds.newId(), concurrency, Duration.ofMillis(100), lease,
+				Duration.ofSeconds(5), 10);
+		JobWorker worker = new JobWorker(db.store(), handlers, WorkerHarness.CODEC, new DefaultErrorClassifier(),
+				new RetryPolicy(Duration.ofMillis(10), Duration.ofMillis(100), Math::random), Clock.systemUTC(),
+				settings, Executors.newFixedThreadPool(concurrency), WorkerListener.NONE, null);
+		worker.start();
+		System.out.println("worker " + worker.workerId() + " started");
+		if (mode.equals("block")) {
+			Thread.sleep(600_000);
+		}
+		while (db.count("SELECT count(*) FROM jobs WHERE status IN ('pending', 'running')") > 0) {
+			Thread.sleep(50);
+		}
+		worker.stop();
+		db.close();
+		System.exit(worker.loopFailures() == 0 ? 0 : 3);
+	}
+
+	/** Starts a worker JVM with the test class path. */
+	public static Process launch(Path file, int concurrency, long leaseMillis, String mode, Path log) throws Exception {
+		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+		ProcessBuilder builder = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+				WorkerProcess.class.getName(), file.toString(), String.valueOf(concurrency), String.valueOf(leaseMillis),
+				mode);
+		builder.redirectErrorStream(true);
+		builder.redirectOutput(log.toFile());
+		return builder.start();
+	}
+
+}

@@ -1,0 +1,58 @@
+package dev.jobqueue.sample;
+
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/** Uploads a made-up image every few seconds, one in twenty with impossible dimensions. */
+@Component
+@ConditionalOnBooleanProperty(name = "sample.demo-traffic.enabled")
+public class DemoTraffic implements SmartLifecycle {
+
+	private static final String[] NAMES = { "cat-on-sofa", "alps", "harbour", "cat-in-box", "forest", "city-night" };
+
+	private final ImageService service;
+
+	private final Duration interval;
+
+	private ScheduledExecutorService scheduler;
+
+	public DemoTraffic(ImageService service, @Value("${sample.demo-traffic.interval:3s}") Duration interval) {
+		this.service = service;
+		this.interval = interval;
+	}
+
+	@Override
+	public void start() {
+		this.scheduler = Executors.newSingleThreadScheduledExecutor((task) -> new Thread(task, "demo-traffic"));
+		this.scheduler.scheduleWithFixedDelay(this::uploadOne, 1000, this.interval.toMillis(), TimeUnit.MILLISECONDS);
+	}
+
+	private void uploadOne() {
+		ThreadLocalRandom random = ThreadLocalRandom.current();
+		String name = NAMES[random.nextInt(NAMES.length)];
+		boolean broken = random.nextInt(20) == 0;
+		this.service.upload(name, broken ? 0 : 640 + random.nextInt(2000), 480 + random.nextInt(1000));
+	}
+
+	@Override
+	public void stop() {
+		if (this.scheduler != null) {
+			this.scheduler.shutdownNow();
+			this.scheduler = null;
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.scheduler != null;
+	}
+
+}
