@@ -32,6 +32,27 @@ public interface JobStore {
 	 */
 	boolean[] complete(List<Completion> completions, String workerId, Instant now);
 
+	/**
+	 * Writes run outcomes, then claims, in one transaction: a busy worker pays one commit per round instead of
+	 * two. The claim sees the outcomes (a job sent back to pending may be claimed again). The default runs
+	 * {@link #complete} and then {@link #claim}.
+	 */
+	default CompleteAndClaim completeAndClaim(List<Completion> completions, String workerId, ClaimRequest request,
+			Instant now) {
+		boolean[] applied = complete(completions, workerId, now);
+		return new CompleteAndClaim(applied, claim(request, now));
+	}
+
+	/**
+	 * A token that changes when another connection or process may have written to the store, read without a
+	 * query (a file's size and time, say). The worker compares it while it waits, so jobs enqueued by another
+	 * process start without waiting out the poll interval. {@code null} when the store cannot tell: then only
+	 * the poll interval applies.
+	 */
+	default Object changeToken() {
+		return null;
+	}
+
 	/** Extends the leases of runs this worker holds and reports cancellations and lost runs. */
 	LeaseRenewal renewLeases(String workerId, Collection<RunningJobRef> runs, Instant now, Instant leaseUntil);
 

@@ -30,7 +30,8 @@ import dev.jobqueue.JobSnoozedException;
  * the worker's own thread calls in a loop; handlers run on the executor.
  *
  * <ol>
- * <li>Outcomes of finished runs are written, all of them in one transaction.</li>
+ * <li>Outcomes of finished runs are written, all of them in one transaction (when renewal or recovery is due, or
+ * the worker does not claim; otherwise they go with the claim below).</li>
  * <li>Runs past their handler's timeout are interrupted; they fail with {@code TIMEOUT:HANDLER}. A cancelled run
  * that is still going after the cancel timeout is recorded as cancelled with a {@code CANCEL_IGNORED} event;
  * a timed-out run that ignores its interrupt gets a {@code TIMEOUT_IGNORED} event. Both are logged.</li>
@@ -38,16 +39,21 @@ import dev.jobqueue.JobSnoozedException;
  * cancellations requested by other processes and of runs whose lease was lost.</li>
  * <li>Expired leases of dead workers are taken back.</li>
  * <li>Up to the number of free slots, due jobs of the types handled here are claimed and handed to the
- * executor.</li>
+ * executor. Outcomes not written yet are written in the same transaction, and their slots count as free: a busy
+ * worker commits once per round, not twice.</li>
  * </ol>
- * The loop sleeps until the poll interval passes or it is woken: by an enqueue in this process, or by a run
- * that finished. After a full batch it polls again at once.
+ * The loop sleeps until the poll interval passes or it is woken: by an enqueue in this process, by a run that
+ * finished, or by a change of the store's change token (a write by another process, such as an enqueue), which
+ * it checks every {@value #CHANGE_CHECK_MILLIS} ms. After a full batch it polls again at once.
  */
 public final class JobWorker implements QueueSignals {
 
 	private static final Logger logger = LoggerFactory.getLogger(JobWorker.class);
 
 	private static final int RECOVERY_BATCH = 500;
+
+	/** How often a waiting worker looks at the store's change token (see {@link JobStore#changeToken()}). */
+	static final long CHANGE_CHECK_MILLIS = 50;
 
 	private final JobStore store;
 
@@ -204,8 +210,20 @@ public final class JobWorker implements QueueSignals {
 	 * @return how many jobs were claimed
 	 */
 	public synchronized int pollOnce() {
+		return poll(true);
+	}
+
+	/**
+	 * @param writeLateOutcomes whether outcomes of runs that finished during the round are written before it
+	 * returns; the polling loop leaves them to its next round, which writes them together with its claim
+	 */
+	private synchronized int poll(boolean writeLateOutcomes) {
 		Instant now = this.clock.instant();
-		writeOutcomes(now);
+		boolean claim = this.claiming && !this.stopped;
+		if (!claim || !now.isBefore(this.nextRenewal) || !now.isBefore(this.nextRecovery)) {
+			// Before recovery looks at expired leases, outcomes known here are in the database.
+			writeOutcomes(now);
+		}
 		enforceTimeouts(now);
 		if (!now.isBefore(this.nextRenewal)) {
 			renewLeases(now);
@@ -214,8 +232,8 @@ public final class JobWorker implements QueueSignals {
 			this.nextRecovery = now.plus(recoveryInterval());
 			this.store.recoverExpiredLeases(now, RECOVERY_BATCH);
 		}
-		int claimed = (this.claiming && !this.stopped) ? claimAndDispatch(now) : 0;
-		if (!this.finished.isEmpty()) {
+		int claimed = claim ? claimAndDispatch(now) : 0;
+		if (writeLateOutcomes && !this.finished.isEmpty()) {
 			writeOutcomes(this.clock.instant());
 		}
 		return claimed;
@@ -229,12 +247,14 @@ public final class JobWorker implements QueueSignals {
 	private void loop() {
 		while (!this.stopped) {
 			try {
-				int claimed = pollOnce();
+				// Taken before the round: a write by another process during the round wakes the next wait.
+				Object token = changeToken();
+				int claimed = poll(false);
 				this.consecutiveFailures = 0;
 				if (claimed > 0 && this.lastClaimFull && freeSlots() > 0) {
 					continue;
 				}
-				awaitSignal(nextWait());
+				awaitSignalOrChange(nextWait(), token);
 			}
 			catch (Throwable ex) {
 				this.consecutiveFailures++;
@@ -277,17 +297,45 @@ public final class JobWorker implements QueueSignals {
 		}
 	}
 
-	private void awaitSignal(long millis) {
+	private Object changeToken() {
+		try {
+			return this.store.changeToken();
+		}
+		catch (RuntimeException ex) {
+			return null;
+		}
+	}
+
+	/** Waits like {@link #awaitSignal}, and also returns early once the store's change token differs. */
+	private void awaitSignalOrChange(long millis, Object token) {
+		if (token == null || millis <= CHANGE_CHECK_MILLIS) {
+			awaitSignal(millis);
+			return;
+		}
+		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+		while (!this.stopped) {
+			long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+			if (left <= 0 || awaitSignal(Math.min(left, CHANGE_CHECK_MILLIS)) || !token.equals(changeToken())) {
+				return;
+			}
+		}
+	}
+
+	/** @return whether a signal (or stop) ended the wait */
+	private boolean awaitSignal(long millis) {
 		this.signalLock.lock();
 		try {
 			if (!this.signalled && !this.stopped) {
 				this.signal.await(millis, TimeUnit.MILLISECONDS);
 			}
+			boolean woken = this.signalled || this.stopped;
 			this.signalled = false;
+			return woken;
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			this.stopped = true;
+			return true;
 		}
 		finally {
 			this.signalLock.unlock();
@@ -299,7 +347,13 @@ public final class JobWorker implements QueueSignals {
 	}
 
 	private int claimAndDispatch(Instant now) {
-		int limit = freeSlots();
+		drainFinished();
+		// Runs whose outcome is written in the claim's transaction give their slots back.
+		int limit = freeSlots() + this.unwritten.size();
+		Map<String, Integer> leaving = new HashMap<>();
+		for (Run run : this.unwritten) {
+			leaving.merge(run.job.type(), 1, Integer::sum);
+		}
 		this.lastClaimFull = false;
 		if (limit <= 0) {
 			return 0;
@@ -316,7 +370,9 @@ public final class JobWorker implements QueueSignals {
 				unlimited.add(handler.type());
 				continue;
 			}
-			int free = (handler.concurrency() > 0) ? handler.concurrency() - runningOf(handler.type()).get() : limit;
+			int free = (handler.concurrency() > 0)
+					? handler.concurrency() - runningOf(handler.type()).get() + leaving.getOrDefault(handler.type(), 0)
+					: limit;
 			if (free > 0) {
 				limited.put(handler.type(), Math.min(free, limit));
 				if (handler.globalConcurrency() > 0) {
@@ -327,9 +383,16 @@ public final class JobWorker implements QueueSignals {
 		ClaimRequest request = new ClaimRequest(workerId(), limit, unlimited, limited, notRepeatable,
 				now.plus(this.settings.lease()), globalLimits);
 		if (request.isEmpty()) {
+			writeOutcomes(now);
 			return 0;
 		}
-		List<ClaimedJob> jobs = this.store.claim(request, now);
+		List<Completion> completions = new ArrayList<>(this.unwritten.size());
+		for (Run run : this.unwritten) {
+			completions.add(run.completion);
+		}
+		CompleteAndClaim result = this.store.completeAndClaim(completions, workerId(), request, now);
+		recordWritten(result.applied());
+		List<ClaimedJob> jobs = result.claimed();
 		this.listener.claimed(jobs.size());
 		this.lastClaimFull = jobs.size() == limit;
 		for (ClaimedJob job : jobs) {
@@ -443,10 +506,14 @@ public final class JobWorker implements QueueSignals {
 		return Completion.failed(job, error.code(), error.detail());
 	}
 
-	private void writeOutcomes(Instant now) {
+	private void drainFinished() {
 		for (Run run; (run = this.finished.poll()) != null;) {
 			this.unwritten.add(run);
 		}
+	}
+
+	private void writeOutcomes(Instant now) {
+		drainFinished();
 		if (this.unwritten.isEmpty()) {
 			return;
 		}
@@ -454,7 +521,11 @@ public final class JobWorker implements QueueSignals {
 		for (Run run : this.unwritten) {
 			completions.add(run.completion);
 		}
-		boolean[] applied = this.store.complete(completions, workerId(), now);
+		recordWritten(this.store.complete(completions, workerId(), now));
+	}
+
+	/** Releases the slots of the unwritten runs whose outcomes were just written and reports them. */
+	private void recordWritten(boolean[] applied) {
 		for (int i = 0; i < applied.length; i++) {
 			Run run = this.unwritten.get(i);
 			release(run);

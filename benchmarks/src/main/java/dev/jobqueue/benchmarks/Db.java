@@ -1,0 +1,279 @@
+package dev.jobqueue.benchmarks;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.JarURLConnection;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.stream.Stream;
+
+import com.zaxxer.hikari.HikariDataSource;
+
+import dev.jobqueue.jdbc.SqliteDataSources;
+import dev.jobqueue.jdbc.SqliteSchema;
+import dev.jobqueue.jdbc.TableNames;
+
+/**
+ * One benchmark database: a file (on disk or tmpfs) with the queue's schema applied by {@link SqliteSchema},
+ * or a shared-cache in-memory database. The queue refuses a database that cannot use WAL, which an in-memory
+ * one cannot, so there the same migration script is applied directly; everything else is identical.
+ */
+final class Db implements AutoCloseable {
+
+	static final TableNames TABLES = new TableNames("");
+
+	static final Duration BUSY_TIMEOUT = Duration.ofSeconds(5);
+
+	private static final AtomicInteger counter = new AtomicInteger();
+
+	/** See {@link Options#urlParameters}. */
+	static volatile String urlParameters = "";
+
+	final String label;
+
+	final String url;
+
+	final String synchronous;
+
+	final Path file;
+
+	/** Keeps an in-memory database alive while the benchmark uses it. */
+	private final Connection keeper;
+
+	private Db(String label, String url, String synchronous, Path file, boolean migrate) {
+		this.label = label;
+		this.url = url;
+		this.synchronous = synchronous;
+		this.file = file;
+		try {
+			this.keeper = (file == null) ? connect() : null;
+			if (!migrate) {
+				return;
+			}
+			if (file == null) {
+				applyMigrationScript(this.keeper);
+			}
+			else {
+				try (HikariDataSource pool = SqliteDataSources.create(url, BUSY_TIMEOUT, synchronous, 1)) {
+					new SqliteSchema(pool, TABLES).initialize();
+				}
+			}
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Could not create benchmark database " + url + ": " + ex.getMessage(), ex);
+		}
+	}
+
+	/** A new, migrated database file in {@code directory}. */
+	static Db file(Path directory, String name, String synchronous) {
+		Path file = directory.resolve(name + "-" + counter.incrementAndGet() + ".db");
+		String parameters = urlParameters.isEmpty() ? "" : "?" + urlParameters;
+		return new Db(name, "jdbc:sqlite:" + file + parameters, synchronous, file, true);
+	}
+
+	/** A database file another process created and migrated. */
+	static Db existing(Path file) {
+		return new Db("enqueuer", "jdbc:sqlite:" + file, "NORMAL", file, false);
+	}
+
+	/** A new, migrated in-memory database, shared by every connection of this process. */
+	static Db memory(String name) {
+		String url = "jdbc:sqlite:file:jqbench" + counter.incrementAndGet() + "?mode=memory&cache=shared";
+		return new Db(name, url, "NORMAL", null, true);
+	}
+
+	boolean inMemory() {
+		return this.file == null;
+	}
+
+	/** A pool as the queue builds it. One connection for an in-memory database (shared-cache tables lock). */
+	HikariDataSource pool() {
+		return SqliteDataSources.create(this.url, BUSY_TIMEOUT, this.synchronous, inMemory() ? 1 : 4);
+	}
+
+	/** A plain JDBC connection with the same pragmas as the queue's connections. */
+	Connection connect() throws SQLException {
+		return DriverManager.getConnection(this.url,
+				SqliteDataSources.connectionConfig(BUSY_TIMEOUT, this.synchronous).toProperties());
+	}
+
+	long count(String sql) {
+		try (Connection connection = connect(); Statement statement = connection.createStatement();
+				ResultSet rows = statement.executeQuery(sql)) {
+			rows.next();
+			return rows.getLong(1);
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	long pendingOrRunning() {
+		return count("SELECT count(*) FROM jobs WHERE status IN ('pending', 'running')");
+	}
+
+	/**
+	 * Inserts {@code count} due pending jobs with their ENQUEUED events, the rows an enqueue writes, in a few
+	 * set-based statements.
+	 */
+	void seedPending(String type, int count) {
+		seed(count, """
+				INSERT INTO jobs (type, status, priority, payload, max_attempts, run_at, created_at)
+				WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+				SELECT ?, 'pending', 0, '{"n":' || i || '}', 3, ?, ? FROM n
+				""", type, "INSERT INTO job_events (job_id, at, event) SELECT id, created_at, 'ENQUEUED' FROM jobs WHERE id > ?");
+	}
+
+	/**
+	 * Inserts {@code count} succeeded jobs with their attempt row and ENQUEUED, CLAIMED and SUCCEEDED events,
+	 * the rows a finished job leaves behind.
+	 */
+	void seedFinished(String type, int count) {
+		seed(count, """
+				INSERT INTO jobs (type, status, priority, payload, max_attempts, run_at, created_at, started_at,
+				                  finished_at, worker_id, attempts, runs)
+				WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+				SELECT ?, 'succeeded', 0, '{"n":' || i || '}', 3, ?, ?, ?, ?, 'seed-worker', 1, 1 FROM n
+				""", type, """
+				INSERT INTO job_attempts (job_id, run, attempt, worker_id, started_at, finished_at, outcome)
+				SELECT id, 1, 1, 'seed-worker', started_at, finished_at, 'SUCCEEDED' FROM jobs WHERE id > ?1;
+				INSERT INTO job_events (job_id, at, event) SELECT id, created_at, 'ENQUEUED' FROM jobs WHERE id > ?1;
+				INSERT INTO job_events (job_id, at, event, actor) SELECT id, started_at, 'CLAIMED', worker_id FROM jobs WHERE id > ?1;
+				INSERT INTO job_events (job_id, at, event, actor) SELECT id, finished_at, 'SUCCEEDED', worker_id FROM jobs WHERE id > ?1
+				""");
+	}
+
+	private void seed(int count, String insertJobs, String type, String followUps) {
+		long now = System.currentTimeMillis();
+		try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+			statement.execute("BEGIN IMMEDIATE");
+			long before;
+			try (ResultSet rows = statement.executeQuery("SELECT coalesce(max(id), 0) FROM jobs")) {
+				rows.next();
+				before = rows.getLong(1);
+			}
+			try (PreparedStatement insert = connection.prepareStatement(insertJobs)) {
+				insert.setInt(1, count);
+				insert.setString(2, type);
+				int parameters = insert.getParameterMetaData().getParameterCount();
+				for (int i = 3; i <= parameters; i++) {
+					insert.setLong(i, now - 1_000);
+				}
+				insert.executeUpdate();
+			}
+			for (String sql : followUps.split(";")) {
+				try (PreparedStatement followUp = connection.prepareStatement(sql.strip())) {
+					followUp.setLong(1, before);
+					followUp.executeUpdate();
+				}
+			}
+			statement.execute("COMMIT");
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Could not seed " + count + " jobs: " + ex.getMessage(), ex);
+		}
+	}
+
+	/** Applies every migration script of the queue, in version order, as {@link SqliteSchema} would. */
+	private static void applyMigrationScript(Connection connection) throws SQLException {
+		for (String name : migrationNames()) {
+			String script;
+			try (InputStream in = SqliteSchema.class.getResourceAsStream("/" + MIGRATIONS + name)) {
+				script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+			}
+			catch (IOException ex) {
+				throw new IllegalStateException("Could not read the queue migration " + name, ex);
+			}
+			StringBuilder withoutComments = new StringBuilder();
+			for (String line : script.split("\n")) {
+				int comment = line.indexOf("--");
+				withoutComments.append((comment >= 0) ? line.substring(0, comment) : line).append('\n');
+			}
+			try (Statement statement = connection.createStatement()) {
+				for (String sql : withoutComments.toString().replace("${prefix}", "").split(";")) {
+					if (!sql.isBlank()) {
+						statement.execute(sql);
+					}
+				}
+			}
+		}
+	}
+
+	private static final String MIGRATIONS = "dev/jobqueue/db/migration/";
+
+	/** The V*.sql names next to V1 on the classpath (a jar or a folder), by version. */
+	private static List<String> migrationNames() {
+		URL first = SqliteSchema.class.getResource("/" + MIGRATIONS + "V1__create_jobs.sql");
+		if (first == null) {
+			throw new IllegalStateException("The queue's V1 migration is not on the classpath");
+		}
+		List<String> names = new ArrayList<>();
+		try {
+			if (first.getProtocol().equals("jar")) {
+				JarURLConnection jar = (JarURLConnection) first.openConnection();
+				jar.setUseCaches(false);
+				try (JarFile file = jar.getJarFile()) {
+					file.stream()
+						.map(JarEntry::getName)
+						.filter((name) -> name.startsWith(MIGRATIONS) && name.endsWith(".sql"))
+						.forEach((name) -> names.add(name.substring(MIGRATIONS.length())));
+				}
+			}
+			else {
+				try (Stream<Path> files = Files.list(Path.of(first.toURI()).getParent())) {
+					files.map((path) -> path.getFileName().toString()).filter((name) -> name.endsWith(".sql")).forEach(names::add);
+				}
+			}
+		}
+		catch (IOException | URISyntaxException ex) {
+			throw new IllegalStateException("Could not list the queue's migrations next to " + first, ex);
+		}
+		names.removeIf((name) -> !name.matches("V\\d+__.*\\.sql"));
+		names.sort(Comparator.comparingInt((String name) -> Integer.parseInt(name.substring(1, name.indexOf("__")))));
+		return names;
+	}
+
+	@Override
+	public void close() {
+		try {
+			if (this.keeper != null) {
+				this.keeper.close();
+			}
+		}
+		catch (SQLException ex) {
+			// closing a benchmark database: nothing to do about it
+		}
+	}
+
+	/** Deletes the file and its WAL and shared-memory siblings. */
+	void delete() {
+		if (this.file == null) {
+			return;
+		}
+		for (String suffix : new String[] { "", "-wal", "-shm", ".migration-lock" }) {
+			try {
+				Files.deleteIfExists(this.file.resolveSibling(this.file.getFileName() + suffix));
+			}
+			catch (IOException ex) {
+				// a left-over temp file is not worth failing a benchmark for
+			}
+		}
+	}
+
+}

@@ -1,0 +1,122 @@
+package dev.jobqueue.benchmarks;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.zaxxer.hikari.HikariDataSource;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.jobqueue.autoconfigure.JacksonPayloadCodec;
+import dev.jobqueue.core.DefaultErrorClassifier;
+import dev.jobqueue.core.DefaultJobQueue;
+import dev.jobqueue.core.EnqueueLimits;
+import dev.jobqueue.core.HandlerDefinition;
+import dev.jobqueue.core.HandlerRegistry;
+import dev.jobqueue.core.JobInvoker;
+import dev.jobqueue.core.JobWorker;
+import dev.jobqueue.core.PayloadCodec;
+import dev.jobqueue.core.RetryPolicy;
+import dev.jobqueue.core.WorkerIds;
+import dev.jobqueue.core.WorkerListener;
+import dev.jobqueue.core.WorkerSettings;
+import dev.jobqueue.jdbc.SqliteDatabase;
+import dev.jobqueue.jdbc.SqliteJobStore;
+
+/**
+ * The queue as one application process assembles it, without Spring: the queue's own pool, the store, the
+ * queue API and (optionally) a worker, with the product's defaults except where a scenario sets them.
+ */
+final class QueueNode implements AutoCloseable {
+
+	static final String TYPE = "noop";
+
+	static final PayloadCodec CODEC = new JacksonPayloadCodec(JsonMapper.builder().build());
+
+	final HikariDataSource pool;
+
+	final SqliteJobStore store;
+
+	/** The queue's write transactions so far. */
+	final CommitCounter commits = new CommitCounter();
+
+	final HandlerRegistry handlers = new HandlerRegistry();
+
+	final DefaultJobQueue queue;
+
+	private JobWorker worker;
+
+	QueueNode(Db db) {
+		this.pool = db.pool();
+		SqliteDatabase database = new SqliteDatabase(this.commits.wrap(this.pool), db.label, Duration.ofSeconds(30));
+		this.store = new SqliteJobStore(database, Db.TABLES);
+		this.queue = new DefaultJobQueue(this.store, CODEC, this.handlers, Clock.systemUTC(),
+				new EnqueueLimits(3, 64 * 1024), null);
+	}
+
+	QueueNode handle(JobInvoker invoker) {
+		this.handlers.register(HandlerDefinition.of(TYPE, invoker));
+		return this;
+	}
+
+	/** Starts a worker that the queue of this node wakes on enqueue, as in an application. */
+	JobWorker startWorker(int concurrency, boolean virtual, Duration pollInterval, WorkerListener listener) {
+		WorkerSettings settings = new WorkerSettings(WorkerIds.newId(), concurrency, pollInterval,
+				Duration.ofSeconds(60), Duration.ofSeconds(5), 3);
+		RetryPolicy retry = new RetryPolicy(Duration.ofSeconds(10), Duration.ofHours(1), Math::random);
+		this.worker = new JobWorker(this.store, this.handlers, CODEC, new DefaultErrorClassifier(), retry,
+				Clock.systemUTC(), settings, executor(concurrency, virtual), listener, null);
+		this.queue.setSignals(this.worker);
+		this.worker.start();
+		return this.worker;
+	}
+
+	void stopWorker() {
+		if (this.worker != null) {
+			this.worker.stop();
+			this.queue.setSignals(null);
+			this.worker = null;
+		}
+	}
+
+	@Override
+	public void close() {
+		stopWorker();
+		this.pool.close();
+	}
+
+	/** Handler threads as the starter makes them: a fixed pool, or a virtual thread per job on Java 21+. */
+	static ExecutorService executor(int concurrency, boolean virtual) {
+		if (virtual) {
+			return virtualThreadPerTask();
+		}
+		AtomicInteger number = new AtomicInteger();
+		ThreadFactory threads = (task) -> {
+			Thread thread = new Thread(task, "jobqueue-worker-" + number.incrementAndGet());
+			thread.setDaemon(true);
+			return thread;
+		};
+		return Executors.newFixedThreadPool(concurrency, threads);
+	}
+
+	/** Found reflectively: the module is compiled for Java 17. */
+	private static ExecutorService virtualThreadPerTask() {
+		try {
+			// Through the public Thread.Builder interface: the builder's own class is not accessible.
+			Class<?> builderType = Class.forName("java.lang.Thread$Builder");
+			Object builder = Thread.class.getMethod("ofVirtual").invoke(null);
+			builder = builderType.getMethod("name", String.class, long.class).invoke(builder, "jobqueue-vworker-", 0L);
+			ThreadFactory threads = (ThreadFactory) builderType.getMethod("factory").invoke(builder);
+			return (ExecutorService) Executors.class.getMethod("newThreadPerTaskExecutor", ThreadFactory.class)
+				.invoke(null, threads);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new IllegalStateException("Virtual threads need Java 21 or later; this is Java "
+					+ Runtime.version().feature(), ex);
+		}
+	}
+
+}
