@@ -59,17 +59,17 @@ public final class SqliteQueueInsights implements QueueInsights {
 			""".formatted(SUMMARY_COLUMNS);
 
 	static final String OLDEST_RUNNING = """
-			SELECT %s FROM {jobs} INDEXED BY {p}jobs_running_started_idx
+			SELECT %s FROM {jobs} INDEXED BY {p}jobs_running_idx
 			WHERE status = 'running' ORDER BY started_at, id LIMIT ?
 			""".formatted(SUMMARY_COLUMNS);
 
 	static final String STUCK_COUNT = """
-			SELECT count(*) FROM {jobs} INDEXED BY {p}jobs_running_heartbeat_idx
+			SELECT count(*) FROM {jobs} INDEXED BY {p}jobs_running_idx
 			WHERE status = 'running' AND heartbeat_at < ?
 			""";
 
 	static final String STUCK = """
-			SELECT %s FROM {jobs} INDEXED BY {p}jobs_running_heartbeat_idx
+			SELECT %s FROM {jobs} INDEXED BY {p}jobs_running_idx
 			WHERE status = 'running' AND heartbeat_at < ? ORDER BY heartbeat_at, id LIMIT ?
 			""".formatted(SUMMARY_COLUMNS);
 

@@ -5,9 +5,9 @@
 -- Oldest claimable job and how many are due: pending jobs by due time (backoff included in run_at).
 CREATE INDEX ${prefix}jobs_due_idx ON ${prefix}jobs (run_at) WHERE status = 'pending';
 
--- Oldest running jobs (claim time) and stuck jobs (last heartbeat).
-CREATE INDEX ${prefix}jobs_running_started_idx ON ${prefix}jobs (started_at) WHERE status = 'running';
-CREATE INDEX ${prefix}jobs_running_heartbeat_idx ON ${prefix}jobs (heartbeat_at) WHERE status = 'running';
+-- Oldest running jobs and stuck jobs need no index of their own: running jobs are few (at most the workers'
+-- slots), and V1's jobs_running_idx holds exactly them. Every index on running rows costs a write per claim,
+-- per completion and (for heartbeat_at) per lease renewal.
 
 -- Retry distribution (attempts used) of unfinished and failed jobs, per type, answered from the index alone.
 CREATE INDEX ${prefix}jobs_unfinished_attempts_idx ON ${prefix}jobs (type, attempts)
