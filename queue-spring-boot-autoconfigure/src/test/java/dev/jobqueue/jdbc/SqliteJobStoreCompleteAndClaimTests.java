@@ -1,44 +1,25 @@
 package dev.jobqueue.jdbc;
 
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import dev.jobqueue.core.ClaimRequest;
 import dev.jobqueue.core.ClaimedJob;
 import dev.jobqueue.core.CompleteAndClaim;
 import dev.jobqueue.core.Completion;
 import dev.jobqueue.core.NewJob;
-import dev.jobqueue.testing.TestDatabase;
+import dev.jobqueue.testing.QueueFileTests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Outcomes and the next claim in one transaction, fenced like the separate calls. */
-class SqliteJobStoreCompleteAndClaimTests {
+class SqliteJobStoreCompleteAndClaimTests extends QueueFileTests {
 
 	static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
-
-	@TempDir
-	Path dir;
-
-	TestDatabase db;
-
-	@BeforeEach
-	void setUp() {
-		this.db = TestDatabase.create(this.dir);
-	}
-
-	@AfterEach
-	void tearDown() {
-		this.db.close();
-	}
 
 	@Test
 	void writesOutcomesThenClaimsTheNextJobs() {

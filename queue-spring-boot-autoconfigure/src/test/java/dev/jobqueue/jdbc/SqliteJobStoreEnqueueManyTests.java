@@ -1,39 +1,20 @@
 package dev.jobqueue.jdbc;
 
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import dev.jobqueue.core.NewJob;
-import dev.jobqueue.testing.TestDatabase;
+import dev.jobqueue.testing.QueueFileTests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Many jobs in one enqueue: each id names its own job, with or without dedup keys in the batch. */
-class SqliteJobStoreEnqueueManyTests {
+class SqliteJobStoreEnqueueManyTests extends QueueFileTests {
 
 	static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
-
-	@TempDir
-	Path dir;
-
-	TestDatabase db;
-
-	@BeforeEach
-	void setUp() {
-		this.db = TestDatabase.create(this.dir);
-	}
-
-	@AfterEach
-	void tearDown() {
-		this.db.close();
-	}
 
 	@Test
 	void jobsWithoutDedupKeysGetTheirOwnIdsInRequestOrderWithEvents() {
