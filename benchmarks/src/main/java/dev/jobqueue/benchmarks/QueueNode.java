@@ -20,6 +20,7 @@ import dev.jobqueue.core.JobInvoker;
 import dev.jobqueue.core.JobWorker;
 import dev.jobqueue.core.PayloadCodec;
 import dev.jobqueue.core.RetryPolicy;
+import dev.jobqueue.core.VirtualThreads;
 import dev.jobqueue.core.WorkerIds;
 import dev.jobqueue.core.WorkerListener;
 import dev.jobqueue.core.WorkerSettings;
@@ -91,7 +92,9 @@ final class QueueNode implements AutoCloseable {
 	/** Handler threads as the starter makes them: a fixed pool, or a virtual thread per job on Java 21+. */
 	static ExecutorService executor(int concurrency, boolean virtual) {
 		if (virtual) {
-			return virtualThreadPerTask();
+			return VirtualThreads.perTaskExecutor("jobqueue-vworker-")
+				.orElseThrow(() -> new IllegalStateException(
+						"Virtual threads need Java 21 or later; this is Java " + Runtime.version().feature()));
 		}
 		AtomicInteger number = new AtomicInteger();
 		ThreadFactory threads = (task) -> {
@@ -100,23 +103,6 @@ final class QueueNode implements AutoCloseable {
 			return thread;
 		};
 		return Executors.newFixedThreadPool(concurrency, threads);
-	}
-
-	/** Found reflectively: the module is compiled for Java 17. */
-	private static ExecutorService virtualThreadPerTask() {
-		try {
-			// Through the public Thread.Builder interface: the builder's own class is not accessible.
-			Class<?> builderType = Class.forName("java.lang.Thread$Builder");
-			Object builder = Thread.class.getMethod("ofVirtual").invoke(null);
-			builder = builderType.getMethod("name", String.class, long.class).invoke(builder, "jobqueue-vworker-", 0L);
-			ThreadFactory threads = (ThreadFactory) builderType.getMethod("factory").invoke(builder);
-			return (ExecutorService) Executors.class.getMethod("newThreadPerTaskExecutor", ThreadFactory.class)
-				.invoke(null, threads);
-		}
-		catch (ReflectiveOperationException ex) {
-			throw new IllegalStateException("Virtual threads need Java 21 or later; this is Java "
-					+ Runtime.version().feature(), ex);
-		}
 	}
 
 }

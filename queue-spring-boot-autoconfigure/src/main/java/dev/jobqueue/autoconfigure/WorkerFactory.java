@@ -1,7 +1,7 @@
 package dev.jobqueue.autoconfigure;
 
-import java.lang.reflect.Method;
 import java.time.Clock;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -18,6 +18,7 @@ import dev.jobqueue.core.JobWorker;
 import dev.jobqueue.core.PayloadCodec;
 import dev.jobqueue.core.RetryPolicy;
 import dev.jobqueue.core.RunInterceptor;
+import dev.jobqueue.core.VirtualThreads;
 import dev.jobqueue.core.WorkerIds;
 import dev.jobqueue.core.WorkerListener;
 import dev.jobqueue.core.WorkerSettings;
@@ -42,29 +43,13 @@ record WorkerFactory(JobStore store, HandlerRegistry handlers, PayloadCodec code
 		Boolean configured = this.properties.getVirtualThreads();
 		boolean virtual = (configured != null) ? configured : Threading.VIRTUAL.isActive(this.environment);
 		if (virtual) {
-			ExecutorService executor = virtualThreadExecutor();
-			if (executor != null) {
-				return executor;
+			Optional<ExecutorService> executor = VirtualThreads.perTaskExecutor("jobqueue-vworker-");
+			if (executor.isPresent()) {
+				return executor.get();
 			}
 		}
 		ThreadFactory threads = new CustomizableThreadFactory("jobqueue-worker-");
 		return Executors.newFixedThreadPool(this.properties.getConcurrency(), threads);
-	}
-
-	/** Virtual threads on Java 21+, found reflectively since the code is compiled for Java 17. */
-	private static ExecutorService virtualThreadExecutor() {
-		try {
-			// Call through the public Thread.Builder interface: the builder's own class is internal to java.base.
-			Class<?> builderType = Class.forName("java.lang.Thread$Builder");
-			Object builder = Thread.class.getMethod("ofVirtual").invoke(null);
-			builder = builderType.getMethod("name", String.class, long.class).invoke(builder, "jobqueue-vworker-", 0L);
-			ThreadFactory threads = (ThreadFactory) builderType.getMethod("factory").invoke(builder);
-			Method perTask = Executors.class.getMethod("newThreadPerTaskExecutor", ThreadFactory.class);
-			return (ExecutorService) perTask.invoke(null, threads);
-		}
-		catch (ReflectiveOperationException | RuntimeException ex) {
-			return null;
-		}
 	}
 
 }

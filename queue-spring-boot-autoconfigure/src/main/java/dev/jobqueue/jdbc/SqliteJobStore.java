@@ -404,12 +404,7 @@ public final class SqliteJobStore implements JobStore {
 	private List<ClaimedJob> claimDue(Connection connection, ClaimRequest request, Instant now) throws SQLException {
 		Set<String> types = request.unlimitedTypes();
 		try (PreparedStatement claim = connection.prepareStatement(claimDueStatement(types.size()))) {
-			int i = 1;
-			claim.setString(i++, request.workerId());
-			claim.setLong(i++, now.toEpochMilli());
-			claim.setLong(i++, now.toEpochMilli());
-			claim.setLong(i++, request.leaseUntil().toEpochMilli());
-			claim.setString(i++, jsonStrings(request.notRepeatableTypes()));
+			int i = bindClaimedBy(claim, request, now);
 			for (String type : types) {
 				claim.setString(i++, type);
 			}
@@ -417,6 +412,20 @@ public final class SqliteJobStore implements JobStore {
 			claim.setInt(i, request.limit());
 			return readClaimed(claim);
 		}
+	}
+
+	/**
+	 * Binds the SET part both claim statements share: worker, claim time, heartbeat, lease and the types that must
+	 * not run twice.
+	 * @return the next parameter index
+	 */
+	private static int bindClaimedBy(PreparedStatement claim, ClaimRequest request, Instant now) throws SQLException {
+		claim.setString(1, request.workerId());
+		claim.setLong(2, now.toEpochMilli());
+		claim.setLong(3, now.toEpochMilli());
+		claim.setLong(4, request.leaseUntil().toEpochMilli());
+		claim.setString(5, jsonStrings(request.notRepeatableTypes()));
+		return 6;
 	}
 
 	/** The single-statement claim for {@code typeCount} types, for tests of its query plan. */
@@ -487,16 +496,12 @@ public final class SqliteJobStore implements JobStore {
 	private List<ClaimedJob> claimByIds(Connection connection, List<Candidate> chosen, ClaimRequest request,
 			Instant now) throws SQLException {
 		try (PreparedStatement claim = connection.prepareStatement(sql(CLAIM_BY_IDS))) {
-			claim.setString(1, request.workerId());
-			claim.setLong(2, now.toEpochMilli());
-			claim.setLong(3, now.toEpochMilli());
-			claim.setLong(4, request.leaseUntil().toEpochMilli());
-			claim.setString(5, jsonStrings(request.notRepeatableTypes()));
+			int i = bindClaimedBy(claim, request, now);
 			StringBuilder ids = new StringBuilder("[");
 			for (Candidate candidate : chosen) {
 				ids.append((ids.length() > 1) ? "," : "").append(candidate.id());
 			}
-			claim.setString(6, ids.append(']').toString());
+			claim.setString(i, ids.append(']').toString());
 			return readClaimed(claim);
 		}
 	}

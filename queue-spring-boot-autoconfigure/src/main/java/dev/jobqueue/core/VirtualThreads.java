@@ -1,0 +1,34 @@
+package dev.jobqueue.core;
+
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+
+/** Virtual threads for handlers on Java 21+, reached reflectively because the code is compiled for Java 17. */
+public final class VirtualThreads {
+
+	private VirtualThreads() {
+	}
+
+	/**
+	 * An executor starting one virtual thread per task, named {@code prefix0}, {@code prefix1}, ...
+	 * @return empty before Java 21
+	 */
+	public static Optional<ExecutorService> perTaskExecutor(String prefix) {
+		try {
+			// Call through the public Thread.Builder interface: the builder's own class is internal to java.base.
+			Class<?> builderType = Class.forName("java.lang.Thread$Builder");
+			Object builder = Thread.class.getMethod("ofVirtual").invoke(null);
+			builder = builderType.getMethod("name", String.class, long.class).invoke(builder, prefix, 0L);
+			ThreadFactory threads = (ThreadFactory) builderType.getMethod("factory").invoke(builder);
+			return Optional.of((ExecutorService) Executors.class
+				.getMethod("newThreadPerTaskExecutor", ThreadFactory.class)
+				.invoke(null, threads));
+		}
+		catch (ReflectiveOperationException | RuntimeException ex) {
+			return Optional.empty();
+		}
+	}
+
+}
