@@ -26,6 +26,7 @@ import dev.jobqueue.core.EnqueueLimits;
 import dev.jobqueue.core.ErrorClassifier;
 import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.core.JobScheduler;
+import dev.jobqueue.core.JobAdminStore;
 import dev.jobqueue.core.JobStore;
 import dev.jobqueue.core.QueueSignals;
 import dev.jobqueue.core.ScheduleStore;
@@ -38,6 +39,7 @@ import dev.jobqueue.core.RunInterceptor;
 import dev.jobqueue.core.TraceParentSource;
 import dev.jobqueue.core.WorkerListener;
 import dev.jobqueue.jdbc.SqliteDatabase;
+import dev.jobqueue.jdbc.SqliteJobAdminStore;
 import dev.jobqueue.jdbc.SqliteJobStore;
 import dev.jobqueue.jdbc.SqliteScheduleStore;
 import dev.jobqueue.jdbc.SqliteQueueInsights;
@@ -82,6 +84,13 @@ public final class QueueAutoConfiguration {
 	SqliteJobStore queueJobStore(SqliteDatabase database, QueueProperties properties,
 			QueueSchemaInitializer schemaInitializer) {
 		return new SqliteJobStore(database, new TableNames(properties.getTablePrefix()));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean(JobAdminStore.class)
+	SqliteJobAdminStore queueJobAdminStore(SqliteDatabase database, QueueProperties properties,
+			QueueSchemaInitializer schemaInitializer) {
+		return new SqliteJobAdminStore(database, new TableNames(properties.getTablePrefix()));
 	}
 
 	@Bean
@@ -159,12 +168,12 @@ public final class QueueAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	JobQueue jobQueue(JobStore store, PayloadCodec codec, HandlerRegistry handlers, QueueProperties properties,
-			ObjectProvider<Clock> clock, ObjectProvider<TraceParentSource> traceParent) {
+	JobQueue jobQueue(JobStore store, JobAdminStore admin, PayloadCodec codec, HandlerRegistry handlers,
+			QueueProperties properties, ObjectProvider<Clock> clock, ObjectProvider<TraceParentSource> traceParent) {
 		EnqueueLimits limits = new EnqueueLimits(properties.getRetry().getMaxAttempts(),
 				properties.getMaxPayloadSize().toBytes());
 		TraceParentSource trace = traceParent.getIfUnique();
-		return new DefaultJobQueue(store, codec, handlers, clock.getIfUnique(Clock::systemUTC), limits,
+		return new DefaultJobQueue(store, admin, codec, handlers, clock.getIfUnique(Clock::systemUTC), limits,
 				(trace != null) ? trace::currentTraceParent : null);
 	}
 

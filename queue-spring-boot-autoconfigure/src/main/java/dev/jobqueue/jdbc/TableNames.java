@@ -54,10 +54,6 @@ public final class TableNames {
 		return this.prefix + "jobqueue_schema_history";
 	}
 
-	public String index(String name) {
-		return this.prefix + name;
-	}
-
 	/** Expands the table names of {@code template} and parses its {@code :name} parameters. */
 	NamedSql sql(String template) {
 		return NamedSql.parse(expand(template));

@@ -39,6 +39,7 @@ import dev.jobqueue.testing.FaultyDataSource.Fault;
 import dev.jobqueue.testing.Invariants;
 import dev.jobqueue.testing.MutableClock;
 import dev.jobqueue.testing.WorkerHarness;
+import dev.jobqueue.jdbc.SqliteJobAdminStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -147,7 +148,7 @@ class FaultInjectionTests {
 				done.computeIfAbsent(context.jobId(), (id) -> new AtomicInteger()).incrementAndGet();
 				return null;
 			}));
-			DefaultJobQueue queue = new DefaultJobQueue(store, WorkerHarness.CODEC, handlers, Clock.systemUTC(),
+			DefaultJobQueue queue = new DefaultJobQueue(store, adminOf(store), WorkerHarness.CODEC, handlers, Clock.systemUTC(),
 					new EnqueueLimits(10, 1 << 20), null);
 			List<JobRequest> requests = new ArrayList<>();
 			for (int i = 0; i < 300; i++) {
@@ -186,7 +187,7 @@ class FaultInjectionTests {
 			FaultyDataSource faults = new FaultyDataSource(pool, 1);
 			SqliteJobStore store = new SqliteJobStore(new SqliteDatabase(faults, file.toString(), Duration.ofSeconds(2)),
 					new TableNames(""));
-			DefaultJobQueue queue = new DefaultJobQueue(store, WorkerHarness.CODEC, new HandlerRegistry(),
+			DefaultJobQueue queue = new DefaultJobQueue(store, adminOf(store), WorkerHarness.CODEC, new HandlerRegistry(),
 					Clock.systemUTC(), new EnqueueLimits(3, 1 << 20), null);
 			queue.enqueue("job", "before");
 			// Step 1 is getConnection, 2 BEGIN IMMEDIATE, 3 the INSERT: it fails, and so does the ROLLBACK after it.
@@ -207,6 +208,11 @@ class FaultInjectionTests {
 			assertThat(count(file, "SELECT count(*) FROM jobs")).isEqualTo(3);
 			assertThat(Invariants.violations(file)).isEmpty();
 		}
+	}
+
+	/** The administration store on the same (faulty) database as {@code store}. */
+	static SqliteJobAdminStore adminOf(SqliteJobStore store) {
+		return new SqliteJobAdminStore(store.database(), store.tables());
 	}
 
 	static long count(Path file, String sql) {
@@ -272,7 +278,7 @@ class FaultInjectionTests {
 			SqliteJobStore store = new SqliteJobStore(new SqliteDatabase(this.faults, this.file.toString(),
 					Duration.ofMillis(500)), new TableNames(""));
 			HandlerRegistry handlers = handlers();
-			DefaultJobQueue queue = new DefaultJobQueue(store, WorkerHarness.CODEC, handlers, this.clock,
+			DefaultJobQueue queue = new DefaultJobQueue(store, adminOf(store), WorkerHarness.CODEC, handlers, this.clock,
 					new EnqueueLimits(10, 1 << 20), null);
 			JobWorker worker = new JobWorker(store, handlers, WorkerHarness.CODEC, new DefaultErrorClassifier(),
 					new RetryPolicy(Duration.ofSeconds(1), Duration.ofSeconds(4), () -> 0.5), this.clock,

@@ -16,6 +16,7 @@ import dev.jobqueue.jdbc.SqliteDatabase;
 import dev.jobqueue.jdbc.SqliteJobStore;
 import dev.jobqueue.jdbc.SqliteSchema;
 import dev.jobqueue.jdbc.TableNames;
+import dev.jobqueue.jdbc.SqliteJobAdminStore;
 
 /** A real, migrated SQLite file for a test, with the store on top. */
 public final class TestDatabase implements AutoCloseable {
@@ -28,6 +29,8 @@ public final class TestDatabase implements AutoCloseable {
 
 	private final SqliteJobStore store;
 
+	private final SqliteJobAdminStore admin;
+
 	private TestDatabase(Path file, String prefix) {
 		this.file = file;
 		String url = "jdbc:sqlite:" + file;
@@ -36,6 +39,7 @@ public final class TestDatabase implements AutoCloseable {
 		new SqliteSchema(this.dataSource, tables).initialize();
 		this.database = new SqliteDatabase(this.dataSource, file.toString(), Duration.ofSeconds(30));
 		this.store = new SqliteJobStore(this.database, tables);
+		this.admin = new SqliteJobAdminStore(this.database, tables);
 	}
 
 	public static TestDatabase create(Path directory) {
@@ -64,6 +68,10 @@ public final class TestDatabase implements AutoCloseable {
 
 	public SqliteJobStore store() {
 		return this.store;
+	}
+
+	public SqliteJobAdminStore admin() {
+		return this.admin;
 	}
 
 	/** The first column of each row of a query. */
