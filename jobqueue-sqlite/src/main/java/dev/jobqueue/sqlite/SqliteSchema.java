@@ -42,6 +42,9 @@ public final class SqliteSchema {
 
 	private static final Logger logger = LoggerFactory.getLogger(SqliteSchema.class);
 
+	/** How often a migration that found the database busy is tried (about 8 s in all). */
+	private static final int MIGRATION_ATTEMPTS = 12;
+
 	private final DataSource dataSource;
 
 	private final TableNames tables;
@@ -93,10 +96,52 @@ public final class SqliteSchema {
 					+ "newer schema: upgrade jobqueue in this application, or point jobqueue.datasource.url at "
 					+ "another file.");
 		}
-		int applied = flyway.migrate().migrationsExecuted;
+		int applied = migrateRetryingWhileBusy(flyway);
 		if (applied > 0) {
 			logger.info("Queue schema of {} migrated ({} migration(s), history in table {})", url, applied,
 					this.tables.schemaHistory());
+		}
+	}
+
+	/**
+	 * Flyway's migration transaction reads the history table before it writes, so on a file that another process
+	 * already uses (say, an application with another table prefix), a commit in between fails it at once with
+	 * SQLITE_BUSY, whatever the busy timeout. The failed script was rolled back, so migrating again is safe.
+	 */
+	private static int migrateRetryingWhileBusy(Flyway flyway) {
+		for (int attempt = 1;; attempt++) {
+			try {
+				return flyway.migrate().migrationsExecuted;
+			}
+			catch (RuntimeException ex) {
+				if (attempt >= MIGRATION_ATTEMPTS || !causedByBusy(ex)) {
+					throw ex;
+				}
+				logger.debug("Queue schema migration found the database busy (attempt {}), trying again", attempt);
+				pause(Math.min(1000L, 20L << attempt));
+			}
+		}
+	}
+
+	private static boolean causedByBusy(Throwable ex) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (cause instanceof SQLException sql && SqliteErrors.isBusy(sql)) {
+				return true;
+			}
+			if (cause.getMessage() != null && cause.getMessage().contains("SQLITE_BUSY")) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private static void pause(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new JobQueueException("Interrupted while waiting to migrate the queue schema", ex);
 		}
 	}
 
