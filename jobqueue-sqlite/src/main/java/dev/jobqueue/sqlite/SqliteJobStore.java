@@ -1,0 +1,278 @@
+package dev.jobqueue.sqlite;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+
+import dev.jobqueue.core.ClaimRequest;
+import dev.jobqueue.core.ClaimedJob;
+import dev.jobqueue.core.CompleteAndClaim;
+import dev.jobqueue.core.Completion;
+import dev.jobqueue.core.JobStore;
+import dev.jobqueue.core.LeaseRenewal;
+import dev.jobqueue.core.NewJob;
+import dev.jobqueue.core.RunningJobRef;
+import dev.jobqueue.core.WorkerInfo;
+
+/**
+ * The {@link JobStore} on SQLite: the hot path of enqueuing and working. Each method is one transaction of
+ * {@link SqliteDatabase}; the statements live with what they do: {@link JobInserts} (enqueue),
+ * {@link SqliteClaims} (claim), {@link SqliteCompletions} (outcomes); leases, recovery and the worker registry
+ * are here. Statements are text blocks with {@code :name} parameters, parsed once when the store is built;
+ * {@code {jobs}}, {@code {attempts}}, {@code {events}}, {@code {workers}}, {@code {paused}} and {@code {p}}
+ * stand for the prefixed table and index names ({@link TableNames}).
+ */
+public final class SqliteJobStore implements JobStore {
+
+	private static final String RENEW_LEASE = """
+			UPDATE {jobs} SET heartbeat_at = :now, lease_until = :lease_until
+			WHERE id = :job_id AND runs = :run AND status = 'running' AND worker_id = :worker_id
+			RETURNING cancel_requested
+			""";
+
+	private static final String ANY_EXPIRED_LEASE = """
+			SELECT 1 FROM {jobs} WHERE status = 'running' AND lease_until < :now LIMIT 1
+			""";
+
+	/** Final when the job must not run twice or has no attempts left; SET expressions see the old row. */
+	private static final String RECOVER_EXPIRED = """
+			UPDATE {jobs}
+			SET status = CASE WHEN cancel_requested = 1 THEN 'cancelled'
+			                  WHEN repeatable = 0 OR attempts >= max_attempts THEN 'failed'
+			                  ELSE 'pending' END,
+			    error_code = CASE WHEN cancel_requested = 1 THEN error_code
+			                      WHEN repeatable = 0 THEN 'LEASE_EXPIRED:NOT_REPEATABLE'
+			                      WHEN attempts >= max_attempts THEN 'LEASE_EXPIRED:MAX_ATTEMPTS'
+			                      ELSE 'LEASE_EXPIRED:WORKER_LOST' END,
+			    error_detail = 'Worker ' || coalesce(worker_id, '?') || ' stopped renewing its lease, which expired at '
+			                   || strftime('%Y-%m-%dT%H:%M:%fZ', lease_until / 1000.0, 'unixepoch'),
+			    finished_at = CASE WHEN cancel_requested = 1 OR repeatable = 0 OR attempts >= max_attempts THEN :now END,
+			    run_at = :now, lease_until = NULL
+			WHERE id IN (SELECT id FROM {jobs} WHERE status = 'running' AND lease_until < :now LIMIT :limit)
+			RETURNING id, runs, status, error_code, error_detail
+			""";
+
+	private static final String UPSERT_WORKER = """
+			INSERT INTO {workers} (worker_id, host, pid, types, concurrency, started_at, heartbeat_at)
+			VALUES (:worker_id, :host, :pid, :types, :concurrency, :now, :now)
+			ON CONFLICT (worker_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at, types = excluded.types,
+			    concurrency = excluded.concurrency
+			""";
+
+	private static final String DELETE_WORKER = """
+			DELETE FROM {workers} WHERE worker_id = :worker_id
+			""";
+
+	private final SqliteDatabase database;
+
+	private final TableNames tables;
+
+	private final JobEvents events;
+
+	private final JobInserts inserts;
+
+	private final SqliteClaims claims;
+
+	private final SqliteCompletions completions;
+
+	private final WalChangeToken changeToken;
+
+	private final NamedSql renewLease;
+
+	private final NamedSql anyExpiredLease;
+
+	private final NamedSql recoverExpired;
+
+	private final NamedSql upsertWorker;
+
+	private final NamedSql deleteWorker;
+
+	public SqliteJobStore(SqliteDatabase database, TableNames tables) {
+		this.database = Objects.requireNonNull(database, "'database' must not be null");
+		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
+		this.events = new JobEvents(tables);
+		this.inserts = new JobInserts(tables, this.events);
+		this.claims = new SqliteClaims(tables, this.events);
+		this.completions = new SqliteCompletions(tables, this.events);
+		this.changeToken = new WalChangeToken(database);
+		this.renewLease = tables.sql(RENEW_LEASE);
+		this.anyExpiredLease = tables.sql(ANY_EXPIRED_LEASE);
+		this.recoverExpired = tables.sql(RECOVER_EXPIRED);
+		this.upsertWorker = tables.sql(UPSERT_WORKER);
+		this.deleteWorker = tables.sql(DELETE_WORKER);
+	}
+
+	public SqliteDatabase database() {
+		return this.database;
+	}
+
+	public TableNames tables() {
+		return this.tables;
+	}
+
+	@Override
+	public List<Long> enqueue(List<NewJob> jobs, Instant now, Runnable afterCommit) {
+		String action = (jobs.size() == 1) ? "enqueue a '" + jobs.get(0).type() + "' job" : "enqueue " + jobs.size() + " jobs";
+		return this.database.writeJoiningTransaction(action, (connection) -> insertJobs(connection, jobs, now),
+				afterCommit);
+	}
+
+	/** Inserts jobs in the caller's transaction, for the schedule store's ticks. */
+	List<Long> insertJobs(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {
+		return this.inserts.insert(connection, jobs, now);
+	}
+
+	@Override
+	public List<ClaimedJob> claim(ClaimRequest request, Instant now) {
+		if (request.isEmpty()) {
+			return List.of();
+		}
+		return this.database.write("claim jobs", (connection) -> this.claims.claim(connection, request, now));
+	}
+
+	/** The text of the single-statement claim for {@code typeCount} types, for tests of its query plan. */
+	String claimDueStatement(int typeCount) {
+		return this.claims.claimDueStatement(typeCount).text();
+	}
+
+	@Override
+	public boolean[] complete(List<Completion> completions, String workerId, Instant now) {
+		if (completions.isEmpty()) {
+			return new boolean[0];
+		}
+		return this.database.write("record the outcome of " + completions.size() + " job(s)",
+				(connection) -> this.completions.write(connection, completions, workerId, now));
+	}
+
+	@Override
+	public CompleteAndClaim completeAndClaim(List<Completion> completions, String workerId, ClaimRequest request,
+			Instant now) {
+		if (completions.isEmpty()) {
+			return new CompleteAndClaim(new boolean[0], claim(request, now));
+		}
+		if (request.isEmpty()) {
+			return new CompleteAndClaim(complete(completions, workerId, now), List.of());
+		}
+		return this.database.write("record the outcome of " + completions.size() + " job(s) and claim jobs",
+				(connection) -> {
+					boolean[] applied = this.completions.write(connection, completions, workerId, now);
+					return new CompleteAndClaim(applied, this.claims.claim(connection, request, now));
+				});
+	}
+
+	@Override
+	public Object changeToken() {
+		return this.changeToken.current();
+	}
+
+	@Override
+	public LeaseRenewal renewLeases(String workerId, Collection<RunningJobRef> runs, Instant now, Instant leaseUntil) {
+		if (runs.isEmpty()) {
+			return LeaseRenewal.NONE;
+		}
+		return this.database.write("renew the leases of " + runs.size() + " running job(s)", (connection) -> {
+			Set<Long> cancelRequested = new HashSet<>();
+			Set<Long> lost = new HashSet<>();
+			try (NamedStatement renew = this.renewLease.prepare(connection)) {
+				for (RunningJobRef run : runs) {
+					renew.bind("now", now)
+						.bind("lease_until", leaseUntil)
+						.bind("job_id", run.jobId())
+						.bind("run", run.run())
+						.bind("worker_id", workerId);
+					try (ResultSet rows = renew.executeQuery()) {
+						if (!rows.next()) {
+							lost.add(run.jobId());
+						}
+						else if (rows.getInt(1) == 1) {
+							cancelRequested.add(run.jobId());
+						}
+					}
+				}
+			}
+			return new LeaseRenewal(cancelRequested, lost);
+		});
+	}
+
+	/** Looks for expired leases in a read first: most rounds find none and need no write lock. */
+	@Override
+	public int recoverExpiredLeases(Instant now, int limit) {
+		boolean any = this.database.read("look for expired leases", (connection) -> {
+			try (NamedStatement select = this.anyExpiredLease.prepare(connection)) {
+				return select.bind("now", now).queryString() != null;
+			}
+		});
+		if (!any) {
+			return 0;
+		}
+		return this.database.write("recover jobs with expired leases", (connection) -> {
+			int recovered = 0;
+			try (NamedStatement recover = this.recoverExpired.prepare(connection);
+					NamedStatement attempt = this.completions.prepareFinishAttempt(connection);
+					NamedStatement event = this.events.prepare(connection)) {
+				recover.bind("now", now).bind("limit", limit);
+				try (ResultSet rows = recover.executeQuery()) {
+					while (rows.next()) {
+						recovered++;
+						long id = rows.getLong(1);
+						String status = rows.getString(3);
+						String detail = rows.getString(5);
+						SqliteCompletions.finishAttempt(attempt, id, rows.getInt(2), "LEASE_EXPIRED",
+								"LEASE_EXPIRED:WORKER_LOST", detail, now);
+						String eventName = switch (status) {
+							case "pending" -> "RECOVERED";
+							case "cancelled" -> "CANCELLED";
+							default -> "FAILED";
+						};
+						JobEvents.add(event, id, now, eventName, "recovery", rows.getString(4) + ": " + detail);
+					}
+				}
+				attempt.executeBatch();
+				event.executeBatch();
+			}
+			return recovered;
+		});
+	}
+
+	@Override
+	public void recordEvent(long jobId, String event, String actor, String detail, Instant now) {
+		this.database.write("record event " + event + " of job " + jobId, (connection) -> {
+			try (NamedStatement insert = this.events.prepare(connection)) {
+				JobEvents.add(insert, jobId, now, event, actor, detail);
+				return insert.executeBatch().length;
+			}
+		});
+	}
+
+	@Override
+	public void registerWorker(WorkerInfo worker, Instant now) {
+		this.database.write("register worker " + worker.workerId(), (connection) -> {
+			try (NamedStatement upsert = this.upsertWorker.prepare(connection)) {
+				return upsert.bind("worker_id", worker.workerId())
+					.bind("host", worker.host())
+					.bind("pid", worker.pid())
+					.bind("types", String.join(",", new TreeSet<>(worker.types())))
+					.bind("concurrency", worker.concurrency())
+					.bind("now", now)
+					.executeUpdate();
+			}
+		});
+	}
+
+	@Override
+	public void unregisterWorker(String workerId) {
+		this.database.write("unregister worker " + workerId, (connection) -> {
+			try (NamedStatement delete = this.deleteWorker.prepare(connection)) {
+				return delete.bind("worker_id", workerId).executeUpdate();
+			}
+		});
+	}
+
+}

@@ -1,0 +1,301 @@
+package dev.jobqueue.sqlite;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.jobqueue.Misfire;
+import dev.jobqueue.ScheduleInfo;
+import dev.jobqueue.core.DeclaredSchedule;
+import dev.jobqueue.core.DueSchedule;
+import dev.jobqueue.core.ScheduleFiring;
+import dev.jobqueue.core.ScheduleStore;
+import dev.jobqueue.core.TickDecision;
+
+/**
+ * The {@link ScheduleStore} on SQLite, in the same file as the jobs: a schedule's job and its next tick are
+ * written in one {@code BEGIN IMMEDIATE} transaction. The tick is moved forward with a compare-and-set on the
+ * row's {@code next_run_at} and {@code last_tick_at} (and a CHECK keeps the next tick after the last), so even
+ * a writer that did not serialise through the write lock could not enqueue a tick twice.
+ */
+public final class SqliteScheduleStore implements ScheduleStore {
+
+	private static final Logger logger = LoggerFactory.getLogger(SqliteScheduleStore.class);
+
+	private static final String SELECT_DEFINITION = """
+			SELECT expression, zone, next_run_at, last_tick_at FROM {schedules} WHERE name = :name
+			""";
+
+	private static final String UPSERT_SCHEDULE = """
+			INSERT INTO {schedules} (name, type, expression, zone, misfire, payload, next_run_at, defined_by, declared_at,
+			                         created_at)
+			VALUES (:name, :type, :expression, :zone, :misfire, :payload, :next_run_at, :defined_by, :now, :now)
+			ON CONFLICT (name) DO UPDATE SET type = excluded.type, expression = excluded.expression, zone = excluded.zone,
+			    misfire = excluded.misfire, payload = excluded.payload, next_run_at = excluded.next_run_at,
+			    defined_by = excluded.defined_by, declared_at = excluded.declared_at
+			""";
+
+	private static final String REFRESH = """
+			UPDATE {schedules} SET declared_at = :now WHERE name IN (SELECT value FROM json_each(:names))
+			""";
+
+	private static final String EARLIEST_DUE = """
+			SELECT min(s.next_run_at) FROM {schedules} s
+			WHERE s.name IN (SELECT value FROM json_each(:names))
+			  AND NOT EXISTS (SELECT 1 FROM {paused} p WHERE p.type = s.type)
+			""";
+
+	private static final String SELECT_DUE = """
+			SELECT s.name, s.type, s.expression, s.zone, s.misfire, s.payload, s.next_run_at, s.last_tick_at
+			FROM {schedules} s
+			WHERE s.name IN (SELECT value FROM json_each(:names)) AND s.next_run_at <= :now
+			  AND NOT EXISTS (SELECT 1 FROM {paused} p WHERE p.type = s.type)
+			ORDER BY s.next_run_at, s.name
+			""";
+
+	/** Moves the schedule past {@code tick}, only if nobody did so already. */
+	private static final String ADVANCE_FIRED = """
+			UPDATE {schedules} SET next_run_at = :next_run_at, last_tick_at = :tick, last_fired_at = :now
+			WHERE name = :name AND next_run_at = :due_at AND (last_tick_at IS NULL OR last_tick_at < :tick)
+			""";
+
+	private static final String ADVANCE_SKIPPED = """
+			UPDATE {schedules} SET next_run_at = :next_run_at WHERE name = :name AND next_run_at = :due_at
+			""";
+
+	private static final String SET_LAST_JOB = """
+			UPDATE {schedules} SET last_job_id = :job_id WHERE name = :name
+			""";
+
+	private static final String SELECT_ALL = """
+			SELECT s.name, s.type, s.expression, s.zone, s.misfire, s.next_run_at, s.last_tick_at, s.last_job_id,
+			       s.declared_at, s.defined_by, EXISTS (SELECT 1 FROM {paused} p WHERE p.type = s.type) AS paused
+			FROM {schedules} s ORDER BY s.name
+			""";
+
+	private final SqliteJobStore jobs;
+
+	private final SqliteDatabase database;
+
+	private final JobEvents events;
+
+	private final NamedSql selectDefinition;
+
+	private final NamedSql upsertSchedule;
+
+	private final NamedSql refresh;
+
+	private final NamedSql earliestDue;
+
+	private final NamedSql selectDue;
+
+	private final NamedSql advanceFired;
+
+	private final NamedSql advanceSkipped;
+
+	private final NamedSql setLastJob;
+
+	private final NamedSql selectAll;
+
+	/**
+	 * @param jobs the job store on the same database, which inserts the scheduled jobs
+	 */
+	public SqliteScheduleStore(SqliteJobStore jobs) {
+		this.jobs = Objects.requireNonNull(jobs, "'jobs' must not be null");
+		this.database = jobs.database();
+		TableNames tables = jobs.tables();
+		this.events = new JobEvents(tables);
+		this.selectDefinition = tables.sql(SELECT_DEFINITION);
+		this.upsertSchedule = tables.sql(UPSERT_SCHEDULE);
+		this.refresh = tables.sql(REFRESH);
+		this.earliestDue = tables.sql(EARLIEST_DUE);
+		this.selectDue = tables.sql(SELECT_DUE);
+		this.advanceFired = tables.sql(ADVANCE_FIRED);
+		this.advanceSkipped = tables.sql(ADVANCE_SKIPPED);
+		this.setLastJob = tables.sql(SET_LAST_JOB);
+		this.selectAll = tables.sql(SELECT_ALL);
+	}
+
+	@Override
+	public void declare(List<DeclaredSchedule> schedules, String definedBy, Instant now) {
+		if (schedules.isEmpty()) {
+			return;
+		}
+		this.database.write("declare " + schedules.size() + " schedule(s)", (connection) -> {
+			for (DeclaredSchedule schedule : schedules) {
+				declareOne(connection, schedule, definedBy, now);
+			}
+			return null;
+		});
+	}
+
+	private void declareOne(Connection connection, DeclaredSchedule schedule, String definedBy, Instant now)
+			throws SQLException {
+		Instant next;
+		try (NamedStatement select = this.selectDefinition.prepare(connection)) {
+			try (ResultSet rows = select.bind("name", schedule.name()).executeQuery()) {
+				if (!rows.next()) {
+					next = schedule.schedule().nextAfter(now);
+				}
+				else if (schedule.schedule().expression().equals(rows.getString(1))
+						&& schedule.zone().equals(rows.getString(2))) {
+					next = Instant.ofEpochMilli(rows.getLong(3));
+				}
+				else {
+					Instant lastTick = SqlColumns.instant(rows, "last_tick_at");
+					Instant from = (lastTick != null && lastTick.isAfter(now)) ? lastTick : now;
+					next = schedule.schedule().nextAfter(from);
+					logger.info("Schedule '{}' changed from {} ({}) to {} ({}) by {}; next tick at {}", schedule.name(),
+							rows.getString(1), rows.getString(2), schedule.schedule().expression(), schedule.zone(),
+							definedBy, next);
+				}
+			}
+		}
+		try (NamedStatement upsert = this.upsertSchedule.prepare(connection)) {
+			upsert.bind("name", schedule.name())
+				.bind("type", schedule.type())
+				.bind("expression", schedule.schedule().expression())
+				.bind("zone", schedule.zone())
+				.bind("misfire", schedule.misfire().name().toLowerCase(Locale.ROOT))
+				.bind("payload", schedule.payload())
+				.bind("next_run_at", next)
+				.bind("defined_by", definedBy)
+				.bind("now", now)
+				.executeUpdate();
+		}
+	}
+
+	@Override
+	public int refresh(Collection<String> names, Instant now) {
+		if (names.isEmpty()) {
+			return 0;
+		}
+		return this.database.write("refresh " + names.size() + " schedule declaration(s)", (connection) -> {
+			try (NamedStatement refresh = this.refresh.prepare(connection)) {
+				return refresh.bind("now", now).bindJsonArray("names", names).executeUpdate();
+			}
+		});
+	}
+
+	@Override
+	public Instant earliestDue(Collection<String> names) {
+		if (names.isEmpty()) {
+			return null;
+		}
+		return this.database.read("read the next schedule tick", (connection) -> {
+			try (NamedStatement select = this.earliestDue.prepare(connection)) {
+				try (ResultSet rows = select.bindJsonArray("names", names).executeQuery()) {
+					if (!rows.next()) {
+						return null;
+					}
+					long millis = rows.getLong(1);
+					return rows.wasNull() ? null : Instant.ofEpochMilli(millis);
+				}
+			}
+		});
+	}
+
+	@Override
+	public List<ScheduleFiring> fireDue(Collection<String> names, Instant now, TickPlanner planner) {
+		if (names.isEmpty()) {
+			return List.of();
+		}
+		return this.database.write("fire due schedules", (connection) -> {
+			List<DueSchedule> due = selectDue(connection, names, now);
+			List<ScheduleFiring> fired = new ArrayList<>(due.size());
+			for (DueSchedule schedule : due) {
+				TickDecision decision = planner.plan(schedule, now);
+				if (decision != null) {
+					ScheduleFiring firing = apply(connection, schedule, decision, now);
+					if (firing != null) {
+						fired.add(firing);
+					}
+				}
+			}
+			return fired;
+		});
+	}
+
+	private List<DueSchedule> selectDue(Connection connection, Collection<String> names, Instant now)
+			throws SQLException {
+		List<DueSchedule> due = new ArrayList<>();
+		try (NamedStatement select = this.selectDue.prepare(connection)) {
+			try (ResultSet rows = select.bindJsonArray("names", names).bind("now", now).executeQuery()) {
+				while (rows.next()) {
+					due.add(new DueSchedule(rows.getString(1), rows.getString(2), rows.getString(3), rows.getString(4),
+							misfire(rows.getString(5)), rows.getString(6), Instant.ofEpochMilli(rows.getLong(7)),
+							SqlColumns.instant(rows, "last_tick_at")));
+				}
+			}
+		}
+		return due;
+	}
+
+	private ScheduleFiring apply(Connection connection, DueSchedule schedule, TickDecision decision, Instant now)
+			throws SQLException {
+		if (decision.job() == null) {
+			try (NamedStatement skip = this.advanceSkipped.prepare(connection)) {
+				skip.bind("next_run_at", decision.nextRunAt())
+					.bind("name", schedule.name())
+					.bind("due_at", schedule.nextRunAt());
+				if (skip.executeUpdate() == 0) {
+					return null;
+				}
+			}
+			return new ScheduleFiring(schedule.name(), null, null, true, decision.nextRunAt());
+		}
+		try (NamedStatement advance = this.advanceFired.prepare(connection)) {
+			advance.bind("next_run_at", decision.nextRunAt())
+				.bind("tick", decision.tick())
+				.bind("now", now)
+				.bind("name", schedule.name())
+				.bind("due_at", schedule.nextRunAt());
+			if (advance.executeUpdate() == 0) {
+				return null;
+			}
+		}
+		long jobId = this.jobs.insertJobs(connection, List.of(decision.job()), now).get(0);
+		try (NamedStatement event = this.events.prepare(connection);
+				NamedStatement last = this.setLastJob.prepare(connection)) {
+			JobEvents.add(event, jobId, now, "SCHEDULE_TICK", "scheduler", decision.detail());
+			event.executeBatch();
+			last.bind("job_id", jobId).bind("name", schedule.name()).executeUpdate();
+		}
+		return new ScheduleFiring(schedule.name(), decision.tick(), jobId, decision.catchUp(), decision.nextRunAt());
+	}
+
+	@Override
+	public List<ScheduleInfo> schedules(Instant liveSince) {
+		return this.database.read("read schedules", (connection) -> {
+			List<ScheduleInfo> schedules = new ArrayList<>();
+			try (NamedStatement select = this.selectAll.prepare(connection);
+					ResultSet rows = select.executeQuery()) {
+				while (rows.next()) {
+					Instant declaredAt = Instant.ofEpochMilli(rows.getLong("declared_at"));
+					long lastJob = rows.getLong("last_job_id");
+					Long lastJobId = rows.wasNull() ? null : lastJob;
+					schedules.add(new ScheduleInfo(rows.getString("name"), rows.getString("type"),
+							rows.getString("expression"), rows.getString("zone"), misfire(rows.getString("misfire")),
+							Instant.ofEpochMilli(rows.getLong("next_run_at")), SqlColumns.instant(rows, "last_tick_at"),
+							lastJobId, declaredAt, rows.getString("defined_by"), !declaredAt.isBefore(liveSince),
+							rows.getInt("paused") == 1));
+				}
+			}
+			return schedules;
+		});
+	}
+
+	private static Misfire misfire(String value) {
+		return "skip".equals(value) ? Misfire.SKIP : Misfire.ONCE;
+	}
+
+}
