@@ -27,7 +27,8 @@ import dev.jobqueue.core.ErrorClassifier;
 import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.core.JobScheduler;
 import dev.jobqueue.core.JobStore;
-import dev.jobqueue.core.QueueSignals;
+import dev.jobqueue.core.LocalSignals;
+import dev.jobqueue.core.QueueStorage;
 import dev.jobqueue.core.ScheduleStore;
 import dev.jobqueue.core.SchedulerSettings;
 import dev.jobqueue.core.WorkerIds;
@@ -37,12 +38,10 @@ import dev.jobqueue.core.RetryPolicy;
 import dev.jobqueue.core.RunInterceptor;
 import dev.jobqueue.core.TraceParentSource;
 import dev.jobqueue.core.WorkerListener;
-import dev.jobqueue.jdbc.SqliteDatabase;
-import dev.jobqueue.jdbc.SqliteJobStore;
-import dev.jobqueue.jdbc.SqliteScheduleStore;
-import dev.jobqueue.jdbc.SqliteQueueInsights;
-import dev.jobqueue.jdbc.SqliteSchema;
-import dev.jobqueue.jdbc.TableNames;
+import dev.jobqueue.jackson.JacksonPayloadCodec;
+import dev.jobqueue.sqlite.SqliteDatabase;
+import dev.jobqueue.sqlite.SqliteStorage;
+import dev.jobqueue.sqlite.TableNames;
 
 /**
  * Auto-configures the job queue: a SQLite store (see {@link QueueDataSource} for which file), the schema, the
@@ -65,30 +64,34 @@ public final class QueueAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	SqliteDatabase queueSqliteDatabase(QueueDataSource dataSource, QueueProperties properties) {
-		return new SqliteDatabase(dataSource.dataSource(), dataSource.description(),
+	QueueStorage queueStorage(QueueDataSource dataSource, QueueProperties properties) {
+		SqliteDatabase database = new SqliteDatabase(dataSource.dataSource(), dataSource.description(),
 				properties.getDatasource().getLockWait());
+		return new SqliteStorage(database, new TableNames(properties.getTablePrefix()));
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	QueueSchemaInitializer queueSchemaInitializer(SqliteDatabase database, QueueProperties properties) {
-		return new QueueSchemaInitializer(
-				new SqliteSchema(database.dataSource(), new TableNames(properties.getTablePrefix())));
+	QueueSchemaInitializer queueSchemaInitializer(QueueStorage storage) {
+		return new QueueSchemaInitializer(storage);
 	}
 
 	@Bean
-	@ConditionalOnMissingBean(JobStore.class)
-	SqliteJobStore queueJobStore(SqliteDatabase database, QueueProperties properties,
-			QueueSchemaInitializer schemaInitializer) {
-		return new SqliteJobStore(database, new TableNames(properties.getTablePrefix()));
+	@ConditionalOnMissingBean
+	JobStore queueJobStore(QueueStorage storage, QueueSchemaInitializer schemaInitializer) {
+		return storage.jobs();
 	}
 
 	@Bean
-	@ConditionalOnMissingBean(QueueInsights.class)
-	SqliteQueueInsights queueInsights(SqliteDatabase database, QueueProperties properties,
-			QueueSchemaInitializer schemaInitializer) {
-		return new SqliteQueueInsights(database, new TableNames(properties.getTablePrefix()));
+	@ConditionalOnMissingBean
+	QueueInsights queueInsights(QueueStorage storage, QueueSchemaInitializer schemaInitializer) {
+		return storage.insights();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	LocalSignals jobQueueSignals() {
+		return new LocalSignals();
 	}
 
 	@Bean
@@ -105,25 +108,20 @@ public final class QueueAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	ScheduleStore queueScheduleStore(JobStore store) {
-		if (!(store instanceof SqliteJobStore sqlite)) {
-			throw new IllegalStateException("The JobStore bean " + store.getClass().getName() + " is not the SQLite "
-					+ "store, so recurring schedules cannot be stored next to its jobs: declare a ScheduleStore bean "
-					+ "that writes to the same database");
-		}
-		return new SqliteScheduleStore(sqlite);
+	ScheduleStore queueScheduleStore(QueueStorage storage, QueueSchemaInitializer schemaInitializer) {
+		return storage.schedules();
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	JobScheduler jobSchedules(ScheduleStore store, HandlerRegistry handlers, PayloadCodec codec,
-			QueueProperties properties, ObjectProvider<Clock> clock, ObjectProvider<JobQueue> queue) {
+			QueueProperties properties, ObjectProvider<Clock> clock, LocalSignals signals) {
 		QueueProperties.Scheduling scheduling = properties.getScheduling();
 		ZoneId zone = (scheduling.getZone() != null) ? scheduling.getZone() : ZoneId.systemDefault();
 		SchedulerSettings settings = new SchedulerSettings(WorkerIds.newId(), zone, scheduling.getMisfire(),
 				scheduling.getMisfireThreshold(), properties.getRetry().getMaxAttempts());
 		JobScheduler scheduler = new JobScheduler(store, handlers, codec, clock.getIfUnique(Clock::systemUTC), settings,
-				() -> (queue.getIfUnique() instanceof DefaultJobQueue local) ? local.signals() : QueueSignals.NONE);
+				() -> signals);
 		scheduling.getSchedules().forEach((name, entry) -> ConfiguredSchedules.register(scheduler, name, entry));
 		return scheduler;
 	}
@@ -160,12 +158,14 @@ public final class QueueAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	JobQueue jobQueue(JobStore store, PayloadCodec codec, HandlerRegistry handlers, QueueProperties properties,
-			ObjectProvider<Clock> clock, ObjectProvider<TraceParentSource> traceParent) {
+			ObjectProvider<Clock> clock, ObjectProvider<TraceParentSource> traceParent, LocalSignals signals) {
 		EnqueueLimits limits = new EnqueueLimits(properties.getRetry().getMaxAttempts(),
 				properties.getMaxPayloadSize().toBytes());
 		TraceParentSource trace = traceParent.getIfUnique();
-		return new DefaultJobQueue(store, codec, handlers, clock.getIfUnique(Clock::systemUTC), limits,
+		DefaultJobQueue queue = new DefaultJobQueue(store, codec, handlers, clock.getIfUnique(Clock::systemUTC), limits,
 				(trace != null) ? trace::currentTraceParent : null);
+		queue.setSignals(signals);
+		return queue;
 	}
 
 	@Bean
@@ -173,8 +173,7 @@ public final class QueueAutoConfiguration {
 	@ConditionalOnBooleanProperty(name = "jobqueue.worker.enabled", matchIfMissing = true)
 	@DependsOnDatabaseInitialization
 	QueueWorker queueWorker(JobStore store, HandlerRegistry handlers, PayloadCodec codec, ErrorClassifier classifier,
-			QueueProperties properties, ObjectProvider<Clock> clock, ObjectProvider<JobQueue> queue,
-			Environment environment, ObjectProvider<WorkerListener> listeners,
+			QueueProperties properties, ObjectProvider<Clock> clock, LocalSignals signals, Environment environment, ObjectProvider<WorkerListener> listeners,
 			ObjectProvider<RunInterceptor> interceptors) {
 		Clock queueClock = clock.getIfUnique(Clock::systemUTC);
 		RetryPolicy retry = new RetryPolicy(properties.getRetry().getInitialBackoff(),
@@ -182,8 +181,7 @@ public final class QueueAutoConfiguration {
 		WorkerFactory factory = new WorkerFactory(store, handlers, codec, classifier, retry, queueClock,
 				properties.getWorker(), environment, () -> WorkerListener.composite(listeners.orderedStream().toList()),
 				() -> RunInterceptor.chain(interceptors.orderedStream().toList()));
-		DefaultJobQueue local = (queue.getIfUnique() instanceof DefaultJobQueue defaultQueue) ? defaultQueue : null;
-		return new QueueWorker(factory::create, local);
+		return new QueueWorker(factory::create, signals);
 	}
 
 	@Bean

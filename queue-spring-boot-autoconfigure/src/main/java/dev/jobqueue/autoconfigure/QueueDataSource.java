@@ -8,7 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 
-import dev.jobqueue.jdbc.SqliteDataSources;
+import dev.jobqueue.sqlite.SqliteDataSources;
 
 /**
  * The DataSource the queue uses, chosen once at start-up: its own file when {@code jobqueue.datasource.url} is
