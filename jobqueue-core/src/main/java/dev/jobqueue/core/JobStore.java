@@ -51,8 +51,21 @@ public interface JobStore {
 		return null;
 	}
 
-	/** Extends the leases of runs this worker holds and reports cancellations and lost runs. */
+	/**
+	 * Extends the leases of runs this worker holds and reports cancellations and lost runs. It says that the
+	 * worker is alive, not that the handlers are: it leaves each job's heartbeat time alone, so a handler that
+	 * hangs shows as stuck (see {@link #heartbeat}).
+	 */
 	LeaseRenewal renewLeases(String workerId, Collection<RunningJobRef> runs, Instant now, Instant leaseUntil);
+
+	/**
+	 * A handler's own heartbeat ({@link dev.jobqueue.JobContext#heartbeat()}): records that the handler is alive
+	 * (the job's heartbeat time, which "stuck" is measured on) and extends the run's lease as
+	 * {@link #renewLeases} does. The default only extends the lease.
+	 */
+	default LeaseRenewal heartbeat(String workerId, RunningJobRef run, Instant now, Instant leaseUntil) {
+		return renewLeases(workerId, List.of(run), now, leaseUntil);
+	}
 
 	/**
 	 * Takes back running jobs whose lease expired: they go back to pending with the attempt counted, or fail

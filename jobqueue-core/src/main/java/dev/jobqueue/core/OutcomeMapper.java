@@ -17,7 +17,9 @@ import dev.jobqueue.JobSnoozedException;
  * <ol>
  * <li>A run whose job was cancelled while it ran is cancelled, whatever the handler did.</li>
  * <li>A run past its timeout fails with {@link ErrorCodes#TIMEOUT_HANDLER}, whatever the handler did (it was
- * interrupted, so what it returned or threw is likely a consequence).</li>
+ * interrupted, so what it returned or threw is likely a consequence); retried while attempts are left, unless the
+ * handler is not repeatable: then it fails for good with {@link ErrorCodes#TIMEOUT_NOT_REPEATABLE}, since the
+ * interrupted run may have done part of its work.</li>
  * <li>A return value is written as JSON; one that cannot be fails the run with
  * {@link ErrorCodes#INVALID_OUTPUT_RESULT}, not retried.</li>
  * <li>A snooze puts the job back without counting the attempt, until the job snoozed {@code maxSnoozes} times:
@@ -54,8 +56,9 @@ final class OutcomeMapper {
 	 * @param timeout the handler's timeout, or {@code null}
 	 * @param cancelRequested whether the job was cancelled while it ran
 	 * @param timedOut whether the run passed its timeout and was interrupted
+	 * @param repeatable whether the handler may run the job again after an interrupted run
 	 */
-	record RunState(ClaimedJob job, Duration timeout, boolean cancelRequested, boolean timedOut) {
+	record RunState(ClaimedJob job, Duration timeout, boolean cancelRequested, boolean timedOut, boolean repeatable) {
 
 	}
 
@@ -117,6 +120,11 @@ final class OutcomeMapper {
 	private Completion interrupted(RunState run, Instant now) {
 		if (run.cancelRequested()) {
 			return Completion.cancelled(run.job());
+		}
+		if (run.timedOut() && !run.repeatable()) {
+			return Completion.failed(run.job(), ErrorCodes.TIMEOUT_NOT_REPEATABLE, "The handler ran longer than its "
+					+ "timeout of " + run.timeout() + " and was interrupted; it is not repeatable, so the job is not "
+					+ "run again: check whether the interrupted run did its work");
 		}
 		if (run.timedOut()) {
 			return failure(run.job(), new ErrorClassification(ErrorCodes.TIMEOUT_HANDLER,

@@ -31,7 +31,15 @@ import dev.jobqueue.core.WorkerInfo;
  */
 public final class SqliteJobStore implements JobStore {
 
+	/** The worker's renewal: the lease only; {@code heartbeat_at} is the handler's own (see {@link #HEARTBEAT}). */
 	private static final String RENEW_LEASE = """
+			UPDATE {jobs} SET lease_until = :lease_until
+			WHERE id = :job_id AND runs = :run AND status = 'running' AND worker_id = :worker_id
+			RETURNING cancel_requested
+			""";
+
+	/** A handler's heartbeat: it is alive (what "stuck" is measured on), and its lease is extended. */
+	private static final String HEARTBEAT = """
 			UPDATE {jobs} SET heartbeat_at = :now, lease_until = :lease_until
 			WHERE id = :job_id AND runs = :run AND status = 'running' AND worker_id = :worker_id
 			RETURNING cancel_requested
@@ -86,6 +94,8 @@ public final class SqliteJobStore implements JobStore {
 
 	private final NamedSql renewLease;
 
+	private final NamedSql heartbeat;
+
 	private final NamedSql anyExpiredLease;
 
 	private final NamedSql recoverExpired;
@@ -103,6 +113,7 @@ public final class SqliteJobStore implements JobStore {
 		this.completions = new SqliteCompletions(tables, this.events);
 		this.changeToken = new WalChangeToken(database);
 		this.renewLease = tables.sql(RENEW_LEASE);
+		this.heartbeat = tables.sql(HEARTBEAT);
 		this.anyExpiredLease = tables.sql(ANY_EXPIRED_LEASE);
 		this.recoverExpired = tables.sql(RECOVER_EXPIRED);
 		this.upsertWorker = tables.sql(UPSERT_WORKER);
@@ -177,28 +188,41 @@ public final class SqliteJobStore implements JobStore {
 		if (runs.isEmpty()) {
 			return LeaseRenewal.NONE;
 		}
-		return this.database.write("renew the leases of " + runs.size() + " running job(s)", (connection) -> {
-			Set<Long> cancelRequested = new HashSet<>();
-			Set<Long> lost = new HashSet<>();
-			try (NamedStatement renew = this.renewLease.prepare(connection)) {
-				for (RunningJobRef run : runs) {
-					renew.bind("now", now)
-						.bind("lease_until", leaseUntil)
-						.bind("job_id", run.jobId())
-						.bind("run", run.run())
-						.bind("worker_id", workerId);
-					try (ResultSet rows = renew.executeQuery()) {
-						if (!rows.next()) {
-							lost.add(run.jobId());
-						}
-						else if (rows.getInt(1) == 1) {
-							cancelRequested.add(run.jobId());
-						}
+		return this.database.write("renew the leases of " + runs.size() + " running job(s)",
+				(connection) -> extendLeases(connection, this.renewLease, workerId, runs, null, leaseUntil));
+	}
+
+	@Override
+	public LeaseRenewal heartbeat(String workerId, RunningJobRef run, Instant now, Instant leaseUntil) {
+		return this.database.write("record the heartbeat of job " + run.jobId(),
+				(connection) -> extendLeases(connection, this.heartbeat, workerId, List.of(run), now, leaseUntil));
+	}
+
+	/** @param heartbeatAt the handler's heartbeat, or {@code null} for a renewal by the worker */
+	private static LeaseRenewal extendLeases(Connection connection, NamedSql statement, String workerId,
+			Collection<RunningJobRef> runs, Instant heartbeatAt, Instant leaseUntil) throws SQLException {
+		Set<Long> cancelRequested = new HashSet<>();
+		Set<Long> lost = new HashSet<>();
+		try (NamedStatement renew = statement.prepare(connection)) {
+			for (RunningJobRef run : runs) {
+				if (heartbeatAt != null) {
+					renew.bind("now", heartbeatAt);
+				}
+				renew.bind("lease_until", leaseUntil)
+					.bind("job_id", run.jobId())
+					.bind("run", run.run())
+					.bind("worker_id", workerId);
+				try (ResultSet rows = renew.executeQuery()) {
+					if (!rows.next()) {
+						lost.add(run.jobId());
+					}
+					else if (rows.getInt(1) == 1) {
+						cancelRequested.add(run.jobId());
 					}
 				}
 			}
-			return new LeaseRenewal(cancelRequested, lost);
-		});
+		}
+		return new LeaseRenewal(cancelRequested, lost);
 	}
 
 	/** Looks for expired leases in a read first: most rounds find none and need no write lock. */
