@@ -77,6 +77,17 @@ public interface JobStore {
 	 */
 	int recoverExpiredLeases(Instant now, int limit);
 
+	/** Running jobs whose lease ended before {@code now}, as they stand (see {@link ExpiredLease}). */
+	List<ExpiredLease> findExpiredLeases(Instant now, int limit);
+
+	/**
+	 * Takes back the given jobs as {@link #recoverExpiredLeases(Instant, int)} does, each only if it is still
+	 * running under the same run with the same lease end: a lease renewed since it was read (its worker is alive,
+	 * whatever the clocks say) is left alone.
+	 * @return how many jobs were taken back
+	 */
+	int recoverExpiredLeases(Collection<ExpiredLease> leases, Instant now);
+
 	/**
 	 * Adds an event to a job's timeline, for what the worker notices outside a transition (a handler that
 	 * ignores an interrupt, for example).

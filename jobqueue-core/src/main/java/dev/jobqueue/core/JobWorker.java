@@ -28,7 +28,9 @@ import org.slf4j.LoggerFactory;
  * {@link RunningJobs}).</li>
  * <li>Every third of the lease, the leases of running jobs are renewed in one statement, which also tells of
  * cancellations requested by other processes and of runs whose lease was lost.</li>
- * <li>Expired leases of dead workers are taken back.</li>
+ * <li>Expired leases of dead workers are taken back: a lease is taken back once this worker has seen it expired and
+ * unchanged for a whole lease on its monotonic clock ({@link ExpiredLeaseWatch}), so a wall-clock step here or in
+ * the lease holder's process never takes a live job away.</li>
  * <li>Up to the number of free slots, due jobs of the types handled here are claimed (what to ask for is the
  * {@link ClaimPlanner}'s answer) and handed to the executor as {@link JobRun}s. Outcomes not written yet are
  * written in the same transaction, and their slots count as free: a busy worker commits once per round, not
@@ -72,6 +74,8 @@ public final class JobWorker implements QueueSignals {
 	private final OutcomeMapper outcomes;
 
 	private final RunningJobs runs;
+
+	private final ExpiredLeaseWatch expiredLeases;
 
 	private final ConcurrentLinkedQueue<JobRun> finished = new ConcurrentLinkedQueue<>();
 
@@ -120,6 +124,7 @@ public final class JobWorker implements QueueSignals {
 				Objects.requireNonNull(classifier, "'classifier' must not be null"),
 				Objects.requireNonNull(retryPolicy, "'retryPolicy' must not be null"), settings.maxSnoozes());
 		this.runs = new RunningJobs(store, settings, this.listener);
+		this.expiredLeases = new ExpiredLeaseWatch(settings.lease());
 		this.info = new WorkerInfo(settings.workerId(), WorkerIds.hostName(), ProcessHandle.current().pid(),
 				handlers.types(), settings.concurrency());
 		this.nextRenewal = ticker.nanos();
@@ -237,7 +242,11 @@ public final class JobWorker implements QueueSignals {
 		}
 		if (recover) {
 			this.nextRecovery = nowNanos + recoveryInterval().toNanos();
-			this.store.recoverExpiredLeases(now, RECOVERY_BATCH);
+			List<ExpiredLease> due = this.expiredLeases.due(this.store.findExpiredLeases(now, RECOVERY_BATCH),
+					nowNanos);
+			if (!due.isEmpty()) {
+				this.store.recoverExpiredLeases(due, now);
+			}
 		}
 		int claimed = claim ? claimAndDispatch(now) : 0;
 		if (writeLateOutcomes && !this.finished.isEmpty()) {

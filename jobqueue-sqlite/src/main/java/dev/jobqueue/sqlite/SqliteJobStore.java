@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
@@ -14,6 +15,7 @@ import java.util.TreeSet;
 import dev.jobqueue.core.ClaimRequest;
 import dev.jobqueue.core.ClaimedJob;
 import dev.jobqueue.core.CompleteAndClaim;
+import dev.jobqueue.core.ExpiredLease;
 import dev.jobqueue.core.Completion;
 import dev.jobqueue.core.JobStore;
 import dev.jobqueue.core.LeaseRenewal;
@@ -50,7 +52,7 @@ public final class SqliteJobStore implements JobStore {
 			""";
 
 	/** Final when the job must not run twice or has no attempts left; SET expressions see the old row. */
-	private static final String RECOVER_EXPIRED = """
+	private static final String RECOVERED = """
 			UPDATE {jobs}
 			SET status = CASE WHEN cancel_requested = 1 THEN 'cancelled'
 			                  WHEN repeatable = 0 OR attempts >= max_attempts THEN 'failed'
@@ -63,8 +65,23 @@ public final class SqliteJobStore implements JobStore {
 			                   || strftime('%Y-%m-%dT%H:%M:%fZ', lease_until / 1000.0, 'unixepoch'),
 			    finished_at = CASE WHEN cancel_requested = 1 OR repeatable = 0 OR attempts >= max_attempts THEN :now END,
 			    run_at = :now, lease_until = NULL
-			WHERE id IN (SELECT id FROM {jobs} WHERE status = 'running' AND lease_until < :now LIMIT :limit)
+			""";
+
+	private static final String RECOVERED_COLUMNS = """
 			RETURNING id, runs, status, error_code, error_detail
+			""";
+
+	private static final String RECOVER_EXPIRED = RECOVERED + """
+			WHERE id IN (SELECT id FROM {jobs} WHERE status = 'running' AND lease_until < :now LIMIT :limit)
+			""" + RECOVERED_COLUMNS;
+
+	/** One lease as it was seen expired: fenced on the run and the lease's end, so a renewal since wins. */
+	private static final String RECOVER_SEEN = RECOVERED + """
+			WHERE id = :job_id AND runs = :run AND lease_until = :lease_until AND status = 'running'
+			""" + RECOVERED_COLUMNS;
+
+	private static final String FIND_EXPIRED = """
+			SELECT id, runs, lease_until FROM {jobs} WHERE status = 'running' AND lease_until < :now LIMIT :limit
 			""";
 
 	private static final String UPSERT_WORKER = """
@@ -100,6 +117,10 @@ public final class SqliteJobStore implements JobStore {
 
 	private final NamedSql recoverExpired;
 
+	private final NamedSql recoverSeen;
+
+	private final NamedSql findExpired;
+
 	private final NamedSql upsertWorker;
 
 	private final NamedSql deleteWorker;
@@ -116,6 +137,8 @@ public final class SqliteJobStore implements JobStore {
 		this.heartbeat = tables.sql(HEARTBEAT);
 		this.anyExpiredLease = tables.sql(ANY_EXPIRED_LEASE);
 		this.recoverExpired = tables.sql(RECOVER_EXPIRED);
+		this.recoverSeen = tables.sql(RECOVER_SEEN);
+		this.findExpired = tables.sql(FIND_EXPIRED);
 		this.upsertWorker = tables.sql(UPSERT_WORKER);
 		this.deleteWorker = tables.sql(DELETE_WORKER);
 	}
@@ -237,32 +260,80 @@ public final class SqliteJobStore implements JobStore {
 			return 0;
 		}
 		return this.database.write("recover jobs with expired leases", (connection) -> {
-			int recovered = 0;
 			try (NamedStatement recover = this.recoverExpired.prepare(connection);
 					NamedStatement attempt = this.completions.prepareFinishAttempt(connection);
 					NamedStatement event = this.events.prepare(connection)) {
 				recover.bind("now", now).bind("limit", limit);
-				try (ResultSet rows = recover.executeQuery()) {
+				int recovered = recordRecovered(recover, attempt, event, now);
+				attempt.executeBatch();
+				event.executeBatch();
+				return recovered;
+			}
+		});
+	}
+
+	@Override
+	public List<ExpiredLease> findExpiredLeases(Instant now, int limit) {
+		return this.database.read("look for expired leases", (connection) -> {
+			List<ExpiredLease> expired = new ArrayList<>();
+			try (NamedStatement select = this.findExpired.prepare(connection)) {
+				select.bind("now", now).bind("limit", limit);
+				try (ResultSet rows = select.executeQuery()) {
 					while (rows.next()) {
-						recovered++;
-						long id = rows.getLong(1);
-						String status = rows.getString(3);
-						String detail = rows.getString(5);
-						SqliteCompletions.finishAttempt(attempt, id, rows.getInt(2), "LEASE_EXPIRED",
-								"LEASE_EXPIRED:WORKER_LOST", detail, now);
-						String eventName = switch (status) {
-							case "pending" -> "RECOVERED";
-							case "cancelled" -> "CANCELLED";
-							default -> "FAILED";
-						};
-						JobEvents.add(event, id, now, eventName, "recovery", rows.getString(4) + ": " + detail);
+						expired.add(new ExpiredLease(rows.getLong(1), rows.getInt(2),
+								Instant.ofEpochMilli(rows.getLong(3))));
 					}
+				}
+			}
+			return expired;
+		});
+	}
+
+	@Override
+	public int recoverExpiredLeases(Collection<ExpiredLease> leases, Instant now) {
+		if (leases.isEmpty()) {
+			return 0;
+		}
+		return this.database.write("recover jobs with expired leases", (connection) -> {
+			int recovered = 0;
+			try (NamedStatement recover = this.recoverSeen.prepare(connection);
+					NamedStatement attempt = this.completions.prepareFinishAttempt(connection);
+					NamedStatement event = this.events.prepare(connection)) {
+				for (ExpiredLease lease : leases) {
+					recover.bind("now", now)
+						.bind("job_id", lease.jobId())
+						.bind("run", lease.run())
+						.bind("lease_until", lease.leaseUntil());
+					recovered += recordRecovered(recover, attempt, event, now);
 				}
 				attempt.executeBatch();
 				event.executeBatch();
 			}
 			return recovered;
 		});
+	}
+
+	/** Runs a recovery statement and adds the attempt ends and events of the jobs it took back. */
+	private static int recordRecovered(NamedStatement recover, NamedStatement attempt, NamedStatement event,
+			Instant now) throws SQLException {
+		int recovered = 0;
+		try (ResultSet rows = recover.executeQuery()) {
+			while (rows.next()) {
+				recovered++;
+				long id = rows.getLong(1);
+				String status = rows.getString(3);
+				String detail = rows.getString(5);
+				SqliteCompletions.finishAttempt(attempt, id, rows.getInt(2), "LEASE_EXPIRED",
+						"LEASE_EXPIRED:WORKER_LOST", detail, now);
+				String eventName = switch (status) {
+					case "pending" -> "RECOVERED";
+					case "cancelled" -> "CANCELLED";
+					default -> "FAILED";
+				};
+				JobEvents.add(event, id, now, eventName, "recovery", rows.getString(4) + ": " + detail);
+			}
+		}
+		return recovered;
 	}
 
 	@Override
