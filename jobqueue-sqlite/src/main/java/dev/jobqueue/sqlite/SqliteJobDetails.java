@@ -37,7 +37,7 @@ final class SqliteJobDetails {
 			""".formatted(SUMMARY_COLUMNS);
 
 	private static final String ATTEMPTS = """
-			SELECT run, attempt, worker_id, started_at, finished_at, outcome, error_code, error_detail
+			SELECT run, attempt, worker_id, started_at, finished_at, outcome, error_code, error_detail, error_trace
 			FROM {attempts} WHERE job_id = :job_id ORDER BY run
 			""";
 
@@ -163,7 +163,7 @@ final class SqliteJobDetails {
 			while (rows.next()) {
 				attempts.add(new Attempt(rows.getInt(1), rows.getInt(2), rows.getString(3),
 						SqlColumns.instant(rows, "started_at"), SqlColumns.instant(rows, "finished_at"),
-						rows.getString(6), rows.getString(7), rows.getString(8)));
+						rows.getString(6), rows.getString(7), rows.getString(8), rows.getString(9)));
 			}
 		}
 		return attempts;

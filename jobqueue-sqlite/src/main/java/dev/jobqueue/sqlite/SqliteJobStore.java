@@ -324,7 +324,7 @@ public final class SqliteJobStore implements JobStore {
 				String status = rows.getString(3);
 				String detail = rows.getString(5);
 				SqliteCompletions.finishAttempt(attempt, id, rows.getInt(2), "LEASE_EXPIRED",
-						"LEASE_EXPIRED:WORKER_LOST", detail, now);
+						"LEASE_EXPIRED:WORKER_LOST", detail, null, now);
 				String eventName = switch (status) {
 					case "pending" -> "RECOVERED";
 					case "cancelled" -> "CANCELLED";
