@@ -1,0 +1,182 @@
+package dev.jobqueue.postgresql;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+import dev.jobqueue.core.ClaimRequest;
+import dev.jobqueue.core.ClaimedJob;
+
+/**
+ * How jobs are claimed: one statement per round, inside a transaction the caller holds. It picks due pending jobs
+ * with {@code FOR UPDATE SKIP LOCKED} (so workers in any number of processes claim at once without waiting on
+ * each other), marks them running, and writes their attempt rows and CLAIMED events, all in one round trip.
+ *
+ * <p>
+ * Without per-type caps, the best due jobs of all handled types are read in claim order (priority, due time, id)
+ * from {@code jobs_claim_idx}. With caps, each capped type gets its own lateral lookup on
+ * {@code jobs_claim_type_idx}, limited to its free slots (and, with a global cap, to the cap minus its jobs
+ * running anywhere), and the claim takes the best of all candidates, so a flood of low-priority jobs of one type
+ * never starves higher-priority jobs of another. Paused types are left out in both.
+ */
+final class PostgresClaims {
+
+	/** Marks the chosen jobs running and records their claims; {@code chosen} is a CTE of ids. */
+	private static final String TAKE_CHOSEN = """
+			, claimed AS (
+			    UPDATE {jobs} j
+			    SET status = 'running', runs = j.runs + 1, attempts = j.attempts + 1, worker_id = :worker_id,
+			        started_at = :now, heartbeat_at = :now, lease_until = :lease_until,
+			        repeatable = NOT (j.type = ANY(:not_repeatable::text[]))
+			    FROM chosen WHERE j.id = chosen.id AND j.status = 'pending'
+			    RETURNING j.id, j.type, j.payload, j.priority, j.runs, j.attempts, j.max_attempts, j.snoozes, j.run_at,
+			              j.created_at, j.trace_parent
+			), attempt_rows AS (
+			    INSERT INTO {attempts} (job_id, run, attempt, worker_id, started_at)
+			    SELECT id, runs, attempts, :worker_id, :now FROM claimed
+			), event_rows AS (
+			    INSERT INTO {events} (job_id, at, event, actor, detail)
+			    SELECT id, :now, 'CLAIMED', :worker_id, 'attempt ' || attempts || '/' || max_attempts FROM claimed
+			)
+			SELECT id, type, payload, priority, runs, attempts, max_attempts, snoozes, run_at, created_at, trace_parent
+			FROM claimed
+			""";
+
+	/** The best due jobs of the types, in claim order from the partial index of pending jobs. */
+	private static final String CLAIM_DUE = """
+			WITH chosen AS (
+			    SELECT c.id FROM {jobs} c
+			    WHERE c.status = 'pending' AND %s AND c.run_at <= :now
+			      AND NOT EXISTS (SELECT 1 FROM {paused} p WHERE p.type = c.type)
+			    ORDER BY c.priority DESC, c.run_at, c.id
+			    LIMIT :limit
+			    FOR UPDATE SKIP LOCKED
+			)
+			""" + TAKE_CHOSEN;
+
+	/**
+	 * Candidates of the uncapped types together and of each capped type alone (at most its room, and for a global
+	 * cap at most the cap minus its running jobs), then the best of them all.
+	 */
+	private static final String CLAIM_WITH_CAPS = """
+			WITH unlimited AS (
+			    SELECT c.id, c.priority, c.run_at FROM {jobs} c
+			    WHERE c.status = 'pending' AND c.type = ANY(:types::text[]) AND c.run_at <= :now
+			      AND NOT EXISTS (SELECT 1 FROM {paused} p WHERE p.type = c.type)
+			    ORDER BY c.priority DESC, c.run_at, c.id
+			    LIMIT :limit
+			    FOR UPDATE SKIP LOCKED
+			), limited AS (
+			    SELECT l.id, l.priority, l.run_at
+			    FROM unnest(:capped_types::text[], :rooms::int[], :global_caps::int[]) AS t(type, room, cap)
+			    CROSS JOIN LATERAL (
+			        SELECT c.id, c.priority, c.run_at FROM {jobs} c
+			        WHERE c.status = 'pending' AND c.type = t.type AND c.run_at <= :now
+			        ORDER BY c.priority DESC, c.run_at, c.id
+			        LIMIT CASE WHEN t.cap IS NULL THEN t.room
+			                   ELSE greatest(0, least(t.room, t.cap - (SELECT count(*) FROM {jobs} r
+			                                                        WHERE r.status = 'running' AND r.type = t.type))) END
+			        FOR UPDATE SKIP LOCKED
+			    ) l
+			    WHERE NOT EXISTS (SELECT 1 FROM {paused} p WHERE p.type = t.type)
+			), chosen AS (
+			    SELECT id FROM (SELECT * FROM unlimited UNION ALL SELECT * FROM limited) candidates
+			    ORDER BY priority DESC, run_at, id
+			    LIMIT :limit
+			)
+			""" + TAKE_CHOSEN;
+
+	/**
+	 * Serialises claims of globally capped types across processes for the rest of the transaction, so that the
+	 * claim statement after it (with a snapshot taken after the locks) counts every running job of the type.
+	 */
+	private static final String LOCK_CAPPED_TYPES = """
+			SELECT pg_advisory_xact_lock(hashtextextended(:channel || ':' || t, 0))
+			FROM unnest(:types::text[]) AS t ORDER BY t
+			""";
+
+	private final PostgresTables tables;
+
+	PostgresClaims(PostgresTables tables) {
+		this.tables = tables;
+	}
+
+	List<ClaimedJob> claim(Connection connection, ClaimRequest request, Instant now) throws SQLException {
+		if (request.limitedTypes().isEmpty()) {
+			return claimDue(connection, request, now);
+		}
+		return claimWithCaps(connection, request, now);
+	}
+
+	private List<ClaimedJob> claimDue(Connection connection, ClaimRequest request, Instant now) throws SQLException {
+		boolean oneType = request.unlimitedTypes().size() == 1;
+		PgSql sql = this.tables.sql(CLAIM_DUE.formatted(oneType ? "c.type = :type" : "c.type = ANY(:types::text[])"));
+		try (PgSql.Statement claim = sql.prepare(connection)) {
+			if (oneType) {
+				claim.set("type", request.unlimitedTypes().iterator().next());
+			}
+			else {
+				claim.setTexts("types", request.unlimitedTypes());
+			}
+			return execute(bindClaimedBy(claim, request, now));
+		}
+	}
+
+	private List<ClaimedJob> claimWithCaps(Connection connection, ClaimRequest request, Instant now)
+			throws SQLException {
+		if (!request.globalLimits().isEmpty()) {
+			try (PgSql.Statement lock = this.tables.sql(LOCK_CAPPED_TYPES).prepare(connection)) {
+				lock.set("channel", this.tables.channel()).setTexts("types", new TreeSet<>(request.globalLimits().keySet()));
+				lock.executeQuery().close();
+			}
+		}
+		List<String> types = new ArrayList<>();
+		List<Integer> rooms = new ArrayList<>();
+		List<Integer> caps = new ArrayList<>();
+		for (Map.Entry<String, Integer> limited : request.limitedTypes().entrySet()) {
+			types.add(limited.getKey());
+			rooms.add(Math.max(0, Math.min(limited.getValue(), request.limit())));
+			caps.add(request.globalLimits().get(limited.getKey()));
+		}
+		try (PgSql.Statement claim = this.tables.sql(CLAIM_WITH_CAPS).prepare(connection)) {
+			claim.setTexts("types", request.unlimitedTypes());
+			claim.setArray("capped_types", "text", types.toArray());
+			claim.setArray("rooms", "int4", rooms.toArray());
+			claim.setArray("global_caps", "int4", caps.toArray());
+			return execute(bindClaimedBy(claim, request, now));
+		}
+	}
+
+	private static PgSql.Statement bindClaimedBy(PgSql.Statement claim, ClaimRequest request, Instant now)
+			throws SQLException {
+		return claim.set("worker_id", request.workerId())
+			.set("now", now)
+			.set("lease_until", request.leaseUntil())
+			.setTexts("not_repeatable", request.notRepeatableTypes())
+			.set("limit", request.limit());
+	}
+
+	private static List<ClaimedJob> execute(PgSql.Statement claim) throws SQLException {
+		List<ClaimedJob> claimed = new ArrayList<>();
+		try (ResultSet rows = claim.executeQuery()) {
+			while (rows.next()) {
+				claimed.add(new ClaimedJob(rows.getLong(1), rows.getString(2), rows.getString(3), rows.getInt(4),
+						rows.getInt(5), rows.getInt(6), rows.getInt(7), rows.getInt(8), PgSql.instant(rows, 9),
+						PgSql.instant(rows, 10), rows.getString(11)));
+			}
+		}
+		// RETURNING keeps no order.
+		claimed.sort(Comparator.comparingInt(ClaimedJob::priority)
+			.reversed()
+			.thenComparing(ClaimedJob::runAt)
+			.thenComparingLong(ClaimedJob::id));
+		return claimed;
+	}
+
+}
