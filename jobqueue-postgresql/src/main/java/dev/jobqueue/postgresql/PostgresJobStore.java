@@ -38,7 +38,7 @@ public final class PostgresJobStore implements JobStore {
 	/** Wakes listeners once per transaction: an uncorrelated subquery runs once, and only if a row was inserted. */
 	private static final String NOTIFY = "(SELECT pg_notify(:channel, :message))";
 
-	private static final String INSERT_JOB = """
+	static final String INSERT_JOB = """
 			WITH inserted AS (
 			    INSERT INTO {jobs} (type, status, priority, payload, dedup_key, max_attempts, run_at, created_at, trace_parent)
 			    VALUES (:type, 'pending', :priority, :payload, :dedup_key, :max_attempts, :run_at, :now, :trace_parent)
@@ -51,7 +51,7 @@ public final class PostgresJobStore implements JobStore {
 			""".formatted(NOTIFY);
 
 	/** Many jobs without dedup keys in one statement; ids come in request order (identity follows ORDER BY). */
-	private static final String INSERT_JOBS = """
+	static final String INSERT_JOBS = """
 			WITH inserted AS (
 			    INSERT INTO {jobs} (type, status, priority, payload, max_attempts, run_at, created_at, trace_parent)
 			    SELECT type, 'pending', priority, payload, max_attempts, run_at::timestamptz, :now, trace_parent
@@ -75,7 +75,7 @@ public final class PostgresJobStore implements JobStore {
 			""";
 
 	/** All successes of a round in one statement, with their attempt rows and events. */
-	private static final String MARK_SUCCEEDED = """
+	static final String MARK_SUCCEEDED = """
 			WITH done AS (
 			    UPDATE {jobs} j
 			    SET status = 'succeeded', result = s.result, finished_at = :now, lease_until = NULL, error_code = NULL,
@@ -126,7 +126,7 @@ public final class PostgresJobStore implements JobStore {
 			""";
 
 	/** Renews the leases of a worker's runs in one statement; a run missing from the result was lost. */
-	private static final String RENEW_LEASES = """
+	static final String RENEW_LEASES = """
 			UPDATE {jobs} j SET heartbeat_at = :now, lease_until = :lease_until
 			FROM unnest(:ids::bigint[], :runs::int[]) AS r(id, run)
 			WHERE j.id = r.id AND j.runs = r.run AND j.status = 'running' AND j.worker_id = :worker_id
@@ -137,7 +137,7 @@ public final class PostgresJobStore implements JobStore {
 	 * Takes back expired runs, skipping rows another process is recovering (or a worker is renewing) right now.
 	 * Final when the job must not run twice or has no attempts left; SET expressions see the old row.
 	 */
-	private static final String RECOVER_EXPIRED = """
+	static final String RECOVER_EXPIRED = """
 			WITH expired AS (
 			    SELECT id FROM {jobs} WHERE status = 'running' AND lease_until < :now
 			    ORDER BY lease_until LIMIT :limit
@@ -156,7 +156,7 @@ public final class PostgresJobStore implements JobStore {
 			    finished_at = CASE WHEN j.cancel_requested OR NOT j.repeatable OR j.attempts >= j.max_attempts
 			                       THEN :now::timestamptz END,
 			    run_at = :now, lease_until = NULL
-			FROM expired WHERE j.id = expired.id AND j.status = 'running' AND j.lease_until < :now
+			WHERE j.id = ANY(ARRAY(SELECT id FROM expired)) AND j.status = 'running' AND j.lease_until < :now
 			RETURNING j.id, j.runs, j.status, j.error_code, j.error_detail
 			""";
 

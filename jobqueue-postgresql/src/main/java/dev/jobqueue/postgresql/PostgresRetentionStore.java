@@ -41,7 +41,7 @@ public final class PostgresRetentionStore implements RetentionStore {
 			""";
 
 	/** One index seek per type: the next type after the previous one, until there is none. */
-	private static final String FINISHED_TYPES = """
+	static final String FINISHED_TYPES = """
 			WITH RECURSIVE types AS (
 			    (SELECT type FROM {jobs} WHERE status = :status AND finished_at IS NOT NULL ORDER BY type LIMIT 1)
 			    UNION ALL
@@ -53,11 +53,12 @@ public final class PostgresRetentionStore implements RetentionStore {
 			SELECT type FROM types WHERE type IS NOT NULL
 			""";
 
-	private static final String DELETE_FINISHED = """
-			DELETE FROM {jobs} WHERE id IN (
+	/** The ids as an array: {@code id IN (...)} was planned as a hash join over the whole table. */
+	static final String DELETE_FINISHED = """
+			DELETE FROM {jobs} WHERE id = ANY(ARRAY(
 			    SELECT id FROM {jobs}
 			    WHERE status = :status AND type = :type AND finished_at < :finished_before AND finished_at IS NOT NULL
-			    LIMIT :limit)
+			    LIMIT :limit))
 			""";
 
 	/** Tables and indexes of the queue (heap, TOAST and indexes of each table). */
