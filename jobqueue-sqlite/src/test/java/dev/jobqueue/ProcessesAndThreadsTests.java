@@ -174,7 +174,7 @@ class ProcessesAndThreadsTests {
 	}
 
 	private static DefaultJobQueue queue(TestDatabase db, HandlerRegistry handlers) {
-		return new DefaultJobQueue(db.store(), WorkerHarness.CODEC, handlers, Clock.systemUTC(),
+		return new DefaultJobQueue(db.store(), db.admin(), WorkerHarness.CODEC, handlers, Clock.systemUTC(),
 				new EnqueueLimits(3, 1 << 20), null);
 	}
 

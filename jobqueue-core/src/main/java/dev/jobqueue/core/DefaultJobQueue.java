@@ -32,6 +32,8 @@ public final class DefaultJobQueue implements JobQueue {
 
 	private final JobStore store;
 
+	private final JobAdminStore admin;
+
 	private final PayloadCodec codec;
 
 	private final HandlerRegistry handlers;
@@ -44,9 +46,10 @@ public final class DefaultJobQueue implements JobQueue {
 
 	private volatile QueueSignals signals = QueueSignals.NONE;
 
-	public DefaultJobQueue(JobStore store, PayloadCodec codec, HandlerRegistry handlers, Clock clock,
-			EnqueueLimits limits, Supplier<String> traceParent) {
+	public DefaultJobQueue(JobStore store, JobAdminStore admin, PayloadCodec codec, HandlerRegistry handlers,
+			Clock clock, EnqueueLimits limits, Supplier<String> traceParent) {
 		this.store = Objects.requireNonNull(store, "'store' must not be null");
+		this.admin = Objects.requireNonNull(admin, "'admin' must not be null");
 		this.codec = Objects.requireNonNull(codec, "'codec' must not be null");
 		this.handlers = Objects.requireNonNull(handlers, "'handlers' must not be null");
 		this.clock = Objects.requireNonNull(clock, "'clock' must not be null");
@@ -87,7 +90,7 @@ public final class DefaultJobQueue implements JobQueue {
 
 	@Override
 	public boolean cancel(long id) {
-		boolean cancelled = this.store.cancel(id, this.clock.instant());
+		boolean cancelled = this.admin.cancel(id, this.clock.instant());
 		if (cancelled) {
 			this.signals.cancelRequested(id);
 		}
@@ -96,7 +99,7 @@ public final class DefaultJobQueue implements JobQueue {
 
 	@Override
 	public boolean retry(long id) {
-		boolean retried = this.store.retry(id, this.clock.instant());
+		boolean retried = this.admin.retry(id, this.clock.instant());
 		if (retried) {
 			this.signals.jobsEnqueued();
 		}
@@ -105,12 +108,12 @@ public final class DefaultJobQueue implements JobQueue {
 
 	@Override
 	public Optional<Job> find(long id) {
-		return this.store.find(id);
+		return this.admin.find(id);
 	}
 
 	@Override
 	public boolean pause(String type) {
-		boolean paused = this.store.pause(requireType(type, "pause"), "api", this.clock.instant());
+		boolean paused = this.admin.pause(requireType(type, "pause"), "api", this.clock.instant());
 		if (paused) {
 			logger.info("Job type '{}' paused: its jobs are not claimed until it is resumed", type);
 		}
@@ -119,7 +122,7 @@ public final class DefaultJobQueue implements JobQueue {
 
 	@Override
 	public boolean resume(String type) {
-		boolean resumed = this.store.resume(requireType(type, "resume"));
+		boolean resumed = this.admin.resume(requireType(type, "resume"));
 		if (resumed) {
 			logger.info("Job type '{}' resumed", type);
 			this.signals.jobsEnqueued();
@@ -129,7 +132,7 @@ public final class DefaultJobQueue implements JobQueue {
 
 	@Override
 	public List<PausedType> pausedTypes() {
-		return this.store.pausedTypes();
+		return this.admin.pausedTypes();
 	}
 
 	private static String requireType(String type, String action) {

@@ -3,13 +3,11 @@ package dev.jobqueue.core;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
-import java.util.Optional;
-
-import dev.jobqueue.Job;
-import dev.jobqueue.PausedType;
 
 /**
- * Where jobs live. The store never reads a clock: every method that needs the time takes {@code now}. Each
+ * Where jobs live, as the worker and the enqueuing side see them: insert, claim, record outcomes, keep leases
+ * and take back what lost workers left. Operators' actions on single jobs and types are on
+ * {@link JobAdminStore}. The store never reads a clock: every method that needs the time takes {@code now}. Each
  * method is one transaction; implementations retry transient lock conflicts themselves, so callers see only
  * failures worth reporting.
  */
@@ -63,30 +61,11 @@ public interface JobStore {
 	 */
 	int recoverExpiredLeases(Instant now, int limit);
 
-	/** See {@link dev.jobqueue.JobQueue#cancel(long)}. */
-	boolean cancel(long id, Instant now);
-
-	/** See {@link dev.jobqueue.JobQueue#retry(long)}. */
-	boolean retry(long id, Instant now);
-
-	Optional<Job> find(long id);
-
 	/**
 	 * Adds an event to a job's timeline, for what the worker notices outside a transition (a handler that
 	 * ignores an interrupt, for example).
 	 */
 	void recordEvent(long jobId, String event, String actor, String detail, Instant now);
-
-	/**
-	 * Pauses claims of a type in every process; see {@link dev.jobqueue.JobQueue#pause(String)}.
-	 * @return whether it was not paused before
-	 */
-	boolean pause(String type, String actor, Instant now);
-
-	/** @return whether the type was paused */
-	boolean resume(String type);
-
-	List<PausedType> pausedTypes();
 
 	/** Records that a worker is alive and which types it handles. */
 	void registerWorker(WorkerInfo worker, Instant now);

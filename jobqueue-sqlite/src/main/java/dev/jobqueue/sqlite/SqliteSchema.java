@@ -177,18 +177,18 @@ public final class SqliteSchema {
 		try (Connection connection = this.dataSource.getConnection(); Statement statement = connection.createStatement()) {
 			String url = connection.getMetaData().getURL();
 			StringBuilder problems = new StringBuilder();
-			String journalMode = pragma(statement, "journal_mode").toLowerCase(Locale.ROOT);
+			String journalMode = Pragmas.text(statement, "journal_mode").toLowerCase(Locale.ROOT);
 			if (!journalMode.equals("wal")) {
 				problems.append("\n - journal_mode is ").append(journalMode).append(", the queue needs WAL (journal_mode=WAL)");
 			}
-			if (!pragma(statement, "foreign_keys").equals("1")) {
+			if (!Pragmas.text(statement, "foreign_keys").equals("1")) {
 				problems.append("\n - foreign_keys is off, so deleting a job would leave its attempts and events behind "
 						+ "(foreign_keys=true)");
 			}
-			if (Integer.parseInt(pragma(statement, "busy_timeout")) <= 0) {
+			if (Integer.parseInt(Pragmas.text(statement, "busy_timeout")) <= 0) {
 				problems.append("\n - busy_timeout is 0, so any concurrent write fails at once (busy_timeout=5000)");
 			}
-			if (pragma(statement, "synchronous").equals("0")) {
+			if (Pragmas.text(statement, "synchronous").equals("0")) {
 				problems.append("\n - synchronous is OFF, so a power loss can corrupt the queue (synchronous=NORMAL)");
 			}
 			if (problems.length() > 0) {
@@ -201,12 +201,6 @@ public final class SqliteSchema {
 		}
 		catch (SQLException ex) {
 			throw SqliteErrors.translate(ex, "open the queue database", "queue");
-		}
-	}
-
-	private static String pragma(Statement statement, String name) throws SQLException {
-		try (ResultSet rows = statement.executeQuery("PRAGMA " + name)) {
-			return rows.next() ? rows.getString(1) : "";
 		}
 	}
 

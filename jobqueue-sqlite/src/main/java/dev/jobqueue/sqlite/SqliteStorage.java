@@ -13,6 +13,8 @@ public final class SqliteStorage implements QueueStorage {
 
 	private final SqliteJobStore jobs;
 
+	private final SqliteJobAdminStore admin;
+
 	private final SqliteScheduleStore schedules;
 
 	private final SqliteRetentionStore retention;
@@ -24,6 +26,7 @@ public final class SqliteStorage implements QueueStorage {
 		Objects.requireNonNull(tables, "'tables' must not be null");
 		this.schema = new SqliteSchema(database.dataSource(), tables);
 		this.jobs = new SqliteJobStore(database, tables);
+		this.admin = new SqliteJobAdminStore(database, tables);
 		this.schedules = new SqliteScheduleStore(this.jobs);
 		this.retention = new SqliteRetentionStore(database, tables);
 		this.insights = new SqliteQueueInsights(database, tables);
@@ -46,6 +49,11 @@ public final class SqliteStorage implements QueueStorage {
 	@Override
 	public SqliteJobStore jobs() {
 		return this.jobs;
+	}
+
+	@Override
+	public SqliteJobAdminStore admin() {
+		return this.admin;
 	}
 
 	@Override

@@ -155,7 +155,7 @@ class JobSchedulerTests {
 			assertThat(firing.nextRunAt()).isEqualTo(Instant.parse("2026-03-01T12:00:00Z"));
 		});
 		assertThat(jobs()).isEqualTo(2);
-		Job catchUp = this.db.store().find(fired.get(0).jobId()).orElseThrow();
+		Job catchUp = this.db.admin().find(fired.get(0).jobId()).orElseThrow();
 		assertThat(catchUp.runAt()).isEqualTo(this.clock.instant());
 		assertThat(catchUp.dedupKey()).isEqualTo("schedule:hourly@2026-03-01T11:00:00Z");
 		assertThat(this.db.column("SELECT detail FROM job_events WHERE job_id = ? AND event = 'SCHEDULE_TICK'",
@@ -196,7 +196,7 @@ class JobSchedulerTests {
 		this.clock.setInstant(Instant.parse("2026-03-01T00:05:45Z"));
 		ScheduleFiring firing = scheduler.fireDue().get(0);
 		assertThat(firing.catchUp()).isFalse();
-		assertThat(this.db.store().find(firing.jobId()).orElseThrow().runAt())
+		assertThat(this.db.admin().find(firing.jobId()).orElseThrow().runAt())
 			.isEqualTo(Instant.parse("2026-03-01T00:05:00Z"));
 	}
 
@@ -246,7 +246,7 @@ class JobSchedulerTests {
 		// The old process, still running, fires by the stored definition.
 		this.clock.setInstant(Instant.parse("2026-03-01T00:15:00Z"));
 		ScheduleFiring firing = oldVersion.fireDue().get(0);
-		assertThat(this.db.store().find(firing.jobId()).orElseThrow().payload()).isEqualTo("\"v2\"");
+		assertThat(this.db.admin().find(firing.jobId()).orElseThrow().payload()).isEqualTo("\"v2\"");
 		assertThat(newVersion.fireDue()).isEmpty();
 	}
 
@@ -255,13 +255,13 @@ class JobSchedulerTests {
 		JobScheduler scheduler = scheduler(this.db, "s", Misfire.ONCE);
 		scheduler.register("hourly", "report", Schedule.cron("0 0 * * * *"), null);
 		scheduler.start();
-		this.db.store().pause("report", "test", this.clock.instant());
+		this.db.admin().pause("report", "test", this.clock.instant());
 		this.clock.advance(Duration.ofHours(5).plusMinutes(30));
 		assertThat(scheduler.fireDue()).isEmpty();
 		assertThat(scheduler.schedules().get(0).paused()).isTrue();
 		assertThat(scheduler.nextDue()).isNull();
 
-		this.db.store().resume("report");
+		this.db.admin().resume("report");
 		assertThat(scheduler.fireDue()).singleElement().satisfies((firing) -> {
 			assertThat(firing.catchUp()).isTrue();
 			assertThat(firing.tick()).isEqualTo(Instant.parse("2026-03-01T05:00:00Z"));
@@ -317,10 +317,10 @@ class JobSchedulerTests {
 			JobScheduler scheduler = scheduler(prefixed, "s", Misfire.ONCE);
 			scheduler.register("minutely", "report", Schedule.cron("0 * * * * *"), null);
 			scheduler.start();
-			prefixed.store().pause("report", "test", this.clock.instant());
+			prefixed.admin().pause("report", "test", this.clock.instant());
 			this.clock.advance(Duration.ofMinutes(1));
 			assertThat(scheduler.fireDue()).isEmpty();
-			prefixed.store().resume("report");
+			prefixed.admin().resume("report");
 			assertThat(scheduler.fireDue()).hasSize(1);
 			assertThat(prefixed.count("SELECT count(*) FROM jq_jobs")).isEqualTo(1);
 			assertThat(prefixed.count("SELECT count(*) FROM jq_job_schedules")).isEqualTo(1);
