@@ -21,6 +21,8 @@ public final class PostgresStorage implements QueueStorage, AutoCloseable {
 
 	private final PostgresJobStore jobs;
 
+	private final PostgresJobAdminStore admin;
+
 	private final PostgresScheduleStore schedules;
 
 	private final PostgresRetentionStore retention;
@@ -33,6 +35,7 @@ public final class PostgresStorage implements QueueStorage, AutoCloseable {
 		this.schema = new PostgresSchema(database.dataSource(), tables, database.location());
 		this.notifications = new PostgresNotifications(database.dataSource(), tables, database.location());
 		this.jobs = new PostgresJobStore(database, tables, this.notifications);
+		this.admin = new PostgresJobAdminStore(this.jobs);
 		this.schedules = new PostgresScheduleStore(this.jobs);
 		this.retention = new PostgresRetentionStore(database, tables);
 		this.insights = new PostgresQueueInsights(database, tables);
@@ -71,6 +74,11 @@ public final class PostgresStorage implements QueueStorage, AutoCloseable {
 	@Override
 	public PostgresJobStore jobs() {
 		return this.jobs;
+	}
+
+	@Override
+	public PostgresJobAdminStore admin() {
+		return this.admin;
 	}
 
 	@Override

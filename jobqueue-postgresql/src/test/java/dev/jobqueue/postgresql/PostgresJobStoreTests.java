@@ -35,10 +35,13 @@ class PostgresJobStoreTests {
 
 	private PostgresJobStore store;
 
+	private PostgresJobAdminStore admin;
+
 	@BeforeEach
 	void createDatabase() {
 		this.db = PostgresTestDatabase.create();
 		this.store = this.db.storage().jobs();
+		this.admin = this.db.storage().admin();
 	}
 
 	@AfterEach
@@ -65,7 +68,7 @@ class PostgresJobStoreTests {
 		assertThat(job.attempt()).isEqualTo(1);
 		assertThat(job.runAt()).isEqualTo(NOW.truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
 		assertThat(this.store.complete(List.of(Completion.succeeded(job, "\"ok\"")), "w1", NOW)).containsExactly(true);
-		assertThat(this.store.find(job.id()).orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);
+		assertThat(this.admin.find(job.id()).orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);
 		QueueInsights.JobDetail detail = this.db.storage().insights().job(job.id(), 100).orElseThrow();
 		assertThat(detail.attempts()).extracting(QueueInsights.Attempt::outcome).containsExactly("SUCCEEDED");
 		assertThat(detail.events()).extracting(QueueInsights.Event::event)
@@ -79,7 +82,7 @@ class PostgresJobStoreTests {
 		List<Long> ids = this.store.enqueue(jobs, NOW, () -> {
 		});
 		assertThat(ids).hasSize(3).isSorted();
-		assertThat(this.store.find(ids.get(1)).orElseThrow().type()).isEqualTo("b");
+		assertThat(this.admin.find(ids.get(1)).orElseThrow().type()).isEqualTo("b");
 		assertThat(this.store.claim(claimAll(10, "a", "b", "c"), NOW)).extracting(ClaimedJob::type)
 			.containsExactly("b", "c", "a");
 	}
@@ -116,15 +119,15 @@ class PostgresJobStoreTests {
 		this.store.enqueue(List.of(job("a", 0, null)), NOW, () -> {
 		});
 		ClaimedJob job = this.store.claim(claimAll(1, "a"), NOW).get(0);
-		assertThat(this.store.cancel(job.id(), NOW)).isTrue();
+		assertThat(this.admin.cancel(job.id(), NOW)).isTrue();
 		LeaseRenewal renewal = this.store.renewLeases("w1", List.of(new RunningJobRef(job.id(), job.run())), NOW,
 				NOW.plusSeconds(30));
 		assertThat(renewal.cancelRequested()).containsExactly(job.id());
 		assertThat(this.store.complete(List.of(Completion.retry(job, "X:Y", "boom", NOW.plusSeconds(5))), "w1", NOW))
 			.containsExactly(true);
-		assertThat(this.store.find(job.id()).orElseThrow().status()).isEqualTo(JobStatus.CANCELLED);
-		assertThat(this.store.retry(job.id(), NOW)).isTrue();
-		assertThat(this.store.find(job.id()).orElseThrow().status()).isEqualTo(JobStatus.PENDING);
+		assertThat(this.admin.find(job.id()).orElseThrow().status()).isEqualTo(JobStatus.CANCELLED);
+		assertThat(this.admin.retry(job.id(), NOW)).isTrue();
+		assertThat(this.admin.find(job.id()).orElseThrow().status()).isEqualTo(JobStatus.PENDING);
 	}
 
 	@Test
@@ -133,7 +136,7 @@ class PostgresJobStoreTests {
 			this.store.enqueue(List.of(job("capped", 0, null), job("free", 0, null), job("global", 9, null)), NOW, () -> {
 			});
 		}
-		this.store.pause("free", "test", NOW);
+		this.admin.pause("free", "test", NOW);
 		ClaimRequest request = new ClaimRequest("w1", 10, Set.of("free"), Map.of("capped", 2, "global", 5), Set.of(),
 				NOW.plusSeconds(30), Map.of("global", 3));
 		List<ClaimedJob> claimed = this.store.claim(request, NOW);

@@ -75,7 +75,7 @@ class PostgresNotificationsTests {
 		long id = this.db.storage().jobs().enqueue(List.of(job()), NOW, () -> {
 		}).get(0);
 		this.other.jobs().claim(new ClaimRequest("w", 1, Set.of("a"), Map.of(), Set.of(), NOW.plusSeconds(30)), NOW);
-		assertThat(this.db.storage().jobs().cancel(id, NOW)).isTrue();
+		assertThat(this.db.storage().admin().cancel(id, NOW)).isTrue();
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.heardByOther.cancelled.contains(id));
 	}
 
