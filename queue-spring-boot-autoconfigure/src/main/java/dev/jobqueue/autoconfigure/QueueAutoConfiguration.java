@@ -1,6 +1,6 @@
 package dev.jobqueue.autoconfigure;
 
-import java.time.Clock;
+import java.util.List;
 import java.time.ZoneId;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -8,6 +8,7 @@ import javax.sql.DataSource;
 
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.LazyInitializationExcludeFilter;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -59,8 +60,17 @@ public final class QueueAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	QueueDataSource queueDataSource(QueueProperties properties, ObjectProvider<DataSource> applicationDataSource) {
-		return QueueDataSource.choose(properties.getDatasource(), applicationDataSource.getIfUnique());
+	QueueDataSource queueDataSource(QueueProperties properties,
+			@JobQueueDataSource ObjectProvider<DataSource> queueDataSource,
+			ObjectProvider<DataSource> applicationDataSource, ListableBeanFactory beanFactory) {
+		return QueueDataSource.choose(properties.getDatasource(), queueDataSource.getIfAvailable(),
+				applicationDataSource.getIfUnique(), List.of(beanFactory.getBeanNamesForType(DataSource.class)));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	JobQueueClock jobQueueClock() {
+		return JobQueueClock.system();
 	}
 
 	@Bean
@@ -72,16 +82,18 @@ public final class QueueAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	QueueSchemaInitializer queueSchemaInitializer(SqliteDatabase database, QueueProperties properties) {
-		return new QueueSchemaInitializer(
-				new SqliteSchema(database.dataSource(), new TableNames(properties.getTablePrefix())));
+	QueueSchemaInitializer queueSchemaInitializer(SqliteDatabase database, QueueDataSource dataSource,
+			QueueProperties properties) {
+		return new QueueSchemaInitializer(new SqliteSchema(database.dataSource(),
+				new TableNames(properties.getTablePrefix()), dataSource.isShared()));
 	}
 
 	@Bean
 	@ConditionalOnMissingBean(JobStore.class)
 	SqliteJobStore queueJobStore(SqliteDatabase database, QueueProperties properties,
 			QueueSchemaInitializer schemaInitializer) {
-		return new SqliteJobStore(database, new TableNames(properties.getTablePrefix()));
+		return new SqliteJobStore(database, new TableNames(properties.getTablePrefix()),
+				properties.getEnqueue().getVisibility());
 	}
 
 	@Bean
@@ -117,12 +129,12 @@ public final class QueueAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	JobScheduler jobSchedules(ScheduleStore store, HandlerRegistry handlers, PayloadCodec codec,
-			QueueProperties properties, ObjectProvider<Clock> clock, ObjectProvider<JobQueue> queue) {
+			QueueProperties properties, JobQueueClock clock, ObjectProvider<JobQueue> queue) {
 		QueueProperties.Scheduling scheduling = properties.getScheduling();
 		ZoneId zone = (scheduling.getZone() != null) ? scheduling.getZone() : ZoneId.systemDefault();
 		SchedulerSettings settings = new SchedulerSettings(WorkerIds.newId(), zone, scheduling.getMisfire(),
 				scheduling.getMisfireThreshold(), properties.getRetry().getMaxAttempts());
-		JobScheduler scheduler = new JobScheduler(store, handlers, codec, clock.getIfUnique(Clock::systemUTC), settings,
+		JobScheduler scheduler = new JobScheduler(store, handlers, codec, clock.clock(), settings,
 				() -> (queue.getIfUnique() instanceof DefaultJobQueue local) ? local.signals() : QueueSignals.NONE);
 		scheduling.getSchedules().forEach((name, entry) -> ConfiguredSchedules.register(scheduler, name, entry));
 		return scheduler;
@@ -132,7 +144,7 @@ public final class QueueAutoConfiguration {
 	@ConditionalOnMissingBean
 	@ConditionalOnBooleanProperty(name = "jobqueue.scheduling.enabled", matchIfMissing = true)
 	@DependsOnDatabaseInitialization
-	QueueScheduler queueScheduler(JobScheduler scheduler, QueueProperties properties, ObjectProvider<Clock> clock) {
+	QueueScheduler queueScheduler(JobScheduler scheduler, QueueProperties properties, JobQueueClock clock) {
 		QueueProperties.Scheduling scheduling = properties.getScheduling();
 		if (scheduling.getPollInterval() != null
 				&& scheduling.getPollInterval().compareTo(scheduling.getMisfireThreshold()) >= 0) {
@@ -141,7 +153,7 @@ public final class QueueAutoConfiguration {
 					+ scheduling.getMisfireThreshold() + "), or ticks fired on time would count as missed. Lower the "
 					+ "poll interval or raise the threshold.");
 		}
-		return new QueueScheduler(scheduler, clock.getIfUnique(Clock::systemUTC),
+		return new QueueScheduler(scheduler, clock.clock(),
 				properties.getScheduling().getPollInterval());
 	}
 
@@ -160,11 +172,11 @@ public final class QueueAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	JobQueue jobQueue(JobStore store, PayloadCodec codec, HandlerRegistry handlers, QueueProperties properties,
-			ObjectProvider<Clock> clock, ObjectProvider<TraceParentSource> traceParent) {
+			JobQueueClock clock, ObjectProvider<TraceParentSource> traceParent) {
 		EnqueueLimits limits = new EnqueueLimits(properties.getRetry().getMaxAttempts(),
 				properties.getMaxPayloadSize().toBytes());
 		TraceParentSource trace = traceParent.getIfUnique();
-		return new DefaultJobQueue(store, codec, handlers, clock.getIfUnique(Clock::systemUTC), limits,
+		return new DefaultJobQueue(store, codec, handlers, clock.clock(), limits,
 				(trace != null) ? trace::currentTraceParent : null);
 	}
 
@@ -173,13 +185,12 @@ public final class QueueAutoConfiguration {
 	@ConditionalOnBooleanProperty(name = "jobqueue.worker.enabled", matchIfMissing = true)
 	@DependsOnDatabaseInitialization
 	QueueWorker queueWorker(JobStore store, HandlerRegistry handlers, PayloadCodec codec, ErrorClassifier classifier,
-			QueueProperties properties, ObjectProvider<Clock> clock, ObjectProvider<JobQueue> queue,
+			QueueProperties properties, JobQueueClock clock, ObjectProvider<JobQueue> queue,
 			Environment environment, ObjectProvider<WorkerListener> listeners,
 			ObjectProvider<RunInterceptor> interceptors) {
-		Clock queueClock = clock.getIfUnique(Clock::systemUTC);
 		RetryPolicy retry = new RetryPolicy(properties.getRetry().getInitialBackoff(),
 				properties.getRetry().getMaxBackoff(), () -> ThreadLocalRandom.current().nextDouble());
-		WorkerFactory factory = new WorkerFactory(store, handlers, codec, classifier, retry, queueClock,
+		WorkerFactory factory = new WorkerFactory(store, handlers, codec, classifier, retry, clock.clock(),
 				properties.getWorker(), environment, () -> WorkerListener.composite(listeners.orderedStream().toList()),
 				() -> RunInterceptor.chain(interceptors.orderedStream().toList()));
 		DefaultJobQueue local = (queue.getIfUnique() instanceof DefaultJobQueue defaultQueue) ? defaultQueue : null;

@@ -87,20 +87,14 @@ public final class DefaultJobQueue implements JobQueue {
 
 	@Override
 	public boolean cancel(long id) {
-		boolean cancelled = this.store.cancel(id, this.clock.instant());
-		if (cancelled) {
-			this.signals.cancelRequested(id);
-		}
-		return cancelled;
+		QueueSignals target = this.signals;
+		return this.store.cancel(id, this.clock.instant(), () -> target.cancelRequested(id));
 	}
 
 	@Override
 	public boolean retry(long id) {
-		boolean retried = this.store.retry(id, this.clock.instant());
-		if (retried) {
-			this.signals.jobsEnqueued();
-		}
-		return retried;
+		QueueSignals target = this.signals;
+		return this.store.retry(id, this.clock.instant(), target::jobsEnqueued);
 	}
 
 	@Override
@@ -119,10 +113,10 @@ public final class DefaultJobQueue implements JobQueue {
 
 	@Override
 	public boolean resume(String type) {
-		boolean resumed = this.store.resume(requireType(type, "resume"));
+		QueueSignals target = this.signals;
+		boolean resumed = this.store.resume(requireType(type, "resume"), target::jobsEnqueued);
 		if (resumed) {
 			logger.info("Job type '{}' resumed", type);
-			this.signals.jobsEnqueued();
 		}
 		return resumed;
 	}

@@ -20,6 +20,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 import dev.jobqueue.Job;
 import dev.jobqueue.JobQueueException;
@@ -28,6 +29,7 @@ import dev.jobqueue.PausedType;
 import dev.jobqueue.core.ClaimRequest;
 import dev.jobqueue.core.ClaimedJob;
 import dev.jobqueue.core.CompleteAndClaim;
+import dev.jobqueue.core.EnqueueVisibility;
 import dev.jobqueue.core.Completion;
 import dev.jobqueue.core.JobStore;
 import dev.jobqueue.core.LeaseRenewal;
@@ -229,9 +231,21 @@ public final class SqliteJobStore implements JobStore {
 	/** The database's write-ahead log, once known; empty for an in-memory database. */
 	private volatile Optional<Path> walFile;
 
+	private final EnqueueVisibility visibility;
+
+	private final HeldEnqueue heldEnqueue = new HeldEnqueue(this);
+
 	public SqliteJobStore(SqliteDatabase database, TableNames tables) {
+		this(database, tables, EnqueueVisibility.AFTER_COMMIT);
+	}
+
+	/**
+	 * @param visibility when a job enqueued in a transaction on another database becomes visible to workers
+	 */
+	public SqliteJobStore(SqliteDatabase database, TableNames tables, EnqueueVisibility visibility) {
 		this.database = Objects.requireNonNull(database, "'database' must not be null");
 		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
+		this.visibility = Objects.requireNonNull(visibility, "'visibility' must not be null");
 	}
 
 	public SqliteDatabase database() {
@@ -245,6 +259,9 @@ public final class SqliteJobStore implements JobStore {
 	@Override
 	public List<Long> enqueue(List<NewJob> jobs, Instant now, Runnable afterCommit) {
 		String action = (jobs.size() == 1) ? "enqueue a '" + jobs.get(0).type() + "' job" : "enqueue " + jobs.size() + " jobs";
+		if (this.visibility == EnqueueVisibility.AFTER_COMMIT && this.database.inOtherTransaction()) {
+			return this.heldEnqueue.enqueue(action, jobs, now, afterCommit);
+		}
 		return this.database.writeJoiningTransaction(action, (connection) -> insertJobs(connection, jobs, now),
 				afterCommit);
 	}
@@ -804,8 +821,14 @@ public final class SqliteJobStore implements JobStore {
 
 	@Override
 	public boolean cancel(long id, Instant now) {
+		return cancel(id, now, () -> {
+		});
+	}
+
+	@Override
+	public boolean cancel(long id, Instant now, Runnable afterCommit) {
 		long at = now.toEpochMilli();
-		return this.database.write("cancel job " + id, (connection) -> {
+		return this.database.writeJoiningTransaction("cancel job " + id, (connection) -> {
 			try (PreparedStatement cancel = connection.prepareStatement(sql(CANCEL_PENDING));
 					PreparedStatement event = connection.prepareStatement(sql(INSERT_EVENT))) {
 				cancel.setLong(1, at);
@@ -825,14 +848,20 @@ public final class SqliteJobStore implements JobStore {
 				}
 				return false;
 			}
-		});
+		}, ifApplied(afterCommit));
 	}
 
 	@Override
 	public boolean retry(long id, Instant now) {
+		return retry(id, now, () -> {
+		});
+	}
+
+	@Override
+	public boolean retry(long id, Instant now, Runnable afterCommit) {
 		long at = now.toEpochMilli();
 		try {
-			return this.database.write("retry job " + id, (connection) -> {
+			return this.database.writeJoiningTransaction("retry job " + id, (connection) -> {
 				try (PreparedStatement retry = connection.prepareStatement(sql(RETRY_FINISHED));
 						PreparedStatement event = connection.prepareStatement(sql(INSERT_EVENT))) {
 					retry.setLong(1, at);
@@ -844,7 +873,7 @@ public final class SqliteJobStore implements JobStore {
 					event.executeBatch();
 					return true;
 				}
-			});
+			}, ifApplied(afterCommit));
 		}
 		catch (JobQueueException ex) {
 			if (ex.getCause() instanceof SQLException sql && SqliteErrors.primaryCode(sql) == SqliteErrors.SQLITE_CONSTRAINT) {
@@ -894,24 +923,40 @@ public final class SqliteJobStore implements JobStore {
 
 	@Override
 	public boolean pause(String type, String actor, Instant now) {
-		return this.database.write("pause job type '" + type + "'", (connection) -> {
+		return this.database.writeJoiningTransaction("pause job type '" + type + "'", (connection) -> {
 			try (PreparedStatement insert = connection.prepareStatement(sql(INSERT_PAUSED_TYPE))) {
 				insert.setString(1, type);
 				insert.setLong(2, now.toEpochMilli());
 				insert.setString(3, actor);
 				return insert.executeUpdate() == 1;
 			}
+		}, () -> {
 		});
 	}
 
 	@Override
 	public boolean resume(String type) {
-		return this.database.write("resume job type '" + type + "'", (connection) -> {
+		return resume(type, () -> {
+		});
+	}
+
+	@Override
+	public boolean resume(String type, Runnable afterCommit) {
+		return this.database.writeJoiningTransaction("resume job type '" + type + "'", (connection) -> {
 			try (PreparedStatement delete = connection.prepareStatement(sql(DELETE_PAUSED_TYPE))) {
 				delete.setString(1, type);
 				return delete.executeUpdate() == 1;
 			}
-		});
+		}, ifApplied(afterCommit));
+	}
+
+	/** Runs {@code afterCommit} only when the write changed something. */
+	private static Consumer<Boolean> ifApplied(Runnable afterCommit) {
+		return (applied) -> {
+			if (applied) {
+				afterCommit.run();
+			}
+		};
 	}
 
 	@Override
