@@ -25,9 +25,9 @@ import java.util.stream.Stream;
 
 import com.zaxxer.hikari.HikariDataSource;
 
-import dev.jobqueue.jdbc.SqliteDataSources;
-import dev.jobqueue.jdbc.SqliteSchema;
-import dev.jobqueue.jdbc.TableNames;
+import dev.jobqueue.sqlite.SqliteDataSources;
+import dev.jobqueue.sqlite.SqliteSchema;
+import dev.jobqueue.sqlite.TableNames;
 
 /**
  * One benchmark database: a file (on disk or tmpfs) with the queue's schema applied by {@link SqliteSchema},
@@ -215,7 +215,7 @@ final class Db implements AutoCloseable {
 		}
 	}
 
-	private static final String MIGRATIONS = "dev/jobqueue/db/migration/";
+	private static final String MIGRATIONS = "dev/jobqueue/sqlite/migration/";
 
 	/** The V*.sql names next to V1 on the classpath (a jar or a folder), by version. */
 	private static List<String> migrationNames() {

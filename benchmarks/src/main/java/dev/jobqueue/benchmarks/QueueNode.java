@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import com.zaxxer.hikari.HikariDataSource;
 import tools.jackson.databind.json.JsonMapper;
 
-import dev.jobqueue.autoconfigure.JacksonPayloadCodec;
+import dev.jobqueue.jackson.JacksonPayloadCodec;
 import dev.jobqueue.core.DefaultErrorClassifier;
 import dev.jobqueue.core.DefaultJobQueue;
 import dev.jobqueue.core.EnqueueLimits;
@@ -24,8 +24,8 @@ import dev.jobqueue.core.VirtualThreads;
 import dev.jobqueue.core.WorkerIds;
 import dev.jobqueue.core.WorkerListener;
 import dev.jobqueue.core.WorkerSettings;
-import dev.jobqueue.jdbc.SqliteDatabase;
-import dev.jobqueue.jdbc.SqliteJobStore;
+import dev.jobqueue.sqlite.SqliteDatabase;
+import dev.jobqueue.sqlite.SqliteJobStore;
 
 /**
  * The queue as one application process assembles it, without Spring: the queue's own pool, the store, the

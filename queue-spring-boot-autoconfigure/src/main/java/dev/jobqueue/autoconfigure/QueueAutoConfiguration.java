@@ -1,7 +1,7 @@
 package dev.jobqueue.autoconfigure;
 
-import java.util.List;
 import java.time.ZoneId;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 import javax.sql.DataSource;
@@ -28,7 +28,8 @@ import dev.jobqueue.core.ErrorClassifier;
 import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.core.JobScheduler;
 import dev.jobqueue.core.JobStore;
-import dev.jobqueue.core.QueueSignals;
+import dev.jobqueue.core.LocalSignals;
+import dev.jobqueue.core.QueueStorage;
 import dev.jobqueue.core.ScheduleStore;
 import dev.jobqueue.core.SchedulerSettings;
 import dev.jobqueue.core.WorkerIds;
@@ -38,12 +39,10 @@ import dev.jobqueue.core.RetryPolicy;
 import dev.jobqueue.core.RunInterceptor;
 import dev.jobqueue.core.TraceParentSource;
 import dev.jobqueue.core.WorkerListener;
-import dev.jobqueue.jdbc.SqliteDatabase;
-import dev.jobqueue.jdbc.SqliteJobStore;
-import dev.jobqueue.jdbc.SqliteScheduleStore;
-import dev.jobqueue.jdbc.SqliteQueueInsights;
-import dev.jobqueue.jdbc.SqliteSchema;
-import dev.jobqueue.jdbc.TableNames;
+import dev.jobqueue.jackson.JacksonPayloadCodec;
+import dev.jobqueue.sqlite.SqliteDatabase;
+import dev.jobqueue.sqlite.SqliteStorage;
+import dev.jobqueue.sqlite.TableNames;
 
 /**
  * Auto-configures the job queue: a SQLite store (see {@link QueueDataSource} for which file), the schema, the
@@ -75,32 +74,35 @@ public final class QueueAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	SqliteDatabase queueSqliteDatabase(QueueDataSource dataSource, QueueProperties properties) {
-		return new SqliteDatabase(dataSource.dataSource(), dataSource.description(),
+	QueueStorage queueStorage(QueueDataSource dataSource, QueueProperties properties) {
+		SqliteDatabase database = new SqliteDatabase(dataSource.dataSource(), dataSource.description(),
 				properties.getDatasource().getLockWait());
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	QueueSchemaInitializer queueSchemaInitializer(SqliteDatabase database, QueueDataSource dataSource,
-			QueueProperties properties) {
-		return new QueueSchemaInitializer(new SqliteSchema(database.dataSource(),
-				new TableNames(properties.getTablePrefix()), dataSource.isShared()));
-	}
-
-	@Bean
-	@ConditionalOnMissingBean(JobStore.class)
-	SqliteJobStore queueJobStore(SqliteDatabase database, QueueProperties properties,
-			QueueSchemaInitializer schemaInitializer) {
-		return new SqliteJobStore(database, new TableNames(properties.getTablePrefix()),
+		return new SqliteStorage(database, new TableNames(properties.getTablePrefix()), dataSource.isShared(),
 				properties.getEnqueue().getVisibility());
 	}
 
 	@Bean
-	@ConditionalOnMissingBean(QueueInsights.class)
-	SqliteQueueInsights queueInsights(SqliteDatabase database, QueueProperties properties,
-			QueueSchemaInitializer schemaInitializer) {
-		return new SqliteQueueInsights(database, new TableNames(properties.getTablePrefix()));
+	@ConditionalOnMissingBean
+	QueueSchemaInitializer queueSchemaInitializer(QueueStorage storage) {
+		return new QueueSchemaInitializer(storage);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	JobStore queueJobStore(QueueStorage storage, QueueSchemaInitializer schemaInitializer) {
+		return storage.jobs();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	QueueInsights queueInsights(QueueStorage storage, QueueSchemaInitializer schemaInitializer) {
+		return storage.insights();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	LocalSignals jobQueueSignals() {
+		return new LocalSignals();
 	}
 
 	@Bean
@@ -117,25 +119,20 @@ public final class QueueAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	ScheduleStore queueScheduleStore(JobStore store) {
-		if (!(store instanceof SqliteJobStore sqlite)) {
-			throw new IllegalStateException("The JobStore bean " + store.getClass().getName() + " is not the SQLite "
-					+ "store, so recurring schedules cannot be stored next to its jobs: declare a ScheduleStore bean "
-					+ "that writes to the same database");
-		}
-		return new SqliteScheduleStore(sqlite);
+	ScheduleStore queueScheduleStore(QueueStorage storage, QueueSchemaInitializer schemaInitializer) {
+		return storage.schedules();
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	JobScheduler jobSchedules(ScheduleStore store, HandlerRegistry handlers, PayloadCodec codec,
-			QueueProperties properties, JobQueueClock clock, ObjectProvider<JobQueue> queue) {
+			QueueProperties properties, JobQueueClock clock, LocalSignals signals) {
 		QueueProperties.Scheduling scheduling = properties.getScheduling();
 		ZoneId zone = (scheduling.getZone() != null) ? scheduling.getZone() : ZoneId.systemDefault();
 		SchedulerSettings settings = new SchedulerSettings(WorkerIds.newId(), zone, scheduling.getMisfire(),
 				scheduling.getMisfireThreshold(), properties.getRetry().getMaxAttempts());
 		JobScheduler scheduler = new JobScheduler(store, handlers, codec, clock.clock(), settings,
-				() -> (queue.getIfUnique() instanceof DefaultJobQueue local) ? local.signals() : QueueSignals.NONE);
+				() -> signals);
 		scheduling.getSchedules().forEach((name, entry) -> ConfiguredSchedules.register(scheduler, name, entry));
 		return scheduler;
 	}
@@ -172,12 +169,14 @@ public final class QueueAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	JobQueue jobQueue(JobStore store, PayloadCodec codec, HandlerRegistry handlers, QueueProperties properties,
-			JobQueueClock clock, ObjectProvider<TraceParentSource> traceParent) {
+			JobQueueClock clock, ObjectProvider<TraceParentSource> traceParent, LocalSignals signals) {
 		EnqueueLimits limits = new EnqueueLimits(properties.getRetry().getMaxAttempts(),
 				properties.getMaxPayloadSize().toBytes());
 		TraceParentSource trace = traceParent.getIfUnique();
-		return new DefaultJobQueue(store, codec, handlers, clock.clock(), limits,
+		DefaultJobQueue queue = new DefaultJobQueue(store, codec, handlers, clock.clock(), limits,
 				(trace != null) ? trace::currentTraceParent : null);
+		queue.setSignals(signals);
+		return queue;
 	}
 
 	@Bean
@@ -185,16 +184,14 @@ public final class QueueAutoConfiguration {
 	@ConditionalOnBooleanProperty(name = "jobqueue.worker.enabled", matchIfMissing = true)
 	@DependsOnDatabaseInitialization
 	QueueWorker queueWorker(JobStore store, HandlerRegistry handlers, PayloadCodec codec, ErrorClassifier classifier,
-			QueueProperties properties, JobQueueClock clock, ObjectProvider<JobQueue> queue,
-			Environment environment, ObjectProvider<WorkerListener> listeners,
+			QueueProperties properties, JobQueueClock clock, LocalSignals signals, Environment environment, ObjectProvider<WorkerListener> listeners,
 			ObjectProvider<RunInterceptor> interceptors) {
 		RetryPolicy retry = new RetryPolicy(properties.getRetry().getInitialBackoff(),
 				properties.getRetry().getMaxBackoff(), () -> ThreadLocalRandom.current().nextDouble());
 		WorkerFactory factory = new WorkerFactory(store, handlers, codec, classifier, retry, clock.clock(),
 				properties.getWorker(), environment, () -> WorkerListener.composite(listeners.orderedStream().toList()),
 				() -> RunInterceptor.chain(interceptors.orderedStream().toList()));
-		DefaultJobQueue local = (queue.getIfUnique() instanceof DefaultJobQueue defaultQueue) ? defaultQueue : null;
-		return new QueueWorker(factory::create, local);
+		return new QueueWorker(factory::create, signals);
 	}
 
 	@Bean

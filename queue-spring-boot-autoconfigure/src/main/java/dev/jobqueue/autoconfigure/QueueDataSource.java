@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 
 import dev.jobqueue.JobQueueException;
-import dev.jobqueue.jdbc.SqliteDataSources;
+import dev.jobqueue.sqlite.SqliteDataSources;
 
 /**
  * The DataSource the queue uses, chosen once at start-up (see {@link #choose}). Deliberately not a

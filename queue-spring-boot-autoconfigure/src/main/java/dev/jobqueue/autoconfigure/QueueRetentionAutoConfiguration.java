@@ -14,14 +14,12 @@ import org.springframework.context.annotation.Bean;
 import dev.jobqueue.core.DefaultJobQueueMaintenance;
 import dev.jobqueue.core.JobQueueMaintenance;
 import dev.jobqueue.core.JobWorker;
+import dev.jobqueue.core.QueueStorage;
 import dev.jobqueue.core.RetentionCleaner;
 import dev.jobqueue.core.RetentionPolicy;
 import dev.jobqueue.core.RetentionSettings;
 import dev.jobqueue.core.RetentionStore;
 import dev.jobqueue.core.WorkerIds;
-import dev.jobqueue.jdbc.SqliteDatabase;
-import dev.jobqueue.jdbc.SqliteRetentionStore;
-import dev.jobqueue.jdbc.TableNames;
 
 /**
  * Auto-configures retention and SQLite housekeeping: the {@link RetentionCleaner}, the operator's
@@ -31,15 +29,15 @@ import dev.jobqueue.jdbc.TableNames;
  */
 @AutoConfiguration(after = QueueAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "jobqueue.enabled", matchIfMissing = true)
-@ConditionalOnBean(SqliteDatabase.class)
+@ConditionalOnBean(QueueStorage.class)
 @EnableConfigurationProperties(QueueProperties.class)
 public final class QueueRetentionAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
 	@DependsOnDatabaseInitialization
-	RetentionStore queueRetentionStore(SqliteDatabase database, QueueProperties properties) {
-		return new SqliteRetentionStore(database, new TableNames(properties.getTablePrefix()));
+	RetentionStore queueRetentionStore(QueueStorage storage) {
+		return storage.retention();
 	}
 
 	@Bean

@@ -2,7 +2,7 @@ package dev.jobqueue.autoconfigure;
 
 import org.springframework.beans.factory.InitializingBean;
 
-import dev.jobqueue.jdbc.SqliteSchema;
+import dev.jobqueue.core.QueueStorage;
 
 /**
  * Migrates the queue's schema when the context starts. Registered as a database initializer (see
@@ -12,15 +12,15 @@ import dev.jobqueue.jdbc.SqliteSchema;
  */
 public class QueueSchemaInitializer implements InitializingBean {
 
-	private final SqliteSchema schema;
+	private final QueueStorage storage;
 
-	public QueueSchemaInitializer(SqliteSchema schema) {
-		this.schema = schema;
+	public QueueSchemaInitializer(QueueStorage storage) {
+		this.storage = storage;
 	}
 
 	@Override
 	public void afterPropertiesSet() {
-		this.schema.initialize();
+		this.storage.initializeSchema();
 	}
 
 }

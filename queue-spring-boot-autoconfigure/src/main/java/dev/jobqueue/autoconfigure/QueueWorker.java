@@ -4,8 +4,8 @@ import java.util.function.Supplier;
 
 import org.springframework.context.SmartLifecycle;
 
-import dev.jobqueue.core.DefaultJobQueue;
 import dev.jobqueue.core.JobWorker;
+import dev.jobqueue.core.LocalSignals;
 
 /**
  * Starts the {@link JobWorker} once the context is refreshed (all handlers registered, schema migrated) and
@@ -16,13 +16,13 @@ public class QueueWorker implements SmartLifecycle {
 
 	private final Supplier<JobWorker> factory;
 
-	private final DefaultJobQueue queue;
+	private final LocalSignals signals;
 
 	private volatile JobWorker worker;
 
-	public QueueWorker(Supplier<JobWorker> factory, DefaultJobQueue queue) {
+	public QueueWorker(Supplier<JobWorker> factory, LocalSignals signals) {
 		this.factory = factory;
-		this.queue = queue;
+		this.signals = signals;
 	}
 
 	@Override
@@ -32,9 +32,7 @@ public class QueueWorker implements SmartLifecycle {
 		}
 		JobWorker created = this.factory.get();
 		created.start();
-		if (this.queue != null) {
-			this.queue.setSignals(created);
-		}
+		this.signals.addListener(created);
 		this.worker = created;
 	}
 
@@ -44,9 +42,7 @@ public class QueueWorker implements SmartLifecycle {
 		if (running == null) {
 			return;
 		}
-		if (this.queue != null) {
-			this.queue.setSignals(null);
-		}
+		this.signals.removeListener(running);
 		running.stop();
 		this.worker = null;
 	}

@@ -14,7 +14,7 @@ import dev.jobqueue.autoconfigure.JobQueueClock;
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
 import dev.jobqueue.autoconfigure.QueueProperties;
 import dev.jobqueue.core.QueueInsights;
-import dev.jobqueue.jdbc.SqliteDatabase;
+import dev.jobqueue.core.QueueStorage;
 
 /**
  * Auto-configures the queue's Micrometer meters when a {@link MeterRegistry} is present: the gauges of
@@ -41,10 +41,10 @@ public final class QueueMetricsAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	QueueMetrics queueMetrics(QueueSnapshotRefresher refresher, QueueProperties properties,
-			ObjectProvider<SqliteDatabase> database) {
-		SqliteDatabase sqlite = database.getIfUnique();
+			ObjectProvider<QueueStorage> storage) {
+		QueueStorage queueStorage = storage.getIfUnique();
 		return new QueueMetrics(refresher, properties.getObservability().getTopErrors(),
-				(sqlite != null) ? sqlite::busyRetries : null);
+				(queueStorage != null) ? queueStorage::lockRetries : null);
 	}
 
 	@Bean

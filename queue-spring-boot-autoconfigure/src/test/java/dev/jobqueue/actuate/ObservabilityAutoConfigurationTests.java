@@ -17,7 +17,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
 import dev.jobqueue.core.TraceParentSource;
-import dev.jobqueue.jdbc.SqliteQueueInsights;
+import dev.jobqueue.sqlite.SqliteQueueInsights;
 import dev.jobqueue.metrics.QueueMeterListener;
 import dev.jobqueue.metrics.QueueMetrics;
 import dev.jobqueue.metrics.QueueMetricsAutoConfiguration;

@@ -28,8 +28,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import dev.jobqueue.core.JobQueueMaintenance;
-import dev.jobqueue.jdbc.SqliteDatabase;
-import dev.jobqueue.jdbc.SqliteJobStore;
+import dev.jobqueue.sqlite.SqliteStorage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -60,10 +59,7 @@ class QueueEndpointTests {
 	int port;
 
 	@Autowired
-	SqliteJobStore store;
-
-	@Autowired
-	SqliteDatabase database;
+	SqliteStorage storage;
 
 	@Autowired
 	JobQueueMaintenance maintenance;
@@ -73,7 +69,7 @@ class QueueEndpointTests {
 	@BeforeEach
 	void seedOnce() throws Exception {
 		if (ids == null) {
-			ids = QueueSeed.seed(this.store, this.database.dataSource(), Instant.parse(ObservabilityTestApplication.NOW));
+			ids = QueueSeed.seed(this.storage.jobs(), this.storage.database().dataSource(), Instant.parse(ObservabilityTestApplication.NOW));
 		}
 	}
 

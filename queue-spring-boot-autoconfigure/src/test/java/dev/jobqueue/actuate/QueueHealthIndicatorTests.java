@@ -15,10 +15,10 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
 import dev.jobqueue.core.ClaimRequest;
-import dev.jobqueue.jdbc.SqliteDataSources;
-import dev.jobqueue.jdbc.SqliteDatabase;
-import dev.jobqueue.jdbc.SqliteQueueInsights;
-import dev.jobqueue.jdbc.TableNames;
+import dev.jobqueue.sqlite.SqliteDataSources;
+import dev.jobqueue.sqlite.SqliteDatabase;
+import dev.jobqueue.sqlite.SqliteQueueInsights;
+import dev.jobqueue.sqlite.TableNames;
 import dev.jobqueue.testing.QueueFileTests;
 
 import static org.assertj.core.api.Assertions.assertThat;

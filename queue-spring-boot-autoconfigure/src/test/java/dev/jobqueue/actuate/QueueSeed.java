@@ -18,7 +18,7 @@ import dev.jobqueue.core.ClaimedJob;
 import dev.jobqueue.core.Completion;
 import dev.jobqueue.core.NewJob;
 import dev.jobqueue.core.WorkerInfo;
-import dev.jobqueue.jdbc.SqliteJobStore;
+import dev.jobqueue.sqlite.SqliteJobStore;
 
 /**
  * Jobs in every state, at known times before {@code now}, with the numbers the observability tests assert.

@@ -37,8 +37,8 @@ import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.DefaultErrorClassifier;
 import dev.jobqueue.core.ErrorClassifier;
 import dev.jobqueue.core.HandlerRegistry;
-import dev.jobqueue.jdbc.SqliteDataSources;
-import dev.jobqueue.jdbc.SqliteJobStore;
+import dev.jobqueue.sqlite.SqliteDataSources;
+import dev.jobqueue.sqlite.SqliteJobStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -1,0 +1,36 @@
+package dev.jobqueue.core;
+
+/**
+ * One database as the engine sees it: everything the worker, the scheduler, retention, the endpoint and the
+ * meters need from a store. A store module (SQLite, PostgreSQL) implements this and the interfaces it hands out;
+ * nothing above the store knows which database it is.
+ *
+ * <p>
+ * All parts work on the same database, so that, for example, a schedule's tick and the job it fires are written in
+ * one transaction.
+ */
+public interface QueueStorage {
+
+	/** Where the data lives, for messages and the endpoint: a file path or a URL without credentials. */
+	String description();
+
+	/**
+	 * Checks the connection settings and brings the queue's schema up to date. Called once, before any other part
+	 * is used.
+	 * @throws dev.jobqueue.JobQueueException naming the setting or version that is wrong and what to do
+	 */
+	void initializeSchema();
+
+	/** Enqueue, claim, complete, renew and recover: the hot path. */
+	JobStore jobs();
+
+	ScheduleStore schedules();
+
+	RetentionStore retention();
+
+	QueueInsights insights();
+
+	/** How often a write found the database locked by another writer and was tried again (0 if never). */
+	long lockRetries();
+
+}

@@ -1,0 +1,122 @@
+package dev.jobqueue.sqlite;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Properties;
+
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteOpenMode;
+
+import dev.jobqueue.JobQueueException;
+
+/**
+ * Builds the queue's own connection pool for a SQLite file. The pragmas every connection needs are driver
+ * properties, so the driver applies them to each new connection (an init SQL would run only its first
+ * statement). Pooled connections open the file without {@code CREATE}: if the file is deleted or moved while
+ * the application runs, the queue reports it instead of quietly starting over with an empty file.
+ */
+public final class SqliteDataSources {
+
+	private SqliteDataSources() {
+	}
+
+	/** The pragmas of every queue connection. */
+	public static SQLiteConfig connectionConfig(Duration busyTimeout, String synchronous) {
+		SQLiteConfig config = new SQLiteConfig();
+		config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+		config.setSynchronous(SQLiteConfig.SynchronousMode.valueOf(synchronous.toUpperCase(java.util.Locale.ROOT)));
+		config.setBusyTimeout((int) Math.min(Integer.MAX_VALUE, busyTimeout.toMillis()));
+		config.enforceForeignKeys(true);
+		config.setJournalSizeLimit(64 * 1024 * 1024);
+		return config;
+	}
+
+	/**
+	 * A pool on the file of {@code url} ({@code jdbc:sqlite:path}), creating the file and its folder if they do
+	 * not exist yet.
+	 */
+	public static HikariDataSource create(String url, Duration busyTimeout, String synchronous, int poolSize) {
+		SQLiteConfig config = connectionConfig(busyTimeout, synchronous);
+		Path file = fileOf(url);
+		if (file != null) {
+			createIfMissing(url, file, config);
+			config.resetOpenMode(SQLiteOpenMode.CREATE);
+		}
+		HikariConfig hikari = new HikariConfig();
+		hikari.setPoolName("jobqueue");
+		hikari.setDriverClassName("org.sqlite.JDBC");
+		hikari.setJdbcUrl(url);
+		hikari.setMaximumPoolSize(poolSize);
+		hikari.setMinimumIdle(1);
+		// Writes queue on an in-process lock, not on the pool: a long wait for a connection means the file is gone.
+		hikari.setConnectionTimeout(10_000);
+		hikari.setDataSourceProperties(config.toProperties());
+		return new HikariDataSource(hikari);
+	}
+
+	/** The file of a {@code jdbc:sqlite:} URL, or {@code null} for an in-memory database. */
+	public static Path fileOf(String url) {
+		if (url == null || !url.startsWith("jdbc:sqlite:")) {
+			throw new IllegalArgumentException("jobqueue.datasource.url must be a SQLite JDBC URL such as "
+					+ "jdbc:sqlite:/var/lib/myapp/jobs.db, got '" + url + "'");
+		}
+		String path = url.substring("jdbc:sqlite:".length());
+		int query = path.indexOf('?');
+		if (query >= 0) {
+			path = path.substring(0, query);
+		}
+		if (path.startsWith("file:")) {
+			path = path.substring("file:".length());
+		}
+		if (path.isEmpty() || path.equals(":memory:") || path.contains("mode=memory")) {
+			return null;
+		}
+		return Path.of(path).toAbsolutePath();
+	}
+
+	private static void createIfMissing(String url, Path file, SQLiteConfig config) {
+		if (Files.exists(file)) {
+			return;
+		}
+		Path migrationLock = file.resolveSibling(file.getFileName() + ".migration-lock");
+		if (Files.exists(migrationLock)) {
+			throw new JobQueueException("The queue database " + file + " is missing, but " + migrationLock + " shows "
+					+ "that a queue lived there: the file was deleted or moved, or its disk is not mounted. Refusing "
+					+ "to start over with an empty queue. Restore the file, fix jobqueue.datasource.url, or delete "
+					+ migrationLock.getFileName() + " to start with an empty queue on purpose.");
+		}
+		try {
+			if (file.getParent() != null) {
+				Files.createDirectories(file.getParent());
+			}
+			Properties properties = config.toProperties();
+			try (Connection connection = DriverManager.getConnection(url, properties)) {
+				connection.isValid(1);
+			}
+		}
+		catch (java.io.IOException | SQLException ex) {
+			throw new JobQueueException("Could not create the queue database " + file + ": " + ex.getMessage()
+					+ ". Check that its folder exists or can be created and is writable, or set "
+					+ "jobqueue.datasource.url to a writable place.", ex);
+		}
+	}
+
+	/** Whether a DataSource is SQLite, judged from a connection's metadata. */
+	public static boolean isSqlite(DataSource dataSource) {
+		try (Connection connection = dataSource.getConnection()) {
+			return "SQLite".equalsIgnoreCase(connection.getMetaData().getDatabaseProductName());
+		}
+		catch (SQLException ex) {
+			return false;
+		}
+	}
+
+}

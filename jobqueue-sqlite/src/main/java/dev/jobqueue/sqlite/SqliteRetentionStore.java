@@ -1,0 +1,304 @@
+package dev.jobqueue.sqlite;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+import org.sqlite.SQLiteConnection;
+
+import dev.jobqueue.JobQueueException;
+import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.RetentionStore;
+import dev.jobqueue.core.StorageStats;
+
+/**
+ * The {@link RetentionStore} on SQLite.
+ *
+ * <ul>
+ * <li>Deletes go batch by batch through {@link SqliteDatabase#write}, each in its own {@code BEGIN IMMEDIATE}
+ * transaction, so the write lock is free between batches. They find their rows through
+ * {@code jobs_finished_idx (status, type, finished_at)}, one type at a time: a batch reads only rows it
+ * deletes. Attempts and events go by {@code ON DELETE CASCADE} (every queue connection has
+ * {@code foreign_keys=ON}; the schema check refuses a DataSource without it).</li>
+ * <li>The types of a status are found by a skip-scan: one index seek per type, not a scan of all jobs.</li>
+ * <li>The lease is a row of {@code job_housekeeping}, taken with {@code INSERT ... ON CONFLICT DO UPDATE
+ * ... WHERE} the lease expired or is ours, so exactly one process holds it.</li>
+ * <li>{@code PRAGMA incremental_vacuum(n)} runs in a short write transaction of its own and frees at most
+ * {@code n} pages; it does nothing unless the file has {@code auto_vacuum=INCREMENTAL}.</li>
+ * <li>In WAL mode the database file shrinks only when a checkpoint has copied the whole log back, so the
+ * cleaner checkpoints last.</li>
+ * </ul>
+ */
+public final class SqliteRetentionStore implements RetentionStore {
+
+	private static final String ACQUIRE_LEASE = """
+			INSERT INTO {p}job_housekeeping (name, owner, lease_until) VALUES (?, ?, ?)
+			ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, lease_until = excluded.lease_until
+			WHERE {p}job_housekeeping.lease_until <= ? OR {p}job_housekeeping.owner = excluded.owner
+			""";
+
+	private static final String RELEASE_LEASE = """
+			UPDATE {p}job_housekeeping SET lease_until = 0 WHERE name = ? AND owner = ?
+			""";
+
+	private static final String FIRST_FINISHED_TYPE = """
+			SELECT type FROM {jobs} INDEXED BY {p}jobs_finished_idx
+			WHERE status = ? AND finished_at IS NOT NULL
+			ORDER BY type LIMIT 1
+			""";
+
+	private static final String NEXT_FINISHED_TYPE = """
+			SELECT type FROM {jobs} INDEXED BY {p}jobs_finished_idx
+			WHERE status = ? AND type > ? AND finished_at IS NOT NULL
+			ORDER BY type LIMIT 1
+			""";
+
+	private static final String DELETE_FINISHED = """
+			DELETE FROM {jobs} WHERE id IN (
+			    SELECT id FROM {jobs} INDEXED BY {p}jobs_finished_idx
+			    WHERE status = ? AND type = ? AND finished_at < ?
+			    LIMIT ?)
+			""";
+
+	/** A truncating checkpoint waits for readers this long at most, blocking other processes' writers meanwhile. */
+	private static final int TRUNCATE_BUSY_TIMEOUT_MILLIS = 250;
+
+	private final SqliteDatabase database;
+
+	private final TableNames tables;
+
+	private volatile Path file;
+
+	public SqliteRetentionStore(SqliteDatabase database, TableNames tables) {
+		this.database = Objects.requireNonNull(database, "'database' must not be null");
+		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
+	}
+
+	@Override
+	public boolean acquireLease(String task, String owner, Instant now, Instant until) {
+		return this.database.write("take the " + task + " lease", (connection) -> {
+			try (PreparedStatement acquire = connection.prepareStatement(sql(ACQUIRE_LEASE))) {
+				acquire.setString(1, task);
+				acquire.setString(2, owner);
+				acquire.setLong(3, until.toEpochMilli());
+				acquire.setLong(4, now.toEpochMilli());
+				return acquire.executeUpdate() == 1;
+			}
+		});
+	}
+
+	@Override
+	public void releaseLease(String task, String owner) {
+		this.database.write("release the " + task + " lease", (connection) -> {
+			try (PreparedStatement release = connection.prepareStatement(sql(RELEASE_LEASE))) {
+				release.setString(1, task);
+				release.setString(2, owner);
+				return release.executeUpdate();
+			}
+		});
+	}
+
+	@Override
+	public List<String> finishedTypes(JobStatus status) {
+		requireFinal(status);
+		return this.database.read("list the types of " + status.dbValue() + " jobs", (connection) -> {
+			List<String> types = new ArrayList<>();
+			try (PreparedStatement first = connection.prepareStatement(sql(FIRST_FINISHED_TYPE));
+					PreparedStatement next = connection.prepareStatement(sql(NEXT_FINISHED_TYPE))) {
+				first.setString(1, status.dbValue());
+				String type = singleString(first);
+				while (type != null) {
+					types.add(type);
+					next.setString(1, status.dbValue());
+					next.setString(2, type);
+					type = singleString(next);
+				}
+			}
+			return types;
+		});
+	}
+
+	@Override
+	public int deleteFinished(JobStatus status, String type, Instant finishedBefore, int limit) {
+		requireFinal(status);
+		Objects.requireNonNull(type, "'type' must not be null");
+		return this.database.write("delete expired " + status.dbValue() + " jobs", (connection) -> {
+			try (PreparedStatement delete = connection.prepareStatement(sql(DELETE_FINISHED))) {
+				delete.setString(1, status.dbValue());
+				delete.setString(2, type);
+				delete.setLong(3, finishedBefore.toEpochMilli());
+				delete.setInt(4, limit);
+				return delete.executeUpdate();
+			}
+		});
+	}
+
+	@Override
+	public StorageStats storage() {
+		return this.database.read("read the database's size", this::storage);
+	}
+
+	private StorageStats storage(Connection connection) throws SQLException {
+		try (Statement statement = connection.createStatement()) {
+			long pageSize = pragmaLong(statement, "page_size");
+			long freePages = pragmaLong(statement, "freelist_count");
+			boolean incremental = pragmaLong(statement, "auto_vacuum") == 2;
+			Path db = file(statement);
+			return new StorageStats(sizeOf(db), (db != null) ? sizeOf(db.resolveSibling(db.getFileName() + "-wal")) : 0,
+					pageSize * freePages, incremental);
+		}
+	}
+
+	@Override
+	public long reclaimFreeSpace(int maxPages) {
+		if (maxPages <= 0) {
+			throw new IllegalArgumentException("'maxPages' must be positive");
+		}
+		return this.database.write("hand free pages back to the file system", (connection) -> {
+			try (Statement statement = connection.createStatement()) {
+				if (pragmaLong(statement, "auto_vacuum") != 2) {
+					return 0L;
+				}
+				long pageSize = pragmaLong(statement, "page_size");
+				long before = pragmaLong(statement, "freelist_count");
+				// The pragma frees one page each time it is stepped, and the driver steps a statement once:
+				// sqlite3_exec steps it to the end.
+				int code = connection.unwrap(SQLiteConnection.class).getDatabase()
+					._exec("PRAGMA incremental_vacuum(" + maxPages + ")");
+				if (code != 0) {
+					throw new SQLException("PRAGMA incremental_vacuum failed with SQLite result code " + code, null, code);
+				}
+				long pages = before - pragmaLong(statement, "freelist_count");
+				return pages * pageSize;
+			}
+		});
+	}
+
+	@Override
+	public StorageStats checkpoint(boolean truncate) {
+		if (!truncate) {
+			// Passive: copies what no reader still needs and never waits, so it needs no write lock.
+			return this.database.read("checkpoint the write-ahead log", (connection) -> {
+				try (Statement statement = connection.createStatement()) {
+					checkpoint(statement, "PASSIVE");
+				}
+				return storage(connection);
+			});
+		}
+		return this.database.writeOutsideTransaction("checkpoint and truncate the write-ahead log",
+				(connection) -> {
+					truncatingCheckpoint(connection);
+					return storage(connection);
+				});
+	}
+
+	@Override
+	public StorageStats vacuum() {
+		return this.database.writeOutsideTransaction("vacuum the database", (connection) -> {
+			try (Statement statement = connection.createStatement()) {
+				statement.execute("VACUUM");
+			}
+			truncatingCheckpoint(connection);
+			return storage(connection);
+		});
+	}
+
+	@Override
+	public StorageStats enableIncrementalVacuum() {
+		return this.database.writeOutsideTransaction("switch incremental vacuum on", (connection) -> {
+			try (Statement statement = connection.createStatement()) {
+				if (pragmaLong(statement, "auto_vacuum") == 2) {
+					return storage(connection);
+				}
+				statement.execute("PRAGMA auto_vacuum = INCREMENTAL");
+				// The mode of an existing file changes only when VACUUM rewrites it.
+				statement.execute("VACUUM");
+				long mode = pragmaLong(statement, "auto_vacuum");
+				if (mode != 2) {
+					throw new JobQueueException("SQLite kept auto_vacuum=" + mode + " on " + this.database.location()
+							+ " after VACUUM; incremental vacuum could not be switched on. Check that no other "
+							+ "connection holds the file open in a way that prevents VACUUM, then try again.");
+				}
+			}
+			truncatingCheckpoint(connection);
+			return storage(connection);
+		});
+	}
+
+	private void truncatingCheckpoint(Connection connection) throws SQLException {
+		try (Statement statement = connection.createStatement()) {
+			long busyTimeout = pragmaLong(statement, "busy_timeout");
+			statement.execute("PRAGMA busy_timeout = " + TRUNCATE_BUSY_TIMEOUT_MILLIS);
+			try {
+				checkpoint(statement, "TRUNCATE");
+			}
+			finally {
+				statement.execute("PRAGMA busy_timeout = " + busyTimeout);
+			}
+		}
+	}
+
+	/** @return whether the checkpoint could not finish because of readers or writers (busy) */
+	private static boolean checkpoint(Statement statement, String mode) throws SQLException {
+		try (ResultSet rows = statement.executeQuery("PRAGMA wal_checkpoint(" + mode + ")")) {
+			return rows.next() && rows.getInt(1) != 0;
+		}
+	}
+
+	private Path file(Statement statement) throws SQLException {
+		Path known = this.file;
+		if (known == null) {
+			try (ResultSet rows = statement.executeQuery("PRAGMA database_list")) {
+				while (rows.next()) {
+					String path = rows.getString("file");
+					if ("main".equals(rows.getString("name")) && path != null && !path.isEmpty()) {
+						known = Path.of(path);
+						this.file = known;
+					}
+				}
+			}
+		}
+		return known;
+	}
+
+	private static long sizeOf(Path path) {
+		try {
+			return (path != null && Files.exists(path)) ? Files.size(path) : 0;
+		}
+		catch (IOException ex) {
+			return 0;
+		}
+	}
+
+	private static long pragmaLong(Statement statement, String name) throws SQLException {
+		try (ResultSet rows = statement.executeQuery("PRAGMA " + name)) {
+			return rows.next() ? rows.getLong(1) : 0;
+		}
+	}
+
+	private static String singleString(PreparedStatement statement) throws SQLException {
+		try (ResultSet rows = statement.executeQuery()) {
+			return rows.next() ? rows.getString(1) : null;
+		}
+	}
+
+	private static void requireFinal(JobStatus status) {
+		if (!Objects.requireNonNull(status, "'status' must not be null").isFinal()) {
+			throw new IllegalArgumentException("Only finished jobs are deleted, not " + status);
+		}
+	}
+
+	private String sql(String template) {
+		return this.tables.expand(template);
+	}
+
+}

@@ -1,0 +1,289 @@
+package dev.jobqueue.sqlite;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+import javax.sql.DataSource;
+
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.MigrationInfo;
+import org.flywaydb.core.api.MigrationInfoService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sqlite.SQLiteConfig.TransactionMode;
+import org.sqlite.SQLiteConnection;
+
+import dev.jobqueue.JobQueueException;
+
+/**
+ * Brings the queue's schema up to date with a private Flyway (own history table, own location) and checks
+ * that connections are set up the way the queue needs.
+ *
+ * <ul>
+ * <li>On a new file, {@code auto_vacuum=INCREMENTAL} is set before Flyway creates its history table, the
+ * first table of the file: it cannot be switched on later without a full {@code VACUUM}.</li>
+ * <li>Processes starting at once on one file migrate one after another: each holds an exclusive lock on a
+ * sibling {@code <file>.migration-lock} while it migrates, and the later ones find the schema current.</li>
+ * <li>A file migrated by a newer version of the queue is refused, not downgraded.</li>
+ * </ul>
+ */
+public final class SqliteSchema {
+
+	public static final String MIGRATION_LOCATION = "classpath:dev/jobqueue/sqlite/migration";
+
+	private static final Logger logger = LoggerFactory.getLogger(SqliteSchema.class);
+
+	/** How often a migration that found the database busy is tried (about 8 s in all). */
+	private static final int MIGRATION_ATTEMPTS = 12;
+
+	private final DataSource dataSource;
+
+	private final TableNames tables;
+
+	private final boolean shared;
+
+	public SqliteSchema(DataSource dataSource, TableNames tables) {
+		this(dataSource, tables, false);
+	}
+
+	/**
+	 * @param shared whether the DataSource is the application's, whose transactions queue writes join: its
+	 * transactions must then begin {@code IMMEDIATE}
+	 */
+	public SqliteSchema(DataSource dataSource, TableNames tables, boolean shared) {
+		this.dataSource = Objects.requireNonNull(dataSource, "'dataSource' must not be null");
+		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
+		this.shared = shared;
+	}
+
+	/**
+	 * Checks the connection settings, then migrates.
+	 * @throws JobQueueException naming the setting or version that is wrong and what to do
+	 */
+	public void initialize() {
+		String url = verifyConnectionSettings();
+		Path file = SqliteDataSources.fileOf(url);
+		try (FileLock lock = lockFor(file)) {
+			enableIncrementalVacuumOnNewFile();
+			migrate(url);
+		}
+		catch (IOException ex) {
+			throw new JobQueueException("Could not lock " + file + ".migration-lock to migrate the queue schema: "
+					+ ex.getMessage() + ". Check that the database's folder is writable.", ex);
+		}
+	}
+
+	private Flyway flyway() {
+		return Flyway.configure(getClass().getClassLoader())
+			.dataSource(this.dataSource)
+			.table(this.tables.schemaHistory())
+			.locations(MIGRATION_LOCATION)
+			.placeholders(Map.of("prefix", this.tables.prefix()))
+			.baselineOnMigrate(true)
+			.baselineVersion("0")
+			.createSchemas(false)
+			.load();
+	}
+
+	private void migrate(String url) {
+		Flyway flyway = flyway();
+		MigrationInfoService info = flyway.info();
+		MigrationInfo[] future = Arrays.stream(info.all())
+			.filter((migration) -> migration.getState().name().startsWith("FUTURE"))
+			.toArray(MigrationInfo[]::new);
+		if (future.length > 0) {
+			throw new JobQueueException("The queue database " + url + " has schema version "
+					+ future[future.length - 1].getVersion() + ", written by a newer version of jobqueue than this one "
+					+ "(which knows up to " + latestKnown(info) + "). Refusing to start rather than run old code on a "
+					+ "newer schema: upgrade jobqueue in this application, or point jobqueue.datasource.url at "
+					+ "another file.");
+		}
+		int applied = migrateRetryingWhileBusy(flyway);
+		if (applied > 0) {
+			logger.info("Queue schema of {} migrated ({} migration(s), history in table {})", url, applied,
+					this.tables.schemaHistory());
+		}
+	}
+
+	/**
+	 * Flyway's migration transaction reads the history table before it writes, so on a file that another process
+	 * already uses (say, an application with another table prefix), a commit in between fails it at once with
+	 * SQLITE_BUSY, whatever the busy timeout. The failed script was rolled back, so migrating again is safe.
+	 */
+	private static int migrateRetryingWhileBusy(Flyway flyway) {
+		for (int attempt = 1;; attempt++) {
+			try {
+				return flyway.migrate().migrationsExecuted;
+			}
+			catch (RuntimeException ex) {
+				if (attempt >= MIGRATION_ATTEMPTS || !causedByBusy(ex)) {
+					throw ex;
+				}
+				logger.debug("Queue schema migration found the database busy (attempt {}), trying again", attempt);
+				pause(Math.min(1000L, 20L << attempt));
+			}
+		}
+	}
+
+	private static boolean causedByBusy(Throwable ex) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (cause instanceof SQLException sql && SqliteErrors.isBusy(sql)) {
+				return true;
+			}
+			if (cause.getMessage() != null && cause.getMessage().contains("SQLITE_BUSY")) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private static void pause(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new JobQueueException("Interrupted while waiting to migrate the queue schema", ex);
+		}
+	}
+
+	private static String latestKnown(MigrationInfoService info) {
+		return Arrays.stream(info.all())
+			.filter((migration) -> !migration.getState().name().startsWith("FUTURE") && migration.getVersion() != null)
+			.map((migration) -> migration.getVersion().getVersion())
+			.reduce((first, second) -> second)
+			.orElse("none");
+	}
+
+	private void enableIncrementalVacuumOnNewFile() {
+		try (Connection connection = this.dataSource.getConnection(); Statement statement = connection.createStatement()) {
+			boolean empty;
+			try (ResultSet rows = statement.executeQuery("SELECT count(*) FROM sqlite_master")) {
+				empty = rows.next() && rows.getInt(1) == 0;
+			}
+			if (empty) {
+				statement.execute("PRAGMA auto_vacuum = INCREMENTAL");
+				statement.execute("VACUUM");
+			}
+		}
+		catch (SQLException ex) {
+			throw SqliteErrors.translate(ex, "prepare the new queue database", "queue");
+		}
+	}
+
+	/**
+	 * Checks WAL, foreign keys, synchronous and busy timeout on a connection of the DataSource.
+	 * @return the database URL
+	 */
+	public String verifyConnectionSettings() {
+		try (Connection connection = this.dataSource.getConnection(); Statement statement = connection.createStatement()) {
+			String url = connection.getMetaData().getURL();
+			StringBuilder problems = new StringBuilder();
+			String journalMode = pragma(statement, "journal_mode").toLowerCase(Locale.ROOT);
+			if (!journalMode.equals("wal")) {
+				problems.append("\n - journal_mode is ").append(journalMode).append(", the queue needs WAL (journal_mode=WAL)");
+			}
+			if (!pragma(statement, "foreign_keys").equals("1")) {
+				problems.append("\n - foreign_keys is off, so deleting a job would leave its attempts and events behind "
+						+ "(foreign_keys=true)");
+			}
+			if (Integer.parseInt(pragma(statement, "busy_timeout")) <= 0) {
+				problems.append("\n - busy_timeout is 0, so any concurrent write fails at once (busy_timeout=5000)");
+			}
+			if (pragma(statement, "synchronous").equals("0")) {
+				problems.append("\n - synchronous is OFF, so a power loss can corrupt the queue (synchronous=NORMAL)");
+			}
+			if (!connection.getAutoCommit()) {
+				problems.append("\n - connections are handed out with auto-commit off, so every queue write would fail "
+						+ "with 'cannot start a transaction within a transaction', and an idle connection holds the "
+						+ "write lock (the pool's auto-commit=true, for Hikari spring.datasource.hikari.auto-commit=true)");
+			}
+			if (this.shared) {
+				TransactionMode mode = transactionMode(connection);
+				if (mode == TransactionMode.DEFERRED) {
+					problems.append("\n - transactions begin DEFERRED. Queue writes join the application's "
+							+ "transactions, and a DEFERRED transaction that has read cannot write once another "
+							+ "connection (the queue's worker, say) has committed: it fails with SQLITE_BUSY_SNAPSHOT "
+							+ "whatever the busy timeout (transaction_mode=IMMEDIATE)");
+				}
+			}
+			if (problems.length() > 0) {
+				throw new JobQueueException("The queue's database connections to " + url + " are not set up as the "
+						+ "queue needs:" + problems + "\nThese are per-connection settings: set them as driver properties "
+						+ "of the DataSource, for example spring.datasource.hikari.data-source-properties.foreign_keys=true "
+						+ "or spring.datasource.hikari.data-source-properties.transaction_mode=IMMEDIATE, "
+						+ "or give the queue its own file with jobqueue.datasource.url, where they are set for you.");
+			}
+			return url;
+		}
+		catch (SQLException ex) {
+			throw SqliteErrors.translate(ex, "open the queue database", "queue");
+		}
+	}
+
+	private static TransactionMode transactionMode(Connection connection) throws SQLException {
+		return connection.isWrapperFor(SQLiteConnection.class)
+				? connection.unwrap(SQLiteConnection.class).getConnectionConfig().getTransactionMode()
+				: TransactionMode.DEFERRED;
+	}
+
+	private static String pragma(Statement statement, String name) throws SQLException {
+		try (ResultSet rows = statement.executeQuery("PRAGMA " + name)) {
+			return rows.next() ? rows.getString(1) : "";
+		}
+	}
+
+	private static FileLock lockFor(Path file) throws IOException {
+		if (file == null) {
+			return null;
+		}
+		Path lockFile = file.resolveSibling(file.getFileName() + ".migration-lock");
+		FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+		try {
+			return new ChannelClosingLock(channel, channel.lock());
+		}
+		catch (IOException | RuntimeException ex) {
+			channel.close();
+			throw ex;
+		}
+	}
+
+	/** A file lock that also closes its channel when released. */
+	private static final class ChannelClosingLock extends FileLock {
+
+		private final FileLock lock;
+
+		ChannelClosingLock(FileChannel channel, FileLock lock) {
+			super(channel, lock.position(), lock.size(), lock.isShared());
+			this.lock = lock;
+		}
+
+		@Override
+		public boolean isValid() {
+			return this.lock.isValid();
+		}
+
+		@Override
+		public void release() throws IOException {
+			try {
+				this.lock.release();
+			}
+			finally {
+				channel().close();
+			}
+		}
+
+	}
+
+}

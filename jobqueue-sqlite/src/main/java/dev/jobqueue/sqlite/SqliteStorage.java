@@ -1,0 +1,80 @@
+package dev.jobqueue.sqlite;
+
+import java.util.Objects;
+
+import dev.jobqueue.core.EnqueueVisibility;
+import dev.jobqueue.core.QueueStorage;
+
+/** The queue on one SQLite database: its job, schedule and retention stores and insights share the database. */
+public final class SqliteStorage implements QueueStorage {
+
+	private final SqliteDatabase database;
+
+	private final SqliteSchema schema;
+
+	private final SqliteJobStore jobs;
+
+	private final SqliteScheduleStore schedules;
+
+	private final SqliteRetentionStore retention;
+
+	private final SqliteQueueInsights insights;
+
+	public SqliteStorage(SqliteDatabase database, TableNames tables) {
+		this(database, tables, false, EnqueueVisibility.AFTER_COMMIT);
+	}
+
+	/**
+	 * @param shared whether the database is the application's, whose transactions queue writes join
+	 * @param visibility when a job enqueued in a transaction on another database becomes visible to workers
+	 */
+	public SqliteStorage(SqliteDatabase database, TableNames tables, boolean shared, EnqueueVisibility visibility) {
+		this.database = Objects.requireNonNull(database, "'database' must not be null");
+		Objects.requireNonNull(tables, "'tables' must not be null");
+		this.schema = new SqliteSchema(database.dataSource(), tables, shared);
+		this.jobs = new SqliteJobStore(database, tables, visibility);
+		this.schedules = new SqliteScheduleStore(this.jobs);
+		this.retention = new SqliteRetentionStore(database, tables);
+		this.insights = new SqliteQueueInsights(database, tables);
+	}
+
+	public SqliteDatabase database() {
+		return this.database;
+	}
+
+	@Override
+	public String description() {
+		return this.database.location();
+	}
+
+	@Override
+	public void initializeSchema() {
+		this.schema.initialize();
+	}
+
+	@Override
+	public SqliteJobStore jobs() {
+		return this.jobs;
+	}
+
+	@Override
+	public SqliteScheduleStore schedules() {
+		return this.schedules;
+	}
+
+	@Override
+	public SqliteRetentionStore retention() {
+		return this.retention;
+	}
+
+	@Override
+	public SqliteQueueInsights insights() {
+		return this.insights;
+	}
+
+	@Override
+	public long lockRetries() {
+		return this.database.busyRetries();
+	}
+
+}

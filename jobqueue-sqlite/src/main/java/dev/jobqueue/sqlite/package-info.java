@@ -1,0 +1,4 @@
+/**
+ * The SQLite implementation of the store: transactions, schema and statements.
+ */
+package dev.jobqueue.sqlite;

@@ -1,0 +1,193 @@
+package dev.jobqueue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.jobqueue.core.DefaultErrorClassifier;
+import dev.jobqueue.core.DefaultJobQueue;
+import dev.jobqueue.core.EnqueueLimits;
+import dev.jobqueue.core.HandlerDefinition;
+import dev.jobqueue.core.HandlerRegistry;
+import dev.jobqueue.core.JobWorker;
+import dev.jobqueue.core.RetryPolicy;
+import dev.jobqueue.core.WorkerListener;
+import dev.jobqueue.core.WorkerSettings;
+import dev.jobqueue.testing.TestDatabase;
+import dev.jobqueue.testing.WorkerHarness;
+import dev.jobqueue.testing.WorkerProcess;
+import dev.jobqueue.testing.LongTest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Many threads, several JVMs and a SIGKILL on one file: no job lost, none done twice. */
+@LongTest
+class ProcessesAndThreadsTests {
+
+	static final int JOBS = 20_000;
+
+	@TempDir
+	Path dir;
+
+	@Test
+	void eightWorkerThreadsInOneJvmProcessTwentyThousandJobsExactlyOnce() {
+		try (TestDatabase db = TestDatabase.create(this.dir)) {
+			DefaultJobQueue queue = queue(db, new HandlerRegistry());
+			enqueueNoops(queue, JOBS);
+			HandlerRegistry handlers = new HandlerRegistry();
+			handlers.register(HandlerDefinition.of("noop", (payload, context) -> null));
+			JobWorker worker = worker(db, handlers, 8, Duration.ofSeconds(30), Executors.newFixedThreadPool(8));
+			queue.setSignals(worker);
+			worker.start();
+			await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+				.until(() -> db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'") == JOBS);
+			worker.stop();
+			assertExactlyOnce(db, JOBS);
+			assertThat(worker.loopFailures()).isZero();
+		}
+	}
+
+	@Test
+	void twoWorkerJvmsOnOneFileProcessTwentyThousandJobsExactlyOnce() throws Exception {
+		Path file = this.dir.resolve("queue.db");
+		try (TestDatabase db = TestDatabase.create(file, "")) {
+			enqueueNoops(queue(db, new HandlerRegistry()), JOBS);
+			List<Process> processes = new ArrayList<>();
+			for (int i = 0; i < 2; i++) {
+				processes.add(WorkerProcess.launch(file, 4, 30_000, "drain", this.dir.resolve("worker-" + i + ".log")));
+			}
+			for (int i = 0; i < processes.size(); i++) {
+				Process process = processes.get(i);
+				assertThat(process.waitFor(3, TimeUnit.MINUTES)).as("worker %d finished", i).isTrue();
+				assertThat(process.exitValue()).as(Files.readString(this.dir.resolve("worker-" + i + ".log"))).isZero();
+			}
+			assertExactlyOnce(db, JOBS);
+			assertThat(db.count("SELECT count(DISTINCT worker_id) FROM job_attempts")).isEqualTo(2);
+		}
+	}
+
+	@Test
+	void jobOfAWorkerKilledMidRunRunsAgainOrFailsWhenNotRepeatable() throws Exception {
+		Path file = this.dir.resolve("queue.db");
+		try (TestDatabase db = TestDatabase.create(file, "")) {
+			DefaultJobQueue queue = queue(db, new HandlerRegistry());
+			long repeatable = queue.enqueue("slow", "once more");
+			long once = queue.enqueue("slow-once", "only once");
+			Process victim = WorkerProcess.launch(file, 2, 1500, "block", this.dir.resolve("victim.log"));
+			await().atMost(Duration.ofSeconds(60))
+				.until(() -> Files.exists(this.dir.resolve("started-" + repeatable))
+						&& Files.exists(this.dir.resolve("started-" + once)));
+			victim.destroyForcibly();
+			assertThat(victim.waitFor(10, TimeUnit.SECONDS)).isTrue();
+			assertThat(victim.exitValue()).isEqualTo(137);
+
+			HandlerRegistry handlers = new HandlerRegistry();
+			handlers.register(HandlerDefinition.of("slow", (payload, context) -> "done"));
+			handlers.register(new HandlerDefinition("slow-once", (payload, context) -> "must not run", 0, null, 0,
+					false, "test"));
+			JobWorker rescuer = worker(db, handlers, 2, Duration.ofSeconds(30), Executors.newFixedThreadPool(2));
+			rescuer.start();
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> db.count("SELECT count(*) FROM jobs WHERE status IN ('succeeded', 'failed')") == 2);
+			rescuer.stop();
+
+			Job rerun = queue.find(repeatable).orElseThrow();
+			assertThat(rerun.status()).isEqualTo(JobStatus.SUCCEEDED);
+			assertThat(rerun.attempts()).isEqualTo(2);
+			assertThat(db.column("SELECT outcome FROM job_attempts WHERE job_id = ? ORDER BY run", repeatable))
+				.containsExactly("LEASE_EXPIRED", "SUCCEEDED");
+			assertThat(db.column("SELECT count(DISTINCT worker_id) FROM job_attempts WHERE job_id = ?", repeatable))
+				.containsExactly(2);
+			assertThat(db.column("SELECT event FROM job_events WHERE job_id = ? ORDER BY id", repeatable))
+				.containsExactly("ENQUEUED", "CLAIMED", "RECOVERED", "CLAIMED", "SUCCEEDED");
+			Job notRepeated = queue.find(once).orElseThrow();
+			assertThat(notRepeated.status()).isEqualTo(JobStatus.FAILED);
+			assertThat(notRepeated.errorCode()).isEqualTo("LEASE_EXPIRED:NOT_REPEATABLE");
+			assertThat(db.count("SELECT count(*) FROM job_attempts WHERE job_id = ?", once)).isEqualTo(1);
+		}
+	}
+
+	@Test
+	void shutdownUnderLoadHandsBackUnfinishedJobsWithoutCountingThem() {
+		try (TestDatabase db = TestDatabase.create(this.dir)) {
+			DefaultJobQueue queue = queue(db, new HandlerRegistry());
+			for (int i = 0; i < 40; i++) {
+				queue.enqueue("sleepy", i);
+			}
+			HandlerRegistry handlers = new HandlerRegistry();
+			handlers.register(HandlerDefinition.of("sleepy", (payload, context) -> {
+				Thread.sleep(300);
+				return null;
+			}));
+			WorkerSettings settings = new WorkerSettings("first", 4, Duration.ofMillis(50), Duration.ofSeconds(30),
+					Duration.ofMillis(100), 10);
+			JobWorker first = new JobWorker(db.store(), handlers, WorkerHarness.CODEC, new DefaultErrorClassifier(),
+					retry(), Clock.systemUTC(), settings, Executors.newFixedThreadPool(4), WorkerListener.NONE, null);
+			first.start();
+			await().atMost(Duration.ofSeconds(20))
+				.until(() -> db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'") >= 4);
+			int handedBack = first.stop();
+			assertThat(handedBack).isPositive();
+			assertThat(db.count("SELECT count(*) FROM jobs WHERE status = 'running'")).isZero();
+			assertThat(db.count("SELECT count(*) FROM job_attempts WHERE outcome = 'HANDED_BACK'")).isEqualTo(handedBack);
+
+			JobWorker second = worker(db, handlers, 8, Duration.ofSeconds(30), Executors.newFixedThreadPool(8));
+			second.start();
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'") == 40);
+			second.stop();
+			assertExactlyOnce(db, 40);
+			assertThat(db.count("SELECT count(*) FROM jobs WHERE attempts != 1")).isZero();
+		}
+	}
+
+	private static void assertExactlyOnce(TestDatabase db, int jobs) {
+		assertThat(db.count("SELECT count(*) FROM jobs")).isEqualTo(jobs);
+		assertThat(db.count("SELECT count(*) FROM jobs WHERE status != 'succeeded'")).isZero();
+		assertThat(db.count("SELECT count(*) FROM job_attempts WHERE outcome = 'SUCCEEDED'")).isEqualTo(jobs);
+		assertThat(db.count("SELECT count(*) FROM (SELECT job_id FROM job_attempts WHERE outcome = 'SUCCEEDED' "
+				+ "GROUP BY job_id HAVING count(*) > 1)")).isZero();
+		assertThat(db.count("SELECT count(*) FROM job_attempts WHERE outcome IS NULL")).isZero();
+		assertThat(db.count("SELECT count(*) FROM job_events WHERE event = 'SUCCEEDED'")).isEqualTo(jobs);
+	}
+
+	private static void enqueueNoops(DefaultJobQueue queue, int count) {
+		List<JobRequest> batch = new ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			batch.add(JobRequest.of("noop", i));
+			if (batch.size() == 1000) {
+				queue.enqueueAll(batch);
+				batch.clear();
+			}
+		}
+		queue.enqueueAll(batch);
+	}
+
+	private static DefaultJobQueue queue(TestDatabase db, HandlerRegistry handlers) {
+		return new DefaultJobQueue(db.store(), WorkerHarness.CODEC, handlers, Clock.systemUTC(),
+				new EnqueueLimits(3, 1 << 20), null);
+	}
+
+	private static RetryPolicy retry() {
+		return new RetryPolicy(Duration.ofMillis(10), Duration.ofMillis(100), Math::random);
+	}
+
+	private static JobWorker worker(TestDatabase db, HandlerRegistry handlers, int concurrency, Duration lease,
+			ExecutorService executor) {
+		WorkerSettings settings = new WorkerSettings("in-test-" + concurrency, concurrency, Duration.ofMillis(100),
+				lease, Duration.ofSeconds(5), 10);
+		return new JobWorker(db.store(), handlers, WorkerHarness.CODEC, new DefaultErrorClassifier(), retry(),
+				Clock.systemUTC(), settings, executor, WorkerListener.NONE, null);
+	}
+
+}

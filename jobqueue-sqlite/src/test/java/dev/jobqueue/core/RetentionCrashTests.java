@@ -1,0 +1,113 @@
+package dev.jobqueue.core;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.jobqueue.JobStatus;
+import dev.jobqueue.sqlite.SqliteRetentionStore;
+import dev.jobqueue.sqlite.TableNames;
+import dev.jobqueue.testing.JobRows;
+import dev.jobqueue.testing.MutableClock;
+import dev.jobqueue.testing.RetentionCleanerMain;
+import dev.jobqueue.testing.TestDatabase;
+import dev.jobqueue.testing.LongTest;
+
+import static dev.jobqueue.testing.RetentionFixtures.orphans;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A cleanup process killed with SIGKILL half-way leaves a consistent file, and the next run finishes. */
+@LongTest
+class RetentionCrashTests {
+
+	private static final int EXPIRED = 40_000;
+
+	@TempDir
+	Path dir;
+
+	MutableClock clock = MutableClock.startingAt("2026-06-01T00:00:00Z");
+
+	@Test
+	void cleanupKilledHalfWayLeavesAConsistentFileAndTheNextRunFinishesTheJob() throws Exception {
+		try (TestDatabase db = TestDatabase.create(this.dir)) {
+			JobRows.insert(db.dataSource(), "", EXPIRED, "thumbnail", JobStatus.SUCCEEDED,
+					this.clock.instant().minus(Duration.ofDays(100)), Duration.ofMillis(10));
+			JobRows.insert(db.dataSource(), "", 500, "thumbnail", JobStatus.SUCCEEDED, this.clock.instant(),
+					Duration.ofMillis(10));
+			Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+					"-cp", System.getProperty("java.class.path"), RetentionCleanerMain.class.getName(),
+					db.file().toString(), Long.toString(this.clock.millis()), "500", "crashed-cleaner")
+				.redirectErrorStream(true)
+				.start();
+			BlockingQueue<String> lines = readLines(process);
+			long reported = 0;
+			while (reported < EXPIRED / 4) {
+				String line = lines.poll(60, TimeUnit.SECONDS);
+				assertThat(line).as("the cleaner process reports its batches").isNotNull();
+				assertThat(line).doesNotStartWith("done");
+				if (line.startsWith("deleted ")) {
+					reported += Long.parseLong(line.substring("deleted ".length()));
+				}
+			}
+			process.destroyForcibly();
+			assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+			assertThat(process.exitValue()).as("killed by SIGKILL").isEqualTo(128 + 9);
+
+			long left = db.count("SELECT count(*) FROM jobs WHERE finished_at < ?",
+					this.clock.instant().minus(Duration.ofDays(30)).toEpochMilli());
+			assertThat(left).isBetween(1L, EXPIRED - reported);
+			assertThat(db.column("PRAGMA integrity_check")).containsExactly("ok");
+			assertThat(db.column("PRAGMA foreign_key_check")).isEmpty();
+			assertThat(orphans(db)).isZero();
+			assertThat(db.column("SELECT owner FROM job_housekeeping WHERE lease_until > ?", this.clock.millis()))
+				.as("the dead process's lease is still there")
+				.containsExactly("crashed-cleaner");
+
+			RetentionCleaner restarted = new RetentionCleaner(
+					new SqliteRetentionStore(db.database(), new TableNames("")),
+					RetentionSettings.of(RetentionPolicy.of(Duration.ofDays(30), Duration.ofDays(90),
+							Duration.ofDays(30), Map.of()), 5_000),
+					this.clock, "restarted", () -> true);
+			assertThat(restarted.purgeOnce().outcome()).isEqualTo(RetentionReport.Outcome.SKIPPED);
+
+			this.clock.advance(Duration.ofMinutes(2));
+			RetentionReport next = restarted.purgeOnce();
+
+			assertThat(next.outcome()).isEqualTo(RetentionReport.Outcome.COMPLETED);
+			assertThat(next.totalDeleted()).isEqualTo(left);
+			assertThat(db.count("SELECT count(*) FROM jobs")).isEqualTo(500);
+			assertThat(db.count("SELECT count(*) FROM job_attempts")).isEqualTo(500);
+			assertThat(db.count("SELECT count(*) FROM job_events")).isEqualTo(3 * 500);
+			assertThat(orphans(db)).isZero();
+			assertThat(db.column("PRAGMA integrity_check")).containsExactly("ok");
+		}
+	}
+
+	private static BlockingQueue<String> readLines(Process process) {
+		BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+		Thread reader = new Thread(() -> {
+			try (BufferedReader in = new BufferedReader(
+					new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+				for (String line; (line = in.readLine()) != null;) {
+					lines.add(line);
+				}
+			}
+			catch (Exception ex) {
+				// The process was killed.
+			}
+		}, "cleaner-output");
+		reader.setDaemon(true);
+		reader.start();
+		return lines;
+	}
+
+}

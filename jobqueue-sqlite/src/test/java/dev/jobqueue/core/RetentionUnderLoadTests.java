@@ -1,0 +1,238 @@
+package dev.jobqueue.core;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.jobqueue.JobRequest;
+import dev.jobqueue.JobStatus;
+import dev.jobqueue.sqlite.SqliteRetentionStore;
+import dev.jobqueue.sqlite.TableNames;
+import dev.jobqueue.testing.FailureCountingJobStore;
+import dev.jobqueue.testing.JobRows;
+import dev.jobqueue.testing.MutableClock;
+import dev.jobqueue.testing.RetentionCleanerMain;
+import dev.jobqueue.testing.TestDatabase;
+import dev.jobqueue.testing.WorkerHarness;
+import dev.jobqueue.testing.LongTest;
+
+import static dev.jobqueue.testing.RetentionFixtures.orphans;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Deletes many expired jobs while a worker processes a stream of new ones on the same file. The normal run
+ * uses {@value #DEFAULT_EXPIRED} expired jobs; {@code -Djobqueue.test.retention.jobs=1000000} (or the Maven
+ * profile {@code retention-long}) runs the full million.
+ */
+@LongTest
+class RetentionUnderLoadTests {
+
+	static final int DEFAULT_EXPIRED = 100_000;
+
+	static final int EXPIRED = Integer.getInteger("jobqueue.test.retention.jobs", DEFAULT_EXPIRED);
+
+	static final long WAL_LIMIT = 64L * 1024 * 1024;
+
+	@TempDir
+	Path dir;
+
+	TestDatabase db;
+
+	MutableClock clock = MutableClock.startingAt("2026-06-01T00:00:00Z");
+
+	final AtomicLong completed = new AtomicLong();
+
+	final AtomicLong enqueued = new AtomicLong();
+
+	final AtomicBoolean producing = new AtomicBoolean(true);
+
+	final List<RuntimeException> producerFailures = new ArrayList<>();
+
+	final AtomicLong maxWalBytes = new AtomicLong();
+
+	@BeforeEach
+	void setUp() {
+		this.db = TestDatabase.create(this.dir);
+	}
+
+	@AfterEach
+	void tearDown() {
+		this.db.close();
+	}
+
+	@Test
+	void workersKeepMoreThanHalfTheirThroughputWhileExpiredJobsAreDeleted() throws Exception {
+		JobRows.insert(this.db.dataSource(), "", EXPIRED / 2, "thumbnail", JobStatus.SUCCEEDED,
+				this.clock.instant().minus(Duration.ofDays(100)), Duration.ofMillis(10));
+		JobRows.insert(this.db.dataSource(), "", EXPIRED - EXPIRED / 2, "report", JobStatus.FAILED,
+				this.clock.instant().minus(Duration.ofDays(200)), Duration.ofMillis(10));
+		FailureCountingJobStore workerStore = new FailureCountingJobStore(this.db.store());
+		WorkerHarness harness = new WorkerHarness(this.db, this.clock).concurrency(8);
+		harness.handle(HandlerDefinition.of("work", (payload, context) -> null));
+		ExecutorService handlers = Executors.newFixedThreadPool(8);
+		JobWorker worker = new JobWorker(workerStore, harness.handlers, WorkerHarness.CODEC, new DefaultErrorClassifier(),
+				new RetryPolicy(Duration.ofSeconds(1), Duration.ofSeconds(10), () -> 0.5), this.clock,
+				new WorkerSettings("load-worker", 8, Duration.ofMillis(50), Duration.ofMinutes(5), Duration.ofSeconds(5),
+						3),
+				handlers, new WorkerListener() {
+					@Override
+					public void finished(ClaimedJob job, Completion completion, Duration queueWait, Duration execution) {
+						RetentionUnderLoadTests.this.completed.incrementAndGet();
+					}
+				}, null);
+		DefaultJobQueue queue = new DefaultJobQueue(workerStore, WorkerHarness.CODEC, harness.handlers, this.clock,
+				new EnqueueLimits(3, 64 * 1024), null);
+		queue.setSignals(worker);
+		Thread producer = new Thread(() -> produce(queue), "producer");
+		Thread walWatcher = new Thread(this::watchWal, "wal-watcher");
+		walWatcher.setDaemon(true);
+		RetentionStore retentionStore = new SqliteRetentionStore(this.db.database(), new TableNames(""));
+		// Start from an empty log, so the watcher sees what the load writes, not the bulk inserts above.
+		assertThat(retentionStore.checkpoint(true).walBytes()).isZero();
+		worker.start();
+		producer.start();
+		walWatcher.start();
+		try {
+			await().atMost(Duration.ofSeconds(60)).until(() -> this.completed.get() >= 10_000);
+			double before = throughputOverJobs(15_000);
+
+			RetentionCleaner cleaner = new RetentionCleaner(retentionStore, RetentionSettings.of(RetentionPolicy.of(
+					Duration.ofDays(30), Duration.ofDays(90), Duration.ofDays(30), Map.of()), 5_000), this.clock,
+					"cleaner", () -> false);
+			long completedBefore = this.completed.get();
+			long started = System.nanoTime();
+			RetentionReport report = cleaner.purge(JobStatus.SUCCEEDED, Duration.ofDays(30));
+			double seconds = (System.nanoTime() - started) / 1e9;
+			double inProcess = (this.completed.get() - completedBefore) / seconds;
+			double between = throughputOverJobs(15_000);
+			assertThat(report.outcome()).isEqualTo(RetentionReport.Outcome.COMPLETED);
+			assertThat(report.totalDeleted()).isEqualTo(EXPIRED / 2);
+			System.out.printf("retention under load, cleaner in this process: %d expired jobs deleted in %.1f s "
+					+ "(%.0f/s)%n", report.totalDeleted(), seconds, report.totalDeleted() / seconds);
+
+			double[] otherProcess = cleanupInAnotherProcess();
+			// Windows without a cleanup before, between and after the two cleanups, averaged: the load of a
+			// shared machine drifts, and a single window can catch a quiet or a busy moment.
+			double withoutCleanup = (before + between + throughputOverJobs(15_000)) / 3;
+
+			System.out.printf("retention under load: worker %.0f jobs/s without cleanup; %.0f jobs/s (%.0f%%) while "
+					+ "this process cleaned, %.0f jobs/s (%.0f%%) while another process cleaned %d jobs in %.1f s; max "
+					+ "WAL %d bytes%n", withoutCleanup, inProcess, 100 * inProcess / withoutCleanup, otherProcess[0],
+					100 * otherProcess[0] / withoutCleanup, EXPIRED - EXPIRED / 2, otherProcess[1],
+					this.maxWalBytes.get());
+			assertThat(inProcess).isGreaterThan(withoutCleanup / 2);
+			assertThat(otherProcess[0]).isGreaterThan(withoutCleanup / 2);
+		}
+		finally {
+			this.producing.set(false);
+			producer.join(10_000);
+			worker.stop();
+		}
+		assertThat(workerStore.failures).as("errors that reached the worker or the producer").isEmpty();
+		assertThat(this.producerFailures).isEmpty();
+		assertThat(this.db.count("SELECT count(*) FROM jobs WHERE type IN ('thumbnail', 'report')")).isZero();
+		assertThat(this.db.count("SELECT count(*) FROM jobs WHERE status <> 'succeeded' AND type = 'work'"))
+			.as("unfinished jobs are not touched")
+			.isEqualTo(this.enqueued.get() - this.completed.get());
+		assertThat(this.db.count("SELECT count(*) FROM jobs WHERE type = 'work' AND status = 'succeeded'"))
+			.isEqualTo(this.completed.get());
+		assertThat(orphans(this.db)).isZero();
+		assertThat(this.maxWalBytes.get()).isLessThan(WAL_LIMIT);
+	}
+
+	/**
+	 * Runs a cleanup in a separate JVM on the same file, the way a second application instance would.
+	 * @return the worker's jobs per second meanwhile, and the cleanup's seconds
+	 */
+	private double[] cleanupInAnotherProcess() throws Exception {
+		Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+				System.getProperty("java.class.path"), RetentionCleanerMain.class.getName(), this.db.file().toString(),
+				Long.toString(this.clock.millis()), "5000", "other-process")
+			.redirectErrorStream(true)
+			.start();
+		long completedBefore = 0;
+		long started = 0;
+		try (BufferedReader out = new BufferedReader(
+				new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+			for (String line; (line = out.readLine()) != null;) {
+				if (line.equals("start")) {
+					completedBefore = this.completed.get();
+					started = System.nanoTime();
+				}
+				else if (line.startsWith("done ")) {
+					double seconds = (System.nanoTime() - started) / 1e9;
+					double rate = (this.completed.get() - completedBefore) / seconds;
+					assertThat(line).isEqualTo("done " + (EXPIRED - EXPIRED / 2));
+					assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+					return new double[] { rate, seconds };
+				}
+			}
+		}
+		throw new AssertionError("The cleaner process ended without finishing (exit " + process.waitFor() + ")");
+	}
+
+	/** Jobs per second while the worker completes {@code jobs} more jobs. */
+	private double throughputOverJobs(int jobs) {
+		long target = this.completed.get() + jobs;
+		long started = System.nanoTime();
+		await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(5)).until(() -> this.completed.get() >= target);
+		return jobs / ((System.nanoTime() - started) / 1e9);
+	}
+
+	/** Keeps a backlog of about 2,000 new jobs, enqueued 200 at a time in one transaction each. */
+	private void produce(DefaultJobQueue queue) {
+		List<JobRequest> batch = new ArrayList<>();
+		for (int i = 0; i < 200; i++) {
+			batch.add(JobRequest.of("work", Map.of("n", i)));
+		}
+		while (this.producing.get()) {
+			if (this.enqueued.get() - this.completed.get() > 2_000) {
+				Thread.onSpinWait();
+				Thread.yield();
+				continue;
+			}
+			try {
+				queue.enqueueAll(batch);
+				this.enqueued.addAndGet(batch.size());
+			}
+			catch (RuntimeException ex) {
+				synchronized (this.producerFailures) {
+					this.producerFailures.add(ex);
+				}
+			}
+		}
+	}
+
+	private void watchWal() {
+		Path wal = this.db.file().resolveSibling(this.db.file().getFileName() + "-wal");
+		while (true) {
+			try {
+				if (Files.exists(wal)) {
+					this.maxWalBytes.accumulateAndGet(Files.size(wal), Math::max);
+				}
+				Thread.sleep(5);
+			}
+			catch (Exception ex) {
+				return;
+			}
+		}
+	}
+
+}

@@ -1,0 +1,158 @@
+package dev.jobqueue.sqlite;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteDataSource;
+
+import dev.jobqueue.JobQueueException;
+import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.QueueInsights.JobQuery;
+import dev.jobqueue.core.QueueInsights.SnapshotSettings;
+import dev.jobqueue.core.QueueSnapshot;
+import dev.jobqueue.testing.TestDatabase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+class SqliteQueueInsightsTests {
+
+	static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
+
+	static final SnapshotSettings SETTINGS = new SnapshotSettings(Duration.ofMinutes(15), 10, Duration.ofMinutes(3),
+			10);
+
+	@TempDir
+	Path dir;
+
+	TestDatabase db;
+
+	SqliteQueueInsights insights;
+
+	@BeforeEach
+	void setUp() {
+		this.db = TestDatabase.create(this.dir);
+		this.insights = new SqliteQueueInsights(this.db.database(), new TableNames(""));
+	}
+
+	@AfterEach
+	void tearDown() {
+		this.db.close();
+	}
+
+	@Test
+	void everySnapshotQueryAndJobListReadsAnIndex() {
+		insertFinishedJobs(20_000);
+		this.db.execute("ANALYZE");
+		Map<String, List<String>> plans = this.insights.explainSnapshot(NOW);
+		plans.forEach((name, plan) -> System.out.println(name + ": " + plan));
+		assertThat(plans).hasSize(8);
+		plans.forEach((name, plan) -> assertUsesIndex(name, plan));
+		for (JobQuery query : List.of(new JobQuery(JobStatus.FAILED, null, null, null, 20),
+				new JobQuery(JobStatus.FAILED, "type-3", null, 500L, 20),
+				new JobQuery(null, null, "DEPENDENCY:CODE-7", null, 20),
+				new JobQuery(JobStatus.FAILED, null, "DEPENDENCY:CODE-7", null, 20))) {
+			List<String> plan = this.insights.explainJobs(query);
+			System.out.println(query + ": " + plan);
+			assertUsesIndex(query.toString(), plan);
+			assertThat(plan).as(query.toString()).noneMatch((line) -> line.contains("ORDER BY")
+					&& query.errorCode() == null);
+		}
+	}
+
+	@Test
+	void snapshotStaysFastWithAMillionFinishedJobs() {
+		long insertStart = System.nanoTime();
+		insertFinishedJobs(1_000_000);
+		long insertMillis = (System.nanoTime() - insertStart) / 1_000_000;
+		this.db.execute("INSERT INTO jobs (type, status, payload, max_attempts, run_at, created_at, attempts) "
+				+ "VALUES ('type-1', 'pending', '{}', 3, ?, ?, 0)", NOW.minusSeconds(30).toEpochMilli(),
+				NOW.minusSeconds(60).toEpochMilli());
+		this.insights.snapshot(NOW, SETTINGS);
+		long best = Long.MAX_VALUE;
+		QueueSnapshot snapshot = null;
+		for (int i = 0; i < 3; i++) {
+			long start = System.nanoTime();
+			snapshot = this.insights.snapshot(NOW, SETTINGS);
+			best = Math.min(best, (System.nanoTime() - start) / 1_000_000);
+		}
+		System.out.printf("Snapshot over 1,000,000 finished jobs: best of 3 = %d ms (insert took %d ms)%n", best,
+				insertMillis);
+		assertThat(snapshot.countsByStatus().get(JobStatus.SUCCEEDED)).isEqualTo(900_000);
+		assertThat(snapshot.countsByStatus().get(JobStatus.FAILED)).isEqualTo(100_000);
+		assertThat(snapshot.errors().distinctCodes()).isEqualTo(50);
+		assertThat(snapshot.errors().top()).hasSize(10);
+		assertThat(snapshot.oldestClaimableAge()).isEqualTo(Duration.ofSeconds(30));
+		assertThat(best).as("snapshot milliseconds").isLessThan(1000);
+	}
+
+	@Test
+	void checkReadWritePassesOnAWritableFile() {
+		this.insights.checkReadWrite();
+		assertThat(this.db.count("SELECT count(*) FROM job_workers")).isZero();
+	}
+
+	@Test
+	void checkReadWriteFailsWithTheReasonOnAReadOnlyConnection() {
+		SQLiteConfig config = SqliteDataSources.connectionConfig(Duration.ofSeconds(1), "NORMAL");
+		config.setReadOnly(true);
+		SQLiteDataSource readOnly = new SQLiteDataSource(config);
+		readOnly.setUrl(this.db.url());
+		SqliteQueueInsights probe = new SqliteQueueInsights(
+				new SqliteDatabase(readOnly, this.db.file().toString(), Duration.ofSeconds(1)), new TableNames(""));
+		assertThatExceptionOfType(JobQueueException.class).isThrownBy(probe::checkReadWrite)
+			.satisfies((ex) -> System.out.println("read-only: " + ex.getMessage()))
+			.withMessageContaining("read-only");
+	}
+
+	@Test
+	void checkReadWriteFailsWithTheReasonWhenTheFileIsNotADatabase() throws Exception {
+		this.db.close();
+		Files.deleteIfExists(Path.of(this.db.file() + "-wal"));
+		Files.deleteIfExists(Path.of(this.db.file() + "-shm"));
+		Files.write(this.db.file(), "this is not a database, it was overwritten by mistake".repeat(200).getBytes());
+		SQLiteDataSource broken = new SQLiteDataSource(
+				SqliteDataSources.connectionConfig(Duration.ofSeconds(1), "NORMAL"));
+		broken.setUrl(this.db.url());
+		SqliteQueueInsights probe = new SqliteQueueInsights(
+				new SqliteDatabase(broken, this.db.file().toString(), Duration.ofSeconds(1)), new TableNames(""));
+		assertThatExceptionOfType(JobQueueException.class).isThrownBy(probe::checkReadWrite)
+			.satisfies((ex) -> System.out.println("garbage: " + ex.getMessage()))
+			.withMessageContaining("not a database");
+	}
+
+	private static void assertUsesIndex(String name, List<String> plan) {
+		assertThat(plan).as(name).isNotEmpty();
+		for (String line : plan) {
+			boolean fullScan = line.matches("SCAN \\w+") || (line.startsWith("SCAN ") && !line.contains(" INDEX "));
+			assertThat(fullScan).as(name + " reads the table without an index: " + line).isFalse();
+		}
+	}
+
+	/** Finished jobs in one statement: 90% succeeded, 10% failed with one of 50 error codes, 20 types. */
+	private void insertFinishedJobs(int count) {
+		long day = Duration.ofDays(1).toMillis();
+		this.db.execute("""
+				WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+				INSERT INTO jobs (type, status, payload, attempts, max_attempts, runs, run_at, created_at, started_at,
+				                  finished_at, worker_id, error_code, error_detail)
+				SELECT 'type-' || (i % 20),
+				       CASE WHEN i % 10 = 0 THEN 'failed' ELSE 'succeeded' END,
+				       '{"n":' || i || '}', 1 + (i % 3), 3, 1, ? - i, ? - i, ? - i + 10, ? - i + 20, 'worker-1',
+				       CASE WHEN i % 10 = 0 THEN 'DEPENDENCY:CODE-' || ((i / 10) % 50) END,
+				       CASE WHEN i % 10 = 0 THEN 'failed' END
+				FROM n
+				""", count, NOW.toEpochMilli() - day, NOW.toEpochMilli() - day, NOW.toEpochMilli() - day,
+				NOW.toEpochMilli() - day);
+	}
+
+}

@@ -1,0 +1,93 @@
+package dev.jobqueue.testing;
+
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.jobqueue.jackson.JacksonPayloadCodec;
+import dev.jobqueue.core.DefaultErrorClassifier;
+import dev.jobqueue.core.DefaultJobQueue;
+import dev.jobqueue.core.EnqueueLimits;
+import dev.jobqueue.core.HandlerDefinition;
+import dev.jobqueue.core.HandlerRegistry;
+import dev.jobqueue.core.JobWorker;
+import dev.jobqueue.core.PayloadCodec;
+import dev.jobqueue.core.RetryPolicy;
+import dev.jobqueue.core.WorkerListener;
+import dev.jobqueue.core.WorkerSettings;
+
+/** A queue and a worker on a test database, with a clock the test moves. */
+public final class WorkerHarness {
+
+	public static final PayloadCodec CODEC = new JacksonPayloadCodec(JsonMapper.builder().build());
+
+	public final TestDatabase db;
+
+	public final MutableClock clock;
+
+	public final HandlerRegistry handlers = new HandlerRegistry();
+
+	public final DefaultJobQueue queue;
+
+	private Duration lease = Duration.ofSeconds(30);
+
+	private int concurrency = 4;
+
+	private int maxSnoozes = 3;
+
+	private Duration cancelTimeout = Duration.ofSeconds(10);
+
+	private WorkerListener listener = WorkerListener.NONE;
+
+	public WorkerHarness(TestDatabase db, MutableClock clock) {
+		this.db = db;
+		this.clock = clock;
+		this.queue = new DefaultJobQueue(db.store(), CODEC, this.handlers, clock, new EnqueueLimits(3, 64 * 1024),
+				null);
+	}
+
+	public WorkerHarness handle(HandlerDefinition handler) {
+		this.handlers.register(handler);
+		return this;
+	}
+
+	public WorkerHarness lease(Duration lease) {
+		this.lease = lease;
+		return this;
+	}
+
+	public WorkerHarness concurrency(int concurrency) {
+		this.concurrency = concurrency;
+		return this;
+	}
+
+	public WorkerHarness maxSnoozes(int maxSnoozes) {
+		this.maxSnoozes = maxSnoozes;
+		return this;
+	}
+
+	public WorkerHarness cancelTimeout(Duration cancelTimeout) {
+		this.cancelTimeout = cancelTimeout;
+		return this;
+	}
+
+	public WorkerHarness listener(WorkerListener listener) {
+		this.listener = listener;
+		return this;
+	}
+
+	/** A worker that runs jobs on the polling thread: pollOnce() returns when they are done. */
+	public JobWorker directWorker(String workerId) {
+		return worker(workerId, new DirectExecutorService());
+	}
+
+	public JobWorker worker(String workerId, ExecutorService executor) {
+		WorkerSettings settings = new WorkerSettings(workerId, this.concurrency, Duration.ofMillis(50), this.lease,
+				Duration.ofSeconds(5), this.maxSnoozes, this.cancelTimeout);
+		RetryPolicy retry = new RetryPolicy(Duration.ofSeconds(10), Duration.ofMinutes(10), () -> 0.5);
+		return new JobWorker(this.db.store(), this.handlers, CODEC, new DefaultErrorClassifier(), retry, this.clock,
+				settings, executor, this.listener, null);
+	}
+
+}

@@ -1,4 +1,0 @@
-/**
- * The SQLite implementation of the store: transactions, schema and statements.
- */
-package dev.jobqueue.jdbc;

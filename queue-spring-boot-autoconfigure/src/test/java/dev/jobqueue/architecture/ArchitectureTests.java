@@ -1,0 +1,99 @@
+package dev.jobqueue.architecture;
+
+import java.time.Clock;
+import java.time.Instant;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+/**
+ * The layering, checked on the compiled main classes of every module: the API imports nothing internal, the engine
+ * imports neither Spring nor JDBC nor a store, stores know nothing of Spring Boot, and nothing reads the wall clock
+ * behind the injected one. (The core module's compile classpath holds no Spring at all; this also covers what a
+ * classpath cannot, such as JDBC, which is part of the JDK.)
+ */
+class ArchitectureTests {
+
+	private static final ImportOption MAIN_CLASSES_ONLY = (location) -> !location.contains("/test-classes/")
+			&& !location.contains("-tests.jar");
+
+	private static JavaClasses classes;
+
+	@BeforeAll
+	static void importClasses() {
+		classes = new ClassFileImporter().withImportOption(MAIN_CLASSES_ONLY).importPackages("dev.jobqueue");
+	}
+
+	@Test
+	void apiImportsNothingInternal() {
+		check(noClasses().that()
+			.resideInAPackage("dev.jobqueue")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.jobqueue.(*)..", "org.springframework..", "java.sql..", "javax.sql..")
+			.because("the API is what a user touches: it must not pull the engine, a store or Spring along"));
+	}
+
+	@Test
+	void engineImportsNeitherSpringNorJdbcNorAStore() {
+		check(noClasses().that()
+			.resideInAnyPackage("dev.jobqueue", "dev.jobqueue.core..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("org.springframework..", "java.sql..", "javax.sql..", "tools.jackson..",
+					"com.fasterxml..", "dev.jobqueue.sqlite..", "dev.jobqueue.postgresql..", "dev.jobqueue.jackson..",
+					"dev.jobqueue.autoconfigure..", "dev.jobqueue.actuate..", "dev.jobqueue.metrics..",
+					"dev.jobqueue.observation..")
+			.because("the engine talks to a database only through the store interfaces in dev.jobqueue.core"));
+	}
+
+	@Test
+	void storesKnowNothingOfSpringBoot() {
+		check(noClasses().that()
+			.resideInAnyPackage("dev.jobqueue.sqlite..", "dev.jobqueue.postgresql..", "dev.jobqueue.jackson..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("org.springframework.boot..", "dev.jobqueue.autoconfigure..", "dev.jobqueue.actuate..",
+					"dev.jobqueue.metrics..", "dev.jobqueue.observation..")
+			.because("a store is used by the auto-configuration, never the other way round"));
+	}
+
+	@Test
+	void storesDoNotKnowEachOther() {
+		check(slices().matching("dev.jobqueue.(sqlite|postgresql)..").should().notDependOnEachOther());
+	}
+
+	@Test
+	void engineAndStoresNeverReadTheWallClockDirectly() {
+		check(noClasses().that()
+			.resideInAnyPackage("dev.jobqueue", "dev.jobqueue.core..", "dev.jobqueue.sqlite..",
+					"dev.jobqueue.postgresql..")
+			.should()
+			.callMethod(Instant.class, "now")
+			.orShould()
+			.callMethod(System.class, "currentTimeMillis")
+			.orShould()
+			.callMethod(Clock.class, "systemUTC")
+			.orShould()
+			.callMethod(Clock.class, "systemDefaultZone")
+			.because("time is injected (a Clock), so leases, backoff, retention and cron can be tested without "
+					+ "waiting"));
+	}
+
+	@Test
+	void packagesHaveNoCycles() {
+		check(slices().matching("dev.jobqueue.(*)..").should().beFreeOfCycles());
+	}
+
+	private static void check(ArchRule rule) {
+		rule.check(classes);
+	}
+
+}
