@@ -50,11 +50,12 @@ class NotesApplicationTests {
 
 	@Test
 	void aThousandTransactionsThatReadThenEnqueueAllSucceedWhileTheWorkerCommits() throws Exception {
+		String run = "busy " + java.util.UUID.randomUUID() + " ";
 		ExecutorService callers = Executors.newFixedThreadPool(4);
 		List<Future<Long>> calls = new ArrayList<>();
 		try {
 			for (int i = 0; i < 1000; i++) {
-				String text = "busy " + i;
+				String text = run + i;
 				calls.add(callers.submit(() -> this.notes.write(text, false)));
 			}
 			List<Long> ids = new ArrayList<>();
@@ -67,7 +68,8 @@ class NotesApplicationTests {
 		finally {
 			callers.shutdownNow();
 		}
-		assertThat(this.jdbc.sql("SELECT count(*) FROM notes WHERE text LIKE 'busy %' AND indexed = 1")
+		assertThat(this.jdbc.sql("SELECT count(*) FROM notes WHERE text LIKE ? AND indexed = 1")
+			.param(run + "%")
 			.query(Long.class)
 			.single()).isEqualTo(1000);
 	}
