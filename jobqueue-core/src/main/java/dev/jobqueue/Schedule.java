@@ -9,8 +9,6 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.Objects;
 
-import org.springframework.scheduling.support.CronExpression;
-
 /**
  * When a recurring job runs: a Spring cron expression in a time zone, or a fixed interval.
  *
@@ -32,7 +30,7 @@ public final class Schedule {
 
 	private final String expression;
 
-	private final CronExpression cron;
+	private final Cron cron;
 
 	private final Duration interval;
 
@@ -40,7 +38,7 @@ public final class Schedule {
 
 	private final Misfire misfire;
 
-	private Schedule(String expression, CronExpression cron, Duration interval, ZoneId zone, Misfire misfire) {
+	private Schedule(String expression, Cron cron, Duration interval, ZoneId zone, Misfire misfire) {
 		this.expression = expression;
 		this.cron = cron;
 		this.interval = interval;
@@ -66,9 +64,9 @@ public final class Schedule {
 					+ "\"0 0 * * * *\" (every hour) or a macro such as \"@daily\"");
 		}
 		String trimmed = expression.strip();
-		CronExpression parsed;
+		Cron parsed;
 		try {
-			parsed = CronExpression.parse(trimmed);
+			parsed = Cron.parse(trimmed);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new IllegalArgumentException("'" + trimmed + "' is not a valid cron expression: " + ex.getMessage()

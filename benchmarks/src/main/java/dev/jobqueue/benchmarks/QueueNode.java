@@ -25,6 +25,7 @@ import dev.jobqueue.core.WorkerIds;
 import dev.jobqueue.core.WorkerListener;
 import dev.jobqueue.core.WorkerSettings;
 import dev.jobqueue.sqlite.SqliteDatabase;
+import dev.jobqueue.sqlite.SqliteJobAdminStore;
 import dev.jobqueue.sqlite.SqliteJobStore;
 
 /**
@@ -54,8 +55,8 @@ final class QueueNode implements AutoCloseable {
 		this.pool = db.pool();
 		SqliteDatabase database = new SqliteDatabase(this.commits.wrap(this.pool), db.label, Duration.ofSeconds(30));
 		this.store = new SqliteJobStore(database, Db.TABLES);
-		this.queue = new DefaultJobQueue(this.store, CODEC, this.handlers, Clock.systemUTC(),
-				new EnqueueLimits(3, 64 * 1024), null);
+		this.queue = new DefaultJobQueue(this.store, new SqliteJobAdminStore(database, Db.TABLES), CODEC,
+				this.handlers, Clock.systemUTC(), new EnqueueLimits(3, 64 * 1024), null);
 	}
 
 	QueueNode handle(JobInvoker invoker) {

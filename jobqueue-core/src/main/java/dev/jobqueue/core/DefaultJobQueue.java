@@ -32,6 +32,8 @@ public final class DefaultJobQueue implements JobQueue {
 
 	private final JobStore store;
 
+	private final JobAdminStore admin;
+
 	private final PayloadCodec codec;
 
 	private final HandlerRegistry handlers;
@@ -44,9 +46,10 @@ public final class DefaultJobQueue implements JobQueue {
 
 	private volatile QueueSignals signals = QueueSignals.NONE;
 
-	public DefaultJobQueue(JobStore store, PayloadCodec codec, HandlerRegistry handlers, Clock clock,
-			EnqueueLimits limits, Supplier<String> traceParent) {
+	public DefaultJobQueue(JobStore store, JobAdminStore admin, PayloadCodec codec, HandlerRegistry handlers,
+			Clock clock, EnqueueLimits limits, Supplier<String> traceParent) {
 		this.store = Objects.requireNonNull(store, "'store' must not be null");
+		this.admin = Objects.requireNonNull(admin, "'admin' must not be null");
 		this.codec = Objects.requireNonNull(codec, "'codec' must not be null");
 		this.handlers = Objects.requireNonNull(handlers, "'handlers' must not be null");
 		this.clock = Objects.requireNonNull(clock, "'clock' must not be null");
@@ -88,23 +91,23 @@ public final class DefaultJobQueue implements JobQueue {
 	@Override
 	public boolean cancel(long id) {
 		QueueSignals target = this.signals;
-		return this.store.cancel(id, this.clock.instant(), () -> target.cancelRequested(id));
+		return this.admin.cancel(id, this.clock.instant(), () -> target.cancelRequested(id));
 	}
 
 	@Override
 	public boolean retry(long id) {
 		QueueSignals target = this.signals;
-		return this.store.retry(id, this.clock.instant(), target::jobsEnqueued);
+		return this.admin.retry(id, this.clock.instant(), target::jobsEnqueued);
 	}
 
 	@Override
 	public Optional<Job> find(long id) {
-		return this.store.find(id);
+		return this.admin.find(id);
 	}
 
 	@Override
 	public boolean pause(String type) {
-		boolean paused = this.store.pause(requireType(type, "pause"), "api", this.clock.instant());
+		boolean paused = this.admin.pause(requireType(type, "pause"), "api", this.clock.instant());
 		if (paused) {
 			logger.info("Job type '{}' paused: its jobs are not claimed until it is resumed", type);
 		}
@@ -114,7 +117,7 @@ public final class DefaultJobQueue implements JobQueue {
 	@Override
 	public boolean resume(String type) {
 		QueueSignals target = this.signals;
-		boolean resumed = this.store.resume(requireType(type, "resume"), target::jobsEnqueued);
+		boolean resumed = this.admin.resume(requireType(type, "resume"), target::jobsEnqueued);
 		if (resumed) {
 			logger.info("Job type '{}' resumed", type);
 		}
@@ -123,7 +126,7 @@ public final class DefaultJobQueue implements JobQueue {
 
 	@Override
 	public List<PausedType> pausedTypes() {
-		return this.store.pausedTypes();
+		return this.admin.pausedTypes();
 	}
 
 	private static String requireType(String type, String action) {

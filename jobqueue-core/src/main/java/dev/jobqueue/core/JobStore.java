@@ -3,13 +3,11 @@ package dev.jobqueue.core;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
-import java.util.Optional;
-
-import dev.jobqueue.Job;
-import dev.jobqueue.PausedType;
 
 /**
- * Where jobs live. The store never reads a clock: every method that needs the time takes {@code now}. Each
+ * Where jobs live, as the worker and the enqueuing side see them: insert, claim, record outcomes, keep leases
+ * and take back what lost workers left. Operators' actions on single jobs and types are on
+ * {@link JobAdminStore}. The store never reads a clock: every method that needs the time takes {@code now}. Each
  * method is one transaction; implementations retry transient lock conflicts themselves, so callers see only
  * failures worth reporting.
  */
@@ -58,72 +56,20 @@ public interface JobStore {
 
 	/**
 	 * Takes back running jobs whose lease expired: they go back to pending with the attempt counted, or fail
-	 * with {@code LEASE_EXPIRED:*} when they must not run twice or have no attempts left.
+	 * with {@link dev.jobqueue.ErrorCodes#LEASE_EXPIRED_NOT_REPEATABLE} or
+	 * {@link dev.jobqueue.ErrorCodes#LEASE_EXPIRED_MAX_ATTEMPTS} when they must not run twice or have no attempts
+	 * left; a job going back to pending records {@link dev.jobqueue.ErrorCodes#LEASE_EXPIRED_WORKER_LOST} on its
+	 * attempt.
 	 * @return how many jobs were taken back
 	 */
 	int recoverExpiredLeases(Instant now, int limit);
 
-	/** See {@link dev.jobqueue.JobQueue#cancel(long)}. */
-	boolean cancel(long id, Instant now);
-
-	/**
-	 * Cancels, joining the caller's transaction where the store shares it.
-	 * @param afterCommit run once the cancel is committed, if it applied
-	 */
-	default boolean cancel(long id, Instant now, Runnable afterCommit) {
-		boolean cancelled = cancel(id, now);
-		if (cancelled) {
-			afterCommit.run();
-		}
-		return cancelled;
-	}
-
-	/** See {@link dev.jobqueue.JobQueue#retry(long)}. */
-	boolean retry(long id, Instant now);
-
-	/**
-	 * Retries, joining the caller's transaction where the store shares it.
-	 * @param afterCommit run once the retry is committed, if it applied
-	 */
-	default boolean retry(long id, Instant now, Runnable afterCommit) {
-		boolean retried = retry(id, now);
-		if (retried) {
-			afterCommit.run();
-		}
-		return retried;
-	}
-
-	Optional<Job> find(long id);
-
 	/**
 	 * Adds an event to a job's timeline, for what the worker notices outside a transition (a handler that
 	 * ignores an interrupt, for example).
+	 * @param event the {@link JobEvent#name() name} of a {@link JobEvent}
 	 */
 	void recordEvent(long jobId, String event, String actor, String detail, Instant now);
-
-	/**
-	 * Pauses claims of a type in every process; see {@link dev.jobqueue.JobQueue#pause(String)}. Joins the
-	 * caller's transaction where the store shares it.
-	 * @return whether it was not paused before
-	 */
-	boolean pause(String type, String actor, Instant now);
-
-	/** @return whether the type was paused */
-	boolean resume(String type);
-
-	/**
-	 * Resumes, joining the caller's transaction where the store shares it.
-	 * @param afterCommit run once the resume is committed, if the type was paused
-	 */
-	default boolean resume(String type, Runnable afterCommit) {
-		boolean resumed = resume(type);
-		if (resumed) {
-			afterCommit.run();
-		}
-		return resumed;
-	}
-
-	List<PausedType> pausedTypes();
 
 	/** Records that a worker is alive and which types it handles. */
 	void registerWorker(WorkerInfo worker, Instant now);

@@ -24,6 +24,9 @@ public interface QueueStorage {
 	/** Enqueue, claim, complete, renew and recover: the hot path. */
 	JobStore jobs();
 
+	/** Cancel, retry, find, pause and resume: what operators do through the {@link dev.jobqueue.JobQueue}. */
+	JobAdminStore admin();
+
 	ScheduleStore schedules();
 
 	RetentionStore retention();

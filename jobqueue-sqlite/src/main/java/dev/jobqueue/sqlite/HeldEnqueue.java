@@ -67,7 +67,7 @@ final class HeldEnqueue {
 		List<Long> ids = database.write(action, (connection) -> {
 			lastBefore[0] = lastJobId(connection);
 			List<Long> inserted = this.store.insertJobs(connection, jobs, now);
-			try (PreparedStatement hold = connection.prepareStatement(this.store.sql(HOLD_NEW_JOBS))) {
+			try (PreparedStatement hold = connection.prepareStatement(this.store.tables().expand(HOLD_NEW_JOBS))) {
 				hold.setLong(1, NEVER);
 				hold.setLong(2, lastBefore[0]);
 				hold.executeUpdate();
@@ -101,7 +101,7 @@ final class HeldEnqueue {
 	}
 
 	private long lastJobId(Connection connection) throws SQLException {
-		try (PreparedStatement select = connection.prepareStatement(this.store.sql(LAST_JOB_ID));
+		try (PreparedStatement select = connection.prepareStatement(this.store.tables().expand(LAST_JOB_ID));
 				ResultSet rows = select.executeQuery()) {
 			return rows.next() ? rows.getLong(1) : 0;
 		}
@@ -132,7 +132,7 @@ final class HeldEnqueue {
 		String json = ids.stream().map(String::valueOf).reduce((a, b) -> a + "," + b).map((list) -> "[" + list + "]")
 			.orElse("[]");
 		this.store.database().write(action, (connection) -> {
-			try (PreparedStatement update = connection.prepareStatement(this.store.sql(statement))) {
+			try (PreparedStatement update = connection.prepareStatement(this.store.tables().expand(statement))) {
 				update.setString(1, json);
 				return update.executeUpdate();
 			}

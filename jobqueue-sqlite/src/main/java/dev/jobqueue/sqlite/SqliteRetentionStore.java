@@ -1,10 +1,7 @@
 package dev.jobqueue.sqlite;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -41,32 +38,32 @@ import dev.jobqueue.core.StorageStats;
 public final class SqliteRetentionStore implements RetentionStore {
 
 	private static final String ACQUIRE_LEASE = """
-			INSERT INTO {p}job_housekeeping (name, owner, lease_until) VALUES (?, ?, ?)
+			INSERT INTO {p}job_housekeeping (name, owner, lease_until) VALUES (:task, :owner, :until)
 			ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, lease_until = excluded.lease_until
-			WHERE {p}job_housekeeping.lease_until <= ? OR {p}job_housekeeping.owner = excluded.owner
+			WHERE {p}job_housekeeping.lease_until <= :now OR {p}job_housekeeping.owner = excluded.owner
 			""";
 
 	private static final String RELEASE_LEASE = """
-			UPDATE {p}job_housekeeping SET lease_until = 0 WHERE name = ? AND owner = ?
+			UPDATE {p}job_housekeeping SET lease_until = 0 WHERE name = :task AND owner = :owner
 			""";
 
 	private static final String FIRST_FINISHED_TYPE = """
 			SELECT type FROM {jobs} INDEXED BY {p}jobs_finished_idx
-			WHERE status = ? AND finished_at IS NOT NULL
+			WHERE status = :status AND finished_at IS NOT NULL
 			ORDER BY type LIMIT 1
 			""";
 
 	private static final String NEXT_FINISHED_TYPE = """
 			SELECT type FROM {jobs} INDEXED BY {p}jobs_finished_idx
-			WHERE status = ? AND type > ? AND finished_at IS NOT NULL
+			WHERE status = :status AND type > :after_type AND finished_at IS NOT NULL
 			ORDER BY type LIMIT 1
 			""";
 
 	private static final String DELETE_FINISHED = """
 			DELETE FROM {jobs} WHERE id IN (
 			    SELECT id FROM {jobs} INDEXED BY {p}jobs_finished_idx
-			    WHERE status = ? AND type = ? AND finished_at < ?
-			    LIMIT ?)
+			    WHERE status = :status AND type = :type AND finished_at < :finished_before
+			    LIMIT :limit)
 			""";
 
 	/** A truncating checkpoint waits for readers this long at most, blocking other processes' writers meanwhile. */
@@ -74,24 +71,34 @@ public final class SqliteRetentionStore implements RetentionStore {
 
 	private final SqliteDatabase database;
 
-	private final TableNames tables;
+	private final NamedSql acquireLease;
+
+	private final NamedSql releaseLease;
+
+	private final NamedSql firstFinishedType;
+
+	private final NamedSql nextFinishedType;
+
+	private final NamedSql deleteFinished;
 
 	private volatile Path file;
 
 	public SqliteRetentionStore(SqliteDatabase database, TableNames tables) {
 		this.database = Objects.requireNonNull(database, "'database' must not be null");
-		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
+		Objects.requireNonNull(tables, "'tables' must not be null");
+		this.acquireLease = tables.sql(ACQUIRE_LEASE);
+		this.releaseLease = tables.sql(RELEASE_LEASE);
+		this.firstFinishedType = tables.sql(FIRST_FINISHED_TYPE);
+		this.nextFinishedType = tables.sql(NEXT_FINISHED_TYPE);
+		this.deleteFinished = tables.sql(DELETE_FINISHED);
 	}
 
 	@Override
 	public boolean acquireLease(String task, String owner, Instant now, Instant until) {
 		return this.database.write("take the " + task + " lease", (connection) -> {
-			try (PreparedStatement acquire = connection.prepareStatement(sql(ACQUIRE_LEASE))) {
-				acquire.setString(1, task);
-				acquire.setString(2, owner);
-				acquire.setLong(3, until.toEpochMilli());
-				acquire.setLong(4, now.toEpochMilli());
-				return acquire.executeUpdate() == 1;
+			try (NamedStatement acquire = this.acquireLease.prepare(connection)) {
+				return acquire.bind("task", task).bind("owner", owner).bind("until", until).bind("now", now)
+					.executeUpdate() == 1;
 			}
 		});
 	}
@@ -99,10 +106,8 @@ public final class SqliteRetentionStore implements RetentionStore {
 	@Override
 	public void releaseLease(String task, String owner) {
 		this.database.write("release the " + task + " lease", (connection) -> {
-			try (PreparedStatement release = connection.prepareStatement(sql(RELEASE_LEASE))) {
-				release.setString(1, task);
-				release.setString(2, owner);
-				return release.executeUpdate();
+			try (NamedStatement release = this.releaseLease.prepare(connection)) {
+				return release.bind("task", task).bind("owner", owner).executeUpdate();
 			}
 		});
 	}
@@ -112,15 +117,12 @@ public final class SqliteRetentionStore implements RetentionStore {
 		requireFinal(status);
 		return this.database.read("list the types of " + status.dbValue() + " jobs", (connection) -> {
 			List<String> types = new ArrayList<>();
-			try (PreparedStatement first = connection.prepareStatement(sql(FIRST_FINISHED_TYPE));
-					PreparedStatement next = connection.prepareStatement(sql(NEXT_FINISHED_TYPE))) {
-				first.setString(1, status.dbValue());
-				String type = singleString(first);
+			try (NamedStatement first = this.firstFinishedType.prepare(connection);
+					NamedStatement next = this.nextFinishedType.prepare(connection)) {
+				String type = first.bind("status", status.dbValue()).queryString();
 				while (type != null) {
 					types.add(type);
-					next.setString(1, status.dbValue());
-					next.setString(2, type);
-					type = singleString(next);
+					type = next.bind("status", status.dbValue()).bind("after_type", type).queryString();
 				}
 			}
 			return types;
@@ -132,12 +134,12 @@ public final class SqliteRetentionStore implements RetentionStore {
 		requireFinal(status);
 		Objects.requireNonNull(type, "'type' must not be null");
 		return this.database.write("delete expired " + status.dbValue() + " jobs", (connection) -> {
-			try (PreparedStatement delete = connection.prepareStatement(sql(DELETE_FINISHED))) {
-				delete.setString(1, status.dbValue());
-				delete.setString(2, type);
-				delete.setLong(3, finishedBefore.toEpochMilli());
-				delete.setInt(4, limit);
-				return delete.executeUpdate();
+			try (NamedStatement delete = this.deleteFinished.prepare(connection)) {
+				return delete.bind("status", status.dbValue())
+					.bind("type", type)
+					.bind("finished_before", finishedBefore)
+					.bind("limit", limit)
+					.executeUpdate();
 			}
 		});
 	}
@@ -149,11 +151,11 @@ public final class SqliteRetentionStore implements RetentionStore {
 
 	private StorageStats storage(Connection connection) throws SQLException {
 		try (Statement statement = connection.createStatement()) {
-			long pageSize = pragmaLong(statement, "page_size");
-			long freePages = pragmaLong(statement, "freelist_count");
-			boolean incremental = pragmaLong(statement, "auto_vacuum") == 2;
+			long pageSize = Pragmas.number(statement, "page_size");
+			long freePages = Pragmas.number(statement, "freelist_count");
+			boolean incremental = Pragmas.number(statement, "auto_vacuum") == 2;
 			Path db = file(statement);
-			return new StorageStats(sizeOf(db), (db != null) ? sizeOf(db.resolveSibling(db.getFileName() + "-wal")) : 0,
+			return new StorageStats(Pragmas.sizeOf(db, 0), (db != null) ? Pragmas.sizeOf(Pragmas.walOf(db), 0) : 0,
 					pageSize * freePages, incremental);
 		}
 	}
@@ -165,11 +167,11 @@ public final class SqliteRetentionStore implements RetentionStore {
 		}
 		return this.database.write("hand free pages back to the file system", (connection) -> {
 			try (Statement statement = connection.createStatement()) {
-				if (pragmaLong(statement, "auto_vacuum") != 2) {
+				if (Pragmas.number(statement, "auto_vacuum") != 2) {
 					return 0L;
 				}
-				long pageSize = pragmaLong(statement, "page_size");
-				long before = pragmaLong(statement, "freelist_count");
+				long pageSize = Pragmas.number(statement, "page_size");
+				long before = Pragmas.number(statement, "freelist_count");
 				// The pragma frees one page each time it is stepped, and the driver steps a statement once:
 				// sqlite3_exec steps it to the end.
 				int code = connection.unwrap(SQLiteConnection.class).getDatabase()
@@ -177,7 +179,7 @@ public final class SqliteRetentionStore implements RetentionStore {
 				if (code != 0) {
 					throw new SQLException("PRAGMA incremental_vacuum failed with SQLite result code " + code, null, code);
 				}
-				long pages = before - pragmaLong(statement, "freelist_count");
+				long pages = before - Pragmas.number(statement, "freelist_count");
 				return pages * pageSize;
 			}
 		});
@@ -216,13 +218,13 @@ public final class SqliteRetentionStore implements RetentionStore {
 	public StorageStats enableIncrementalVacuum() {
 		return this.database.writeOutsideTransaction("switch incremental vacuum on", (connection) -> {
 			try (Statement statement = connection.createStatement()) {
-				if (pragmaLong(statement, "auto_vacuum") == 2) {
+				if (Pragmas.number(statement, "auto_vacuum") == 2) {
 					return storage(connection);
 				}
 				statement.execute("PRAGMA auto_vacuum = INCREMENTAL");
 				// The mode of an existing file changes only when VACUUM rewrites it.
 				statement.execute("VACUUM");
-				long mode = pragmaLong(statement, "auto_vacuum");
+				long mode = Pragmas.number(statement, "auto_vacuum");
 				if (mode != 2) {
 					throw new JobQueueException("SQLite kept auto_vacuum=" + mode + " on " + this.database.location()
 							+ " after VACUUM; incremental vacuum could not be switched on. Check that no other "
@@ -236,7 +238,7 @@ public final class SqliteRetentionStore implements RetentionStore {
 
 	private void truncatingCheckpoint(Connection connection) throws SQLException {
 		try (Statement statement = connection.createStatement()) {
-			long busyTimeout = pragmaLong(statement, "busy_timeout");
+			long busyTimeout = Pragmas.number(statement, "busy_timeout");
 			statement.execute("PRAGMA busy_timeout = " + TRUNCATE_BUSY_TIMEOUT_MILLIS);
 			try {
 				checkpoint(statement, "TRUNCATE");
@@ -257,48 +259,16 @@ public final class SqliteRetentionStore implements RetentionStore {
 	private Path file(Statement statement) throws SQLException {
 		Path known = this.file;
 		if (known == null) {
-			try (ResultSet rows = statement.executeQuery("PRAGMA database_list")) {
-				while (rows.next()) {
-					String path = rows.getString("file");
-					if ("main".equals(rows.getString("name")) && path != null && !path.isEmpty()) {
-						known = Path.of(path);
-						this.file = known;
-					}
-				}
-			}
+			known = Pragmas.mainFile(statement);
+			this.file = known;
 		}
 		return known;
-	}
-
-	private static long sizeOf(Path path) {
-		try {
-			return (path != null && Files.exists(path)) ? Files.size(path) : 0;
-		}
-		catch (IOException ex) {
-			return 0;
-		}
-	}
-
-	private static long pragmaLong(Statement statement, String name) throws SQLException {
-		try (ResultSet rows = statement.executeQuery("PRAGMA " + name)) {
-			return rows.next() ? rows.getLong(1) : 0;
-		}
-	}
-
-	private static String singleString(PreparedStatement statement) throws SQLException {
-		try (ResultSet rows = statement.executeQuery()) {
-			return rows.next() ? rows.getString(1) : null;
-		}
 	}
 
 	private static void requireFinal(JobStatus status) {
 		if (!Objects.requireNonNull(status, "'status' must not be null").isFinal()) {
 			throw new IllegalArgumentException("Only finished jobs are deleted, not " + status);
 		}
-	}
-
-	private String sql(String template) {
-		return this.tables.expand(template);
 	}
 
 }

@@ -1,7 +1,6 @@
 package dev.jobqueue.sqlite;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -33,52 +32,48 @@ public final class SqliteScheduleStore implements ScheduleStore {
 	private static final Logger logger = LoggerFactory.getLogger(SqliteScheduleStore.class);
 
 	private static final String SELECT_DEFINITION = """
-			SELECT expression, zone, next_run_at, last_tick_at FROM {schedules} WHERE name = ?
+			SELECT expression, zone, next_run_at, last_tick_at FROM {schedules} WHERE name = :name
 			""";
 
 	private static final String UPSERT_SCHEDULE = """
 			INSERT INTO {schedules} (name, type, expression, zone, misfire, payload, next_run_at, defined_by, declared_at,
 			                         created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			VALUES (:name, :type, :expression, :zone, :misfire, :payload, :next_run_at, :defined_by, :now, :now)
 			ON CONFLICT (name) DO UPDATE SET type = excluded.type, expression = excluded.expression, zone = excluded.zone,
 			    misfire = excluded.misfire, payload = excluded.payload, next_run_at = excluded.next_run_at,
 			    defined_by = excluded.defined_by, declared_at = excluded.declared_at
 			""";
 
 	private static final String REFRESH = """
-			UPDATE {schedules} SET declared_at = ? WHERE name IN (SELECT value FROM json_each(?))
+			UPDATE {schedules} SET declared_at = :now WHERE name IN (SELECT value FROM json_each(:names))
 			""";
 
 	private static final String EARLIEST_DUE = """
 			SELECT min(s.next_run_at) FROM {schedules} s
-			WHERE s.name IN (SELECT value FROM json_each(?))
+			WHERE s.name IN (SELECT value FROM json_each(:names))
 			  AND NOT EXISTS (SELECT 1 FROM {paused} p WHERE p.type = s.type)
 			""";
 
 	private static final String SELECT_DUE = """
 			SELECT s.name, s.type, s.expression, s.zone, s.misfire, s.payload, s.next_run_at, s.last_tick_at
 			FROM {schedules} s
-			WHERE s.name IN (SELECT value FROM json_each(?)) AND s.next_run_at <= ?
+			WHERE s.name IN (SELECT value FROM json_each(:names)) AND s.next_run_at <= :now
 			  AND NOT EXISTS (SELECT 1 FROM {paused} p WHERE p.type = s.type)
 			ORDER BY s.next_run_at, s.name
 			""";
 
 	/** Moves the schedule past {@code tick}, only if nobody did so already. */
 	private static final String ADVANCE_FIRED = """
-			UPDATE {schedules} SET next_run_at = ?, last_tick_at = ?, last_fired_at = ?
-			WHERE name = ? AND next_run_at = ? AND (last_tick_at IS NULL OR last_tick_at < ?)
+			UPDATE {schedules} SET next_run_at = :next_run_at, last_tick_at = :tick, last_fired_at = :now
+			WHERE name = :name AND next_run_at = :due_at AND (last_tick_at IS NULL OR last_tick_at < :tick)
 			""";
 
 	private static final String ADVANCE_SKIPPED = """
-			UPDATE {schedules} SET next_run_at = ? WHERE name = ? AND next_run_at = ?
+			UPDATE {schedules} SET next_run_at = :next_run_at WHERE name = :name AND next_run_at = :due_at
 			""";
 
 	private static final String SET_LAST_JOB = """
-			UPDATE {schedules} SET last_job_id = ? WHERE name = ?
-			""";
-
-	private static final String INSERT_EVENT = """
-			INSERT INTO {events} (job_id, at, event, actor, detail) VALUES (?, ?, ?, ?, ?)
+			UPDATE {schedules} SET last_job_id = :job_id WHERE name = :name
 			""";
 
 	private static final String SELECT_ALL = """
@@ -91,7 +86,25 @@ public final class SqliteScheduleStore implements ScheduleStore {
 
 	private final SqliteDatabase database;
 
-	private final TableNames tables;
+	private final JobEvents events;
+
+	private final NamedSql selectDefinition;
+
+	private final NamedSql upsertSchedule;
+
+	private final NamedSql refresh;
+
+	private final NamedSql earliestDue;
+
+	private final NamedSql selectDue;
+
+	private final NamedSql advanceFired;
+
+	private final NamedSql advanceSkipped;
+
+	private final NamedSql setLastJob;
+
+	private final NamedSql selectAll;
 
 	/**
 	 * @param jobs the job store on the same database, which inserts the scheduled jobs
@@ -99,7 +112,17 @@ public final class SqliteScheduleStore implements ScheduleStore {
 	public SqliteScheduleStore(SqliteJobStore jobs) {
 		this.jobs = Objects.requireNonNull(jobs, "'jobs' must not be null");
 		this.database = jobs.database();
-		this.tables = jobs.tables();
+		TableNames tables = jobs.tables();
+		this.events = new JobEvents(tables);
+		this.selectDefinition = tables.sql(SELECT_DEFINITION);
+		this.upsertSchedule = tables.sql(UPSERT_SCHEDULE);
+		this.refresh = tables.sql(REFRESH);
+		this.earliestDue = tables.sql(EARLIEST_DUE);
+		this.selectDue = tables.sql(SELECT_DUE);
+		this.advanceFired = tables.sql(ADVANCE_FIRED);
+		this.advanceSkipped = tables.sql(ADVANCE_SKIPPED);
+		this.setLastJob = tables.sql(SET_LAST_JOB);
+		this.selectAll = tables.sql(SELECT_ALL);
 	}
 
 	@Override
@@ -118,9 +141,8 @@ public final class SqliteScheduleStore implements ScheduleStore {
 	private void declareOne(Connection connection, DeclaredSchedule schedule, String definedBy, Instant now)
 			throws SQLException {
 		Instant next;
-		try (PreparedStatement select = connection.prepareStatement(sql(SELECT_DEFINITION))) {
-			select.setString(1, schedule.name());
-			try (ResultSet rows = select.executeQuery()) {
+		try (NamedStatement select = this.selectDefinition.prepare(connection)) {
+			try (ResultSet rows = select.bind("name", schedule.name()).executeQuery()) {
 				if (!rows.next()) {
 					next = schedule.schedule().nextAfter(now);
 				}
@@ -129,7 +151,7 @@ public final class SqliteScheduleStore implements ScheduleStore {
 					next = Instant.ofEpochMilli(rows.getLong(3));
 				}
 				else {
-					Instant lastTick = SqliteJobStore.instant(rows, "last_tick_at");
+					Instant lastTick = SqlColumns.instant(rows, "last_tick_at");
 					Instant from = (lastTick != null && lastTick.isAfter(now)) ? lastTick : now;
 					next = schedule.schedule().nextAfter(from);
 					logger.info("Schedule '{}' changed from {} ({}) to {} ({}) by {}; next tick at {}", schedule.name(),
@@ -138,18 +160,17 @@ public final class SqliteScheduleStore implements ScheduleStore {
 				}
 			}
 		}
-		try (PreparedStatement upsert = connection.prepareStatement(sql(UPSERT_SCHEDULE))) {
-			upsert.setString(1, schedule.name());
-			upsert.setString(2, schedule.type());
-			upsert.setString(3, schedule.schedule().expression());
-			upsert.setString(4, schedule.zone());
-			upsert.setString(5, schedule.misfire().name().toLowerCase(Locale.ROOT));
-			upsert.setString(6, schedule.payload());
-			upsert.setLong(7, next.toEpochMilli());
-			upsert.setString(8, definedBy);
-			upsert.setLong(9, now.toEpochMilli());
-			upsert.setLong(10, now.toEpochMilli());
-			upsert.executeUpdate();
+		try (NamedStatement upsert = this.upsertSchedule.prepare(connection)) {
+			upsert.bind("name", schedule.name())
+				.bind("type", schedule.type())
+				.bind("expression", schedule.schedule().expression())
+				.bind("zone", schedule.zone())
+				.bind("misfire", schedule.misfire().name().toLowerCase(Locale.ROOT))
+				.bind("payload", schedule.payload())
+				.bind("next_run_at", next)
+				.bind("defined_by", definedBy)
+				.bind("now", now)
+				.executeUpdate();
 		}
 	}
 
@@ -159,10 +180,8 @@ public final class SqliteScheduleStore implements ScheduleStore {
 			return 0;
 		}
 		return this.database.write("refresh " + names.size() + " schedule declaration(s)", (connection) -> {
-			try (PreparedStatement refresh = connection.prepareStatement(sql(REFRESH))) {
-				refresh.setLong(1, now.toEpochMilli());
-				refresh.setString(2, SqliteJobStore.jsonStrings(names));
-				return refresh.executeUpdate();
+			try (NamedStatement refresh = this.refresh.prepare(connection)) {
+				return refresh.bind("now", now).bindJsonArray("names", names).executeUpdate();
 			}
 		});
 	}
@@ -173,9 +192,8 @@ public final class SqliteScheduleStore implements ScheduleStore {
 			return null;
 		}
 		return this.database.read("read the next schedule tick", (connection) -> {
-			try (PreparedStatement select = connection.prepareStatement(sql(EARLIEST_DUE))) {
-				select.setString(1, SqliteJobStore.jsonStrings(names));
-				try (ResultSet rows = select.executeQuery()) {
+			try (NamedStatement select = this.earliestDue.prepare(connection)) {
+				try (ResultSet rows = select.bindJsonArray("names", names).executeQuery()) {
 					if (!rows.next()) {
 						return null;
 					}
@@ -210,14 +228,12 @@ public final class SqliteScheduleStore implements ScheduleStore {
 	private List<DueSchedule> selectDue(Connection connection, Collection<String> names, Instant now)
 			throws SQLException {
 		List<DueSchedule> due = new ArrayList<>();
-		try (PreparedStatement select = connection.prepareStatement(sql(SELECT_DUE))) {
-			select.setString(1, SqliteJobStore.jsonStrings(names));
-			select.setLong(2, now.toEpochMilli());
-			try (ResultSet rows = select.executeQuery()) {
+		try (NamedStatement select = this.selectDue.prepare(connection)) {
+			try (ResultSet rows = select.bindJsonArray("names", names).bind("now", now).executeQuery()) {
 				while (rows.next()) {
 					due.add(new DueSchedule(rows.getString(1), rows.getString(2), rows.getString(3), rows.getString(4),
 							misfire(rows.getString(5)), rows.getString(6), Instant.ofEpochMilli(rows.getLong(7)),
-							SqliteJobStore.instant(rows, "last_tick_at")));
+							SqlColumns.instant(rows, "last_tick_at")));
 				}
 			}
 		}
@@ -227,35 +243,32 @@ public final class SqliteScheduleStore implements ScheduleStore {
 	private ScheduleFiring apply(Connection connection, DueSchedule schedule, TickDecision decision, Instant now)
 			throws SQLException {
 		if (decision.job() == null) {
-			try (PreparedStatement skip = connection.prepareStatement(sql(ADVANCE_SKIPPED))) {
-				skip.setLong(1, decision.nextRunAt().toEpochMilli());
-				skip.setString(2, schedule.name());
-				skip.setLong(3, schedule.nextRunAt().toEpochMilli());
+			try (NamedStatement skip = this.advanceSkipped.prepare(connection)) {
+				skip.bind("next_run_at", decision.nextRunAt())
+					.bind("name", schedule.name())
+					.bind("due_at", schedule.nextRunAt());
 				if (skip.executeUpdate() == 0) {
 					return null;
 				}
 			}
 			return new ScheduleFiring(schedule.name(), null, null, true, decision.nextRunAt());
 		}
-		try (PreparedStatement advance = connection.prepareStatement(sql(ADVANCE_FIRED))) {
-			advance.setLong(1, decision.nextRunAt().toEpochMilli());
-			advance.setLong(2, decision.tick().toEpochMilli());
-			advance.setLong(3, now.toEpochMilli());
-			advance.setString(4, schedule.name());
-			advance.setLong(5, schedule.nextRunAt().toEpochMilli());
-			advance.setLong(6, decision.tick().toEpochMilli());
+		try (NamedStatement advance = this.advanceFired.prepare(connection)) {
+			advance.bind("next_run_at", decision.nextRunAt())
+				.bind("tick", decision.tick())
+				.bind("now", now)
+				.bind("name", schedule.name())
+				.bind("due_at", schedule.nextRunAt());
 			if (advance.executeUpdate() == 0) {
 				return null;
 			}
 		}
 		long jobId = this.jobs.insertJobs(connection, List.of(decision.job()), now).get(0);
-		try (PreparedStatement event = connection.prepareStatement(sql(INSERT_EVENT));
-				PreparedStatement last = connection.prepareStatement(sql(SET_LAST_JOB))) {
-			SqliteJobStore.addEvent(event, jobId, now.toEpochMilli(), "SCHEDULE_TICK", "scheduler", decision.detail());
+		try (NamedStatement event = this.events.prepare(connection);
+				NamedStatement last = this.setLastJob.prepare(connection)) {
+			JobEvents.add(event, jobId, now, "SCHEDULE_TICK", "scheduler", decision.detail());
 			event.executeBatch();
-			last.setLong(1, jobId);
-			last.setString(2, schedule.name());
-			last.executeUpdate();
+			last.bind("job_id", jobId).bind("name", schedule.name()).executeUpdate();
 		}
 		return new ScheduleFiring(schedule.name(), decision.tick(), jobId, decision.catchUp(), decision.nextRunAt());
 	}
@@ -264,7 +277,7 @@ public final class SqliteScheduleStore implements ScheduleStore {
 	public List<ScheduleInfo> schedules(Instant liveSince) {
 		return this.database.read("read schedules", (connection) -> {
 			List<ScheduleInfo> schedules = new ArrayList<>();
-			try (PreparedStatement select = connection.prepareStatement(sql(SELECT_ALL));
+			try (NamedStatement select = this.selectAll.prepare(connection);
 					ResultSet rows = select.executeQuery()) {
 				while (rows.next()) {
 					Instant declaredAt = Instant.ofEpochMilli(rows.getLong("declared_at"));
@@ -272,7 +285,7 @@ public final class SqliteScheduleStore implements ScheduleStore {
 					Long lastJobId = rows.wasNull() ? null : lastJob;
 					schedules.add(new ScheduleInfo(rows.getString("name"), rows.getString("type"),
 							rows.getString("expression"), rows.getString("zone"), misfire(rows.getString("misfire")),
-							Instant.ofEpochMilli(rows.getLong("next_run_at")), SqliteJobStore.instant(rows, "last_tick_at"),
+							Instant.ofEpochMilli(rows.getLong("next_run_at")), SqlColumns.instant(rows, "last_tick_at"),
 							lastJobId, declaredAt, rows.getString("defined_by"), !declaredAt.isBefore(liveSince),
 							rows.getInt("paused") == 1));
 				}
@@ -284,10 +297,5 @@ public final class SqliteScheduleStore implements ScheduleStore {
 	private static Misfire misfire(String value) {
 		return "skip".equals(value) ? Misfire.SKIP : Misfire.ONCE;
 	}
-
-	private String sql(String template) {
-		return this.tables.expand(template);
-	}
-
 
 }

@@ -190,18 +190,18 @@ public final class SqliteSchema {
 		try (Connection connection = this.dataSource.getConnection(); Statement statement = connection.createStatement()) {
 			String url = connection.getMetaData().getURL();
 			StringBuilder problems = new StringBuilder();
-			String journalMode = pragma(statement, "journal_mode").toLowerCase(Locale.ROOT);
+			String journalMode = Pragmas.text(statement, "journal_mode").toLowerCase(Locale.ROOT);
 			if (!journalMode.equals("wal")) {
 				problems.append("\n - journal_mode is ").append(journalMode).append(", the queue needs WAL (journal_mode=WAL)");
 			}
-			if (!pragma(statement, "foreign_keys").equals("1")) {
+			if (!Pragmas.text(statement, "foreign_keys").equals("1")) {
 				problems.append("\n - foreign_keys is off, so deleting a job would leave its attempts and events behind "
 						+ "(foreign_keys=true)");
 			}
-			if (Integer.parseInt(pragma(statement, "busy_timeout")) <= 0) {
+			if (Integer.parseInt(Pragmas.text(statement, "busy_timeout")) <= 0) {
 				problems.append("\n - busy_timeout is 0, so any concurrent write fails at once (busy_timeout=5000)");
 			}
-			if (pragma(statement, "synchronous").equals("0")) {
+			if (Pragmas.text(statement, "synchronous").equals("0")) {
 				problems.append("\n - synchronous is OFF, so a power loss can corrupt the queue (synchronous=NORMAL)");
 			}
 			if (!connection.getAutoCommit()) {
@@ -209,14 +209,11 @@ public final class SqliteSchema {
 						+ "with 'cannot start a transaction within a transaction', and an idle connection holds the "
 						+ "write lock (the pool's auto-commit=true, for Hikari spring.datasource.hikari.auto-commit=true)");
 			}
-			if (this.shared) {
-				TransactionMode mode = transactionMode(connection);
-				if (mode == TransactionMode.DEFERRED) {
-					problems.append("\n - transactions begin DEFERRED. Queue writes join the application's "
-							+ "transactions, and a DEFERRED transaction that has read cannot write once another "
-							+ "connection (the queue's worker, say) has committed: it fails with SQLITE_BUSY_SNAPSHOT "
-							+ "whatever the busy timeout (transaction_mode=IMMEDIATE)");
-				}
+			if (this.shared && transactionMode(connection) == TransactionMode.DEFERRED) {
+				problems.append("\n - transactions begin DEFERRED. Queue writes join the application's "
+						+ "transactions, and a DEFERRED transaction that has read cannot write once another "
+						+ "connection (the queue's worker, say) has committed: it fails with SQLITE_BUSY_SNAPSHOT "
+						+ "whatever the busy timeout (transaction_mode=IMMEDIATE)");
 			}
 			if (problems.length() > 0) {
 				throw new JobQueueException("The queue's database connections to " + url + " are not set up as the "
@@ -229,18 +226,6 @@ public final class SqliteSchema {
 		}
 		catch (SQLException ex) {
 			throw SqliteErrors.translate(ex, "open the queue database", "queue");
-		}
-	}
-
-	private static TransactionMode transactionMode(Connection connection) throws SQLException {
-		return connection.isWrapperFor(SQLiteConnection.class)
-				? connection.unwrap(SQLiteConnection.class).getConnectionConfig().getTransactionMode()
-				: TransactionMode.DEFERRED;
-	}
-
-	private static String pragma(Statement statement, String name) throws SQLException {
-		try (ResultSet rows = statement.executeQuery("PRAGMA " + name)) {
-			return rows.next() ? rows.getString(1) : "";
 		}
 	}
 
@@ -284,6 +269,12 @@ public final class SqliteSchema {
 			}
 		}
 
+	}
+
+	private static TransactionMode transactionMode(Connection connection) throws SQLException {
+		return connection.isWrapperFor(SQLiteConnection.class)
+				? connection.unwrap(SQLiteConnection.class).getConnectionConfig().getTransactionMode()
+				: TransactionMode.DEFERRED;
 	}
 
 }

@@ -14,6 +14,8 @@ public final class SqliteStorage implements QueueStorage {
 
 	private final SqliteJobStore jobs;
 
+	private final SqliteJobAdminStore admin;
+
 	private final SqliteScheduleStore schedules;
 
 	private final SqliteRetentionStore retention;
@@ -33,6 +35,7 @@ public final class SqliteStorage implements QueueStorage {
 		Objects.requireNonNull(tables, "'tables' must not be null");
 		this.schema = new SqliteSchema(database.dataSource(), tables, shared);
 		this.jobs = new SqliteJobStore(database, tables, visibility);
+		this.admin = new SqliteJobAdminStore(database, tables);
 		this.schedules = new SqliteScheduleStore(this.jobs);
 		this.retention = new SqliteRetentionStore(database, tables);
 		this.insights = new SqliteQueueInsights(database, tables);
@@ -55,6 +58,11 @@ public final class SqliteStorage implements QueueStorage {
 	@Override
 	public SqliteJobStore jobs() {
 		return this.jobs;
+	}
+
+	@Override
+	public SqliteJobAdminStore admin() {
+		return this.admin;
 	}
 
 	@Override

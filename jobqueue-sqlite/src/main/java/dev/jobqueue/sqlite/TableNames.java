@@ -54,8 +54,14 @@ public final class TableNames {
 		return this.prefix + "jobqueue_schema_history";
 	}
 
-	public String index(String name) {
-		return this.prefix + name;
+	/** Expands the table names of {@code template} and parses its {@code :name} parameters. */
+	NamedSql sql(String template) {
+		return NamedSql.parse(expand(template));
+	}
+
+	/** As {@link #sql(String)}, with list parameters of the given sizes (see {@link NamedSql#parse(String, Map)}). */
+	NamedSql sql(String template, Map<String, Integer> listSizes) {
+		return NamedSql.parse(expand(template), listSizes);
 	}
 
 	/**

@@ -84,7 +84,7 @@ class CrossProcessWakeUpTests {
 	}
 
 	private DefaultJobQueue queueOf(TestDatabase db) {
-		return new DefaultJobQueue(db.store(), WorkerHarness.CODEC, new HandlerRegistry(), this.clock,
+		return new DefaultJobQueue(db.store(), db.admin(), WorkerHarness.CODEC, new HandlerRegistry(), this.clock,
 				new EnqueueLimits(3, 64 * 1024), null);
 	}
 

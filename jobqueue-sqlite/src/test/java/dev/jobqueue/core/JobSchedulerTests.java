@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -155,7 +156,7 @@ class JobSchedulerTests {
 			assertThat(firing.nextRunAt()).isEqualTo(Instant.parse("2026-03-01T12:00:00Z"));
 		});
 		assertThat(jobs()).isEqualTo(2);
-		Job catchUp = this.db.store().find(fired.get(0).jobId()).orElseThrow();
+		Job catchUp = this.db.admin().find(fired.get(0).jobId()).orElseThrow();
 		assertThat(catchUp.runAt()).isEqualTo(this.clock.instant());
 		assertThat(catchUp.dedupKey()).isEqualTo("schedule:hourly@2026-03-01T11:00:00Z");
 		assertThat(this.db.column("SELECT detail FROM job_events WHERE job_id = ? AND event = 'SCHEDULE_TICK'",
@@ -196,7 +197,7 @@ class JobSchedulerTests {
 		this.clock.setInstant(Instant.parse("2026-03-01T00:05:45Z"));
 		ScheduleFiring firing = scheduler.fireDue().get(0);
 		assertThat(firing.catchUp()).isFalse();
-		assertThat(this.db.store().find(firing.jobId()).orElseThrow().runAt())
+		assertThat(this.db.admin().find(firing.jobId()).orElseThrow().runAt())
 			.isEqualTo(Instant.parse("2026-03-01T00:05:00Z"));
 	}
 
@@ -246,7 +247,7 @@ class JobSchedulerTests {
 		// The old process, still running, fires by the stored definition.
 		this.clock.setInstant(Instant.parse("2026-03-01T00:15:00Z"));
 		ScheduleFiring firing = oldVersion.fireDue().get(0);
-		assertThat(this.db.store().find(firing.jobId()).orElseThrow().payload()).isEqualTo("\"v2\"");
+		assertThat(this.db.admin().find(firing.jobId()).orElseThrow().payload()).isEqualTo("\"v2\"");
 		assertThat(newVersion.fireDue()).isEmpty();
 	}
 
@@ -255,13 +256,13 @@ class JobSchedulerTests {
 		JobScheduler scheduler = scheduler(this.db, "s", Misfire.ONCE);
 		scheduler.register("hourly", "report", Schedule.cron("0 0 * * * *"), null);
 		scheduler.start();
-		this.db.store().pause("report", "test", this.clock.instant());
+		this.db.admin().pause("report", "test", this.clock.instant());
 		this.clock.advance(Duration.ofHours(5).plusMinutes(30));
 		assertThat(scheduler.fireDue()).isEmpty();
 		assertThat(scheduler.schedules().get(0).paused()).isTrue();
 		assertThat(scheduler.nextDue()).isNull();
 
-		this.db.store().resume("report");
+		this.db.admin().resume("report");
 		assertThat(scheduler.fireDue()).singleElement().satisfies((firing) -> {
 			assertThat(firing.catchUp()).isTrue();
 			assertThat(firing.tick()).isEqualTo(Instant.parse("2026-03-01T05:00:00Z"));
@@ -271,15 +272,30 @@ class JobSchedulerTests {
 	}
 
 	@Test
-	void aYearOfMissedPerSecondTicksIsCaughtUpWithOneJobQuickly() {
+	void aYearOfMissedPerSecondTicksIsCaughtUpWithOneJob() {
 		JobScheduler scheduler = scheduler(this.db, "s", Misfire.ONCE);
 		scheduler.register("every-second", "ping", Schedule.cron("* * * * * *"), null);
 		scheduler.start();
 		this.clock.advance(Duration.ofDays(365).plusMillis(500));
-		long started = System.nanoTime();
 		assertThat(scheduler.fireDue()).hasSize(1);
-		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(2));
 		assertThat(jobs()).isEqualTo(1);
+	}
+
+	@Test
+	void findingTheLatestOfAYearOfMissedPerSecondTicksLooksAtAMinuteOfTicksNotAYear() {
+		Schedule everySecond = Schedule.cron("* * * * * *").inZone(ZoneOffset.UTC);
+		Instant firstDue = Instant.parse("2026-03-01T00:00:01Z");
+		Instant now = firstDue.plus(Duration.ofDays(365)).plusMillis(500);
+		AtomicInteger calls = new AtomicInteger();
+
+		Instant latest = JobScheduler.latestTick((after) -> {
+			calls.incrementAndGet();
+			return everySecond.nextAfter(after);
+		}, firstDue, now);
+
+		assertThat(latest).isEqualTo(firstDue.plus(Duration.ofDays(365)));
+		// 31,536,000 ticks were missed; the search looks back a minute first and walks the ticks in it.
+		assertThat(calls.get()).isBetween(1, 100);
 	}
 
 	@Test
@@ -317,10 +333,10 @@ class JobSchedulerTests {
 			JobScheduler scheduler = scheduler(prefixed, "s", Misfire.ONCE);
 			scheduler.register("minutely", "report", Schedule.cron("0 * * * * *"), null);
 			scheduler.start();
-			prefixed.store().pause("report", "test", this.clock.instant());
+			prefixed.admin().pause("report", "test", this.clock.instant());
 			this.clock.advance(Duration.ofMinutes(1));
 			assertThat(scheduler.fireDue()).isEmpty();
-			prefixed.store().resume("report");
+			prefixed.admin().resume("report");
 			assertThat(scheduler.fireDue()).hasSize(1);
 			assertThat(prefixed.count("SELECT count(*) FROM jq_jobs")).isEqualTo(1);
 			assertThat(prefixed.count("SELECT count(*) FROM jq_job_schedules")).isEqualTo(1);

@@ -97,7 +97,7 @@ class RetentionUnderLoadTests {
 						RetentionUnderLoadTests.this.completed.incrementAndGet();
 					}
 				}, null);
-		DefaultJobQueue queue = new DefaultJobQueue(workerStore, WorkerHarness.CODEC, harness.handlers, this.clock,
+		DefaultJobQueue queue = new DefaultJobQueue(workerStore, this.db.admin(), WorkerHarness.CODEC, harness.handlers, this.clock,
 				new EnqueueLimits(3, 64 * 1024), null);
 		queue.setSignals(worker);
 		Thread producer = new Thread(() -> produce(queue), "producer");

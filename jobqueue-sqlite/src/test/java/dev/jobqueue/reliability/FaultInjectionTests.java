@@ -30,6 +30,7 @@ import dev.jobqueue.core.WorkerListener;
 import dev.jobqueue.core.WorkerSettings;
 import dev.jobqueue.sqlite.SqliteDataSources;
 import dev.jobqueue.sqlite.SqliteDatabase;
+import dev.jobqueue.sqlite.SqliteJobAdminStore;
 import dev.jobqueue.sqlite.SqliteJobStore;
 import dev.jobqueue.sqlite.SqliteSchema;
 import dev.jobqueue.sqlite.TableNames;
@@ -150,7 +151,7 @@ class FaultInjectionTests {
 				done.computeIfAbsent(context.jobId(), (id) -> new AtomicInteger()).incrementAndGet();
 				return null;
 			}));
-			DefaultJobQueue queue = new DefaultJobQueue(store, WorkerHarness.CODEC, handlers, Clock.systemUTC(),
+			DefaultJobQueue queue = new DefaultJobQueue(store, adminOf(store), WorkerHarness.CODEC, handlers, Clock.systemUTC(),
 					new EnqueueLimits(10, 1 << 20), null);
 			List<JobRequest> requests = new ArrayList<>();
 			for (int i = 0; i < 300; i++) {
@@ -189,7 +190,7 @@ class FaultInjectionTests {
 			FaultyDataSource faults = new FaultyDataSource(pool, 1);
 			SqliteJobStore store = new SqliteJobStore(new SqliteDatabase(faults, file.toString(), Duration.ofSeconds(2)),
 					new TableNames(""));
-			DefaultJobQueue queue = new DefaultJobQueue(store, WorkerHarness.CODEC, new HandlerRegistry(),
+			DefaultJobQueue queue = new DefaultJobQueue(store, adminOf(store), WorkerHarness.CODEC, new HandlerRegistry(),
 					Clock.systemUTC(), new EnqueueLimits(3, 1 << 20), null);
 			queue.enqueue("job", "before");
 			// Step 1 is getConnection, 2 BEGIN IMMEDIATE, 3 the INSERT: it fails, and so does the ROLLBACK after it.
@@ -210,6 +211,11 @@ class FaultInjectionTests {
 			assertThat(JobRows.count(file, "SELECT count(*) FROM jobs")).isEqualTo(3);
 			assertThat(Invariants.violations(file)).isEmpty();
 		}
+	}
+
+	/** The administration store on the same (faulty) database as {@code store}. */
+	static SqliteJobAdminStore adminOf(SqliteJobStore store) {
+		return new SqliteJobAdminStore(store.database(), store.tables());
 	}
 
 	/**
@@ -263,7 +269,7 @@ class FaultInjectionTests {
 			SqliteJobStore store = new SqliteJobStore(new SqliteDatabase(this.faults, this.file.toString(),
 					Duration.ofMillis(500)), new TableNames(""));
 			HandlerRegistry handlers = handlers();
-			DefaultJobQueue queue = new DefaultJobQueue(store, WorkerHarness.CODEC, handlers, this.clock,
+			DefaultJobQueue queue = new DefaultJobQueue(store, adminOf(store), WorkerHarness.CODEC, handlers, this.clock,
 					new EnqueueLimits(10, 1 << 20), null);
 			JobWorker worker = new JobWorker(store, handlers, WorkerHarness.CODEC, new DefaultErrorClassifier(),
 					new RetryPolicy(Duration.ofSeconds(1), Duration.ofSeconds(4), () -> 0.5), this.clock,

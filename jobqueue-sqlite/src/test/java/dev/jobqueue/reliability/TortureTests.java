@@ -70,7 +70,7 @@ class TortureTests {
 		Path marker = this.dir.resolve("enqueue-done");
 		Random random = new Random(SEED);
 		try (TestDatabase db = TestDatabase.create(file, "")) {
-			DefaultJobQueue queue = new DefaultJobQueue(db.store(), WorkerHarness.CODEC, new HandlerRegistry(),
+			DefaultJobQueue queue = new DefaultJobQueue(db.store(), db.admin(), WorkerHarness.CODEC, new HandlerRegistry(),
 					Clock.systemUTC(), new EnqueueLimits(10, 1 << 20), null);
 			List<Path> logs = new CopyOnWriteArrayList<>();
 			List<Process> workers = new CopyOnWriteArrayList<>();

@@ -100,7 +100,7 @@ class SharedTransactionTests {
 			return shared.queue.enqueue("mine", "payload");
 		});
 		otherWrite.get();
-		assertThat(this.other.store().find(id)).hasValueSatisfying((job) -> assertThat(job.type()).isEqualTo("mine"));
+		assertThat(this.other.admin().find(id)).hasValueSatisfying((job) -> assertThat(job.type()).isEqualTo("mine"));
 		assertThat(this.other.count("SELECT count(*) FROM jobs WHERE type = 'other'")).isOne();
 	}
 
@@ -134,8 +134,8 @@ class SharedTransactionTests {
 			assertThat(shared.queue.cancel(first)).isTrue();
 			return shared.queue.enqueue("second", "payload");
 		});
-		assertThat(this.other.store().find(first).orElseThrow().status()).isEqualTo(JobStatus.CANCELLED);
-		assertThat(this.other.store().find(second).orElseThrow().status()).isEqualTo(JobStatus.PENDING);
+		assertThat(this.other.admin().find(first).orElseThrow().status()).isEqualTo(JobStatus.CANCELLED);
+		assertThat(this.other.admin().find(second).orElseThrow().status()).isEqualTo(JobStatus.PENDING);
 	}
 
 	@Test
@@ -155,8 +155,8 @@ class SharedTransactionTests {
 			status.setRollbackOnly();
 		});
 		assertThat(this.other.count("SELECT count(*) FROM jobs WHERE type = 'rolled-back'")).isZero();
-		assertThat(this.other.store().find(pending).orElseThrow().status()).isEqualTo(JobStatus.PENDING);
-		assertThat(this.other.store().find(failed).orElseThrow().status()).isEqualTo(JobStatus.FAILED);
+		assertThat(this.other.admin().find(pending).orElseThrow().status()).isEqualTo(JobStatus.PENDING);
+		assertThat(this.other.admin().find(failed).orElseThrow().status()).isEqualTo(JobStatus.FAILED);
 		assertThat(shared.queue.pausedTypes()).extracting("type").containsExactly("paused");
 		assertThat(this.cancelSignals).isEmpty();
 		assertThat(this.enqueueSignals).hasValue(0);
@@ -182,7 +182,7 @@ class SharedTransactionTests {
 			shared.queue.enqueue("second", "payload");
 			return shared.queue.cancel(first);
 		}));
-		assertThat(this.other.store().find(first).orElseThrow().status()).isEqualTo(JobStatus.CANCELLED);
+		assertThat(this.other.admin().find(first).orElseThrow().status()).isEqualTo(JobStatus.CANCELLED);
 	}
 
 	@Test
@@ -248,7 +248,8 @@ class SharedTransactionTests {
 		this.application = pool(mode, true);
 		SqliteDatabase database = new SqliteDatabase(this.application, "shared", Duration.ofSeconds(30));
 		SqliteJobStore store = new SqliteJobStore(database, new TableNames(""));
-		DefaultJobQueue queue = new DefaultJobQueue(store, WorkerHarness.CODEC, new HandlerRegistry(),
+		SqliteJobAdminStore admin = new SqliteJobAdminStore(database, new TableNames(""));
+		DefaultJobQueue queue = new DefaultJobQueue(store, admin, WorkerHarness.CODEC, new HandlerRegistry(),
 				MutableClock.startingAt(NOW.toString()), new EnqueueLimits(3, 64 * 1024), null);
 		queue.setSignals(new QueueSignals() {
 

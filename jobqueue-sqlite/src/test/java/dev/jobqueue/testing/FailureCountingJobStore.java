@@ -3,11 +3,9 @@ package dev.jobqueue.testing;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Supplier;
 
-import dev.jobqueue.Job;
 import dev.jobqueue.core.ClaimRequest;
 import dev.jobqueue.core.ClaimedJob;
 import dev.jobqueue.core.Completion;
@@ -64,21 +62,6 @@ public final class FailureCountingJobStore implements JobStore {
 	}
 
 	@Override
-	public boolean cancel(long id, Instant now) {
-		return watch(() -> this.delegate.cancel(id, now));
-	}
-
-	@Override
-	public boolean retry(long id, Instant now) {
-		return watch(() -> this.delegate.retry(id, now));
-	}
-
-	@Override
-	public Optional<Job> find(long id) {
-		return watch(() -> this.delegate.find(id));
-	}
-
-	@Override
 	public void registerWorker(WorkerInfo worker, Instant now) {
 		watch(() -> {
 			this.delegate.registerWorker(worker, now);
@@ -100,21 +83,6 @@ public final class FailureCountingJobStore implements JobStore {
 			this.delegate.recordEvent(jobId, event, actor, detail, now);
 			return null;
 		});
-	}
-
-	@Override
-	public boolean pause(String type, String actor, Instant now) {
-		return watch(() -> this.delegate.pause(type, actor, now));
-	}
-
-	@Override
-	public boolean resume(String type) {
-		return watch(() -> this.delegate.resume(type));
-	}
-
-	@Override
-	public List<dev.jobqueue.PausedType> pausedTypes() {
-		return watch(this.delegate::pausedTypes);
 	}
 
 }

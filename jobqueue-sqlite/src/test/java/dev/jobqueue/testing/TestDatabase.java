@@ -13,6 +13,7 @@ import com.zaxxer.hikari.HikariDataSource;
 
 import dev.jobqueue.sqlite.SqliteDataSources;
 import dev.jobqueue.sqlite.SqliteDatabase;
+import dev.jobqueue.sqlite.SqliteJobAdminStore;
 import dev.jobqueue.sqlite.SqliteJobStore;
 import dev.jobqueue.sqlite.SqliteSchema;
 import dev.jobqueue.sqlite.TableNames;
@@ -28,6 +29,8 @@ public final class TestDatabase implements AutoCloseable {
 
 	private final SqliteJobStore store;
 
+	private final SqliteJobAdminStore admin;
+
 	private TestDatabase(Path file, String prefix) {
 		this.file = file;
 		String url = "jdbc:sqlite:" + file;
@@ -36,6 +39,7 @@ public final class TestDatabase implements AutoCloseable {
 		new SqliteSchema(this.dataSource, tables).initialize();
 		this.database = new SqliteDatabase(this.dataSource, file.toString(), Duration.ofSeconds(30));
 		this.store = new SqliteJobStore(this.database, tables);
+		this.admin = new SqliteJobAdminStore(this.database, tables);
 	}
 
 	public static TestDatabase create(Path directory) {
@@ -64,6 +68,10 @@ public final class TestDatabase implements AutoCloseable {
 
 	public SqliteJobStore store() {
 		return this.store;
+	}
+
+	public SqliteJobAdminStore admin() {
+		return this.admin;
 	}
 
 	/** The first column of each row of a query. */

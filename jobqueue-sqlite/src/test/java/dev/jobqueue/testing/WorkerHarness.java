@@ -43,7 +43,7 @@ public final class WorkerHarness {
 	public WorkerHarness(TestDatabase db, MutableClock clock) {
 		this.db = db;
 		this.clock = clock;
-		this.queue = new DefaultJobQueue(db.store(), CODEC, this.handlers, clock, new EnqueueLimits(3, 64 * 1024),
+		this.queue = new DefaultJobQueue(db.store(), db.admin(), CODEC, this.handlers, clock, new EnqueueLimits(3, 64 * 1024),
 				null);
 	}
 

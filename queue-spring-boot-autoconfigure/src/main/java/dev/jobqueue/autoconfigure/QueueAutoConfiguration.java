@@ -27,6 +27,7 @@ import dev.jobqueue.core.EnqueueLimits;
 import dev.jobqueue.core.ErrorClassifier;
 import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.core.JobScheduler;
+import dev.jobqueue.core.JobAdminStore;
 import dev.jobqueue.core.JobStore;
 import dev.jobqueue.core.LocalSignals;
 import dev.jobqueue.core.QueueStorage;
@@ -91,6 +92,12 @@ public final class QueueAutoConfiguration {
 	@ConditionalOnMissingBean
 	JobStore queueJobStore(QueueStorage storage, QueueSchemaInitializer schemaInitializer) {
 		return storage.jobs();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	JobAdminStore queueJobAdminStore(QueueStorage storage, QueueSchemaInitializer schemaInitializer) {
+		return storage.admin();
 	}
 
 	@Bean
@@ -168,12 +175,14 @@ public final class QueueAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	JobQueue jobQueue(JobStore store, PayloadCodec codec, HandlerRegistry handlers, QueueProperties properties,
-			JobQueueClock clock, ObjectProvider<TraceParentSource> traceParent, LocalSignals signals) {
+	JobQueue jobQueue(JobStore store, JobAdminStore admin, PayloadCodec codec, HandlerRegistry handlers,
+			QueueProperties properties, JobQueueClock clock, ObjectProvider<TraceParentSource> traceParent,
+			LocalSignals signals) {
 		EnqueueLimits limits = new EnqueueLimits(properties.getRetry().getMaxAttempts(),
 				properties.getMaxPayloadSize().toBytes());
 		TraceParentSource trace = traceParent.getIfUnique();
-		DefaultJobQueue queue = new DefaultJobQueue(store, codec, handlers, clock.clock(), limits,
+		DefaultJobQueue queue = new DefaultJobQueue(store, admin, codec, handlers, clock.clock(),
+				limits,
 				(trace != null) ? trace::currentTraceParent : null);
 		queue.setSignals(signals);
 		return queue;

@@ -154,7 +154,7 @@ class JobTracingTests {
 	}
 
 	private DefaultJobQueue queue(TracerTraceParentSource traceParents) {
-		return new DefaultJobQueue(this.db.store(), WorkerHarness.CODEC, this.handlers, this.clock,
+		return new DefaultJobQueue(this.db.store(), this.db.admin(), WorkerHarness.CODEC, this.handlers, this.clock,
 				new EnqueueLimits(3, 64 * 1024), traceParents::currentTraceParent);
 	}
 

@@ -1,0 +1,260 @@
+package dev.jobqueue.sqlite;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.jobqueue.core.ClaimRequest;
+import dev.jobqueue.core.ClaimedJob;
+
+/**
+ * How jobs are claimed, inside a write transaction the caller holds. When no type has a cap, one
+ * {@code UPDATE ... RETURNING} takes the best due jobs of all types. Otherwise each group of types (all types
+ * without a cap together, then each capped type alone) yields its best candidates, and the claim takes the best
+ * of them all by priority, due time and id, so a flood of low-priority jobs of one type never starves
+ * higher-priority jobs of another. Paused types are left out, and a type with a global cap gets no more than the
+ * cap minus its jobs running anywhere, counted in the same transaction.
+ */
+final class SqliteClaims {
+
+	/** What both claims set on a job they take; SET expressions see the old row. */
+	private static final String CLAIMED_BY = """
+			SET status = 'running', runs = runs + 1, attempts = attempts + 1, worker_id = :worker_id, started_at = :now,
+			    heartbeat_at = :now, lease_until = :lease_until,
+			    repeatable = CASE WHEN type IN (SELECT value FROM json_each(:not_repeatable)) THEN 0 ELSE 1 END
+			""";
+
+	private static final String CLAIMED_COLUMNS = """
+			RETURNING id, type, payload, priority, runs, attempts, max_attempts, snoozes, run_at, created_at, trace_parent
+			""";
+
+	/**
+	 * The whole claim in one statement: the best due jobs by priority, due time and id, on the partial index of
+	 * pending jobs ({@code {claim_index}}, chosen by the number of types), skipping paused types.
+	 */
+	private static final String CLAIM_DUE = "UPDATE {jobs}\n" + CLAIMED_BY + """
+			WHERE id IN (
+			    SELECT id FROM {jobs} INDEXED BY {claim_index}
+			    WHERE status = 'pending' AND type IN (:types) AND run_at <= :now AND type NOT IN (SELECT type FROM {paused})
+			    ORDER BY priority DESC, run_at, id
+			    LIMIT :limit)
+			""" + CLAIMED_COLUMNS;
+
+	/** Due pending jobs of some types, in claim order; the claim then takes the best of all such lists. */
+	private static final String CLAIM_CANDIDATES = """
+			SELECT id, priority, run_at FROM {jobs} INDEXED BY {claim_index}
+			WHERE status = 'pending' AND type IN (:types) AND run_at <= :now
+			ORDER BY priority DESC, run_at, id
+			LIMIT :limit
+			""";
+
+	/** Takes the chosen jobs (ids as a JSON array). */
+	private static final String CLAIM_BY_IDS = "UPDATE {jobs}\n" + CLAIMED_BY + """
+			WHERE id IN (SELECT value FROM json_each(:ids)) AND status = 'pending'
+			""" + CLAIMED_COLUMNS;
+
+	private static final String SELECT_PAUSED_TYPE_NAMES = """
+			SELECT type FROM {paused}
+			""";
+
+	/** Answered from jobs_status_type_idx (status, type). */
+	private static final String COUNT_RUNNING_OF_TYPE = """
+			SELECT count(*) FROM {jobs} WHERE status = 'running' AND type = :type
+			""";
+
+	private static final String INSERT_ATTEMPT = """
+			INSERT INTO {attempts} (job_id, run, attempt, worker_id, started_at)
+			VALUES (:job_id, :run, :attempt, :worker_id, :now)
+			""";
+
+	private final TableNames tables;
+
+	private final JobEvents events;
+
+	/** The claim statements by number of types: a list parameter's size is fixed when it is parsed. */
+	private final Map<Integer, NamedSql> claimDue = new ConcurrentHashMap<>();
+
+	private final Map<Integer, NamedSql> claimCandidates = new ConcurrentHashMap<>();
+
+	private final NamedSql claimByIds;
+
+	private final NamedSql selectPausedTypeNames;
+
+	private final NamedSql countRunningOfType;
+
+	private final NamedSql insertAttempt;
+
+	SqliteClaims(TableNames tables, JobEvents events) {
+		this.tables = tables;
+		this.events = events;
+		this.claimByIds = tables.sql(CLAIM_BY_IDS);
+		this.selectPausedTypeNames = tables.sql(SELECT_PAUSED_TYPE_NAMES);
+		this.countRunningOfType = tables.sql(COUNT_RUNNING_OF_TYPE);
+		this.insertAttempt = tables.sql(INSERT_ATTEMPT);
+	}
+
+	/** Claims and records the claims (an attempt row and an event per job). */
+	List<ClaimedJob> claim(Connection connection, ClaimRequest request, Instant now) throws SQLException {
+		List<ClaimedJob> claimed = request.limitedTypes().isEmpty() ? claimDue(connection, request, now)
+				: claimBestCandidates(connection, request, now);
+		recordClaims(connection, claimed, request.workerId(), now);
+		return claimed;
+	}
+
+	private List<ClaimedJob> claimBestCandidates(Connection connection, ClaimRequest request, Instant now)
+			throws SQLException {
+		Set<String> paused = pausedTypeNames(connection);
+		List<Candidate> candidates = new ArrayList<>();
+		Set<String> unlimited = new HashSet<>(request.unlimitedTypes());
+		unlimited.removeAll(paused);
+		if (!unlimited.isEmpty()) {
+			selectCandidates(connection, candidates, unlimited, request.limit(), now);
+		}
+		for (Map.Entry<String, Integer> limited : request.limitedTypes().entrySet()) {
+			String type = limited.getKey();
+			if (paused.contains(type)) {
+				continue;
+			}
+			int room = Math.min(limited.getValue(), request.limit());
+			Integer globalCap = request.globalLimits().get(type);
+			if (globalCap != null && room > 0) {
+				room = Math.min(room, globalCap - runningOfType(connection, type));
+			}
+			if (room > 0) {
+				selectCandidates(connection, candidates, Set.of(type), room, now);
+			}
+		}
+		if (candidates.isEmpty()) {
+			return List.of();
+		}
+		candidates.sort(Candidate.CLAIM_ORDER);
+		List<Long> chosen = candidates.subList(0, Math.min(request.limit(), candidates.size()))
+			.stream()
+			.map(Candidate::id)
+			.toList();
+		try (NamedStatement claim = this.claimByIds.prepare(connection)) {
+			bindClaimedBy(claim, request, now).bindJsonArray("ids", chosen);
+			return readClaimed(claim);
+		}
+	}
+
+	private List<ClaimedJob> claimDue(Connection connection, ClaimRequest request, Instant now) throws SQLException {
+		Set<String> types = request.unlimitedTypes();
+		try (NamedStatement claim = claimDueStatement(types.size()).prepare(connection)) {
+			bindClaimedBy(claim, request, now).bindEach("types", types).bind("limit", request.limit());
+			return readClaimed(claim);
+		}
+	}
+
+	/** The part both claim statements share: worker, claim time, lease and the types that must not run twice. */
+	private static NamedStatement bindClaimedBy(NamedStatement claim, ClaimRequest request, Instant now)
+			throws SQLException {
+		return claim.bind("worker_id", request.workerId())
+			.bind("now", now)
+			.bind("lease_until", request.leaseUntil())
+			.bindJsonArray("not_repeatable", request.notRepeatableTypes());
+	}
+
+	/** The single-statement claim for {@code typeCount} types. */
+	NamedSql claimDueStatement(int typeCount) {
+		return this.claimDue.computeIfAbsent(typeCount, (count) -> parseForTypes(CLAIM_DUE, count));
+	}
+
+	private NamedSql claimCandidatesStatement(int typeCount) {
+		return this.claimCandidates.computeIfAbsent(typeCount, (count) -> parseForTypes(CLAIM_CANDIDATES, count));
+	}
+
+	/** One type reads the index that starts with the type; several read the index of all pending jobs. */
+	private NamedSql parseForTypes(String template, int typeCount) {
+		String index = (typeCount == 1) ? "{p}jobs_claim_type_idx" : "{p}jobs_claim_idx";
+		return this.tables.sql(template.replace("{claim_index}", index), Map.of("types", typeCount));
+	}
+
+	private static List<ClaimedJob> readClaimed(NamedStatement claim) throws SQLException {
+		List<ClaimedJob> claimed = new ArrayList<>();
+		try (ResultSet rows = claim.executeQuery()) {
+			while (rows.next()) {
+				claimed.add(new ClaimedJob(rows.getLong(1), rows.getString(2), rows.getString(3), rows.getInt(4),
+						rows.getInt(5), rows.getInt(6), rows.getInt(7), rows.getInt(8),
+						Instant.ofEpochMilli(rows.getLong(9)), Instant.ofEpochMilli(rows.getLong(10)),
+						rows.getString(11)));
+			}
+		}
+		// RETURNING does not keep any order.
+		claimed.sort(Comparator.comparingInt(ClaimedJob::priority)
+			.reversed()
+			.thenComparing(ClaimedJob::runAt)
+			.thenComparingLong(ClaimedJob::id));
+		return claimed;
+	}
+
+	private Set<String> pausedTypeNames(Connection connection) throws SQLException {
+		Set<String> paused = new HashSet<>();
+		try (NamedStatement select = this.selectPausedTypeNames.prepare(connection);
+				ResultSet rows = select.executeQuery()) {
+			while (rows.next()) {
+				paused.add(rows.getString(1));
+			}
+		}
+		return paused;
+	}
+
+	private int runningOfType(Connection connection, String type) throws SQLException {
+		try (NamedStatement count = this.countRunningOfType.prepare(connection)) {
+			return (int) count.bind("type", type).queryLong();
+		}
+	}
+
+	private void selectCandidates(Connection connection, List<Candidate> candidates, Set<String> types, int limit,
+			Instant now) throws SQLException {
+		try (NamedStatement select = claimCandidatesStatement(types.size()).prepare(connection)) {
+			select.bindEach("types", types).bind("now", now).bind("limit", limit);
+			try (ResultSet rows = select.executeQuery()) {
+				while (rows.next()) {
+					candidates.add(new Candidate(rows.getLong(1), rows.getInt(2), rows.getLong(3)));
+				}
+			}
+		}
+	}
+
+	private void recordClaims(Connection connection, List<ClaimedJob> claimed, String workerId, Instant now)
+			throws SQLException {
+		if (claimed.isEmpty()) {
+			return;
+		}
+		try (NamedStatement attempt = this.insertAttempt.prepare(connection);
+				NamedStatement event = this.events.prepare(connection)) {
+			for (ClaimedJob job : claimed) {
+				attempt.bind("job_id", job.id())
+					.bind("run", job.run())
+					.bind("attempt", job.attempt())
+					.bind("worker_id", workerId)
+					.bind("now", now)
+					.addBatch();
+				JobEvents.add(event, job.id(), now, "CLAIMED", workerId,
+						"attempt " + job.attempt() + "/" + job.maxAttempts());
+			}
+			attempt.executeBatch();
+			event.executeBatch();
+		}
+	}
+
+	/** A due pending job found by a claim, before it is taken. */
+	private record Candidate(long id, int priority, long runAt) {
+
+		static final Comparator<Candidate> CLAIM_ORDER = Comparator.comparingInt(Candidate::priority)
+			.reversed()
+			.thenComparingLong(Candidate::runAt)
+			.thenComparingLong(Candidate::id);
+
+	}
+
+}

@@ -1,0 +1,217 @@
+package dev.jobqueue.sqlite;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+import dev.jobqueue.Job;
+import dev.jobqueue.JobQueueException;
+import dev.jobqueue.JobStatus;
+import dev.jobqueue.PausedType;
+import dev.jobqueue.core.JobAdminStore;
+
+/**
+ * The {@link JobAdminStore} on SQLite: cancel, retry and read single jobs, pause and resume types. Same
+ * statement conventions as {@link SqliteJobStore}.
+ */
+public final class SqliteJobAdminStore implements JobAdminStore {
+
+	private static final String CANCEL_PENDING = """
+			UPDATE {jobs} SET status = 'cancelled', finished_at = :now WHERE id = :job_id AND status = 'pending'
+			""";
+
+	/** A running job is cancelled by its worker, which sees the flag when it renews the lease. */
+	private static final String REQUEST_CANCEL_RUNNING = """
+			UPDATE {jobs} SET cancel_requested = 1 WHERE id = :job_id AND status = 'running' AND cancel_requested = 0
+			""";
+
+	private static final String RETRY_FINISHED = """
+			UPDATE {jobs}
+			SET status = 'pending', attempts = 0, snoozes = 0, run_at = :now, finished_at = NULL, result = NULL,
+			    cancel_requested = 0, lease_until = NULL
+			WHERE id = :job_id AND status IN ('failed', 'cancelled')
+			""";
+
+	private static final String SELECT_JOB = """
+			SELECT id, type, status, priority, payload, result, dedup_key, attempts, max_attempts, run_at, created_at,
+			       started_at, finished_at, worker_id, heartbeat_at, lease_until, error_code, error_detail, cancel_requested
+			FROM {jobs} WHERE id = :job_id
+			""";
+
+	private static final String INSERT_PAUSED_TYPE = """
+			INSERT INTO {paused} (type, paused_at, paused_by) VALUES (:type, :now, :actor)
+			ON CONFLICT (type) DO NOTHING
+			""";
+
+	private static final String DELETE_PAUSED_TYPE = """
+			DELETE FROM {paused} WHERE type = :type
+			""";
+
+	private static final String SELECT_PAUSED_TYPES = """
+			SELECT type, paused_at FROM {paused} ORDER BY type
+			""";
+
+	private final SqliteDatabase database;
+
+	private final JobEvents events;
+
+	private final NamedSql cancelPending;
+
+	private final NamedSql requestCancelRunning;
+
+	private final NamedSql retryFinished;
+
+	private final NamedSql selectJob;
+
+	private final NamedSql insertPausedType;
+
+	private final NamedSql deletePausedType;
+
+	private final NamedSql selectPausedTypes;
+
+	public SqliteJobAdminStore(SqliteDatabase database, TableNames tables) {
+		this.database = Objects.requireNonNull(database, "'database' must not be null");
+		Objects.requireNonNull(tables, "'tables' must not be null");
+		this.events = new JobEvents(tables);
+		this.cancelPending = tables.sql(CANCEL_PENDING);
+		this.requestCancelRunning = tables.sql(REQUEST_CANCEL_RUNNING);
+		this.retryFinished = tables.sql(RETRY_FINISHED);
+		this.selectJob = tables.sql(SELECT_JOB);
+		this.insertPausedType = tables.sql(INSERT_PAUSED_TYPE);
+		this.deletePausedType = tables.sql(DELETE_PAUSED_TYPE);
+		this.selectPausedTypes = tables.sql(SELECT_PAUSED_TYPES);
+	}
+
+	@Override
+	public boolean cancel(long id, Instant now) {
+		return cancel(id, now, () -> {
+		});
+	}
+
+	@Override
+	public boolean cancel(long id, Instant now, Runnable afterCommit) {
+		return this.database.writeJoiningTransaction("cancel job " + id, (connection) -> {
+			try (NamedStatement cancel = this.cancelPending.prepare(connection);
+					NamedStatement event = this.events.prepare(connection)) {
+				if (cancel.bind("now", now).bind("job_id", id).executeUpdate() == 1) {
+					JobEvents.add(event, id, now, "CANCELLED", "api", "cancelled while pending");
+					event.executeBatch();
+					return true;
+				}
+				try (NamedStatement request = this.requestCancelRunning.prepare(connection)) {
+					if (request.bind("job_id", id).executeUpdate() == 1) {
+						JobEvents.add(event, id, now, "CANCEL_REQUESTED", "api", "running: the handler is interrupted");
+						event.executeBatch();
+						return true;
+					}
+				}
+				return false;
+			}
+		}, ifApplied(afterCommit));
+	}
+
+	@Override
+	public boolean retry(long id, Instant now) {
+		return retry(id, now, () -> {
+		});
+	}
+
+	@Override
+	public boolean retry(long id, Instant now, Runnable afterCommit) {
+		try {
+			return this.database.writeJoiningTransaction("retry job " + id, (connection) -> {
+				try (NamedStatement retry = this.retryFinished.prepare(connection);
+						NamedStatement event = this.events.prepare(connection)) {
+					if (retry.bind("now", now).bind("job_id", id).executeUpdate() == 0) {
+						return false;
+					}
+					JobEvents.add(event, id, now, "RETRIED", "api", "back to pending with a fresh set of attempts");
+					event.executeBatch();
+					return true;
+				}
+			}, ifApplied(afterCommit));
+		}
+		catch (JobQueueException ex) {
+			if (ex.getCause() instanceof SQLException sql && SqliteErrors.primaryCode(sql) == SqliteErrors.SQLITE_CONSTRAINT) {
+				throw new JobQueueException("Job " + id + " cannot be retried: another unfinished job has the same "
+						+ "dedup key. Let that job finish or cancel it first.", ex);
+			}
+			throw ex;
+		}
+	}
+
+	@Override
+	public Optional<Job> find(long id) {
+		return this.database.read("read job " + id, (connection) -> {
+			try (NamedStatement select = this.selectJob.prepare(connection);
+					ResultSet rows = select.bind("job_id", id).executeQuery()) {
+				return rows.next() ? Optional.of(job(rows)) : Optional.empty();
+			}
+		});
+	}
+
+	private static Job job(ResultSet rows) throws SQLException {
+		return new Job(rows.getLong("id"), rows.getString("type"), JobStatus.fromDbValue(rows.getString("status")),
+				rows.getInt("priority"), rows.getString("payload"), rows.getString("result"),
+				rows.getString("dedup_key"), rows.getInt("attempts"), rows.getInt("max_attempts"),
+				SqlColumns.instant(rows, "run_at"), SqlColumns.instant(rows, "created_at"),
+				SqlColumns.instant(rows, "started_at"), SqlColumns.instant(rows, "finished_at"),
+				rows.getString("worker_id"), SqlColumns.instant(rows, "heartbeat_at"),
+				SqlColumns.instant(rows, "lease_until"), rows.getString("error_code"), rows.getString("error_detail"),
+				rows.getInt("cancel_requested") == 1);
+	}
+
+	@Override
+	public boolean pause(String type, String actor, Instant now) {
+		return this.database.writeJoiningTransaction("pause job type '" + type + "'", (connection) -> {
+			try (NamedStatement insert = this.insertPausedType.prepare(connection)) {
+				return insert.bind("type", type).bind("now", now).bind("actor", actor).executeUpdate() == 1;
+			}
+		}, () -> {
+		});
+	}
+
+	@Override
+	public boolean resume(String type) {
+		return resume(type, () -> {
+		});
+	}
+
+	@Override
+	public boolean resume(String type, Runnable afterCommit) {
+		return this.database.writeJoiningTransaction("resume job type '" + type + "'", (connection) -> {
+			try (NamedStatement delete = this.deletePausedType.prepare(connection)) {
+				return delete.bind("type", type).executeUpdate() == 1;
+			}
+		}, ifApplied(afterCommit));
+	}
+
+	/** Runs {@code afterCommit} only when the write changed something. */
+	private static Consumer<Boolean> ifApplied(Runnable afterCommit) {
+		return (applied) -> {
+			if (applied) {
+				afterCommit.run();
+			}
+		};
+	}
+
+	@Override
+	public List<PausedType> pausedTypes() {
+		return this.database.read("read paused job types", (connection) -> {
+			List<PausedType> paused = new ArrayList<>();
+			try (NamedStatement select = this.selectPausedTypes.prepare(connection);
+					ResultSet rows = select.executeQuery()) {
+				while (rows.next()) {
+					paused.add(new PausedType(rows.getString(1), Instant.ofEpochMilli(rows.getLong(2))));
+				}
+			}
+			return paused;
+		});
+	}
+
+}
