@@ -9,6 +9,7 @@ import io.micrometer.tracing.Tracer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -48,7 +49,7 @@ class ObservabilityAutoConfigurationTests {
 			.withPropertyValues("management.endpoints.web.exposure.include=jobqueue")
 			.run((context) -> assertThat(context).hasSingleBean(SqliteQueueInsights.class)
 				.hasSingleBean(QueueEndpoint.class)
-				.hasBean("jobqueueHealthIndicator")
+				.hasBean("jobqueueHealthContributor")
 				.hasSingleBean(QueueSnapshotRefresher.class)
 				.hasSingleBean(QueueMetrics.class)
 				.hasSingleBean(QueueMeterListener.class)
@@ -57,9 +58,37 @@ class ObservabilityAutoConfigurationTests {
 	}
 
 	@Test
+	void endpointHidesValuesByDefaultAndItsWebExtensionComesWithWebExposure() {
+		runner().withPropertyValues("management.endpoints.web.exposure.include=jobqueue")
+			.run((context) -> {
+				assertThat(context).hasSingleBean(QueueEndpointWebExtension.class);
+				assertThat(context.getBean(QueueEndpointProperties.class).getShowValues()).isEqualTo(Show.NEVER);
+			});
+		runner().withPropertyValues("spring.jmx.enabled=true", "management.endpoints.jmx.exposure.include=jobqueue")
+			.run((context) -> assertThat(context).hasSingleBean(QueueEndpoint.class)
+				.doesNotHaveBean(QueueEndpointWebExtension.class));
+	}
+
+	@Test
+	void aMisspelledShowValuesFailsBindingWithBootsMessage() {
+		runner().withPropertyValues("management.endpoints.web.exposure.include=jobqueue",
+				"management.endpoint.jobqueue.show-values=sometimes")
+			.run((context) -> assertThat(context).getFailure()
+				.hasStackTraceContaining("Failed to bind properties under 'management.endpoint.jobqueue.show-values' "
+						+ "to org.springframework.boot.actuate.endpoint.Show"));
+	}
+
+	@Test
+	void aUserHealthContributorNamedLikeOursReplacesIt() {
+		runner().withBean("jobqueueHealthContributor", HealthIndicator.class, () -> () -> null)
+			.run((context) -> assertThat(context).doesNotHaveBean(QueueHealthIndicator.class)
+				.hasBean("jobqueueHealthContributor"));
+	}
+
+	@Test
 	void endpointBacksOffWhenNotExposed() {
 		runner().run((context) -> assertThat(context).doesNotHaveBean(QueueEndpoint.class)
-			.hasBean("jobqueueHealthIndicator"));
+			.hasBean("jobqueueHealthContributor"));
 	}
 
 	@Test
