@@ -1,6 +1,5 @@
 package dev.jobqueue.actuate;
 
-import java.time.Clock;
 import java.util.Optional;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -16,6 +15,7 @@ import org.springframework.context.annotation.Bean;
 
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobSchedules;
+import dev.jobqueue.autoconfigure.JobQueueClock;
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
 import dev.jobqueue.autoconfigure.QueueProperties;
 import dev.jobqueue.core.JobQueueMaintenance;
@@ -36,9 +36,10 @@ public final class QueueEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	QueueEndpoint queueEndpoint(QueueInsights insights, JobQueue queue, JobSchedules schedules,
-			QueueProperties properties, QueueEndpointProperties endpointProperties, ObjectProvider<Clock> clock,
+			QueueProperties properties, QueueEndpointProperties endpointProperties, ObjectProvider<JobQueueClock> clock,
 			ObjectProvider<JobQueueMaintenance> maintenance) {
-		return new QueueEndpoint(insights, queue, schedules, properties, clock.getIfUnique(Clock::systemUTC),
+		return new QueueEndpoint(insights, queue, schedules, properties,
+				clock.getIfAvailable(JobQueueClock::system).clock(),
 				() -> Optional.ofNullable(maintenance.getIfUnique()).flatMap(JobQueueMaintenance::lastRetentionReport),
 				endpointProperties.getShowValues());
 	}

@@ -1,6 +1,5 @@
 package dev.jobqueue.actuate;
 
-import java.time.Clock;
 import java.util.Locale;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -13,6 +12,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.annotation.Bean;
 
+import dev.jobqueue.autoconfigure.JobQueueClock;
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
 import dev.jobqueue.autoconfigure.QueueProperties;
 import dev.jobqueue.autoconfigure.QueueWorker;
@@ -32,15 +32,16 @@ public final class QueueHealthAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(name = { "jobqueueHealthIndicator", "jobqueueHealthContributor" })
 	QueueHealthIndicator jobqueueHealthContributor(QueueInsights insights, QueueProperties properties,
-			ObjectProvider<Clock> clock, ObjectProvider<QueueWorker> worker) {
+			ObjectProvider<JobQueueClock> clock, ObjectProvider<QueueWorker> worker) {
 		QueueProperties.Observability observability = properties.getObservability();
 		String degraded = observability.getDegradedStatus();
 		if (degraded == null || degraded.isBlank()) {
 			throw new IllegalStateException("jobqueue.observability.degraded-status must not be blank: use "
 					+ "DEGRADED (the default), OUT_OF_SERVICE or DOWN");
 		}
-		return new QueueHealthIndicator(insights, clock.getIfUnique(Clock::systemUTC), observability.getStuckAfter(),
-				observability.getMaxQueueAge(), new Status(degraded.trim().toUpperCase(Locale.ROOT)), () -> {
+		return new QueueHealthIndicator(insights, clock.getIfAvailable(JobQueueClock::system).clock(),
+				observability.getStuckAfter(), observability.getMaxQueueAge(),
+				new Status(degraded.trim().toUpperCase(Locale.ROOT)), () -> {
 					QueueWorker queueWorker = worker.getIfUnique();
 					return (queueWorker != null) ? queueWorker.worker() : null;
 				});
