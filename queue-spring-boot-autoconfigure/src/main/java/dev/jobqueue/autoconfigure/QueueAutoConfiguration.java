@@ -147,7 +147,7 @@ public final class QueueAutoConfiguration {
 					+ "poll interval or raise the threshold.");
 		}
 		return new QueueScheduler(scheduler, clock.getIfUnique(Clock::systemUTC),
-				properties.getScheduling().getPollInterval());
+				properties.getScheduling().getPollInterval(), scheduling.isAutoStartup());
 	}
 
 	@Bean
@@ -190,7 +190,7 @@ public final class QueueAutoConfiguration {
 		WorkerFactory factory = new WorkerFactory(store, handlers, codec, classifier, retry, queueClock,
 				properties.getWorker(), environment, () -> WorkerListener.composite(listeners.orderedStream().toList()),
 				() -> RunInterceptor.chain(interceptors.orderedStream().toList()));
-		return new QueueWorker(factory::create, signals);
+		return new QueueWorker(factory::create, signals, properties.getWorker().isAutoStartup());
 	}
 
 	@Bean

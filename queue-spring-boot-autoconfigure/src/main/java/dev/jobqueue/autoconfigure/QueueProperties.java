@@ -200,6 +200,12 @@ public class QueueProperties {
 		private boolean enabled = true;
 
 		/**
+		 * Whether the worker starts claiming jobs when the application starts. The test support turns it off to
+		 * run jobs on the test thread.
+		 */
+		private boolean autoStartup = true;
+
+		/**
 		 * Jobs running at once in this process.
 		 */
 		private int concurrency = 8;
@@ -243,6 +249,14 @@ public class QueueProperties {
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
+		}
+
+		public boolean isAutoStartup() {
+			return this.autoStartup;
+		}
+
+		public void setAutoStartup(boolean autoStartup) {
+			this.autoStartup = autoStartup;
 		}
 
 		public int getConcurrency() {
@@ -315,6 +329,12 @@ public class QueueProperties {
 		private boolean enabled = true;
 
 		/**
+		 * Whether schedules start firing on their own thread when the application starts. The test support
+		 * turns it off to fire them on the test thread.
+		 */
+		private boolean autoStartup = true;
+
+		/**
 		 * Longest wait between looks at the schedules. The scheduler also wakes at the next tick it knows of.
 		 */
 		private Duration pollInterval = Duration.ofSeconds(1);
@@ -339,6 +359,14 @@ public class QueueProperties {
 		 * Schedules declared by configuration, by name: each needs a type and a cron or every.
 		 */
 		private Map<String, ScheduleEntry> schedules = new LinkedHashMap<>();
+
+		public boolean isAutoStartup() {
+			return this.autoStartup;
+		}
+
+		public void setAutoStartup(boolean autoStartup) {
+			this.autoStartup = autoStartup;
+		}
 
 		public Map<String, ScheduleEntry> getSchedules() {
 			return this.schedules;
