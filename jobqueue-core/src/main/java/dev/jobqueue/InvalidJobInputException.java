@@ -2,7 +2,7 @@ package dev.jobqueue;
 
 /**
  * Thrown by a handler (or by the queue, when a payload cannot be read) for input that can never work. The
- * job fails at once with {@code INVALID_INPUT:<subcategory>} and is not tried again.
+ * job fails at once with {@code INVALID_INPUT:<subcategory>} ({@link ErrorCodes#INVALID_INPUT}) and is not tried again.
  */
 public class InvalidJobInputException extends JobFailedException {
 
@@ -11,7 +11,7 @@ public class InvalidJobInputException extends JobFailedException {
 	}
 
 	public InvalidJobInputException(String subcategory, String message, Throwable cause) {
-		super("INVALID_INPUT:" + subcategory, message, false, cause);
+		super(ErrorCodes.of(ErrorCodes.INVALID_INPUT, subcategory), message, false, cause);
 	}
 
 }

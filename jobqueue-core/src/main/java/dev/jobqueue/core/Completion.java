@@ -2,6 +2,8 @@ package dev.jobqueue.core;
 
 import java.time.Instant;
 
+import dev.jobqueue.ErrorCodes;
+
 /**
  * The outcome of one run, to be written. Writes are fenced by {@code run}: they apply only while the job is
  * still running under that claim.
@@ -52,7 +54,7 @@ public record Completion(long jobId, int run, Kind kind, String result, String e
 	}
 
 	public static Completion cancelled(ClaimedJob job) {
-		return new Completion(job.id(), job.run(), Kind.CANCELLED, null, "CANCELLED:BY_REQUEST", null, null);
+		return new Completion(job.id(), job.run(), Kind.CANCELLED, null, ErrorCodes.CANCELLED_BY_REQUEST, null, null);
 	}
 
 	public static Completion handedBack(ClaimedJob job, Instant nextRunAt) {

@@ -3,6 +3,7 @@ package dev.jobqueue.core;
 import java.io.InterruptedIOException;
 import java.util.concurrent.TimeoutException;
 
+import dev.jobqueue.ErrorCodes;
 import dev.jobqueue.JobErrorCode;
 import dev.jobqueue.JobFailedException;
 
@@ -26,15 +27,15 @@ public class DefaultErrorClassifier implements ErrorClassifier {
 			}
 		}
 		if (failure instanceof OutOfMemoryError) {
-			return new ErrorClassification("RESOURCE:OUT_OF_MEMORY", detail, true);
+			return new ErrorClassification(ErrorCodes.RESOURCE_OUT_OF_MEMORY, detail, true);
 		}
 		if (failure instanceof StackOverflowError) {
-			return new ErrorClassification("INTERNAL:STACK_OVERFLOW", detail, true);
+			return new ErrorClassification(ErrorCodes.INTERNAL_STACK_OVERFLOW, detail, true);
 		}
 		if (failure instanceof TimeoutException || failure instanceof InterruptedIOException) {
-			return new ErrorClassification("TIMEOUT:" + failure.getClass().getSimpleName(), detail, true);
+			return new ErrorClassification(ErrorCodes.of(ErrorCodes.TIMEOUT, failure.getClass().getSimpleName()), detail, true);
 		}
-		return new ErrorClassification("INTERNAL:" + simpleName(failure), detail, true);
+		return new ErrorClassification(ErrorCodes.of(ErrorCodes.INTERNAL, simpleName(failure)), detail, true);
 	}
 
 	static String describe(Throwable failure) {

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -268,24 +269,29 @@ public final class JobScheduler implements JobSchedules {
 	 * back through doubling windows so that a long downtime costs a few dozen steps, not one per missed tick.
 	 */
 	static Instant latestTick(Schedule schedule, Instant firstDue, Instant now) {
+		return latestTick(schedule::nextAfter, firstDue, now);
+	}
+
+	/** {@link #latestTick(Schedule, Instant, Instant)} on the schedule's {@code nextAfter}, which may count its calls. */
+	static Instant latestTick(UnaryOperator<Instant> nextAfter, Instant firstDue, Instant now) {
 		Duration window = Duration.ofMinutes(1);
 		while (true) {
 			Instant windowStart = now.minus(window);
 			if (!windowStart.isAfter(firstDue)) {
-				return lastUpTo(schedule, firstDue, now);
+				return lastUpTo(nextAfter, firstDue, now);
 			}
-			Instant candidate = schedule.nextAfter(windowStart.minusMillis(1));
+			Instant candidate = nextAfter.apply(windowStart.minusMillis(1));
 			if (candidate != null && !candidate.isAfter(now)) {
-				return lastUpTo(schedule, candidate, now);
+				return lastUpTo(nextAfter, candidate, now);
 			}
 			window = window.multipliedBy(2);
 		}
 	}
 
-	private static Instant lastUpTo(Schedule schedule, Instant tick, Instant now) {
+	private static Instant lastUpTo(UnaryOperator<Instant> nextAfter, Instant tick, Instant now) {
 		Instant latest = tick;
 		while (true) {
-			Instant next = schedule.nextAfter(latest);
+			Instant next = nextAfter.apply(latest);
 			if (next == null || next.isAfter(now)) {
 				return latest;
 			}

@@ -56,7 +56,10 @@ public interface JobStore {
 
 	/**
 	 * Takes back running jobs whose lease expired: they go back to pending with the attempt counted, or fail
-	 * with {@code LEASE_EXPIRED:*} when they must not run twice or have no attempts left.
+	 * with {@link dev.jobqueue.ErrorCodes#LEASE_EXPIRED_NOT_REPEATABLE} or
+	 * {@link dev.jobqueue.ErrorCodes#LEASE_EXPIRED_MAX_ATTEMPTS} when they must not run twice or have no attempts
+	 * left; a job going back to pending records {@link dev.jobqueue.ErrorCodes#LEASE_EXPIRED_WORKER_LOST} on its
+	 * attempt.
 	 * @return how many jobs were taken back
 	 */
 	int recoverExpiredLeases(Instant now, int limit);
@@ -64,6 +67,7 @@ public interface JobStore {
 	/**
 	 * Adds an event to a job's timeline, for what the worker notices outside a transition (a handler that
 	 * ignores an interrupt, for example).
+	 * @param event the {@link JobEvent#name() name} of a {@link JobEvent}
 	 */
 	void recordEvent(long jobId, String event, String actor, String detail, Instant now);
 

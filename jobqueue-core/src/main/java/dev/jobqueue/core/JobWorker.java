@@ -4,47 +4,39 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.jobqueue.JobContext;
-import dev.jobqueue.JobSnoozedException;
-
 /**
  * Claims jobs and runs them. All database work of a worker happens on one path, {@link #pollOnce()}, which
- * the worker's own thread calls in a loop; handlers run on the executor.
+ * the worker's own thread calls in a loop; handlers run on the executor. One round:
  *
  * <ol>
  * <li>Outcomes of finished runs are written, all of them in one transaction (when renewal or recovery is due, or
  * the worker does not claim; otherwise they go with the claim below).</li>
  * <li>Runs past their handler's timeout are interrupted; they fail with {@code TIMEOUT:HANDLER}. A cancelled run
  * that is still going after the cancel timeout is recorded as cancelled with a {@code CANCEL_IGNORED} event;
- * a timed-out run that ignores its interrupt gets a {@code TIMEOUT_IGNORED} event. Both are logged.</li>
+ * a timed-out run that ignores its interrupt gets a {@code TIMEOUT_IGNORED} event. Both are logged (see
+ * {@link RunningJobs}).</li>
  * <li>Every third of the lease, the leases of running jobs are renewed in one statement, which also tells of
  * cancellations requested by other processes and of runs whose lease was lost.</li>
  * <li>Expired leases of dead workers are taken back.</li>
- * <li>Up to the number of free slots, due jobs of the types handled here are claimed and handed to the
- * executor. Outcomes not written yet are written in the same transaction, and their slots count as free: a busy
- * worker commits once per round, not twice.</li>
+ * <li>Up to the number of free slots, due jobs of the types handled here are claimed (what to ask for is the
+ * {@link ClaimPlanner}'s answer) and handed to the executor as {@link JobRun}s. Outcomes not written yet are
+ * written in the same transaction, and their slots count as free: a busy worker commits once per round, not
+ * twice. How a run ended becomes its outcome in the {@link OutcomeMapper}.</li>
  * </ol>
- * The loop sleeps until the poll interval passes or it is woken: by an enqueue in this process, by a run that
- * finished, or by a change of the store's change token (a write by another process, such as an enqueue), which
- * it checks every {@value #CHANGE_CHECK_MILLIS} ms. After a full batch it polls again at once.
+ * The loop ({@link BackgroundLoop}) sleeps until the poll interval passes or it is woken: by an enqueue in this
+ * process, by a run that finished, or by a change of the store's change token (a write by another process, such
+ * as an enqueue), which it checks every {@value #CHANGE_CHECK_MILLIS} ms. After a full batch it polls again at
+ * once.
  */
 public final class JobWorker implements QueueSignals {
 
@@ -52,18 +44,15 @@ public final class JobWorker implements QueueSignals {
 
 	private static final int RECOVERY_BATCH = 500;
 
+	/** The longest wait after the database failed, however often in a row. */
+	private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+
 	/** How often a waiting worker looks at the store's change token (see {@link JobStore#changeToken()}). */
 	static final long CHANGE_CHECK_MILLIS = 50;
 
 	private final JobStore store;
 
 	private final HandlerRegistry handlers;
-
-	private final PayloadCodec codec;
-
-	private final ErrorClassifier classifier;
-
-	private final RetryPolicy retryPolicy;
 
 	private final Clock clock;
 
@@ -77,26 +66,23 @@ public final class JobWorker implements QueueSignals {
 
 	private final RunInterceptor interceptor;
 
-	private final Map<Long, Run> running = new ConcurrentHashMap<>();
+	private final OutcomeMapper outcomes;
 
-	private final Map<String, AtomicInteger> runningByType = new ConcurrentHashMap<>();
+	private final RunningJobs runs;
 
-	private final ConcurrentLinkedQueue<Run> finished = new ConcurrentLinkedQueue<>();
+	private final ConcurrentLinkedQueue<JobRun> finished = new ConcurrentLinkedQueue<>();
 
 	/** Finished runs whose outcome could not be written yet; owned by the polling thread. */
-	private final List<Run> unwritten = new ArrayList<>();
-
-	private final ReentrantLock signalLock = new ReentrantLock();
-
-	private final Condition signal = this.signalLock.newCondition();
-
-	private boolean signalled;
+	private final List<JobRun> unwritten = new ArrayList<>();
 
 	private volatile boolean claiming = true;
 
 	private volatile boolean stopped;
 
-	private volatile Thread loopThread;
+	private volatile BackgroundLoop loop;
+
+	/** The store's change token as the loop's latest round began. */
+	private volatile Object roundToken;
 
 	private Instant nextRenewal = Instant.MIN;
 
@@ -104,23 +90,20 @@ public final class JobWorker implements QueueSignals {
 
 	private boolean lastClaimFull;
 
-	private int consecutiveFailures;
-
-	private final java.util.concurrent.atomic.AtomicLong loopFailures = new java.util.concurrent.atomic.AtomicLong();
-
 	public JobWorker(JobStore store, HandlerRegistry handlers, PayloadCodec codec, ErrorClassifier classifier,
 			RetryPolicy retryPolicy, Clock clock, WorkerSettings settings, ExecutorService executor,
 			WorkerListener listener, RunInterceptor interceptor) {
 		this.store = Objects.requireNonNull(store, "'store' must not be null");
 		this.handlers = Objects.requireNonNull(handlers, "'handlers' must not be null");
-		this.codec = Objects.requireNonNull(codec, "'codec' must not be null");
-		this.classifier = Objects.requireNonNull(classifier, "'classifier' must not be null");
-		this.retryPolicy = Objects.requireNonNull(retryPolicy, "'retryPolicy' must not be null");
 		this.clock = Objects.requireNonNull(clock, "'clock' must not be null");
 		this.settings = Objects.requireNonNull(settings, "'settings' must not be null");
 		this.executor = Objects.requireNonNull(executor, "'executor' must not be null");
 		this.listener = (listener != null) ? listener : WorkerListener.NONE;
 		this.interceptor = (interceptor != null) ? interceptor : RunInterceptor.NONE;
+		this.outcomes = new OutcomeMapper(Objects.requireNonNull(codec, "'codec' must not be null"),
+				Objects.requireNonNull(classifier, "'classifier' must not be null"),
+				Objects.requireNonNull(retryPolicy, "'retryPolicy' must not be null"), settings.maxSnoozes());
+		this.runs = new RunningJobs(store, settings, this.listener);
 		this.info = new WorkerInfo(settings.workerId(), WorkerIds.hostName(), ProcessHandle.current().pid(),
 				handlers.types(), settings.concurrency());
 	}
@@ -131,30 +114,35 @@ public final class JobWorker implements QueueSignals {
 
 	/** Jobs running in this worker now. */
 	public int runningCount() {
-		return this.running.size();
+		return this.runs.size();
 	}
 
 	/** How often the polling loop failed (the database could not be used) since start. */
 	public long loopFailures() {
-		return this.loopFailures.get();
+		BackgroundLoop current = this.loop;
+		return (current != null) ? current.failures() : 0;
 	}
 
 	/** Starts the polling thread. */
 	public synchronized void start() {
-		if (this.loopThread != null) {
+		if (this.loop != null) {
 			return;
 		}
 		this.store.registerWorker(this.info, this.clock.instant());
-		Thread thread = new Thread(this::loop, "jobqueue-poller");
-		thread.setDaemon(true);
-		this.loopThread = thread;
-		thread.start();
+		Duration backoff = (this.settings.pollInterval().compareTo(MAX_BACKOFF) < 0) ? this.settings.pollInterval()
+				: MAX_BACKOFF;
+		BackgroundLoop polling = new BackgroundLoop("jobqueue-poller", this::round, backoff, MAX_BACKOFF, logger,
+				"Job worker " + workerId() + " could not reach the queue database; running jobs keep running and "
+						+ "their outcomes are kept until they can be written")
+			.wakeWhen(this::changedSinceRound, Duration.ofMillis(CHANGE_CHECK_MILLIS));
+		this.loop = polling;
+		polling.start();
 		logger.info("Job worker {} started: {} slots, types {}", workerId(), this.settings.concurrency(),
 				this.handlers.types());
 	}
 
 	public boolean isRunning() {
-		return this.loopThread != null && !this.stopped;
+		return this.loop != null && !this.stopped;
 	}
 
 	/**
@@ -165,15 +153,14 @@ public final class JobWorker implements QueueSignals {
 	public int stop() {
 		this.claiming = false;
 		long deadline = System.nanoTime() + this.settings.shutdownTimeout().toNanos();
-		while (!this.running.isEmpty() && System.nanoTime() < deadline && this.loopThread != null) {
+		while (!this.runs.isEmpty() && System.nanoTime() < deadline && this.loop != null) {
 			wakeUp();
 			sleepQuietly(Math.min(20, Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
 		}
 		this.stopped = true;
-		Thread thread = this.loopThread;
-		if (thread != null) {
-			wakeUp();
-			joinQuietly(thread);
+		BackgroundLoop polling = this.loop;
+		if (polling != null) {
+			polling.stop(Duration.ofSeconds(10));
 		}
 		int handedBack;
 		synchronized (this) {
@@ -197,11 +184,7 @@ public final class JobWorker implements QueueSignals {
 
 	@Override
 	public void cancelRequested(long jobId) {
-		Run run = this.running.get(jobId);
-		if (run != null) {
-			run.markCancelRequested();
-			run.interrupt();
-		}
+		this.runs.cancelRequested(jobId);
 	}
 
 	/**
@@ -224,9 +207,11 @@ public final class JobWorker implements QueueSignals {
 			// Before recovery looks at expired leases, outcomes known here are in the database.
 			writeOutcomes(now);
 		}
-		enforceTimeouts(now);
+		this.runs.enforceTimeouts(now);
 		if (!now.isBefore(this.nextRenewal)) {
-			renewLeases(now);
+			this.nextRenewal = now.plus(this.settings.renewalInterval());
+			this.store.registerWorker(this.info, now);
+			this.runs.renewLeases(now);
 		}
 		if (!now.isBefore(this.nextRecovery)) {
 			this.nextRecovery = now.plus(recoveryInterval());
@@ -244,57 +229,23 @@ public final class JobWorker implements QueueSignals {
 		return (quarterLease.compareTo(this.settings.pollInterval()) > 0) ? quarterLease : this.settings.pollInterval();
 	}
 
-	private void loop() {
-		while (!this.stopped) {
-			try {
-				// Taken before the round: a write by another process during the round wakes the next wait.
-				Object token = changeToken();
-				int claimed = poll(false);
-				this.consecutiveFailures = 0;
-				if (claimed > 0 && this.lastClaimFull && freeSlots() > 0) {
-					continue;
-				}
-				awaitSignalOrChange(nextWait(), token);
-			}
-			catch (Throwable ex) {
-				this.consecutiveFailures++;
-				this.loopFailures.incrementAndGet();
-				long backoff = Math.min(this.settings.pollInterval().toMillis() * this.consecutiveFailures, 30_000);
-				if (this.consecutiveFailures == 1 || this.consecutiveFailures % 20 == 0) {
-					logger.error("Job worker {} could not reach the queue database (failure {} in a row, next try in "
-							+ "{} ms); running jobs keep running and their outcomes are kept until it can be written: {}",
-							workerId(), this.consecutiveFailures, backoff, ex.toString(), ex);
-				}
-				awaitSignal(backoff);
-			}
+	/** The loop's step: one round, then how long to wait. */
+	private Duration round() {
+		// Taken before the round: a write by another process during the round wakes the next wait.
+		this.roundToken = changeToken();
+		int claimed = poll(false);
+		if (claimed > 0 && this.lastClaimFull && freeSlots() > 0) {
+			return Duration.ZERO;
 		}
-	}
-
-	private long nextWait() {
 		Instant now = this.clock.instant();
-		long wait = this.settings.pollInterval().toMillis();
-		wait = Math.min(wait, Math.max(1, Duration.between(now, this.nextRenewal).toMillis()));
-		for (Run run : this.running.values()) {
-			if (run.deadline != null && !run.timedOut) {
-				wait = Math.min(wait, Math.max(1, Duration.between(now, run.deadline).toMillis() + 1));
-			}
-			Instant cancelDeadline = run.cancelDeadline();
-			if (cancelDeadline != null && !run.abandoned) {
-				wait = Math.min(wait, Math.max(1, Duration.between(now, cancelDeadline).toMillis() + 1));
-			}
-		}
-		return wait;
+		long wait = Math.min(this.settings.pollInterval().toMillis(),
+				Math.max(1, Duration.between(now, this.nextRenewal).toMillis()));
+		return Duration.ofMillis(this.runs.millisUntilNextDeadline(now, wait));
 	}
 
-	private void wakeUp() {
-		this.signalLock.lock();
-		try {
-			this.signalled = true;
-			this.signal.signal();
-		}
-		finally {
-			this.signalLock.unlock();
-		}
+	private boolean changedSinceRound() {
+		Object token = this.roundToken;
+		return token != null && !token.equals(changeToken());
 	}
 
 	private Object changeToken() {
@@ -306,208 +257,72 @@ public final class JobWorker implements QueueSignals {
 		}
 	}
 
-	/** Waits like {@link #awaitSignal}, and also returns early once the store's change token differs. */
-	private void awaitSignalOrChange(long millis, Object token) {
-		if (token == null || millis <= CHANGE_CHECK_MILLIS) {
-			awaitSignal(millis);
-			return;
-		}
-		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-		while (!this.stopped) {
-			long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-			if (left <= 0 || awaitSignal(Math.min(left, CHANGE_CHECK_MILLIS)) || !token.equals(changeToken())) {
-				return;
-			}
-		}
-	}
-
-	/** @return whether a signal (or stop) ended the wait */
-	private boolean awaitSignal(long millis) {
-		this.signalLock.lock();
-		try {
-			if (!this.signalled && !this.stopped) {
-				this.signal.await(millis, TimeUnit.MILLISECONDS);
-			}
-			boolean woken = this.signalled || this.stopped;
-			this.signalled = false;
-			return woken;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			this.stopped = true;
-			return true;
-		}
-		finally {
-			this.signalLock.unlock();
+	private void wakeUp() {
+		BackgroundLoop polling = this.loop;
+		if (polling != null) {
+			polling.wakeUp();
 		}
 	}
 
 	private int freeSlots() {
-		return this.settings.concurrency() - this.running.size();
+		return this.settings.concurrency() - this.runs.size();
 	}
 
 	private int claimAndDispatch(Instant now) {
 		drainFinished();
-		// Runs whose outcome is written in the claim's transaction give their slots back.
-		int limit = freeSlots() + this.unwritten.size();
-		Map<String, Integer> leaving = new HashMap<>();
-		for (Run run : this.unwritten) {
-			leaving.merge(run.job.type(), 1, Integer::sum);
-		}
 		this.lastClaimFull = false;
-		if (limit <= 0) {
+		// Runs whose outcome is written in the claim's transaction give their slots back.
+		int slots = freeSlots() + this.unwritten.size();
+		if (slots <= 0) {
 			return 0;
 		}
-		Set<String> unlimited = new HashSet<>();
-		Map<String, Integer> limited = new HashMap<>();
-		Map<String, Integer> globalLimits = new HashMap<>();
-		Set<String> notRepeatable = new HashSet<>();
-		for (HandlerDefinition handler : this.handlers.all()) {
-			if (!handler.repeatable()) {
-				notRepeatable.add(handler.type());
-			}
-			if (handler.concurrency() == 0 && handler.globalConcurrency() == 0) {
-				unlimited.add(handler.type());
-				continue;
-			}
-			int free = (handler.concurrency() > 0)
-					? handler.concurrency() - runningOf(handler.type()).get() + leaving.getOrDefault(handler.type(), 0)
-					: limit;
-			if (free > 0) {
-				limited.put(handler.type(), Math.min(free, limit));
-				if (handler.globalConcurrency() > 0) {
-					globalLimits.put(handler.type(), handler.globalConcurrency());
-				}
-			}
-		}
-		ClaimRequest request = new ClaimRequest(workerId(), limit, unlimited, limited, notRepeatable,
-				now.plus(this.settings.lease()), globalLimits);
+		ClaimRequest request = ClaimPlanner.plan(workerId(), slots, this.handlers.all(),
+				this.runs.busyByType(this.unwritten), now.plus(this.settings.lease()));
 		if (request.isEmpty()) {
 			writeOutcomes(now);
 			return 0;
 		}
-		List<Completion> completions = new ArrayList<>(this.unwritten.size());
-		for (Run run : this.unwritten) {
-			completions.add(run.completion);
-		}
-		CompleteAndClaim result = this.store.completeAndClaim(completions, workerId(), request, now);
+		CompleteAndClaim result = this.store.completeAndClaim(completionsOf(this.unwritten), workerId(), request, now);
 		recordWritten(result.applied());
 		List<ClaimedJob> jobs = result.claimed();
 		this.listener.claimed(jobs.size());
-		this.lastClaimFull = jobs.size() == limit;
+		this.lastClaimFull = jobs.size() == slots;
 		for (ClaimedJob job : jobs) {
 			dispatch(job, now);
 		}
 		return jobs.size();
 	}
 
-	private AtomicInteger runningOf(String type) {
-		return this.runningByType.computeIfAbsent(type, (key) -> new AtomicInteger());
-	}
-
 	private void dispatch(ClaimedJob job, Instant now) {
 		HandlerDefinition handler = this.handlers.find(job.type()).orElseThrow();
-		Instant deadline = (handler.timeout() != null) ? now.plus(handler.timeout()) : null;
-		Run run = new Run(job, handler, now, deadline);
-		this.running.put(job.id(), run);
-		runningOf(job.type()).incrementAndGet();
+		JobRun run = new JobRun(job, handler, now, this.store, workerId(), this.clock, this.settings);
+		this.runs.add(run);
 		try {
-			this.executor.execute(() -> execute(run));
+			this.executor.execute(() -> runEnded(run, run.execute(this.interceptor, this.outcomes)));
 		}
 		catch (RejectedExecutionException ex) {
-			run.finish(Completion.handedBack(job, now));
+			runEnded(run, Completion.handedBack(job, now));
 		}
 	}
 
-	private void execute(Run run) {
-		run.startNanos = System.nanoTime();
-		run.bindThread();
-		Completion completion;
-		try {
-			completion = this.interceptor.around(run.job, () -> invokeHandler(run));
+	/** Called on the run's thread as it ends: queues its outcome for the next round and wakes the loop. */
+	private void runEnded(JobRun run, Completion completion) {
+		if (run.finish(completion)) {
+			logger.info("Job {} ({}), cancelled while it ignored its interrupt, has now returned: its worker slot is "
+					+ "free again", run.job.id(), run.job.type());
+			this.runs.release(run);
+			wakeUp();
+			return;
 		}
-		catch (Throwable failure) {
-			completion = outcomeOfFailure(run, failure);
+		if (run.handedBack || this.stopped && !this.runs.holds(run)) {
+			return;
 		}
-		finally {
-			run.unbindThread();
-		}
-		run.finish(completion);
-	}
-
-	private Completion invokeHandler(Run run) {
-		if (run.cancelRequested) {
-			return Completion.cancelled(run.job);
-		}
-		try {
-			return outcomeOfReturn(run, run.handler.invoker().invoke(run.job.payload(), run));
-		}
-		catch (Throwable failure) {
-			return outcomeOfFailure(run, failure);
-		}
-	}
-
-	private Completion outcomeOfReturn(Run run, Object result) {
-		if (run.cancelRequested) {
-			return Completion.cancelled(run.job);
-		}
-		if (run.timedOut) {
-			return failure(run, timeoutError(run));
-		}
-		try {
-			return Completion.succeeded(run.job,
-					(result != null) ? JsonText.escapeLoneSurrogates(this.codec.toJson(result)) : null);
-		}
-		catch (RuntimeException ex) {
-			return failure(run, new ErrorClassification("INVALID_OUTPUT:RESULT",
-					"The handler's return value cannot be written as JSON: " + ex.getMessage(), false));
-		}
-	}
-
-	private Completion outcomeOfFailure(Run run, Throwable failure) {
-		if (run.cancelRequested) {
-			return Completion.cancelled(run.job);
-		}
-		if (run.timedOut) {
-			return failure(run, timeoutError(run));
-		}
-		if (failure instanceof JobSnoozedException snooze) {
-			if (run.job.snoozes() >= this.settings.maxSnoozes()) {
-				return failure(run, new ErrorClassification("SNOOZE:LIMIT_REACHED", "The job snoozed "
-						+ run.job.snoozes() + " times, the most jobqueue.worker.max-snoozes allows", false));
-			}
-			return Completion.snoozed(run.job, this.clock.instant().plus(snooze.getDelay()));
-		}
-		ErrorClassification error;
-		try {
-			error = this.classifier.classify(run.job.type(), failure);
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Error classifier failed on {}; recording INTERNAL:CLASSIFIER", failure, ex);
-			error = new ErrorClassification("INTERNAL:CLASSIFIER", DefaultErrorClassifier.describe(failure), true);
-		}
-		if (!(failure instanceof Exception)) {
-			logger.error("Job {} ({}) threw {}", run.job.id(), run.job.type(), failure.toString(), failure);
-		}
-		return failure(run, error);
-	}
-
-	private ErrorClassification timeoutError(Run run) {
-		return new ErrorClassification("TIMEOUT:HANDLER",
-				"The handler ran longer than its timeout of " + run.handler.timeout() + " and was interrupted", true);
-	}
-
-	private Completion failure(Run run, ErrorClassification error) {
-		ClaimedJob job = run.job;
-		if (error.retryable() && job.attempt() < job.maxAttempts()) {
-			Instant next = this.clock.instant().plus(this.retryPolicy.backoff(job.attempt()));
-			return Completion.retry(job, error.code(), error.detail(), next);
-		}
-		return Completion.failed(job, error.code(), error.detail());
+		this.finished.add(run);
+		wakeUp();
 	}
 
 	private void drainFinished() {
-		for (Run run; (run = this.finished.poll()) != null;) {
+		for (JobRun run; (run = this.finished.poll()) != null;) {
 			this.unwritten.add(run);
 		}
 	}
@@ -517,23 +332,24 @@ public final class JobWorker implements QueueSignals {
 		if (this.unwritten.isEmpty()) {
 			return;
 		}
-		List<Completion> completions = new ArrayList<>(this.unwritten.size());
-		for (Run run : this.unwritten) {
+		recordWritten(this.store.complete(completionsOf(this.unwritten), workerId(), now));
+	}
+
+	private static List<Completion> completionsOf(List<JobRun> runs) {
+		List<Completion> completions = new ArrayList<>(runs.size());
+		for (JobRun run : runs) {
 			completions.add(run.completion);
 		}
-		recordWritten(this.store.complete(completions, workerId(), now));
+		return completions;
 	}
 
 	/** Releases the slots of the unwritten runs whose outcomes were just written and reports them. */
 	private void recordWritten(boolean[] applied) {
 		for (int i = 0; i < applied.length; i++) {
-			Run run = this.unwritten.get(i);
-			release(run);
-			Duration queueWait = Duration.between(run.job.runAt(), run.claimedAt);
-			Duration execution = Duration.ofNanos(run.endNanos - run.startNanos);
+			JobRun run = this.unwritten.get(i);
+			this.runs.release(run);
 			if (applied[i]) {
-				this.listener.finished(run.job, run.completion, queueWait.isNegative() ? Duration.ZERO : queueWait,
-						execution);
+				this.listener.finished(run.job, run.completion, run.queueWait(), run.execution());
 			}
 			else {
 				logger.warn("Outcome {} of job {} ({}) run {} was rejected: the run no longer holds the job "
@@ -545,104 +361,6 @@ public final class JobWorker implements QueueSignals {
 		this.unwritten.clear();
 	}
 
-	private void release(Run run) {
-		if (this.running.remove(run.job.id(), run)) {
-			runningOf(run.job.type()).decrementAndGet();
-		}
-	}
-
-	private void enforceTimeouts(Instant now) {
-		for (Run run : this.running.values()) {
-			if (run.abandoned) {
-				continue;
-			}
-			Instant cancelDeadline = run.cancelDeadline();
-			if (cancelDeadline != null && !now.isBefore(cancelDeadline) && run.abandon()) {
-				recordCancelIgnored(run, now);
-				continue;
-			}
-			if (run.deadline == null || run.completion != null || now.isBefore(run.deadline)) {
-				continue;
-			}
-			if (!run.timedOut) {
-				run.timedOut = true;
-				run.interrupt();
-			}
-			else if (!run.reportedStuck && !now.isBefore(run.deadline.plus(run.handler.timeout()))) {
-				run.reportedStuck = true;
-				logger.warn("Job {} ({}) ignores interrupts: it is still running {} after its timeout of {}. Its "
-						+ "worker slot stays taken until the handler returns; make the handler check "
-						+ "Thread.interrupted() or JobContext.isCancelled().", run.job.id(), run.job.type(),
-						Duration.between(run.deadline, now), run.handler.timeout());
-				this.listener.interruptIgnored(run.job, "TIMEOUT");
-				recordEventQuietly(run, "TIMEOUT_IGNORED", "still running " + Duration.between(run.deadline, now)
-						+ " after its timeout of " + run.handler.timeout() + " and interrupt", now);
-			}
-		}
-	}
-
-	/**
-	 * A cancelled run did not stop within the cancel timeout: the job is recorded as cancelled now (the run's
-	 * own outcome will never be written), with an event and a log line saying the handler still runs.
-	 */
-	private void recordCancelIgnored(Run run, Instant now) {
-		Duration since = Duration.between(run.cancelRequestedAt, now);
-		logger.warn("Job {} ({}) ignores its cancellation: still running {} after it was interrupted. It is recorded "
-				+ "as cancelled; its worker slot stays taken until the handler returns. Make the handler check "
-				+ "Thread.interrupted() or JobContext.isCancelled().", run.job.id(), run.job.type(), since);
-		this.listener.interruptIgnored(run.job, "CANCEL");
-		recordEventQuietly(run, "CANCEL_IGNORED", "handler still running " + since + " after the interrupt; "
-				+ "cancelled without its cooperation (jobqueue.worker.cancel-timeout=" + this.settings.cancelTimeout()
-				+ ")", now);
-		try {
-			this.store.complete(List.of(Completion.cancelled(run.job)), workerId(), now);
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Could not record job {} as cancelled: {}. Its lease will expire and recovery will record it.",
-					run.job.id(), ex.toString());
-		}
-	}
-
-	private void recordEventQuietly(Run run, String event, String detail, Instant now) {
-		try {
-			this.store.recordEvent(run.job.id(), event, workerId(), detail, now);
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Could not record event {} of job {}: {}", event, run.job.id(), ex.toString());
-		}
-	}
-
-	private void renewLeases(Instant now) {
-		this.nextRenewal = now.plus(this.settings.renewalInterval());
-		this.store.registerWorker(this.info, now);
-		if (this.running.isEmpty()) {
-			return;
-		}
-		// Runs whose outcome is not written yet still hold their job: renew them too.
-		List<RunningJobRef> refs = new ArrayList<>(this.running.size());
-		for (Run run : this.running.values()) {
-			if (!run.abandoned) {
-				refs.add(new RunningJobRef(run.job.id(), run.job.run()));
-			}
-		}
-		if (refs.isEmpty()) {
-			return;
-		}
-		LeaseRenewal renewal = this.store.renewLeases(workerId(), refs, now, now.plus(this.settings.lease()));
-		for (Long id : renewal.cancelRequested()) {
-			cancelRequested(id);
-		}
-		for (Long id : renewal.lost()) {
-			Run run = this.running.get(id);
-			if (run != null && run.completion == null) {
-				logger.warn("Job {} ({}) lost its lease while running here (its lease expired, likely after a long "
-						+ "pause of this process); interrupting the run", id, run.job.type());
-				run.leaseLost = true;
-				run.interrupt();
-			}
-		}
-	}
-
 	private int handBackUnfinished() {
 		try {
 			writeOutcomes(this.clock.instant());
@@ -651,36 +369,7 @@ public final class JobWorker implements QueueSignals {
 			logger.warn("Could not write the outcomes of finished jobs at shutdown: {}. Their leases will "
 					+ "expire and they will run again.", ex.toString());
 		}
-		List<Run> unfinished = new ArrayList<>();
-		for (Run run : this.running.values()) {
-			if (run.abandoned) {
-				run.interrupt();
-			}
-			else if (run.completion == null && !this.unwritten.contains(run)) {
-				unfinished.add(run);
-			}
-		}
-		if (unfinished.isEmpty()) {
-			return 0;
-		}
-		Instant now = this.clock.instant();
-		List<Completion> handBacks = new ArrayList<>();
-		for (Run run : unfinished) {
-			handBacks.add(Completion.handedBack(run.job, now));
-		}
-		try {
-			this.store.complete(handBacks, workerId(), now);
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Could not hand back {} unfinished job(s) at shutdown: {}. Their leases will expire "
-					+ "and they will run again.", unfinished.size(), ex.toString());
-		}
-		for (Run run : unfinished) {
-			run.handedBack = true;
-			run.interrupt();
-			release(run);
-		}
-		return unfinished.size();
+		return this.runs.handBackUnfinished(this.unwritten, this.clock.instant());
 	}
 
 	private static void sleepQuietly(long millis) {
@@ -690,187 +379,6 @@ public final class JobWorker implements QueueSignals {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
-	}
-
-	private static void joinQuietly(Thread thread) {
-		try {
-			thread.join(10_000);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-	}
-
-	/** One run of a claimed job: the handler's view of it and the worker's bookkeeping. */
-	private final class Run implements JobContext {
-
-		final ClaimedJob job;
-
-		final HandlerDefinition handler;
-
-		final Instant claimedAt;
-
-		final Instant deadline;
-
-		volatile Thread thread;
-
-		volatile boolean cancelRequested;
-
-		volatile boolean leaseLost;
-
-		volatile boolean timedOut;
-
-		volatile boolean handedBack;
-
-		volatile boolean reportedStuck;
-
-		/** Recorded as cancelled by the worker because the handler ignored its interrupt; still running. */
-		volatile boolean abandoned;
-
-		volatile Instant cancelRequestedAt;
-
-		volatile Completion completion;
-
-		long startNanos;
-
-		long endNanos;
-
-		Instant lastHeartbeat;
-
-		Run(ClaimedJob job, HandlerDefinition handler, Instant claimedAt, Instant deadline) {
-			this.job = job;
-			this.handler = handler;
-			this.claimedAt = claimedAt;
-			this.deadline = deadline;
-		}
-
-		synchronized void bindThread() {
-			this.thread = Thread.currentThread();
-		}
-
-		/** Unbinds, then clears any interrupt aimed at this run so it cannot leak into the thread's next task. */
-		void unbindThread() {
-			synchronized (this) {
-				this.thread = null;
-			}
-			Thread.interrupted();
-		}
-
-		synchronized void interrupt() {
-			if (this.thread != null) {
-				this.thread.interrupt();
-			}
-		}
-
-		void markCancelRequested() {
-			if (!this.cancelRequested) {
-				this.cancelRequestedAt = JobWorker.this.clock.instant();
-				this.cancelRequested = true;
-			}
-		}
-
-		/** When a cancelled run that is still going is recorded as cancelled without it, or {@code null}. */
-		Instant cancelDeadline() {
-			Instant requested = this.cancelRequestedAt;
-			return (requested != null && this.completion == null)
-					? requested.plus(JobWorker.this.settings.cancelTimeout()) : null;
-		}
-
-		/** @return whether the run was still going and is now abandoned (only once) */
-		synchronized boolean abandon() {
-			if (this.abandoned || this.completion != null || this.handedBack) {
-				return false;
-			}
-			this.abandoned = true;
-			return true;
-		}
-
-		void finish(Completion completion) {
-			this.endNanos = System.nanoTime();
-			if (this.startNanos == 0) {
-				this.startNanos = this.endNanos;
-			}
-			synchronized (this) {
-				this.completion = completion;
-				if (this.abandoned) {
-					logger.info("Job {} ({}), cancelled while it ignored its interrupt, has now returned: its worker "
-							+ "slot is free again", this.job.id(), this.job.type());
-					release(this);
-					wakeUp();
-					return;
-				}
-			}
-			if (this.handedBack || JobWorker.this.stopped && !JobWorker.this.running.containsKey(this.job.id())) {
-				return;
-			}
-			JobWorker.this.finished.add(this);
-			wakeUp();
-		}
-
-		@Override
-		public long jobId() {
-			return this.job.id();
-		}
-
-		@Override
-		public String type() {
-			return this.job.type();
-		}
-
-		@Override
-		public int attempt() {
-			return this.job.attempt();
-		}
-
-		@Override
-		public int maxAttempts() {
-			return this.job.maxAttempts();
-		}
-
-		@Override
-		public boolean heartbeat() {
-			if (isCancelled()) {
-				return false;
-			}
-			Instant now = JobWorker.this.clock.instant();
-			// A handler may call this in a tight loop: write at most every tenth of the lease.
-			if (this.lastHeartbeat != null
-					&& now.isBefore(this.lastHeartbeat.plus(JobWorker.this.settings.lease().dividedBy(10)))) {
-				return true;
-			}
-			this.lastHeartbeat = now;
-			LeaseRenewal renewal;
-			try {
-				renewal = JobWorker.this.store.renewLeases(workerId(),
-						List.of(new RunningJobRef(this.job.id(), this.job.run())), now,
-						now.plus(JobWorker.this.settings.lease()));
-			}
-			catch (RuntimeException ex) {
-				// The database is briefly unusable: that is no fault of the job. The polling loop renews the
-				// lease too and keeps trying, so the handler goes on.
-				logger.warn("Heartbeat of job {} ({}) could not be written, the run goes on: {}", this.job.id(),
-						this.job.type(), ex.getMessage());
-				return !isCancelled();
-			}
-			if (renewal.cancelRequested().contains(this.job.id())) {
-				markCancelRequested();
-			}
-			if (renewal.lost().contains(this.job.id())) {
-				this.leaseLost = true;
-			}
-			return !isCancelled();
-		}
-
-		@Override
-		public boolean isCancelled() {
-			return this.cancelRequested || this.leaseLost || this.timedOut || this.handedBack;
-		}
-
-		@Override
-		public void snooze(Duration delay) {
-			throw new JobSnoozedException(delay);
-		}
-
 	}
 
 }

@@ -146,7 +146,7 @@ public interface QueueInsights {
 	 * One entry of a job's timeline.
 	 *
 	 * @param at when it happened
-	 * @param event ENQUEUED, CLAIMED, SUCCEEDED, FAILED, RETRY_SCHEDULED, ...
+	 * @param event the {@link JobEvent#name() name} of a {@link JobEvent}
 	 * @param actor the worker, {@code api} or {@code recovery}
 	 * @param detail a short note
 	 */

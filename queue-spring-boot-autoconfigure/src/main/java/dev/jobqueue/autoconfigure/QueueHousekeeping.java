@@ -2,22 +2,20 @@ package dev.jobqueue.autoconfigure;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
+import org.springframework.context.SmartLifecycle;
+
+import dev.jobqueue.core.BackgroundLoop;
 import dev.jobqueue.core.RetentionCleaner;
 
 /**
  * Runs the queue's housekeeping on its own thread every {@code jobqueue.retention.interval}, without needing
  * {@code @EnableScheduling}: the retention cleanup (when {@code jobqueue.retention.enabled}), which ends with
- * a write-ahead log checkpoint; with retention off, only the checkpoint. Runs never overlap (fixed delay).
- * At shutdown it stops a cleanup between two batches and waits for it briefly.
+ * a write-ahead log checkpoint; with retention off, only the checkpoint. Runs never overlap (the interval is
+ * counted from the end of a run). At shutdown it stops a cleanup between two batches and waits for it briefly.
  */
 public class QueueHousekeeping implements SmartLifecycle {
 
@@ -29,7 +27,7 @@ public class QueueHousekeeping implements SmartLifecycle {
 
 	private final boolean purge;
 
-	private volatile ScheduledExecutorService executor;
+	private volatile BackgroundLoop loop;
 
 	private volatile boolean running;
 
@@ -49,46 +47,43 @@ public class QueueHousekeeping implements SmartLifecycle {
 		if (this.running) {
 			return;
 		}
-		ScheduledExecutorService scheduler = Executors
-			.newSingleThreadScheduledExecutor(new CustomizableThreadFactory("jobqueue-housekeeping-"));
 		this.running = true;
-		long millis = this.interval.toMillis();
-		scheduler.scheduleWithFixedDelay(this::runOnce, millis, millis, TimeUnit.MILLISECONDS);
-		this.executor = scheduler;
+		// After a failure the next run comes after the usual interval: housekeeping is never urgent.
+		BackgroundLoop housekeeping = new BackgroundLoop("jobqueue-housekeeping", this::housekeep, this.interval,
+				this.interval, logger, "Queue housekeeping failed");
+		this.loop = housekeeping;
+		housekeeping.start(this.interval);
 	}
 
-	/** One round: cleanup (or only a checkpoint), errors logged, never thrown to the scheduler. */
+	/** One round: cleanup (or only a checkpoint), errors logged, never thrown. */
 	void runOnce() {
 		try {
-			if (this.purge) {
-				this.cleaner.purgeOnce(() -> !this.running);
-			}
-			else {
-				this.cleaner.checkpoint();
-			}
+			housekeep();
 		}
-		catch (Throwable ex) {
-			logger.warn("Queue housekeeping failed; it runs again in {}: {}", this.interval, ex.toString(), ex);
+		catch (RuntimeException ex) {
+			logger.warn("Queue housekeeping failed: {}", ex.toString(), ex);
 		}
+	}
+
+	private Duration housekeep() {
+		if (this.purge) {
+			this.cleaner.purgeOnce(() -> !this.running);
+		}
+		else {
+			this.cleaner.checkpoint();
+		}
+		return this.interval;
 	}
 
 	@Override
 	public synchronized void stop() {
-		ScheduledExecutorService scheduler = this.executor;
+		BackgroundLoop housekeeping = this.loop;
 		this.running = false;
-		if (scheduler == null) {
+		if (housekeeping == null) {
 			return;
 		}
-		scheduler.shutdownNow();
-		try {
-			if (!scheduler.awaitTermination(10, TimeUnit.SECONDS)) {
-				logger.warn("Queue housekeeping did not stop within 10 s");
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		this.executor = null;
+		housekeeping.stop(Duration.ofSeconds(10));
+		this.loop = null;
 	}
 
 	@Override

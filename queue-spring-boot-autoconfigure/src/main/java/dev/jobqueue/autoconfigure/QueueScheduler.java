@@ -3,13 +3,13 @@ package dev.jobqueue.autoconfigure;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.locks.LockSupport;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.context.SmartLifecycle;
 
+import dev.jobqueue.core.BackgroundLoop;
 import dev.jobqueue.core.JobScheduler;
 
 /**
@@ -21,6 +21,9 @@ public class QueueScheduler implements SmartLifecycle {
 
 	private static final Logger logger = LoggerFactory.getLogger(QueueScheduler.class);
 
+	/** The longest wait after the database failed, however often in a row. */
+	private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+
 	private final JobScheduler scheduler;
 
 	private final Clock clock;
@@ -29,9 +32,7 @@ public class QueueScheduler implements SmartLifecycle {
 
 	private final boolean autoStartup;
 
-	private volatile Thread thread;
-
-	private volatile boolean stopping;
+	private volatile BackgroundLoop loop;
 
 	public QueueScheduler(JobScheduler scheduler, Clock clock, Duration pollInterval) {
 		this(scheduler, clock, pollInterval, true);
@@ -60,68 +61,43 @@ public class QueueScheduler implements SmartLifecycle {
 
 	@Override
 	public synchronized void start() {
-		if (this.thread != null) {
+		if (this.loop != null) {
 			return;
 		}
 		this.scheduler.start();
-		this.stopping = false;
-		Thread loop = new Thread(this::loop, "jobqueue-scheduler");
-		loop.setDaemon(true);
-		this.thread = loop;
-		loop.start();
+		Duration backoff = (this.pollInterval.compareTo(MAX_BACKOFF) < 0) ? this.pollInterval : MAX_BACKOFF;
+		BackgroundLoop firing = new BackgroundLoop("jobqueue-scheduler", this::fireDue, backoff, MAX_BACKOFF, logger,
+				"Could not fire job schedules");
+		this.loop = firing;
+		firing.start();
 	}
 
 	@Override
 	public synchronized void stop() {
-		Thread loop = this.thread;
-		if (loop == null) {
+		BackgroundLoop firing = this.loop;
+		if (firing == null) {
 			return;
 		}
-		this.stopping = true;
-		LockSupport.unpark(loop);
-		try {
-			loop.join(10_000);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		this.thread = null;
+		firing.stop(Duration.ofSeconds(10));
+		this.loop = null;
 	}
 
 	@Override
 	public boolean isRunning() {
-		return this.thread != null;
+		return this.loop != null;
 	}
 
-	private void loop() {
-		int failures = 0;
-		while (!this.stopping) {
-			long waitMillis;
-			try {
-				if (!this.scheduler.names().isEmpty()) {
-					this.scheduler.fireDue();
-				}
-				failures = 0;
-				waitMillis = nextWait();
-			}
-			catch (RuntimeException ex) {
-				failures++;
-				if (failures == 1 || failures % 20 == 0) {
-					logger.error("Could not fire job schedules (failure {} in a row): {}", failures, ex.toString(), ex);
-				}
-				waitMillis = Math.min(this.pollInterval.toMillis() * failures, 30_000);
-			}
-			LockSupport.parkNanos(Duration.ofMillis(Math.max(1, waitMillis)).toNanos());
+	/** The loop's step: fires what is due, then waits until the next tick, or the poll interval at most. */
+	private Duration fireDue() {
+		if (!this.scheduler.names().isEmpty()) {
+			this.scheduler.fireDue();
 		}
-	}
-
-	private long nextWait() {
 		long wait = this.pollInterval.toMillis();
 		Instant next = this.scheduler.nextDue();
 		if (next != null) {
 			wait = Math.min(wait, Duration.between(this.clock.instant(), next).toMillis() + 1);
 		}
-		return wait;
+		return Duration.ofMillis(Math.max(1, wait));
 	}
 
 }

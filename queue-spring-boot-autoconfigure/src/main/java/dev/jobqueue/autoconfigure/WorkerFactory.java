@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
 import java.util.function.Supplier;
 
 import org.springframework.boot.thread.Threading;
@@ -49,7 +48,10 @@ record WorkerFactory(JobStore store, HandlerRegistry handlers, PayloadCodec code
 				return executor.get();
 			}
 		}
-		ThreadFactory threads = new CustomizableThreadFactory("jobqueue-worker-");
+		CustomizableThreadFactory threads = new CustomizableThreadFactory("jobqueue-worker-");
+		// The worker hands back what still runs when it stops; a handler that ignores its interrupt must not
+		// keep the JVM alive after that (virtual threads are daemons too).
+		threads.setDaemon(true);
 		return Executors.newFixedThreadPool(this.properties.getConcurrency(), threads);
 	}
 

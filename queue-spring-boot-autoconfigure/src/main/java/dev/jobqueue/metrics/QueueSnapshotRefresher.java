@@ -5,9 +5,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import org.slf4j.Logger;
@@ -15,6 +12,7 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.context.SmartLifecycle;
 
+import dev.jobqueue.core.BackgroundLoop;
 import dev.jobqueue.core.QueueInsights;
 import dev.jobqueue.core.QueueInsights.SnapshotSettings;
 import dev.jobqueue.core.QueueSnapshot;
@@ -23,7 +21,7 @@ import dev.jobqueue.core.QueueSnapshot;
  * Takes a {@link QueueSnapshot} on a schedule, on its own daemon thread, and hands it to its consumers (the
  * gauges of {@link QueueMetrics}). Scrapes read the latest snapshot, so however often they come and however
  * many tags the gauges have, the database sees one snapshot per interval. A failed refresh keeps the previous
- * snapshot and is logged, once per run of failures.
+ * snapshot and is logged (by the {@link BackgroundLoop}: the first of a run of failures, then sparingly).
  */
 public class QueueSnapshotRefresher implements SmartLifecycle {
 
@@ -41,9 +39,7 @@ public class QueueSnapshotRefresher implements SmartLifecycle {
 
 	private volatile QueueSnapshot latest;
 
-	private volatile ScheduledExecutorService executor;
-
-	private boolean failing;
+	private volatile BackgroundLoop loop;
 
 	public QueueSnapshotRefresher(QueueInsights insights, SnapshotSettings settings, Clock clock, Duration interval) {
 		this.insights = Objects.requireNonNull(insights, "'insights' must not be null");
@@ -75,23 +71,19 @@ public class QueueSnapshotRefresher implements SmartLifecycle {
 	 * Takes a snapshot now, on the calling thread.
 	 * @return it, or {@code null} if it failed (the previous one is kept)
 	 */
-	public synchronized QueueSnapshot refresh() {
-		QueueSnapshot snapshot;
+	public QueueSnapshot refresh() {
 		try {
-			snapshot = this.insights.snapshot(this.clock.instant(), this.settings);
+			return takeSnapshot();
 		}
 		catch (RuntimeException ex) {
-			if (!this.failing) {
-				logger.warn("Could not refresh the job queue snapshot behind the jobqueue.* gauges; they keep their "
-						+ "last values until it succeeds: {}", ex.getMessage());
-			}
-			this.failing = true;
+			logger.warn("Could not refresh the job queue snapshot behind the jobqueue.* gauges; they keep their "
+					+ "last values until it succeeds: {}", ex.getMessage());
 			return null;
 		}
-		if (this.failing) {
-			logger.info("Job queue snapshot refreshed again");
-			this.failing = false;
-		}
+	}
+
+	private synchronized QueueSnapshot takeSnapshot() {
+		QueueSnapshot snapshot = this.insights.snapshot(this.clock.instant(), this.settings);
 		this.latest = snapshot;
 		for (Consumer<QueueSnapshot> consumer : this.consumers) {
 			try {
@@ -106,33 +98,34 @@ public class QueueSnapshotRefresher implements SmartLifecycle {
 
 	@Override
 	public synchronized void start() {
-		if (this.executor != null) {
+		if (this.loop != null) {
 			return;
 		}
-		ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor((task) -> {
-			Thread thread = new Thread(task, "jobqueue-snapshot");
-			thread.setDaemon(true);
-			return thread;
-		});
-		scheduler.scheduleWithFixedDelay(this::refresh, 0, this.interval.toMillis(), TimeUnit.MILLISECONDS);
-		this.executor = scheduler;
+		BackgroundLoop refreshing = new BackgroundLoop("jobqueue-snapshot", () -> {
+			takeSnapshot();
+			return this.interval;
+		}, this.interval, this.interval, logger, "Could not refresh the job queue snapshot behind the jobqueue.* "
+				+ "gauges; they keep their last values until it succeeds");
+		this.loop = refreshing;
+		refreshing.start();
 	}
 
 	@Override
 	public void stop() {
-		ScheduledExecutorService scheduler;
+		BackgroundLoop refreshing;
 		synchronized (this) {
-			scheduler = this.executor;
-			this.executor = null;
+			refreshing = this.loop;
+			this.loop = null;
 		}
-		if (scheduler != null) {
-			scheduler.shutdownNow();
+		if (refreshing != null) {
+			// A snapshot under way is not waited for: it only reads, and the thread never keeps the JVM alive.
+			refreshing.stop(Duration.ofSeconds(1));
 		}
 	}
 
 	@Override
 	public boolean isRunning() {
-		return this.executor != null;
+		return this.loop != null;
 	}
 
 }

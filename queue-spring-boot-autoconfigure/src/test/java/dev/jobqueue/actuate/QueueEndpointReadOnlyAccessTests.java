@@ -14,6 +14,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -26,6 +27,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(classes = ObservabilityTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "jobqueue.worker.enabled=false", "management.endpoints.web.exposure.include=jobqueue",
 				"management.endpoint.jobqueue.access=read-only" })
+// Closed after the class, not by a JVM shutdown hook: no context (web server, worker, housekeeping) is left
+// for the test JVM's exit to stop, and a slow close shows here rather than as a killed fork.
+@DirtiesContext
 class QueueEndpointReadOnlyAccessTests {
 
 	@DynamicPropertySource

@@ -24,6 +24,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -42,6 +43,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 				"management.endpoints.web.exposure.include=jobqueue,health",
 				"management.endpoint.health.show-details=always" })
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+// Closed after the class, not by a JVM shutdown hook: no context (web server, worker, housekeeping) is left
+// for the test JVM's exit to stop, and a slow close shows here rather than as a killed fork.
+@DirtiesContext
 class QueueEndpointTests {
 
 	static final Path DIR = tempDir();

@@ -18,6 +18,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -38,6 +39,9 @@ import static org.awaitility.Awaitility.await;
 				"management.endpoint.health.show-details=always", "jobqueue.worker.poll-interval=100ms",
 				"jobqueue.observability.refresh-interval=1h" })
 @Import(QueueObservabilityIntegrationTests.Handlers.class)
+// Closed after the class, not by a JVM shutdown hook: no context (web server, worker, housekeeping) is left
+// for the test JVM's exit to stop, and a slow close shows here rather than as a killed fork.
+@DirtiesContext
 class QueueObservabilityIntegrationTests {
 
 	@DynamicPropertySource

@@ -81,20 +81,22 @@ class QueueRetentionAutoConfigurationTests {
 
 	@Test
 	void withRetentionDisabledHousekeepingOnlyCheckpoints() {
-		contextRunner().withPropertyValues("jobqueue.retention.enabled=false").run((context) -> {
-			JobRows.insert(context.getBean(QueueDataSource.class).dataSource(), "", 50, "thumbnail",
-					JobStatus.SUCCEEDED, Instant.now().minus(Duration.ofDays(40)), Duration.ofMillis(1));
-			JobQueueMaintenance maintenance = context.getBean(JobQueueMaintenance.class);
+		// No worker: its heartbeat would write to the log between the checkpoint and the look at its size.
+		contextRunner().withPropertyValues("jobqueue.retention.enabled=false", "jobqueue.worker.enabled=false")
+			.run((context) -> {
+				JobRows.insert(context.getBean(QueueDataSource.class).dataSource(), "", 50, "thumbnail",
+						JobStatus.SUCCEEDED, Instant.now().minus(Duration.ofDays(40)), Duration.ofMillis(1));
+				JobQueueMaintenance maintenance = context.getBean(JobQueueMaintenance.class);
 
-			context.getBean(QueueHousekeeping.class).runOnce();
+				context.getBean(QueueHousekeeping.class).runOnce();
 
-			assertThat(maintenance.lastRetentionReport()).isEmpty();
-			StorageStats storage = maintenance.storage();
-			assertThat(storage.walBytes()).isZero();
-			assertThat(maintenance.purge(JobStatus.SUCCEEDED, Duration.ofDays(1)).totalDeleted())
-				.as("manual purge still works")
-				.isEqualTo(50);
-		});
+				assertThat(maintenance.lastRetentionReport()).isEmpty();
+				StorageStats storage = maintenance.storage();
+				assertThat(storage.walBytes()).isZero();
+				assertThat(maintenance.purge(JobStatus.SUCCEEDED, Duration.ofDays(1)).totalDeleted())
+					.as("manual purge still works")
+					.isEqualTo(50);
+			});
 	}
 
 	@Test

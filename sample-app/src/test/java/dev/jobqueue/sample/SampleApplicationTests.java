@@ -9,6 +9,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.web.client.RestClient;
@@ -21,6 +22,9 @@ import static org.awaitility.Awaitility.await;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = "sample.demo-traffic.enabled=false")
+// Closed after the class, not by a JVM shutdown hook: no context (web server, worker, housekeeping) is left
+// for the test JVM's exit to stop, and a slow close shows here rather than as a killed fork.
+@DirtiesContext
 class SampleApplicationTests {
 
 	@TempDir

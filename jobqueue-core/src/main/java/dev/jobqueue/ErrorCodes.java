@@ -1,0 +1,75 @@
+package dev.jobqueue;
+
+import java.util.Objects;
+
+/**
+ * The error codes the queue itself records on a job ({@link Job#errorCode()}), for code that matches on them:
+ * alerts, dashboards, tests. Codes have the form {@code CATEGORY:SUBCATEGORY}; a handler's own codes (from
+ * {@link JobFailedException} or {@link JobErrorCode}) use the same form.
+ */
+public final class ErrorCodes {
+
+	/** The handler ran longer than its {@link JobHandler#timeout() timeout} and was interrupted. */
+	public static final String TIMEOUT_HANDLER = "TIMEOUT:HANDLER";
+
+	/** The worker running a job that must not run twice died (its lease expired): a person should look. */
+	public static final String LEASE_EXPIRED_NOT_REPEATABLE = "LEASE_EXPIRED:NOT_REPEATABLE";
+
+	/** The worker running the job's last attempt died (its lease expired). */
+	public static final String LEASE_EXPIRED_MAX_ATTEMPTS = "LEASE_EXPIRED:MAX_ATTEMPTS";
+
+	/** The worker running the job died (its lease expired); the job runs again, attempt counted. */
+	public static final String LEASE_EXPIRED_WORKER_LOST = "LEASE_EXPIRED:WORKER_LOST";
+
+	/** The category of {@link InvalidJobInputException}: input that can never work; never retried. */
+	public static final String INVALID_INPUT = "INVALID_INPUT";
+
+	/** The payload could not be read as the handler's parameter type. */
+	public static final String INVALID_INPUT_PAYLOAD = "INVALID_INPUT:PAYLOAD";
+
+	/** The handler's return value could not be written as JSON. */
+	public static final String INVALID_OUTPUT_RESULT = "INVALID_OUTPUT:RESULT";
+
+	/** The job snoozed as often as {@code jobqueue.worker.max-snoozes} allows and asked once more. */
+	public static final String SNOOZE_LIMIT_REACHED = "SNOOZE:LIMIT_REACHED";
+
+	/** The job was cancelled through the API while it ran. */
+	public static final String CANCELLED_BY_REQUEST = "CANCELLED:BY_REQUEST";
+
+	/** The error classifier itself threw; the failure is recorded as retryable. */
+	public static final String INTERNAL_CLASSIFIER = "INTERNAL:CLASSIFIER";
+
+	/** The handler ran out of memory. */
+	public static final String RESOURCE_OUT_OF_MEMORY = "RESOURCE:OUT_OF_MEMORY";
+
+	/** The handler overflowed its stack. */
+	public static final String INTERNAL_STACK_OVERFLOW = "INTERNAL:STACK_OVERFLOW";
+
+	/** The category of timeouts a handler threw ({@code TIMEOUT:<exception class>}), and of {@link #TIMEOUT_HANDLER}. */
+	public static final String TIMEOUT = "TIMEOUT";
+
+	/** The category of any other exception a handler threw ({@code INTERNAL:<exception class>}). */
+	public static final String INTERNAL = "INTERNAL";
+
+	private ErrorCodes() {
+	}
+
+	/** {@code CATEGORY:SUBCATEGORY}, for example {@code of(INVALID_INPUT, "PAYLOAD")}. */
+	public static String of(String category, String subcategory) {
+		return category + ":" + subcategory;
+	}
+
+	/**
+	 * @return {@code code} if it has the form {@code CATEGORY:SUBCATEGORY}
+	 * @throws IllegalArgumentException if not, with an example
+	 */
+	static String requireValid(String code) {
+		Objects.requireNonNull(code, "'errorCode' must not be null");
+		if (!code.matches("[A-Z][A-Z0-9_]*:[A-Za-z0-9_.$-]{1,80}")) {
+			throw new IllegalArgumentException("An error code has the form CATEGORY:SUBCATEGORY (for example "
+					+ "DEPENDENCY:PAYMENT_API), got '" + code + "'");
+		}
+		return code;
+	}
+
+}

@@ -1,0 +1,128 @@
+package dev.jobqueue.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.jobqueue.ErrorCodes;
+import dev.jobqueue.JobSnoozedException;
+
+/**
+ * Turns the way a run ended into the {@link Completion} to write. No state and no clock: the time comes in as
+ * an argument, so every rule can be tested without a worker or a database. In order:
+ *
+ * <ol>
+ * <li>A run whose job was cancelled while it ran is cancelled, whatever the handler did.</li>
+ * <li>A run past its timeout fails with {@link ErrorCodes#TIMEOUT_HANDLER}, whatever the handler did (it was
+ * interrupted, so what it returned or threw is likely a consequence).</li>
+ * <li>A return value is written as JSON; one that cannot be fails the run with
+ * {@link ErrorCodes#INVALID_OUTPUT_RESULT}, not retried.</li>
+ * <li>A snooze puts the job back without counting the attempt, until the job snoozed {@code maxSnoozes} times:
+ * then it fails with {@link ErrorCodes#SNOOZE_LIMIT_REACHED}, not retried.</li>
+ * <li>Any other failure gets its code from the {@link ErrorClassifier} ({@link ErrorCodes#INTERNAL_CLASSIFIER}
+ * if the classifier itself throws). A retryable failure with attempts left is retried after the
+ * {@link RetryPolicy}'s backoff; any other fails the job.</li>
+ * </ol>
+ */
+final class OutcomeMapper {
+
+	// The worker's log category: users tune the logging of the worker, whatever class of it writes.
+	private static final Logger logger = LoggerFactory.getLogger(JobWorker.class);
+
+	private final PayloadCodec codec;
+
+	private final ErrorClassifier classifier;
+
+	private final RetryPolicy retryPolicy;
+
+	private final int maxSnoozes;
+
+	OutcomeMapper(PayloadCodec codec, ErrorClassifier classifier, RetryPolicy retryPolicy, int maxSnoozes) {
+		this.codec = Objects.requireNonNull(codec, "'codec' must not be null");
+		this.classifier = Objects.requireNonNull(classifier, "'classifier' must not be null");
+		this.retryPolicy = Objects.requireNonNull(retryPolicy, "'retryPolicy' must not be null");
+		this.maxSnoozes = maxSnoozes;
+	}
+
+	/**
+	 * How a run stands as its handler ends.
+	 *
+	 * @param job the job it runs
+	 * @param timeout the handler's timeout, or {@code null}
+	 * @param cancelRequested whether the job was cancelled while it ran
+	 * @param timedOut whether the run passed its timeout and was interrupted
+	 */
+	record RunState(ClaimedJob job, Duration timeout, boolean cancelRequested, boolean timedOut) {
+
+	}
+
+	/** The handler returned {@code result} (may be {@code null}). */
+	Completion returned(RunState run, Object result, Instant now) {
+		Completion interrupted = interrupted(run, now);
+		if (interrupted != null) {
+			return interrupted;
+		}
+		String json;
+		try {
+			json = (result != null) ? JsonText.escapeLoneSurrogates(this.codec.toJson(result)) : null;
+		}
+		catch (RuntimeException ex) {
+			return failure(run.job(), new ErrorClassification(ErrorCodes.INVALID_OUTPUT_RESULT,
+					"The handler's return value cannot be written as JSON: " + ex.getMessage(), false), now);
+		}
+		return Completion.succeeded(run.job(), json);
+	}
+
+	/** The handler (or something around it) threw {@code failure}. */
+	Completion threw(RunState run, Throwable failure, Instant now) {
+		Completion interrupted = interrupted(run, now);
+		if (interrupted != null) {
+			return interrupted;
+		}
+		ClaimedJob job = run.job();
+		if (failure instanceof JobSnoozedException snooze) {
+			if (job.snoozes() >= this.maxSnoozes) {
+				return failure(job, new ErrorClassification(ErrorCodes.SNOOZE_LIMIT_REACHED, "The job snoozed "
+						+ job.snoozes() + " times, the most jobqueue.worker.max-snoozes allows", false), now);
+			}
+			return Completion.snoozed(job, now.plus(snooze.getDelay()));
+		}
+		ErrorClassification error;
+		try {
+			error = this.classifier.classify(job.type(), failure);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Error classifier failed on {}; recording {}", failure, ErrorCodes.INTERNAL_CLASSIFIER, ex);
+			error = new ErrorClassification(ErrorCodes.INTERNAL_CLASSIFIER, DefaultErrorClassifier.describe(failure),
+					true);
+		}
+		if (!(failure instanceof Exception)) {
+			logger.error("Job {} ({}) threw {}", job.id(), job.type(), failure.toString(), failure);
+		}
+		return failure(job, error, now);
+	}
+
+	/** A failed attempt: retried after the backoff while retryable with attempts left, else failed for good. */
+	Completion failure(ClaimedJob job, ErrorClassification error, Instant now) {
+		if (error.retryable() && job.attempt() < job.maxAttempts()) {
+			return Completion.retry(job, error.code(), error.detail(), now.plus(this.retryPolicy.backoff(job.attempt())));
+		}
+		return Completion.failed(job, error.code(), error.detail());
+	}
+
+	/** The outcome a cancel or a timeout imposes, or {@code null} if neither happened. */
+	private Completion interrupted(RunState run, Instant now) {
+		if (run.cancelRequested()) {
+			return Completion.cancelled(run.job());
+		}
+		if (run.timedOut()) {
+			return failure(run.job(), new ErrorClassification(ErrorCodes.TIMEOUT_HANDLER,
+					"The handler ran longer than its timeout of " + run.timeout() + " and was interrupted", true), now);
+		}
+		return null;
+	}
+
+}

@@ -1,0 +1,253 @@
+package dev.jobqueue.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The runs of one worker, from dispatch until their outcome is written (or they are handed back): the slots
+ * they hold, their count per type, and what time does to them. Its methods that touch the store run on the
+ * worker's polling thread only.
+ *
+ * <ul>
+ * <li><b>Timeouts.</b> A run past its handler's timeout is interrupted (its outcome then says
+ * {@code TIMEOUT:HANDLER}); one still going a whole timeout later is reported once with a
+ * {@link JobEvent#TIMEOUT_IGNORED} event. A cancelled run still going after the cancel timeout is recorded as
+ * cancelled without it, with a {@link JobEvent#CANCEL_IGNORED} event; its slot stays taken until it returns.</li>
+ * <li><b>Leases.</b> The leases of all runs still holding their job, finished or not, are renewed in one
+ * statement, which also tells of cancels asked for by other processes and of runs whose lease was lost
+ * (they are interrupted).</li>
+ * </ul>
+ */
+final class RunningJobs {
+
+	// The worker's log category: users tune the logging of the worker, whatever class of it writes.
+	private static final Logger logger = LoggerFactory.getLogger(JobWorker.class);
+
+	private final JobStore store;
+
+	private final String workerId;
+
+	private final WorkerSettings settings;
+
+	private final WorkerListener listener;
+
+	private final Map<Long, JobRun> runs = new ConcurrentHashMap<>();
+
+	private final Map<String, AtomicInteger> byType = new ConcurrentHashMap<>();
+
+	RunningJobs(JobStore store, WorkerSettings settings, WorkerListener listener) {
+		this.store = store;
+		this.workerId = settings.workerId();
+		this.settings = settings;
+		this.listener = listener;
+	}
+
+	void add(JobRun run) {
+		this.runs.put(run.job.id(), run);
+		countOf(run.job.type()).incrementAndGet();
+	}
+
+	/** Frees the run's slot, once. */
+	void release(JobRun run) {
+		if (this.runs.remove(run.job.id(), run)) {
+			countOf(run.job.type()).decrementAndGet();
+		}
+	}
+
+	JobRun get(long jobId) {
+		return this.runs.get(jobId);
+	}
+
+	boolean holds(JobRun run) {
+		return this.runs.containsKey(run.job.id());
+	}
+
+	int size() {
+		return this.runs.size();
+	}
+
+	boolean isEmpty() {
+		return this.runs.isEmpty();
+	}
+
+	/**
+	 * Runs per type that keep their slot once the outcomes of {@code leaving} are written.
+	 * @param leaving runs whose outcome is about to be written
+	 */
+	Map<String, Integer> busyByType(List<JobRun> leaving) {
+		Map<String, Integer> busy = new HashMap<>();
+		this.byType.forEach((type, count) -> busy.put(type, count.get()));
+		for (JobRun run : leaving) {
+			busy.merge(run.job.type(), -1, Integer::sum);
+		}
+		return busy;
+	}
+
+	/** Tells a run of this worker that its job was cancelled, and interrupts it. */
+	void cancelRequested(long jobId) {
+		JobRun run = this.runs.get(jobId);
+		if (run != null) {
+			run.markCancelRequested();
+			run.interrupt();
+		}
+	}
+
+	/**
+	 * How long the worker may wait before a run's timeout or cancel timeout needs it.
+	 * @return at most {@code longest}, at least one millisecond
+	 */
+	long millisUntilNextDeadline(Instant now, long longest) {
+		long wait = longest;
+		for (JobRun run : this.runs.values()) {
+			if (run.deadline != null && !run.timedOut) {
+				wait = Math.min(wait, Math.max(1, Duration.between(now, run.deadline).toMillis() + 1));
+			}
+			Instant cancelDeadline = run.cancelDeadline();
+			if (cancelDeadline != null && !run.abandoned) {
+				wait = Math.min(wait, Math.max(1, Duration.between(now, cancelDeadline).toMillis() + 1));
+			}
+		}
+		return wait;
+	}
+
+	/** Interrupts runs past their timeout, reports the deaf ones, and gives up on cancelled ones; see above. */
+	void enforceTimeouts(Instant now) {
+		for (JobRun run : this.runs.values()) {
+			if (run.abandoned) {
+				continue;
+			}
+			Instant cancelDeadline = run.cancelDeadline();
+			if (cancelDeadline != null && !now.isBefore(cancelDeadline) && run.abandon()) {
+				recordCancelIgnored(run, now);
+				continue;
+			}
+			if (run.deadline == null || run.completion != null || now.isBefore(run.deadline)) {
+				continue;
+			}
+			if (!run.timedOut) {
+				run.timedOut = true;
+				run.interrupt();
+			}
+			else if (!run.reportedStuck && !now.isBefore(run.deadline.plus(run.handler.timeout()))) {
+				run.reportedStuck = true;
+				logger.warn("Job {} ({}) ignores interrupts: it is still running {} after its timeout of {}. Its "
+						+ "worker slot stays taken until the handler returns; make the handler check "
+						+ "Thread.interrupted() or JobContext.isCancelled().", run.job.id(), run.job.type(),
+						Duration.between(run.deadline, now), run.handler.timeout());
+				this.listener.interruptIgnored(run.job, "TIMEOUT");
+				recordEventQuietly(run, JobEvent.TIMEOUT_IGNORED, "still running " + Duration.between(run.deadline, now)
+						+ " after its timeout of " + run.handler.timeout() + " and interrupt", now);
+			}
+		}
+	}
+
+	/**
+	 * A cancelled run did not stop within the cancel timeout: the job is recorded as cancelled now (the run's
+	 * own outcome will never be written), with an event and a log line saying the handler still runs.
+	 */
+	private void recordCancelIgnored(JobRun run, Instant now) {
+		Duration since = Duration.between(run.cancelRequestedAt, now);
+		logger.warn("Job {} ({}) ignores its cancellation: still running {} after it was interrupted. It is recorded "
+				+ "as cancelled; its worker slot stays taken until the handler returns. Make the handler check "
+				+ "Thread.interrupted() or JobContext.isCancelled().", run.job.id(), run.job.type(), since);
+		this.listener.interruptIgnored(run.job, "CANCEL");
+		recordEventQuietly(run, JobEvent.CANCEL_IGNORED, "handler still running " + since + " after the interrupt; "
+				+ "cancelled without its cooperation (jobqueue.worker.cancel-timeout=" + this.settings.cancelTimeout()
+				+ ")", now);
+		try {
+			this.store.complete(List.of(Completion.cancelled(run.job)), this.workerId, now);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not record job {} as cancelled: {}. Its lease will expire and recovery will record it.",
+					run.job.id(), ex.toString());
+		}
+	}
+
+	private void recordEventQuietly(JobRun run, JobEvent event, String detail, Instant now) {
+		try {
+			this.store.recordEvent(run.job.id(), event.name(), this.workerId, detail, now);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not record event {} of job {}: {}", event, run.job.id(), ex.toString());
+		}
+	}
+
+	/** Renews the leases of the runs that hold their job; acts on the cancels and lost leases it learns of. */
+	void renewLeases(Instant now) {
+		// Runs whose outcome is not written yet still hold their job: renew them too.
+		List<RunningJobRef> refs = new ArrayList<>(this.runs.size());
+		for (JobRun run : this.runs.values()) {
+			if (!run.abandoned) {
+				refs.add(run.ref());
+			}
+		}
+		if (refs.isEmpty()) {
+			return;
+		}
+		LeaseRenewal renewal = this.store.renewLeases(this.workerId, refs, now, now.plus(this.settings.lease()));
+		for (Long id : renewal.cancelRequested()) {
+			cancelRequested(id);
+		}
+		for (Long id : renewal.lost()) {
+			JobRun run = this.runs.get(id);
+			if (run != null && run.completion == null) {
+				logger.warn("Job {} ({}) lost its lease while running here (its lease expired, likely after a long "
+						+ "pause of this process); interrupting the run", id, run.job.type());
+				run.leaseLost = true;
+				run.interrupt();
+			}
+		}
+	}
+
+	/**
+	 * At shutdown: hands back the runs still going (pending again, attempt not counted), interrupts them and
+	 * frees their slots; interrupts abandoned runs once more.
+	 * @param unwritten finished runs whose outcome is still to be written: not handed back
+	 * @return how many runs were handed back
+	 */
+	int handBackUnfinished(List<JobRun> unwritten, Instant now) {
+		List<JobRun> unfinished = new ArrayList<>();
+		for (JobRun run : this.runs.values()) {
+			if (run.abandoned) {
+				run.interrupt();
+			}
+			else if (run.completion == null && !unwritten.contains(run)) {
+				unfinished.add(run);
+			}
+		}
+		if (unfinished.isEmpty()) {
+			return 0;
+		}
+		List<Completion> handBacks = new ArrayList<>();
+		for (JobRun run : unfinished) {
+			handBacks.add(Completion.handedBack(run.job, now));
+		}
+		try {
+			this.store.complete(handBacks, this.workerId, now);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not hand back {} unfinished job(s) at shutdown: {}. Their leases will expire "
+					+ "and they will run again.", unfinished.size(), ex.toString());
+		}
+		for (JobRun run : unfinished) {
+			run.handedBack = true;
+			run.interrupt();
+			release(run);
+		}
+		return unfinished.size();
+	}
+
+	private AtomicInteger countOf(String type) {
+		return this.byType.computeIfAbsent(type, (key) -> new AtomicInteger());
+	}
+
+}
