@@ -194,6 +194,11 @@ public final class QueueAutoConfiguration {
 	}
 
 	@Bean
+	static LazyInitializationExcludeFilter jobHandlerLazyInitializationExcludeFilter() {
+		return new JobHandlerBeanLazyInitializationExcludeFilter();
+	}
+
+	@Bean
 	static LazyInitializationExcludeFilter queueWorkerLazyInitializationExcludeFilter() {
 		return LazyInitializationExcludeFilter.forBeanTypes(QueueWorker.class, QueueScheduler.class);
 	}
