@@ -73,8 +73,8 @@ public final class QueueAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	QueueSchemaInitializer queueSchemaInitializer(QueueStorage storage) {
-		return new QueueSchemaInitializer(storage);
+	QueueSchemaInitializer queueSchemaInitializer(QueueStorage storage, QueueProperties properties) {
+		return new QueueSchemaInitializer(storage, properties.getDatasource().getInitializeSchema());
 	}
 
 	@Bean

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
@@ -147,6 +148,13 @@ public class QueueProperties {
 		 */
 		private int poolSize = 4;
 
+		/**
+		 * When the queue creates and migrates its own tables. 'always' and 'embedded' migrate at start-up (a SQLite
+		 * file is embedded in the application); 'never' leaves the schema to the operator and only checks at
+		 * start-up that it is up to date.
+		 */
+		private DatabaseInitializationMode initializeSchema = DatabaseInitializationMode.ALWAYS;
+
 		public String getUrl() {
 			return this.url;
 		}
@@ -185,6 +193,14 @@ public class QueueProperties {
 
 		public void setPoolSize(int poolSize) {
 			this.poolSize = poolSize;
+		}
+
+		public DatabaseInitializationMode getInitializeSchema() {
+			return this.initializeSchema;
+		}
+
+		public void setInitializeSchema(DatabaseInitializationMode initializeSchema) {
+			this.initializeSchema = initializeSchema;
 		}
 
 	}

@@ -100,6 +100,18 @@ class BootConventionsTests {
 			});
 	}
 
+	@Test
+	void schemaInitializationCanBeLeftToTheOperator() {
+		this.contextRunner.withPropertyValues(ownUrl(), "jobqueue.datasource.initialize-schema=never")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("jobqueue.datasource.initialize-schema=never")
+				.hasMessageContaining("dev/jobqueue/sqlite/migration"));
+		this.contextRunner.withPropertyValues(ownUrl()).run((context) -> assertThat(context).hasNotFailed());
+		this.contextRunner.withPropertyValues(ownUrl(), "jobqueue.datasource.initialize-schema=never")
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	static class HandlerConfiguration {
 
