@@ -20,6 +20,7 @@ import dev.jobqueue.Job;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.PausedType;
+import dev.jobqueue.autoconfigure.JobQueueClock;
 import dev.jobqueue.autoconfigure.QueueScheduler;
 import dev.jobqueue.autoconfigure.QueueWorker;
 import dev.jobqueue.core.HandlerRegistry;
@@ -64,6 +65,8 @@ public class JobQueueTester implements ApplicationListener<ContextClosedEvent> {
 
 	private final ObjectProvider<TestQueueClock> clock;
 
+	private final ObjectProvider<JobQueueClock> queueClock;
+
 	private final RunRecorder recorder;
 
 	private @Nullable JobWorker worker;
@@ -71,7 +74,7 @@ public class JobQueueTester implements ApplicationListener<ContextClosedEvent> {
 	JobQueueTester(RunJobs runJobs, ObjectProvider<JobQueue> jobQueue, ObjectProvider<QueueWorker> queueWorker,
 			ObjectProvider<QueueScheduler> queueScheduler, ObjectProvider<QueueInsights> insights,
 			ObjectProvider<HandlerRegistry> handlers, ObjectProvider<LocalSignals> signals,
-			ObjectProvider<TestQueueClock> clock, RunRecorder recorder) {
+			ObjectProvider<TestQueueClock> clock, ObjectProvider<JobQueueClock> queueClock, RunRecorder recorder) {
 		this.runJobs = runJobs;
 		this.jobQueue = jobQueue;
 		this.queueWorker = queueWorker;
@@ -80,6 +83,7 @@ public class JobQueueTester implements ApplicationListener<ContextClosedEvent> {
 		this.handlers = handlers;
 		this.signals = signals;
 		this.clock = clock;
+		this.queueClock = queueClock;
 		this.recorder = recorder;
 	}
 
@@ -246,7 +250,15 @@ public class JobQueueTester implements ApplicationListener<ContextClosedEvent> {
 	}
 
 	private TestQueueClock clock() {
-		return require(this.clock.getIfAvailable(), "TestQueueClock");
+		TestQueueClock testClock = require(this.clock.getIfAvailable(), "TestQueueClock");
+		JobQueueClock queueTime = require(this.queueClock.getIfAvailable(), "JobQueueClock");
+		if (queueTime.clock() != testClock) {
+			throw new IllegalStateException("The queue in this test reads a JobQueueClock of the test's own "
+					+ "configuration, not the TestQueueClock, so the tester cannot move the queue's time. Remove that "
+					+ "JobQueueClock bean from the test's configuration, or build it on the TestQueueClock bean: "
+					+ "new JobQueueClock(testQueueClock).");
+		}
+		return testClock;
 	}
 
 	private void wakeWorker() {

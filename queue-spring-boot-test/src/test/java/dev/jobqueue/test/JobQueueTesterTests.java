@@ -100,6 +100,14 @@ class JobQueueTesterTests {
 	}
 
 	@Test
+	void theQueueReadsTheTestClockNotTheApplicationsClockBean() {
+		assertThat(this.tester.now()).isAfter(Instant.parse("2020-01-01T00:00:00Z"));
+		long id = this.jobQueue.enqueue("greet", new TestApplication.Greeting("Edsger"));
+		this.tester.runDueJobs();
+		assertThat(this.jobQueue.find(id).orElseThrow().createdAt()).isEqualTo(this.tester.now());
+	}
+
+	@Test
 	void theClockDoesNotMoveBackwards() {
 		Instant now = this.tester.now();
 		assertThatIllegalArgumentException().isThrownBy(() -> this.tester.advanceClock(Duration.ofSeconds(-1)))

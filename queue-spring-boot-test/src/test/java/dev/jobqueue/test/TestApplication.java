@@ -1,5 +1,8 @@
 package dev.jobqueue.test;
 
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -16,6 +19,12 @@ import dev.jobqueue.JobQueue;
 @SpringBootConfiguration
 @EnableAutoConfiguration
 class TestApplication {
+
+	/** The application's own clock, for its own use: the queue's timing must not depend on it. */
+	@Bean
+	Clock applicationClock() {
+		return Clock.fixed(Instant.parse("2000-01-01T00:00:00Z"), ZoneOffset.UTC);
+	}
 
 	@Bean
 	Handlers handlers(JobQueue jobQueue) {
