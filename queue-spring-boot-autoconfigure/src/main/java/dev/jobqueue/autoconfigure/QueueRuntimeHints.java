@@ -13,18 +13,20 @@ import org.springframework.aot.hint.RuntimeHintsRegistrar;
 import org.springframework.aot.hint.TypeReference;
 
 /**
- * What a native image needs of the queue that a static analysis cannot see: the store's Flyway migrations (read as
+ * What a native image needs of the queue that a static analysis cannot see: the stores' Flyway migrations (read as
  * resources), and the Java 21 virtual-thread API that {@link dev.jobqueue.core.VirtualThreads} calls reflectively
  * (the code is compiled for Java 17). Handler methods and their payload types are registered per application by
  * {@link JobHandlerBeanFactoryInitializationAotProcessor}.
  */
 class QueueRuntimeHints implements RuntimeHintsRegistrar {
 
-	static final String MIGRATIONS = "dev/jobqueue/sqlite/migration/*.sql";
+	static final String SQLITE_MIGRATIONS = "dev/jobqueue/sqlite/migration/*.sql";
+
+	static final String POSTGRESQL_MIGRATIONS = "dev/jobqueue/postgresql/migration/*.sql";
 
 	@Override
 	public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
-		hints.resources().registerPattern(MIGRATIONS);
+		hints.resources().registerPattern(SQLITE_MIGRATIONS).registerPattern(POSTGRESQL_MIGRATIONS);
 		hints.reflection()
 			.registerType(Thread.class, (type) -> type.withMethod("ofVirtual", List.of(),
 					ExecutableMode.INVOKE))
