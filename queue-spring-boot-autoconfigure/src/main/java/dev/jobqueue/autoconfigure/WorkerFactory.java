@@ -33,12 +33,13 @@ record WorkerFactory(JobStore store, HandlerRegistry handlers, PayloadCodec code
 		RetryPolicy retry, Clock clock, QueueProperties.Worker properties, Environment environment,
 		Supplier<WorkerListener> listener, Supplier<RunInterceptor> interceptor) {
 
-	JobWorker create() {
+	/** @param executor where handlers run, or {@code null} for the worker's own pool */
+	JobWorker create(ExecutorService executor) {
 		WorkerSettings settings = new WorkerSettings(WorkerIds.newId(), this.properties.getConcurrency(),
 				this.properties.getPollInterval(), this.properties.getLease(), shutdownWait(),
 				this.properties.getMaxSnoozes(), this.properties.getCancelTimeout());
 		return new JobWorker(this.store, this.handlers, this.codec, this.classifier, this.retry, this.clock, settings,
-				executor(), this.listener.get(), this.interceptor.get());
+				(executor != null) ? executor : executor(), this.listener.get(), this.interceptor.get());
 	}
 
 	/** {@code jobqueue.worker.shutdown-timeout}, cut to fit the context's shutdown phase (see {@link QueueLifecycle}). */
