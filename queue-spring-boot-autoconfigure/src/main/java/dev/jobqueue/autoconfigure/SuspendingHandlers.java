@@ -48,27 +48,39 @@ final class SuspendingHandlers {
 	 * @return its result, {@code null} for {@code Unit}
 	 */
 	static Object invoke(Method method, Object bean, Object[] args) throws Exception {
-		Object result = BuildersKt.runBlocking(EmptyCoroutineContext.INSTANCE, (scope, continuation) -> {
-			Object[] withContinuation = Arrays.copyOf(args, args.length + 1);
-			withContinuation[args.length] = continuation;
-			try {
-				// Returns the result, or COROUTINE_SUSPENDED and completes the continuation later.
-				return method.invoke(bean, withContinuation);
-			}
-			catch (InvocationTargetException ex) {
-				throw SuspendingHandlers.<RuntimeException>rethrow(ex.getTargetException());
-			}
-			catch (IllegalAccessException ex) {
-				throw new IllegalStateException(ex);
-			}
-		});
-		return (result instanceof Unit) ? null : result;
+		return Coroutines.runBlocking(method, bean, args);
 	}
 
-	// Kotlin has no checked exceptions: what the handler threw goes to the worker as it is.
-	@SuppressWarnings("unchecked")
-	private static <E extends Throwable> E rethrow(Throwable ex) throws E {
-		throw (E) ex;
+	/**
+	 * The code that touches Kotlin's types, in a class of its own: verifying a class loads the types its methods
+	 * use, and an application without Kotlin must still be able to load {@link SuspendingHandlers}.
+	 */
+	private static final class Coroutines {
+
+		static Object runBlocking(Method method, Object bean, Object[] args) throws Exception {
+			Object result = BuildersKt.runBlocking(EmptyCoroutineContext.INSTANCE, (scope, continuation) -> {
+				Object[] withContinuation = Arrays.copyOf(args, args.length + 1);
+				withContinuation[args.length] = continuation;
+				try {
+					// Returns the result, or COROUTINE_SUSPENDED and completes the continuation later.
+					return method.invoke(bean, withContinuation);
+				}
+				catch (InvocationTargetException ex) {
+					throw Coroutines.<RuntimeException>rethrow(ex.getTargetException());
+				}
+				catch (IllegalAccessException ex) {
+					throw new IllegalStateException(ex);
+				}
+			});
+			return (result instanceof Unit) ? null : result;
+		}
+
+		// Kotlin has no checked exceptions: what the handler threw goes to the worker as it is.
+		@SuppressWarnings("unchecked")
+		private static <E extends Throwable> E rethrow(Throwable ex) throws E {
+			throw (E) ex;
+		}
+
 	}
 
 }
