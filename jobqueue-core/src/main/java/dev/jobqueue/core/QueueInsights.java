@@ -18,8 +18,13 @@ public interface QueueInsights {
 	/** The whole picture, computed in one go; see {@link QueueSnapshot}. */
 	QueueSnapshot snapshot(Instant now, SnapshotSettings settings);
 
-	/** The oldest pending job that is due now (not scheduled for later, not waiting out a backoff). */
-	Optional<JobSummary> oldestClaimable(Instant now);
+	/**
+	 * The oldest pending job that is due now (not scheduled for later, not waiting out a backoff) of a type that
+	 * is not paused and that a live worker handles: a paused type or one no worker handles is not late, it is
+	 * held (see {@link QueueSnapshot#unhandled()} and the paused types).
+	 * @param workersAliveAfter a worker whose last heartbeat is before this no longer counts as handling its types
+	 */
+	Optional<JobSummary> oldestClaimable(Instant now, Instant workersAliveAfter);
 
 	/** Running jobs whose last heartbeat is before {@code heartbeatBefore}, oldest heartbeat first. */
 	StuckJobs stuck(Instant heartbeatBefore, int limit);

@@ -16,7 +16,7 @@ import dev.jobqueue.JobStatus;
  *
  * @param at when it was taken
  * @param counts job counts per type and status
- * @param claimable pending jobs that are due now
+ * @param claimable pending jobs that are due now, of types that are not paused and that a live worker handles
  * @param oldestClaimable the oldest of them (by due time), or {@code null}
  * @param oldestRunning the running jobs claimed longest ago
  * @param stuck running jobs without a heartbeat for longer than the stuck-after setting

@@ -46,13 +46,18 @@ public final class PostgresQueueInsights implements QueueInsights {
 			SELECT type, status, count(*) FROM {jobs} GROUP BY status, type
 			""";
 
+	/** Due pending jobs that a worker would claim now: a paused type, or one no live worker handles, is held. */
+	private static final String CLAIMABLE = """
+			status = 'pending' AND run_at <= :now AND type <> ALL(ARRAY(SELECT type FROM {paused}))
+			AND EXISTS (SELECT 1 FROM {workers} w WHERE w.heartbeat_at >= :alive_after AND {jobs}.type = ANY (w.types))""";
+
 	static final String CLAIMABLE_COUNT = """
-			SELECT count(*) FROM {jobs} WHERE status = 'pending' AND run_at <= :now
-			""";
+			SELECT count(*) FROM {jobs} WHERE %s
+			""".formatted(CLAIMABLE);
 
 	static final String OLDEST_CLAIMABLE = """
-			SELECT %s FROM {jobs} WHERE status = 'pending' AND run_at <= :now ORDER BY run_at, id LIMIT 1
-			""".formatted(SUMMARY_COLUMNS);
+			SELECT %s FROM {jobs} WHERE %s ORDER BY run_at, id LIMIT 1
+			""".formatted(SUMMARY_COLUMNS, CLAIMABLE);
 
 	static final String OLDEST_RUNNING = """
 			SELECT %s FROM {jobs} WHERE status = 'running' ORDER BY started_at, id LIMIT :limit
@@ -126,8 +131,11 @@ public final class PostgresQueueInsights implements QueueInsights {
 
 	private QueueSnapshot snapshot(Connection connection, Instant now, SnapshotSettings settings) throws SQLException {
 		Map<String, Map<JobStatus, Long>> counts = counts(connection);
-		long claimable = singleLong(connection, sql(CLAIMABLE_COUNT).prepare(connection).set("now", now));
-		JobSummary oldestClaimable = firstSummary(sql(OLDEST_CLAIMABLE).prepare(connection).set("now", now));
+		Instant aliveAfter = now.minus(settings.workerDeadAfter());
+		long claimable = singleLong(connection,
+				sql(CLAIMABLE_COUNT).prepare(connection).set("now", now).set("alive_after", aliveAfter));
+		JobSummary oldestClaimable = firstSummary(
+				sql(OLDEST_CLAIMABLE).prepare(connection).set("now", now).set("alive_after", aliveAfter));
 		List<JobSummary> oldestRunning = summaries(
 				sql(OLDEST_RUNNING).prepare(connection).set("limit", settings.jobsListed()));
 		StuckJobs stuck = stuck(connection, now.minus(settings.stuckAfter()), settings.jobsListed());
@@ -141,9 +149,11 @@ public final class PostgresQueueInsights implements QueueInsights {
 	}
 
 	@Override
-	public Optional<JobSummary> oldestClaimable(Instant now) {
+	public Optional<JobSummary> oldestClaimable(Instant now, Instant workersAliveAfter) {
 		return Optional.ofNullable(this.database.read("find the oldest claimable job",
-				(connection) -> firstSummary(sql(OLDEST_CLAIMABLE).prepare(connection).set("now", now))));
+				(connection) -> firstSummary(sql(OLDEST_CLAIMABLE).prepare(connection)
+					.set("now", now)
+					.set("alive_after", workersAliveAfter))));
 	}
 
 	@Override

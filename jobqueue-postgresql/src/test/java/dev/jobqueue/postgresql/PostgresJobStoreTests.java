@@ -170,6 +170,31 @@ class PostgresJobStoreTests {
 	}
 
 	@Test
+	void jobsOfPausedOrUnhandledTypesAreNotClaimable() {
+		this.store.enqueue(List.of(job("a", 0, null), job("b", 0, null), job("c", 0, null)), NOW, () -> {
+		});
+		this.store.registerWorker(new WorkerInfo("w1", "host", 42, Set.of("a", "b"), 4), NOW);
+		this.admin.pause("a", "test", NOW);
+		Instant later = NOW.plusSeconds(30);
+		QueueInsights insights = this.db.storage().insights();
+		QueueInsights.SnapshotSettings settings = new QueueInsights.SnapshotSettings(Duration.ofMinutes(1), 5,
+				Duration.ofMinutes(1), 10);
+		// a is paused and no worker handles c: only b is claimable.
+		QueueSnapshot snapshot = insights.snapshot(later, settings);
+		assertThat(snapshot.claimable()).isEqualTo(1);
+		assertThat(snapshot.oldestClaimable().type()).isEqualTo("b");
+		assertThat(insights.oldestClaimable(later, later.minusSeconds(60))).hasValueSatisfying(
+				(oldest) -> assertThat(oldest.type()).isEqualTo("b"));
+		// Once w1 is dead, nothing is.
+		Instant muchLater = NOW.plusSeconds(300);
+		assertThat(insights.snapshot(muchLater, settings).claimable()).isZero();
+		assertThat(insights.oldestClaimable(muchLater, muchLater.minusSeconds(60))).isEmpty();
+		this.admin.resume("a");
+		assertThat(insights.oldestClaimable(later, later.minusSeconds(60))).hasValueSatisfying(
+				(oldest) -> assertThat(oldest.type()).isIn("a", "b"));
+	}
+
+	@Test
 	void availabilityCheckFindsAReadOnlyDatabaseWithoutWriting() {
 		this.db.execute("ALTER DATABASE " + this.db.name() + " SET default_transaction_read_only = on");
 		try (HikariDataSource readOnly = PostgresDataSources.create(this.db.url(), null, null, 1)) {

@@ -110,8 +110,10 @@ class PostgresQueryPlanTests {
 	void snapshotStatementsUseTheirIndexes() throws SQLException {
 		Map<String, List<String>> plans = new LinkedHashMap<>();
 		plans.put("COUNTS", explain(PostgresQueueInsights.COUNTS, Map.of()));
-		plans.put("CLAIMABLE_COUNT", explain(PostgresQueueInsights.CLAIMABLE_COUNT, Map.of("now", this.now)));
-		plans.put("OLDEST_CLAIMABLE", explain(PostgresQueueInsights.OLDEST_CLAIMABLE, Map.of("now", this.now)));
+		plans.put("CLAIMABLE_COUNT", explain(PostgresQueueInsights.CLAIMABLE_COUNT,
+				Map.of("now", this.now, "alive_after", this.now)));
+		plans.put("OLDEST_CLAIMABLE", explain(PostgresQueueInsights.OLDEST_CLAIMABLE,
+				Map.of("now", this.now, "alive_after", this.now)));
 		plans.put("OLDEST_RUNNING", explain(PostgresQueueInsights.OLDEST_RUNNING, Map.of("limit", 10)));
 		plans.put("STUCK", explain(PostgresQueueInsights.STUCK, Map.of("heartbeat_before", this.now, "limit", 10)));
 		plans.put("RETRIES", explain(PostgresQueueInsights.RETRIES, Map.of()));

@@ -46,13 +46,22 @@ public final class SqliteQueueInsights implements QueueInsights {
 			SELECT type, status, count(*) FROM {jobs} GROUP BY status, type
 			""";
 
+	/**
+	 * Due pending jobs that a worker would claim now: a paused type, or one no live worker handles, is held, not
+	 * late. The workers' types are a comma-separated list, one row per process.
+	 */
+	private static final String CLAIMABLE = """
+			status = 'pending' AND run_at <= :now AND type NOT IN (SELECT type FROM {paused})
+			AND EXISTS (SELECT 1 FROM {workers} w WHERE w.heartbeat_at >= :alive_after
+			            AND instr(',' || w.types || ',', ',' || {jobs}.type || ',') > 0)""";
+
 	private static final String CLAIMABLE_COUNT = """
-			SELECT count(*) FROM {jobs} WHERE status = 'pending' AND run_at <= :now
-			""";
+			SELECT count(*) FROM {jobs} WHERE %s
+			""".formatted(CLAIMABLE);
 
 	private static final String OLDEST_CLAIMABLE = """
-			SELECT %s FROM {jobs} WHERE status = 'pending' AND run_at <= :now ORDER BY run_at, id LIMIT 1
-			""".formatted(SUMMARY_COLUMNS);
+			SELECT %s FROM {jobs} WHERE %s ORDER BY run_at, id LIMIT 1
+			""".formatted(SUMMARY_COLUMNS, CLAIMABLE);
 
 	private static final String OLDEST_RUNNING = """
 			SELECT %s FROM {jobs} INDEXED BY {p}jobs_running_idx
@@ -153,11 +162,12 @@ public final class SqliteQueueInsights implements QueueInsights {
 
 	private QueueSnapshot snapshot(Connection connection, Instant now, SnapshotSettings settings) throws SQLException {
 		Map<String, Map<JobStatus, Long>> counts = counts(connection);
+		Instant aliveAfter = now.minus(settings.workerDeadAfter());
 		long claimable;
 		try (NamedStatement count = this.claimableCount.prepare(connection)) {
-			claimable = count.bind("now", now).queryLong();
+			claimable = count.bind("now", now).bind("alive_after", aliveAfter).queryLong();
 		}
-		JobSummary oldestClaimable = oldestClaimable(connection, now);
+		JobSummary oldestClaimable = oldestClaimable(connection, now, aliveAfter);
 		List<JobSummary> oldestRunning;
 		try (NamedStatement select = this.oldestRunning.prepare(connection)) {
 			oldestRunning = SqliteJobDetails.summaries(select.bind("limit", settings.jobsListed()));
@@ -182,14 +192,14 @@ public final class SqliteQueueInsights implements QueueInsights {
 	}
 
 	@Override
-	public Optional<JobSummary> oldestClaimable(Instant now) {
+	public Optional<JobSummary> oldestClaimable(Instant now, Instant workersAliveAfter) {
 		return Optional.ofNullable(this.database.read("find the oldest claimable job",
-				(connection) -> oldestClaimable(connection, now)));
+				(connection) -> oldestClaimable(connection, now, workersAliveAfter)));
 	}
 
-	private JobSummary oldestClaimable(Connection connection, Instant now) throws SQLException {
+	private JobSummary oldestClaimable(Connection connection, Instant now, Instant aliveAfter) throws SQLException {
 		try (NamedStatement select = this.oldestClaimable.prepare(connection)) {
-			List<JobSummary> oldest = SqliteJobDetails.summaries(select.bind("now", now));
+			List<JobSummary> oldest = SqliteJobDetails.summaries(select.bind("now", now).bind("alive_after", aliveAfter));
 			return oldest.isEmpty() ? null : oldest.get(0);
 		}
 	}

@@ -77,6 +77,8 @@ class SqliteQueueInsightsTests {
 		this.db.execute("INSERT INTO jobs (type, status, payload, max_attempts, run_at, created_at, attempts) "
 				+ "VALUES ('type-1', 'pending', '{}', 3, ?, ?, 0)", NOW.minusSeconds(30).toEpochMilli(),
 				NOW.minusSeconds(60).toEpochMilli());
+		this.db.execute("INSERT INTO job_workers (worker_id, host, pid, types, concurrency, started_at, heartbeat_at) "
+				+ "VALUES ('w1', 'host', 1, 'type-0,type-1', 4, ?, ?)", NOW.toEpochMilli(), NOW.toEpochMilli());
 		this.insights.snapshot(NOW, SETTINGS);
 		long best = Long.MAX_VALUE;
 		QueueSnapshot snapshot = null;
@@ -133,6 +135,9 @@ class SqliteQueueInsightsTests {
 	private static void assertUsesIndex(String name, List<String> plan) {
 		assertThat(plan).as(name).isNotEmpty();
 		for (String line : plan) {
+			if (line.startsWith("SCAN w ")) {
+				continue; // the worker table, one row per process, is read whole by design
+			}
 			boolean fullScan = line.matches("SCAN \\w+") || (line.startsWith("SCAN ") && !line.contains(" INDEX "));
 			assertThat(fullScan).as(name + " reads the table without an index: " + line).isFalse();
 		}

@@ -129,7 +129,7 @@ public class QueueEndpoint {
 		return new QueueReport(now, counts, byType, pendingReport,
 				snapshot.oldestRunning().stream().map((job) -> JobView.of(job, now)).toList(), stuck,
 				new Retries(snapshot.retries(), snapshot.retriesByType()), snapshot.errors(), snapshot.unhandled(),
-				snapshot.workers(), retention(), snapshot.storage());
+				this.queue.pausedTypes(), snapshot.workers(), retention(), snapshot.storage());
 	}
 
 	/**
@@ -306,14 +306,16 @@ public class QueueEndpoint {
 	 * @param stuck running jobs without heartbeat for longer than stuck-after
 	 * @param retries attempts used → jobs, over unfinished and failed jobs
 	 * @param errors the Top-N error codes
-	 * @param unhandled pending jobs per type that no live worker handles
+	 * @param unhandled pending jobs per type that no live worker handles (held: not counted as claimable)
+	 * @param paused the paused types, whose pending jobs are held (not counted as claimable)
 	 * @param workers registered workers
 	 * @param retention retention settings and the latest cleanup
 	 * @param sqlite the database file's state
 	 */
 	public record QueueReport(Instant at, Map<String, Long> counts, Map<String, Map<String, Long>> byType,
 			Pending pending, List<JobView> oldestRunning, Stuck stuck, Retries retries, QueueSnapshot.ErrorSummary errors,
-			Map<String, Long> unhandled, List<QueueSnapshot.WorkerState> workers, Retention retention,
+			Map<String, Long> unhandled, List<PausedType> paused, List<QueueSnapshot.WorkerState> workers,
+			Retention retention,
 			QueueSnapshot.StorageState sqlite) {
 
 	}
@@ -321,8 +323,9 @@ public class QueueEndpoint {
 	/**
 	 * Pending jobs.
 	 *
-	 * @param claimable due now
-	 * @param scheduled due later (scheduled, or waiting out a retry backoff)
+	 * @param claimable due now, of a type that is not paused and that a live worker handles
+	 * @param scheduled the other pending jobs: due later (scheduled, or waiting out a retry backoff), or held
+	 * because their type is paused or no live worker handles it
 	 * @param oldestClaimable the due job that has waited longest, or {@code null}
 	 */
 	public record Pending(long claimable, long scheduled, JobView oldestClaimable) {

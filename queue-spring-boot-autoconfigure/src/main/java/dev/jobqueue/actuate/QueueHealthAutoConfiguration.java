@@ -44,7 +44,7 @@ public final class QueueHealthAutoConfiguration {
 				new Status(degraded.trim().toUpperCase(Locale.ROOT)), () -> {
 					QueueWorker queueWorker = worker.getIfUnique();
 					return (queueWorker != null) ? queueWorker.worker() : null;
-				});
+				}, properties.snapshotSettings().workerDeadAfter());
 	}
 
 }

@@ -38,6 +38,9 @@ public class QueueHealthIndicator extends AbstractHealthIndicator {
 
 	private static final int STUCK_LISTED = 5;
 
+	/** Three times the worker's default lease, as jobqueue.observability.worker-dead-after when it is not set. */
+	private static final Duration DEFAULT_WORKER_DEAD_AFTER = Duration.ofMinutes(3);
+
 	/**
 	 * Failed worker rounds in a row that make the queue DOWN. One failure can be a lock held longer than the
 	 * busy timeout; three in a row (with the worker's growing backoff between them) is a database that stopped
@@ -57,6 +60,8 @@ public class QueueHealthIndicator extends AbstractHealthIndicator {
 
 	private final Supplier<JobWorker> worker;
 
+	private final Duration workerDeadAfter;
+
 	/**
 	 * @param stuckAfter running jobs without heartbeat for longer are stuck
 	 * @param maxQueueAge the oldest claimable job may wait this long; {@code null} for no limit
@@ -75,6 +80,19 @@ public class QueueHealthIndicator extends AbstractHealthIndicator {
 	 */
 	public QueueHealthIndicator(QueueInsights insights, Clock clock, Duration stuckAfter, Duration maxQueueAge,
 			Status degradedStatus, Supplier<JobWorker> worker) {
+		this(insights, clock, stuckAfter, maxQueueAge, degradedStatus, worker, DEFAULT_WORKER_DEAD_AFTER);
+	}
+
+	/**
+	 * @param stuckAfter running jobs without heartbeat for longer are stuck
+	 * @param maxQueueAge the oldest claimable job may wait this long; {@code null} for no limit
+	 * @param degradedStatus reported when jobs are stuck or the queue is too old
+	 * @param worker this process's running worker, or {@code null} when it runs none
+	 * @param workerDeadAfter a worker silent for longer no longer handles its types: their jobs are held, not
+	 * late, and do not count against {@code maxQueueAge} (nor do the jobs of paused types)
+	 */
+	public QueueHealthIndicator(QueueInsights insights, Clock clock, Duration stuckAfter, Duration maxQueueAge,
+			Status degradedStatus, Supplier<JobWorker> worker, Duration workerDeadAfter) {
 		super("Job queue health check failed");
 		this.insights = Objects.requireNonNull(insights, "'insights' must not be null");
 		this.clock = Objects.requireNonNull(clock, "'clock' must not be null");
@@ -82,6 +100,7 @@ public class QueueHealthIndicator extends AbstractHealthIndicator {
 		this.maxQueueAge = maxQueueAge;
 		this.degradedStatus = Objects.requireNonNull(degradedStatus, "'degradedStatus' must not be null");
 		this.worker = Objects.requireNonNull(worker, "'worker' must not be null");
+		this.workerDeadAfter = Objects.requireNonNull(workerDeadAfter, "'workerDeadAfter' must not be null");
 	}
 
 	@Override
@@ -110,7 +129,7 @@ public class QueueHealthIndicator extends AbstractHealthIndicator {
 			problems.add(stuck.count() + " running job(s) without heartbeat for more than " + this.stuckAfter);
 			builder.withDetail("stuckJobs", stuck.oldest().stream().map((job) -> describeStuck(job, now)).toList());
 		}
-		Optional<JobSummary> oldest = this.insights.oldestClaimable(now);
+		Optional<JobSummary> oldest = this.insights.oldestClaimable(now, now.minus(this.workerDeadAfter));
 		Duration age = oldest.map((job) -> Duration.between(job.runAt(), now)).filter((d) -> !d.isNegative())
 			.orElse(Duration.ZERO);
 		builder.withDetail("oldestClaimableAge", age.toString());

@@ -107,8 +107,9 @@ class QueueEndpointTests {
 	void oldestClaimableJobIgnoresJobsInBackoffAndOldestRunningJobsNameTheirWorker() throws Exception {
 		JsonNode queue = get("/actuator/jobqueue", 200);
 		JsonNode pending = queue.get("pending");
-		assertThat(pending.get("claimable").asLong()).isEqualTo(4);
-		assertThat(pending.get("scheduled").asLong()).isEqualTo(1);
+		// p4's only worker is dead and no worker handles p5: they are held, not claimable.
+		assertThat(pending.get("claimable").asLong()).isEqualTo(2);
+		assertThat(pending.get("scheduled").asLong()).isEqualTo(3);
 		// p3 was created first, but it waits out a backoff: p1 is the oldest that a worker could take.
 		JsonNode oldest = pending.get("oldestClaimable");
 		assertThat(oldest.get("id").asLong()).isEqualTo(ids.get("p1"));
@@ -261,6 +262,17 @@ class QueueEndpointTests {
 		assertThat(pausedTypes.get(0).get("type").asString()).isEqualTo("report");
 		assertThat(pausedTypes.get(0).get("since").asString()).isEqualTo(ObservabilityTestApplication.NOW);
 		assertThat(get("/actuator/jobqueue/schedules", 200).get("schedules").get(0).get("paused").asBoolean()).isTrue();
+
+		// A paused type is listed by the overview, and its due jobs are held: neither claimable nor late.
+		assertThat(post("/actuator/jobqueue/email/pause", 200).get("applied").asBoolean()).isTrue();
+		JsonNode queue = get("/actuator/jobqueue", 200);
+		List<String> overviewPaused = new ArrayList<>();
+		queue.get("paused").forEach((type) -> overviewPaused.add(type.get("type").asString()));
+		assertThat(overviewPaused).containsExactly("email", "report");
+		assertThat(queue.get("pending").get("claimable").asLong()).isZero();
+		assertThat(queue.get("pending").get("oldestClaimable").isNull()).isTrue();
+		assertThat(post("/actuator/jobqueue/email/resume", 200).get("applied").asBoolean()).isTrue();
+		assertThat(get("/actuator/jobqueue", 200).get("pending").get("claimable").asLong()).isEqualTo(2);
 
 		assertThat(post("/actuator/jobqueue/report/resume", 200).get("applied").asBoolean()).isTrue();
 		assertThat(get("/actuator/jobqueue/paused", 200).get("paused")).isEmpty();

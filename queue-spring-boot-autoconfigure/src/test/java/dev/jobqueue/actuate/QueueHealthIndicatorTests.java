@@ -73,10 +73,12 @@ class QueueHealthIndicatorTests extends QueueFileTests {
 		this.harness.queue.enqueue("email", "hello");
 		this.harness.queue.enqueue(dev.jobqueue.JobRequest.of("email", "later").delay(Duration.ofHours(2)));
 		this.clock.advance(Duration.ofMinutes(5));
+		workerAliveNow("email");
 		assertThat(indicator(Duration.ofMinutes(10), new Status("DEGRADED")).health(true).getStatus())
 			.isEqualTo(Status.UP);
 
 		this.clock.advance(Duration.ofMinutes(6));
+		workerAliveNow("email");
 
 		Health health = indicator(Duration.ofMinutes(10), new Status("DEGRADED")).health(true);
 		assertThat(health.getStatus().getCode()).isEqualTo("DEGRADED");
@@ -85,6 +87,28 @@ class QueueHealthIndicatorTests extends QueueFileTests {
 		assertThat((List<Object>) health.getDetails().get("problems")).singleElement()
 			.asString()
 			.contains("has waited PT11M, more than PT10M");
+	}
+
+	@Test
+	void jobsOfAPausedTypeOrOfATypeNoLiveWorkerHandlesAreHeldNotLate() {
+		this.harness.queue.enqueue("email", "hello");
+		this.harness.queue.enqueue("report", "monthly");
+		this.harness.queue.pause("email");
+		this.clock.advance(Duration.ofMinutes(30));
+		workerAliveNow("email");
+
+		// The email job is paused and no live worker handles reports: nothing is late.
+		Health health = indicator(Duration.ofMinutes(10), Status.OUT_OF_SERVICE).health(true);
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		assertThat(health.getDetails()).containsEntry("oldestClaimableAge", "PT0S");
+
+		this.harness.queue.resume("email");
+		health = indicator(Duration.ofMinutes(10), Status.OUT_OF_SERVICE).health(true);
+		assertThat(health.getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
+		assertThat((List<Object>) health.getDetails().get("problems")).singleElement()
+			.asString()
+			.contains("email")
+			.contains("has waited PT30M");
 	}
 
 	@Test
@@ -171,6 +195,13 @@ class QueueHealthIndicatorTests extends QueueFileTests {
 		finally {
 			worker.stop();
 		}
+	}
+
+	/** A worker of another process that handles these types and has just beaten its heartbeat. */
+	private void workerAliveNow(String... types) {
+		this.db.execute("INSERT OR REPLACE INTO job_workers (worker_id, host, pid, types, concurrency, started_at, "
+				+ "heartbeat_at) VALUES ('w-other', 'other-host', 1, ?, 4, ?, ?)", String.join(",", types),
+				this.clock.instant().toEpochMilli(), this.clock.instant().toEpochMilli());
 	}
 
 	private QueueHealthIndicator indicator(Duration maxQueueAge, Status degraded) {
