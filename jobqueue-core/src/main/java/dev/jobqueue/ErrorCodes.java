@@ -77,13 +77,22 @@ public final class ErrorCodes {
 		return category + ":" + subcategory;
 	}
 
+	/** The rule a code follows, for messages. */
+	public static final String FORM = "CATEGORY:SUBCATEGORY: an upper-case category of letters, digits and "
+			+ "underscores, a colon, then up to 80 letters, digits or _.$- (for example DEPENDENCY:PAYMENT_API)";
+
+	/** Whether {@code code} has the form {@code CATEGORY:SUBCATEGORY} (see {@link #FORM}). */
+	public static boolean isValid(String code) {
+		return code != null && code.matches("[A-Z][A-Z0-9_]*:[A-Za-z0-9_.$-]{1,80}");
+	}
+
 	/**
 	 * @return {@code code} if it has the form {@code CATEGORY:SUBCATEGORY}
 	 * @throws IllegalArgumentException if not, with an example
 	 */
 	static String requireValid(String code) {
 		Objects.requireNonNull(code, "'errorCode' must not be null");
-		if (!code.matches("[A-Z][A-Z0-9_]*:[A-Za-z0-9_.$-]{1,80}")) {
+		if (!isValid(code)) {
 			throw new IllegalArgumentException("An error code has the form CATEGORY:SUBCATEGORY (for example "
 					+ "DEPENDENCY:PAYMENT_API), got '" + code + "'");
 		}

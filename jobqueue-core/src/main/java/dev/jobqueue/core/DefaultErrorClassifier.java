@@ -9,7 +9,9 @@ import dev.jobqueue.JobFailedException;
 
 /**
  * Picks an error code in this order: a {@link JobFailedException}'s own code; a {@link JobErrorCode} on the
- * exception's class (or on a cause's); well-known JVM troubles ({@code RESOURCE:OUT_OF_MEMORY},
+ * exception's class (or on a cause's) whose value has the form {@code CATEGORY:SUBCATEGORY} (one that does not is
+ * passed over: a handler's {@code throws} clause is checked at start-up, an exception it does not declare is not);
+ * well-known JVM troubles ({@code RESOURCE:OUT_OF_MEMORY},
  * {@code INTERNAL:STACK_OVERFLOW}, {@code TIMEOUT:*}); else {@code INTERNAL:<exception class>}.
  */
 public class DefaultErrorClassifier implements ErrorClassifier {
@@ -22,7 +24,7 @@ public class DefaultErrorClassifier implements ErrorClassifier {
 				return new ErrorClassification(jobFailure.getErrorCode(), describe(t), jobFailure.isRetryable());
 			}
 			JobErrorCode annotated = t.getClass().getAnnotation(JobErrorCode.class);
-			if (annotated != null) {
+			if (annotated != null && ErrorCodes.isValid(annotated.value())) {
 				return new ErrorClassification(annotated.value(), describe(t), annotated.retryable());
 			}
 		}

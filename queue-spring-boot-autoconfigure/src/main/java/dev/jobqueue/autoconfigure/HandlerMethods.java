@@ -15,8 +15,10 @@ import org.springframework.boot.convert.DurationStyle;
 import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringValueResolver;
 
+import dev.jobqueue.ErrorCodes;
 import dev.jobqueue.InvalidJobInputException;
 import dev.jobqueue.JobContext;
+import dev.jobqueue.JobErrorCode;
 import dev.jobqueue.JobHandler;
 import dev.jobqueue.Misfire;
 import dev.jobqueue.Schedule;
@@ -89,6 +91,7 @@ final class HandlerMethods {
 				payloadIndex = i;
 			}
 		}
+		checkErrorCodes(method, source);
 		Duration timeout = parseTimeout(attributes.timeout(), source);
 		Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
 		ReflectionUtils.makeAccessible(invocable);
@@ -170,6 +173,21 @@ final class HandlerMethods {
 	static String source(String beanName, Method method) {
 		return "bean '" + beanName + "' method " + method.getDeclaringClass().getSimpleName() + "." + method.getName()
 				+ "()";
+	}
+
+	/**
+	 * The {@link JobErrorCode} of each exception the handler declares it throws has the form
+	 * {@code CATEGORY:SUBCATEGORY}: the one place such codes can be checked before a job fails with them. (Codes of
+	 * a {@link dev.jobqueue.JobFailedException} are checked when it is created.)
+	 */
+	private static void checkErrorCodes(Method method, String source) {
+		for (Class<?> thrown : method.getExceptionTypes()) {
+			JobErrorCode code = thrown.getAnnotation(JobErrorCode.class);
+			if (code != null && !ErrorCodes.isValid(code.value())) {
+				throw invalid(source, "it throws " + thrown.getName() + ", whose @JobErrorCode(\"" + code.value()
+						+ "\") is not an error code; use " + ErrorCodes.FORM);
+			}
+		}
 	}
 
 	private static Duration parseTimeout(String value, String source) {

@@ -43,6 +43,9 @@ class QueueEndpointShowValuesTests {
 
 	static final String MARKER = "S3CR3T-MARKER-7f1c";
 
+	/** A frame of the failing handler's stack, as a stack trace prints it. */
+	static final String THROWING_FRAME = "QueueEndpointShowValuesTests$MarkerJobs.thrower(";
+
 	static final List<String> READS = List.of("/actuator/jobqueue", "/actuator/jobqueue/all",
 			"/actuator/jobqueue/succeeded", "/actuator/jobqueue/failed", "/actuator/jobqueue/all?type=strict",
 			"/actuator/jobqueue/schedules", "/actuator/jobqueue/paused");
@@ -69,6 +72,9 @@ class QueueEndpointShowValuesTests {
 				.contains("\"dedupKey\":\"******\"", "\"preview\":null");
 			assertThat(get("/actuator/jobqueue/" + this.strict)).doesNotContain(MARKER)
 				.contains("\"errorDetail\":\"******\"", "\"preview\":null");
+			assertThat(get("/actuator/jobqueue/" + this.thrower)).doesNotContain(MARKER)
+				.doesNotContain(THROWING_FRAME)
+				.contains("\"errorTrace\":\"******\"");
 			assertThat(get("/actuator/health")).doesNotContain(MARKER);
 		}
 
@@ -115,6 +121,9 @@ class QueueEndpointShowValuesTests {
 			assertThat(echo).contains("\"dedupKey\":\"dedup-" + MARKER + "\"", "\"preview\":\"\\\"" + MARKER.substring(0, 11));
 			assertThat(echo).doesNotContain("\"preview\":\"\\\"" + MARKER + "\\\"\"");
 			assertThat(get("/actuator/jobqueue/" + this.strict)).contains("\"errorDetail\":\"").contains(MARKER);
+			// The failed attempt keeps the handler's stack trace, down to the frame that threw.
+			assertThat(get("/actuator/jobqueue/" + this.thrower)).contains("\"errorTrace\":\"java.lang.IllegalStateException")
+				.contains(THROWING_FRAME);
 		}
 
 	}
@@ -131,6 +140,8 @@ class QueueEndpointShowValuesTests {
 
 		long strict;
 
+		long thrower;
+
 		static void queueFile(DynamicPropertyRegistry registry, String name) {
 			try {
 				Path dir = Files.createTempDirectory("jobqueue-show-values-" + name);
@@ -145,9 +156,11 @@ class QueueEndpointShowValuesTests {
 		void runAJobThatSucceedsAndOneWhosePayloadIsRefused() {
 			this.echo = this.queue.enqueue(JobRequest.of("echo", MARKER).dedupKey("dedup-" + MARKER));
 			this.strict = this.queue.enqueue("strict", Map.of("width", MARKER));
+			this.thrower = this.queue.enqueue("thrower", MARKER);
 			await().atMost(Duration.ofSeconds(20))
 				.until(() -> this.queue.find(this.echo).orElseThrow().status() == JobStatus.SUCCEEDED
-						&& this.queue.find(this.strict).orElseThrow().status() == JobStatus.FAILED);
+						&& this.queue.find(this.strict).orElseThrow().status() == JobStatus.FAILED
+						&& this.queue.find(this.thrower).orElseThrow().status() == JobStatus.FAILED);
 			Job refused = this.queue.find(this.strict).orElseThrow();
 			// What the endpoint must not show: Jackson's message quotes the payload.
 			assertThat(refused.errorCode()).startsWith("INVALID_INPUT");
@@ -183,6 +196,11 @@ class QueueEndpointShowValuesTests {
 
 		@JobHandler("strict")
 		void strict(Size size) {
+		}
+
+		@JobHandler(value = "thrower", maxAttempts = 1)
+		void thrower(String text) {
+			throw new IllegalStateException("refused " + text);
 		}
 
 	}

@@ -19,6 +19,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.jobqueue.JobErrorCode;
 import dev.jobqueue.JobHandler;
 import dev.jobqueue.ScheduleInfo;
 import dev.jobqueue.actuate.QueueEndpointAutoConfiguration;
@@ -72,6 +73,19 @@ class BootConventionsTests {
 				ScheduleInfo info = context.getBean(JobScheduler.class).schedules().get(0);
 				assertThat(info.toString()).contains("0 30 2 * * *").contains("Europe/Paris");
 			});
+	}
+
+	@Test
+	void aJobErrorCodeOfAThrownExceptionIsCheckedAtStartUp() {
+		this.contextRunner.withPropertyValues(ownUrl())
+			.withUserConfiguration(BadCodeConfiguration.class)
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("Invalid @JobHandler on bean 'badCodeHandlers' method BadCodeHandlers.charge()")
+				.hasMessageContaining(PaymentDeclined.class.getName())
+				.hasMessageContaining("@JobErrorCode(\"payment declined\")")
+				.hasMessageContaining("CATEGORY:SUBCATEGORY"));
 	}
 
 	@Test
@@ -130,6 +144,29 @@ class BootConventionsTests {
 
 		@JobHandler(value = "report", every = "1h")
 		void report() {
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class BadCodeConfiguration {
+
+		@Bean
+		BadCodeHandlers badCodeHandlers() {
+			return new BadCodeHandlers();
+		}
+
+	}
+
+	@JobErrorCode("payment declined")
+	static class PaymentDeclined extends Exception {
+
+	}
+
+	static class BadCodeHandlers {
+
+		@JobHandler("charge")
+		void charge(String order) throws PaymentDeclined {
 		}
 
 	}
