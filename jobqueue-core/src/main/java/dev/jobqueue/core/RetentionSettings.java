@@ -21,11 +21,11 @@ public record RetentionSettings(RetentionPolicy policy, int batchSize, double ba
 		int reclaimPagesPerStep, int maxReclaimSteps) {
 
 	/**
-	 * Write lock held at most a quarter of the time, two-minute lease, 4 MiB (at 4 KiB pages) per vacuum step,
+	 * Write lock held at most a quarter of the time, 30-second lease, 4 MiB (at 4 KiB pages) per vacuum step,
 	 * 250 steps a run.
 	 */
 	public static RetentionSettings of(RetentionPolicy policy, int batchSize) {
-		return new RetentionSettings(policy, batchSize, 3.0, Duration.ofMinutes(2), 1024, 250);
+		return new RetentionSettings(policy, batchSize, 3.0, Duration.ofSeconds(30), 1024, 250);
 	}
 
 	public RetentionSettings {

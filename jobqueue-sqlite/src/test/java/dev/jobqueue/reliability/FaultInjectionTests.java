@@ -213,6 +213,42 @@ class FaultInjectionTests {
 		}
 	}
 
+	@Test
+	void anEnqueueRetriedAfterALostCommitReplyWithItsDedupKeyMakesOneJob() throws Exception {
+		Path file = this.dir.resolve("lost-reply.db");
+		Files.copy(template, file);
+		try (HikariDataSource pool = SqliteDataSources.create("jdbc:sqlite:" + file, Duration.ofSeconds(1), "NORMAL", 2)) {
+			FaultyDataSource faults = new FaultyDataSource(pool, 1);
+			SqliteJobStore store = new SqliteJobStore(new SqliteDatabase(faults, file.toString(), Duration.ofSeconds(2)),
+					new TableNames(""));
+			DefaultJobQueue queue = new DefaultJobQueue(store, adminOf(store), WorkerHarness.CODEC, new HandlerRegistry(),
+					Clock.systemUTC(), new EnqueueLimits(3, 1 << 20), null);
+			// Where an enqueue's COMMIT falls among its steps, from one enqueue of another key.
+			long before = faults.steps();
+			queue.enqueue(JobRequest.of("charge", "order-41").dedupKey("charge:order-41"));
+			List<String> probe = faults.stepStatements().subList((int) before, (int) faults.steps());
+			int commitStep = probe.indexOf(probe.stream().filter((what) -> what.trim().equalsIgnoreCase("COMMIT"))
+				.findFirst()
+				.orElseThrow(() -> new AssertionError("no COMMIT among " + probe))) + 1;
+
+			// The enqueue's COMMIT runs, then its reply is lost: the caller sees an error although the job exists.
+			JobRequest request = JobRequest.of("charge", "order-42").dedupKey("charge:order-42");
+			faults.failStep(commitStep, Fault.LOST_COMMIT);
+			org.assertj.core.api.Assertions.assertThatExceptionOfType(dev.jobqueue.JobQueueException.class)
+				.isThrownBy(() -> queue.enqueue(request));
+			assertThat(faults.injected(Fault.LOST_COMMIT)).isOne();
+			totalInjected.addAndGet(1);
+			String ofKey = "SELECT count(*) FROM jobs WHERE dedup_key = 'charge:order-42'";
+			assertThat(JobRows.count(file, ofKey)).isEqualTo(1);
+
+			// The caller retries with the same request: it gets the job the lost reply was about, not a second one.
+			long id = queue.enqueue(request);
+			assertThat(JobRows.count(file, ofKey)).isEqualTo(1);
+			assertThat(JobRows.count(file, "SELECT id FROM jobs WHERE dedup_key = 'charge:order-42'")).isEqualTo(id);
+			assertThat(Invariants.violations(file)).isEmpty();
+		}
+	}
+
 	/** The administration store on the same (faulty) database as {@code store}. */
 	static SqliteJobAdminStore adminOf(SqliteJobStore store) {
 		return new SqliteJobAdminStore(store.database(), store.tables());

@@ -640,6 +640,12 @@ public class QueueProperties {
 		 */
 		private Duration interval = Duration.ofMinutes(1);
 
+		/**
+		 * How long the cleanup lease holds without renewal. The running cleaner renews it between batches; if its
+		 * process dies, another process takes over the cleanup once this has passed.
+		 */
+		private Duration lease = Duration.ofSeconds(30);
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -694,6 +700,14 @@ public class QueueProperties {
 
 		public void setInterval(Duration interval) {
 			this.interval = interval;
+		}
+
+		public Duration getLease() {
+			return this.lease;
+		}
+
+		public void setLease(Duration lease) {
+			this.lease = lease;
 		}
 
 	}

@@ -47,7 +47,7 @@ public final class QueueRetentionAutoConfiguration {
 		QueueProperties.Retention retention = properties.getRetention();
 		RetentionPolicy policy = RetentionPolicy.of(retention.getSucceeded(), retention.getFailed(),
 				retention.getCancelled(), retention.getPerType());
-		return new RetentionCleaner(store, RetentionSettings.of(policy, retention.getBatchSize()),
+		return new RetentionCleaner(store, RetentionSettings.of(policy, retention.getBatchSize()).withLease(retention.getLease()),
 				clock.getIfAvailable(JobQueueClock::system).clock(), WorkerIds.newId(), () -> isIdle(worker.getIfAvailable()));
 	}
 

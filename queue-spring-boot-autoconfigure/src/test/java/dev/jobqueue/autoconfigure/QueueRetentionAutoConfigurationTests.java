@@ -68,6 +68,24 @@ class QueueRetentionAutoConfigurationTests {
 	}
 
 	@Test
+	void aCrashedCleanersLeaseIsTakenOverOnceTheConfiguredLeaseHasPassed() {
+		contextRunner().withPropertyValues("jobqueue.retention.lease=1s").run((context) -> {
+			RetentionCleaner cleaner = context.getBean(RetentionCleaner.class);
+			assertThat(cleaner.settings().lease()).isEqualTo(Duration.ofSeconds(1));
+			RetentionStore store = context.getBean(RetentionStore.class);
+			Instant now = Instant.now();
+			// A process that took the lease and died: a lease still held, then one taken two leases ago.
+			assertThat(store.acquireLease(RetentionCleaner.LEASE_TASK, "crashed", now, now.plusSeconds(60))).isTrue();
+			assertThat(cleaner.purgeOnce(() -> false).outcome()).isEqualTo(RetentionReport.Outcome.SKIPPED);
+			store.releaseLease(RetentionCleaner.LEASE_TASK, "crashed");
+			Instant taken = now.minusSeconds(2);
+			assertThat(store.acquireLease(RetentionCleaner.LEASE_TASK, "crashed", taken,
+					taken.plus(cleaner.settings().lease()))).isTrue();
+			assertThat(cleaner.purgeOnce(() -> false).outcome()).isEqualTo(RetentionReport.Outcome.COMPLETED);
+		});
+	}
+
+	@Test
 	void cleanupRunsEveryIntervalWithoutEnableScheduling() {
 		contextRunner().withPropertyValues("jobqueue.retention.interval=100ms").run((context) -> {
 			JobRows.insert(context.getBean(QueueDataSource.class).dataSource(), "", 50, "thumbnail",
