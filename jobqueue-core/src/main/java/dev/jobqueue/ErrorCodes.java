@@ -42,6 +42,12 @@ public final class ErrorCodes {
 	/** The handler's return value could not be written as JSON. */
 	public static final String INVALID_OUTPUT_RESULT = "INVALID_OUTPUT:RESULT";
 
+	/**
+	 * The handler's return value, as JSON, is larger than {@code jobqueue.max-result-size}: the run fails, not
+	 * retried (the work was done; its result was not kept).
+	 */
+	public static final String INVALID_OUTPUT_RESULT_TOO_LARGE = "INVALID_OUTPUT:RESULT_TOO_LARGE";
+
 	/** The job snoozed as often as {@code jobqueue.worker.max-snoozes} allows and asked once more. */
 	public static final String SNOOZE_LIMIT_REACHED = "SNOOZE:LIMIT_REACHED";
 

@@ -122,7 +122,8 @@ public final class JobWorker implements QueueSignals {
 		this.interceptor = (interceptor != null) ? interceptor : RunInterceptor.NONE;
 		this.outcomes = new OutcomeMapper(Objects.requireNonNull(codec, "'codec' must not be null"),
 				Objects.requireNonNull(classifier, "'classifier' must not be null"),
-				Objects.requireNonNull(retryPolicy, "'retryPolicy' must not be null"), settings.maxSnoozes(), ticker);
+				Objects.requireNonNull(retryPolicy, "'retryPolicy' must not be null"), settings.maxSnoozes(), ticker,
+				settings.maxResultBytes());
 		this.runs = new RunningJobs(store, settings, this.listener);
 		this.expiredLeases = new ExpiredLeaseWatch(settings.lease());
 		this.info = new WorkerInfo(settings.workerId(), WorkerIds.hostName(), ProcessHandle.current().pid(),

@@ -1,5 +1,6 @@
 package dev.jobqueue.core;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -21,7 +22,8 @@ import dev.jobqueue.JobSnoozedException;
  * handler is not repeatable: then it fails for good with {@link ErrorCodes#TIMEOUT_NOT_REPEATABLE}, since the
  * interrupted run may have done part of its work.</li>
  * <li>A return value is written as JSON; one that cannot be fails the run with
- * {@link ErrorCodes#INVALID_OUTPUT_RESULT}, not retried.</li>
+ * {@link ErrorCodes#INVALID_OUTPUT_RESULT}, and one larger than the largest result with
+ * {@link ErrorCodes#INVALID_OUTPUT_RESULT_TOO_LARGE}; neither is retried.</li>
  * <li>A snooze puts the job back without counting the attempt, until the job snoozed {@code maxSnoozes} times:
  * then it fails with {@link ErrorCodes#SNOOZE_LIMIT_REACHED}, not retried.</li>
  * <li>Any other failure gets its code from the {@link ErrorClassifier} ({@link ErrorCodes#INTERNAL_CLASSIFIER}
@@ -47,12 +49,20 @@ final class OutcomeMapper {
 
 	private final LogThrottle failureLog;
 
+	private final long maxResultBytes;
+
 	OutcomeMapper(PayloadCodec codec, ErrorClassifier classifier, RetryPolicy retryPolicy, int maxSnoozes) {
 		this(codec, classifier, retryPolicy, maxSnoozes, Ticker.SYSTEM);
 	}
 
 	OutcomeMapper(PayloadCodec codec, ErrorClassifier classifier, RetryPolicy retryPolicy, int maxSnoozes,
 			Ticker ticker) {
+		this(codec, classifier, retryPolicy, maxSnoozes, ticker, WorkerSettings.DEFAULT_MAX_RESULT_BYTES);
+	}
+
+	OutcomeMapper(PayloadCodec codec, ErrorClassifier classifier, RetryPolicy retryPolicy, int maxSnoozes,
+			Ticker ticker, long maxResultBytes) {
+		this.maxResultBytes = maxResultBytes;
 		this.failureLog = new LogThrottle(FAILURES_LOGGED_PER_MINUTE, java.time.Duration.ofMinutes(1), ticker);
 		this.codec = Objects.requireNonNull(codec, "'codec' must not be null");
 		this.classifier = Objects.requireNonNull(classifier, "'classifier' must not be null");
@@ -86,6 +96,16 @@ final class OutcomeMapper {
 		catch (RuntimeException ex) {
 			return failure(run.job(), new ErrorClassification(ErrorCodes.INVALID_OUTPUT_RESULT,
 					"The handler's return value cannot be written as JSON: " + ex.getMessage(), false), now);
+		}
+		if (json != null) {
+			long size = (json.length() * 3L > this.maxResultBytes) ? json.getBytes(StandardCharsets.UTF_8).length
+					: json.length();
+			if (size > this.maxResultBytes) {
+				return failure(run.job(), new ErrorClassification(ErrorCodes.INVALID_OUTPUT_RESULT_TOO_LARGE,
+						"The handler's return value is " + size + " bytes as JSON, more than jobqueue.max-result-size ("
+								+ this.maxResultBytes + " bytes). Keep large results in a file or object store and "
+								+ "return a reference to them, or raise the limit.", false), now);
+			}
 		}
 		return Completion.succeeded(run.job(), json);
 	}

@@ -14,12 +14,17 @@ import java.util.Objects;
  * @param maxSnoozes snoozes a job may take before it fails with {@code SNOOZE:LIMIT_REACHED}
  * @param cancelTimeout how long a cancelled run may go on after its interrupt; then the job is recorded as
  * cancelled with a {@code CANCEL_IGNORED} event, whatever the handler still does
+ * @param maxResultBytes largest result a handler may return, as UTF-8 JSON; a larger one fails the run with
+ * {@code INVALID_OUTPUT:RESULT_TOO_LARGE}
  */
 public record WorkerSettings(String workerId, int concurrency, Duration pollInterval, Duration lease,
-		Duration shutdownTimeout, int maxSnoozes, Duration cancelTimeout) {
+		Duration shutdownTimeout, int maxSnoozes, Duration cancelTimeout, long maxResultBytes) {
 
 	/** Default of {@link #cancelTimeout()}. */
 	public static final Duration DEFAULT_CANCEL_TIMEOUT = Duration.ofSeconds(10);
+
+	/** Default of {@link #maxResultBytes()}: 2 MiB, as the default largest payload. */
+	public static final long DEFAULT_MAX_RESULT_BYTES = 2L * 1024 * 1024;
 
 	public WorkerSettings {
 		Objects.requireNonNull(workerId, "'workerId' must not be null");
@@ -39,6 +44,16 @@ public record WorkerSettings(String workerId, int concurrency, Duration pollInte
 		if (cancelTimeout.isNegative()) {
 			throw new IllegalArgumentException("jobqueue.worker.cancel-timeout must not be negative, got " + cancelTimeout);
 		}
+		if (maxResultBytes < 1) {
+			throw new IllegalArgumentException("jobqueue.max-result-size must be positive, got " + maxResultBytes);
+		}
+	}
+
+	/** Settings with the default largest result. */
+	public WorkerSettings(String workerId, int concurrency, Duration pollInterval, Duration lease,
+			Duration shutdownTimeout, int maxSnoozes, Duration cancelTimeout) {
+		this(workerId, concurrency, pollInterval, lease, shutdownTimeout, maxSnoozes, cancelTimeout,
+				DEFAULT_MAX_RESULT_BYTES);
 	}
 
 	/** Settings with the default cancel timeout. */

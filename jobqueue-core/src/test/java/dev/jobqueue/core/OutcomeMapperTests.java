@@ -55,6 +55,20 @@ class OutcomeMapperTests {
 	}
 
 	@Test
+	void aResultLargerThanTheLimitFailsAtOnceWithItsOwnCode() {
+		OutcomeMapper small = new OutcomeMapper(new QuotingCodec(), new DefaultErrorClassifier(), this.retry, 3,
+				Ticker.SYSTEM, 10);
+		assertThat(small.returned(running(job(1, 3, 0)), "12345678", NOW).kind()).isEqualTo(Completion.Kind.SUCCEEDED);
+
+		Completion completion = small.returned(running(job(1, 3, 0)), "123456789", NOW);
+
+		assertThat(completion.kind()).isEqualTo(Completion.Kind.FAILED);
+		assertThat(completion.errorCode()).isEqualTo(ErrorCodes.INVALID_OUTPUT_RESULT_TOO_LARGE);
+		assertThat(completion.errorDetail()).contains("11 bytes").contains("jobqueue.max-result-size (10 bytes)");
+		assertThat(completion.result()).isNull();
+	}
+
+	@Test
 	void aResultThatCannotBeWrittenFailsAtOnceEvenWithAttemptsLeft() {
 		Completion completion = this.mapper.returned(running(job(1, 3, 0)), new Unwritable(), NOW);
 

@@ -197,7 +197,8 @@ public final class QueueAutoConfiguration {
 				properties.getRetry().getMaxBackoff(), () -> ThreadLocalRandom.current().nextDouble());
 		WorkerFactory factory = new WorkerFactory(store, handlers, codec, classifier, retry, clock.clock(),
 				properties.getWorker(), environment, () -> WorkerListener.composite(listeners.orderedStream().toList()),
-				() -> RunInterceptor.chain(interceptors.orderedStream().toList()));
+				() -> RunInterceptor.chain(interceptors.orderedStream().toList()),
+				properties.getMaxResultSize().toBytes());
 		return new QueueWorker(factory::create, signals, properties.getWorker().isAutoStartup());
 	}
 

@@ -35,6 +35,12 @@ public class QueueProperties {
 	 */
 	private DataSize maxPayloadSize = DataSize.ofMegabytes(2);
 
+	/**
+	 * Largest result a handler may return, as UTF-8 JSON. A larger one fails the run with
+	 * INVALID_OUTPUT:RESULT_TOO_LARGE (not retried).
+	 */
+	private DataSize maxResultSize = DataSize.ofMegabytes(2);
+
 	@NestedConfigurationProperty
 	private final Datasource datasource = new Datasource();
 
@@ -80,6 +86,14 @@ public class QueueProperties {
 
 	public void setMaxPayloadSize(DataSize maxPayloadSize) {
 		this.maxPayloadSize = maxPayloadSize;
+	}
+
+	public DataSize getMaxResultSize() {
+		return this.maxResultSize;
+	}
+
+	public void setMaxResultSize(DataSize maxResultSize) {
+		this.maxResultSize = maxResultSize;
 	}
 
 	public Datasource getDatasource() {

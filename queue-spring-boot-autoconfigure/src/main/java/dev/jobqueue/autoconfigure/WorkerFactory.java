@@ -31,13 +31,13 @@ import dev.jobqueue.core.WorkerSettings;
  */
 record WorkerFactory(JobStore store, HandlerRegistry handlers, PayloadCodec codec, ErrorClassifier classifier,
 		RetryPolicy retry, Clock clock, QueueProperties.Worker properties, Environment environment,
-		Supplier<WorkerListener> listener, Supplier<RunInterceptor> interceptor) {
+		Supplier<WorkerListener> listener, Supplier<RunInterceptor> interceptor, long maxResultBytes) {
 
 	/** @param executor where handlers run, or {@code null} for the worker's own pool */
 	JobWorker create(ExecutorService executor) {
 		WorkerSettings settings = new WorkerSettings(WorkerIds.newId(), this.properties.getConcurrency(),
 				this.properties.getPollInterval(), this.properties.getLease(), shutdownWait(),
-				this.properties.getMaxSnoozes(), this.properties.getCancelTimeout());
+				this.properties.getMaxSnoozes(), this.properties.getCancelTimeout(), this.maxResultBytes);
 		return new JobWorker(this.store, this.handlers, this.codec, this.classifier, this.retry, this.clock, settings,
 				(executor != null) ? executor : executor(), this.listener.get(), this.interceptor.get());
 	}
