@@ -102,6 +102,7 @@ public final class RetentionCleaner {
 		RetentionPolicy policy = this.settings.policy();
 		Run run = new Run(now, stop);
 		try {
+			pruneSilentWorkers(now);
 			if (policy.deletesAnything()) {
 				if (!this.store.acquireLease(LEASE_TASK, this.owner, now, now.plus(this.settings.lease()))) {
 					run.end(RetentionReport.Outcome.SKIPPED, "another process holds the cleanup lease and cleans "
@@ -232,6 +233,23 @@ public final class RetentionCleaner {
 				return;
 			}
 			run.pause(System.nanoTime() - started);
+		}
+	}
+
+	/** Deletes the rows of workers silent for longer than the settings keep them; a failure only logs. */
+	private void pruneSilentWorkers(Instant now) {
+		Duration keptFor = this.settings.workerRowsKeptFor();
+		if (keptFor == null) {
+			return;
+		}
+		try {
+			int pruned = this.store.deleteSilentWorkers(now.minus(keptFor));
+			if (pruned > 0) {
+				logger.debug("Deleted the rows of {} worker(s) silent for more than {}", pruned, keptFor);
+			}
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not delete the rows of silent workers; the next run tries again: {}", ex.toString());
 		}
 	}
 

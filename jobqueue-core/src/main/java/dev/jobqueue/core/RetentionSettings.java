@@ -16,9 +16,20 @@ import java.util.Objects;
  * @param reclaimPagesPerStep free pages handed back to the file system per incremental vacuum step (each
  * step is one short write transaction)
  * @param maxReclaimSteps incremental vacuum steps per run at most; the rest is reclaimed by the next runs
+ * @param workerRowsKeptFor the row of a worker silent for longer is deleted by each run (a process that died
+ * without unregistering); {@code null} keeps them
  */
 public record RetentionSettings(RetentionPolicy policy, int batchSize, double batchPause, Duration lease,
-		int reclaimPagesPerStep, int maxReclaimSteps) {
+		int reclaimPagesPerStep, int maxReclaimSteps, Duration workerRowsKeptFor) {
+
+	/** Default of {@link #workerRowsKeptFor()}: ten times the default time after which a worker counts as dead. */
+	public static final Duration DEFAULT_WORKER_ROWS_KEPT_FOR = Duration.ofMinutes(30);
+
+	/** Settings with the default {@link #workerRowsKeptFor()}. */
+	public RetentionSettings(RetentionPolicy policy, int batchSize, double batchPause, Duration lease,
+			int reclaimPagesPerStep, int maxReclaimSteps) {
+		this(policy, batchSize, batchPause, lease, reclaimPagesPerStep, maxReclaimSteps, DEFAULT_WORKER_ROWS_KEPT_FOR);
+	}
 
 	/**
 	 * Write lock held at most a quarter of the time, 30-second lease, 4 MiB (at 4 KiB pages) per vacuum step,
@@ -44,16 +55,24 @@ public record RetentionSettings(RetentionPolicy policy, int batchSize, double ba
 		if (reclaimPagesPerStep <= 0 || maxReclaimSteps < 0) {
 			throw new IllegalArgumentException("Vacuum steps must free a positive number of pages");
 		}
+		if (workerRowsKeptFor != null && (workerRowsKeptFor.isZero() || workerRowsKeptFor.isNegative())) {
+			throw new IllegalArgumentException("Worker rows must be kept for a positive time, got " + workerRowsKeptFor);
+		}
 	}
 
 	public RetentionSettings withBatchPause(double batchPause) {
 		return new RetentionSettings(this.policy, this.batchSize, batchPause, this.lease, this.reclaimPagesPerStep,
-				this.maxReclaimSteps);
+				this.maxReclaimSteps, this.workerRowsKeptFor);
 	}
 
 	public RetentionSettings withLease(Duration lease) {
 		return new RetentionSettings(this.policy, this.batchSize, this.batchPause, lease, this.reclaimPagesPerStep,
-				this.maxReclaimSteps);
+				this.maxReclaimSteps, this.workerRowsKeptFor);
+	}
+
+	public RetentionSettings withWorkerRowsKeptFor(Duration workerRowsKeptFor) {
+		return new RetentionSettings(this.policy, this.batchSize, this.batchPause, this.lease,
+				this.reclaimPagesPerStep, this.maxReclaimSteps, workerRowsKeptFor);
 	}
 
 }

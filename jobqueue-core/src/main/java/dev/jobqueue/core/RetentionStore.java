@@ -31,6 +31,15 @@ public interface RetentionStore {
 	 */
 	int deleteFinished(JobStatus status, String type, Instant finishedBefore, int limit);
 
+	/**
+	 * Deletes the rows of workers whose last heartbeat is before {@code heartbeatBefore}: processes that died
+	 * without unregistering. A live worker whose row went re-registers with its next heartbeat.
+	 * @return how many rows were deleted
+	 */
+	default int deleteSilentWorkers(Instant heartbeatBefore) {
+		return 0;
+	}
+
 	/** The sizes of the database's files. */
 	StorageStats storage();
 

@@ -40,6 +40,10 @@ public final class PostgresRetentionStore implements RetentionStore {
 			UPDATE {housekeeping} SET lease_until = 'epoch' WHERE name = :task AND owner = :owner
 			""";
 
+	private static final String DELETE_SILENT_WORKERS = """
+			DELETE FROM {workers} WHERE heartbeat_at < :heartbeat_before
+			""";
+
 	/** One index seek per type: the next type after the previous one, until there is none. */
 	static final String FINISHED_TYPES = """
 			WITH RECURSIVE types AS (
@@ -95,6 +99,15 @@ public final class PostgresRetentionStore implements RetentionStore {
 		this.database.write("release the " + task + " lease", (connection) -> {
 			try (PgSql.Statement release = sql(RELEASE_LEASE).prepare(connection)) {
 				return release.set("task", task).set("owner", owner).executeUpdate();
+			}
+		});
+	}
+
+	@Override
+	public int deleteSilentWorkers(Instant heartbeatBefore) {
+		return this.database.write("delete the rows of silent workers", (connection) -> {
+			try (PgSql.Statement delete = sql(DELETE_SILENT_WORKERS).prepare(connection)) {
+				return delete.set("heartbeat_before", heartbeatBefore).executeUpdate();
 			}
 		});
 	}

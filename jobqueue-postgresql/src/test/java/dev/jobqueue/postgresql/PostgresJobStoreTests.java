@@ -195,6 +195,18 @@ class PostgresJobStoreTests {
 	}
 
 	@Test
+	void theRowsOfSilentWorkersArePruned() {
+		this.store.registerWorker(new WorkerInfo("w-dead", "host", 41, Set.of("a"), 4), NOW);
+		this.store.registerWorker(new WorkerInfo("w-alive", "host", 42, Set.of("a"), 4), NOW.plusSeconds(3600));
+		PostgresRetentionStore retention = this.db.storage().retention();
+
+		assertThat(retention.deleteSilentWorkers(NOW.plusSeconds(1800))).isOne();
+
+		assertThat(this.db.count("SELECT count(*) FROM job_workers WHERE worker_id = 'w-alive'")).isOne();
+		assertThat(this.db.count("SELECT count(*) FROM job_workers")).isOne();
+	}
+
+	@Test
 	void availabilityCheckFindsAReadOnlyDatabaseWithoutWriting() {
 		this.db.execute("ALTER DATABASE " + this.db.name() + " SET default_transaction_read_only = on");
 		try (HikariDataSource readOnly = PostgresDataSources.create(this.db.url(), null, null, 1)) {

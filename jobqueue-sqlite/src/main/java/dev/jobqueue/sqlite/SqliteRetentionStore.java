@@ -47,6 +47,10 @@ public final class SqliteRetentionStore implements RetentionStore {
 			UPDATE {p}job_housekeeping SET lease_until = 0 WHERE name = :task AND owner = :owner
 			""";
 
+	private static final String DELETE_SILENT_WORKERS = """
+			DELETE FROM {workers} WHERE heartbeat_at < :heartbeat_before
+			""";
+
 	private static final String FIRST_FINISHED_TYPE = """
 			SELECT type FROM {jobs} INDEXED BY {p}jobs_finished_idx
 			WHERE status = :status AND finished_at IS NOT NULL
@@ -81,6 +85,8 @@ public final class SqliteRetentionStore implements RetentionStore {
 
 	private final NamedSql deleteFinished;
 
+	private final NamedSql deleteSilentWorkers;
+
 	private volatile Path file;
 
 	public SqliteRetentionStore(SqliteDatabase database, TableNames tables) {
@@ -91,6 +97,7 @@ public final class SqliteRetentionStore implements RetentionStore {
 		this.firstFinishedType = tables.sql(FIRST_FINISHED_TYPE);
 		this.nextFinishedType = tables.sql(NEXT_FINISHED_TYPE);
 		this.deleteFinished = tables.sql(DELETE_FINISHED);
+		this.deleteSilentWorkers = tables.sql(DELETE_SILENT_WORKERS);
 	}
 
 	@Override
@@ -108,6 +115,15 @@ public final class SqliteRetentionStore implements RetentionStore {
 		this.database.write("release the " + task + " lease", (connection) -> {
 			try (NamedStatement release = this.releaseLease.prepare(connection)) {
 				return release.bind("task", task).bind("owner", owner).executeUpdate();
+			}
+		});
+	}
+
+	@Override
+	public int deleteSilentWorkers(Instant heartbeatBefore) {
+		return this.database.write("delete the rows of silent workers", (connection) -> {
+			try (NamedStatement delete = this.deleteSilentWorkers.prepare(connection)) {
+				return delete.bind("heartbeat_before", heartbeatBefore).executeUpdate();
 			}
 		});
 	}

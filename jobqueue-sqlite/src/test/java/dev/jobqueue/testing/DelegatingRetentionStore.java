@@ -17,6 +17,11 @@ public class DelegatingRetentionStore implements RetentionStore {
 	}
 
 	@Override
+	public int deleteSilentWorkers(Instant heartbeatBefore) {
+		return this.delegate.deleteSilentWorkers(heartbeatBefore);
+	}
+
+	@Override
 	public boolean acquireLease(String task, String owner, Instant now, Instant until) {
 		return this.delegate.acquireLease(task, owner, now, until);
 	}

@@ -33,6 +33,12 @@ import dev.jobqueue.core.WorkerIds;
 @EnableConfigurationProperties(QueueProperties.class)
 public final class QueueRetentionAutoConfiguration {
 
+	/**
+	 * A worker's row is deleted once it has been silent for this many times
+	 * jobqueue.observability.worker-dead-after: long after the endpoint has shown it dead.
+	 */
+	static final int WORKER_ROWS_KEPT_FACTOR = 10;
+
 	@Bean
 	@ConditionalOnMissingBean
 	@DependsOnDatabaseInitialization
@@ -47,7 +53,9 @@ public final class QueueRetentionAutoConfiguration {
 		QueueProperties.Retention retention = properties.getRetention();
 		RetentionPolicy policy = RetentionPolicy.of(retention.getSucceeded(), retention.getFailed(),
 				retention.getCancelled(), retention.getPerType());
-		return new RetentionCleaner(store, RetentionSettings.of(policy, retention.getBatchSize()).withLease(retention.getLease()),
+		return new RetentionCleaner(store, RetentionSettings.of(policy, retention.getBatchSize())
+			.withLease(retention.getLease())
+			.withWorkerRowsKeptFor(properties.snapshotSettings().workerDeadAfter().multipliedBy(WORKER_ROWS_KEPT_FACTOR)),
 				clock.getIfAvailable(JobQueueClock::system).clock(), WorkerIds.newId(), () -> isIdle(worker.getIfAvailable()));
 	}
 

@@ -86,6 +86,35 @@ class QueueRetentionAutoConfigurationTests {
 	}
 
 	@Test
+	void eachRunDeletesTheRowsOfWorkersSilentForTenTimesWorkerDeadAfter() {
+		contextRunner().withPropertyValues("jobqueue.observability.worker-dead-after=1m").run((context) -> {
+			RetentionCleaner cleaner = context.getBean(RetentionCleaner.class);
+			assertThat(cleaner.settings().workerRowsKeptFor()).isEqualTo(Duration.ofMinutes(10));
+			javax.sql.DataSource dataSource = context.getBean(QueueDataSource.class).dataSource();
+			long now = Instant.now().toEpochMilli();
+			try (java.sql.Connection connection = dataSource.getConnection();
+					java.sql.Statement statement = connection.createStatement()) {
+				statement.executeUpdate("INSERT INTO job_workers (worker_id, host, pid, types, concurrency, started_at, "
+						+ "heartbeat_at) VALUES ('w-crashed', 'h', 1, 'a', 1, 0, " + (now - Duration.ofMinutes(11).toMillis())
+						+ "), ('w-silent', 'h', 2, 'a', 1, 0, " + (now - Duration.ofMinutes(5).toMillis()) + ")");
+			}
+
+			cleaner.purgeOnce(() -> false);
+
+			try (java.sql.Connection connection = dataSource.getConnection();
+					java.sql.Statement statement = connection.createStatement();
+					java.sql.ResultSet rows = statement.executeQuery("SELECT worker_id FROM job_workers ORDER BY worker_id")) {
+				java.util.List<String> left = new java.util.ArrayList<>();
+				while (rows.next()) {
+					left.add(rows.getString(1));
+				}
+				// Dead for the endpoint after a minute, kept to be seen until ten; this process's own worker stays.
+				assertThat(left).contains("w-silent").doesNotContain("w-crashed");
+			}
+		});
+	}
+
+	@Test
 	void cleanupRunsEveryIntervalWithoutEnableScheduling() {
 		contextRunner().withPropertyValues("jobqueue.retention.interval=100ms").run((context) -> {
 			JobRows.insert(context.getBean(QueueDataSource.class).dataSource(), "", 50, "thumbnail",
