@@ -1,7 +1,9 @@
 package dev.jobqueue.autoconfigure;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import javax.sql.DataSource;
@@ -29,6 +31,8 @@ import dev.jobqueue.JobHandler;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.actuate.QueueHealthAutoConfiguration;
 import dev.jobqueue.actuate.QueueHealthIndicator;
+import dev.jobqueue.core.QueueInsights;
+import dev.jobqueue.core.QueueSnapshot;
 import dev.jobqueue.core.QueueStorage;
 import dev.jobqueue.postgresql.PostgresStorage;
 import dev.jobqueue.postgresql.testing.PostgresServer;
@@ -82,6 +86,14 @@ class PostgresAutoConfigurationTests {
 				await().atMost(Duration.ofSeconds(5))
 					.until(() -> jdbc.queryForObject("SELECT status FROM jobs_schema.jobs WHERE id = ?", String.class,
 							id), "succeeded"::equals);
+				QueueSnapshot.StorageState storageState = context.getBean(QueueInsights.class)
+					.snapshot(Instant.now(), context.getBean(QueueProperties.class).snapshotSettings())
+					.storage();
+				assertThat(storageState.store()).isEqualTo("postgresql");
+				assertThat(storageState.databaseBytes()).isPositive();
+				assertThat(storageState.details()).containsEntry("schema", "jobs_schema");
+				assertThat(List.copyOf(((Map<?, ?>) storageState.details().get("tables")).keySet())).asString().contains("jobs", "job_attempts");
+				assertThat((Map<?, ?>) storageState.details().get("connections")).isNotEmpty();
 			});
 	}
 
