@@ -22,7 +22,7 @@ public final class WorkerHarness {
 
 	public static final PayloadCodec CODEC = new JacksonPayloadCodec(JsonMapper.builder().build());
 
-	public final TestDatabase db;
+	public final StoreFixture db;
 
 	public final MutableClock clock;
 
@@ -40,7 +40,7 @@ public final class WorkerHarness {
 
 	private WorkerListener listener = WorkerListener.NONE;
 
-	public WorkerHarness(TestDatabase db, MutableClock clock) {
+	public WorkerHarness(StoreFixture db, MutableClock clock) {
 		this.db = db;
 		this.clock = clock;
 		this.queue = new DefaultJobQueue(db.store(), db.admin(), CODEC, this.handlers, clock, new EnqueueLimits(3, 64 * 1024),
