@@ -82,6 +82,10 @@ public final class PostgresTortureWorker {
 						break;
 					}
 				}
+				catch (java.sql.SQLException ex) {
+					// The server is away (restarted in PostgresServerRestartTests): ask again, as the worker does.
+					System.out.println("exit check failed, trying again: " + ex.getMessage());
+				}
 			}
 		}
 		Runtime.getRuntime().removeShutdownHook(stopping);
