@@ -21,6 +21,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 
+import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.QueueInsights;
 import dev.jobqueue.core.QueueSnapshot;
@@ -100,6 +101,7 @@ public final class PostgresQueueInsights implements QueueInsights {
 			ORDER BY id
 			""";
 
+<<<<<<< HEAD
 	/** The queue's tables: their sizes and rows, live and dead (what autovacuum has yet to reclaim). */
 	private static final String TABLE_STATS = """
 			SELECT c.relname, pg_table_size(c.oid), pg_indexes_size(c.oid), coalesce(s.n_live_tup, 0),
@@ -121,6 +123,11 @@ public final class PostgresQueueInsights implements QueueInsights {
 			INSERT INTO {workers} (worker_id, host, pid, types, concurrency, started_at, heartbeat_at)
 			VALUES ('jobqueue-write-probe', '', 0, '{}', 0, 'epoch', 'epoch')
 			ON CONFLICT (worker_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at
+=======
+	/** Any healthy database answers at once: a read never waits for another transaction's row locks. */
+	private static final String READ_PROBE = """
+			SELECT count(*) FROM {jobs} WHERE id = -1
+>>>>>>> main
 			""";
 
 	private final PostgresDatabase database;
@@ -235,25 +242,25 @@ public final class PostgresQueueInsights implements QueueInsights {
 	}
 
 	@Override
-	public void checkReadWrite() {
-		try (Connection connection = this.database.dataSource().getConnection()) {
-			connection.setAutoCommit(false);
-			try (Statement statement = connection.createStatement()) {
-				// A probe that waits on another transaction's lock would only prove the database is busy.
-				statement.execute("SET LOCAL lock_timeout = '2s'");
-				statement.executeUpdate(sql(WRITE_PROBE).text());
+	public void checkAvailable() {
+		boolean readOnly;
+		try (Connection connection = this.database.dataSource().getConnection();
+				Statement statement = connection.createStatement()) {
+			try (ResultSet rows = statement.executeQuery(sql(READ_PROBE).text())) {
+				rows.next();
 			}
-			finally {
-				connection.rollback();
-				connection.setAutoCommit(true);
+			// On for a hot standby and for default_transaction_read_only: found without writing or locking.
+			try (ResultSet rows = statement.executeQuery("SHOW transaction_read_only")) {
+				readOnly = rows.next() && "on".equalsIgnoreCase(rows.getString(1));
 			}
 		}
 		catch (SQLException ex) {
-			if ("55P03".equals(ex.getSQLState())) {
-				return;
-			}
-			throw PostgresErrors.translate(ex, "check that the queue database can be read and written",
-					this.database.location());
+			throw PostgresErrors.translate(ex, "check that the queue database can be read", this.database.location());
+		}
+		if (readOnly) {
+			throw new JobQueueException("The queue database " + this.database.location() + " cannot be written: the "
+					+ "database is read-only (a standby, or default_transaction_read_only is on). Point the queue at the "
+					+ "primary, or turn default_transaction_read_only off for its user.");
 		}
 	}
 
