@@ -101,7 +101,6 @@ public final class PostgresQueueInsights implements QueueInsights {
 			ORDER BY id
 			""";
 
-<<<<<<< HEAD
 	/** The queue's tables: their sizes and rows, live and dead (what autovacuum has yet to reclaim). */
 	private static final String TABLE_STATS = """
 			SELECT c.relname, pg_table_size(c.oid), pg_indexes_size(c.oid), coalesce(s.n_live_tup, 0),
@@ -118,16 +117,9 @@ public final class PostgresQueueInsights implements QueueInsights {
 			WHERE datname = current_database() GROUP BY 1 ORDER BY 1
 			""";
 
-	/** A row that is always written and always rolled back: proves the database takes writes. */
-	private static final String WRITE_PROBE = """
-			INSERT INTO {workers} (worker_id, host, pid, types, concurrency, started_at, heartbeat_at)
-			VALUES ('jobqueue-write-probe', '', 0, '{}', 0, 'epoch', 'epoch')
-			ON CONFLICT (worker_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at
-=======
 	/** Any healthy database answers at once: a read never waits for another transaction's row locks. */
 	private static final String READ_PROBE = """
 			SELECT count(*) FROM {jobs} WHERE id = -1
->>>>>>> main
 			""";
 
 	private final PostgresDatabase database;
