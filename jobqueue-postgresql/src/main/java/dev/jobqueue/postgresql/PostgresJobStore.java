@@ -217,7 +217,8 @@ public final class PostgresJobStore implements JobStore {
 					.set("max_attempts", job.maxAttempts())
 					.set("run_at", job.runAt())
 					.set("now", now)
-					.set("trace_parent", job.traceParent());
+					// The column keeps its first schema's name; it holds the stored propagation headers.
+					.set("trace_parent", job.traceContext());
 				notification(insert, PostgresNotifications.ENQUEUED);
 				Long id = null;
 				try (ResultSet rows = insert.executeQuery()) {
@@ -247,7 +248,7 @@ public final class PostgresJobStore implements JobStore {
 			payloads[i] = job.payload();
 			maxAttempts[i] = job.maxAttempts();
 			runAts[i] = PgSql.timestamp(job.runAt()).toString();
-			traceParents[i] = job.traceParent();
+			traceParents[i] = job.traceContext();
 		}
 		try (PgSql.Statement insert = sql(INSERT_JOBS).prepare(connection)) {
 			insert.setArray("types", "text", types)

@@ -29,6 +29,7 @@ import dev.jobqueue.core.QueueSnapshot.ErrorCount;
 import dev.jobqueue.core.QueueSnapshot.ErrorSummary;
 import dev.jobqueue.core.QueueSnapshot.StorageState;
 import dev.jobqueue.core.QueueSnapshot.WorkerState;
+import dev.jobqueue.core.TraceHeaders;
 
 /**
  * {@link QueueInsights} on PostgreSQL. A snapshot is a handful of statements in one repeatable-read, read-only
@@ -182,7 +183,8 @@ public final class PostgresQueueInsights implements QueueInsights {
 					Text payload = text(rows, 19, preview);
 					Text result = (rows.getObject(21) != null) ? text(rows, 21, preview) : null;
 					return Optional.of(new JobDetail(job, PgSql.instant(rows, "lease_until"), rows.getString(15),
-							rows.getString(16), rows.getBoolean(17), rows.getString(18), payload, result,
+							rows.getString(16), rows.getBoolean(17), TraceHeaders.traceParent(rows.getString(18)), payload,
+						result,
 							attempts(connection, id), events(connection, id)));
 				}
 			}

@@ -18,6 +18,7 @@ import dev.jobqueue.core.QueueInsights.JobPage;
 import dev.jobqueue.core.QueueInsights.JobQuery;
 import dev.jobqueue.core.QueueInsights.JobSummary;
 import dev.jobqueue.core.QueueInsights.Text;
+import dev.jobqueue.core.TraceHeaders;
 
 /**
  * The job lists and single-job views of {@link SqliteQueueInsights}: a page of jobs filtered by status, type or
@@ -77,7 +78,8 @@ final class SqliteJobDetails {
 				Text payload = text(rows, 19, preview);
 				Text result = (rows.getObject(21) != null) ? text(rows, 21, preview) : null;
 				return Optional.of(new JobDetail(job, SqlColumns.instant(rows, "lease_until"), rows.getString(15),
-						rows.getString(16), rows.getInt(17) == 1, rows.getString(18), payload, result,
+						rows.getString(16), rows.getInt(17) == 1, TraceHeaders.traceParent(rows.getString(18)), payload,
+						result,
 						attempts(connection, id), events(connection, id)));
 			}
 		}
