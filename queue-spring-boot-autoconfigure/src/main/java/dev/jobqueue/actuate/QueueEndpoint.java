@@ -309,12 +309,13 @@ public class QueueEndpoint {
 	 * @param unhandled pending jobs per type that no live worker handles
 	 * @param workers registered workers
 	 * @param retention retention settings and the latest cleanup
-	 * @param sqlite the database file's state
+	 * @param storage the state of the database the queue lives in (SQLite: file, WAL, free pages; PostgreSQL:
+	 * table and index sizes, dead rows, connections)
 	 */
 	public record QueueReport(Instant at, Map<String, Long> counts, Map<String, Map<String, Long>> byType,
 			Pending pending, List<JobView> oldestRunning, Stuck stuck, Retries retries, QueueSnapshot.ErrorSummary errors,
 			Map<String, Long> unhandled, List<QueueSnapshot.WorkerState> workers, Retention retention,
-			QueueSnapshot.StorageState sqlite) {
+			QueueSnapshot.StorageState storage) {
 
 	}
 
