@@ -101,18 +101,34 @@ public record QueueSnapshot(Instant at, Map<String, Map<JobStatus, Long>> counts
 	}
 
 	/**
-	 * The database file's own state.
+	 * The state of the database the queue lives in, in a shape every store fills. The numeric fields keep their
+	 * SQLite meaning; a store without such a thing reports 0 (PostgreSQL has no write-ahead log or free list of the
+	 * queue's own) and tells its own figures in {@code details}.
 	 *
-	 * @param location the file
-	 * @param databaseBytes size of the database file
-	 * @param walBytes size of the write-ahead log
+	 * @param store which store: {@code sqlite} or {@code postgresql}
+	 * @param location the file, or the database's URL without credentials
+	 * @param databaseBytes size of the database file; on PostgreSQL, of the queue's tables with their indexes
+	 * @param walBytes size of the write-ahead log (SQLite)
 	 * @param pageSize bytes per page
 	 * @param pageCount pages in the database
-	 * @param freePages unused pages (reusable, or given back by an incremental vacuum)
-	 * @param busyRetries writes retried in this process because the database stayed locked
+	 * @param freePages unused pages (reusable, or given back by an incremental vacuum) (SQLite)
+	 * @param busyRetries writes retried in this process because the database stayed locked or a transaction
+	 * conflicted
+	 * @param details what only this store has: on PostgreSQL, {@code tables} (per table: bytes, index bytes, live
+	 * and dead rows) and {@code connections} (the database's sessions by state)
 	 */
-	public record StorageState(String location, long databaseBytes, long walBytes, long pageSize, long pageCount,
-			long freePages, long busyRetries) {
+	public record StorageState(String store, String location, long databaseBytes, long walBytes, long pageSize,
+			long pageCount, long freePages, long busyRetries, Map<String, Object> details) {
+
+		public StorageState {
+			details = (details != null) ? Map.copyOf(details) : Map.of();
+		}
+
+		/** A SQLite file's state, which these fields were made for. */
+		public StorageState(String location, long databaseBytes, long walBytes, long pageSize, long pageCount,
+				long freePages, long busyRetries) {
+			this("sqlite", location, databaseBytes, walBytes, pageSize, pageCount, freePages, busyRetries, Map.of());
+		}
 
 	}
 

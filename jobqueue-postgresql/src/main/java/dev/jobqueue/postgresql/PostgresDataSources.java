@@ -1,5 +1,6 @@
 package dev.jobqueue.postgresql;
 
+import java.time.Duration;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -34,6 +35,16 @@ public final class PostgresDataSources {
 	 * @throws JobQueueException when the PostgreSQL driver is not on the classpath
 	 */
 	public static HikariDataSource create(String url, String username, String password, int maximumPoolSize) {
+		return create(url, username, password, maximumPoolSize, Duration.ofSeconds(30));
+	}
+
+	/**
+	 * A pool for the queue alone, whose statements wait at most {@code connectionTimeout} for a connection (for
+	 * instance while the server cannot be reached) before they fail.
+	 * @throws JobQueueException when the PostgreSQL driver is not on the classpath
+	 */
+	public static HikariDataSource create(String url, String username, String password, int maximumPoolSize,
+			Duration connectionTimeout) {
 		requireDriver(url);
 		HikariConfig config = new HikariConfig();
 		config.setPoolName("jobqueue-postgresql");
@@ -46,6 +57,7 @@ public final class PostgresDataSources {
 			config.setPassword(password);
 		}
 		config.setMaximumPoolSize(maximumPoolSize);
+		config.setConnectionTimeout(connectionTimeout.toMillis());
 		// Start-up fails on the schema migration, with a message that says what to do, not in the pool.
 		config.setInitializationFailTimeout(-1);
 		config.addDataSourceProperty("ApplicationName", "jobqueue");

@@ -77,6 +77,16 @@ public final class PostgresDatabase {
 	 * @param afterCommit run once the work is committed
 	 */
 	public <T> T writeJoiningTransaction(String action, SqlWork<T> work, Runnable afterCommit) {
+		return writeJoiningTransaction(action, work, afterCommit, false);
+	}
+
+	/**
+	 * As {@link #writeJoiningTransaction(String, SqlWork, Runnable)}; outside a caller's transaction,
+	 * {@code atomicStatement} work (one statement, atomic by itself, or statements each complete on its own) runs
+	 * in auto-commit: one round trip instead of a statement and a {@code COMMIT}.
+	 */
+	public <T> T writeJoiningTransaction(String action, SqlWork<T> work, Runnable afterCommit,
+			boolean atomicStatement) {
 		if (TransactionSynchronizationManager.isActualTransactionActive()
 				&& TransactionSynchronizationManager.getResource(this.dataSource) != null) {
 			Connection connection = DataSourceUtils.getConnection(this.dataSource);
@@ -94,9 +104,24 @@ public final class PostgresDatabase {
 				DataSourceUtils.releaseConnection(connection, this.dataSource);
 			}
 		}
-		T result = write(action, work);
+		T result = atomicStatement ? writeAutoCommit(action, work) : write(action, work);
 		afterCommit.run();
 		return result;
+	}
+
+	private <T> T writeAutoCommit(String action, SqlWork<T> work) {
+		for (int attempt = 1;; attempt++) {
+			try (Connection connection = this.dataSource.getConnection()) {
+				// A shared pool may hand out connections with auto-commit off: then commit explicitly.
+				return connection.getAutoCommit() ? work.run(connection) : inTransaction(connection, work);
+			}
+			catch (SQLException ex) {
+				if (!PostgresErrors.isTransient(ex) || attempt >= TRANSIENT_ATTEMPTS) {
+					throw PostgresErrors.translate(ex, action, this.location);
+				}
+				this.retries.increment();
+			}
+		}
 	}
 
 	/** Runs read-only {@code work} on an auto-commit connection (each statement sees the latest commits). */

@@ -231,8 +231,11 @@ public final class PostgresJobStore implements JobStore {
 	@Override
 	public List<Long> enqueue(List<NewJob> jobs, Instant now, Runnable afterCommit) {
 		String action = (jobs.size() == 1) ? "enqueue a '" + jobs.get(0).type() + "' job" : "enqueue " + jobs.size() + " jobs";
+		// One job, or many without dedup keys, is one INSERT statement (with its event and NOTIFY): atomic by
+		// itself, so outside a caller's transaction it needs no BEGIN and COMMIT of its own.
+		boolean oneStatement = jobs.size() == 1 || jobs.stream().allMatch((job) -> job.dedupKey() == null);
 		return this.database.writeJoiningTransaction(action, (connection) -> insertJobs(connection, jobs, now),
-				afterCommit);
+				afterCommit, oneStatement);
 	}
 
 	List<Long> insertJobs(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {

@@ -1,6 +1,7 @@
 package dev.jobqueue.postgresql;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -12,6 +13,7 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -105,6 +107,22 @@ public final class PostgresQueueInsights implements QueueInsights {
 			ORDER BY id
 			""";
 
+	/** The queue's tables: their sizes and rows, live and dead (what autovacuum has yet to reclaim). */
+	private static final String TABLE_STATS = """
+			SELECT c.relname, pg_table_size(c.oid), pg_indexes_size(c.oid), coalesce(s.n_live_tup, 0),
+				coalesce(s.n_dead_tup, 0)
+			FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+			LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid
+			WHERE n.nspname = :schema AND c.relkind = 'r' AND c.relname = ANY(:tables::text[])
+			ORDER BY c.relname
+			""";
+
+	/** The database's sessions by state: the queue's and everybody else's. */
+	private static final String CONNECTIONS = """
+			SELECT coalesce(state, 'other'), count(*) FROM pg_stat_activity
+			WHERE datname = current_database() GROUP BY 1 ORDER BY 1
+			""";
+
 	/** Any healthy database answers at once: a read never waits for another transaction's row locks. */
 	private static final String READ_PROBE = """
 			SELECT count(*) FROM {jobs} WHERE id = -1
@@ -145,7 +163,7 @@ public final class PostgresQueueInsights implements QueueInsights {
 		ErrorSummary errors = errors(connection, settings.topErrors());
 		List<WorkerState> workers = workers(connection, now.minus(settings.workerDeadAfter()));
 		return new QueueSnapshot(now, counts, claimable, oldestClaimable, oldestRunning, stuck, retries,
-				retriesByType, errors, workers, unhandled(counts, workers), storage());
+				retriesByType, errors, workers, unhandled(counts, workers), storage(connection));
 	}
 
 	@Override
@@ -344,11 +362,32 @@ public final class PostgresQueueInsights implements QueueInsights {
 
 	/**
 	 * The queue's tables and indexes in the shape the endpoint shows for any store: their total size as the
-	 * database size, in 8 kB pages; no log or free list of the queue's own.
+	 * database size, in 8 kB pages; no log or free list of the queue's own. Per table sizes, dead rows and the
+	 * database's connections go to the details.
 	 */
-	private StorageState storage() {
-		long bytes = this.retention.tableBytes();
-		return new StorageState(this.database.location(), bytes, 0, 8192, bytes / 8192, 0, this.database.retries());
+	private StorageState storage(Connection connection) throws SQLException {
+		Map<String, Object> tables = new LinkedHashMap<>();
+		long bytes = 0;
+		try (PgSql.Statement select = sql(TABLE_STATS).prepare(connection)) {
+			select.set("schema", this.tables.schema())
+				.setTexts("tables", PostgresRetentionStore.TABLES.stream().map((table) -> this.tables.prefix() + table).toList());
+			try (ResultSet rows = select.executeQuery()) {
+				while (rows.next()) {
+					bytes += rows.getLong(2) + rows.getLong(3);
+					tables.put(rows.getString(1), Map.of("bytes", rows.getLong(2), "indexBytes", rows.getLong(3),
+							"liveRows", rows.getLong(4), "deadRows", rows.getLong(5)));
+				}
+			}
+		}
+		Map<String, Object> connections = new LinkedHashMap<>();
+		try (PreparedStatement select = connection.prepareStatement(CONNECTIONS); ResultSet rows = select.executeQuery()) {
+			while (rows.next()) {
+				connections.put(rows.getString(1), rows.getLong(2));
+			}
+		}
+		return new StorageState("postgresql", this.database.location(), bytes, 0, 8192, bytes / 8192, 0,
+				this.database.retries(), Map.of("schema", this.tables.schema(), "tables", tables, "connections",
+						connections));
 	}
 
 	private List<Attempt> attempts(Connection connection, long id) throws SQLException {

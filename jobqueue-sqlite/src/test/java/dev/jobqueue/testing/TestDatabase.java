@@ -1,25 +1,34 @@
 package dev.jobqueue.testing;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
 import com.zaxxer.hikari.HikariDataSource;
 
+import dev.jobqueue.core.ScheduleStore;
 import dev.jobqueue.sqlite.SqliteDataSources;
 import dev.jobqueue.sqlite.SqliteDatabase;
 import dev.jobqueue.sqlite.SqliteJobAdminStore;
 import dev.jobqueue.sqlite.SqliteJobStore;
+import dev.jobqueue.sqlite.SqliteScheduleStore;
 import dev.jobqueue.sqlite.SqliteSchema;
 import dev.jobqueue.sqlite.TableNames;
 
-/** A real, migrated SQLite file for a test, with the store on top. */
-public final class TestDatabase implements AutoCloseable {
+/**
+ * A real, migrated SQLite file for a test, with the store on top; the SQLite fixture of the behaviour suite
+ * (instants are epoch milliseconds in raw SQL).
+ */
+public final class TestDatabase implements StoreFixture {
 
 	private final Path file;
 
@@ -31,12 +40,14 @@ public final class TestDatabase implements AutoCloseable {
 
 	private final SqliteJobAdminStore admin;
 
+	private final TableNames tables;
+
 	private TestDatabase(Path file, String prefix) {
 		this.file = file;
+		this.tables = new TableNames(prefix);
 		String url = "jdbc:sqlite:" + file;
 		this.dataSource = SqliteDataSources.create(url, Duration.ofSeconds(5), "NORMAL", 4);
-		TableNames tables = new TableNames(prefix);
-		new SqliteSchema(this.dataSource, tables).initialize();
+		new SqliteSchema(this.dataSource, this.tables).initialize();
 		this.database = new SqliteDatabase(this.dataSource, file.toString(), Duration.ofSeconds(30));
 		this.store = new SqliteJobStore(this.database, tables);
 		this.admin = new SqliteJobAdminStore(this.database, tables);
@@ -48,6 +59,16 @@ public final class TestDatabase implements AutoCloseable {
 
 	public static TestDatabase create(Path file, String prefix) {
 		return new TestDatabase(file, prefix);
+	}
+
+	/** A file {@code queue.db} in {@code directory}, created when missing: the behaviour suite's fixture. */
+	public static TestDatabase createIn(Path directory, String prefix) {
+		try {
+			return new TestDatabase(Files.createDirectories(directory).resolve("queue.db"), prefix);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
 	}
 
 	public Path file() {
@@ -72,6 +93,22 @@ public final class TestDatabase implements AutoCloseable {
 
 	public SqliteJobAdminStore admin() {
 		return this.admin;
+	}
+
+	@Override
+	public ScheduleStore schedules() {
+		return new SqliteScheduleStore(this.store);
+	}
+
+	/** A connection pool and write lock of its own on the same file: another process, as SQLite sees it. */
+	@Override
+	public TestDatabase anotherProcess() {
+		return new TestDatabase(this.file, this.tables.prefix());
+	}
+
+	@Override
+	public Object timestamp(Instant instant) {
+		return instant.toEpochMilli();
 	}
 
 	/** The first column of each row of a query. */

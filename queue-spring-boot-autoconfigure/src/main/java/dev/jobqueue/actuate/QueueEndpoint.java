@@ -310,13 +310,13 @@ public class QueueEndpoint {
 	 * @param paused the paused types, whose pending jobs are held (not counted as claimable)
 	 * @param workers registered workers
 	 * @param retention retention settings and the latest cleanup
-	 * @param sqlite the database file's state
+	 * @param storage the state of the database the queue lives in (SQLite: file, WAL, free pages; PostgreSQL:
+	 * table and index sizes, dead rows, connections)
 	 */
 	public record QueueReport(Instant at, Map<String, Long> counts, Map<String, Map<String, Long>> byType,
 			Pending pending, List<JobView> oldestRunning, Stuck stuck, Retries retries, QueueSnapshot.ErrorSummary errors,
 			Map<String, Long> unhandled, List<PausedType> paused, List<QueueSnapshot.WorkerState> workers,
-			Retention retention,
-			QueueSnapshot.StorageState sqlite) {
+			Retention retention, QueueSnapshot.StorageState storage) {
 
 	}
 

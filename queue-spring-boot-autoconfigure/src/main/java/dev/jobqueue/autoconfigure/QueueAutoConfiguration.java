@@ -10,6 +10,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.boot.LazyInitializationExcludeFilter;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -41,12 +42,16 @@ import dev.jobqueue.core.RunInterceptor;
 import dev.jobqueue.core.TraceContextSource;
 import dev.jobqueue.core.WorkerListener;
 import dev.jobqueue.jackson.JacksonPayloadCodec;
+import dev.jobqueue.postgresql.PostgresDatabase;
+import dev.jobqueue.postgresql.PostgresStorage;
+import dev.jobqueue.postgresql.PostgresTables;
 import dev.jobqueue.sqlite.SqliteDatabase;
 import dev.jobqueue.sqlite.SqliteStorage;
 import dev.jobqueue.sqlite.TableNames;
 
 /**
- * Auto-configures the job queue: a SQLite store (see {@link QueueDataSource} for which file), the schema, the
+ * Auto-configures the job queue: a SQLite or PostgreSQL store (see {@link QueueDataSource} for which database),
+ * the schema, the
  * {@link JobQueue}, {@code @JobHandler} scanning and the worker. Every bean can be replaced by declaring one
  * of the same type.
  */
@@ -63,8 +68,12 @@ public final class QueueAutoConfiguration {
 	QueueDataSource queueDataSource(QueueProperties properties,
 			@JobQueueDataSource ObjectProvider<DataSource> queueDataSource,
 			ObjectProvider<DataSource> applicationDataSource, ListableBeanFactory beanFactory) {
+		ClassLoader classLoader = (beanFactory instanceof ConfigurableBeanFactory configurable
+				&& configurable.getBeanClassLoader() != null) ? configurable.getBeanClassLoader()
+						: QueueDataSource.class.getClassLoader();
 		return QueueDataSource.choose(properties.getDatasource(), queueDataSource.getIfAvailable(),
-				applicationDataSource.getIfUnique(), List.of(beanFactory.getBeanNamesForType(DataSource.class)));
+				applicationDataSource.getIfUnique(), List.of(beanFactory.getBeanNamesForType(DataSource.class)),
+				classLoader);
 	}
 
 	@Bean
@@ -75,7 +84,14 @@ public final class QueueAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	QueueStorage queueStorage(QueueDataSource dataSource, QueueProperties properties) {
+	QueueStorage queueStorage(QueueDataSource dataSource, QueueProperties properties, LocalSignals signals) {
+		if (dataSource.store() == QueueDataSource.Store.POSTGRESQL) {
+			// Other processes' enqueues and cancels, heard with LISTEN, wake this process's worker.
+			PostgresTables tables = new PostgresTables(properties.getPostgresql().getSchema(),
+					properties.getTablePrefix());
+			return new PostgresStorage(new PostgresDatabase(dataSource.dataSource(), dataSource.description()), tables)
+				.signals(signals);
+		}
 		SqliteDatabase database = new SqliteDatabase(dataSource.dataSource(), dataSource.description(),
 				properties.getDatasource().getLockWait());
 		return new SqliteStorage(database, new TableNames(properties.getTablePrefix()), dataSource.isShared(),

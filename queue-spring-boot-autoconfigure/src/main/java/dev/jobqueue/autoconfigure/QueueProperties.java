@@ -45,6 +45,9 @@ public class QueueProperties {
 	private final Datasource datasource = new Datasource();
 
 	@NestedConfigurationProperty
+	private final Postgresql postgresql = new Postgresql();
+
+	@NestedConfigurationProperty
 	private final Enqueue enqueue = new Enqueue();
 
 	@NestedConfigurationProperty
@@ -98,6 +101,10 @@ public class QueueProperties {
 
 	public Datasource getDatasource() {
 		return this.datasource;
+	}
+
+	public Postgresql getPostgresql() {
+		return this.postgresql;
 	}
 
 	public Enqueue getEnqueue() {
@@ -164,11 +171,28 @@ public class QueueProperties {
 	public static class Datasource {
 
 		/**
-		 * JDBC URL of the queue's own SQLite file, for example jdbc:sqlite:/var/lib/myapp/jobs.db. When not set,
-		 * the queue shares the application's DataSource if that is SQLite, else uses jobqueue.db in the working
-		 * directory.
+		 * JDBC URL of the queue's own database: a SQLite file, for example jdbc:sqlite:/var/lib/myapp/jobs.db, or
+		 * PostgreSQL, for example jdbc:postgresql://db:5432/app (which needs the org.postgresql:postgresql and
+		 * org.flywaydb:flyway-database-postgresql dependencies). When not set, the queue shares the application's
+		 * DataSource if that is SQLite or PostgreSQL, else uses jobqueue.db in the working directory.
 		 */
 		private String url;
+
+		/**
+		 * User of the queue's own PostgreSQL pool, when not in the URL.
+		 */
+		private String username;
+
+		/**
+		 * Password of the queue's own PostgreSQL pool, when not in the URL.
+		 */
+		private String password;
+
+		/**
+		 * How long a statement of the queue waits for a connection of its own PostgreSQL pool, for instance while
+		 * the server is unreachable, before it fails (and the worker retries later).
+		 */
+		private Duration connectionTimeout = Duration.ofSeconds(10);
 
 		/**
 		 * How long a connection waits for SQLite's write lock before the queue retries (busy_timeout).
@@ -204,6 +228,30 @@ public class QueueProperties {
 
 		public void setUrl(String url) {
 			this.url = url;
+		}
+
+		public String getUsername() {
+			return this.username;
+		}
+
+		public void setUsername(String username) {
+			this.username = username;
+		}
+
+		public String getPassword() {
+			return this.password;
+		}
+
+		public void setPassword(String password) {
+			this.password = password;
+		}
+
+		public Duration getConnectionTimeout() {
+			return this.connectionTimeout;
+		}
+
+		public void setConnectionTimeout(Duration connectionTimeout) {
+			this.connectionTimeout = connectionTimeout;
 		}
 
 		public Duration getBusyTimeout() {
@@ -244,6 +292,27 @@ public class QueueProperties {
 
 		public void setInitializeSchema(DatabaseInitializationMode initializeSchema) {
 			this.initializeSchema = initializeSchema;
+		}
+
+	}
+
+	/**
+	 * The queue on PostgreSQL.
+	 */
+	public static class Postgresql {
+
+		/**
+		 * Schema of the queue's tables on PostgreSQL; created by the migrations when missing (the database user
+		 * then needs CREATE on the database).
+		 */
+		private String schema = "public";
+
+		public String getSchema() {
+			return this.schema;
+		}
+
+		public void setSchema(String schema) {
+			this.schema = schema;
 		}
 
 	}

@@ -175,7 +175,8 @@ class QueueEndpointTests {
 		assertThat(lastCleanup.get("outcome").asString()).isEqualTo("COMPLETED");
 		assertThat(lastCleanup.get("startedAt").asString()).isEqualTo(ObservabilityTestApplication.NOW);
 		assertThat(lastCleanup.get("deleted").isObject()).isTrue();
-		JsonNode sqlite = queue.get("sqlite");
+		JsonNode sqlite = queue.get("storage");
+		assertThat(sqlite.get("store").asString()).isEqualTo("sqlite");
 		assertThat(sqlite.get("location").asString()).endsWith("queue.db");
 		assertThat(sqlite.get("databaseBytes").asLong()).isPositive();
 		assertThat(sqlite.get("pageCount").asLong()).isPositive();

@@ -21,8 +21,9 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
  */
 class ArchitectureTests {
 
+	/** The product's classes: not tests, nor the behaviour suite (jobqueue-store-tests), which is test code too. */
 	private static final ImportOption MAIN_CLASSES_ONLY = (location) -> !location.contains("/test-classes/")
-			&& !location.contains("-tests.jar");
+			&& !location.contains("-tests.jar") && !location.contains("jobqueue-store-tests");
 
 	private static JavaClasses classes;
 

@@ -197,7 +197,7 @@ class QueueAutoConfigurationTests {
 				.getFailure()
 				.rootCause()
 				.hasMessageContaining("marked @JobQueueDataSource is")
-				.hasMessageContaining("supports only SQLite"));
+				.hasMessageContaining("supports only SQLite and PostgreSQL"));
 	}
 
 	@Test

@@ -2,6 +2,7 @@ package dev.jobqueue.postgresql.reliability;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * of a random worker every few seconds (a new one takes its place). At the end every job is final, none lost, none
  * with two succeeded attempts, no attempt left open. Prints one {@code TORTURE-PG ...} line.
  * <p>
- * CI size by default (5,000 jobs, 3 kills). The long run: {@code ./mvnw -B -pl jobqueue-postgresql -am
+ * Run twice: with SIGKILL, and with SIGTERM (graceful shutdown: no job may wait for its lease). CI size by
+ * default (5,000 jobs, 3 kills). The long run: {@code ./mvnw -B -pl jobqueue-postgresql -am
  * -Ptorture-postgresql test} (100,000 jobs, 3 JVMs x 4 threads, kills until the jobs are done).
  */
 @PostgresTest
@@ -56,6 +58,21 @@ class PostgresTortureTests {
 
 	@Test
 	void workersKilledAtRandomLoseNoJobAndSucceedNoneTwice() throws Exception {
+		torture("KILL");
+	}
+
+	/**
+	 * The same load with SIGTERM instead: each worker stops claiming, lets its running jobs finish (or hands them
+	 * back) and exits, so no job waits for its lease to expire.
+	 */
+	@Test
+	void workersStoppedGracefullyFinishOrHandBackTheirJobs() throws Exception {
+		long recoveries = torture("TERM");
+		assertThat(recoveries).isZero();
+	}
+
+	/** @return the lease recoveries */
+	private long torture(String signal) throws Exception {
 		long started = System.nanoTime();
 		Path marker = this.dir.resolve("enqueue-done");
 		try (PostgresTestDatabase db = PostgresTestDatabase.create()) {
@@ -72,7 +89,7 @@ class PostgresTortureTests {
 			enqueuer.start();
 			AtomicBoolean done = new AtomicBoolean();
 			AtomicInteger kills = new AtomicInteger();
-			Thread chaos = new Thread(() -> chaos(new Random(SEED), workers, db.url(), marker, launched, done, kills));
+			Thread chaos = new Thread(() -> chaos(new Random(SEED), signal, workers, db.url(), marker, launched, done, kills));
 			chaos.start();
 			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120 + JOBS / 50);
 			enqueuer.join(TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
@@ -104,13 +121,14 @@ class PostgresTortureTests {
 			long openAttempts = db.count("SELECT count(*) FROM job_attempts a JOIN jobs j ON j.id = a.job_id "
 					+ "WHERE a.outcome IS NULL");
 			String summary = String.format(java.util.Locale.ROOT,
-					"TORTURE-PG jobs=%d enqueued=%d processes=%d started=%d threads=%d kills=%d lost=%d duplicated=%d "
+					"TORTURE-PG signal=%s jobs=%d enqueued=%d processes=%d started=%d threads=%d kills=%d lost=%d duplicated=%d "
 							+ "unfinished=%d failed=%d leaseRecoveries=%d openAttempts=%d badExits=%d seconds=%.0f",
-					jobs, enqueued.get(), PROCESSES, launched.get(), THREADS, kills.get(), lost, duplicated, unfinished,
+					signal, jobs, enqueued.get(), PROCESSES, launched.get(), THREADS, kills.get(), lost, duplicated, unfinished,
 					failed, recovered, openAttempts, badExits, (System.nanoTime() - started) / 1e9);
 			System.out.println(summary);
 			System.err.println(summary);
-			Files.writeString(Path.of("target", "torture-postgresql-summary.txt"), summary + System.lineSeparator());
+			Files.writeString(Path.of("target", "torture-postgresql-summary.txt"), summary + System.lineSeparator(),
+					StandardOpenOption.CREATE, StandardOpenOption.APPEND);
 			assertThat(jobs).isEqualTo(JOBS);
 			assertThat(enqueued.get()).isEqualTo(JOBS);
 			assertThat(unfinished).isZero();
@@ -122,6 +140,7 @@ class PostgresTortureTests {
 			if (KILLS > 0) {
 				assertThat(kills.get()).isGreaterThanOrEqualTo(KILLS);
 			}
+			return recovered;
 		}
 	}
 
@@ -156,7 +175,7 @@ class PostgresTortureTests {
 		}
 	}
 
-	private void chaos(Random random, List<Process> workers, String url, Path marker, AtomicInteger launched,
+	private void chaos(Random random, String signal, List<Process> workers, String url, Path marker, AtomicInteger launched,
 			AtomicBoolean done, AtomicInteger kills) {
 		try {
 			while (!done.get() && (KILLS < 0 || kills.get() < KILLS)) {
@@ -169,8 +188,9 @@ class PostgresTortureTests {
 				}
 				int victim = random.nextInt(workers.size());
 				Process process = workers.get(victim);
-				new ProcessBuilder("kill", "-9", String.valueOf(process.pid())).start().waitFor();
-				process.waitFor(10, TimeUnit.SECONDS);
+				new ProcessBuilder("kill", "-" + signal, String.valueOf(process.pid())).start().waitFor();
+				// A graceful stop waits for the running jobs (at most the worker's 5 s shutdown timeout).
+				process.waitFor(30, TimeUnit.SECONDS);
 				kills.incrementAndGet();
 				workers.set(victim, launch(url, marker, launched));
 			}

@@ -60,6 +60,15 @@ public final class PostgresTortureWorker {
 				new RetryPolicy(Duration.ofMillis(20), Duration.ofMillis(200), Math::random), Clock.systemUTC(), settings,
 				Executors.newFixedThreadPool(threads), WorkerListener.NONE, null);
 		storage.signals(worker);
+		// SIGTERM: stop claiming, let running jobs finish (or hand them back), then exit, as a Spring Boot
+		// application does on graceful shutdown.
+		Thread stopping = new Thread(() -> {
+			worker.stop();
+			System.out.println("stopped on SIGTERM, loopFailures=" + worker.loopFailures());
+			storage.close();
+			dataSource.close();
+		}, "graceful-stop");
+		Runtime.getRuntime().addShutdownHook(stopping);
 		worker.start();
 		System.out.println("worker " + worker.workerId() + " pid " + ProcessHandle.current().pid() + " started");
 		while (true) {
@@ -73,8 +82,13 @@ public final class PostgresTortureWorker {
 						break;
 					}
 				}
+				catch (java.sql.SQLException ex) {
+					// The server is away (restarted in PostgresServerRestartTests): ask again, as the worker does.
+					System.out.println("exit check failed, trying again: " + ex.getMessage());
+				}
 			}
 		}
+		Runtime.getRuntime().removeShutdownHook(stopping);
 		worker.stop();
 		System.out.println("final loopFailures=" + worker.loopFailures());
 		storage.close();

@@ -6,6 +6,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -13,16 +15,21 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import com.zaxxer.hikari.HikariDataSource;
 
+import dev.jobqueue.core.ScheduleStore;
 import dev.jobqueue.postgresql.PostgresDataSources;
 import dev.jobqueue.postgresql.PostgresDatabase;
+import dev.jobqueue.postgresql.PostgresJobAdminStore;
+import dev.jobqueue.postgresql.PostgresJobStore;
 import dev.jobqueue.postgresql.PostgresStorage;
 import dev.jobqueue.postgresql.PostgresTables;
+import dev.jobqueue.testing.StoreFixture;
 
 /**
  * A database of its own on the test server, created for one test and dropped after it, with a migrated queue on
- * it. Names carry the process id and a random part, so builds running at once never share one.
+ * it. Names carry the process id and a random part, so builds running at once never share one. The PostgreSQL
+ * fixture of the behaviour suite (instants are {@code timestamptz} in raw SQL).
  */
-public final class PostgresTestDatabase implements AutoCloseable {
+public final class PostgresTestDatabase implements StoreFixture {
 
 	private static final AtomicInteger counter = new AtomicInteger();
 
@@ -32,8 +39,22 @@ public final class PostgresTestDatabase implements AutoCloseable {
 
 	private final PostgresStorage storage;
 
+	private final String schema;
+
+	private final String prefix;
+
+	/** Whether closing drops the database: false for {@link #anotherProcess()}. */
+	private final boolean owner;
+
 	private PostgresTestDatabase(String name, String schema, String prefix, int poolSize) {
+		this(name, schema, prefix, poolSize, true);
+	}
+
+	private PostgresTestDatabase(String name, String schema, String prefix, int poolSize, boolean owner) {
 		this.name = name;
+		this.schema = schema;
+		this.prefix = prefix;
+		this.owner = owner;
 		this.dataSource = PostgresDataSources.create(url(), null, null, poolSize);
 		PostgresTables tables = new PostgresTables(schema, prefix);
 		this.storage = new PostgresStorage(new PostgresDatabase(this.dataSource, PostgresDataSources.withoutCredentials(url())), tables);
@@ -92,6 +113,32 @@ public final class PostgresTestDatabase implements AutoCloseable {
 		return this.storage;
 	}
 
+	@Override
+	public PostgresJobStore store() {
+		return this.storage.jobs();
+	}
+
+	@Override
+	public PostgresJobAdminStore admin() {
+		return this.storage.admin();
+	}
+
+	@Override
+	public ScheduleStore schedules() {
+		return this.storage.schedules();
+	}
+
+	/** A pool, stores and listener of its own on the same database and schema: another process. */
+	@Override
+	public PostgresTestDatabase anotherProcess() {
+		return new PostgresTestDatabase(this.name, this.schema, this.prefix, 4, false);
+	}
+
+	@Override
+	public Object timestamp(Instant instant) {
+		return Timestamp.from(instant);
+	}
+
 	/** The first column of each row of a query. */
 	public List<Object> column(String sql, Object... args) {
 		try (Connection connection = this.dataSource.getConnection();
@@ -112,10 +159,6 @@ public final class PostgresTestDatabase implements AutoCloseable {
 		}
 	}
 
-	public long count(String sql, Object... args) {
-		return ((Number) column(sql, args).get(0)).longValue();
-	}
-
 	public void execute(String sql, Object... args) {
 		try (Connection connection = this.dataSource.getConnection();
 				PreparedStatement statement = connection.prepareStatement(sql)) {
@@ -133,7 +176,9 @@ public final class PostgresTestDatabase implements AutoCloseable {
 	public void close() {
 		this.storage.close();
 		this.dataSource.close();
-		dropDatabase(this.name);
+		if (this.owner) {
+			dropDatabase(this.name);
+		}
 	}
 
 }

@@ -23,7 +23,7 @@ public final class WorkerHarness {
 
 	public static final PayloadCodec CODEC = new JacksonPayloadCodec(JsonMapper.builder().build());
 
-	public final TestDatabase db;
+	public final StoreFixture db;
 
 	public final MutableClock clock;
 
@@ -45,7 +45,7 @@ public final class WorkerHarness {
 
 	private Duration shutdownTimeout = Duration.ofSeconds(5);
 
-	public WorkerHarness(TestDatabase db, MutableClock clock) {
+	public WorkerHarness(StoreFixture db, MutableClock clock) {
 		this.db = db;
 		this.clock = clock;
 		this.queue = new DefaultJobQueue(db.store(), db.admin(), CODEC, this.handlers, clock, new EnqueueLimits(3, 64 * 1024),

@@ -9,12 +9,12 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 import dev.jobqueue.JobRequest;
-import dev.jobqueue.testing.QueueFileTests;
+import dev.jobqueue.testing.StoreTests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Delayed and prioritised work: claim order asserted on what the store hands out. */
-class ClaimOrderTests extends QueueFileTests {
+public abstract class ClaimOrderTests extends StoreTests {
 
 	List<String> claim(int limit, Set<String> unlimited, Map<String, Integer> limited) {
 		ClaimRequest request = new ClaimRequest("w1", limit, unlimited, limited, Set.of(),

@@ -15,13 +15,13 @@ import dev.jobqueue.Job;
 import dev.jobqueue.JobErrorCode;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobStatus;
-import dev.jobqueue.testing.QueueFileTests;
+import dev.jobqueue.testing.StoreTests;
 import dev.jobqueue.testing.WorkerHarness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-class JobWorkerTests extends QueueFileTests {
+public abstract class JobWorkerTests extends StoreTests {
 
 	record Greeting(String name) {
 	}

@@ -1,4 +1,4 @@
-package dev.jobqueue.sqlite;
+package dev.jobqueue.core;
 
 import java.time.Instant;
 import java.util.List;
@@ -7,17 +7,12 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
-import dev.jobqueue.core.ClaimRequest;
-import dev.jobqueue.core.ClaimedJob;
-import dev.jobqueue.core.CompleteAndClaim;
-import dev.jobqueue.core.Completion;
-import dev.jobqueue.core.NewJob;
-import dev.jobqueue.testing.QueueFileTests;
+import dev.jobqueue.testing.StoreTests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Outcomes and the next claim in one transaction, fenced like the separate calls. */
-class SqliteJobStoreCompleteAndClaimTests extends QueueFileTests {
+public abstract class JobStoreCompleteAndClaimTests extends StoreTests {
 
 	static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
 

@@ -22,46 +22,37 @@ import dev.jobqueue.JobQueueException;
 import dev.jobqueue.Misfire;
 import dev.jobqueue.Schedule;
 import dev.jobqueue.ScheduleInfo;
-import dev.jobqueue.sqlite.SqliteScheduleStore;
-import dev.jobqueue.testing.MutableClock;
-import dev.jobqueue.testing.TestDatabase;
+import dev.jobqueue.testing.StoreFixture;
+import dev.jobqueue.testing.StoreTests;
 import dev.jobqueue.testing.WorkerHarness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
-class JobSchedulerTests {
+public abstract class JobSchedulerTests extends StoreTests {
 
-	@TempDir
-	Path dir;
-
-	MutableClock clock = MutableClock.startingAt("2026-03-01T00:00:00Z");
-
-	TestDatabase db;
-
-	List<TestDatabase> others = new ArrayList<>();
+	List<StoreFixture> others = new ArrayList<>();
 
 	@BeforeEach
 	void setUp() {
-		this.db = TestDatabase.create(this.dir);
+		this.clock.setInstant(Instant.parse("2026-03-01T00:00:00Z"));
 	}
 
 	@AfterEach
 	void tearDown() {
-		this.others.forEach(TestDatabase::close);
-		this.db.close();
+		this.others.forEach(StoreFixture::close);
 	}
 
 	/** A scheduler with its own connection pool and write lock on the same file: another process, as SQLite sees it. */
 	JobScheduler process(String id, Misfire misfire) {
-		TestDatabase own = TestDatabase.create(this.db.file(), "");
+		StoreFixture own = this.db.anotherProcess();
 		this.others.add(own);
 		return scheduler(own, id, misfire);
 	}
 
-	JobScheduler scheduler(TestDatabase database, String id, Misfire misfire) {
-		return new JobScheduler(new SqliteScheduleStore(database.store()), new HandlerRegistry(), WorkerHarness.CODEC,
+	JobScheduler scheduler(StoreFixture database, String id, Misfire misfire) {
+		return new JobScheduler(database.schedules(), new HandlerRegistry(), WorkerHarness.CODEC,
 				this.clock, new SchedulerSettings(id, ZoneId.of("UTC"), misfire, Duration.ofMinutes(1), 3), null);
 	}
 
@@ -128,7 +119,7 @@ class JobSchedulerTests {
 		List<Object> runAts = this.db.column("SELECT run_at FROM jobs ORDER BY run_at");
 		Instant start = Instant.parse("2026-03-01T00:00:00Z");
 		for (int i = 0; i < 100; i++) {
-			assertThat(runAts.get(i)).isEqualTo(start.plus(Duration.ofMinutes(i + 1)).toEpochMilli());
+			assertThat(runAts.get(i)).isEqualTo(this.db.timestamp(start.plus(Duration.ofMinutes(i + 1))));
 		}
 		System.out.printf("100 ticks fired by two schedulers on one file: %d by process-1, %d by process-2%n",
 				wins[0].get(), wins[1].get());
@@ -329,7 +320,7 @@ class JobSchedulerTests {
 
 	@Test
 	void schedulesAndPausesWorkUnderATablePrefix() {
-		try (TestDatabase prefixed = TestDatabase.create(this.dir.resolve("prefixed.db"), "jq_")) {
+		try (StoreFixture prefixed = createFixture(this.dir.resolve("prefixed"), "jq_")) {
 			JobScheduler scheduler = scheduler(prefixed, "s", Misfire.ONCE);
 			scheduler.register("minutely", "report", Schedule.cron("0 * * * * *"), null);
 			scheduler.start();

@@ -16,22 +16,18 @@ import org.junit.jupiter.api.io.TempDir;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.PausedType;
 import dev.jobqueue.testing.MutableClock;
-import dev.jobqueue.testing.TestDatabase;
+import dev.jobqueue.testing.StoreFixture;
+import dev.jobqueue.testing.StoreTests;
 import dev.jobqueue.testing.WorkerHarness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-class PauseTests {
+public abstract class PauseTests extends StoreTests {
 
-	@TempDir
-	Path dir;
+	StoreFixture operatorDb;
 
-	MutableClock clock = MutableClock.startingAt("2026-01-01T00:00:00Z");
-
-	TestDatabase operatorDb;
-
-	TestDatabase workerDb;
+	StoreFixture workerDb;
 
 	/** The operator's process: pauses and resumes. */
 	WorkerHarness operator;
@@ -41,8 +37,8 @@ class PauseTests {
 
 	@BeforeEach
 	void setUp() {
-		this.operatorDb = TestDatabase.create(this.dir);
-		this.workerDb = TestDatabase.create(this.operatorDb.file(), "");
+		this.operatorDb = this.db;
+		this.workerDb = this.db.anotherProcess();
 		this.operator = new WorkerHarness(this.operatorDb, this.clock);
 		this.node = new WorkerHarness(this.workerDb, this.clock);
 	}
@@ -50,7 +46,6 @@ class PauseTests {
 	@AfterEach
 	void tearDown() {
 		this.workerDb.close();
-		this.operatorDb.close();
 	}
 
 	@Test

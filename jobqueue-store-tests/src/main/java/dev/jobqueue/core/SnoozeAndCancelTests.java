@@ -16,14 +16,14 @@ import org.junit.jupiter.api.Test;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobSnoozedException;
 import dev.jobqueue.JobStatus;
-import dev.jobqueue.testing.QueueFileTests;
-import dev.jobqueue.testing.TestDatabase;
+import dev.jobqueue.testing.StoreFixture;
+import dev.jobqueue.testing.StoreTests;
 import dev.jobqueue.testing.WorkerHarness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-class SnoozeAndCancelTests extends QueueFileTests {
+public abstract class SnoozeAndCancelTests extends StoreTests {
 
 	ExecutorService executor = Executors.newFixedThreadPool(2);
 
@@ -162,7 +162,7 @@ class SnoozeAndCancelTests extends QueueFileTests {
 		worker.pollOnce();
 		assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
 
-		try (TestDatabase otherProcess = TestDatabase.create(this.db.file(), "")) {
+		try (StoreFixture otherProcess = this.db.anotherProcess()) {
 			WorkerHarness operator = new WorkerHarness(otherProcess, this.clock);
 			assertThat(operator.queue.cancel(id)).isTrue();
 		}

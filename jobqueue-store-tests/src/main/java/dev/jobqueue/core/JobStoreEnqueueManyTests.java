@@ -1,4 +1,4 @@
-package dev.jobqueue.sqlite;
+package dev.jobqueue.core;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -6,13 +6,12 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import dev.jobqueue.core.NewJob;
-import dev.jobqueue.testing.QueueFileTests;
+import dev.jobqueue.testing.StoreTests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Many jobs in one enqueue: each id names its own job, with or without dedup keys in the batch. */
-class SqliteJobStoreEnqueueManyTests extends QueueFileTests {
+public abstract class JobStoreEnqueueManyTests extends StoreTests {
 
 	static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
 

@@ -1,0 +1,120 @@
+package dev.jobqueue.postgresql.reliability;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.jobqueue.JobRequest;
+import dev.jobqueue.core.DefaultJobQueue;
+import dev.jobqueue.core.EnqueueLimits;
+import dev.jobqueue.core.HandlerRegistry;
+import dev.jobqueue.jackson.JacksonPayloadCodec;
+import dev.jobqueue.postgresql.testing.PostgresTest;
+import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A server restart mid-load: two worker JVMs burn down a backlog while the PostgreSQL server is restarted under
+ * them ({@code pg_ctlcluster ... restart}). Their connections die; they retry with backoff, reconnect by
+ * themselves (the listener too) and finish: nothing lost, nothing succeeded twice, no attempt left open.
+ * <p>
+ * It restarts the machine's server, so it never runs in a normal build, not even with {@code -Preliability}:
+ * {@code ./mvnw -B -pl jobqueue-postgresql -am -Ppostgresql-restart test}. Prints one {@code RESTART-PG ...} line.
+ */
+@PostgresTest
+@Tag("long")
+@EnabledIfSystemProperty(named = "jobqueue.test.restart-server", matches = "true",
+		disabledReason = "restarts the PostgreSQL server: run with -Ppostgresql-restart")
+class PostgresServerRestartTests {
+
+	static final int JOBS = Integer.getInteger("restart.jobs", 20_000);
+
+	@TempDir
+	Path dir;
+
+	@Test
+	void workersCarryOnAfterTheServerRestartsAndLoseNothing() throws Exception {
+		long started = System.nanoTime();
+		Path marker = this.dir.resolve("enqueue-done");
+		try (PostgresTestDatabase db = PostgresTestDatabase.create()) {
+			DefaultJobQueue queue = new DefaultJobQueue(db.storage().jobs(), db.storage().admin(),
+					new JacksonPayloadCodec(JsonMapper.builder().build()), new HandlerRegistry(), Clock.systemUTC(),
+					new EnqueueLimits(10, 1 << 20), null);
+			List<JobRequest> batch = new ArrayList<>();
+			for (int i = 0; i < JOBS; i++) {
+				batch.add((i % 10 == 0) ? JobRequest.of("slow", 20) : JobRequest.of("fast", i));
+				if (batch.size() == 500) {
+					queue.enqueueAll(batch);
+					batch.clear();
+				}
+			}
+			queue.enqueueAll(batch);
+			Files.writeString(marker, "done");
+			List<Process> workers = List.of(launch(db.url(), marker, 0), launch(db.url(), marker, 1));
+			await().atMost(Duration.ofMinutes(2))
+				.until(() -> db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'") >= JOBS / 4);
+			long before = db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'");
+			Process restart = new ProcessBuilder("sh", "-c",
+					"pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql | head -1) main restart")
+				.inheritIO()
+				.start();
+			assertThat(restart.waitFor(120, TimeUnit.SECONDS)).isTrue();
+			assertThat(restart.exitValue()).isZero();
+			long restartedAt = System.nanoTime();
+			await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+				.until(() -> db.count("SELECT count(*) FROM jobs WHERE status IN ('pending', 'running')") == 0);
+			double drainSeconds = (System.nanoTime() - restartedAt) / 1e9;
+			int badExits = 0;
+			for (Process worker : workers) {
+				if (!worker.waitFor(60, TimeUnit.SECONDS)) {
+					worker.destroyForcibly();
+					badExits++;
+				}
+				else if (worker.exitValue() != 0) {
+					badExits++;
+				}
+			}
+			long succeeded = db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'");
+			long duplicated = db.count("SELECT count(*) FROM (SELECT job_id FROM job_attempts WHERE outcome = 'SUCCEEDED' "
+					+ "GROUP BY job_id HAVING count(*) > 1) twice");
+			long openAttempts = db.count("SELECT count(*) FROM job_attempts WHERE outcome IS NULL");
+			long recovered = db.count("SELECT count(*) FROM job_attempts WHERE outcome = 'LEASE_EXPIRED'");
+			String summary = String.format(Locale.ROOT,
+					"RESTART-PG jobs=%d succeededBeforeRestart=%d succeeded=%d duplicated=%d openAttempts=%d "
+							+ "leaseRecoveries=%d badExits=%d drainAfterRestartSeconds=%.1f seconds=%.0f",
+					JOBS, before, succeeded, duplicated, openAttempts, recovered, badExits, drainSeconds,
+					(System.nanoTime() - started) / 1e9);
+			System.out.println(summary);
+			Files.writeString(Path.of("target", "restart-postgresql-summary.txt"), summary + System.lineSeparator());
+			assertThat(before).isLessThan(JOBS);
+			assertThat(succeeded).isEqualTo(JOBS);
+			assertThat(duplicated).isZero();
+			assertThat(openAttempts).isZero();
+			assertThat(badExits).isZero();
+		}
+	}
+
+	private Process launch(String url, Path marker, int index) throws Exception {
+		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+		return new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp",
+				System.getProperty("java.class.path"), PostgresTortureWorker.class.getName(), url, "8", "5000",
+				marker.toString())
+			.redirectErrorStream(true)
+			.redirectOutput(this.dir.resolve("worker-" + index + ".log").toFile())
+			.start();
+	}
+
+}

@@ -1,0 +1,46 @@
+package dev.jobqueue.testing;
+
+import java.time.Instant;
+import java.util.List;
+
+import dev.jobqueue.core.JobAdminStore;
+import dev.jobqueue.core.JobStore;
+import dev.jobqueue.core.ScheduleStore;
+
+/**
+ * A real, migrated queue database for one test, as the behaviour suite sees any store: the stores on top of it,
+ * raw SQL on the same tables (the queue's table and column names are the same on every store), and the one
+ * difference raw SQL shows, how an instant is kept (epoch milliseconds on SQLite, {@code timestamptz} on
+ * PostgreSQL).
+ */
+public interface StoreFixture extends AutoCloseable {
+
+	JobStore store();
+
+	JobAdminStore admin();
+
+	ScheduleStore schedules();
+
+	/**
+	 * The same database as seen from another process: a connection pool and stores of its own, which the caller
+	 * closes. Closing it leaves the database to this fixture.
+	 */
+	StoreFixture anotherProcess();
+
+	/** The first column of each row of a query. */
+	List<Object> column(String sql, Object... args);
+
+	default long count(String sql, Object... args) {
+		return ((Number) column(sql, args).get(0)).longValue();
+	}
+
+	void execute(String sql, Object... args);
+
+	/** The value a column of an instant holds for {@code instant}, as a JDBC driver returns it. */
+	Object timestamp(Instant instant);
+
+	/** Closes the pool (and drops the database where the fixture created one). */
+	@Override
+	void close();
+
+}
