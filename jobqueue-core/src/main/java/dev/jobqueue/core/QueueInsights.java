@@ -31,6 +31,16 @@ public interface QueueInsights {
 	JobPage jobs(JobQuery query);
 
 	/**
+	 * How many runs ended per time slot, read from the attempts the store keeps (so it survives restarts and
+	 * agrees across processes; finished jobs removed by retention no longer count).
+	 * @param from start of the first slot (rounded down to a multiple of {@code slot} since the epoch)
+	 * @param to end of the period (exclusive)
+	 * @param slot length of one slot, at least a second
+	 * @return every slot from the one holding {@code from} to the one before {@code to}, empty ones included
+	 */
+	List<Outcomes> outcomes(Instant from, Instant to, Duration slot);
+
+	/**
 	 * Checks that the database can be read and written, without changing it. A database locked by a long write
 	 * of another process passes: it is busy, not broken.
 	 * @throws dev.jobqueue.JobQueueException with the reason when it cannot
@@ -151,6 +161,23 @@ public interface QueueInsights {
 	 * @param detail a short note
 	 */
 	record Event(Instant at, String event, String actor, String detail) {
+
+	}
+
+	/**
+	 * Runs that ended in one time slot.
+	 *
+	 * @param start the slot's start
+	 * @param succeeded runs that succeeded
+	 * @param failed runs that failed (or lost their lease) and left the job failed for good
+	 * @param retried runs that failed (or lost their lease) and were followed by another run, or will be
+	 */
+	record Outcomes(Instant start, long succeeded, long failed, long retried) {
+
+		/** All runs that ended in the slot. */
+		public long total() {
+			return this.succeeded + this.failed + this.retried;
+		}
 
 	}
 

@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -98,6 +99,8 @@ public final class SqliteQueueInsights implements QueueInsights {
 
 	private final SqliteJobDetails details;
 
+	private final SqliteOutcomeHistory outcomes;
+
 	private final NamedSql counts;
 
 	private final NamedSql claimableCount;
@@ -120,6 +123,7 @@ public final class SqliteQueueInsights implements QueueInsights {
 		this.database = Objects.requireNonNull(database, "'database' must not be null");
 		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
 		this.details = new SqliteJobDetails(tables);
+		this.outcomes = new SqliteOutcomeHistory(tables);
 		this.counts = tables.sql(COUNTS);
 		this.claimableCount = tables.sql(CLAIMABLE_COUNT);
 		this.oldestClaimable = tables.sql(OLDEST_CLAIMABLE);
@@ -225,6 +229,12 @@ public final class SqliteQueueInsights implements QueueInsights {
 	}
 
 	@Override
+	public List<Outcomes> outcomes(Instant from, Instant to, Duration slot) {
+		return this.database.read("count run outcomes over time",
+				(connection) -> this.outcomes.outcomes(connection, from, to, slot));
+	}
+
+	@Override
 	public void checkReadWrite() {
 		try (Connection connection = this.database.dataSource().getConnection()) {
 			try (Statement statement = connection.createStatement()) {
@@ -277,6 +287,11 @@ public final class SqliteQueueInsights implements QueueInsights {
 			}
 			return plans;
 		});
+	}
+
+	/** The query plans of {@link #outcomes}, for tests. */
+	List<String> explainOutcomes() {
+		return this.database.read("explain the outcome history", this.outcomes::explain);
 	}
 
 	/** The query plan of a job list, for tests. */
