@@ -1,0 +1,132 @@
+package dev.jobqueue.sample.dashboard;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Level;
+
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * Debian's headless Chromium driven by Selenium, with a fresh profile in a temporary directory. Nothing is
+ * downloaded: the browser and its driver are the system's ({@code apt-get install chromium chromium-driver}).
+ * Keeps what the page's console said, so tests can require that it said nothing wrong.
+ */
+final class Browser implements AutoCloseable {
+
+	static final String CHROMIUM = System.getProperty("jobqueue.test.chromium", "/usr/bin/chromium");
+
+	static final String CHROMEDRIVER = System.getProperty("jobqueue.test.chromedriver", "/usr/bin/chromedriver");
+
+	private final ChromeDriver driver;
+
+	private final Path profile;
+
+	private final List<String> console = new ArrayList<>();
+
+	private Browser(ChromeDriver driver, Path profile) {
+		this.driver = driver;
+		this.profile = profile;
+	}
+
+	static Browser start(Path workDirectory, int width, int height) {
+		if (!Files.isExecutable(Path.of(CHROMIUM)) || !Files.isExecutable(Path.of(CHROMEDRIVER))) {
+			throw new IllegalStateException("The browser tests need Chromium and its driver at " + CHROMIUM + " and "
+					+ CHROMEDRIVER + ": apt-get install -y chromium chromium-driver (.ci/run does it)");
+		}
+		try {
+			Path profile = Files.createTempDirectory(workDirectory, "chromium-profile-");
+			ChromeOptions options = new ChromeOptions();
+			options.setBinary(CHROMIUM);
+			options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+					"--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+					"--user-data-dir=" + profile, "--window-size=" + width + "," + height);
+			options.setCapability("goog:loggingPrefs", Map.of(LogType.BROWSER, "ALL"));
+			ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(Path.of(CHROMEDRIVER)
+				.toFile()).usingAnyFreePort().build();
+			ChromeDriver driver = new ChromeDriver(service, options);
+			driver.manage().window().setSize(new Dimension(width, height));
+			return new Browser(driver, profile);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	ChromeDriver driver() {
+		return this.driver;
+	}
+
+	void open(String url) {
+		readConsole();
+		this.driver.get(url);
+	}
+
+	WebElement find(String css) {
+		return this.driver.findElement(By.cssSelector(css));
+	}
+
+	List<WebElement> findAll(String css) {
+		return this.driver.findElements(By.cssSelector(css));
+	}
+
+	String text(String css) {
+		return find(css).getText();
+	}
+
+	WebDriverWait waiting(Duration timeout) {
+		return new WebDriverWait(this.driver, timeout, Duration.ofMillis(200));
+	}
+
+	/** Warnings and errors the console printed since the browser started (or since {@link #clearConsole}). */
+	List<String> consoleProblems() {
+		readConsole();
+		return List.copyOf(this.console);
+	}
+
+	void clearConsole() {
+		readConsole();
+		this.console.clear();
+	}
+
+	private void readConsole() {
+		for (LogEntry entry : this.driver.manage().logs().get(LogType.BROWSER)) {
+			if (entry.getLevel().intValue() >= Level.WARNING.intValue()) {
+				this.console.add(entry.getLevel() + " " + entry.getMessage());
+			}
+		}
+	}
+
+	/** Saves a screenshot of the page as it is now. */
+	void screenshot(Path target) {
+		try {
+			Files.createDirectories(target.getParent());
+			Files.copy(this.driver.getScreenshotAs(OutputType.FILE).toPath(), target,
+					StandardCopyOption.REPLACE_EXISTING);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	@Override
+	public void close() {
+		this.driver.quit();
+	}
+
+}

@@ -1,0 +1,118 @@
+package dev.jobqueue.sample.dashboard;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import dev.jobqueue.JobQueue;
+import dev.jobqueue.JobRequest;
+import dev.jobqueue.JobStatus;
+import dev.jobqueue.sample.SampleApplication;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The dashboard with its defaults (read-only, values hidden): no action buttons anywhere, action URLs refused
+ * with 403 and nothing changed, payloads and error details not shown.
+ */
+@Tag("browser")
+@SpringBootTest(classes = SampleApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = { "sample.demo-traffic.enabled=false", "jobqueue.dashboard.read-only=true",
+				"jobqueue.dashboard.show-values=never" })
+@Import(BrowserTestJobs.class)
+@DirtiesContext
+class ReadOnlyDashboardBrowserTests {
+
+	private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+	@TempDir
+	static Path dataDir;
+
+	static Browser browser;
+
+	@DynamicPropertySource
+	static void dataDirectory(DynamicPropertyRegistry registry) {
+		registry.add("spring.datasource.url", () -> "jdbc:sqlite:" + dataDir.resolve("sample.db"));
+	}
+
+	@BeforeAll
+	static void startBrowser() {
+		browser = Browser.start(dataDir, 1280, 900);
+	}
+
+	@AfterAll
+	static void stopBrowser() {
+		if (browser != null) {
+			browser.close();
+		}
+	}
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	JobQueue jobQueue;
+
+	@Autowired
+	BrowserTestJobs.Exports exports;
+
+	@Test
+	void aReadOnlyDashboardHasNoActionsAndRefusesTheirAddresses() throws Exception {
+		this.exports.failing.set(true);
+		long id = this.jobQueue.enqueue(JobRequest.of("export", new BrowserTestJobs.ExportRequest("secret-customer"))
+			.maxAttempts(1));
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> this.jobQueue.find(id).orElseThrow().status() == JobStatus.FAILED);
+
+		browser.open(url("/"));
+		assertThat(browser.text("#mode")).isEqualTo("read-only");
+		assertThat(browser.text("#types")).contains("export");
+		assertThat(browser.findAll("[data-action], form[method='post'], button")).isEmpty();
+		browser.open(url("/jobs/" + id));
+		assertThat(browser.text("#job-status")).isEqualTo("failed");
+		assertThat(browser.findAll("[data-action], form[method='post'], #action-retry")).isEmpty();
+		assertThat(browser.text("#payload")).contains("hidden").doesNotContain("secret-customer");
+		assertThat(browser.text("#error-detail")).contains("hidden").doesNotContain("503");
+		assertThat(browser.text("#error-code")).isEqualTo("DEPENDENCY:EXPORT_API");
+		assertThat(browser.consoleProblems()).isEmpty();
+
+		for (String path : new String[] { "/jobs/" + id + "/retry", "/jobs/" + id + "/cancel",
+				"/types/pause?type=export", "/types/resume?type=export" }) {
+			assertThat(send("GET", path)).as("GET " + path).isEqualTo(403);
+			assertThat(send("POST", path)).as("POST " + path).isEqualTo(403);
+		}
+		browser.open(url("/jobs/" + id + "/retry"));
+		assertThat(browser.text("#problem")).isEqualTo("This dashboard is read-only");
+		assertThat(this.jobQueue.find(id).orElseThrow().status()).isEqualTo(JobStatus.FAILED);
+		assertThat(this.jobQueue.pausedTypes()).isEmpty();
+	}
+
+	private String url(String path) {
+		return "http://localhost:" + this.port + "/jobqueue" + path;
+	}
+
+	private int send(String method, String path) throws Exception {
+		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url(path)));
+		request = method.equals("POST") ? request.POST(HttpRequest.BodyPublishers.noBody()) : request.GET();
+		return HTTP.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+	}
+
+}
