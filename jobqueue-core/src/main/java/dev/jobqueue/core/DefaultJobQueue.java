@@ -90,20 +90,14 @@ public final class DefaultJobQueue implements JobQueue {
 
 	@Override
 	public boolean cancel(long id) {
-		boolean cancelled = this.admin.cancel(id, this.clock.instant());
-		if (cancelled) {
-			this.signals.cancelRequested(id);
-		}
-		return cancelled;
+		QueueSignals target = this.signals;
+		return this.admin.cancel(id, this.clock.instant(), () -> target.cancelRequested(id));
 	}
 
 	@Override
 	public boolean retry(long id) {
-		boolean retried = this.admin.retry(id, this.clock.instant());
-		if (retried) {
-			this.signals.jobsEnqueued();
-		}
-		return retried;
+		QueueSignals target = this.signals;
+		return this.admin.retry(id, this.clock.instant(), target::jobsEnqueued);
 	}
 
 	@Override
@@ -122,10 +116,10 @@ public final class DefaultJobQueue implements JobQueue {
 
 	@Override
 	public boolean resume(String type) {
-		boolean resumed = this.admin.resume(requireType(type, "resume"));
+		QueueSignals target = this.signals;
+		boolean resumed = this.admin.resume(requireType(type, "resume"), target::jobsEnqueued);
 		if (resumed) {
 			logger.info("Job type '{}' resumed", type);
-			this.signals.jobsEnqueued();
 		}
 		return resumed;
 	}

@@ -11,6 +11,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import java.util.concurrent.locks.ReentrantLock;
 
 import javax.sql.DataSource;
@@ -121,30 +122,55 @@ public final class SqliteDatabase {
 
 	/**
 	 * Runs {@code work} in the caller's Spring transaction when one is active on this DataSource, else in its
-	 * own transaction.
+	 * own transaction. In the caller's transaction, a lock conflict is the caller's to resolve: it surfaces as
+	 * one of Spring's transient {@link org.springframework.dao.PessimisticLockingFailureException}s that say
+	 * to retry the transaction, not as a queue error.
 	 * @param afterCommit run once the work is committed
 	 */
 	public <T> T writeJoiningTransaction(String action, SqlWork<T> work, Runnable afterCommit) {
-		if (TransactionSynchronizationManager.isActualTransactionActive()
-				&& TransactionSynchronizationManager.getResource(this.dataSource) != null) {
+		return writeJoiningTransaction(action, work, (result) -> afterCommit.run());
+	}
+
+	/**
+	 * Like {@link #writeJoiningTransaction(String, SqlWork, Runnable)}, with the committed result handed to
+	 * {@code afterCommit}.
+	 */
+	public <T> T writeJoiningTransaction(String action, SqlWork<T> work, Consumer<? super T> afterCommit) {
+		if (joinsCallerTransaction()) {
 			Connection connection = DataSourceUtils.getConnection(this.dataSource);
 			try {
 				if (DataSourceUtils.isConnectionTransactional(connection, this.dataSource)) {
 					T result = work.run(connection);
-					registerAfterCommit(afterCommit);
+					registerAfterCommit(() -> afterCommit.accept(result));
 					return result;
 				}
 			}
 			catch (SQLException ex) {
-				throw SqliteErrors.translate(ex, action, this.location);
+				throw SqliteErrors.translateInCallerTransaction(ex, action, this.location);
 			}
 			finally {
 				DataSourceUtils.releaseConnection(connection, this.dataSource);
 			}
 		}
 		T result = write(action, work);
-		afterCommit.run();
+		afterCommit.accept(result);
 		return result;
+	}
+
+	/** Whether the calling thread is in a Spring transaction on this database, which queue writes then join. */
+	public boolean joinsCallerTransaction() {
+		return TransactionSynchronizationManager.isActualTransactionActive()
+				&& TransactionSynchronizationManager.getResource(this.dataSource) != null;
+	}
+
+	/**
+	 * Whether the calling thread is in a Spring transaction that this database cannot join (one on another
+	 * database) and that accepts callbacks on its completion.
+	 */
+	public boolean inOtherTransaction() {
+		return TransactionSynchronizationManager.isActualTransactionActive()
+				&& TransactionSynchronizationManager.isSynchronizationActive()
+				&& TransactionSynchronizationManager.getResource(this.dataSource) == null;
 	}
 
 	/** Runs read-only {@code work} on an auto-commit connection. */

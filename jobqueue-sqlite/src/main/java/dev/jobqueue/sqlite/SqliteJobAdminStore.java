@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 import dev.jobqueue.Job;
 import dev.jobqueue.JobQueueException;
@@ -88,7 +89,13 @@ public final class SqliteJobAdminStore implements JobAdminStore {
 
 	@Override
 	public boolean cancel(long id, Instant now) {
-		return this.database.write("cancel job " + id, (connection) -> {
+		return cancel(id, now, () -> {
+		});
+	}
+
+	@Override
+	public boolean cancel(long id, Instant now, Runnable afterCommit) {
+		return this.database.writeJoiningTransaction("cancel job " + id, (connection) -> {
 			try (NamedStatement cancel = this.cancelPending.prepare(connection);
 					NamedStatement event = this.events.prepare(connection)) {
 				if (cancel.bind("now", now).bind("job_id", id).executeUpdate() == 1) {
@@ -105,13 +112,19 @@ public final class SqliteJobAdminStore implements JobAdminStore {
 				}
 				return false;
 			}
-		});
+		}, ifApplied(afterCommit));
 	}
 
 	@Override
 	public boolean retry(long id, Instant now) {
+		return retry(id, now, () -> {
+		});
+	}
+
+	@Override
+	public boolean retry(long id, Instant now, Runnable afterCommit) {
 		try {
-			return this.database.write("retry job " + id, (connection) -> {
+			return this.database.writeJoiningTransaction("retry job " + id, (connection) -> {
 				try (NamedStatement retry = this.retryFinished.prepare(connection);
 						NamedStatement event = this.events.prepare(connection)) {
 					if (retry.bind("now", now).bind("job_id", id).executeUpdate() == 0) {
@@ -121,7 +134,7 @@ public final class SqliteJobAdminStore implements JobAdminStore {
 					event.executeBatch();
 					return true;
 				}
-			});
+			}, ifApplied(afterCommit));
 		}
 		catch (JobQueueException ex) {
 			if (ex.getCause() instanceof SQLException sql && SqliteErrors.primaryCode(sql) == SqliteErrors.SQLITE_CONSTRAINT) {
@@ -155,20 +168,36 @@ public final class SqliteJobAdminStore implements JobAdminStore {
 
 	@Override
 	public boolean pause(String type, String actor, Instant now) {
-		return this.database.write("pause job type '" + type + "'", (connection) -> {
+		return this.database.writeJoiningTransaction("pause job type '" + type + "'", (connection) -> {
 			try (NamedStatement insert = this.insertPausedType.prepare(connection)) {
 				return insert.bind("type", type).bind("now", now).bind("actor", actor).executeUpdate() == 1;
 			}
+		}, () -> {
 		});
 	}
 
 	@Override
 	public boolean resume(String type) {
-		return this.database.write("resume job type '" + type + "'", (connection) -> {
+		return resume(type, () -> {
+		});
+	}
+
+	@Override
+	public boolean resume(String type, Runnable afterCommit) {
+		return this.database.writeJoiningTransaction("resume job type '" + type + "'", (connection) -> {
 			try (NamedStatement delete = this.deletePausedType.prepare(connection)) {
 				return delete.bind("type", type).executeUpdate() == 1;
 			}
-		});
+		}, ifApplied(afterCommit));
+	}
+
+	/** Runs {@code afterCommit} only when the write changed something. */
+	private static Consumer<Boolean> ifApplied(Runnable afterCommit) {
+		return (applied) -> {
+			if (applied) {
+				afterCommit.run();
+			}
+		};
 	}
 
 	@Override

@@ -14,6 +14,7 @@ import java.util.TreeSet;
 import dev.jobqueue.core.ClaimRequest;
 import dev.jobqueue.core.ClaimedJob;
 import dev.jobqueue.core.CompleteAndClaim;
+import dev.jobqueue.core.EnqueueVisibility;
 import dev.jobqueue.core.Completion;
 import dev.jobqueue.core.JobStore;
 import dev.jobqueue.core.LeaseRenewal;
@@ -94,9 +95,21 @@ public final class SqliteJobStore implements JobStore {
 
 	private final NamedSql deleteWorker;
 
+	private final EnqueueVisibility visibility;
+
+	private final HeldEnqueue heldEnqueue = new HeldEnqueue(this);
+
 	public SqliteJobStore(SqliteDatabase database, TableNames tables) {
+		this(database, tables, EnqueueVisibility.AFTER_COMMIT);
+	}
+
+	/**
+	 * @param visibility when a job enqueued in a transaction on another database becomes visible to workers
+	 */
+	public SqliteJobStore(SqliteDatabase database, TableNames tables, EnqueueVisibility visibility) {
 		this.database = Objects.requireNonNull(database, "'database' must not be null");
 		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
+		this.visibility = Objects.requireNonNull(visibility, "'visibility' must not be null");
 		this.events = new JobEvents(tables);
 		this.inserts = new JobInserts(tables, this.events);
 		this.claims = new SqliteClaims(tables, this.events);
@@ -120,6 +133,9 @@ public final class SqliteJobStore implements JobStore {
 	@Override
 	public List<Long> enqueue(List<NewJob> jobs, Instant now, Runnable afterCommit) {
 		String action = (jobs.size() == 1) ? "enqueue a '" + jobs.get(0).type() + "' job" : "enqueue " + jobs.size() + " jobs";
+		if (this.visibility == EnqueueVisibility.AFTER_COMMIT && this.database.inOtherTransaction()) {
+			return this.heldEnqueue.enqueue(action, jobs, now, afterCommit);
+		}
 		return this.database.writeJoiningTransaction(action, (connection) -> insertJobs(connection, jobs, now),
 				afterCommit);
 	}

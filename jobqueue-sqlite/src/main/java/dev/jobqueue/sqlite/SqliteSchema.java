@@ -21,6 +21,8 @@ import org.flywaydb.core.api.MigrationInfo;
 import org.flywaydb.core.api.MigrationInfoService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.sqlite.SQLiteConfig.TransactionMode;
+import org.sqlite.SQLiteConnection;
 
 import dev.jobqueue.JobQueueException;
 
@@ -49,9 +51,20 @@ public final class SqliteSchema {
 
 	private final TableNames tables;
 
+	private final boolean shared;
+
 	public SqliteSchema(DataSource dataSource, TableNames tables) {
+		this(dataSource, tables, false);
+	}
+
+	/**
+	 * @param shared whether the DataSource is the application's, whose transactions queue writes join: its
+	 * transactions must then begin {@code IMMEDIATE}
+	 */
+	public SqliteSchema(DataSource dataSource, TableNames tables, boolean shared) {
 		this.dataSource = Objects.requireNonNull(dataSource, "'dataSource' must not be null");
 		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
+		this.shared = shared;
 	}
 
 	/**
@@ -191,10 +204,22 @@ public final class SqliteSchema {
 			if (Pragmas.text(statement, "synchronous").equals("0")) {
 				problems.append("\n - synchronous is OFF, so a power loss can corrupt the queue (synchronous=NORMAL)");
 			}
+			if (!connection.getAutoCommit()) {
+				problems.append("\n - connections are handed out with auto-commit off, so every queue write would fail "
+						+ "with 'cannot start a transaction within a transaction', and an idle connection holds the "
+						+ "write lock (the pool's auto-commit=true, for Hikari spring.datasource.hikari.auto-commit=true)");
+			}
+			if (this.shared && transactionMode(connection) == TransactionMode.DEFERRED) {
+				problems.append("\n - transactions begin DEFERRED. Queue writes join the application's "
+						+ "transactions, and a DEFERRED transaction that has read cannot write once another "
+						+ "connection (the queue's worker, say) has committed: it fails with SQLITE_BUSY_SNAPSHOT "
+						+ "whatever the busy timeout (transaction_mode=IMMEDIATE)");
+			}
 			if (problems.length() > 0) {
 				throw new JobQueueException("The queue's database connections to " + url + " are not set up as the "
 						+ "queue needs:" + problems + "\nThese are per-connection settings: set them as driver properties "
-						+ "of the DataSource, for example spring.datasource.hikari.data-source-properties.foreign_keys=true, "
+						+ "of the DataSource, for example spring.datasource.hikari.data-source-properties.foreign_keys=true "
+						+ "or spring.datasource.hikari.data-source-properties.transaction_mode=IMMEDIATE, "
 						+ "or give the queue its own file with jobqueue.datasource.url, where they are set for you.");
 			}
 			return url;
@@ -244,6 +269,12 @@ public final class SqliteSchema {
 			}
 		}
 
+	}
+
+	private static TransactionMode transactionMode(Connection connection) throws SQLException {
+		return connection.isWrapperFor(SQLiteConnection.class)
+				? connection.unwrap(SQLiteConnection.class).getConnectionConfig().getTransactionMode()
+				: TransactionMode.DEFERRED;
 	}
 
 }

@@ -2,6 +2,7 @@ package dev.jobqueue.sqlite;
 
 import java.util.Objects;
 
+import dev.jobqueue.core.EnqueueVisibility;
 import dev.jobqueue.core.QueueStorage;
 
 /** The queue on one SQLite database: its job, schedule and retention stores and insights share the database. */
@@ -22,10 +23,18 @@ public final class SqliteStorage implements QueueStorage {
 	private final SqliteQueueInsights insights;
 
 	public SqliteStorage(SqliteDatabase database, TableNames tables) {
+		this(database, tables, false, EnqueueVisibility.AFTER_COMMIT);
+	}
+
+	/**
+	 * @param shared whether the database is the application's, whose transactions queue writes join
+	 * @param visibility when a job enqueued in a transaction on another database becomes visible to workers
+	 */
+	public SqliteStorage(SqliteDatabase database, TableNames tables, boolean shared, EnqueueVisibility visibility) {
 		this.database = Objects.requireNonNull(database, "'database' must not be null");
 		Objects.requireNonNull(tables, "'tables' must not be null");
-		this.schema = new SqliteSchema(database.dataSource(), tables);
-		this.jobs = new SqliteJobStore(database, tables);
+		this.schema = new SqliteSchema(database.dataSource(), tables, shared);
+		this.jobs = new SqliteJobStore(database, tables, visibility);
 		this.admin = new SqliteJobAdminStore(database, tables);
 		this.schedules = new SqliteScheduleStore(this.jobs);
 		this.retention = new SqliteRetentionStore(database, tables);

@@ -1,6 +1,5 @@
 package dev.jobqueue.actuate;
 
-import java.time.Clock;
 import java.util.Optional;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -12,6 +11,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 
+import dev.jobqueue.autoconfigure.JobQueueClock;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
 import dev.jobqueue.autoconfigure.QueueProperties;
@@ -31,8 +31,8 @@ public final class QueueEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	QueueEndpoint queueEndpoint(QueueInsights insights, JobQueue queue, QueueProperties properties,
-			ObjectProvider<Clock> clock, ObjectProvider<JobQueueMaintenance> maintenance) {
-		return new QueueEndpoint(insights, queue, properties, clock.getIfUnique(Clock::systemUTC),
+			ObjectProvider<JobQueueClock> clock, ObjectProvider<JobQueueMaintenance> maintenance) {
+		return new QueueEndpoint(insights, queue, properties, clock.getIfAvailable(JobQueueClock::system).clock(),
 				() -> Optional.ofNullable(maintenance.getIfUnique()).flatMap(JobQueueMaintenance::lastRetentionReport));
 	}
 

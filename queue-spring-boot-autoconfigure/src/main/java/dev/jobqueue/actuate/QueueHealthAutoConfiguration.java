@@ -1,6 +1,5 @@
 package dev.jobqueue.actuate;
 
-import java.time.Clock;
 import java.util.Locale;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -13,6 +12,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.annotation.Bean;
 
+import dev.jobqueue.autoconfigure.JobQueueClock;
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
 import dev.jobqueue.autoconfigure.QueueProperties;
 import dev.jobqueue.core.QueueInsights;
@@ -30,14 +30,14 @@ public final class QueueHealthAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(name = "jobqueueHealthIndicator")
 	QueueHealthIndicator jobqueueHealthIndicator(QueueInsights insights, QueueProperties properties,
-			ObjectProvider<Clock> clock) {
+			ObjectProvider<JobQueueClock> clock) {
 		QueueProperties.Observability observability = properties.getObservability();
 		String degraded = observability.getDegradedStatus();
 		if (degraded == null || degraded.isBlank()) {
 			throw new IllegalStateException("jobqueue.observability.degraded-status must not be blank: use "
 					+ "OUT_OF_SERVICE (the default), or a custom status such as DEGRADED");
 		}
-		return new QueueHealthIndicator(insights, clock.getIfUnique(Clock::systemUTC), observability.getStuckAfter(),
+		return new QueueHealthIndicator(insights, clock.getIfAvailable(JobQueueClock::system).clock(), observability.getStuckAfter(),
 				observability.getMaxQueueAge(), new Status(degraded.trim().toUpperCase(Locale.ROOT)));
 	}
 

@@ -1,13 +1,14 @@
 package dev.jobqueue.autoconfigure;
 
-import java.time.Clock;
 import java.time.ZoneId;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 import javax.sql.DataSource;
 
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.LazyInitializationExcludeFilter;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -59,8 +60,17 @@ public final class QueueAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	QueueDataSource queueDataSource(QueueProperties properties, ObjectProvider<DataSource> applicationDataSource) {
-		return QueueDataSource.choose(properties.getDatasource(), applicationDataSource.getIfUnique());
+	QueueDataSource queueDataSource(QueueProperties properties,
+			@JobQueueDataSource ObjectProvider<DataSource> queueDataSource,
+			ObjectProvider<DataSource> applicationDataSource, ListableBeanFactory beanFactory) {
+		return QueueDataSource.choose(properties.getDatasource(), queueDataSource.getIfAvailable(),
+				applicationDataSource.getIfUnique(), List.of(beanFactory.getBeanNamesForType(DataSource.class)));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	JobQueueClock jobQueueClock() {
+		return JobQueueClock.system();
 	}
 
 	@Bean
@@ -68,7 +78,8 @@ public final class QueueAutoConfiguration {
 	QueueStorage queueStorage(QueueDataSource dataSource, QueueProperties properties) {
 		SqliteDatabase database = new SqliteDatabase(dataSource.dataSource(), dataSource.description(),
 				properties.getDatasource().getLockWait());
-		return new SqliteStorage(database, new TableNames(properties.getTablePrefix()));
+		return new SqliteStorage(database, new TableNames(properties.getTablePrefix()), dataSource.isShared(),
+				properties.getEnqueue().getVisibility());
 	}
 
 	@Bean
@@ -122,12 +133,12 @@ public final class QueueAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	JobScheduler jobSchedules(ScheduleStore store, HandlerRegistry handlers, PayloadCodec codec,
-			QueueProperties properties, ObjectProvider<Clock> clock, LocalSignals signals) {
+			QueueProperties properties, JobQueueClock clock, LocalSignals signals) {
 		QueueProperties.Scheduling scheduling = properties.getScheduling();
 		ZoneId zone = (scheduling.getZone() != null) ? scheduling.getZone() : ZoneId.systemDefault();
 		SchedulerSettings settings = new SchedulerSettings(WorkerIds.newId(), zone, scheduling.getMisfire(),
 				scheduling.getMisfireThreshold(), properties.getRetry().getMaxAttempts());
-		JobScheduler scheduler = new JobScheduler(store, handlers, codec, clock.getIfUnique(Clock::systemUTC), settings,
+		JobScheduler scheduler = new JobScheduler(store, handlers, codec, clock.clock(), settings,
 				() -> signals);
 		scheduling.getSchedules().forEach((name, entry) -> ConfiguredSchedules.register(scheduler, name, entry));
 		return scheduler;
@@ -137,7 +148,7 @@ public final class QueueAutoConfiguration {
 	@ConditionalOnMissingBean
 	@ConditionalOnBooleanProperty(name = "jobqueue.scheduling.enabled", matchIfMissing = true)
 	@DependsOnDatabaseInitialization
-	QueueScheduler queueScheduler(JobScheduler scheduler, QueueProperties properties, ObjectProvider<Clock> clock) {
+	QueueScheduler queueScheduler(JobScheduler scheduler, QueueProperties properties, JobQueueClock clock) {
 		QueueProperties.Scheduling scheduling = properties.getScheduling();
 		if (scheduling.getPollInterval() != null
 				&& scheduling.getPollInterval().compareTo(scheduling.getMisfireThreshold()) >= 0) {
@@ -146,7 +157,7 @@ public final class QueueAutoConfiguration {
 					+ scheduling.getMisfireThreshold() + "), or ticks fired on time would count as missed. Lower the "
 					+ "poll interval or raise the threshold.");
 		}
-		return new QueueScheduler(scheduler, clock.getIfUnique(Clock::systemUTC),
+		return new QueueScheduler(scheduler, clock.clock(),
 				properties.getScheduling().getPollInterval());
 	}
 
@@ -165,12 +176,12 @@ public final class QueueAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	JobQueue jobQueue(JobStore store, JobAdminStore admin, PayloadCodec codec, HandlerRegistry handlers,
-			QueueProperties properties, ObjectProvider<Clock> clock, ObjectProvider<TraceParentSource> traceParent,
+			QueueProperties properties, JobQueueClock clock, ObjectProvider<TraceParentSource> traceParent,
 			LocalSignals signals) {
 		EnqueueLimits limits = new EnqueueLimits(properties.getRetry().getMaxAttempts(),
 				properties.getMaxPayloadSize().toBytes());
 		TraceParentSource trace = traceParent.getIfUnique();
-		DefaultJobQueue queue = new DefaultJobQueue(store, admin, codec, handlers, clock.getIfUnique(Clock::systemUTC),
+		DefaultJobQueue queue = new DefaultJobQueue(store, admin, codec, handlers, clock.clock(),
 				limits,
 				(trace != null) ? trace::currentTraceParent : null);
 		queue.setSignals(signals);
@@ -182,12 +193,11 @@ public final class QueueAutoConfiguration {
 	@ConditionalOnBooleanProperty(name = "jobqueue.worker.enabled", matchIfMissing = true)
 	@DependsOnDatabaseInitialization
 	QueueWorker queueWorker(JobStore store, HandlerRegistry handlers, PayloadCodec codec, ErrorClassifier classifier,
-			QueueProperties properties, ObjectProvider<Clock> clock, LocalSignals signals, Environment environment, ObjectProvider<WorkerListener> listeners,
+			QueueProperties properties, JobQueueClock clock, LocalSignals signals, Environment environment, ObjectProvider<WorkerListener> listeners,
 			ObjectProvider<RunInterceptor> interceptors) {
-		Clock queueClock = clock.getIfUnique(Clock::systemUTC);
 		RetryPolicy retry = new RetryPolicy(properties.getRetry().getInitialBackoff(),
 				properties.getRetry().getMaxBackoff(), () -> ThreadLocalRandom.current().nextDouble());
-		WorkerFactory factory = new WorkerFactory(store, handlers, codec, classifier, retry, queueClock,
+		WorkerFactory factory = new WorkerFactory(store, handlers, codec, classifier, retry, clock.clock(),
 				properties.getWorker(), environment, () -> WorkerListener.composite(listeners.orderedStream().toList()),
 				() -> RunInterceptor.chain(interceptors.orderedStream().toList()));
 		return new QueueWorker(factory::create, signals);

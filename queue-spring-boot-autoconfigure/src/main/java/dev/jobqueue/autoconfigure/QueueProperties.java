@@ -10,6 +10,7 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
 import dev.jobqueue.Misfire;
+import dev.jobqueue.core.EnqueueVisibility;
 import dev.jobqueue.core.QueueInsights;
 
 /**
@@ -35,6 +36,9 @@ public class QueueProperties {
 
 	@NestedConfigurationProperty
 	private final Datasource datasource = new Datasource();
+
+	@NestedConfigurationProperty
+	private final Enqueue enqueue = new Enqueue();
 
 	@NestedConfigurationProperty
 	private final Worker worker = new Worker();
@@ -81,6 +85,10 @@ public class QueueProperties {
 		return this.datasource;
 	}
 
+	public Enqueue getEnqueue() {
+		return this.enqueue;
+	}
+
 	public Worker getWorker() {
 		return this.worker;
 	}
@@ -112,6 +120,27 @@ public class QueueProperties {
 		}
 		return new QueueInsights.SnapshotSettings(this.observability.getStuckAfter(),
 				Math.max(1, this.observability.getTopErrors()), deadAfter, 10);
+	}
+
+	/**
+	 * How enqueue behaves inside the caller's transactions.
+	 */
+	public static class Enqueue {
+
+		/**
+		 * When a job enqueued inside a transaction the queue cannot join (one on another database) becomes
+		 * visible to workers: after that transaction commits (never, if it rolls back), or immediately.
+		 */
+		private EnqueueVisibility visibility = EnqueueVisibility.AFTER_COMMIT;
+
+		public EnqueueVisibility getVisibility() {
+			return this.visibility;
+		}
+
+		public void setVisibility(EnqueueVisibility visibility) {
+			this.visibility = visibility;
+		}
+
 	}
 
 	/**

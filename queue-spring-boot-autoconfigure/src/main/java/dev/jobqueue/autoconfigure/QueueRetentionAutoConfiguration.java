@@ -1,6 +1,5 @@
 package dev.jobqueue.autoconfigure;
 
-import java.time.Clock;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.LazyInitializationExcludeFilter;
@@ -44,12 +43,12 @@ public final class QueueRetentionAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RetentionCleaner queueRetentionCleaner(RetentionStore store, QueueProperties properties,
-			ObjectProvider<Clock> clock, ObjectProvider<QueueWorker> worker) {
+			ObjectProvider<JobQueueClock> clock, ObjectProvider<QueueWorker> worker) {
 		QueueProperties.Retention retention = properties.getRetention();
 		RetentionPolicy policy = RetentionPolicy.of(retention.getSucceeded(), retention.getFailed(),
 				retention.getCancelled(), retention.getPerType());
 		return new RetentionCleaner(store, RetentionSettings.of(policy, retention.getBatchSize()),
-				clock.getIfUnique(Clock::systemUTC), WorkerIds.newId(), () -> isIdle(worker.getIfAvailable()));
+				clock.getIfAvailable(JobQueueClock::system).clock(), WorkerIds.newId(), () -> isIdle(worker.getIfAvailable()));
 	}
 
 	private static boolean isIdle(QueueWorker worker) {

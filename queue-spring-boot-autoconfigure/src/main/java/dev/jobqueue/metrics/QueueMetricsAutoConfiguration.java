@@ -1,6 +1,5 @@
 package dev.jobqueue.metrics;
 
-import java.time.Clock;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -11,6 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 
+import dev.jobqueue.autoconfigure.JobQueueClock;
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
 import dev.jobqueue.autoconfigure.QueueProperties;
 import dev.jobqueue.core.QueueInsights;
@@ -33,8 +33,8 @@ public final class QueueMetricsAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	QueueSnapshotRefresher queueSnapshotRefresher(QueueInsights insights, QueueProperties properties,
-			ObjectProvider<Clock> clock) {
-		return new QueueSnapshotRefresher(insights, properties.snapshotSettings(), clock.getIfUnique(Clock::systemUTC),
+			ObjectProvider<JobQueueClock> clock) {
+		return new QueueSnapshotRefresher(insights, properties.snapshotSettings(), clock.getIfAvailable(JobQueueClock::system).clock(),
 				properties.getObservability().getRefreshInterval());
 	}
 

@@ -5,6 +5,7 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 
+import dev.jobqueue.autoconfigure.JobQueueClock;
 import dev.jobqueue.testing.MutableClock;
 
 /**
@@ -21,6 +22,11 @@ public class ObservabilityTestApplication {
 	@Bean
 	MutableClock queueClock() {
 		return MutableClock.startingAt(NOW);
+	}
+
+	@Bean
+	JobQueueClock jobQueueClock(MutableClock queueClock) {
+		return new JobQueueClock(queueClock);
 	}
 
 

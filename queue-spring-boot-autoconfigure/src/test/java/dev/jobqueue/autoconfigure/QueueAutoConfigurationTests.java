@@ -1,12 +1,16 @@
 package dev.jobqueue.autoconfigure;
 
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import javax.sql.DataSource;
 
+import com.zaxxer.hikari.HikariDataSource;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,10 +32,12 @@ import org.springframework.transaction.support.TransactionTemplate;
 import dev.jobqueue.JobContext;
 import dev.jobqueue.JobHandler;
 import dev.jobqueue.JobQueue;
+import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.DefaultErrorClassifier;
 import dev.jobqueue.core.ErrorClassifier;
 import dev.jobqueue.core.HandlerRegistry;
+import dev.jobqueue.sqlite.SqliteDataSources;
 import dev.jobqueue.sqlite.SqliteJobStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -57,7 +63,8 @@ class QueueAutoConfigurationTests {
 		return new String[] { "spring.datasource.url=jdbc:sqlite:" + this.dir.resolve("app.db"),
 				"spring.datasource.hikari.data-source-properties.journal_mode=WAL",
 				"spring.datasource.hikari.data-source-properties.foreign_keys=true",
-				"spring.datasource.hikari.data-source-properties.busy_timeout=5000" };
+				"spring.datasource.hikari.data-source-properties.busy_timeout=5000",
+				"spring.datasource.hikari.data-source-properties.transaction_mode=IMMEDIATE" };
 	}
 
 	@Test
@@ -122,6 +129,101 @@ class QueueAutoConfigurationTests {
 				.rootCause()
 				.hasMessageContaining("foreign_keys is off")
 				.hasMessageContaining("spring.datasource.hikari.data-source-properties.foreign_keys=true"));
+	}
+
+	@Test
+	void startsWithoutSpringBootsJdbcModuleOnTheClasspath() {
+		this.contextRunner.withPropertyValues(ownUrl())
+			.withClassLoader(new FilteredClassLoader("org.springframework.boot.jdbc"))
+			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(JobQueue.class));
+	}
+
+	@Test
+	void refusesASharedDataSourceWhoseTransactionsBeginDeferred() {
+		withApplicationDataSource()
+			.withPropertyValues(sharedSqlite())
+			.withPropertyValues("spring.datasource.hikari.data-source-properties.transaction_mode=DEFERRED")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("transactions begin DEFERRED")
+				.hasMessageContaining("spring.datasource.hikari.data-source-properties.transaction_mode=IMMEDIATE"));
+	}
+
+	@Test
+	void refusesASharedDataSourceWithAutoCommitOff() {
+		withApplicationDataSource().withPropertyValues(sharedSqlite())
+			.withPropertyValues("spring.datasource.hikari.auto-commit=false")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("auto-commit off")
+				.hasMessageContaining("spring.datasource.hikari.auto-commit=true"));
+	}
+
+	@Test
+	void usesItsOwnFileBesideANonSqliteApplicationDataSource() {
+		this.contextRunner.withUserConfiguration(NonSqliteDataSource.class)
+			.withPropertyValues(ownUrl())
+			.run((context) -> assertThat(context.getBean(QueueDataSource.class).isShared()).isFalse());
+	}
+
+	@Test
+	void failsStartUpListingTheDataSourcesWhenSeveralAndNoneIsChosen() {
+		this.contextRunner.withBean(Path.class, () -> this.dir).withUserConfiguration(TwoSqliteDataSources.class)
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("2 DataSource beans [first, second]")
+				.hasMessageContaining("@JobQueueDataSource")
+				.hasMessageContaining("jobqueue.datasource.url"));
+	}
+
+	@Test
+	void usesTheDataSourceMarkedForTheQueueAmongSeveral() {
+		this.contextRunner.withBean(Path.class, () -> this.dir)
+			.withUserConfiguration(TwoSqliteDataSources.class, QueueMarkedDataSource.class)
+			.run((context) -> {
+				QueueDataSource chosen = context.getBean(QueueDataSource.class);
+				assertThat(chosen.isShared()).isTrue();
+				assertThat(chosen.dataSource()).isSameAs(context.getBean("jobs"));
+			});
+	}
+
+	@Test
+	void refusesANonSqliteDataSourceMarkedForTheQueue() {
+		this.contextRunner.withUserConfiguration(MarkedNonSqliteDataSource.class)
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("marked @JobQueueDataSource is")
+				.hasMessageContaining("supports only SQLite"));
+	}
+
+	@Test
+	void anApplicationClockDoesNotBecomeTheQueuesClock() {
+		this.contextRunner.withPropertyValues(ownUrl())
+			.withBean(Clock.class, () -> Clock.fixed(Instant.parse("2000-01-01T00:00:00Z"), ZoneOffset.UTC))
+			.withUserConfiguration(ProxiedHandlers.class)
+			.run((context) -> {
+				assertThat(context.getBean(JobQueueClock.class).clock()).isNotSameAs(context.getBean(Clock.class));
+				JobQueue queue = context.getBean(JobQueue.class);
+				long id = queue.enqueue(JobRequest.of("greet", new Greeting("later")).delay(Duration.ofMillis(300)));
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> queue.find(id).orElseThrow().status() == JobStatus.SUCCEEDED);
+			});
+	}
+
+	@Test
+	void aJobQueueClockBeanSetsTheQueuesTime() {
+		Instant fixed = Instant.parse("2030-06-01T12:00:00Z");
+		this.contextRunner.withPropertyValues(ownUrl(), "jobqueue.worker.enabled=false")
+			.withBean(JobQueueClock.class, () -> new JobQueueClock(Clock.fixed(fixed, ZoneOffset.UTC)))
+			.run((context) -> {
+				JobQueue queue = context.getBean(JobQueue.class);
+				long id = queue.enqueue("greet", new Greeting("fixed"));
+				assertThat(queue.find(id).orElseThrow().createdAt()).isEqualTo(fixed);
+			});
 	}
 
 	@Test
@@ -216,6 +318,64 @@ class QueueAutoConfigurationTests {
 					.until(() -> queue.find(committed).orElseThrow().status() == JobStatus.SUCCEEDED);
 				assertThat(jdbc.queryForObject("SELECT count(*) FROM jobs", Integer.class)).isOne();
 			});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class NonSqliteDataSource {
+
+		@Bean
+		DataSource dataSource() {
+			return new org.springframework.jdbc.datasource.SimpleDriverDataSource(new org.h2.Driver(),
+					"jdbc:h2:mem:app;DB_CLOSE_DELAY=-1");
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class MarkedNonSqliteDataSource {
+
+		@Bean
+		@JobQueueDataSource
+		DataSource dataSource() {
+			return new org.springframework.jdbc.datasource.SimpleDriverDataSource(new org.h2.Driver(),
+					"jdbc:h2:mem:marked;DB_CLOSE_DELAY=-1");
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class TwoSqliteDataSources {
+
+		@Bean(destroyMethod = "close")
+		HikariDataSource first(Path dir) {
+			return sqlite(dir.resolve("first.db"));
+		}
+
+		@Bean(destroyMethod = "close")
+		HikariDataSource second(Path dir) {
+			return sqlite(dir.resolve("second.db"));
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class QueueMarkedDataSource {
+
+		@Bean(destroyMethod = "close")
+		@JobQueueDataSource
+		HikariDataSource jobs(Path dir) {
+			HikariDataSource pool = sqlite(dir.resolve("jobs.db"));
+			pool.addDataSourceProperty("transaction_mode", "IMMEDIATE");
+			return pool;
+		}
+
+	}
+
+	static HikariDataSource sqlite(Path file) {
+		HikariDataSource pool = new HikariDataSource();
+		pool.setJdbcUrl("jdbc:sqlite:" + file);
+		pool.setDataSourceProperties(SqliteDataSources.connectionConfig(Duration.ofSeconds(5), "NORMAL").toProperties());
+		return pool;
 	}
 
 	record Greeting(String name) {

@@ -1,0 +1,69 @@
+package dev.jobqueue.postgresql;
+
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+
+import dev.jobqueue.JobQueueException;
+
+/** The queue's own connection pool on PostgreSQL, and URLs safe to show. */
+public final class PostgresDataSources {
+
+	static final String DRIVER = "org.postgresql.Driver";
+
+	private static final Pattern SECRET_PARAMETER = Pattern.compile("(?i)([?&](password|sslpassword)=)[^&]*");
+
+	private PostgresDataSources() {
+	}
+
+	/** Whether a URL points at PostgreSQL. */
+	public static boolean isPostgresUrl(String url) {
+		return url != null && url.startsWith("jdbc:postgresql:");
+	}
+
+	/** The URL without passwords, for messages, logs and the endpoint. */
+	public static String withoutCredentials(String url) {
+		return SECRET_PARAMETER.matcher(Objects.requireNonNull(url, "'url' must not be null")).replaceAll("$1***");
+	}
+
+	/**
+	 * A pool for the queue alone. One connection more than the workers need stays open for notifications.
+	 * Nothing is connected yet: the first connection is opened when the schema is migrated.
+	 * @throws JobQueueException when the PostgreSQL driver is not on the classpath
+	 */
+	public static HikariDataSource create(String url, String username, String password, int maximumPoolSize) {
+		requireDriver(url);
+		HikariConfig config = new HikariConfig();
+		config.setPoolName("jobqueue-postgresql");
+		config.setDriverClassName(DRIVER);
+		config.setJdbcUrl(url);
+		if (username != null) {
+			config.setUsername(username);
+		}
+		if (password != null) {
+			config.setPassword(password);
+		}
+		config.setMaximumPoolSize(maximumPoolSize);
+		// Start-up fails on the schema migration, with a message that says what to do, not in the pool.
+		config.setInitializationFailTimeout(-1);
+		config.addDataSourceProperty("ApplicationName", "jobqueue");
+		// Statements the queue runs every round are parsed and planned once per connection.
+		config.addDataSourceProperty("prepareThreshold", "1");
+		return new HikariDataSource(config);
+	}
+
+	/** @throws JobQueueException when the PostgreSQL driver is not on the classpath */
+	public static void requireDriver(String url) {
+		try {
+			Class.forName(DRIVER, false, PostgresDataSources.class.getClassLoader());
+		}
+		catch (ClassNotFoundException ex) {
+			throw new JobQueueException("jobqueue.datasource.url is " + withoutCredentials(url) + " but the PostgreSQL "
+					+ "JDBC driver is not on the classpath. Add it to the application, e.g. the Maven dependency "
+					+ "org.postgresql:postgresql (Spring Boot manages its version), or use a jdbc:sqlite: URL.", ex);
+		}
+	}
+
+}

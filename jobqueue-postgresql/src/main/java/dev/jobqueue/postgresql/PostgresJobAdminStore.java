@@ -1,0 +1,196 @@
+package dev.jobqueue.postgresql;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+import dev.jobqueue.Job;
+import dev.jobqueue.JobQueueException;
+import dev.jobqueue.JobStatus;
+import dev.jobqueue.PausedType;
+import dev.jobqueue.core.JobAdminStore;
+
+/**
+ * The {@link JobAdminStore} on PostgreSQL: what an operator does to one job or one type. A cancel of a running job
+ * (wherever it runs) and a retry send a notification in their transaction, so the worker concerned reacts on
+ * commit rather than at its next lease renewal or poll.
+ */
+public final class PostgresJobAdminStore implements JobAdminStore {
+
+	private static final String NOTIFY = "(SELECT pg_notify(:channel, :message))";
+
+	private static final String INSERT_EVENT = """
+			INSERT INTO {events} (job_id, at, event, actor, detail) VALUES (:job_id, :at, :event, :actor, :detail)
+			""";
+
+	private static final String CANCEL_PENDING = """
+			UPDATE {jobs} SET status = 'cancelled', finished_at = :now WHERE id = :job_id AND status = 'pending'
+			""";
+
+	/** Asks the worker running the job, wherever it runs, to stop it: at its next lease renewal, or at once when notified. */
+	private static final String REQUEST_CANCEL_RUNNING = """
+			UPDATE {jobs} SET cancel_requested = true
+			WHERE id = :job_id AND status = 'running' AND NOT cancel_requested
+			RETURNING %s
+			""".formatted(NOTIFY);
+
+	private static final String RETRY_FINISHED = """
+			UPDATE {jobs}
+			SET status = 'pending', attempts = 0, snoozes = 0, run_at = :now, finished_at = NULL, result = NULL,
+			    cancel_requested = false, lease_until = NULL
+			WHERE id = :job_id AND status IN ('failed', 'cancelled')
+			RETURNING %s
+			""".formatted(NOTIFY);
+
+	private static final String SELECT_JOB = """
+			SELECT id, type, status, priority, payload, result, dedup_key, attempts, max_attempts, run_at, created_at,
+			       started_at, finished_at, worker_id, heartbeat_at, lease_until, error_code, error_detail, cancel_requested
+			FROM {jobs} WHERE id = :job_id
+			""";
+
+	private static final String INSERT_PAUSED_TYPE = """
+			INSERT INTO {paused} (type, paused_at, paused_by) VALUES (:type, :now, :actor)
+			ON CONFLICT (type) DO NOTHING
+			""";
+
+	private static final String DELETE_PAUSED_TYPE = """
+			DELETE FROM {paused} WHERE type = :type
+			""";
+
+	private static final String SELECT_PAUSED_TYPES = """
+			SELECT type, paused_at FROM {paused} ORDER BY type
+			""";
+
+	private final PostgresDatabase database;
+
+	private final PostgresTables tables;
+
+	private final PostgresJobStore jobs;
+
+	/**
+	 * @param jobs the job store on the same database, whose notifications this store sends too
+	 */
+	public PostgresJobAdminStore(PostgresJobStore jobs) {
+		this.jobs = Objects.requireNonNull(jobs, "'jobs' must not be null");
+		this.database = jobs.database();
+		this.tables = jobs.tables();
+	}
+
+	@Override
+	public boolean cancel(long id, Instant now) {
+		return this.database.write("cancel job " + id, (connection) -> {
+			try (PgSql.Statement cancel = sql(CANCEL_PENDING).prepare(connection);
+					PgSql.Statement event = sql(INSERT_EVENT).prepare(connection)) {
+				cancel.set("now", now).set("job_id", id);
+				if (cancel.executeUpdate() == 1) {
+					PostgresJobStore.addEvent(event, id, now, "CANCELLED", "api", "cancelled while pending");
+					event.executeBatch();
+					return true;
+				}
+				try (PgSql.Statement request = sql(REQUEST_CANCEL_RUNNING).prepare(connection)) {
+					request.set("job_id", id);
+					this.jobs.notification(request, PostgresNotifications.CANCEL + id);
+					try (ResultSet rows = request.executeQuery()) {
+						if (!rows.next()) {
+							return false;
+						}
+					}
+				}
+				PostgresJobStore.addEvent(event, id, now, "CANCEL_REQUESTED", "api", "running: the handler is interrupted");
+				event.executeBatch();
+				return true;
+			}
+		});
+	}
+
+	@Override
+	public boolean retry(long id, Instant now) {
+		try {
+			return this.database.write("retry job " + id, (connection) -> {
+				try (PgSql.Statement retry = sql(RETRY_FINISHED).prepare(connection);
+						PgSql.Statement event = sql(INSERT_EVENT).prepare(connection)) {
+					retry.set("now", now).set("job_id", id);
+					this.jobs.notification(retry, PostgresNotifications.ENQUEUED);
+					try (ResultSet rows = retry.executeQuery()) {
+						if (!rows.next()) {
+							return false;
+						}
+					}
+					PostgresJobStore.addEvent(event, id, now, "RETRIED", "api", "back to pending with a fresh set of attempts");
+					event.executeBatch();
+					return true;
+				}
+			});
+		}
+		catch (JobQueueException ex) {
+			if (PostgresErrors.state(ex).equals(PostgresErrors.UNIQUE_VIOLATION)) {
+				throw new JobQueueException("Job " + id + " cannot be retried: another unfinished job has the same "
+						+ "dedup key. Let that job finish or cancel it first.", ex);
+			}
+			throw ex;
+		}
+	}
+
+	@Override
+	public Optional<Job> find(long id) {
+		return this.database.read("read job " + id, (connection) -> {
+			try (PgSql.Statement select = sql(SELECT_JOB).prepare(connection)) {
+				select.set("job_id", id);
+				try (ResultSet rows = select.executeQuery()) {
+					return rows.next() ? Optional.of(mapJob(rows)) : Optional.empty();
+				}
+			}
+		});
+	}
+
+	private static Job mapJob(ResultSet rows) throws SQLException {
+		return new Job(rows.getLong("id"), rows.getString("type"), JobStatus.fromDbValue(rows.getString("status")),
+				rows.getInt("priority"), rows.getString("payload"), rows.getString("result"),
+				rows.getString("dedup_key"), rows.getInt("attempts"), rows.getInt("max_attempts"),
+				PgSql.instant(rows, "run_at"), PgSql.instant(rows, "created_at"), PgSql.instant(rows, "started_at"),
+				PgSql.instant(rows, "finished_at"), rows.getString("worker_id"), PgSql.instant(rows, "heartbeat_at"),
+				PgSql.instant(rows, "lease_until"), rows.getString("error_code"), rows.getString("error_detail"),
+				rows.getBoolean("cancel_requested"));
+	}
+
+	@Override
+	public boolean pause(String type, String actor, Instant now) {
+		return this.database.write("pause job type '" + type + "'", (connection) -> {
+			try (PgSql.Statement insert = sql(INSERT_PAUSED_TYPE).prepare(connection)) {
+				return insert.set("type", type).set("now", now).set("actor", actor).executeUpdate() == 1;
+			}
+		});
+	}
+
+	@Override
+	public boolean resume(String type) {
+		return this.database.write("resume job type '" + type + "'", (connection) -> {
+			try (PgSql.Statement delete = sql(DELETE_PAUSED_TYPE).prepare(connection)) {
+				return delete.set("type", type).executeUpdate() == 1;
+			}
+		});
+	}
+
+	@Override
+	public List<PausedType> pausedTypes() {
+		return this.database.read("read paused job types", (connection) -> {
+			List<PausedType> paused = new ArrayList<>();
+			try (PgSql.Statement select = sql(SELECT_PAUSED_TYPES).prepare(connection);
+					ResultSet rows = select.executeQuery()) {
+				while (rows.next()) {
+					paused.add(new PausedType(rows.getString(1), PgSql.instant(rows, 2)));
+				}
+			}
+			return paused;
+		});
+	}
+
+	private PgSql sql(String template) {
+		return this.tables.sql(template);
+	}
+
+}

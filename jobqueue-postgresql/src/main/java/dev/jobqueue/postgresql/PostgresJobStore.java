@@ -1,0 +1,569 @@
+package dev.jobqueue.postgresql;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+import dev.jobqueue.core.ClaimRequest;
+import dev.jobqueue.core.ClaimedJob;
+import dev.jobqueue.core.CompleteAndClaim;
+import dev.jobqueue.core.Completion;
+import dev.jobqueue.core.JobStore;
+import dev.jobqueue.core.LeaseRenewal;
+import dev.jobqueue.core.NewJob;
+import dev.jobqueue.core.RunningJobRef;
+import dev.jobqueue.core.WorkerInfo;
+
+/**
+ * The {@link JobStore} on PostgreSQL. Statements name their parameters ({@code :job_id}) and their tables
+ * ({@code {jobs}}, see {@link PostgresTables}). Every write that touches a run is fenced: it matches the job's
+ * {@code runs} counter and status, so a worker whose lease was taken over cannot overwrite the newer run's outcome.
+ * Enqueues and cancels of running jobs send a notification in their transaction, which PostgreSQL delivers to the
+ * other processes on commit (see {@link PostgresNotifications}).
+ */
+public final class PostgresJobStore implements JobStore {
+
+	/** Wakes listeners once per transaction: an uncorrelated subquery runs once, and only if a row was inserted. */
+	private static final String NOTIFY = "(SELECT pg_notify(:channel, :message))";
+
+	static final String INSERT_JOB = """
+			WITH inserted AS (
+			    INSERT INTO {jobs} (type, status, priority, payload, dedup_key, max_attempts, run_at, created_at, trace_parent)
+			    VALUES (:type, 'pending', :priority, :payload, :dedup_key, :max_attempts, :run_at, :now, :trace_parent)
+			    ON CONFLICT (dedup_key) WHERE dedup_key IS NOT NULL AND status IN ('pending', 'running') DO NOTHING
+			    RETURNING id
+			), event_rows AS (
+			    INSERT INTO {events} (job_id, at, event) SELECT id, :now, 'ENQUEUED' FROM inserted
+			)
+			SELECT id, %s FROM inserted
+			""".formatted(NOTIFY);
+
+	/** Many jobs without dedup keys in one statement; ids come in request order (identity follows ORDER BY). */
+	static final String INSERT_JOBS = """
+			WITH inserted AS (
+			    INSERT INTO {jobs} (type, status, priority, payload, max_attempts, run_at, created_at, trace_parent)
+			    SELECT type, 'pending', priority, payload, max_attempts, run_at::timestamptz, :now, trace_parent
+			    FROM unnest(:types::text[], :priorities::int[], :payloads::text[], :max_attempts::int[],
+			                :run_ats::text[], :trace_parents::text[])
+			         WITH ORDINALITY AS j(type, priority, payload, max_attempts, run_at, trace_parent, ord)
+			    ORDER BY ord
+			    RETURNING id
+			), event_rows AS (
+			    INSERT INTO {events} (job_id, at, event) SELECT id, :now, 'ENQUEUED' FROM inserted
+			)
+			SELECT id, %s FROM inserted ORDER BY id
+			""".formatted(NOTIFY);
+
+	private static final String FIND_UNFINISHED_BY_DEDUP_KEY = """
+			SELECT id FROM {jobs} WHERE dedup_key = :dedup_key AND status IN ('pending', 'running')
+			""";
+
+	private static final String INSERT_EVENT = """
+			INSERT INTO {events} (job_id, at, event, actor, detail) VALUES (:job_id, :at, :event, :actor, :detail)
+			""";
+
+	/** All successes of a round in one statement, with their attempt rows and events. */
+	static final String MARK_SUCCEEDED = """
+			WITH done AS (
+			    UPDATE {jobs} j
+			    SET status = 'succeeded', result = s.result, finished_at = :now, lease_until = NULL, error_code = NULL,
+			        error_detail = NULL
+			    FROM unnest(:ids::bigint[], :runs::int[], :results::text[]) AS s(id, run, result)
+			    WHERE j.id = s.id AND j.runs = s.run AND j.status = 'running'
+			    RETURNING j.id, j.runs
+			), attempt_rows AS (
+			    UPDATE {attempts} a SET finished_at = :now, outcome = 'SUCCEEDED'
+			    FROM done WHERE a.job_id = done.id AND a.run = done.runs
+			), event_rows AS (
+			    INSERT INTO {events} (job_id, at, event, actor) SELECT id, :now, 'SUCCEEDED', :worker_id FROM done
+			)
+			SELECT id FROM done
+			""";
+
+	private static final String MARK_FAILED = """
+			UPDATE {jobs}
+			SET status = 'failed', finished_at = :now, lease_until = NULL, error_code = :error_code,
+			    error_detail = :error_detail
+			WHERE id = :job_id AND runs = :run AND status = 'running'
+			RETURNING status
+			""";
+
+	private static final String MARK_CANCELLED = """
+			UPDATE {jobs}
+			SET status = 'cancelled', finished_at = :now, lease_until = NULL
+			WHERE id = :job_id AND runs = :run AND status = 'running'
+			RETURNING status
+			""";
+
+	/** Back to pending: a retry after its backoff, or (giving the attempt back) a snooze or hand-back. */
+	private static final String MARK_PENDING_AGAIN = """
+			UPDATE {jobs}
+			SET status = CASE WHEN cancel_requested THEN 'cancelled' ELSE 'pending' END,
+			    finished_at = CASE WHEN cancel_requested THEN :now::timestamptz END,
+			    run_at = :next_run_at, lease_until = NULL, error_code = coalesce(:error_code::text, error_code),
+			    error_detail = coalesce(:error_detail::text, error_detail), attempts = attempts - :gives_back,
+			    snoozes = snoozes + :snoozed
+			WHERE id = :job_id AND runs = :run AND status = 'running'
+			RETURNING status
+			""";
+
+	private static final String FINISH_ATTEMPT = """
+			UPDATE {attempts} SET finished_at = :now, outcome = :outcome, error_code = :error_code,
+			    error_detail = :error_detail
+			WHERE job_id = :job_id AND run = :run
+			""";
+
+	/** Renews the leases of a worker's runs in one statement; a run missing from the result was lost. */
+	static final String RENEW_LEASES = """
+			UPDATE {jobs} j SET heartbeat_at = :now, lease_until = :lease_until
+			FROM unnest(:ids::bigint[], :runs::int[]) AS r(id, run)
+			WHERE j.id = r.id AND j.runs = r.run AND j.status = 'running' AND j.worker_id = :worker_id
+			RETURNING j.id, j.cancel_requested
+			""";
+
+	/**
+	 * Takes back expired runs, skipping rows another process is recovering (or a worker is renewing) right now.
+	 * Final when the job must not run twice or has no attempts left; SET expressions see the old row.
+	 */
+	static final String RECOVER_EXPIRED = """
+			WITH expired AS (
+			    SELECT id FROM {jobs} WHERE status = 'running' AND lease_until < :now
+			    ORDER BY lease_until LIMIT :limit
+			    FOR UPDATE SKIP LOCKED
+			)
+			UPDATE {jobs} j
+			SET status = CASE WHEN j.cancel_requested THEN 'cancelled'
+			                  WHEN NOT j.repeatable OR j.attempts >= j.max_attempts THEN 'failed'
+			                  ELSE 'pending' END,
+			    error_code = CASE WHEN j.cancel_requested THEN j.error_code
+			                      WHEN NOT j.repeatable THEN 'LEASE_EXPIRED:NOT_REPEATABLE'
+			                      WHEN j.attempts >= j.max_attempts THEN 'LEASE_EXPIRED:MAX_ATTEMPTS'
+			                      ELSE 'LEASE_EXPIRED:WORKER_LOST' END,
+			    error_detail = 'Worker ' || coalesce(j.worker_id, '?') || ' stopped renewing its lease, which expired at '
+			                   || to_char(j.lease_until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+			    finished_at = CASE WHEN j.cancel_requested OR NOT j.repeatable OR j.attempts >= j.max_attempts
+			                       THEN :now::timestamptz END,
+			    run_at = :now, lease_until = NULL
+			WHERE j.id = ANY(ARRAY(SELECT id FROM expired)) AND j.status = 'running' AND j.lease_until < :now
+			RETURNING j.id, j.runs, j.status, j.error_code, j.error_detail
+			""";
+
+	private static final String ANY_EXPIRED_LEASE = """
+			SELECT 1 FROM {jobs} WHERE status = 'running' AND lease_until < :now LIMIT 1
+			""";
+
+	private static final String UPSERT_WORKER = """
+			INSERT INTO {workers} (worker_id, host, pid, types, concurrency, started_at, heartbeat_at)
+			VALUES (:worker_id, :host, :pid, :types::text[], :concurrency, :now, :now)
+			ON CONFLICT (worker_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at, types = excluded.types,
+			    concurrency = excluded.concurrency
+			""";
+
+	private static final String DELETE_WORKER = """
+			DELETE FROM {workers} WHERE worker_id = :worker_id
+			""";
+
+	private final PostgresDatabase database;
+
+	private final PostgresTables tables;
+
+	private final PostgresClaims claims;
+
+	private final PostgresNotifications notifications;
+
+	public PostgresJobStore(PostgresDatabase database, PostgresTables tables, PostgresNotifications notifications) {
+		this.database = Objects.requireNonNull(database, "'database' must not be null");
+		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
+		this.notifications = Objects.requireNonNull(notifications, "'notifications' must not be null");
+		this.claims = new PostgresClaims(tables);
+	}
+
+	public PostgresDatabase database() {
+		return this.database;
+	}
+
+	public PostgresTables tables() {
+		return this.tables;
+	}
+
+	@Override
+	public List<Long> enqueue(List<NewJob> jobs, Instant now, Runnable afterCommit) {
+		String action = (jobs.size() == 1) ? "enqueue a '" + jobs.get(0).type() + "' job" : "enqueue " + jobs.size() + " jobs";
+		return this.database.writeJoiningTransaction(action, (connection) -> insertJobs(connection, jobs, now),
+				afterCommit);
+	}
+
+	List<Long> insertJobs(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {
+		if (jobs.size() > 1 && jobs.stream().allMatch((job) -> job.dedupKey() == null)) {
+			return insertJobsWithoutDedupKeys(connection, jobs, now);
+		}
+		List<Long> ids = new ArrayList<>(jobs.size());
+		try (PgSql.Statement insert = sql(INSERT_JOB).prepare(connection)) {
+			for (NewJob job : jobs) {
+				insert.set("type", job.type())
+					.set("priority", job.priority())
+					.set("payload", job.payload())
+					.set("dedup_key", job.dedupKey())
+					.set("max_attempts", job.maxAttempts())
+					.set("run_at", job.runAt())
+					.set("now", now)
+					.set("trace_parent", job.traceParent());
+				notification(insert, PostgresNotifications.ENQUEUED);
+				Long id = null;
+				try (ResultSet rows = insert.executeQuery()) {
+					if (rows.next()) {
+						id = rows.getLong(1);
+					}
+				}
+				ids.add((id != null) ? id : existingByDedupKey(connection, job.dedupKey()));
+			}
+		}
+		return ids;
+	}
+
+	private List<Long> insertJobsWithoutDedupKeys(Connection connection, List<NewJob> jobs, Instant now)
+			throws SQLException {
+		int size = jobs.size();
+		String[] types = new String[size];
+		Integer[] priorities = new Integer[size];
+		String[] payloads = new String[size];
+		Integer[] maxAttempts = new Integer[size];
+		String[] runAts = new String[size];
+		String[] traceParents = new String[size];
+		for (int i = 0; i < size; i++) {
+			NewJob job = jobs.get(i);
+			types[i] = job.type();
+			priorities[i] = job.priority();
+			payloads[i] = job.payload();
+			maxAttempts[i] = job.maxAttempts();
+			runAts[i] = PgSql.timestamp(job.runAt()).toString();
+			traceParents[i] = job.traceParent();
+		}
+		try (PgSql.Statement insert = sql(INSERT_JOBS).prepare(connection)) {
+			insert.setArray("types", "text", types)
+				.setArray("priorities", "int4", priorities)
+				.setArray("payloads", "text", payloads)
+				.setArray("max_attempts", "int4", maxAttempts)
+				.setArray("run_ats", "text", runAts)
+				.setArray("trace_parents", "text", traceParents)
+				.set("now", now);
+			notification(insert, PostgresNotifications.ENQUEUED);
+			List<Long> ids = new ArrayList<>(size);
+			try (ResultSet rows = insert.executeQuery()) {
+				while (rows.next()) {
+					ids.add(rows.getLong(1));
+				}
+			}
+			return ids;
+		}
+	}
+
+	private long existingByDedupKey(Connection connection, String dedupKey) throws SQLException {
+		try (PgSql.Statement select = sql(FIND_UNFINISHED_BY_DEDUP_KEY).prepare(connection)) {
+			select.set("dedup_key", dedupKey);
+			try (ResultSet rows = select.executeQuery()) {
+				if (rows.next()) {
+					return rows.getLong(1);
+				}
+			}
+		}
+		// The job holding the key finished between the insert and this read: the caller may enqueue again.
+		throw new SQLException("A job insert was ignored but no unfinished job has its dedup key '" + dedupKey
+				+ "' any more (it finished meanwhile); enqueue it again", "40001");
+	}
+
+	void notification(PgSql.Statement statement, String kind) throws SQLException {
+		statement.set("channel", this.tables.channel()).set("message", this.notifications.message(kind));
+	}
+
+	@Override
+	public List<ClaimedJob> claim(ClaimRequest request, Instant now) {
+		if (request.isEmpty()) {
+			return List.of();
+		}
+		return this.database.write("claim jobs", (connection) -> this.claims.claim(connection, request, now));
+	}
+
+	@Override
+	public CompleteAndClaim completeAndClaim(List<Completion> completions, String workerId, ClaimRequest request,
+			Instant now) {
+		if (completions.isEmpty()) {
+			return new CompleteAndClaim(new boolean[0], claim(request, now));
+		}
+		if (request.isEmpty()) {
+			return new CompleteAndClaim(complete(completions, workerId, now), List.of());
+		}
+		return this.database.write("record the outcome of " + completions.size() + " job(s) and claim jobs",
+				(connection) -> {
+					boolean[] applied = writeCompletions(connection, completions, workerId, now);
+					return new CompleteAndClaim(applied, this.claims.claim(connection, request, now));
+				});
+	}
+
+	@Override
+	public boolean[] complete(List<Completion> completions, String workerId, Instant now) {
+		if (completions.isEmpty()) {
+			return new boolean[0];
+		}
+		return this.database.write("record the outcome of " + completions.size() + " job(s)",
+				(connection) -> writeCompletions(connection, completions, workerId, now));
+	}
+
+	private boolean[] writeCompletions(Connection connection, List<Completion> completions, String workerId,
+			Instant now) throws SQLException {
+		boolean[] applied = new boolean[completions.size()];
+		List<Integer> successes = new ArrayList<>();
+		List<Integer> others = new ArrayList<>();
+		for (int i = 0; i < completions.size(); i++) {
+			(completions.get(i).kind() == Completion.Kind.SUCCEEDED ? successes : others).add(i);
+		}
+		if (!successes.isEmpty()) {
+			markSucceeded(connection, completions, successes, applied, workerId, now);
+		}
+		if (!others.isEmpty()) {
+			try (PgSql.Statement attempt = sql(FINISH_ATTEMPT).prepare(connection);
+					PgSql.Statement event = sql(INSERT_EVENT).prepare(connection)) {
+				for (int i : others) {
+					Completion completion = completions.get(i);
+					String status = markOther(connection, completion, now);
+					applied[i] = status != null;
+					if (applied[i]) {
+						recordOutcome(attempt, event, completion, status, workerId, now);
+					}
+				}
+				attempt.executeBatch();
+				event.executeBatch();
+			}
+		}
+		return applied;
+	}
+
+	private void markSucceeded(Connection connection, List<Completion> completions, List<Integer> successes,
+			boolean[] applied, String workerId, Instant now) throws SQLException {
+		Long[] ids = new Long[successes.size()];
+		Integer[] runs = new Integer[successes.size()];
+		String[] results = new String[successes.size()];
+		for (int k = 0; k < successes.size(); k++) {
+			Completion completion = completions.get(successes.get(k));
+			ids[k] = completion.jobId();
+			runs[k] = completion.run();
+			results[k] = completion.result();
+		}
+		Set<Long> done = new HashSet<>();
+		try (PgSql.Statement succeed = sql(MARK_SUCCEEDED).prepare(connection)) {
+			succeed.setArray("ids", "int8", ids)
+				.setArray("runs", "int4", runs)
+				.setArray("results", "text", results)
+				.set("now", now)
+				.set("worker_id", workerId);
+			try (ResultSet rows = succeed.executeQuery()) {
+				while (rows.next()) {
+					done.add(rows.getLong(1));
+				}
+			}
+		}
+		for (int i : successes) {
+			applied[i] = done.contains(completions.get(i).jobId());
+		}
+	}
+
+	/** @return the job's new status, or {@code null} if the run no longer holds the job */
+	private String markOther(Connection connection, Completion completion, Instant now) throws SQLException {
+		PgSql.Statement mark = switch (completion.kind()) {
+			case FAILED -> sql(MARK_FAILED).prepare(connection)
+				.set("error_code", completion.errorCode())
+				.set("error_detail", completion.errorDetail());
+			case CANCELLED -> sql(MARK_CANCELLED).prepare(connection);
+			default -> sql(MARK_PENDING_AGAIN).prepare(connection)
+				.set("next_run_at", completion.nextRunAt())
+				.set("error_code", completion.errorCode())
+				.set("error_detail", completion.errorDetail())
+				.set("gives_back", (completion.kind() != Completion.Kind.RETRY) ? 1 : 0)
+				.set("snoozed", (completion.kind() == Completion.Kind.SNOOZED) ? 1 : 0);
+		};
+		try (mark) {
+			mark.set("now", now).set("job_id", completion.jobId()).set("run", completion.run());
+			try (ResultSet rows = mark.executeQuery()) {
+				return rows.next() ? rows.getString(1) : null;
+			}
+		}
+	}
+
+	private static void recordOutcome(PgSql.Statement attempt, PgSql.Statement event, Completion completion,
+			String status, String workerId, Instant now) throws SQLException {
+		String outcome = switch (completion.kind()) {
+			case SUCCEEDED -> "SUCCEEDED";
+			case RETRY, FAILED -> "FAILED";
+			case SNOOZED -> "SNOOZED";
+			case CANCELLED -> "CANCELLED";
+			case HANDED_BACK -> "HANDED_BACK";
+		};
+		attempt.set("now", now)
+			.set("outcome", outcome)
+			.set("error_code", completion.errorCode())
+			.set("error_detail", completion.errorDetail())
+			.set("job_id", completion.jobId())
+			.set("run", completion.run())
+			.addBatch();
+		if ("cancelled".equals(status)) {
+			addEvent(event, completion.jobId(), now, "CANCELLED", workerId, null);
+			return;
+		}
+		switch (completion.kind()) {
+			case SUCCEEDED -> addEvent(event, completion.jobId(), now, "SUCCEEDED", workerId, null);
+			case FAILED -> addEvent(event, completion.jobId(), now, "FAILED", workerId, completion.errorCode());
+			case RETRY -> addEvent(event, completion.jobId(), now, "RETRY_SCHEDULED", workerId,
+					completion.errorCode() + " retry at " + completion.nextRunAt());
+			case SNOOZED -> addEvent(event, completion.jobId(), now, "SNOOZED", workerId,
+					"until " + completion.nextRunAt());
+			case CANCELLED -> addEvent(event, completion.jobId(), now, "CANCELLED", workerId, null);
+			case HANDED_BACK -> addEvent(event, completion.jobId(), now, "HANDED_BACK", workerId,
+					"worker stopped before the run ended");
+		}
+	}
+
+	/**
+	 * A count of the notifications this process received from other processes: it changes when another process
+	 * enqueued (or cancelled), without a query. {@code null} while notifications are unavailable, so the worker
+	 * polls at its interval.
+	 */
+	@Override
+	public Object changeToken() {
+		return this.notifications.changeToken();
+	}
+
+	@Override
+	public LeaseRenewal renewLeases(String workerId, Collection<RunningJobRef> runs, Instant now, Instant leaseUntil) {
+		if (runs.isEmpty()) {
+			return LeaseRenewal.NONE;
+		}
+		Long[] ids = new Long[runs.size()];
+		Integer[] runNumbers = new Integer[runs.size()];
+		int k = 0;
+		for (RunningJobRef run : runs) {
+			ids[k] = run.jobId();
+			runNumbers[k++] = run.run();
+		}
+		return this.database.write("renew the leases of " + runs.size() + " running job(s)", (connection) -> {
+			Set<Long> cancelRequested = new HashSet<>();
+			Set<Long> lost = new HashSet<>();
+			for (RunningJobRef run : runs) {
+				lost.add(run.jobId());
+			}
+			try (PgSql.Statement renew = sql(RENEW_LEASES).prepare(connection)) {
+				renew.set("now", now)
+					.set("lease_until", leaseUntil)
+					.setArray("ids", "int8", ids)
+					.setArray("runs", "int4", runNumbers)
+					.set("worker_id", workerId);
+				try (ResultSet rows = renew.executeQuery()) {
+					while (rows.next()) {
+						lost.remove(rows.getLong(1));
+						if (rows.getBoolean(2)) {
+							cancelRequested.add(rows.getLong(1));
+						}
+					}
+				}
+			}
+			return new LeaseRenewal(cancelRequested, lost);
+		});
+	}
+
+	@Override
+	public int recoverExpiredLeases(Instant now, int limit) {
+		boolean any = this.database.read("look for expired leases", (connection) -> {
+			try (PgSql.Statement select = sql(ANY_EXPIRED_LEASE).prepare(connection)) {
+				select.set("now", now);
+				try (ResultSet rows = select.executeQuery()) {
+					return rows.next();
+				}
+			}
+		});
+		if (!any) {
+			return 0;
+		}
+		return this.database.write("recover jobs with expired leases", (connection) -> {
+			int recovered = 0;
+			try (PgSql.Statement recover = sql(RECOVER_EXPIRED).prepare(connection);
+					PgSql.Statement attempt = sql(FINISH_ATTEMPT).prepare(connection);
+					PgSql.Statement event = sql(INSERT_EVENT).prepare(connection)) {
+				recover.set("now", now).set("limit", limit);
+				try (ResultSet rows = recover.executeQuery()) {
+					while (rows.next()) {
+						recovered++;
+						long id = rows.getLong(1);
+						String status = rows.getString(3);
+						String detail = rows.getString(5);
+						attempt.set("now", now)
+							.set("outcome", "LEASE_EXPIRED")
+							.set("error_code", "LEASE_EXPIRED:WORKER_LOST")
+							.set("error_detail", detail)
+							.set("job_id", id)
+							.set("run", rows.getInt(2))
+							.addBatch();
+						String eventName = switch (status) {
+							case "pending" -> "RECOVERED";
+							case "cancelled" -> "CANCELLED";
+							default -> "FAILED";
+						};
+						addEvent(event, id, now, eventName, "recovery", rows.getString(4) + ": " + detail);
+					}
+				}
+				attempt.executeBatch();
+				event.executeBatch();
+			}
+			return recovered;
+		});
+	}
+
+	@Override
+	public void recordEvent(long jobId, String event, String actor, String detail, Instant now) {
+		this.database.write("record event " + event + " of job " + jobId, (connection) -> {
+			try (PgSql.Statement insert = sql(INSERT_EVENT).prepare(connection)) {
+				addEvent(insert, jobId, now, event, actor, detail);
+				return insert.executeBatch().length;
+			}
+		});
+	}
+
+	@Override
+	public void registerWorker(WorkerInfo worker, Instant now) {
+		this.database.write("register worker " + worker.workerId(), (connection) -> {
+			try (PgSql.Statement upsert = sql(UPSERT_WORKER).prepare(connection)) {
+				return upsert.set("worker_id", worker.workerId())
+					.set("host", worker.host())
+					.set("pid", worker.pid())
+					.setTexts("types", new java.util.TreeSet<>(worker.types()))
+					.set("concurrency", worker.concurrency())
+					.set("now", now)
+					.executeUpdate();
+			}
+		});
+	}
+
+	@Override
+	public void unregisterWorker(String workerId) {
+		this.database.write("unregister worker " + workerId, (connection) -> {
+			try (PgSql.Statement delete = sql(DELETE_WORKER).prepare(connection)) {
+				return delete.set("worker_id", workerId).executeUpdate();
+			}
+		});
+	}
+
+	static void addEvent(PgSql.Statement event, long jobId, Instant at, String name, String actor, String detail)
+			throws SQLException {
+		event.set("job_id", jobId).set("at", at).set("event", name).set("actor", actor).set("detail", detail).addBatch();
+	}
+
+	private PgSql sql(String template) {
+		return this.tables.sql(template);
+	}
+
+}

@@ -1,0 +1,414 @@
+package dev.jobqueue.postgresql;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.QueueInsights;
+import dev.jobqueue.core.QueueSnapshot;
+import dev.jobqueue.core.QueueSnapshot.ErrorCount;
+import dev.jobqueue.core.QueueSnapshot.ErrorSummary;
+import dev.jobqueue.core.QueueSnapshot.StorageState;
+import dev.jobqueue.core.QueueSnapshot.WorkerState;
+
+/**
+ * {@link QueueInsights} on PostgreSQL. A snapshot is a handful of statements in one repeatable-read, read-only
+ * transaction (every statement sees the same state), each answered from an index of {@code V1__create_queue.sql};
+ * only the worker table, one row per process, is read whole. The plans on a table of a million finished jobs are
+ * written down in {@code docs/postgresql.md}.
+ */
+public final class PostgresQueueInsights implements QueueInsights {
+
+	private static final String SUMMARY_COLUMNS = """
+			id, type, status, priority, attempts, max_attempts, created_at, run_at, started_at, finished_at,
+			worker_id, heartbeat_at, error_code""";
+
+	/** An index-only scan of jobs_status_type_idx. */
+	static final String COUNTS = """
+			SELECT type, status, count(*) FROM {jobs} GROUP BY status, type
+			""";
+
+	static final String CLAIMABLE_COUNT = """
+			SELECT count(*) FROM {jobs} WHERE status = 'pending' AND run_at <= :now
+			""";
+
+	static final String OLDEST_CLAIMABLE = """
+			SELECT %s FROM {jobs} WHERE status = 'pending' AND run_at <= :now ORDER BY run_at, id LIMIT 1
+			""".formatted(SUMMARY_COLUMNS);
+
+	static final String OLDEST_RUNNING = """
+			SELECT %s FROM {jobs} WHERE status = 'running' ORDER BY started_at, id LIMIT :limit
+			""".formatted(SUMMARY_COLUMNS);
+
+	static final String STUCK_COUNT = """
+			SELECT count(*) FROM {jobs} WHERE status = 'running' AND heartbeat_at < :heartbeat_before
+			""";
+
+	static final String STUCK = """
+			SELECT %s FROM {jobs} WHERE status = 'running' AND heartbeat_at < :heartbeat_before
+			ORDER BY heartbeat_at, id LIMIT :limit
+			""".formatted(SUMMARY_COLUMNS);
+
+	static final String RETRIES = """
+			SELECT type, attempts, count(*) FROM {jobs}
+			WHERE status IN ('pending', 'running', 'failed')
+			GROUP BY type, attempts
+			""";
+
+	static final String ERRORS = """
+			SELECT error_code, type, status, count(*) FROM {jobs}
+			WHERE error_code IS NOT NULL AND status IN ('pending', 'running', 'failed')
+			GROUP BY error_code, type, status
+			""";
+
+	private static final String WORKERS = """
+			SELECT worker_id, host, pid, types, concurrency, started_at, heartbeat_at FROM {workers}
+			""";
+
+	private static final String JOB = """
+			SELECT %s, lease_until, error_detail, dedup_key, cancel_requested, trace_parent,
+			       length(payload), substr(payload, 1, :preview), length(result), substr(result, 1, :preview)
+			FROM {jobs} WHERE id = :job_id
+			""".formatted(SUMMARY_COLUMNS);
+
+	private static final String ATTEMPTS = """
+			SELECT run, attempt, worker_id, started_at, finished_at, outcome, error_code, error_detail
+			FROM {attempts} WHERE job_id = :job_id ORDER BY run
+			""";
+
+	private static final String EVENTS = """
+			SELECT at, event, actor, detail FROM (
+			    SELECT id, at, event, actor, detail FROM {events} WHERE job_id = :job_id ORDER BY id DESC LIMIT :limit) latest
+			ORDER BY id
+			""";
+
+	/** A row that is always written and always rolled back: proves the database takes writes. */
+	private static final String WRITE_PROBE = """
+			INSERT INTO {workers} (worker_id, host, pid, types, concurrency, started_at, heartbeat_at)
+			VALUES ('jobqueue-write-probe', '', 0, '{}', 0, 'epoch', 'epoch')
+			ON CONFLICT (worker_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at
+			""";
+
+	private final PostgresDatabase database;
+
+	private final PostgresTables tables;
+
+	private final PostgresRetentionStore retention;
+
+	public PostgresQueueInsights(PostgresDatabase database, PostgresTables tables) {
+		this.database = Objects.requireNonNull(database, "'database' must not be null");
+		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
+		this.retention = new PostgresRetentionStore(database, tables);
+	}
+
+	@Override
+	public QueueSnapshot snapshot(Instant now, SnapshotSettings settings) {
+		QueueSnapshot snapshot = this.database.readConsistent("read a snapshot of the queue",
+				(connection) -> snapshot(connection, now, settings));
+		return snapshot;
+	}
+
+	private QueueSnapshot snapshot(Connection connection, Instant now, SnapshotSettings settings) throws SQLException {
+		Map<String, Map<JobStatus, Long>> counts = counts(connection);
+		long claimable = singleLong(connection, sql(CLAIMABLE_COUNT).prepare(connection).set("now", now));
+		JobSummary oldestClaimable = firstSummary(sql(OLDEST_CLAIMABLE).prepare(connection).set("now", now));
+		List<JobSummary> oldestRunning = summaries(
+				sql(OLDEST_RUNNING).prepare(connection).set("limit", settings.jobsListed()));
+		StuckJobs stuck = stuck(connection, now.minus(settings.stuckAfter()), settings.jobsListed());
+		Map<String, Map<Integer, Long>> retriesByType = retriesByType(connection);
+		Map<Integer, Long> retries = new TreeMap<>();
+		retriesByType.values().forEach((byAttempts) -> byAttempts.forEach((attempts, count) -> retries.merge(attempts, count, Long::sum)));
+		ErrorSummary errors = errors(connection, settings.topErrors());
+		List<WorkerState> workers = workers(connection, now.minus(settings.workerDeadAfter()));
+		return new QueueSnapshot(now, counts, claimable, oldestClaimable, oldestRunning, stuck, retries,
+				retriesByType, errors, workers, unhandled(counts, workers), storage());
+	}
+
+	@Override
+	public Optional<JobSummary> oldestClaimable(Instant now) {
+		return Optional.ofNullable(this.database.read("find the oldest claimable job",
+				(connection) -> firstSummary(sql(OLDEST_CLAIMABLE).prepare(connection).set("now", now))));
+	}
+
+	@Override
+	public StuckJobs stuck(Instant heartbeatBefore, int limit) {
+		return this.database.read("find stuck jobs", (connection) -> stuck(connection, heartbeatBefore, limit));
+	}
+
+	@Override
+	public Optional<JobDetail> job(long id, int payloadPreviewChars) {
+		int preview = Math.max(0, payloadPreviewChars);
+		return this.database.read("read job " + id, (connection) -> {
+			try (PgSql.Statement select = sql(JOB).prepare(connection)) {
+				select.set("preview", Math.max(1, preview)).set("job_id", id);
+				try (ResultSet rows = select.executeQuery()) {
+					if (!rows.next()) {
+						return Optional.empty();
+					}
+					JobSummary job = summary(rows);
+					Text payload = text(rows, 19, preview);
+					Text result = (rows.getObject(21) != null) ? text(rows, 21, preview) : null;
+					return Optional.of(new JobDetail(job, PgSql.instant(rows, "lease_until"), rows.getString(15),
+							rows.getString(16), rows.getBoolean(17), rows.getString(18), payload, result,
+							attempts(connection, id), events(connection, id)));
+				}
+			}
+		});
+	}
+
+	@Override
+	public JobPage jobs(JobQuery query) {
+		List<JobSummary> jobs = this.database.read("list jobs", (connection) -> {
+			PgSql.Statement select = sql(jobsStatement(query)).prepare(connection);
+			if (query.status() != null) {
+				select.set("status", query.status().dbValue());
+			}
+			if (query.type() != null) {
+				select.set("type", query.type());
+			}
+			if (query.errorCode() != null) {
+				select.set("error_code", query.errorCode());
+			}
+			if (query.before() != null) {
+				select.set("before", query.before());
+			}
+			return summaries(select.set("limit", query.limit() + 1));
+		});
+		if (jobs.size() <= query.limit()) {
+			return new JobPage(jobs, null);
+		}
+		List<JobSummary> page = jobs.subList(0, query.limit());
+		return new JobPage(List.copyOf(page), page.get(page.size() - 1).id());
+	}
+
+	/** Newest first: by status (and type) from jobs_status_type_idx, else the primary key read backwards. */
+	static String jobsStatement(JobQuery query) {
+		List<String> conditions = new ArrayList<>();
+		if (query.status() != null) {
+			conditions.add("status = :status");
+		}
+		if (query.type() != null) {
+			conditions.add("type = :type");
+		}
+		if (query.errorCode() != null) {
+			conditions.add("error_code = :error_code");
+		}
+		if (query.before() != null) {
+			conditions.add("id < :before");
+		}
+		return "SELECT " + SUMMARY_COLUMNS + " FROM {jobs}"
+				+ (conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions)) + " ORDER BY id DESC LIMIT :limit";
+	}
+
+	@Override
+	public void checkReadWrite() {
+		try (Connection connection = this.database.dataSource().getConnection()) {
+			connection.setAutoCommit(false);
+			try (Statement statement = connection.createStatement()) {
+				// A probe that waits on another transaction's lock would only prove the database is busy.
+				statement.execute("SET LOCAL lock_timeout = '2s'");
+				statement.executeUpdate(sql(WRITE_PROBE).text());
+			}
+			finally {
+				connection.rollback();
+				connection.setAutoCommit(true);
+			}
+		}
+		catch (SQLException ex) {
+			if ("55P03".equals(ex.getSQLState())) {
+				return;
+			}
+			throw PostgresErrors.translate(ex, "check that the queue database can be read and written",
+					this.database.location());
+		}
+	}
+
+	private Map<String, Map<JobStatus, Long>> counts(Connection connection) throws SQLException {
+		Map<String, Map<JobStatus, Long>> counts = new TreeMap<>();
+		try (PgSql.Statement select = sql(COUNTS).prepare(connection); ResultSet rows = select.executeQuery()) {
+			while (rows.next()) {
+				counts.computeIfAbsent(rows.getString(1), (type) -> new EnumMap<>(JobStatus.class))
+					.put(JobStatus.fromDbValue(rows.getString(2)), rows.getLong(3));
+			}
+		}
+		return counts;
+	}
+
+	private StuckJobs stuck(Connection connection, Instant heartbeatBefore, int limit) throws SQLException {
+		long count = singleLong(connection,
+				sql(STUCK_COUNT).prepare(connection).set("heartbeat_before", heartbeatBefore));
+		List<JobSummary> oldest = (count > 0)
+				? summaries(sql(STUCK).prepare(connection).set("heartbeat_before", heartbeatBefore).set("limit", limit))
+				: List.of();
+		return new StuckJobs(count, oldest);
+	}
+
+	private Map<String, Map<Integer, Long>> retriesByType(Connection connection) throws SQLException {
+		Map<String, Map<Integer, Long>> retries = new TreeMap<>();
+		try (PgSql.Statement select = sql(RETRIES).prepare(connection); ResultSet rows = select.executeQuery()) {
+			while (rows.next()) {
+				retries.computeIfAbsent(rows.getString(1), (type) -> new TreeMap<>()).put(rows.getInt(2), rows.getLong(3));
+			}
+		}
+		return retries;
+	}
+
+	private ErrorSummary errors(Connection connection, int top) throws SQLException {
+		Map<String, long[]> totals = new HashMap<>();
+		Map<String, Map<String, Long>> byType = new HashMap<>();
+		try (PgSql.Statement select = sql(ERRORS).prepare(connection); ResultSet rows = select.executeQuery()) {
+			while (rows.next()) {
+				String code = rows.getString(1);
+				long count = rows.getLong(4);
+				long[] total = totals.computeIfAbsent(code, (key) -> new long[2]);
+				total["failed".equals(rows.getString(3)) ? 0 : 1] += count;
+				byType.computeIfAbsent(code, (key) -> new TreeMap<>()).merge(rows.getString(2), count, Long::sum);
+			}
+		}
+		List<String> codes = new ArrayList<>(totals.keySet());
+		codes.sort(Comparator.comparingLong((String code) -> totals.get(code)[0] + totals.get(code)[1])
+			.reversed()
+			.thenComparing(Comparator.naturalOrder()));
+		List<ErrorCount> listed = new ArrayList<>();
+		long other = 0;
+		for (String code : codes) {
+			long[] total = totals.get(code);
+			if (listed.size() < top) {
+				listed.add(new ErrorCount(code, total[0] + total[1], total[0], total[1], byType.get(code)));
+			}
+			else {
+				other += total[0] + total[1];
+			}
+		}
+		return new ErrorSummary(listed, other, codes.size());
+	}
+
+	private List<WorkerState> workers(Connection connection, Instant deadBefore) throws SQLException {
+		List<WorkerState> workers = new ArrayList<>();
+		try (PgSql.Statement select = sql(WORKERS).prepare(connection); ResultSet rows = select.executeQuery()) {
+			while (rows.next()) {
+				String[] types = (String[]) rows.getArray(4).getArray();
+				Instant heartbeat = PgSql.instant(rows, 7);
+				workers.add(new WorkerState(rows.getString(1), rows.getString(2), rows.getLong(3),
+						Set.copyOf(new LinkedHashSet<>(Arrays.asList(types))), rows.getInt(5), PgSql.instant(rows, 6),
+						heartbeat, !heartbeat.isBefore(deadBefore)));
+			}
+		}
+		workers.sort(Comparator.comparing(WorkerState::startedAt).thenComparing(WorkerState::workerId));
+		return workers;
+	}
+
+	private static Map<String, Long> unhandled(Map<String, Map<JobStatus, Long>> counts, List<WorkerState> workers) {
+		Set<String> handled = new HashSet<>();
+		for (WorkerState worker : workers) {
+			if (worker.alive()) {
+				handled.addAll(worker.types());
+			}
+		}
+		Map<String, Long> unhandled = new TreeMap<>();
+		counts.forEach((type, byStatus) -> {
+			long pending = byStatus.getOrDefault(JobStatus.PENDING, 0L);
+			if (pending > 0 && !handled.contains(type)) {
+				unhandled.put(type, pending);
+			}
+		});
+		return unhandled;
+	}
+
+	/**
+	 * The queue's tables and indexes in the shape the endpoint shows for any store: their total size as the
+	 * database size, in 8 kB pages; no log or free list of the queue's own.
+	 */
+	private StorageState storage() {
+		long bytes = this.retention.tableBytes();
+		return new StorageState(this.database.location(), bytes, 0, 8192, bytes / 8192, 0, this.database.retries());
+	}
+
+	private List<Attempt> attempts(Connection connection, long id) throws SQLException {
+		List<Attempt> attempts = new ArrayList<>();
+		try (PgSql.Statement select = sql(ATTEMPTS).prepare(connection)) {
+			select.set("job_id", id);
+			try (ResultSet rows = select.executeQuery()) {
+				while (rows.next()) {
+					attempts.add(new Attempt(rows.getInt(1), rows.getInt(2), rows.getString(3),
+							PgSql.instant(rows, "started_at"), PgSql.instant(rows, "finished_at"), rows.getString(6),
+							rows.getString(7), rows.getString(8)));
+				}
+			}
+		}
+		return attempts;
+	}
+
+	private List<Event> events(Connection connection, long id) throws SQLException {
+		List<Event> events = new ArrayList<>();
+		try (PgSql.Statement select = sql(EVENTS).prepare(connection)) {
+			select.set("job_id", id).set("limit", JobDetail.MAX_EVENTS);
+			try (ResultSet rows = select.executeQuery()) {
+				while (rows.next()) {
+					events.add(new Event(PgSql.instant(rows, 1), rows.getString(2), rows.getString(3),
+							rows.getString(4)));
+				}
+			}
+		}
+		return events;
+	}
+
+	private static Text text(ResultSet rows, int lengthColumn, int preview) throws SQLException {
+		long length = rows.getLong(lengthColumn);
+		if (preview == 0) {
+			return new Text(length, null, length > 0);
+		}
+		String start = rows.getString(lengthColumn + 1);
+		return new Text(length, start, start != null && start.length() < length);
+	}
+
+	private static JobSummary firstSummary(PgSql.Statement select) throws SQLException {
+		List<JobSummary> summaries = summaries(select);
+		return summaries.isEmpty() ? null : summaries.get(0);
+	}
+
+	private static List<JobSummary> summaries(PgSql.Statement select) throws SQLException {
+		List<JobSummary> summaries = new ArrayList<>();
+		try (select; ResultSet rows = select.executeQuery()) {
+			while (rows.next()) {
+				summaries.add(summary(rows));
+			}
+		}
+		return summaries;
+	}
+
+	private static JobSummary summary(ResultSet rows) throws SQLException {
+		return new JobSummary(rows.getLong("id"), rows.getString("type"),
+				JobStatus.fromDbValue(rows.getString("status")), rows.getInt("priority"), rows.getInt("attempts"),
+				rows.getInt("max_attempts"), PgSql.instant(rows, "created_at"), PgSql.instant(rows, "run_at"),
+				PgSql.instant(rows, "started_at"), PgSql.instant(rows, "finished_at"), rows.getString("worker_id"),
+				PgSql.instant(rows, "heartbeat_at"), rows.getString("error_code"));
+	}
+
+	private static long singleLong(Connection connection, PgSql.Statement select) throws SQLException {
+		try (select; ResultSet rows = select.executeQuery()) {
+			return rows.next() ? rows.getLong(1) : 0;
+		}
+	}
+
+	private PgSql sql(String template) {
+		return this.tables.sql(template);
+	}
+
+}

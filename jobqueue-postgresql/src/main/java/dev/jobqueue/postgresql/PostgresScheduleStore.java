@@ -1,0 +1,280 @@
+package dev.jobqueue.postgresql;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.jobqueue.Misfire;
+import dev.jobqueue.ScheduleInfo;
+import dev.jobqueue.core.DeclaredSchedule;
+import dev.jobqueue.core.DueSchedule;
+import dev.jobqueue.core.ScheduleFiring;
+import dev.jobqueue.core.ScheduleStore;
+import dev.jobqueue.core.TickDecision;
+
+/**
+ * The {@link ScheduleStore} on PostgreSQL, in the same database as the jobs: a schedule's job and its next tick
+ * are written in one transaction. Processes firing at once do not wait for each other: each locks the due
+ * schedule rows it reads with {@code FOR UPDATE SKIP LOCKED}, so a schedule another process is firing is left to
+ * it. The tick is then moved with a compare-and-set on {@code next_run_at} and {@code last_tick_at} (a CHECK keeps
+ * the next tick after the last), so one tick yields one job however many processes fire.
+ */
+public final class PostgresScheduleStore implements ScheduleStore {
+
+	private static final Logger logger = LoggerFactory.getLogger(PostgresScheduleStore.class);
+
+	private static final String SELECT_DEFINITION = """
+			SELECT expression, zone, next_run_at, last_tick_at FROM {schedules} WHERE name = :name
+			""";
+
+	private static final String UPSERT_SCHEDULE = """
+			INSERT INTO {schedules} (name, type, expression, zone, misfire, payload, next_run_at, defined_by, declared_at,
+			                         created_at)
+			VALUES (:name, :type, :expression, :zone, :misfire, :payload, :next_run_at, :defined_by, :now, :now)
+			ON CONFLICT (name) DO UPDATE SET type = excluded.type, expression = excluded.expression, zone = excluded.zone,
+			    misfire = excluded.misfire, payload = excluded.payload, next_run_at = excluded.next_run_at,
+			    defined_by = excluded.defined_by, declared_at = excluded.declared_at
+			""";
+
+	private static final String REFRESH = """
+			UPDATE {schedules} SET declared_at = :now WHERE name = ANY(:names::text[])
+			""";
+
+	private static final String EARLIEST_DUE = """
+			SELECT min(s.next_run_at) FROM {schedules} s
+			WHERE s.name = ANY(:names::text[]) AND NOT EXISTS (SELECT 1 FROM {paused} p WHERE p.type = s.type)
+			""";
+
+	private static final String SELECT_DUE = """
+			SELECT s.name, s.type, s.expression, s.zone, s.misfire, s.payload, s.next_run_at, s.last_tick_at
+			FROM {schedules} s
+			WHERE s.name = ANY(:names::text[]) AND s.next_run_at <= :now
+			  AND NOT EXISTS (SELECT 1 FROM {paused} p WHERE p.type = s.type)
+			ORDER BY s.next_run_at, s.name
+			FOR UPDATE OF s SKIP LOCKED
+			""";
+
+	/** Moves the schedule past {@code tick}, only if nobody did so already. */
+	private static final String ADVANCE_FIRED = """
+			UPDATE {schedules} SET next_run_at = :next_run_at, last_tick_at = :tick, last_fired_at = :now
+			WHERE name = :name AND next_run_at = :due_at AND (last_tick_at IS NULL OR last_tick_at < :tick)
+			""";
+
+	private static final String ADVANCE_SKIPPED = """
+			UPDATE {schedules} SET next_run_at = :next_run_at WHERE name = :name AND next_run_at = :due_at
+			""";
+
+	private static final String SET_LAST_JOB = """
+			UPDATE {schedules} SET last_job_id = :job_id WHERE name = :name
+			""";
+
+	private static final String INSERT_EVENT = """
+			INSERT INTO {events} (job_id, at, event, actor, detail) VALUES (:job_id, :at, :event, :actor, :detail)
+			""";
+
+	private static final String SELECT_ALL = """
+			SELECT s.name, s.type, s.expression, s.zone, s.misfire, s.next_run_at, s.last_tick_at, s.last_job_id,
+			       s.declared_at, s.defined_by, EXISTS (SELECT 1 FROM {paused} p WHERE p.type = s.type) AS paused
+			FROM {schedules} s ORDER BY s.name
+			""";
+
+	private final PostgresJobStore jobs;
+
+	private final PostgresDatabase database;
+
+	private final PostgresTables tables;
+
+	/**
+	 * @param jobs the job store on the same database, which inserts the scheduled jobs
+	 */
+	public PostgresScheduleStore(PostgresJobStore jobs) {
+		this.jobs = Objects.requireNonNull(jobs, "'jobs' must not be null");
+		this.database = jobs.database();
+		this.tables = jobs.tables();
+	}
+
+	@Override
+	public void declare(List<DeclaredSchedule> schedules, String definedBy, Instant now) {
+		if (schedules.isEmpty()) {
+			return;
+		}
+		this.database.write("declare " + schedules.size() + " schedule(s)", (connection) -> {
+			for (DeclaredSchedule schedule : schedules) {
+				declareOne(connection, schedule, definedBy, now);
+			}
+			return null;
+		});
+	}
+
+	private void declareOne(Connection connection, DeclaredSchedule schedule, String definedBy, Instant now)
+			throws SQLException {
+		Instant next;
+		try (PgSql.Statement select = sql(SELECT_DEFINITION).prepare(connection)) {
+			select.set("name", schedule.name());
+			try (ResultSet rows = select.executeQuery()) {
+				if (!rows.next()) {
+					next = schedule.schedule().nextAfter(now);
+				}
+				else if (schedule.schedule().expression().equals(rows.getString(1))
+						&& schedule.zone().equals(rows.getString(2))) {
+					next = PgSql.instant(rows, 3);
+				}
+				else {
+					Instant lastTick = PgSql.instant(rows, 4);
+					Instant from = (lastTick != null && lastTick.isAfter(now)) ? lastTick : now;
+					next = schedule.schedule().nextAfter(from);
+					logger.info("Schedule '{}' changed from {} ({}) to {} ({}) by {}; next tick at {}", schedule.name(),
+							rows.getString(1), rows.getString(2), schedule.schedule().expression(), schedule.zone(),
+							definedBy, next);
+				}
+			}
+		}
+		try (PgSql.Statement upsert = sql(UPSERT_SCHEDULE).prepare(connection)) {
+			upsert.set("name", schedule.name())
+				.set("type", schedule.type())
+				.set("expression", schedule.schedule().expression())
+				.set("zone", schedule.zone())
+				.set("misfire", schedule.misfire().name().toLowerCase(Locale.ROOT))
+				.set("payload", schedule.payload())
+				.set("next_run_at", next)
+				.set("defined_by", definedBy)
+				.set("now", now)
+				.executeUpdate();
+		}
+	}
+
+	@Override
+	public int refresh(Collection<String> names, Instant now) {
+		if (names.isEmpty()) {
+			return 0;
+		}
+		return this.database.write("refresh " + names.size() + " schedule declaration(s)", (connection) -> {
+			try (PgSql.Statement refresh = sql(REFRESH).prepare(connection)) {
+				return refresh.set("now", now).setTexts("names", names).executeUpdate();
+			}
+		});
+	}
+
+	@Override
+	public Instant earliestDue(Collection<String> names) {
+		if (names.isEmpty()) {
+			return null;
+		}
+		return this.database.read("read the next schedule tick", (connection) -> {
+			try (PgSql.Statement select = sql(EARLIEST_DUE).prepare(connection)) {
+				select.setTexts("names", names);
+				try (ResultSet rows = select.executeQuery()) {
+					return rows.next() ? PgSql.instant(rows, 1) : null;
+				}
+			}
+		});
+	}
+
+	@Override
+	public List<ScheduleFiring> fireDue(Collection<String> names, Instant now, TickPlanner planner) {
+		if (names.isEmpty()) {
+			return List.of();
+		}
+		return this.database.write("fire due schedules", (connection) -> {
+			List<DueSchedule> due = selectDue(connection, names, now);
+			List<ScheduleFiring> fired = new ArrayList<>(due.size());
+			for (DueSchedule schedule : due) {
+				TickDecision decision = planner.plan(schedule, now);
+				if (decision != null) {
+					ScheduleFiring firing = apply(connection, schedule, decision, now);
+					if (firing != null) {
+						fired.add(firing);
+					}
+				}
+			}
+			return fired;
+		});
+	}
+
+	private List<DueSchedule> selectDue(Connection connection, Collection<String> names, Instant now)
+			throws SQLException {
+		List<DueSchedule> due = new ArrayList<>();
+		try (PgSql.Statement select = sql(SELECT_DUE).prepare(connection)) {
+			select.setTexts("names", names).set("now", now);
+			try (ResultSet rows = select.executeQuery()) {
+				while (rows.next()) {
+					due.add(new DueSchedule(rows.getString(1), rows.getString(2), rows.getString(3), rows.getString(4),
+							misfire(rows.getString(5)), rows.getString(6), PgSql.instant(rows, 7),
+							PgSql.instant(rows, 8)));
+				}
+			}
+		}
+		return due;
+	}
+
+	private ScheduleFiring apply(Connection connection, DueSchedule schedule, TickDecision decision, Instant now)
+			throws SQLException {
+		if (decision.job() == null) {
+			try (PgSql.Statement skip = sql(ADVANCE_SKIPPED).prepare(connection)) {
+				skip.set("next_run_at", decision.nextRunAt())
+					.set("name", schedule.name())
+					.set("due_at", schedule.nextRunAt());
+				if (skip.executeUpdate() == 0) {
+					return null;
+				}
+			}
+			return new ScheduleFiring(schedule.name(), null, null, true, decision.nextRunAt());
+		}
+		try (PgSql.Statement advance = sql(ADVANCE_FIRED).prepare(connection)) {
+			advance.set("next_run_at", decision.nextRunAt())
+				.set("tick", decision.tick())
+				.set("now", now)
+				.set("name", schedule.name())
+				.set("due_at", schedule.nextRunAt());
+			if (advance.executeUpdate() == 0) {
+				return null;
+			}
+		}
+		long jobId = this.jobs.insertJobs(connection, List.of(decision.job()), now).get(0);
+		try (PgSql.Statement event = sql(INSERT_EVENT).prepare(connection);
+				PgSql.Statement last = sql(SET_LAST_JOB).prepare(connection)) {
+			PostgresJobStore.addEvent(event, jobId, now, "SCHEDULE_TICK", "scheduler", decision.detail());
+			event.executeBatch();
+			last.set("job_id", jobId).set("name", schedule.name()).executeUpdate();
+		}
+		return new ScheduleFiring(schedule.name(), decision.tick(), jobId, decision.catchUp(), decision.nextRunAt());
+	}
+
+	@Override
+	public List<ScheduleInfo> schedules(Instant liveSince) {
+		return this.database.read("read schedules", (connection) -> {
+			List<ScheduleInfo> schedules = new ArrayList<>();
+			try (PgSql.Statement select = sql(SELECT_ALL).prepare(connection); ResultSet rows = select.executeQuery()) {
+				while (rows.next()) {
+					Instant declaredAt = PgSql.instant(rows, "declared_at");
+					long lastJob = rows.getLong("last_job_id");
+					Long lastJobId = rows.wasNull() ? null : lastJob;
+					schedules.add(new ScheduleInfo(rows.getString("name"), rows.getString("type"),
+							rows.getString("expression"), rows.getString("zone"), misfire(rows.getString("misfire")),
+							PgSql.instant(rows, "next_run_at"), PgSql.instant(rows, "last_tick_at"), lastJobId,
+							declaredAt, rows.getString("defined_by"), !declaredAt.isBefore(liveSince),
+							rows.getBoolean("paused")));
+				}
+			}
+			return schedules;
+		});
+	}
+
+	private static Misfire misfire(String value) {
+		return "skip".equals(value) ? Misfire.SKIP : Misfire.ONCE;
+	}
+
+	private PgSql sql(String template) {
+		return this.tables.sql(template);
+	}
+
+}

@@ -1,0 +1,12 @@
+package dev.jobqueue.postgresql;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/** Statements run on one connection, inside a transaction the caller manages. */
+@FunctionalInterface
+interface SqlWork<T> {
+
+	T run(Connection connection) throws SQLException;
+
+}

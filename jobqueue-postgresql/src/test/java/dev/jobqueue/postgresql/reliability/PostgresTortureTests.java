@@ -1,0 +1,183 @@
+package dev.jobqueue.postgresql.reliability;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.jobqueue.JobRequest;
+import dev.jobqueue.core.DefaultJobQueue;
+import dev.jobqueue.core.EnqueueLimits;
+import dev.jobqueue.core.HandlerRegistry;
+import dev.jobqueue.jackson.JacksonPayloadCodec;
+import dev.jobqueue.postgresql.testing.PostgresTest;
+import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The process torture test on PostgreSQL: worker JVMs on one database, jobs enqueued while they run, and a SIGKILL
+ * of a random worker every few seconds (a new one takes its place). At the end every job is final, none lost, none
+ * with two succeeded attempts, no attempt left open. Prints one {@code TORTURE-PG ...} line.
+ * <p>
+ * CI size by default (5,000 jobs, 3 kills). The long run: {@code ./mvnw -B -pl jobqueue-postgresql -am
+ * -Ptorture-postgresql test} (100,000 jobs, 3 JVMs x 4 threads, kills until the jobs are done).
+ */
+@PostgresTest
+@Tag("long")
+class PostgresTortureTests {
+
+	static final int JOBS = Integer.getInteger("torture.jobs", 5_000);
+
+	static final int PROCESSES = Integer.getInteger("torture.processes", 3);
+
+	static final int THREADS = Integer.getInteger("torture.threads", 4);
+
+	static final int KILLS = Integer.getInteger("torture.kills", 3);
+
+	static final long LEASE = Long.getLong("torture.lease", 2_000);
+
+	static final long SEED = Long.getLong("torture.seed", 7);
+
+	@TempDir
+	Path dir;
+
+	@Test
+	void workersKilledAtRandomLoseNoJobAndSucceedNoneTwice() throws Exception {
+		long started = System.nanoTime();
+		Path marker = this.dir.resolve("enqueue-done");
+		try (PostgresTestDatabase db = PostgresTestDatabase.create()) {
+			DefaultJobQueue queue = new DefaultJobQueue(db.storage().jobs(), db.storage().admin(),
+					new JacksonPayloadCodec(JsonMapper.builder().build()), new HandlerRegistry(), Clock.systemUTC(),
+					new EnqueueLimits(10, 1 << 20), null);
+			List<Process> workers = new CopyOnWriteArrayList<>();
+			AtomicInteger launched = new AtomicInteger();
+			for (int i = 0; i < PROCESSES; i++) {
+				workers.add(launch(db.url(), marker, launched));
+			}
+			AtomicLong enqueued = new AtomicLong();
+			Thread enqueuer = new Thread(() -> enqueue(queue, enqueued), "torture-enqueuer");
+			enqueuer.start();
+			AtomicBoolean done = new AtomicBoolean();
+			AtomicInteger kills = new AtomicInteger();
+			Thread chaos = new Thread(() -> chaos(new Random(SEED), workers, db.url(), marker, launched, done, kills));
+			chaos.start();
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120 + JOBS / 50);
+			enqueuer.join(TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+			while (System.nanoTime() < deadline && (enqueuer.isAlive()
+					|| db.count("SELECT count(*) FROM jobs WHERE status IN ('pending', 'running')") > 0
+					|| (KILLS >= 0 && kills.get() < KILLS))) {
+				Thread.sleep(250);
+			}
+			done.set(true);
+			chaos.join();
+			Files.writeString(marker, "done");
+			int badExits = 0;
+			for (Process worker : workers) {
+				if (!worker.waitFor(60, TimeUnit.SECONDS)) {
+					worker.destroyForcibly();
+					badExits++;
+				}
+				else if (worker.exitValue() != 0) {
+					badExits++;
+				}
+			}
+			long jobs = db.count("SELECT count(*) FROM jobs");
+			long unfinished = db.count("SELECT count(*) FROM jobs WHERE status IN ('pending', 'running')");
+			long lost = enqueued.get() - db.count("SELECT count(*) FROM jobs WHERE status IN ('succeeded', 'failed', 'cancelled')");
+			long duplicated = db.count("SELECT count(*) FROM (SELECT job_id FROM job_attempts WHERE outcome = 'SUCCEEDED' "
+					+ "GROUP BY job_id HAVING count(*) > 1) twice");
+			long failed = db.count("SELECT count(*) FROM jobs WHERE status = 'failed'");
+			long recovered = db.count("SELECT count(*) FROM job_attempts WHERE outcome = 'LEASE_EXPIRED'");
+			long openAttempts = db.count("SELECT count(*) FROM job_attempts a JOIN jobs j ON j.id = a.job_id "
+					+ "WHERE a.outcome IS NULL");
+			String summary = String.format(java.util.Locale.ROOT,
+					"TORTURE-PG jobs=%d enqueued=%d processes=%d started=%d threads=%d kills=%d lost=%d duplicated=%d "
+							+ "unfinished=%d failed=%d leaseRecoveries=%d openAttempts=%d badExits=%d seconds=%.0f",
+					jobs, enqueued.get(), PROCESSES, launched.get(), THREADS, kills.get(), lost, duplicated, unfinished,
+					failed, recovered, openAttempts, badExits, (System.nanoTime() - started) / 1e9);
+			System.out.println(summary);
+			System.err.println(summary);
+			Files.writeString(Path.of("target", "torture-postgresql-summary.txt"), summary + System.lineSeparator());
+			assertThat(jobs).isEqualTo(JOBS);
+			assertThat(enqueued.get()).isEqualTo(JOBS);
+			assertThat(unfinished).isZero();
+			assertThat(lost).isZero();
+			assertThat(duplicated).isZero();
+			assertThat(failed).isZero();
+			assertThat(openAttempts).isZero();
+			assertThat(badExits).isZero();
+			if (KILLS > 0) {
+				assertThat(kills.get()).isGreaterThanOrEqualTo(KILLS);
+			}
+		}
+	}
+
+	private Process launch(String url, Path marker, AtomicInteger launched) {
+		Path log = this.dir.resolve("worker-" + launched.getAndIncrement() + ".log");
+		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+		ProcessBuilder builder = new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp",
+				System.getProperty("java.class.path"), PostgresTortureWorker.class.getName(), url,
+				String.valueOf(THREADS), String.valueOf(LEASE), marker.toString());
+		builder.redirectErrorStream(true);
+		builder.redirectOutput(log.toFile());
+		try {
+			return builder.start();
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private static void enqueue(DefaultJobQueue queue, AtomicLong enqueued) {
+		Random random = new Random(SEED + 1);
+		List<JobRequest> batch = new ArrayList<>();
+		for (int i = 0; i < JOBS; i++) {
+			int roll = random.nextInt(100);
+			batch.add((roll < 85) ? JobRequest.of("fast", i)
+					: (roll < 95) ? JobRequest.of("slow", 10 + random.nextInt(90))
+							: JobRequest.of("flaky", 1 + random.nextInt(2)));
+			if (batch.size() == 100 || i == JOBS - 1) {
+				enqueued.addAndGet(queue.enqueueAll(batch).size());
+				batch.clear();
+			}
+		}
+	}
+
+	private void chaos(Random random, List<Process> workers, String url, Path marker, AtomicInteger launched,
+			AtomicBoolean done, AtomicInteger kills) {
+		try {
+			while (!done.get() && (KILLS < 0 || kills.get() < KILLS)) {
+				long until = System.currentTimeMillis() + 2_000 + random.nextInt(3_000);
+				while (!done.get() && System.currentTimeMillis() < until) {
+					Thread.sleep(50);
+				}
+				if (done.get()) {
+					return;
+				}
+				int victim = random.nextInt(workers.size());
+				Process process = workers.get(victim);
+				new ProcessBuilder("kill", "-9", String.valueOf(process.pid())).start().waitFor();
+				process.waitFor(10, TimeUnit.SECONDS);
+				kills.incrementAndGet();
+				workers.set(victim, launch(url, marker, launched));
+			}
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}

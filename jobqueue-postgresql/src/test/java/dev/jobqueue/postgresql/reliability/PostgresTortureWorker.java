@@ -1,0 +1,85 @@
+package dev.jobqueue.postgresql.reliability;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+
+import com.zaxxer.hikari.HikariDataSource;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.jobqueue.core.DefaultErrorClassifier;
+import dev.jobqueue.core.HandlerDefinition;
+import dev.jobqueue.core.HandlerRegistry;
+import dev.jobqueue.core.JobWorker;
+import dev.jobqueue.core.RetryPolicy;
+import dev.jobqueue.core.WorkerIds;
+import dev.jobqueue.core.WorkerListener;
+import dev.jobqueue.core.WorkerSettings;
+import dev.jobqueue.jackson.JacksonPayloadCodec;
+import dev.jobqueue.postgresql.PostgresDataSources;
+import dev.jobqueue.postgresql.PostgresDatabase;
+import dev.jobqueue.postgresql.PostgresStorage;
+import dev.jobqueue.postgresql.PostgresTables;
+
+/**
+ * A worker JVM of the PostgreSQL torture test. Arguments: database URL, worker threads, lease in milliseconds, and
+ * a marker file. Job types: {@code fast} returns; {@code slow} sleeps the payload's milliseconds; {@code flaky}
+ * fails its first {@code payload} attempts. Exits once the marker exists and no job is pending or running.
+ */
+public final class PostgresTortureWorker {
+
+	private PostgresTortureWorker() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		String url = args[0];
+		int threads = Integer.parseInt(args[1]);
+		Duration lease = Duration.ofMillis(Long.parseLong(args[2]));
+		Path marker = Path.of(args[3]);
+		HikariDataSource dataSource = PostgresDataSources.create(url, null, null, threads + 2);
+		PostgresStorage storage = new PostgresStorage(new PostgresDatabase(dataSource, url), new PostgresTables(null, ""));
+		storage.initializeSchema();
+		HandlerRegistry handlers = new HandlerRegistry();
+		handlers.register(HandlerDefinition.of("fast", (payload, context) -> null));
+		handlers.register(HandlerDefinition.of("slow", (payload, context) -> {
+			Thread.sleep(Long.parseLong(payload));
+			return null;
+		}));
+		handlers.register(HandlerDefinition.of("flaky", (payload, context) -> {
+			if (context.attempt() <= Integer.parseInt(payload)) {
+				throw new IllegalStateException("flaky job fails attempt " + context.attempt());
+			}
+			return null;
+		}));
+		WorkerSettings settings = new WorkerSettings(WorkerIds.newId(), threads, Duration.ofMillis(100), lease,
+				Duration.ofSeconds(5), 10);
+		JobWorker worker = new JobWorker(storage.jobs(), handlers,
+				new JacksonPayloadCodec(JsonMapper.builder().build()), new DefaultErrorClassifier(),
+				new RetryPolicy(Duration.ofMillis(20), Duration.ofMillis(200), Math::random), Clock.systemUTC(), settings,
+				Executors.newFixedThreadPool(threads), WorkerListener.NONE, null);
+		storage.signals(worker);
+		worker.start();
+		System.out.println("worker " + worker.workerId() + " pid " + ProcessHandle.current().pid() + " started");
+		while (true) {
+			Thread.sleep(200);
+			if (Files.exists(marker)) {
+				try (var connection = dataSource.getConnection();
+						var rows = connection.createStatement()
+							.executeQuery("SELECT count(*) FROM jobs WHERE status IN ('pending', 'running')")) {
+					rows.next();
+					if (rows.getLong(1) == 0) {
+						break;
+					}
+				}
+			}
+		}
+		worker.stop();
+		System.out.println("final loopFailures=" + worker.loopFailures());
+		storage.close();
+		dataSource.close();
+		System.exit(0);
+	}
+
+}

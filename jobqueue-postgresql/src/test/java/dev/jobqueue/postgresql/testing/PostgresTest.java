@@ -1,0 +1,20 @@
+package dev.jobqueue.postgresql.testing;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** A test that runs on the PostgreSQL test server: skipped loudly when it is missing, failed on CI. */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+@Inherited
+@ExtendWith(PostgresServer.class)
+public @interface PostgresTest {
+
+}

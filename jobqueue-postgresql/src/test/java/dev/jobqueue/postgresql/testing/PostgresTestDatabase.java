@@ -1,0 +1,139 @@
+package dev.jobqueue.postgresql.testing;
+
+import java.lang.management.ManagementFactory;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.zaxxer.hikari.HikariDataSource;
+
+import dev.jobqueue.postgresql.PostgresDataSources;
+import dev.jobqueue.postgresql.PostgresDatabase;
+import dev.jobqueue.postgresql.PostgresStorage;
+import dev.jobqueue.postgresql.PostgresTables;
+
+/**
+ * A database of its own on the test server, created for one test and dropped after it, with a migrated queue on
+ * it. Names carry the process id and a random part, so builds running at once never share one.
+ */
+public final class PostgresTestDatabase implements AutoCloseable {
+
+	private static final AtomicInteger counter = new AtomicInteger();
+
+	private final String name;
+
+	private final HikariDataSource dataSource;
+
+	private final PostgresStorage storage;
+
+	private PostgresTestDatabase(String name, String schema, String prefix, int poolSize) {
+		this.name = name;
+		this.dataSource = PostgresDataSources.create(url(), null, null, poolSize);
+		PostgresTables tables = new PostgresTables(schema, prefix);
+		this.storage = new PostgresStorage(new PostgresDatabase(this.dataSource, PostgresDataSources.withoutCredentials(url())), tables);
+		this.storage.initializeSchema();
+	}
+
+	public static PostgresTestDatabase create() {
+		return create(null, "", 8);
+	}
+
+	public static PostgresTestDatabase create(String schema, String prefix, int poolSize) {
+		String name = createDatabase();
+		try {
+			return new PostgresTestDatabase(name, schema, prefix, poolSize);
+		}
+		catch (RuntimeException ex) {
+			dropDatabase(name);
+			throw ex;
+		}
+	}
+
+	/** Creates an empty database and returns its name; the caller drops it with {@link #dropDatabase}. */
+	public static String createDatabase() {
+		String name = "jobqueue_test_" + ManagementFactory.getRuntimeMXBean().getPid() + "_" + counter.incrementAndGet()
+				+ "_" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x10000, 0xfffff));
+		execute("CREATE DATABASE " + name);
+		return name;
+	}
+
+	public static void dropDatabase(String name) {
+		execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+	}
+
+	private static void execute(String sql) {
+		try (Connection connection = PostgresServer.connectAdmin(); Statement statement = connection.createStatement()) {
+			statement.execute(sql);
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException(sql + ": " + ex.getMessage(), ex);
+		}
+	}
+
+	public String name() {
+		return this.name;
+	}
+
+	public String url() {
+		return PostgresServer.urlOf(this.name);
+	}
+
+	public HikariDataSource dataSource() {
+		return this.dataSource;
+	}
+
+	public PostgresStorage storage() {
+		return this.storage;
+	}
+
+	/** The first column of each row of a query. */
+	public List<Object> column(String sql, Object... args) {
+		try (Connection connection = this.dataSource.getConnection();
+				PreparedStatement statement = connection.prepareStatement(sql)) {
+			for (int i = 0; i < args.length; i++) {
+				statement.setObject(i + 1, args[i]);
+			}
+			List<Object> values = new ArrayList<>();
+			try (ResultSet rows = statement.executeQuery()) {
+				while (rows.next()) {
+					values.add(rows.getObject(1));
+				}
+			}
+			return values;
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	public long count(String sql, Object... args) {
+		return ((Number) column(sql, args).get(0)).longValue();
+	}
+
+	public void execute(String sql, Object... args) {
+		try (Connection connection = this.dataSource.getConnection();
+				PreparedStatement statement = connection.prepareStatement(sql)) {
+			for (int i = 0; i < args.length; i++) {
+				statement.setObject(i + 1, args[i]);
+			}
+			statement.execute();
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	@Override
+	public void close() {
+		this.storage.close();
+		this.dataSource.close();
+		dropDatabase(this.name);
+	}
+
+}
