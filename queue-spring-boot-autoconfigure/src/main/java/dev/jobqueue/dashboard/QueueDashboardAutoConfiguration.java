@@ -1,6 +1,5 @@
 package dev.jobqueue.dashboard;
 
-import java.time.Clock;
 import java.util.List;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -17,6 +16,7 @@ import org.springframework.web.servlet.function.ServerResponse;
 
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobSchedules;
+import dev.jobqueue.autoconfigure.JobQueueClock;
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
 import dev.jobqueue.autoconfigure.QueueProperties;
 import dev.jobqueue.core.QueueInsights;
@@ -36,11 +36,11 @@ public final class QueueDashboardAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	QueueDashboard queueDashboard(QueueInsights insights, JobQueue queue, ObjectProvider<JobSchedules> schedules,
-			QueueProperties properties, ObjectProvider<Clock> clock) {
+			QueueProperties properties, ObjectProvider<JobQueueClock> clock) {
 		return new QueueDashboard(insights, queue, () -> {
 			JobSchedules registry = schedules.getIfUnique();
 			return (registry != null) ? registry.schedules() : List.of();
-		}, properties, clock.getIfUnique(Clock::systemUTC));
+		}, properties, clock.getIfAvailable(JobQueueClock::system).clock());
 	}
 
 	@Bean
