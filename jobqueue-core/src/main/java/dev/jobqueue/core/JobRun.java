@@ -22,6 +22,9 @@ final class JobRun implements JobContext {
 	// The worker's log category: users tune the logging of the worker, whatever class of it writes.
 	private static final Logger logger = LoggerFactory.getLogger(JobWorker.class);
 
+	/** How often a run's progress is written at most. */
+	static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(2);
+
 	final ClaimedJob job;
 
 	final HandlerDefinition handler;
@@ -63,6 +66,8 @@ final class JobRun implements JobContext {
 	long endNanos;
 
 	private Instant lastHeartbeat;
+
+	private Instant lastProgress;
 
 	JobRun(ClaimedJob job, HandlerDefinition handler, Instant claimedAt, JobStore store, String workerId, Clock clock,
 			WorkerSettings settings) {
@@ -234,6 +239,23 @@ final class JobRun implements JobContext {
 			this.leaseLost = true;
 		}
 		return !isCancelled();
+	}
+
+	@Override
+	public boolean progress(long done, long total, String message) {
+		Instant now = this.clock.instant();
+		// At most every PROGRESS_INTERVAL, whatever the handler's loop does: a bar that moves, not a write per item.
+		if (this.lastProgress == null || !now.isBefore(this.lastProgress.plus(PROGRESS_INTERVAL))) {
+			this.lastProgress = now;
+			try {
+				this.store.recordProgress(ref(), new JobProgress(done, total, message, now));
+			}
+			catch (RuntimeException ex) {
+				logger.debug("Progress of job {} ({}) could not be written: {}", this.job.id(), this.job.type(),
+						ex.getMessage());
+			}
+		}
+		return heartbeat();
 	}
 
 	@Override

@@ -2,7 +2,9 @@ package dev.jobqueue.core;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -26,6 +28,14 @@ public interface QueueInsights {
 
 	/** One job with its attempts and event timeline. */
 	Optional<JobDetail> job(long id, int payloadPreviewChars);
+
+	/**
+	 * The latest progress the given jobs reported, for those that did. Stores that do not keep progress answer
+	 * an empty map.
+	 */
+	default Map<Long, JobProgress> progress(Collection<Long> jobIds) {
+		return Map.of();
+	}
 
 	/** Jobs matching a filter, newest first. */
 	JobPage jobs(JobQuery query);
@@ -114,12 +124,22 @@ public interface QueueInsights {
 	 * @param result its result, shortened, or {@code null}
 	 * @param attempts every run, in order
 	 * @param events its timeline, oldest first (the latest {@link #MAX_EVENTS} events)
+	 * @param progress the latest progress its handler reported, or {@code null}
 	 */
 	record JobDetail(JobSummary job, Instant leaseUntil, String errorDetail, String dedupKey, boolean cancelRequested,
-			String traceParent, Text payload, Text result, List<Attempt> attempts, List<Event> events) {
+			String traceParent, Text payload, Text result, List<Attempt> attempts, List<Event> events,
+			JobProgress progress) {
 
 		/** Most events returned for one job. */
 		public static final int MAX_EVENTS = 200;
+
+		/** A job whose store keeps no progress. */
+		public JobDetail(JobSummary job, Instant leaseUntil, String errorDetail, String dedupKey,
+				boolean cancelRequested, String traceParent, Text payload, Text result, List<Attempt> attempts,
+				List<Event> events) {
+			this(job, leaseUntil, errorDetail, dedupKey, cancelRequested, traceParent, payload, result, attempts,
+					events, null);
+		}
 
 	}
 

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumMap;
@@ -24,6 +25,7 @@ import java.util.Set;
 import java.util.TreeMap;
 
 import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.JobProgress;
 import dev.jobqueue.core.QueueInsights;
 import dev.jobqueue.core.QueueSnapshot;
 import dev.jobqueue.core.QueueSnapshot.ErrorCount;
@@ -221,6 +223,15 @@ public final class SqliteQueueInsights implements QueueInsights {
 	public Optional<JobDetail> job(long id, int payloadPreviewChars) {
 		return this.database.read("read job " + id,
 				(connection) -> this.details.job(connection, id, payloadPreviewChars));
+	}
+
+	@Override
+	public Map<Long, JobProgress> progress(Collection<Long> jobIds) {
+		if (jobIds.isEmpty()) {
+			return Map.of();
+		}
+		return this.database.read("read the progress of running jobs",
+				(connection) -> this.details.progress(connection, jobIds));
 	}
 
 	@Override

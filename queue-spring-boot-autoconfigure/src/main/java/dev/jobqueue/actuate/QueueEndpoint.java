@@ -23,6 +23,7 @@ import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.autoconfigure.QueueProperties;
+import dev.jobqueue.core.JobProgress;
 import dev.jobqueue.core.QueueInsights;
 import dev.jobqueue.core.QueueInsights.JobDetail;
 import dev.jobqueue.core.QueueInsights.JobPage;
@@ -365,15 +366,16 @@ public class QueueEndpoint {
 	 * @param result result length and preview
 	 * @param attempts every run
 	 * @param events its timeline, oldest first
+	 * @param progress the latest progress its handler reported ({@code JobContext.progress}), or {@code null}
 	 */
 	public record JobDetailView(JobView job, Instant leaseUntil, String errorDetail, String dedupKey,
 			boolean cancelRequested, String traceParent, QueueInsights.Text payload, QueueInsights.Text result,
-			List<QueueInsights.Attempt> attempts, List<QueueInsights.Event> events) {
+			List<QueueInsights.Attempt> attempts, List<QueueInsights.Event> events, JobProgress progress) {
 
 		static JobDetailView of(JobDetail detail, Instant now) {
 			return new JobDetailView(JobView.of(detail.job(), now), detail.leaseUntil(), detail.errorDetail(),
 					detail.dedupKey(), detail.cancelRequested(), detail.traceParent(), detail.payload(),
-					detail.result(), detail.attempts(), detail.events());
+					detail.result(), detail.attempts(), detail.events(), detail.progress());
 		}
 
 	}

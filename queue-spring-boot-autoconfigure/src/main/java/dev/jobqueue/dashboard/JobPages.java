@@ -99,7 +99,7 @@ final class JobPages {
 			.raw("></label><button type=\"submit\">Filter</button></form>");
 	}
 
-	static String job(Viewer viewer, JobDetail detail, JobProgressView progress, String notice, Instant now) {
+	static String job(Viewer viewer, JobDetail detail, String notice, Instant now) {
 		JobSummary job = detail.job();
 		Html html = new Html();
 		html.raw("<h1>Job <span id=\"job-id\">").text("#" + job.id()).raw("</span> ")
@@ -133,9 +133,9 @@ final class JobPages {
 			fact(html, "Trace", detail.traceParent());
 		}
 		html.raw("</dl>");
-		if (job.status() == JobStatus.RUNNING) {
+		if (job.status() == JobStatus.RUNNING || detail.progress() != null) {
 			html.raw("<h2>Progress</h2><p>");
-			JobProgressView.render(html, job.id(), progress);
+			ProgressBar.render(html, job.id(), detail.progress());
 			html.raw("</p>");
 		}
 		if (job.errorCode() != null) {

@@ -10,6 +10,7 @@ import java.util.TreeSet;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.PausedType;
 import dev.jobqueue.ScheduleInfo;
+import dev.jobqueue.core.JobProgress;
 import dev.jobqueue.core.QueueInsights.JobSummary;
 import dev.jobqueue.core.QueueInsights.Outcomes;
 import dev.jobqueue.core.QueueSnapshot;
@@ -35,7 +36,7 @@ final class OverviewPage {
 	 * @param progress progress of running jobs by id
 	 */
 	record Data(QueueSnapshot snapshot, List<Outcomes> outcomes, boolean day, List<PausedType> paused,
-			List<ScheduleInfo> schedules, Duration stuckAfter, Map<Long, JobProgressView> progress) {
+			List<ScheduleInfo> schedules, Duration stuckAfter, Map<Long, JobProgress> progress) {
 
 	}
 
@@ -139,7 +140,7 @@ final class OverviewPage {
 		html.raw("</p></section>");
 	}
 
-	private static void running(Html html, Viewer viewer, QueueSnapshot snapshot, Map<Long, JobProgressView> progress,
+	private static void running(Html html, Viewer viewer, QueueSnapshot snapshot, Map<Long, JobProgress> progress,
 			Instant now) {
 		html.raw("<section aria-labelledby=\"running-title\"><h2 id=\"running-title\">Running longest</h2>");
 		if (snapshot.oldestRunning().isEmpty()) {
@@ -155,7 +156,7 @@ final class OverviewPage {
 				.element("td", Formats.age(Duration.between(job.startedAt(), now)))
 				.element("td", Formats.ago(job.heartbeatAt(), now))
 				.raw("<td>");
-			JobProgressView.render(html, job.id(), progress.get(job.id()));
+			ProgressBar.render(html, job.id(), progress.get(job.id()));
 			html.raw("</td></tr>");
 		}
 		html.raw("</tbody></table></div></section>");

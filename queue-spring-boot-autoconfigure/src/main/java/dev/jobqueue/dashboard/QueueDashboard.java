@@ -17,6 +17,7 @@ import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.ScheduleInfo;
 import dev.jobqueue.autoconfigure.QueueProperties;
+import dev.jobqueue.core.JobProgress;
 import dev.jobqueue.core.QueueInsights;
 import dev.jobqueue.core.QueueInsights.JobDetail;
 import dev.jobqueue.core.QueueInsights.JobPage;
@@ -79,8 +80,12 @@ public final class QueueDashboard {
 		QueueSnapshot snapshot = this.insights.snapshot(now, this.properties.snapshotSettings());
 		List<QueueInsights.Outcomes> outcomes = this.insights.outcomes(now.minus(day ? Duration.ofDays(1)
 				: Duration.ofHours(1)).plus(MINUTE), now, MINUTE);
+		Map<Long, JobProgress> progress = this.insights.progress(snapshot.oldestRunning()
+			.stream()
+			.map(QueueInsights.JobSummary::id)
+			.toList());
 		OverviewPage.Data data = new OverviewPage.Data(snapshot, outcomes, day, this.queue.pausedTypes(),
-				this.schedules.get(), this.properties.getObservability().getStuckAfter(), Map.of());
+				this.schedules.get(), this.properties.getObservability().getStuckAfter(), progress);
 		return Page.ok(Layout.page(viewer, "Overview", "overview", now, "", OverviewPage.render(viewer, data), true));
 	}
 
@@ -105,7 +110,7 @@ public final class QueueDashboard {
 			return noSuchJob(viewer, id);
 		}
 		return Page.ok(Layout.page(viewer, "Job " + id, "", now, "",
-				JobPages.job(viewer, detail.get(), null, notice, now), true));
+				JobPages.job(viewer, detail.get(), notice, now), true));
 	}
 
 	/** The confirmation page of a retry or cancel. */

@@ -85,8 +85,46 @@ final class Browser implements AutoCloseable {
 		return this.driver.findElements(By.cssSelector(css));
 	}
 
+	// The page swaps its live part every refresh, so an element found a moment ago may be gone: read and click in
+	// one step, in the page, instead of holding on to elements.
+
+	/** The rendered text of the element {@code css} selects; fails if there is none. */
 	String text(String css) {
-		return find(css).getText();
+		Object text = this.driver.executeScript(
+				"var e = document.querySelector(arguments[0]); return e ? e.innerText.trim() : null", css);
+		if (text == null) {
+			throw new org.openqa.selenium.NoSuchElementException("No element " + css + " on " + this.driver.getCurrentUrl());
+		}
+		return (String) text;
+	}
+
+	/** An attribute of the element {@code css} selects, or {@code null} when there is no such element. */
+	String attribute(String css, String name) {
+		return (String) this.driver.executeScript(
+				"var e = document.querySelector(arguments[0]); return e ? e.getAttribute(arguments[1]) : null", css,
+				name);
+	}
+
+	/** The texts of the elements {@code css} selects, keyed by their {@code key} attribute. */
+	@SuppressWarnings("unchecked")
+	Map<String, String> textsBy(String css, String key) {
+		return (Map<String, String>) this.driver.executeScript("var found = {}, key = arguments[1];"
+				+ "document.querySelectorAll(arguments[0]).forEach(function (e) {"
+				+ " found[e.getAttribute(key)] = e.innerText.trim(); }); return found;", css, key);
+	}
+
+	int count(String css) {
+		return ((Number) this.driver.executeScript("return document.querySelectorAll(arguments[0]).length", css))
+			.intValue();
+	}
+
+	/** Clicks the element {@code css} selects, finding it again if a refresh replaced it meanwhile. */
+	void click(String css) {
+		waiting(Duration.ofSeconds(10)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+			.until((driver) -> {
+				find(css).click();
+				return true;
+			});
 	}
 
 	WebDriverWait waiting(Duration timeout) {
@@ -112,8 +150,11 @@ final class Browser implements AutoCloseable {
 		}
 	}
 
-	/** Saves a screenshot of the page as it is now. */
+	/** Saves a screenshot of the whole page as it is now (the window grows to the page's height for it). */
 	void screenshot(Path target) {
+		Dimension size = this.driver.manage().window().getSize();
+		long height = ((Number) this.driver.executeScript("return document.documentElement.scrollHeight")).longValue();
+		this.driver.manage().window().setSize(new Dimension(size.getWidth(), (int) Math.min(height + 120, 4000)));
 		try {
 			Files.createDirectories(target.getParent());
 			Files.copy(this.driver.getScreenshotAs(OutputType.FILE).toPath(), target,
@@ -121,6 +162,9 @@ final class Browser implements AutoCloseable {
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
+		}
+		finally {
+			this.driver.manage().window().setSize(size);
 		}
 	}
 

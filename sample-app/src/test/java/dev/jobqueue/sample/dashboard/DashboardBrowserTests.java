@@ -17,7 +17,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.Keys;
-import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -32,6 +31,7 @@ import org.springframework.web.client.RestClient;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobStatus;
+import dev.jobqueue.sample.ImageJobs;
 import dev.jobqueue.sample.SampleApplication;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -94,22 +94,21 @@ class DashboardBrowserTests {
 		this.exports.failing.set(true);
 		long id = failedExport("monthly");
 		browser.open(url("/jobs?status=failed"));
-		browser.find("tr[data-job='" + id + "'] a").click();
+		browser.click("tr[data-job='" + id + "'] a");
 		assertThat(browser.text("#job-status")).isEqualTo("failed");
 		assertThat(browser.text("#error-code")).isEqualTo("DEPENDENCY:EXPORT_API");
 		assertThat(browser.text("#error-detail")).contains("export service answered 503");
-		List<WebElement> attempts = browser.findAll("#attempts tbody tr");
-		assertThat(attempts).hasSize(1);
-		assertThat(attempts.get(0).getText()).contains("FAILED").contains("DEPENDENCY:EXPORT_API").contains("-");
+		assertThat(browser.count("#attempts tbody tr")).isEqualTo(1);
+		assertThat(browser.text("#attempts tbody tr")).contains("FAILED").contains("DEPENDENCY:EXPORT_API");
 
 		this.exports.failing.set(false);
-		browser.find("#action-retry").click();
+		browser.click("#action-retry");
 		assertThat(browser.text("h1")).isEqualTo("Retry job #" + id + "?");
 		// The confirmation button has the focus: Enter confirms, as for a keyboard user.
 		browser.driver().switchTo().activeElement().sendKeys(Keys.ENTER);
 		browser.waiting(WAIT).until(ExpectedConditions.textToBe(org.openqa.selenium.By.id("job-status"), "succeeded"));
 		assertThat(browser.text("#notice")).contains("back to pending");
-		assertThat(browser.findAll("#attempts tbody tr")).hasSize(2);
+		assertThat(browser.count("#attempts tbody tr")).isEqualTo(2);
 		assertThat(this.jobQueue.find(id).orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);
 		screenshot("dashboard-job.png");
 	}
@@ -124,9 +123,8 @@ class DashboardBrowserTests {
 		await().atMost(WAIT).untilAsserted(() -> {
 			browser.open(url("/"));
 			Map<String, Long> shown = new LinkedHashMap<>();
-			for (WebElement count : browser.findAll("[data-count]")) {
-				shown.put(count.getAttribute("data-count"), Long.parseLong(count.getText().replace(",", "")));
-			}
+			browser.textsBy("[data-count]", "data-count")
+				.forEach((status, count) -> shown.put(status, Long.parseLong(count.replace(",", ""))));
 			Map<?, ?> report = client.get().uri("http://localhost:" + this.port + "/actuator/jobqueue")
 				.retrieve()
 				.body(Map.class);
@@ -138,14 +136,35 @@ class DashboardBrowserTests {
 			assertThat(shown.get("succeeded")).isPositive();
 		});
 		assertThat(browser.text("#outcome-totals")).contains("succeeded").contains("failed");
-		assertThat(browser.find("svg.chart").getAttribute("aria-label")).startsWith("Last hour:");
+		assertThat(browser.attribute("svg.chart", "aria-label")).startsWith("Last hour:");
 		assertThat(browser.text("#errors")).contains("DEPENDENCY:EXPORT_API");
 		assertThat(browser.text("#types")).contains("export");
 		assertThat(browser.text("#schedules")).contains("images-report");
-		assertThat(browser.findAll("#workers tbody tr")).isNotEmpty();
+		assertThat(browser.count("#workers tbody tr")).isPositive();
+		browser.click("a[href$='window=day']");
+		assertThat(browser.attribute("svg.chart", "aria-label")).startsWith("Last day:");
+	}
+
+	@Test
+	void aLongJobsProgressBarMovesOnTheOverviewAndItsPage() {
+		long id = this.jobQueue.enqueue("archive", new ImageJobs.ArchiveRequest(60));
+		browser.open(url("/"));
+		String bar = "#progress-" + id;
+		browser.waiting(WAIT).until((driver) -> browser.attribute(bar, "value") != null);
+		long first = Long.parseLong(browser.attribute(bar, "value"));
+		assertThat(browser.attribute(bar, "max")).isEqualTo("60");
+		// The page refreshes itself: the bar moves on without a reload.
+		browser.waiting(WAIT).until((driver) -> progressOf(bar) > first);
 		screenshot("dashboard-overview.png");
-		browser.find("a[href$='window=day']").click();
-		assertThat(browser.find("svg.chart").getAttribute("aria-label")).startsWith("Last day:");
+		browser.open(url("/jobs/" + id));
+		long onPage = progressOf(bar);
+		browser.waiting(WAIT).until((driver) -> progressOf(bar) > onPage);
+		assertThat(browser.text(".progress-message")).startsWith("packing image");
+		Map<?, ?> detail = RestClient.create().get().uri("http://localhost:" + this.port + "/actuator/jobqueue/" + id)
+			.retrieve()
+			.body(Map.class);
+		assertThat(((Map<?, ?>) detail.get("progress")).get("total")).isEqualTo(60);
+		this.jobQueue.cancel(id);
 	}
 
 	@Test
@@ -156,7 +175,7 @@ class DashboardBrowserTests {
 		assertThat(browser.text("#payload")).contains(payload);
 		assertThat(browser.text("#result")).contains("exported " + payload);
 		assertThat(browser.driver().executeScript("return window.jobqueueInjected === undefined")).isEqualTo(true);
-		assertThat(browser.findAll("#payload b")).isEmpty();
+		assertThat(browser.count("#payload b")).isZero();
 	}
 
 	@Test
@@ -184,7 +203,7 @@ class DashboardBrowserTests {
 		this.exports.failing.set(false);
 		this.jobQueue.retry(failed);
 		await().atMost(WAIT).until(() -> this.jobQueue.find(failed).orElseThrow().status() == JobStatus.SUCCEEDED);
-		browser.find("#confirm").click();
+		browser.click("#confirm");
 		assertThat(browser.text("#problem")).isEqualTo("Job #" + failed + " was not retried");
 		assertThat(browser.text("#problem-detail")).contains("It is succeeded now").contains("Nothing was changed");
 		// A 4xx document is reported in the console by the browser itself; only those are expected.
@@ -219,6 +238,11 @@ class DashboardBrowserTests {
 		if (Boolean.getBoolean("jobqueue.dashboard.screenshots")) {
 			browser.screenshot(Path.of("").toAbsolutePath().getParent().resolve("docs").resolve(name));
 		}
+	}
+
+	private static long progressOf(String bar) {
+		String value = browser.attribute(bar, "value");
+		return (value != null) ? Long.parseLong(value) : -1;
 	}
 
 	private long failedExport(String name) {

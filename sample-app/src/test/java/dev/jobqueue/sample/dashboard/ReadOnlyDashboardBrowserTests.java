@@ -85,10 +85,10 @@ class ReadOnlyDashboardBrowserTests {
 		browser.open(url("/"));
 		assertThat(browser.text("#mode")).isEqualTo("read-only");
 		assertThat(browser.text("#types")).contains("export");
-		assertThat(browser.findAll("[data-action], form[method='post'], button")).isEmpty();
+		assertThat(browser.count("[data-action], form[method='post'], button")).isZero();
 		browser.open(url("/jobs/" + id));
 		assertThat(browser.text("#job-status")).isEqualTo("failed");
-		assertThat(browser.findAll("[data-action], form[method='post'], #action-retry")).isEmpty();
+		assertThat(browser.count("[data-action], form[method='post'], #action-retry")).isZero();
 		assertThat(browser.text("#payload")).contains("hidden").doesNotContain("secret-customer");
 		assertThat(browser.text("#error-detail")).contains("hidden").doesNotContain("503");
 		assertThat(browser.text("#error-code")).isEqualTo("DEPENDENCY:EXPORT_API");

@@ -1,18 +1,14 @@
 package dev.jobqueue.dashboard;
 
-import java.time.Instant;
+import dev.jobqueue.core.JobProgress;
 
-/**
- * How far a running job says it is, drawn as a bar that moves from one refresh to the next.
- *
- * @param done units done
- * @param total units in all, or 0 when unknown
- * @param message what it is doing, or {@code null}
- * @param at when it was reported
- */
-record JobProgressView(long done, long total, String message, Instant at) {
+/** How far a job says it is, drawn as a bar that moves from one refresh of the page to the next. */
+final class ProgressBar {
 
-	static void render(Html html, long jobId, JobProgressView progress) {
+	private ProgressBar() {
+	}
+
+	static void render(Html html, long jobId, JobProgress progress) {
 		if (progress == null) {
 			html.raw("<span class=\"muted\">not reported</span>");
 			return;
@@ -21,8 +17,9 @@ record JobProgressView(long done, long total, String message, Instant at) {
 				? Formats.count(progress.done()) + " of " + Formats.count(progress.total()) + " ("
 						+ (100 * Math.min(progress.done(), progress.total()) / progress.total()) + "%)"
 				: Formats.count(progress.done()) + " done";
-		html.raw("<span class=\"progress\"><progress").attr("id", "progress-" + jobId).attr("max",
-				Math.max(progress.total(), 1));
+		html.raw("<span class=\"progress\"><progress").attr("id", "progress-" + jobId)
+			.attr("max", Math.max(progress.total(), 1));
+		// Without a total the bar is indeterminate: it moves on its own, and the count says how far.
 		if (progress.total() > 0) {
 			html.attr("value", Math.min(progress.done(), progress.total()));
 		}
