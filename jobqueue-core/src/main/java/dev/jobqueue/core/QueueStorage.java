@@ -21,6 +21,15 @@ public interface QueueStorage {
 	 */
 	void initializeSchema();
 
+	/**
+	 * Checks the connection settings and that the queue's schema is up to date, changing nothing: for operators who
+	 * migrate the schema themselves. Called once instead of {@link #initializeSchema()}. Stores that cannot tell
+	 * trust the operator.
+	 * @throws dev.jobqueue.JobQueueException naming what is missing and what to do
+	 */
+	default void verifySchema() {
+	}
+
 	/** Enqueue, claim, complete, renew and recover: the hot path. */
 	JobStore jobs();
 

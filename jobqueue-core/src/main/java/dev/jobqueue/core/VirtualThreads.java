@@ -5,8 +5,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /** Virtual threads for handlers on Java 21+, reached reflectively because the code is compiled for Java 17. */
 public final class VirtualThreads {
+
+	private static final Logger logger = LoggerFactory.getLogger(VirtualThreads.class);
 
 	private VirtualThreads() {
 	}
@@ -27,6 +32,11 @@ public final class VirtualThreads {
 				.invoke(null, threads));
 		}
 		catch (ReflectiveOperationException | RuntimeException ex) {
+			if (Runtime.version().feature() >= 21) {
+				// Not a Java 17 runtime: something blocks the lookup (a native image without the queue's hints).
+				logger.warn("Virtual threads are not available on Java {}: {}; handlers run on a thread pool instead",
+						Runtime.version().feature(), ex.toString());
+			}
 			return Optional.empty();
 		}
 	}

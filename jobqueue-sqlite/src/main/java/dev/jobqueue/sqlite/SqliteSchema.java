@@ -84,6 +84,23 @@ public final class SqliteSchema {
 		}
 	}
 
+	/**
+	 * Checks the connection settings and that every migration this version knows is applied, changing nothing.
+	 * @throws JobQueueException naming the migrations that are missing and where they are
+	 */
+	public void verify() {
+		String url = verifyConnectionSettings();
+		MigrationInfo[] pending = flyway().info().pending();
+		if (pending.length > 0) {
+			throw new JobQueueException("The queue schema of " + url + " is not up to date and "
+					+ "jobqueue.datasource.initialize-schema=never: " + pending.length + " migration(s) are not applied "
+					+ "(history table " + this.tables.schemaHistory() + "), the first being version "
+					+ pending[0].getVersion() + " (" + pending[0].getDescription() + "). Apply the scripts under "
+					+ MIGRATION_LOCATION + " (placeholder ${prefix} = '" + this.tables.prefix() + "'), or remove the "
+					+ "setting to let the queue migrate at start-up.");
+		}
+	}
+
 	private Flyway flyway() {
 		return Flyway.configure(getClass().getClassLoader())
 			.dataSource(this.dataSource)

@@ -56,6 +56,11 @@ public final class SqliteStorage implements QueueStorage {
 	}
 
 	@Override
+	public void verifySchema() {
+		this.schema.verify();
+	}
+
+	@Override
 	public SqliteJobStore jobs() {
 		return this.jobs;
 	}

@@ -8,9 +8,12 @@ import java.time.Duration;
 import java.time.ZoneId;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.util.ReflectionUtils;
+import org.springframework.util.StringValueResolver;
 
 import dev.jobqueue.InvalidJobInputException;
 import dev.jobqueue.JobContext;
@@ -27,8 +30,32 @@ final class HandlerMethods {
 	private HandlerMethods() {
 	}
 
+	/**
+	 * The string attributes of a {@link JobHandler} that may hold {@code ${…}} placeholders, resolved and stripped.
+	 * A cron of {@value #CRON_DISABLED} (as for {@code @Scheduled}) turns the handler's schedule off.
+	 */
+	record Attributes(String cron, String every, String zone, String timeout) {
+
+		static final String CRON_DISABLED = "-";
+
+		static Attributes of(JobHandler annotation, @Nullable StringValueResolver resolver) {
+			return new Attributes(resolve(annotation.cron(), resolver), resolve(annotation.every(), resolver),
+					resolve(annotation.zone(), resolver), resolve(annotation.timeout(), resolver));
+		}
+
+		boolean cronDisabled() {
+			return CRON_DISABLED.equals(this.cron);
+		}
+
+		private static String resolve(String value, @Nullable StringValueResolver resolver) {
+			String resolved = (resolver != null && value != null) ? resolver.resolveStringValue(value) : value;
+			return (resolved != null) ? resolved.strip() : "";
+		}
+
+	}
+
 	static HandlerDefinition definition(Object bean, String beanName, Method method, JobHandler annotation,
-			Supplier<PayloadCodec> codec) {
+			Attributes attributes, Supplier<PayloadCodec> codec) {
 		String source = source(beanName, method);
 		String type = annotation.value();
 		if (type == null || type.isBlank() || !type.equals(type.strip())) {
@@ -54,7 +81,7 @@ final class HandlerMethods {
 				payloadIndex = i;
 			}
 		}
-		Duration timeout = parseTimeout(annotation.timeout(), source);
+		Duration timeout = parseTimeout(attributes.timeout(), source);
 		Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
 		ReflectionUtils.makeAccessible(invocable);
 		Type payloadType = (payloadIndex >= 0) ? method.getGenericParameterTypes()[payloadIndex] : null;
@@ -72,10 +99,13 @@ final class HandlerMethods {
 	/**
 	 * The schedule a {@link JobHandler} declares with {@code cron} or {@code every}, or {@code null}.
 	 */
-	static Schedule schedule(JobHandler annotation, String source) {
-		String cron = annotation.cron().strip();
-		String every = annotation.every().strip();
-		String zone = annotation.zone().strip();
+	static Schedule schedule(JobHandler annotation, Attributes attributes, String source) {
+		if (attributes.cronDisabled()) {
+			return null;
+		}
+		String cron = attributes.cron();
+		String every = attributes.every();
+		String zone = attributes.zone();
 		if (!cron.isEmpty() && !every.isEmpty()) {
 			throw invalid(source, "it declares both cron and every; a handler has one schedule: keep one of them "
 					+ "(or register further schedules with JobSchedules.register)");

@@ -6,10 +6,14 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.context.EmbeddedValueResolverAware;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.StringValueResolver;
 
 import dev.jobqueue.JobHandler;
 import dev.jobqueue.Schedule;
@@ -23,7 +27,7 @@ import dev.jobqueue.core.PayloadCodec;
  * proxied beans ({@code @Transactional}, {@code @Async}) work. Fails start-up, naming bean and method, on a
  * type with two handlers or a signature that cannot work.
  */
-public class JobHandlerBeanPostProcessor implements BeanPostProcessor {
+public class JobHandlerBeanPostProcessor implements BeanPostProcessor, EmbeddedValueResolverAware {
 
 	private final Supplier<HandlerRegistry> registry;
 
@@ -32,6 +36,8 @@ public class JobHandlerBeanPostProcessor implements BeanPostProcessor {
 	private final Supplier<JobScheduler> scheduler;
 
 	private final Set<Class<?>> classesWithoutHandlers = ConcurrentHashMap.newKeySet();
+
+	private @Nullable StringValueResolver valueResolver;
 
 	public JobHandlerBeanPostProcessor(Supplier<HandlerRegistry> registry, Supplier<PayloadCodec> codec) {
 		this(registry, codec, () -> null);
@@ -46,6 +52,12 @@ public class JobHandlerBeanPostProcessor implements BeanPostProcessor {
 		this.registry = registry;
 		this.codec = codec;
 		this.scheduler = scheduler;
+	}
+
+	/** Resolves {@code ${…}} placeholders in {@code cron}, {@code every}, {@code zone} and {@code timeout}. */
+	@Override
+	public void setEmbeddedValueResolver(StringValueResolver resolver) {
+		this.valueResolver = resolver;
 	}
 
 	private void declareSchedule(HandlerDefinition definition, Schedule schedule) {
@@ -73,8 +85,10 @@ public class JobHandlerBeanPostProcessor implements BeanPostProcessor {
 		}
 		HandlerRegistry target = this.registry.get();
 		handlers.forEach((method, annotation) -> {
-			HandlerDefinition definition = HandlerMethods.definition(bean, beanName, method, annotation, this.codec);
-			Schedule schedule = HandlerMethods.schedule(annotation, definition.source());
+			HandlerMethods.Attributes attributes = HandlerMethods.Attributes.of(annotation, this.valueResolver);
+			HandlerDefinition definition = HandlerMethods.definition(bean, beanName, method, annotation, attributes,
+					this.codec);
+			Schedule schedule = HandlerMethods.schedule(annotation, attributes, definition.source());
 			target.register(definition);
 			if (schedule != null) {
 				declareSchedule(definition, schedule);

@@ -84,8 +84,8 @@ public final class QueueAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	QueueSchemaInitializer queueSchemaInitializer(QueueStorage storage) {
-		return new QueueSchemaInitializer(storage);
+	QueueSchemaInitializer queueSchemaInitializer(QueueStorage storage, QueueProperties properties) {
+		return new QueueSchemaInitializer(storage, properties.getDatasource().getInitializeSchema());
 	}
 
 	@Bean
@@ -157,8 +157,8 @@ public final class QueueAutoConfiguration {
 					+ scheduling.getMisfireThreshold() + "), or ticks fired on time would count as missed. Lower the "
 					+ "poll interval or raise the threshold.");
 		}
-		return new QueueScheduler(scheduler, clock.clock(),
-				properties.getScheduling().getPollInterval());
+		return new QueueScheduler(scheduler, clock.clock(), properties.getScheduling().getPollInterval(),
+				scheduling.isAutoStartup());
 	}
 
 	@Bean
@@ -200,7 +200,12 @@ public final class QueueAutoConfiguration {
 		WorkerFactory factory = new WorkerFactory(store, handlers, codec, classifier, retry, clock.clock(),
 				properties.getWorker(), environment, () -> WorkerListener.composite(listeners.orderedStream().toList()),
 				() -> RunInterceptor.chain(interceptors.orderedStream().toList()));
-		return new QueueWorker(factory::create, signals);
+		return new QueueWorker(factory::create, signals, properties.getWorker().isAutoStartup());
+	}
+
+	@Bean
+	static LazyInitializationExcludeFilter jobHandlerLazyInitializationExcludeFilter() {
+		return new JobHandlerBeanLazyInitializationExcludeFilter();
 	}
 
 	@Bean

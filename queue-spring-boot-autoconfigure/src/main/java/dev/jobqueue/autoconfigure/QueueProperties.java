@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
@@ -176,6 +177,13 @@ public class QueueProperties {
 		 */
 		private int poolSize = 4;
 
+		/**
+		 * When the queue creates and migrates its own tables. 'always' and 'embedded' migrate at start-up (a SQLite
+		 * file is embedded in the application); 'never' leaves the schema to the operator and only checks at
+		 * start-up that it is up to date.
+		 */
+		private DatabaseInitializationMode initializeSchema = DatabaseInitializationMode.ALWAYS;
+
 		public String getUrl() {
 			return this.url;
 		}
@@ -216,6 +224,14 @@ public class QueueProperties {
 			this.poolSize = poolSize;
 		}
 
+		public DatabaseInitializationMode getInitializeSchema() {
+			return this.initializeSchema;
+		}
+
+		public void setInitializeSchema(DatabaseInitializationMode initializeSchema) {
+			this.initializeSchema = initializeSchema;
+		}
+
 	}
 
 	/**
@@ -227,6 +243,12 @@ public class QueueProperties {
 		 * Whether this process runs jobs. Disable for enqueue-only nodes.
 		 */
 		private boolean enabled = true;
+
+		/**
+		 * Whether the worker starts claiming jobs when the application starts. The test support turns it off to
+		 * run jobs on the test thread.
+		 */
+		private boolean autoStartup = true;
 
 		/**
 		 * Jobs running at once in this process.
@@ -272,6 +294,14 @@ public class QueueProperties {
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
+		}
+
+		public boolean isAutoStartup() {
+			return this.autoStartup;
+		}
+
+		public void setAutoStartup(boolean autoStartup) {
+			this.autoStartup = autoStartup;
 		}
 
 		public int getConcurrency() {
@@ -344,6 +374,12 @@ public class QueueProperties {
 		private boolean enabled = true;
 
 		/**
+		 * Whether schedules start firing on their own thread when the application starts. The test support
+		 * turns it off to fire them on the test thread.
+		 */
+		private boolean autoStartup = true;
+
+		/**
 		 * Longest wait between looks at the schedules. The scheduler also wakes at the next tick it knows of.
 		 */
 		private Duration pollInterval = Duration.ofSeconds(1);
@@ -368,6 +404,14 @@ public class QueueProperties {
 		 * Schedules declared by configuration, by name: each needs a type and a cron or every.
 		 */
 		private Map<String, ScheduleEntry> schedules = new LinkedHashMap<>();
+
+		public boolean isAutoStartup() {
+			return this.autoStartup;
+		}
+
+		public void setAutoStartup(boolean autoStartup) {
+			this.autoStartup = autoStartup;
+		}
 
 		public Map<String, ScheduleEntry> getSchedules() {
 			return this.schedules;

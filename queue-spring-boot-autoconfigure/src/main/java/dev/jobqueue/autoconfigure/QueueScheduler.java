@@ -30,15 +30,33 @@ public class QueueScheduler implements SmartLifecycle {
 
 	private final Duration pollInterval;
 
+	private final boolean autoStartup;
+
 	private volatile BackgroundLoop loop;
 
 	public QueueScheduler(JobScheduler scheduler, Clock clock, Duration pollInterval) {
+		this(scheduler, clock, pollInterval, true);
+	}
+
+	/** @param autoStartup whether it starts with the application ({@code jobqueue.scheduling.auto-startup}) */
+	public QueueScheduler(JobScheduler scheduler, Clock clock, Duration pollInterval, boolean autoStartup) {
 		this.scheduler = scheduler;
+		this.autoStartup = autoStartup;
 		this.clock = clock;
 		if (pollInterval == null || pollInterval.isNegative() || pollInterval.isZero()) {
 			throw new IllegalArgumentException("jobqueue.scheduling.poll-interval must be positive, got " + pollInterval);
 		}
 		this.pollInterval = pollInterval;
+	}
+
+	@Override
+	public boolean isAutoStartup() {
+		return this.autoStartup;
+	}
+
+	/** The schedules this lifecycle fires. */
+	public JobScheduler scheduler() {
+		return this.scheduler;
 	}
 
 	@Override

@@ -1,6 +1,7 @@
 package dev.jobqueue.autoconfigure;
 
 import org.springframework.beans.factory.InitializingBean;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
 
 import dev.jobqueue.core.QueueStorage;
 
@@ -14,13 +15,26 @@ public class QueueSchemaInitializer implements InitializingBean {
 
 	private final QueueStorage storage;
 
+	private final DatabaseInitializationMode mode;
+
 	public QueueSchemaInitializer(QueueStorage storage) {
+		this(storage, DatabaseInitializationMode.ALWAYS);
+	}
+
+	/** @param mode {@code jobqueue.datasource.initialize-schema}: {@code NEVER} only checks the schema */
+	public QueueSchemaInitializer(QueueStorage storage, DatabaseInitializationMode mode) {
 		this.storage = storage;
+		this.mode = mode;
 	}
 
 	@Override
 	public void afterPropertiesSet() {
-		this.storage.initializeSchema();
+		if (this.mode == DatabaseInitializationMode.NEVER) {
+			this.storage.verifySchema();
+		}
+		else {
+			this.storage.initializeSchema();
+		}
 	}
 
 }

@@ -1,6 +1,7 @@
 package dev.jobqueue.autoconfigure;
 
-import java.util.function.Supplier;
+import java.util.concurrent.ExecutorService;
+import java.util.function.Function;
 
 import org.springframework.context.SmartLifecycle;
 
@@ -14,15 +15,37 @@ import dev.jobqueue.core.LocalSignals;
  */
 public class QueueWorker implements SmartLifecycle {
 
-	private final Supplier<JobWorker> factory;
+	private final Function<ExecutorService, JobWorker> factory;
 
 	private final LocalSignals signals;
 
+	private final boolean autoStartup;
+
 	private volatile JobWorker worker;
 
-	public QueueWorker(Supplier<JobWorker> factory, LocalSignals signals) {
+	/**
+	 * @param factory builds a worker with this node's settings, handlers, listeners and interceptors whose handlers
+	 * run on the given executor, or on its own pool when given {@code null}
+	 * @param autoStartup whether the worker starts with the application ({@code jobqueue.worker.auto-startup})
+	 */
+	public QueueWorker(Function<ExecutorService, JobWorker> factory, LocalSignals signals, boolean autoStartup) {
 		this.factory = factory;
 		this.signals = signals;
+		this.autoStartup = autoStartup;
+	}
+
+	@Override
+	public boolean isAutoStartup() {
+		return this.autoStartup;
+	}
+
+	/**
+	 * A new worker like the one {@link #start()} runs, not started, whose handlers run on {@code executor}. With an
+	 * executor that runs tasks on the caller's thread, {@link JobWorker#pollOnce()} runs due jobs and writes their
+	 * outcomes before it returns: what the test support uses to run jobs on the test thread.
+	 */
+	public JobWorker newWorker(ExecutorService executor) {
+		return this.factory.apply(executor);
 	}
 
 	@Override
@@ -30,7 +53,7 @@ public class QueueWorker implements SmartLifecycle {
 		if (this.worker != null) {
 			return;
 		}
-		JobWorker created = this.factory.get();
+		JobWorker created = this.factory.apply(null);
 		created.start();
 		this.signals.addListener(created);
 		this.worker = created;

@@ -30,12 +30,13 @@ record WorkerFactory(JobStore store, HandlerRegistry handlers, PayloadCodec code
 		RetryPolicy retry, Clock clock, QueueProperties.Worker properties, Environment environment,
 		Supplier<WorkerListener> listener, Supplier<RunInterceptor> interceptor) {
 
-	JobWorker create() {
+	/** @param executor where handlers run, or {@code null} for the worker's own pool */
+	JobWorker create(ExecutorService executor) {
 		WorkerSettings settings = new WorkerSettings(WorkerIds.newId(), this.properties.getConcurrency(),
 				this.properties.getPollInterval(), this.properties.getLease(), this.properties.getShutdownTimeout(),
 				this.properties.getMaxSnoozes(), this.properties.getCancelTimeout());
 		return new JobWorker(this.store, this.handlers, this.codec, this.classifier, this.retry, this.clock, settings,
-				executor(), this.listener.get(), this.interceptor.get());
+				(executor != null) ? executor : executor(), this.listener.get(), this.interceptor.get());
 	}
 
 	ExecutorService executor() {

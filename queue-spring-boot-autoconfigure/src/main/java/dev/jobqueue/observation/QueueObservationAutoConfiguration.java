@@ -5,6 +5,7 @@ import io.micrometer.tracing.Tracer;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
@@ -20,6 +21,7 @@ import dev.jobqueue.core.TraceParentSource;
  */
 @AutoConfiguration(before = QueueAutoConfiguration.class)
 @ConditionalOnClass(ObservationRegistry.class)
+@ConditionalOnBooleanProperty(name = "jobqueue.enabled", matchIfMissing = true)
 public final class QueueObservationAutoConfiguration {
 
 	@Bean

@@ -2,7 +2,6 @@ package dev.jobqueue.sample;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -10,12 +9,10 @@ import org.springframework.stereotype.Component;
 
 import dev.jobqueue.InvalidJobInputException;
 import dev.jobqueue.JobContext;
-import dev.jobqueue.JobErrorCode;
 import dev.jobqueue.JobHandler;
 
 /**
- * The background work of an upload. The "ML" is simulated: it takes a while and fails now and then, the way
- * a model server or an external API does, so the queue's retries and error codes have something to show.
+ * The background work of an upload. The "ML" it calls is simulated ({@link ImageModels}).
  */
 @Component
 public class ImageJobs {
@@ -24,8 +21,11 @@ public class ImageJobs {
 
 	private final ImageRepository images;
 
-	public ImageJobs(ImageRepository images) {
+	private final ImageModels models;
+
+	public ImageJobs(ImageRepository images, ImageModels models) {
 		this.images = images;
+		this.models = models;
 	}
 
 	/** Which image a job is about. */
@@ -36,43 +36,29 @@ public class ImageJobs {
 	public record ThumbnailRequest(long imageId, int width, int height) {
 	}
 
-	/** The tagging service answered with an error; worth another try later. */
-	@JobErrorCode("DEPENDENCY:TAGGER_API")
-	static class TaggerUnavailable extends RuntimeException {
-
-		TaggerUnavailable() {
-			super("tagger answered 503 Service Unavailable");
-		}
-
-	}
-
 	@JobHandler("tag")
 	public List<String> tag(ImageRef image) throws InterruptedException {
-		Thread.sleep(ThreadLocalRandom.current().nextInt(20, 200));
-		if (ThreadLocalRandom.current().nextInt(100) < 20) {
-			throw new TaggerUnavailable();
-		}
-		List<String> tags = List.of("photo", image.name().toLowerCase().contains("cat") ? "cat" : "landscape");
+		List<String> tags = this.models.tag(image.name());
 		this.images.setTags(image.imageId(), String.join(",", tags));
 		return tags;
 	}
 
 	@JobHandler(value = "caption", maxAttempts = 3, timeout = "PT20S", concurrency = 2)
 	public String caption(ImageRef image, JobContext context) throws InterruptedException {
-		if (ThreadLocalRandom.current().nextInt(100) < 10 && context.attempt() == 1) {
+		if (context.attempt() == 1 && this.models.captionerBusy()) {
 			context.snooze(Duration.ofSeconds(5)); // the captioning model is busy: come back later, no attempt used
 		}
 		for (int step = 0; step < 5; step++) {
-			Thread.sleep(ThreadLocalRandom.current().nextInt(50, 150));
+			Thread.sleep(this.models.captionStepMillis());
 			if (!context.heartbeat()) {
 				logger.info("caption of image {} cancelled", image.imageId());
 				return null;
 			}
 		}
-		if (ThreadLocalRandom.current().nextInt(100) < 10) {
+		String caption = this.models.caption(image.name());
+		if (caption.isEmpty()) {
 			throw new IllegalStateException("captioning model returned an empty caption");
 		}
-		String caption = "A picture called '" + image.name() + "'";
 		this.images.setCaption(image.imageId(), caption);
 		return caption;
 	}
