@@ -61,6 +61,10 @@ public final class BackgroundLoop {
 
 	private final AtomicLong failures = new AtomicLong();
 
+	private volatile int failuresInARow;
+
+	private volatile Throwable lastFailure;
+
 	private boolean signalled;
 
 	private volatile boolean stopping;
@@ -169,6 +173,16 @@ public final class BackgroundLoop {
 		return this.failures.get();
 	}
 
+	/** How many rounds failed since the latest round that worked: 0 while the loop works. */
+	public int failuresInARow() {
+		return this.failuresInARow;
+	}
+
+	/** The error of the latest failed round, or {@code null} while the loop works. */
+	public Throwable lastFailure() {
+		return (this.failuresInARow > 0) ? this.lastFailure : null;
+	}
+
 	private void run(long initialDelayMillis) {
 		if (initialDelayMillis > 0) {
 			await(initialDelayMillis, false);
@@ -182,6 +196,7 @@ public final class BackgroundLoop {
 				if (failuresInARow > 0) {
 					this.logger.info("{}: works again after {} failure(s) in a row", this.threadName, failuresInARow);
 					failuresInARow = 0;
+					this.failuresInARow = 0;
 				}
 				waitMillis = (wait != null) ? wait.toMillis() : 0;
 			}
@@ -190,6 +205,8 @@ public final class BackgroundLoop {
 					Thread.currentThread().interrupt();
 				}
 				failuresInARow++;
+				this.lastFailure = ex;
+				this.failuresInARow = failuresInARow;
 				this.failures.incrementAndGet();
 				waitMillis = backoffMillis(failuresInARow);
 				checkCondition = false;

@@ -123,6 +123,21 @@ public final class JobWorker implements QueueSignals {
 		return (current != null) ? current.failures() : 0;
 	}
 
+	/**
+	 * Rounds of the polling loop that failed since the latest one that worked: each round writes (claims,
+	 * outcomes, heartbeats), so a database that cannot be written shows here first.
+	 */
+	public int loopFailuresInARow() {
+		BackgroundLoop current = this.loop;
+		return (current != null) ? current.failuresInARow() : 0;
+	}
+
+	/** The error of the polling loop's latest failed round, or {@code null} while it works. */
+	public Throwable lastLoopFailure() {
+		BackgroundLoop current = this.loop;
+		return (current != null) ? current.lastFailure() : null;
+	}
+
 	/** Starts the polling thread. */
 	public synchronized void start() {
 		if (this.loop != null) {

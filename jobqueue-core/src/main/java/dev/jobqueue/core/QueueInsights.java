@@ -51,11 +51,13 @@ public interface QueueInsights {
 	List<Outcomes> outcomes(Instant from, Instant to, Duration slot);
 
 	/**
-	 * Checks that the database can be read and written, without changing it. A database locked by a long write
-	 * of another process passes: it is busy, not broken.
-	 * @throws dev.jobqueue.JobQueueException with the reason when it cannot
+	 * Checks, for a health probe, that the database can be read and is open for writing, without taking a
+	 * write lock or writing: one read, and whether the connection or the file refuses writes. A writer holding
+	 * the lock does not make it wait. Failures that show only on a real write (a full disk) are the worker's to
+	 * report, from its own writes.
+	 * @throws dev.jobqueue.JobQueueException with the reason when the database cannot be read or written
 	 */
-	void checkReadWrite();
+	void checkAvailable();
 
 	/**
 	 * What a snapshot looks at.

@@ -20,6 +20,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 
+import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.QueueInsights;
 import dev.jobqueue.core.QueueSnapshot;
@@ -115,11 +116,9 @@ public final class PostgresQueueInsights implements QueueInsights {
 			GROUP BY 1, 2
 			""";
 
-	/** A row that is always written and always rolled back: proves the database takes writes. */
-	private static final String WRITE_PROBE = """
-			INSERT INTO {workers} (worker_id, host, pid, types, concurrency, started_at, heartbeat_at)
-			VALUES ('jobqueue-write-probe', '', 0, '{}', 0, 'epoch', 'epoch')
-			ON CONFLICT (worker_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at
+	/** Any healthy database answers at once: a read never waits for another transaction's row locks. */
+	private static final String READ_PROBE = """
+			SELECT count(*) FROM {jobs} WHERE id = -1
 			""";
 
 	private final PostgresDatabase database;
@@ -281,25 +280,25 @@ public final class PostgresQueueInsights implements QueueInsights {
 	}
 
 	@Override
-	public void checkReadWrite() {
-		try (Connection connection = this.database.dataSource().getConnection()) {
-			connection.setAutoCommit(false);
-			try (Statement statement = connection.createStatement()) {
-				// A probe that waits on another transaction's lock would only prove the database is busy.
-				statement.execute("SET LOCAL lock_timeout = '2s'");
-				statement.executeUpdate(sql(WRITE_PROBE).text());
+	public void checkAvailable() {
+		boolean readOnly;
+		try (Connection connection = this.database.dataSource().getConnection();
+				Statement statement = connection.createStatement()) {
+			try (ResultSet rows = statement.executeQuery(sql(READ_PROBE).text())) {
+				rows.next();
 			}
-			finally {
-				connection.rollback();
-				connection.setAutoCommit(true);
+			// On for a hot standby and for default_transaction_read_only: found without writing or locking.
+			try (ResultSet rows = statement.executeQuery("SHOW transaction_read_only")) {
+				readOnly = rows.next() && "on".equalsIgnoreCase(rows.getString(1));
 			}
 		}
 		catch (SQLException ex) {
-			if ("55P03".equals(ex.getSQLState())) {
-				return;
-			}
-			throw PostgresErrors.translate(ex, "check that the queue database can be read and written",
-					this.database.location());
+			throw PostgresErrors.translate(ex, "check that the queue database can be read", this.database.location());
+		}
+		if (readOnly) {
+			throw new JobQueueException("The queue database " + this.database.location() + " cannot be written: the "
+					+ "database is read-only (a standby, or default_transaction_read_only is on). Point the queue at the "
+					+ "primary, or turn default_transaction_read_only off for its user.");
 		}
 	}
 

@@ -8,10 +8,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.ClaimRequest;
 import dev.jobqueue.core.ClaimedJob;
@@ -26,6 +28,7 @@ import dev.jobqueue.postgresql.testing.PostgresTest;
 import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /** The PostgreSQL statements one by one, on a real server; the engine's semantics are in the behaviour suite. */
 @PostgresTest
@@ -193,7 +196,18 @@ class PostgresJobStoreTests {
 		assertThat(snapshot.storage().databaseBytes()).isPositive();
 		assertThat(this.db.storage().insights().jobs(new QueueInsights.JobQuery(JobStatus.FAILED, null, null, null, 10))
 			.jobs()).hasSize(1);
-		this.db.storage().insights().checkReadWrite();
+		this.db.storage().insights().checkAvailable();
+	}
+
+	@Test
+	void availabilityCheckFindsAReadOnlyDatabaseWithoutWriting() {
+		this.db.execute("ALTER DATABASE " + this.db.name() + " SET default_transaction_read_only = on");
+		try (HikariDataSource readOnly = PostgresDataSources.create(this.db.url(), null, null, 1)) {
+			PostgresQueueInsights insights = new PostgresQueueInsights(new PostgresDatabase(readOnly, this.db.name()),
+					new PostgresTables(null, ""));
+			assertThatExceptionOfType(JobQueueException.class).isThrownBy(insights::checkAvailable)
+				.withMessageContaining("the database is read-only");
+		}
 	}
 
 	@Test

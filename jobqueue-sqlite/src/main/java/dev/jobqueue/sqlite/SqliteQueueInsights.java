@@ -24,6 +24,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 
+import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.JobProgress;
 import dev.jobqueue.core.QueueInsights;
@@ -89,10 +90,9 @@ public final class SqliteQueueInsights implements QueueInsights {
 			""";
 
 	/** A row that is always written and always rolled back: proves the file takes writes. */
-	private static final String WRITE_PROBE = """
-			INSERT INTO {workers} (worker_id, host, pid, types, concurrency, started_at, heartbeat_at)
-			VALUES ('jobqueue-write-probe', '', 0, '', 0, 0, 0)
-			ON CONFLICT (worker_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at
+	/** Any healthy database answers at once: in WAL mode a reader never waits for the writer. */
+	private static final String READ_PROBE = """
+			SELECT count(*) FROM {jobs} WHERE id = -1
 			""";
 
 	private final SqliteDatabase database;
@@ -246,26 +246,33 @@ public final class SqliteQueueInsights implements QueueInsights {
 	}
 
 	@Override
-	public void checkReadWrite() {
-		try (Connection connection = this.database.dataSource().getConnection()) {
-			try (Statement statement = connection.createStatement()) {
-				statement.execute("BEGIN IMMEDIATE");
-				try {
-					statement.executeUpdate(this.tables.expand(WRITE_PROBE));
-				}
-				finally {
-					statement.execute("ROLLBACK");
-				}
+	public void checkAvailable() {
+		String refusal = this.database.read("check that the queue database can be read", (connection) -> {
+			try (Statement statement = connection.createStatement();
+					ResultSet rows = statement.executeQuery(this.tables.expand(READ_PROBE))) {
+				rows.next();
+			}
+			return writeRefusal(connection);
+		});
+		if (refusal != null) {
+			throw new JobQueueException("The queue database " + this.database.location() + " cannot be written: the "
+					+ "database is read-only: " + refusal + ". Make the file and its -wal/-shm files writable by this "
+					+ "process, on a file system mounted read-write.");
+		}
+	}
+
+	/** Why writes would be refused, found without a lock: the connection's open mode, then the file's. */
+	private String writeRefusal(Connection connection) throws SQLException {
+		if (connection.isReadOnly()) {
+			return "the connection was opened read-only";
+		}
+		try (Statement statement = connection.createStatement();
+				ResultSet rows = statement.executeQuery("PRAGMA query_only")) {
+			if (rows.next() && rows.getInt(1) != 0) {
+				return "PRAGMA query_only is on";
 			}
 		}
-		catch (SQLException ex) {
-			if (SqliteErrors.isBusy(ex)) {
-				// Another process has held the write lock beyond busy_timeout: the file works, it is just busy.
-				return;
-			}
-			throw SqliteErrors.translate(ex, "check that the queue database can be read and written",
-					this.database.location());
-		}
+		return SqliteErrors.writeRefusal(this.database.location());
 	}
 
 	/** The query plans of the snapshot's statements but the worker table's, for tests that each uses an index. */

@@ -125,26 +125,26 @@ class SqliteQueueInsightsTests {
 	}
 
 	@Test
-	void checkReadWritePassesOnAWritableFile() {
-		this.insights.checkReadWrite();
+	void checkAvailablePassesOnAWritableFileAndWritesNothing() {
+		this.insights.checkAvailable();
 		assertThat(this.db.count("SELECT count(*) FROM job_workers")).isZero();
 	}
 
 	@Test
-	void checkReadWriteFailsWithTheReasonOnAReadOnlyConnection() {
+	void checkAvailableFailsWithTheReasonOnAReadOnlyConnection() {
 		SQLiteConfig config = SqliteDataSources.connectionConfig(Duration.ofSeconds(1), "NORMAL");
 		config.setReadOnly(true);
 		SQLiteDataSource readOnly = new SQLiteDataSource(config);
 		readOnly.setUrl(this.db.url());
 		SqliteQueueInsights probe = new SqliteQueueInsights(
 				new SqliteDatabase(readOnly, this.db.file().toString(), Duration.ofSeconds(1)), new TableNames(""));
-		assertThatExceptionOfType(JobQueueException.class).isThrownBy(probe::checkReadWrite)
+		assertThatExceptionOfType(JobQueueException.class).isThrownBy(probe::checkAvailable)
 			.satisfies((ex) -> System.out.println("read-only: " + ex.getMessage()))
 			.withMessageContaining("read-only");
 	}
 
 	@Test
-	void checkReadWriteFailsWithTheReasonWhenTheFileIsNotADatabase() throws Exception {
+	void checkAvailableFailsWithTheReasonWhenTheFileIsNotADatabase() throws Exception {
 		this.db.close();
 		Files.deleteIfExists(Path.of(this.db.file() + "-wal"));
 		Files.deleteIfExists(Path.of(this.db.file() + "-shm"));
@@ -154,7 +154,7 @@ class SqliteQueueInsightsTests {
 		broken.setUrl(this.db.url());
 		SqliteQueueInsights probe = new SqliteQueueInsights(
 				new SqliteDatabase(broken, this.db.file().toString(), Duration.ofSeconds(1)), new TableNames(""));
-		assertThatExceptionOfType(JobQueueException.class).isThrownBy(probe::checkReadWrite)
+		assertThatExceptionOfType(JobQueueException.class).isThrownBy(probe::checkAvailable)
 			.satisfies((ex) -> System.out.println("garbage: " + ex.getMessage()))
 			.withMessageContaining("not a database");
 	}

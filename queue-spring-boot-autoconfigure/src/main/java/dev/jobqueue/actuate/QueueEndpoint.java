@@ -13,7 +13,9 @@ import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -21,7 +23,10 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobQueueException;
+import dev.jobqueue.JobSchedules;
 import dev.jobqueue.JobStatus;
+import dev.jobqueue.PausedType;
+import dev.jobqueue.ScheduleInfo;
 import dev.jobqueue.autoconfigure.QueueProperties;
 import dev.jobqueue.core.JobProgress;
 import dev.jobqueue.core.QueueInsights;
@@ -33,23 +38,36 @@ import dev.jobqueue.core.QueueSnapshot;
 import dev.jobqueue.core.RetentionReport;
 
 /**
- * The {@code jobqueue} actuator endpoint: the state of the queue, one job, lists of jobs, and retry or cancel.
+ * The {@code jobqueue} actuator endpoint: the state of the queue, one job, lists of jobs, schedules and paused
+ * types; retry or cancel a job, pause or resume a type.
  *
  * <ul>
  * <li>{@code GET /actuator/jobqueue}: counts by status and by type, the oldest claimable job and its age, the
  * oldest running jobs with worker and heartbeat, stuck jobs, the retry distribution, the Top-N error codes,
  * pending types no live worker handles, workers, retention and the SQLite file's state.</li>
- * <li>{@code GET /actuator/jobqueue/{id}}: one job with payload preview, attempts and event timeline.</li>
+ * <li>{@code GET /actuator/jobqueue/{id}}: one job with payload, result, attempts and event timeline.</li>
  * <li>{@code GET /actuator/jobqueue/{status}?type=&errorCode=&size=&before=}: jobs newest first, where status is
  * one of {@code pending, running, succeeded, failed, cancelled} or {@code all}; {@code before} is the
  * {@code nextBefore} of the previous page.</li>
- * <li>{@code POST /actuator/jobqueue/{id}/retry} and {@code POST /actuator/jobqueue/{id}/cancel}.</li>
+ * <li>{@code GET /actuator/jobqueue/schedules} (every schedule with its next run) and
+ * {@code GET /actuator/jobqueue/paused} (paused types).</li>
+ * <li>{@code POST /actuator/jobqueue/{id}/retry}, {@code /{id}/cancel}, {@code /{type}/pause} and
+ * {@code /{type}/resume}.</li>
  * </ul>
- * Write operations are reachable only where the endpoint is exposed (and, with Spring Security, permitted),
- * as for every actuator endpoint.
+ * Like Boot's own endpoints, its write operations are off unless granted
+ * ({@code management.endpoint.jobqueue.access=unrestricted}), and values (payloads, results, error details,
+ * event details, dedup keys) are shown according to {@code management.endpoint.jobqueue.show-values}:
+ * {@link QueueEndpointWebExtension} applies it per request over HTTP; over JMX, a trusted channel, this class
+ * treats {@code when-authorized} as authorized, as Boot's {@code env} endpoint does.
+ *
+ * <p>
+ * Longer than most classes here: its answers are nested records, as Boot nests its endpoints' descriptors.
  */
-@Endpoint(id = "jobqueue")
+@Endpoint(id = "jobqueue", defaultAccess = Access.READ_ONLY)
 public class QueueEndpoint {
+
+	/** What hidden values are replaced with, as Boot's sanitizer does. */
+	static final String HIDDEN = "******";
 
 	/** Page size of job lists when none is asked for. */
 	public static final int DEFAULT_PAGE_SIZE = 20;
@@ -61,16 +79,26 @@ public class QueueEndpoint {
 
 	private final JobQueue queue;
 
+	private final JobSchedules schedules;
+
 	private final QueueProperties properties;
 
 	private final Clock clock;
 
 	private final Supplier<Optional<RetentionReport>> retentionReport;
 
-	public QueueEndpoint(QueueInsights insights, JobQueue queue, QueueProperties properties, Clock clock,
-			Supplier<Optional<RetentionReport>> retentionReport) {
+	private final Show showValues;
+
+	/**
+	 * @param retentionReport the latest cleanup's report, if any
+	 * @param showValues whether payloads, results, error details and dedup keys are shown
+	 */
+	public QueueEndpoint(QueueInsights insights, JobQueue queue, JobSchedules schedules, QueueProperties properties,
+			Clock clock, Supplier<Optional<RetentionReport>> retentionReport, Show showValues) {
 		this.insights = Objects.requireNonNull(insights, "'insights' must not be null");
 		this.queue = Objects.requireNonNull(queue, "'queue' must not be null");
+		this.schedules = Objects.requireNonNull(schedules, "'schedules' must not be null");
+		this.showValues = Objects.requireNonNull(showValues, "'showValues' must not be null");
 		this.properties = Objects.requireNonNull(properties, "'properties' must not be null");
 		this.clock = Objects.requireNonNull(clock, "'clock' must not be null");
 		this.retentionReport = (retentionReport != null) ? retentionReport : Optional::empty;
@@ -106,22 +134,52 @@ public class QueueEndpoint {
 	}
 
 	/**
-	 * One job ({@code /actuator/jobqueue/42}) or a page of jobs ({@code /actuator/jobqueue/failed?type=email}).
-	 * @param idOrStatus a job id, a status, or {@code all}
+	 * One job ({@code /actuator/jobqueue/42}), a page of jobs ({@code /actuator/jobqueue/failed?type=email}),
+	 * the schedules or the paused types.
+	 * @param idOrStatus a job id, a status, {@code all}, {@code schedules} or {@code paused}
 	 * @param type only jobs of this type
 	 * @param errorCode only jobs whose latest failure has this code
 	 * @param before only jobs with a smaller id: the {@code nextBefore} of the previous page
 	 * @param size page size, at most {@value #MAX_PAGE_SIZE}
-	 * @return the job ({@code null}, answered with 404, if there is none) or the page
+	 * @return the answer, or {@code null} for a job that does not exist
 	 */
 	@ReadOperation
 	public @Nullable Object jobs(@Selector String idOrStatus, @Nullable String type, @Nullable String errorCode,
 			@Nullable Long before, @Nullable Integer size) {
+		return read(idOrStatus, type, errorCode, before, size, this.showValues.isShown(true));
+	}
+
+	/**
+	 * Retries a failed or cancelled job, cancels a pending or running one, or pauses or resumes a job type.
+	 * @param target a job id for {@code retry} and {@code cancel}, a job type for {@code pause} and
+	 * {@code resume}
+	 * @param action {@code retry}, {@code cancel}, {@code pause} or {@code resume}
+	 * @return whether it applied, and if not why
+	 */
+	@WriteOperation
+	public ActionResult act(@Selector String target, @Selector String action) {
+		return apply(target, action).result();
+	}
+
+	/**
+	 * The answer of a read with a selector; see {@link #jobs}.
+	 * @param showValues whether values are shown to the caller
+	 * @throws InvalidEndpointRequestException for a selector, status or page size that is not valid
+	 */
+	@Nullable Object read(String idOrStatus, @Nullable String type, @Nullable String errorCode, @Nullable Long before,
+			@Nullable Integer size, boolean showValues) {
 		Long id = parseId(idOrStatus);
 		if (id != null) {
-			int preview = Math.max(0, this.properties.getObservability().getPayloadPreview());
-			return this.insights.job(id, preview).map((detail) -> JobDetailView.of(detail, this.clock.instant()))
+			int preview = showValues ? Math.max(0, this.properties.getObservability().getPayloadPreview()) : 0;
+			return this.insights.job(id, preview)
+				.map((detail) -> JobDetailView.of(detail, this.clock.instant(), showValues))
 				.orElse(null);
+		}
+		if (idOrStatus.equalsIgnoreCase("schedules")) {
+			return new ScheduleList(this.schedules.schedules());
+		}
+		if (idOrStatus.equalsIgnoreCase("paused")) {
+			return new PausedList(this.queue.pausedTypes());
 		}
 		JobStatus status = parseStatus(idOrStatus);
 		int pageSize = (size != null) ? size : DEFAULT_PAGE_SIZE;
@@ -136,35 +194,63 @@ public class QueueEndpoint {
 	}
 
 	/**
-	 * Retries a failed or cancelled job, or cancels a pending or running one.
-	 * @param id the job
-	 * @param action {@code retry} or {@code cancel}
-	 * @return whether it applied, and if not why
+	 * Applies a write; see {@link #act}.
+	 * @throws InvalidEndpointRequestException for an unknown action, or a target that does not fit it
 	 */
-	@WriteOperation
-	public ActionResult act(@Selector long id, @Selector String action) {
+	Applied apply(String target, String action) {
 		String normalized = action.toLowerCase(Locale.ROOT);
-		if (!normalized.equals("retry") && !normalized.equals("cancel")) {
-			throw new InvalidEndpointRequestException("Unknown action '" + action + "': use POST "
-					+ "/actuator/jobqueue/{id}/retry or /actuator/jobqueue/{id}/cancel", "Unknown action");
+		return switch (normalized) {
+			case "retry", "cancel" -> applyToJob(target, normalized);
+			case "pause", "resume" -> applyToType(target, normalized);
+			default -> throw new InvalidEndpointRequestException("Unknown action '" + action + "': use POST "
+					+ "/actuator/jobqueue/{id}/retry, /{id}/cancel, /{type}/pause or /{type}/resume", "Unknown action");
+		};
+	}
+
+	private Applied applyToJob(String target, String action) {
+		Long id = parseId(target);
+		if (id == null) {
+			throw new InvalidEndpointRequestException("'" + target + "' is not a job id: " + action + " takes the id "
+					+ "of a job, as in POST /actuator/jobqueue/42/" + action, "Not a job id");
 		}
 		var job = this.queue.find(id);
 		if (job.isEmpty()) {
-			return new ActionResult(id, normalized, false, null,
-					"There is no job " + id + " (finished jobs are deleted once their retention has passed)");
+			return new Applied(new ActionResult(target, action, false, null,
+					"There is no job " + id + " (finished jobs are deleted once their retention has passed)"),
+					Outcome.NO_SUCH_JOB);
 		}
 		boolean applied;
 		try {
-			applied = normalized.equals("retry") ? this.queue.retry(id) : this.queue.cancel(id);
+			applied = action.equals("retry") ? this.queue.retry(id) : this.queue.cancel(id);
 		}
 		catch (JobQueueException ex) {
-			return new ActionResult(id, normalized, false, job.get().status().dbValue(), ex.getMessage());
+			return new Applied(new ActionResult(target, action, false, job.get().status().dbValue(), ex.getMessage()),
+					Outcome.WRONG_STATE);
 		}
 		String status = this.queue.find(id).map((found) -> found.status().dbValue()).orElse(null);
-		String message = applied ? null : normalized.equals("retry")
+		if (applied) {
+			return new Applied(new ActionResult(target, action, true, status, null), Outcome.APPLIED);
+		}
+		String message = action.equals("retry")
 				? "Only failed or cancelled jobs can be retried; this one is " + job.get().status().dbValue()
 				: "Only pending or running jobs can be cancelled; this one is " + job.get().status().dbValue();
-		return new ActionResult(id, normalized, applied, status, message);
+		return new Applied(new ActionResult(target, action, false, status, message), Outcome.WRONG_STATE);
+	}
+
+	private Applied applyToType(String type, String action) {
+		boolean pause = action.equals("pause");
+		boolean applied;
+		try {
+			applied = pause ? this.queue.pause(type) : this.queue.resume(type);
+		}
+		catch (JobQueueException ex) {
+			throw new InvalidEndpointRequestException(ex.getMessage(), "Invalid job type");
+		}
+		String status = pause ? "paused" : "active";
+		String message = applied ? null
+				: pause ? "Type '" + type + "' was paused already" : "Type '" + type + "' was not paused";
+		return new Applied(new ActionResult(type, action, applied, status, message),
+				applied ? Outcome.APPLIED : Outcome.UNCHANGED);
 	}
 
 	private Retention retention() {
@@ -195,8 +281,8 @@ public class QueueEndpoint {
 			}
 		}
 		throw new InvalidEndpointRequestException("'" + value + "' is neither a job id nor a status: use "
-				+ "/actuator/jobqueue/{id}, or one of pending, running, succeeded, failed, cancelled, all",
-				"Unknown job id or status");
+				+ "/actuator/jobqueue/{id}, one of pending, running, succeeded, failed, cancelled, all, or "
+				+ "/actuator/jobqueue/schedules or /actuator/jobqueue/paused", "Unknown job id or status");
 	}
 
 	private static String blankToNull(String value) {
@@ -358,24 +444,53 @@ public class QueueEndpoint {
 	 *
 	 * @param job its state
 	 * @param leaseUntil until when its running worker holds it
-	 * @param errorDetail summary of its latest failure
-	 * @param dedupKey its deduplication key
+	 * @param errorDetail summary of its latest failure ({@value #HIDDEN} unless values are shown)
+	 * @param dedupKey its deduplication key ({@value #HIDDEN} unless values are shown)
 	 * @param cancelRequested whether a cancel of the running job was asked for
 	 * @param traceParent the W3C traceparent current at enqueue
-	 * @param payload payload length and preview
-	 * @param result result length and preview
-	 * @param attempts every run
-	 * @param events its timeline, oldest first
+	 * @param payload payload length and preview (its length only, unless values are shown)
+	 * @param result result length and preview (its length only, unless values are shown)
+	 * @param attempts every run (error details hidden unless values are shown)
+	 * @param events its timeline, oldest first (details hidden unless values are shown)
 	 * @param progress the latest progress its handler reported ({@code JobContext.progress}), or {@code null}
+	 * (its message hidden unless values are shown)
 	 */
 	public record JobDetailView(JobView job, Instant leaseUntil, String errorDetail, String dedupKey,
 			boolean cancelRequested, String traceParent, QueueInsights.Text payload, QueueInsights.Text result,
 			List<QueueInsights.Attempt> attempts, List<QueueInsights.Event> events, JobProgress progress) {
 
-		static JobDetailView of(JobDetail detail, Instant now) {
-			return new JobDetailView(JobView.of(detail.job(), now), detail.leaseUntil(), detail.errorDetail(),
-					detail.dedupKey(), detail.cancelRequested(), detail.traceParent(), detail.payload(),
-					detail.result(), detail.attempts(), detail.events(), detail.progress());
+		static JobDetailView of(JobDetail detail, Instant now, boolean showValues) {
+			if (showValues) {
+				return new JobDetailView(JobView.of(detail.job(), now), detail.leaseUntil(), detail.errorDetail(),
+						detail.dedupKey(), detail.cancelRequested(), detail.traceParent(), detail.payload(),
+						detail.result(), detail.attempts(), detail.events(), detail.progress());
+			}
+			List<QueueInsights.Attempt> attempts = detail.attempts()
+				.stream()
+				.map((attempt) -> new QueueInsights.Attempt(attempt.run(), attempt.attempt(), attempt.workerId(),
+						attempt.startedAt(), attempt.finishedAt(), attempt.outcome(), attempt.errorCode(),
+						hide(attempt.errorDetail())))
+				.toList();
+			List<QueueInsights.Event> events = detail.events()
+				.stream()
+				.map((event) -> new QueueInsights.Event(event.at(), event.event(), event.actor(), hide(event.detail())))
+				.toList();
+			return new JobDetailView(JobView.of(detail.job(), now), detail.leaseUntil(), hide(detail.errorDetail()),
+					hide(detail.dedupKey()), detail.cancelRequested(), detail.traceParent(), lengthOnly(detail.payload()),
+					lengthOnly(detail.result()), attempts, events, hide(detail.progress()));
+		}
+
+		private static JobProgress hide(JobProgress progress) {
+			return (progress != null) ? new JobProgress(progress.done(), progress.total(), hide(progress.message()),
+					progress.at()) : null;
+		}
+
+		private static String hide(String value) {
+			return (value != null) ? HIDDEN : null;
+		}
+
+		private static QueueInsights.Text lengthOnly(QueueInsights.Text text) {
+			return (text != null) ? new QueueInsights.Text(text.length(), null, text.length() > 0) : null;
 		}
 
 	}
@@ -383,13 +498,43 @@ public class QueueEndpoint {
 	/**
 	 * The outcome of a write operation.
 	 *
-	 * @param id the job
-	 * @param action {@code retry} or {@code cancel}
-	 * @param applied whether the job changed
-	 * @param status the job's status now
+	 * @param target the job id or the job type
+	 * @param action {@code retry}, {@code cancel}, {@code pause} or {@code resume}
+	 * @param applied whether anything changed
+	 * @param status the job's status now ({@code null} if there is no such job), or the type's ({@code paused}
+	 * or {@code active})
 	 * @param message why it did not apply, or {@code null}
 	 */
-	public record ActionResult(long id, String action, boolean applied, String status, String message) {
+	public record ActionResult(String target, String action, boolean applied, String status, String message) {
+
+	}
+
+	/**
+	 * Every schedule with its next run.
+	 *
+	 * @param schedules the schedules, ordered by name
+	 */
+	public record ScheduleList(List<ScheduleInfo> schedules) {
+
+	}
+
+	/**
+	 * The paused job types.
+	 *
+	 * @param paused the types, ordered by type
+	 */
+	public record PausedList(List<PausedType> paused) {
+
+	}
+
+	/** How a write went, for the HTTP status of {@link QueueEndpointWebExtension}. */
+	enum Outcome {
+
+		APPLIED, UNCHANGED, NO_SUCH_JOB, WRONG_STATE
+
+	}
+
+	record Applied(ActionResult result, Outcome outcome) {
 
 	}
 

@@ -4,36 +4,52 @@ import java.util.Optional;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
-import dev.jobqueue.autoconfigure.JobQueueClock;
 import dev.jobqueue.JobQueue;
+import dev.jobqueue.JobSchedules;
+import dev.jobqueue.autoconfigure.JobQueueClock;
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
 import dev.jobqueue.autoconfigure.QueueProperties;
-import dev.jobqueue.core.QueueInsights;
 import dev.jobqueue.core.JobQueueMaintenance;
+import dev.jobqueue.core.QueueInsights;
 
 /**
  * Auto-configures the {@code jobqueue} actuator endpoint when actuator is on the classpath and the endpoint is
- * available (enabled and exposed over some technology).
+ * available (exposed over some technology, and its access not {@code none}), with its web extension when it is
+ * exposed over HTTP.
  */
 @AutoConfiguration(after = QueueAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)
-@ConditionalOnBean({ QueueInsights.class, JobQueue.class })
+@ConditionalOnBean({ QueueInsights.class, JobQueue.class, JobSchedules.class })
 @ConditionalOnAvailableEndpoint(QueueEndpoint.class)
+@EnableConfigurationProperties(QueueEndpointProperties.class)
 public final class QueueEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	QueueEndpoint queueEndpoint(QueueInsights insights, JobQueue queue, QueueProperties properties,
-			ObjectProvider<JobQueueClock> clock, ObjectProvider<JobQueueMaintenance> maintenance) {
-		return new QueueEndpoint(insights, queue, properties, clock.getIfAvailable(JobQueueClock::system).clock(),
-				() -> Optional.ofNullable(maintenance.getIfUnique()).flatMap(JobQueueMaintenance::lastRetentionReport));
+	QueueEndpoint queueEndpoint(QueueInsights insights, JobQueue queue, JobSchedules schedules,
+			QueueProperties properties, QueueEndpointProperties endpointProperties, ObjectProvider<JobQueueClock> clock,
+			ObjectProvider<JobQueueMaintenance> maintenance) {
+		return new QueueEndpoint(insights, queue, schedules, properties,
+				clock.getIfAvailable(JobQueueClock::system).clock(),
+				() -> Optional.ofNullable(maintenance.getIfUnique()).flatMap(JobQueueMaintenance::lastRetentionReport),
+				endpointProperties.getShowValues());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(QueueEndpoint.class)
+	@ConditionalOnAvailableEndpoint(exposure = EndpointExposure.WEB)
+	QueueEndpointWebExtension queueEndpointWebExtension(QueueEndpoint endpoint, QueueEndpointProperties properties) {
+		return new QueueEndpointWebExtension(endpoint, properties.getShowValues(), properties.getRoles());
 	}
 
 }

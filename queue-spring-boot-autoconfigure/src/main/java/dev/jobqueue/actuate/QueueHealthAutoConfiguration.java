@@ -15,6 +15,7 @@ import org.springframework.context.annotation.Bean;
 import dev.jobqueue.autoconfigure.JobQueueClock;
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
 import dev.jobqueue.autoconfigure.QueueProperties;
+import dev.jobqueue.autoconfigure.QueueWorker;
 import dev.jobqueue.core.QueueInsights;
 
 /**
@@ -27,18 +28,23 @@ import dev.jobqueue.core.QueueInsights;
 @ConditionalOnEnabledHealthIndicator("jobqueue")
 public final class QueueHealthAutoConfiguration {
 
+	/** Named like Boot's {@code dbHealthContributor}: a user's bean of either name replaces it. */
 	@Bean
-	@ConditionalOnMissingBean(name = "jobqueueHealthIndicator")
-	QueueHealthIndicator jobqueueHealthIndicator(QueueInsights insights, QueueProperties properties,
-			ObjectProvider<JobQueueClock> clock) {
+	@ConditionalOnMissingBean(name = { "jobqueueHealthIndicator", "jobqueueHealthContributor" })
+	QueueHealthIndicator jobqueueHealthContributor(QueueInsights insights, QueueProperties properties,
+			ObjectProvider<JobQueueClock> clock, ObjectProvider<QueueWorker> worker) {
 		QueueProperties.Observability observability = properties.getObservability();
 		String degraded = observability.getDegradedStatus();
 		if (degraded == null || degraded.isBlank()) {
 			throw new IllegalStateException("jobqueue.observability.degraded-status must not be blank: use "
-					+ "OUT_OF_SERVICE (the default), or a custom status such as DEGRADED");
+					+ "DEGRADED (the default), OUT_OF_SERVICE or DOWN");
 		}
-		return new QueueHealthIndicator(insights, clock.getIfAvailable(JobQueueClock::system).clock(), observability.getStuckAfter(),
-				observability.getMaxQueueAge(), new Status(degraded.trim().toUpperCase(Locale.ROOT)));
+		return new QueueHealthIndicator(insights, clock.getIfAvailable(JobQueueClock::system).clock(),
+				observability.getStuckAfter(), observability.getMaxQueueAge(),
+				new Status(degraded.trim().toUpperCase(Locale.ROOT)), () -> {
+					QueueWorker queueWorker = worker.getIfUnique();
+					return (queueWorker != null) ? queueWorker.worker() : null;
+				});
 	}
 
 }

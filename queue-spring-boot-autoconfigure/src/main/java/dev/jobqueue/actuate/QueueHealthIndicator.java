@@ -7,11 +7,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
+import dev.jobqueue.core.JobWorker;
 import dev.jobqueue.core.QueueInsights;
 import dev.jobqueue.core.QueueInsights.JobSummary;
 import dev.jobqueue.core.QueueInsights.StuckJobs;
@@ -19,19 +21,29 @@ import dev.jobqueue.core.QueueInsights.StuckJobs;
 /**
  * Health of the job queue, as {@code jobqueue} in {@code /actuator/health}.
  * <ul>
- * <li>{@code DOWN} when the database cannot be read or written (a write is tried and rolled back, so a file
- * that became read-only, full or damaged is caught), with the reason.</li>
- * <li>The degraded status ({@code jobqueue.observability.degraded-status}, {@code OUT_OF_SERVICE} by default)
- * when running jobs have had no heartbeat for longer than {@code jobqueue.observability.stuck-after}, or the
- * oldest claimable job has waited longer than {@code jobqueue.observability.max-queue-age}; the details say
- * which.</li>
+ * <li>{@code DOWN} when the database cannot be read, or cannot be written: the connection or the file refuses
+ * writes, or this process's worker failed its last {@value #WORKER_FAILURES_DOWN} rounds in a row (each round
+ * writes, so a full disk or a damaged file shows there), with the reason.</li>
+ * <li>The degraded status ({@code jobqueue.observability.degraded-status}, {@code DEGRADED} by default) when
+ * running jobs have had no heartbeat for longer than {@code jobqueue.observability.stuck-after}, or the oldest
+ * claimable job has waited longer than {@code jobqueue.observability.max-queue-age}; the details say which.
+ * Boot's default status order does not know {@code DEGRADED}, so it leaves the application's aggregate status
+ * {@code UP} (HTTP 200) while this component shows the problem.</li>
  * <li>{@code UP} otherwise.</li>
  * </ul>
- * Each check is one indexed query, so the indicator is cheap enough for frequent probes.
+ * A probe never writes and never takes SQLite's write lock: each check is one indexed read, which in WAL mode
+ * does not wait for another connection's write, so the indicator stays fast for frequent probes.
  */
 public class QueueHealthIndicator extends AbstractHealthIndicator {
 
 	private static final int STUCK_LISTED = 5;
+
+	/**
+	 * Failed worker rounds in a row that make the queue DOWN. One failure can be a lock held longer than the
+	 * busy timeout; three in a row (with the worker's growing backoff between them) is a database that stopped
+	 * taking writes.
+	 */
+	static final int WORKER_FAILURES_DOWN = 3;
 
 	private final QueueInsights insights;
 
@@ -43,6 +55,8 @@ public class QueueHealthIndicator extends AbstractHealthIndicator {
 
 	private final Status degradedStatus;
 
+	private final Supplier<JobWorker> worker;
+
 	/**
 	 * @param stuckAfter running jobs without heartbeat for longer are stuck
 	 * @param maxQueueAge the oldest claimable job may wait this long; {@code null} for no limit
@@ -50,18 +64,39 @@ public class QueueHealthIndicator extends AbstractHealthIndicator {
 	 */
 	public QueueHealthIndicator(QueueInsights insights, Clock clock, Duration stuckAfter, Duration maxQueueAge,
 			Status degradedStatus) {
+		this(insights, clock, stuckAfter, maxQueueAge, degradedStatus, () -> null);
+	}
+
+	/**
+	 * @param stuckAfter running jobs without heartbeat for longer are stuck
+	 * @param maxQueueAge the oldest claimable job may wait this long; {@code null} for no limit
+	 * @param degradedStatus reported when jobs are stuck or the queue is too old
+	 * @param worker this process's running worker, or {@code null} when it runs none
+	 */
+	public QueueHealthIndicator(QueueInsights insights, Clock clock, Duration stuckAfter, Duration maxQueueAge,
+			Status degradedStatus, Supplier<JobWorker> worker) {
 		super("Job queue health check failed");
 		this.insights = Objects.requireNonNull(insights, "'insights' must not be null");
 		this.clock = Objects.requireNonNull(clock, "'clock' must not be null");
 		this.stuckAfter = Objects.requireNonNull(stuckAfter, "'stuckAfter' must not be null");
 		this.maxQueueAge = maxQueueAge;
 		this.degradedStatus = Objects.requireNonNull(degradedStatus, "'degradedStatus' must not be null");
+		this.worker = Objects.requireNonNull(worker, "'worker' must not be null");
 	}
 
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
+		JobWorker running = this.worker.get();
+		if (running != null && running.loopFailuresInARow() >= WORKER_FAILURES_DOWN) {
+			Throwable failure = running.lastLoopFailure();
+			builder.down()
+				.withDetail("reason", "The worker's last " + running.loopFailuresInARow() + " rounds could not use "
+						+ "the queue database: " + ((failure != null) ? failure.getMessage() : "no error recorded"))
+				.withDetail("workerId", running.workerId());
+			return;
+		}
 		try {
-			this.insights.checkReadWrite();
+			this.insights.checkAvailable();
 		}
 		catch (RuntimeException ex) {
 			builder.down().withDetail("reason", String.valueOf(ex.getMessage()));

@@ -721,11 +721,11 @@ public class QueueProperties {
 		private Duration maxQueueAge;
 
 		/**
-		 * Health status reported when jobs are stuck or the queue is older than max-queue-age. A custom status
-		 * such as DEGRADED also needs management.endpoint.health.status.order (and an http-mapping if it should
-		 * not answer 200).
+		 * Health status of the jobqueue component when jobs are stuck or the queue is older than max-queue-age.
+		 * DEGRADED is not in Boot's default status order, so the application's aggregate health stays UP
+		 * (HTTP 200); OUT_OF_SERVICE or DOWN take the whole application's health down with it.
 		 */
-		private String degradedStatus = "OUT_OF_SERVICE";
+		private String degradedStatus = "DEGRADED";
 
 		/**
 		 * How often the snapshot behind the jobqueue.* gauges is refreshed. A scrape reads the latest snapshot

@@ -9,12 +9,15 @@ import io.micrometer.tracing.Tracer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import dev.jobqueue.JobQueue;
+import dev.jobqueue.JobRequest;
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
 import dev.jobqueue.core.TraceParentSource;
 import dev.jobqueue.sqlite.SqliteQueueInsights;
@@ -48,7 +51,7 @@ class ObservabilityAutoConfigurationTests {
 			.withPropertyValues("management.endpoints.web.exposure.include=jobqueue")
 			.run((context) -> assertThat(context).hasSingleBean(SqliteQueueInsights.class)
 				.hasSingleBean(QueueEndpoint.class)
-				.hasBean("jobqueueHealthIndicator")
+				.hasBean("jobqueueHealthContributor")
 				.hasSingleBean(QueueSnapshotRefresher.class)
 				.hasSingleBean(QueueMetrics.class)
 				.hasSingleBean(QueueMeterListener.class)
@@ -57,9 +60,60 @@ class ObservabilityAutoConfigurationTests {
 	}
 
 	@Test
+	void endpointHidesValuesByDefaultAndItsWebExtensionComesWithWebExposure() {
+		runner().withPropertyValues("management.endpoints.web.exposure.include=jobqueue")
+			.run((context) -> {
+				assertThat(context).hasSingleBean(QueueEndpointWebExtension.class);
+				assertThat(context.getBean(QueueEndpointProperties.class).getShowValues()).isEqualTo(Show.NEVER);
+			});
+		runner().withPropertyValues("spring.jmx.enabled=true", "management.endpoints.jmx.exposure.include=jobqueue")
+			.run((context) -> assertThat(context).hasSingleBean(QueueEndpoint.class)
+				.doesNotHaveBean(QueueEndpointWebExtension.class));
+	}
+
+	@Test
+	void overJmxTheEndpointAnswersWithoutHttpStatusesAndTreatsWhenAuthorizedAsAuthorized() {
+		// Upper case: a context runner's environment lacks the lenient enum conversion of a SpringApplication.
+		runner().withPropertyValues("spring.jmx.enabled=true", "management.endpoints.jmx.exposure.include=jobqueue",
+				"management.endpoint.jobqueue.access=UNRESTRICTED",
+				"management.endpoint.jobqueue.show-values=when-authorized")
+			.run((context) -> {
+				QueueEndpoint endpoint = context.getBean(QueueEndpoint.class);
+				long id = context.getBean(JobQueue.class).enqueue(JobRequest.of("email", "ada").dedupKey("k-1"));
+				QueueEndpoint.JobDetailView job = (QueueEndpoint.JobDetailView) endpoint.jobs(String.valueOf(id), null,
+						null, null, null);
+				assertThat(job.payload().preview()).isEqualTo("\"ada\"");
+				assertThat(job.dedupKey()).isEqualTo("k-1");
+				assertThat(endpoint.jobs("999999", null, null, null, null)).isNull();
+				QueueEndpoint.ActionResult missing = endpoint.act("999999", "cancel");
+				assertThat(missing.applied()).isFalse();
+				assertThat(missing.message()).startsWith("There is no job 999999");
+				assertThat(endpoint.act(String.valueOf(id), "cancel").applied()).isTrue();
+				assertThat(endpoint.act(String.valueOf(id), "cancel").message())
+					.isEqualTo("Only pending or running jobs can be cancelled; this one is cancelled");
+			});
+	}
+
+	@Test
+	void aMisspelledShowValuesFailsBindingWithBootsMessage() {
+		runner().withPropertyValues("management.endpoints.web.exposure.include=jobqueue",
+				"management.endpoint.jobqueue.show-values=sometimes")
+			.run((context) -> assertThat(context).getFailure()
+				.hasStackTraceContaining("Failed to bind properties under 'management.endpoint.jobqueue.show-values' "
+						+ "to org.springframework.boot.actuate.endpoint.Show"));
+	}
+
+	@Test
+	void aUserHealthContributorNamedLikeOursReplacesIt() {
+		runner().withBean("jobqueueHealthContributor", HealthIndicator.class, () -> () -> null)
+			.run((context) -> assertThat(context).doesNotHaveBean(QueueHealthIndicator.class)
+				.hasBean("jobqueueHealthContributor"));
+	}
+
+	@Test
 	void endpointBacksOffWhenNotExposed() {
 		runner().run((context) -> assertThat(context).doesNotHaveBean(QueueEndpoint.class)
-			.hasBean("jobqueueHealthIndicator"));
+			.hasBean("jobqueueHealthContributor"));
 	}
 
 	@Test

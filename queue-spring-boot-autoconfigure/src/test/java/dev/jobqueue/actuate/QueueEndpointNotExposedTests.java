@@ -69,7 +69,7 @@ class QueueEndpointNotExposedTests {
 		assertThat(health.statusCode()).isEqualTo(200);
 		assertThat(this.queue.find(id).orElseThrow().status()).isEqualTo(JobStatus.PENDING);
 		assertThat(this.context.getBeanNamesForType(QueueEndpoint.class)).isEmpty();
-		assertThat(this.context.getBeanNamesForType(QueueHealthIndicator.class)).containsExactly("jobqueueHealthIndicator");
+		assertThat(this.context.getBeanNamesForType(QueueHealthIndicator.class)).containsExactly("jobqueueHealthContributor");
 	}
 
 	private URI uri(String path) {

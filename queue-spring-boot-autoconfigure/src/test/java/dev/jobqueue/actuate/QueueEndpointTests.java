@@ -7,6 +7,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,20 +29,23 @@ import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import dev.jobqueue.JobSchedules;
+import dev.jobqueue.Schedule;
 import dev.jobqueue.core.JobQueueMaintenance;
 import dev.jobqueue.sqlite.SqliteStorage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The five questions, asked over HTTP of a running application whose queue file is seeded by {@link QueueSeed}.
- * Write operations run last: they change the seeded state.
+ * The five questions, asked over HTTP of a running application whose queue file is seeded by {@link QueueSeed},
+ * with write access granted and values shown. Write operations run last: they change the seeded state.
  */
 @SpringBootTest(classes = ObservabilityTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "jobqueue.worker.enabled=false", "jobqueue.observability.top-errors=2",
 				"jobqueue.observability.payload-preview=10",
 				"management.endpoints.web.exposure.include=jobqueue,health",
-				"management.endpoint.health.show-details=always" })
+				"management.endpoint.health.show-details=always", "management.endpoint.jobqueue.access=unrestricted",
+				"management.endpoint.jobqueue.show-values=always" })
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 // Closed after the class, not by a JVM shutdown hook: no context (web server, worker, housekeeping) is left
 // for the test JVM's exit to stop, and a slow close shows here rather than as a killed fork.
@@ -67,6 +71,9 @@ class QueueEndpointTests {
 
 	@Autowired
 	JobQueueMaintenance maintenance;
+
+	@Autowired
+	JobSchedules schedules;
 
 	final HttpClient http = HttpClient.newHttpClient();
 
@@ -195,7 +202,6 @@ class QueueEndpointTests {
 		List<String> events = new ArrayList<>();
 		job.get("events").forEach((event) -> events.add(event.get("event").asString()));
 		assertThat(events).containsExactly("ENQUEUED", "CLAIMED", "RETRY_SCHEDULED", "CLAIMED", "SUCCEEDED");
-		get("/actuator/jobqueue/999999", 404);
 	}
 
 	@Test
@@ -213,20 +219,51 @@ class QueueEndpointTests {
 		assertThat(ids(get("/actuator/jobqueue/all?errorCode=TIMEOUT:HANDLER", 200)))
 			.containsExactly(ids.get("f5"), ids.get("f2"), ids.get("f1"), ids.get("p2"));
 		assertThat(ids(get("/actuator/jobqueue/all?type=report", 200))).containsExactly(ids.get("f5"), ids.get("p4"));
-		get("/actuator/jobqueue/failed?size=1000", 400);
-		get("/actuator/jobqueue/late", 400);
+		assertThat(get("/actuator/jobqueue/failed?size=101", 400).get("message").asString())
+			.isEqualTo("Page size 101 is out of range: use 1 to 100 and page on with ?before=<nextBefore>");
+		assertThat(get("/actuator/jobqueue/late", 400).get("message").asString())
+			.startsWith("'late' is neither a job id nor a status");
+		assertThat(get("/actuator/jobqueue/999999", 404).get("message").asString()).startsWith("There is no job 999999");
 	}
 
 	@Test
 	@Order(8)
-	void healthIsDegradedWithTheStuckJobNamed() throws Exception {
-		JsonNode health = get("/actuator/health/jobqueue", 503);
-		assertThat(health.get("status").asString()).isEqualTo("OUT_OF_SERVICE");
+	void aStuckJobShowsInTheComponentWhileTheApplicationStaysUp() throws Exception {
+		JsonNode health = get("/actuator/health/jobqueue", 200);
+		assertThat(health.get("status").asString()).isEqualTo("DEGRADED");
 		assertThat(health.get("details").get("stuck").asLong()).isEqualTo(1);
 		assertThat(health.get("details").get("problems").get(0).asString())
 			.isEqualTo("1 running job(s) without heartbeat for more than PT15M");
 		assertThat(health.get("details").get("stuckJobs").get(0).asString())
 			.startsWith("job " + ids.get("r2") + " (thumbnail) on worker w-alive");
+		JsonNode application = get("/actuator/health", 200);
+		assertThat(application.get("status").asString()).isEqualTo("UP");
+		assertThat(application.get("components").get("jobqueue").get("status").asString()).isEqualTo("DEGRADED");
+	}
+
+	@Test
+	@Order(9)
+	void schedulesWithTheirNextRunAndPausedTypes() throws Exception {
+		this.schedules.register("hourly-report", "report", Schedule.every(Duration.ofHours(1)), "all");
+		JsonNode schedules = get("/actuator/jobqueue/schedules", 200).get("schedules");
+		assertThat(schedules).hasSize(1);
+		assertThat(schedules.get(0).get("name").asString()).isEqualTo("hourly-report");
+		assertThat(schedules.get(0).get("expression").asString()).isEqualTo("every:PT1H");
+		assertThat(schedules.get(0).get("nextRunAt").asString()).isEqualTo("2026-01-01T13:00:00Z");
+		assertThat(get("/actuator/jobqueue/paused", 200).get("paused")).isEmpty();
+
+		JsonNode paused = post("/actuator/jobqueue/report/pause", 200);
+		assertThat(paused.get("applied").asBoolean()).isTrue();
+		assertThat(paused.get("status").asString()).isEqualTo("paused");
+		assertThat(post("/actuator/jobqueue/report/pause", 200).get("applied").asBoolean()).isFalse();
+		JsonNode pausedTypes = get("/actuator/jobqueue/paused", 200).get("paused");
+		assertThat(pausedTypes).hasSize(1);
+		assertThat(pausedTypes.get(0).get("type").asString()).isEqualTo("report");
+		assertThat(pausedTypes.get(0).get("since").asString()).isEqualTo(ObservabilityTestApplication.NOW);
+		assertThat(get("/actuator/jobqueue/schedules", 200).get("schedules").get(0).get("paused").asBoolean()).isTrue();
+
+		assertThat(post("/actuator/jobqueue/report/resume", 200).get("applied").asBoolean()).isTrue();
+		assertThat(get("/actuator/jobqueue/paused", 200).get("paused")).isEmpty();
 	}
 
 	@Test
@@ -235,20 +272,29 @@ class QueueEndpointTests {
 		JsonNode retried = post("/actuator/jobqueue/" + ids.get("f4") + "/retry", 200);
 		assertThat(retried.get("applied").asBoolean()).isTrue();
 		assertThat(retried.get("status").asString()).isEqualTo("pending");
-		JsonNode again = post("/actuator/jobqueue/" + ids.get("s1") + "/retry", 200);
-		assertThat(again.get("applied").asBoolean()).isFalse();
-		assertThat(again.get("message").asString()).contains("Only failed or cancelled jobs can be retried");
 		JsonNode cancelled = post("/actuator/jobqueue/" + ids.get("p5") + "/cancel", 200);
 		assertThat(cancelled.get("applied").asBoolean()).isTrue();
 		assertThat(cancelled.get("status").asString()).isEqualTo("cancelled");
-		post("/actuator/jobqueue/" + ids.get("p4") + "/delete", 400);
-		JsonNode missing = post("/actuator/jobqueue/999999/cancel", 200);
-		assertThat(missing.get("applied").asBoolean()).isFalse();
-		assertThat(missing.get("message").asString()).startsWith("There is no job 999999");
 		List<String> events = new ArrayList<>();
 		get("/actuator/jobqueue/" + ids.get("f4"), 200).get("events")
 			.forEach((event) -> events.add(event.get("event").asString()));
 		assertThat(events).containsExactly("RETRIED");
+	}
+
+	@Test
+	@Order(11)
+	void writesThatCannotApplySayWhyWithTheirStatus() throws Exception {
+		JsonNode wrongState = post("/actuator/jobqueue/" + ids.get("s1") + "/retry", 409);
+		assertThat(wrongState.get("applied").asBoolean()).isFalse();
+		assertThat(wrongState.get("status").asString()).isEqualTo("succeeded");
+		assertThat(wrongState.get("message").asString())
+			.isEqualTo("Only failed or cancelled jobs can be retried; this one is succeeded");
+		assertThat(post("/actuator/jobqueue/999999/cancel", 404).get("message").asString())
+			.startsWith("There is no job 999999");
+		assertThat(post("/actuator/jobqueue/" + ids.get("p4") + "/delete", 400).get("message").asString())
+			.startsWith("Unknown action 'delete': use POST /actuator/jobqueue/{id}/retry");
+		assertThat(post("/actuator/jobqueue/email/retry", 400).get("message").asString())
+			.startsWith("'email' is not a job id");
 	}
 
 	private List<Long> ids(JsonNode page) {

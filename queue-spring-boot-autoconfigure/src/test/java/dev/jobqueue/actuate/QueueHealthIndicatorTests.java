@@ -2,11 +2,19 @@ package dev.jobqueue.actuate;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
 
+import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.Test;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
@@ -15,6 +23,8 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
 import dev.jobqueue.core.ClaimRequest;
+import dev.jobqueue.core.HandlerDefinition;
+import dev.jobqueue.core.JobWorker;
 import dev.jobqueue.sqlite.SqliteDataSources;
 import dev.jobqueue.sqlite.SqliteDatabase;
 import dev.jobqueue.sqlite.SqliteQueueInsights;
@@ -22,6 +32,7 @@ import dev.jobqueue.sqlite.TableNames;
 import dev.jobqueue.testing.QueueFileTests;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The health indicator on a real file. Tests may run as root, where {@code chmod} does not stop reads or
@@ -101,15 +112,64 @@ class QueueHealthIndicatorTests extends QueueFileTests {
 	}
 
 	@Test
-	void upWhileAnotherProcessHoldsTheWriteLock() throws Exception {
-		try (java.sql.Connection other = java.sql.DriverManager.getConnection(this.db.url());
-				java.sql.Statement statement = other.createStatement()) {
-			statement.execute("BEGIN IMMEDIATE");
-			SQLiteDataSource impatient = new SQLiteDataSource(
-					SqliteDataSources.connectionConfig(Duration.ofMillis(100), "NORMAL"));
-			impatient.setUrl(this.db.url());
-			assertThat(indicatorOn(impatient).health(true).getStatus()).isEqualTo(Status.UP);
-			statement.execute("ROLLBACK");
+	void aProbeAnswersWhileAnotherConnectionHoldsTheWriteLock() throws Exception {
+		CountDownLatch locked = new CountDownLatch(1);
+		CountDownLatch probed = new CountDownLatch(1);
+		FutureTask<Boolean> lockHolder = new FutureTask<>(() -> {
+			try (Connection other = DriverManager.getConnection(this.db.url());
+					Statement statement = other.createStatement()) {
+				statement.execute("BEGIN IMMEDIATE");
+				statement.execute("UPDATE jobs SET priority = priority + 1");
+				locked.countDown();
+				// Released by the probe's completion; a probe that waits for the lock never releases it.
+				boolean releasedWhileLocked = probed.await(10, TimeUnit.SECONDS);
+				statement.execute("ROLLBACK");
+				return releasedWhileLocked;
+			}
+		});
+		Thread holder = new Thread(lockHolder, "lock-holder");
+		holder.setDaemon(true);
+		holder.start();
+		assertThat(locked.await(10, TimeUnit.SECONDS)).isTrue();
+		// As patient as a production pool can be: a probe that asks for the write lock waits out the holder.
+		try (HikariDataSource patient = SqliteDataSources.create(this.db.url(), Duration.ofMinutes(1), "NORMAL", 2)) {
+			Health health = indicatorOn(patient).health(true);
+			probed.countDown();
+			assertThat(lockHolder.get(30, TimeUnit.SECONDS)).as("probe completed while the write lock was held")
+				.isTrue();
+			assertThat(health.getStatus()).isEqualTo(Status.UP);
+		}
+	}
+
+	@Test
+	void downWhenTheWorkerFailsRoundAfterRoundAndUpOnceItWritesAgain() {
+		this.harness.handle(HandlerDefinition.of("email", (payload, context) -> null));
+		this.harness.queue.enqueue("email", "hello");
+		// A real write failure on the worker's claim, as a full disk or a damaged page would give.
+		this.db.execute("CREATE TRIGGER refuse_claims BEFORE UPDATE OF status ON jobs "
+				+ "BEGIN SELECT RAISE(ABORT, 'simulated write failure'); END");
+		JobWorker worker = this.harness.worker("w-failing", Executors.newSingleThreadExecutor());
+		QueueHealthIndicator indicator = new QueueHealthIndicator(
+				new SqliteQueueInsights(this.db.database(), new TableNames("")), this.clock, Duration.ofMinutes(15),
+				null, new Status("DEGRADED"), () -> worker);
+		worker.start();
+		try {
+			await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+				Health health = indicator.health(true);
+				assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+				assertThat(health.getDetails()).containsEntry("workerId", "w-failing");
+				assertThat(health.getDetails().get("reason")).asString()
+					.startsWith("The worker's last ")
+					.contains("simulated write failure");
+			});
+
+			this.db.execute("DROP TRIGGER refuse_claims");
+
+			await().atMost(Duration.ofSeconds(20))
+				.untilAsserted(() -> assertThat(indicator.health(true).getStatus()).isEqualTo(Status.UP));
+		}
+		finally {
+			worker.stop();
 		}
 	}
 

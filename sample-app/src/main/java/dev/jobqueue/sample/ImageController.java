@@ -10,6 +10,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ResponseStatusException;
 
 import dev.jobqueue.Job;
 import dev.jobqueue.JobQueue;
@@ -34,10 +35,40 @@ public class ImageController {
 	public record UploadRequest(String name, int width, int height) {
 	}
 
+	/** Longest image name accepted. */
+	static final int MAX_NAME_LENGTH = 200;
+
+	/** Largest image accepted, in pixels (100 megapixels). */
+	static final long MAX_PIXELS = 100_000_000L;
+
+	/**
+	 * Stores an upload and enqueues its jobs. The request is checked here, at the edge, so a bad one is a 400 or
+	 * 413 that says what is wrong, not a constraint failure deep in the database.
+	 */
 	@PostMapping("/images")
 	public ResponseEntity<ImageService.Upload> upload(@RequestBody UploadRequest request) {
+		validate(request);
 		return ResponseEntity.status(HttpStatus.ACCEPTED)
-			.body(this.service.upload(request.name(), request.width(), request.height()));
+			.body(this.service.upload(request.name().strip(), request.width(), request.height()));
+	}
+
+	private static void validate(UploadRequest request) {
+		if (request.name() == null || request.name().isBlank()) {
+			throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "'name' is missing: give the image a name");
+		}
+		if (request.name().length() > MAX_NAME_LENGTH) {
+			throw new ResponseStatusException(HttpStatus.BAD_REQUEST,
+					"'name' is " + request.name().length() + " characters long; use at most " + MAX_NAME_LENGTH);
+		}
+		if (request.width() < 1 || request.height() < 1) {
+			throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "'width' and 'height' must be at least 1 pixel, "
+					+ "got " + request.width() + "x" + request.height());
+		}
+		long pixels = (long) request.width() * request.height();
+		if (pixels > MAX_PIXELS) {
+			throw new ResponseStatusException(HttpStatus.CONTENT_TOO_LARGE, "The image has " + pixels + " pixels ("
+					+ request.width() + "x" + request.height() + "); at most " + MAX_PIXELS + " are accepted");
+		}
 	}
 
 	@GetMapping("/images/{id}")

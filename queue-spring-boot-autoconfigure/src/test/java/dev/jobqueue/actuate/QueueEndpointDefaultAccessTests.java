@@ -23,18 +23,20 @@ import dev.jobqueue.JobStatus;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Exposed with {@code access=read-only}: the state can be read, but retry and cancel are not reachable. */
+/**
+ * Exposed with no access settings, as Boot's own endpoints: the state can be read, but no write operation
+ * (retry, cancel, pause, resume) is reachable.
+ */
 @SpringBootTest(classes = ObservabilityTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "jobqueue.worker.enabled=false", "management.endpoints.web.exposure.include=jobqueue",
-				"management.endpoint.jobqueue.access=read-only" })
+		properties = { "jobqueue.worker.enabled=false", "management.endpoints.web.exposure.include=jobqueue" })
 // Closed after the class, not by a JVM shutdown hook: no context (web server, worker, housekeeping) is left
 // for the test JVM's exit to stop, and a slow close shows here rather than as a killed fork.
 @DirtiesContext
-class QueueEndpointReadOnlyAccessTests {
+class QueueEndpointDefaultAccessTests {
 
 	@DynamicPropertySource
 	static void queueFile(DynamicPropertyRegistry registry) throws IOException {
-		Path dir = Files.createTempDirectory("jobqueue-read-only");
+		Path dir = Files.createTempDirectory("jobqueue-default-access");
 		registry.add("jobqueue.datasource.url", () -> "jdbc:sqlite:" + dir.resolve("queue.db"));
 	}
 
@@ -51,14 +53,21 @@ class QueueEndpointReadOnlyAccessTests {
 
 		HttpResponse<String> read = http.send(HttpRequest.newBuilder(uri("/actuator/jobqueue/" + id)).GET().build(),
 				HttpResponse.BodyHandlers.ofString());
-		HttpResponse<String> cancel = http.send(HttpRequest.newBuilder(uri("/actuator/jobqueue/" + id + "/cancel"))
-			.header("Content-Type", "application/json")
-			.POST(HttpRequest.BodyPublishers.ofString("{}"))
-			.build(), HttpResponse.BodyHandlers.ofString());
+		HttpResponse<String> cancel = post(http, "/actuator/jobqueue/" + id + "/cancel");
+		HttpResponse<String> pause = post(http, "/actuator/jobqueue/email/pause");
 
 		assertThat(read.statusCode()).isEqualTo(200);
 		assertThat(cancel.statusCode()).isIn(404, 405);
+		assertThat(pause.statusCode()).isIn(404, 405);
 		assertThat(this.queue.find(id).orElseThrow().status()).isEqualTo(JobStatus.PENDING);
+		assertThat(this.queue.pausedTypes()).isEmpty();
+	}
+
+	private HttpResponse<String> post(HttpClient http, String path) throws Exception {
+		return http.send(HttpRequest.newBuilder(uri(path))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString("{}"))
+			.build(), HttpResponse.BodyHandlers.ofString());
 	}
 
 	private URI uri(String path) {

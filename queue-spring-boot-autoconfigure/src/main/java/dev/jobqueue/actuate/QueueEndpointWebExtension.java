@@ -1,0 +1,104 @@
+package dev.jobqueue.actuate;
+
+import java.util.Objects;
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.Show;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExtension;
+
+/**
+ * The {@link QueueEndpoint} over HTTP: answers with the status a web client expects and a body that says why,
+ * and shows values according to {@code management.endpoint.jobqueue.show-values} and the caller's roles, as
+ * Boot's {@code env} web extension does.
+ * <ul>
+ * <li>404 for a job that does not exist.</li>
+ * <li>409 Conflict for a retry or cancel of a job in a state that does not allow it (retrying a succeeded job):
+ * the request is well-formed and may succeed later, so it is not a 400.</li>
+ * <li>400 for a request that is wrong whatever the queue holds: an unknown action or status word, a page size
+ * out of range, a job id that is not a number.</li>
+ * <li>200 otherwise; pausing a paused type or resuming an active one changes nothing and says so
+ * ({@code applied: false}), as both are safe to repeat.</li>
+ * </ul>
+ */
+@EndpointWebExtension(endpoint = QueueEndpoint.class)
+public class QueueEndpointWebExtension {
+
+	private static final int STATUS_CONFLICT = 409;
+
+	private final QueueEndpoint endpoint;
+
+	private final Show showValues;
+
+	private final Set<String> roles;
+
+	/**
+	 * @param showValues whether values are shown
+	 * @param roles roles that may see values when {@code showValues} is {@link Show#WHEN_AUTHORIZED}; empty for
+	 * any authenticated caller
+	 */
+	public QueueEndpointWebExtension(QueueEndpoint endpoint, Show showValues, Set<String> roles) {
+		this.endpoint = Objects.requireNonNull(endpoint, "'endpoint' must not be null");
+		this.showValues = Objects.requireNonNull(showValues, "'showValues' must not be null");
+		this.roles = Set.copyOf(Objects.requireNonNull(roles, "'roles' must not be null"));
+	}
+
+	/** See {@link QueueEndpoint#jobs}. */
+	@ReadOperation
+	public WebEndpointResponse<Object> jobs(SecurityContext securityContext, @Selector String idOrStatus,
+			@Nullable String type, @Nullable String errorCode, @Nullable Long before, @Nullable Integer size) {
+		Object answer;
+		try {
+			answer = this.endpoint.read(idOrStatus, type, errorCode, before, size,
+					this.showValues.isShown(securityContext, this.roles));
+		}
+		catch (InvalidEndpointRequestException ex) {
+			return problem(WebEndpointResponse.STATUS_BAD_REQUEST, ex.getMessage());
+		}
+		if (answer == null) {
+			return problem(WebEndpointResponse.STATUS_NOT_FOUND, "There is no job " + idOrStatus
+					+ " (finished jobs are deleted once their retention has passed)");
+		}
+		return new WebEndpointResponse<>(answer);
+	}
+
+	/** See {@link QueueEndpoint#act}. */
+	@WriteOperation
+	public WebEndpointResponse<Object> act(@Selector String target, @Selector String action) {
+		QueueEndpoint.Applied applied;
+		try {
+			applied = this.endpoint.apply(target, action);
+		}
+		catch (InvalidEndpointRequestException ex) {
+			return problem(WebEndpointResponse.STATUS_BAD_REQUEST, ex.getMessage());
+		}
+		int status = switch (applied.outcome()) {
+			case APPLIED, UNCHANGED -> WebEndpointResponse.STATUS_OK;
+			case NO_SUCH_JOB -> WebEndpointResponse.STATUS_NOT_FOUND;
+			case WRONG_STATE -> STATUS_CONFLICT;
+		};
+		return new WebEndpointResponse<>(applied.result(), status);
+	}
+
+	private static WebEndpointResponse<Object> problem(int status, String message) {
+		return new WebEndpointResponse<>(new Problem(status, message), status);
+	}
+
+	/**
+	 * Why a request was refused.
+	 *
+	 * @param status the HTTP status
+	 * @param message what was wrong and what to do instead
+	 */
+	public record Problem(int status, String message) {
+
+	}
+
+}

@@ -1,0 +1,35 @@
+package dev.jobqueue.sample;
+
+import org.springframework.boot.security.autoconfigure.actuate.web.servlet.EndpointRequest;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpMethod;
+import org.springframework.security.config.Customizer;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.web.SecurityFilterChain;
+
+/**
+ * Who may do what. Uploads and reads are open, as the sample's public API. Anything that changes a job (the
+ * app's own retry and cancel, the actuator's retry, cancel, pause and resume) and every actuator endpoint but
+ * health, info and prometheus need the one operator user of {@code spring.security.user.*} (HTTP Basic).
+ */
+@Configuration(proxyBeanMethods = false)
+class SecurityConfiguration {
+
+	@Bean
+	SecurityFilterChain securityFilterChain(HttpSecurity http) {
+		http.authorizeHttpRequests((requests) -> requests
+			.requestMatchers(EndpointRequest.to("health", "info", "prometheus")).permitAll()
+			.requestMatchers(EndpointRequest.toAnyEndpoint()).hasRole("OPERATOR")
+			.requestMatchers(HttpMethod.POST, "/jobs/**").hasRole("OPERATOR")
+			.anyRequest().permitAll());
+		http.httpBasic(Customizer.withDefaults());
+		// A JSON API authenticated per request with HTTP Basic: no session and no cookie, so nothing for a
+		// cross-site request to ride on, and CSRF tokens would only get in the way of curl and scripts.
+		http.sessionManagement((session) -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS));
+		http.csrf((csrf) -> csrf.disable());
+		return http.build();
+	}
+
+}
