@@ -1,13 +1,12 @@
 package dev.jobqueue.dashboard;
 
 import java.time.Duration;
-import java.util.LinkedHashSet;
-import java.util.Set;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * Settings of the queue's dashboard.
+ * Settings of the queue's dashboard. Which values it shows is not among them: it follows the endpoint's
+ * {@code management.endpoint.jobqueue.show-values} and {@code roles} ({@link ValuesPolicy}).
  */
 @ConfigurationProperties("jobqueue.dashboard")
 public class DashboardProperties {
@@ -26,17 +25,6 @@ public class DashboardProperties {
 	 * Whether the dashboard only shows the queue. Retry, cancel, pause and resume need it off.
 	 */
 	private boolean readOnly = true;
-
-	/**
-	 * When payloads, results, error details and dedup keys are shown; hidden otherwise, as they may hold
-	 * personal data.
-	 */
-	private ShowValues showValues = ShowValues.NEVER;
-
-	/**
-	 * Roles a signed-in user needs to see values when show-values is when-authorized; any signed-in user if empty.
-	 */
-	private Set<String> roles = new LinkedHashSet<>();
 
 	/**
 	 * How often an open page brings itself up to date.
@@ -67,22 +55,6 @@ public class DashboardProperties {
 		this.readOnly = readOnly;
 	}
 
-	public ShowValues getShowValues() {
-		return this.showValues;
-	}
-
-	public void setShowValues(ShowValues showValues) {
-		this.showValues = showValues;
-	}
-
-	public Set<String> getRoles() {
-		return this.roles;
-	}
-
-	public void setRoles(Set<String> roles) {
-		this.roles = roles;
-	}
-
 	public Duration getRefreshInterval() {
 		return this.refreshInterval;
 	}
@@ -99,20 +71,6 @@ public class DashboardProperties {
 			value = value.substring(0, value.length() - 1);
 		}
 		return value;
-	}
-
-	/** When values that may hold personal data are shown. */
-	public enum ShowValues {
-
-		/** Never. */
-		NEVER,
-
-		/** To signed-in users (with one of the configured roles, if any). */
-		WHEN_AUTHORIZED,
-
-		/** Always. */
-		ALWAYS
-
 	}
 
 }

@@ -5,7 +5,6 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.security.Principal;
 import java.util.Map;
 import java.util.Optional;
 
@@ -53,13 +52,16 @@ final class DashboardRoutes {
 
 	private final DashboardProperties properties;
 
+	private final ValuesPolicy values;
+
 	private final String base;
 
 	private final Map<String, Asset> assets;
 
-	DashboardRoutes(QueueDashboard dashboard, DashboardProperties properties) {
+	DashboardRoutes(QueueDashboard dashboard, DashboardProperties properties, ValuesPolicy values) {
 		this.dashboard = dashboard;
 		this.properties = properties;
+		this.values = values;
 		this.base = properties.basePath();
 		this.assets = Map.of("dashboard.css", Asset.load("dashboard.css", "text/css"), "dashboard.js",
 				Asset.load("dashboard.js", "text/javascript"));
@@ -224,20 +226,8 @@ final class DashboardRoutes {
 				csrfToken = csrf[1];
 			}
 		}
-		return new Viewer(this.base.equals("/") ? "" : this.base, showValues(servlet), this.properties.isReadOnly(),
+		return new Viewer(this.base.equals("/") ? "" : this.base, this.values.shown(servlet), this.properties.isReadOnly(),
 				csrfName, csrfToken, this.properties.getRefreshInterval().toMillis());
-	}
-
-	private boolean showValues(HttpServletRequest request) {
-		return switch (this.properties.getShowValues()) {
-			case ALWAYS -> true;
-			case NEVER -> false;
-			case WHEN_AUTHORIZED -> {
-				Principal principal = request.getUserPrincipal();
-				yield principal != null && (this.properties.getRoles().isEmpty()
-						|| this.properties.getRoles().stream().anyMatch(request::isUserInRole));
-			}
-		};
 	}
 
 	private static JobStatus parseStatus(String value) {

@@ -1,7 +1,5 @@
 package dev.jobqueue.dashboard;
 
-import java.util.Locale;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,8 +13,11 @@ final class DashboardStartupLog implements ApplicationListener<WebServerInitiali
 
 	private final DashboardProperties properties;
 
-	DashboardStartupLog(DashboardProperties properties) {
+	private final ValuesPolicy values;
+
+	DashboardStartupLog(DashboardProperties properties, ValuesPolicy values) {
 		this.properties = properties;
+		this.values = values;
 	}
 
 	@Override
@@ -27,7 +28,7 @@ final class DashboardStartupLog implements ApplicationListener<WebServerInitiali
 				contextPath.endsWith("/") ? contextPath.substring(0, contextPath.length() - 1) : contextPath,
 				this.properties.basePath().equals("/") ? "" : this.properties.basePath(),
 				this.properties.isReadOnly() ? "read-only" : "actions on",
-				this.properties.getShowValues().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+				this.values.describe());
 	}
 
 }

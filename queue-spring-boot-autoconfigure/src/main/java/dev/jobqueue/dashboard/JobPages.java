@@ -18,7 +18,7 @@ import dev.jobqueue.core.QueueInsights.Text;
 /** The job list with its filters, one job's page, the confirmation of an action, and pages that say no. */
 final class JobPages {
 
-	private static final String HIDDEN = "hidden (jobqueue.dashboard.show-values)";
+	private static final String HIDDEN = "hidden (management.endpoint.jobqueue.show-values)";
 
 	private JobPages() {
 	}
@@ -135,7 +135,7 @@ final class JobPages {
 		html.raw("</dl>");
 		if (job.status() == JobStatus.RUNNING || detail.progress() != null) {
 			html.raw("<h2>Progress</h2><p>");
-			ProgressBar.render(html, job.id(), detail.progress());
+			ProgressBar.render(html, viewer, job.id(), detail.progress());
 			html.raw("</p>");
 		}
 		if (job.errorCode() != null) {
@@ -149,7 +149,7 @@ final class JobPages {
 			value(html, viewer, "Result", "result", detail.result());
 		}
 		attempts(html, viewer, detail.attempts());
-		events(html, detail.events());
+		events(html, viewer, detail.events());
 		return html.toString();
 	}
 
@@ -213,7 +213,7 @@ final class JobPages {
 		html.raw("</tbody></table></div>");
 	}
 
-	private static void events(Html html, List<Event> events) {
+	private static void events(Html html, Viewer viewer, List<Event> events) {
 		html.raw("<h2>Timeline</h2><ol class=\"timeline\" id=\"events\">");
 		for (Event event : events) {
 			html.raw("<li><time").attr("datetime", event.at().toString()).raw(">").text(Formats.instant(event.at()))
@@ -221,7 +221,7 @@ final class JobPages {
 				.text(event.event())
 				.raw("</strong> ")
 				.text((event.actor() != null) ? "by " + event.actor() + " " : "")
-				.text(event.detail())
+				.text(viewer.showValues() ? event.detail() : null)
 				.raw("</li>");
 		}
 		html.raw("</ol>");

@@ -156,7 +156,7 @@ final class OverviewPage {
 				.element("td", Formats.age(Duration.between(job.startedAt(), now)))
 				.element("td", Formats.ago(job.heartbeatAt(), now))
 				.raw("<td>");
-			ProgressBar.render(html, job.id(), progress.get(job.id()));
+			ProgressBar.render(html, viewer, job.id(), progress.get(job.id()));
 			html.raw("</td></tr>");
 		}
 		html.raw("</tbody></table></div></section>");

@@ -8,7 +8,7 @@ final class ProgressBar {
 	private ProgressBar() {
 	}
 
-	static void render(Html html, long jobId, JobProgress progress) {
+	static void render(Html html, Viewer viewer, long jobId, JobProgress progress) {
 		if (progress == null) {
 			html.raw("<span class=\"muted\">not reported</span>");
 			return;
@@ -25,7 +25,8 @@ final class ProgressBar {
 		}
 		html.attr("aria-label", "Progress of job " + jobId).raw(">").text(label).raw("</progress> ")
 			.raw("<span class=\"progress-label\">").text(label).raw("</span>");
-		if (progress.message() != null && !progress.message().isBlank()) {
+		// The handler's message may name what it works on: a value, shown as payloads are.
+		if (viewer.showValues() && progress.message() != null && !progress.message().isBlank()) {
 			html.raw(" <span class=\"progress-message\">").text(progress.message()).raw("</span>");
 		}
 		html.raw("</span>");

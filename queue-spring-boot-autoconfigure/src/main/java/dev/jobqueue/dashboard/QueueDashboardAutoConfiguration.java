@@ -11,6 +11,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.ServerResponse;
 
@@ -23,7 +24,8 @@ import dev.jobqueue.core.QueueInsights;
 
 /**
  * The dashboard ({@code jobqueue.dashboard.enabled=true}) in a servlet web application with Spring MVC: routes
- * under {@code jobqueue.dashboard.path}, through the application's own filter chain.
+ * under {@code jobqueue.dashboard.path}, through the application's own filter chain. It shows values as the
+ * {@code jobqueue} endpoint does ({@code management.endpoint.jobqueue.show-values} and {@code roles}).
  */
 @AutoConfiguration(after = QueueAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -44,14 +46,15 @@ public final class QueueDashboardAutoConfiguration {
 	}
 
 	@Bean
-	RouterFunction<ServerResponse> queueDashboardRoutes(QueueDashboard dashboard, DashboardProperties properties) {
-		return new DashboardRoutes(dashboard, properties).routes();
+	RouterFunction<ServerResponse> queueDashboardRoutes(QueueDashboard dashboard, DashboardProperties properties,
+			Environment environment) {
+		return new DashboardRoutes(dashboard, properties, ValuesPolicy.of(environment)).routes();
 	}
 
 	@Bean
 	@ConditionalOnClass(name = "org.springframework.boot.web.server.context.WebServerInitializedEvent")
-	static DashboardStartupLog queueDashboardStartupLog(DashboardProperties properties) {
-		return new DashboardStartupLog(properties);
+	static DashboardStartupLog queueDashboardStartupLog(DashboardProperties properties, Environment environment) {
+		return new DashboardStartupLog(properties, ValuesPolicy.of(environment));
 	}
 
 }

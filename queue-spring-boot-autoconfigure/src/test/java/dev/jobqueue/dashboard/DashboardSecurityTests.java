@@ -39,11 +39,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The dashboard behind an application's own Spring Security configuration (the README's two lines): strangers
  * are turned away, a user without the role too, and an operator's actions need the CSRF token the forms carry.
+ * Values follow the endpoint's {@code show-values=when-authorized} and {@code roles}, judged from the request's
+ * principal: a support user may open the page but does not see the payload.
  */
 @SpringBootTest(classes = DashboardSecurityTests.SecuredApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "jobqueue.worker.enabled=false", "jobqueue.dashboard.enabled=true",
-				"jobqueue.dashboard.read-only=false", "jobqueue.dashboard.show-values=when-authorized",
-				"jobqueue.dashboard.roles=OPS" })
+				"jobqueue.dashboard.read-only=false", "management.endpoint.jobqueue.show-values=when-authorized",
+				"management.endpoint.jobqueue.roles=OPS" })
 @DirtiesContext
 class DashboardSecurityTests {
 
@@ -72,6 +74,10 @@ class DashboardSecurityTests {
 		HttpResponse<String> job = get("/jobqueue/jobs/" + id, "operator");
 		assertThat(job.statusCode()).isEqualTo(200);
 		assertThat(job.body()).contains("someone@example.com");
+		HttpResponse<String> supportView = get("/jobqueue/jobs/" + id, "support");
+		assertThat(supportView.statusCode()).isEqualTo(200);
+		assertThat(supportView.body()).doesNotContain("someone@example.com")
+			.contains("hidden (management.endpoint.jobqueue.show-values)");
 
 		HttpResponse<String> confirm = get("/jobqueue/jobs/" + id + "/cancel", "operator");
 		assertThat(confirm.statusCode()).isEqualTo(200);
@@ -119,8 +125,8 @@ class DashboardSecurityTests {
 
 		@Bean
 		SecurityFilterChain securityFilterChain(HttpSecurity http) throws Exception {
-			// The README's two lines: the dashboard's path needs the OPS role; CSRF protection stays on.
-			http.authorizeHttpRequests((requests) -> requests.requestMatchers("/jobqueue/**").hasRole("OPS")
+			// The README's two lines: the dashboard's path needs a role; CSRF protection stays on.
+			http.authorizeHttpRequests((requests) -> requests.requestMatchers("/jobqueue/**").hasAnyRole("OPS", "SUPPORT")
 				.anyRequest().permitAll());
 			http.httpBasic(Customizer.withDefaults());
 			return http.build();
@@ -130,6 +136,7 @@ class DashboardSecurityTests {
 		InMemoryUserDetailsManager users() {
 			return new InMemoryUserDetailsManager(
 					User.withUsername("operator").password("{noop}secret").roles("OPS").build(),
+					User.withUsername("support").password("{noop}secret").roles("SUPPORT").build(),
 					User.withUsername("viewer").password("{noop}secret").roles("SALES").build());
 		}
 

@@ -48,9 +48,24 @@ class QueueDashboardAutoConfigurationTests {
 			assertThat(context).hasBean("queueDashboardRoutes");
 			DashboardProperties properties = context.getBean(DashboardProperties.class);
 			assertThat(properties.isReadOnly()).isTrue();
-			assertThat(properties.getShowValues()).isEqualTo(DashboardProperties.ShowValues.NEVER);
+			assertThat(ValuesPolicy.of(context.getEnvironment()).showValues())
+				.isEqualTo(ValuesPolicy.ShowValues.NEVER);
 			assertThat(properties.basePath()).isEqualTo("/jobqueue");
 		});
+	}
+
+	@Test
+	void showsValuesAsTheEndpointsSettingsSay() {
+		this.contextRunner
+			.withPropertyValues(queueFile(), "jobqueue.dashboard.enabled=true",
+					"management.endpoint.jobqueue.show-values=when-authorized",
+					"management.endpoint.jobqueue.roles=OPS,AUDIT")
+			.run((context) -> {
+				ValuesPolicy values = ValuesPolicy.of(context.getEnvironment());
+				assertThat(values.showValues()).isEqualTo(ValuesPolicy.ShowValues.WHEN_AUTHORIZED);
+				assertThat(values.roles()).containsExactlyInAnyOrder("OPS", "AUDIT");
+				assertThat(values.describe()).isEqualTo("when-authorized");
+			});
 	}
 
 	@Test
