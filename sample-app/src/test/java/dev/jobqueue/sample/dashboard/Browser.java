@@ -33,6 +33,11 @@ final class Browser implements AutoCloseable {
 
 	static final String CHROMEDRIVER = System.getProperty("jobqueue.test.chromedriver", "/usr/bin/chromedriver");
 
+	/** The sample's operator ({@code spring.security.user.*}), with the password the browser tests give it. */
+	static final String OPERATOR = "operator";
+
+	static final String OPERATOR_PASSWORD = "browser-test-operator";
+
 	private final ChromeDriver driver;
 
 	private final Path profile;
@@ -75,6 +80,52 @@ final class Browser implements AutoCloseable {
 	void open(String url) {
 		readConsole();
 		this.driver.get(url);
+	}
+
+	/**
+	 * Opens {@code url} as the operator: signs in on the application's sign-in form first when it asks for it
+	 * (Spring Security's form), then waits to be sent on to {@code url}.
+	 */
+	void signIn(String url, String user, String password) {
+		open(url);
+		if (!this.driver.getCurrentUrl().contains("/login")) {
+			return;
+		}
+		find("#username").sendKeys(user);
+		find("#password").sendKeys(password);
+		find("button[type='submit']").click();
+		waiting(Duration.ofSeconds(10)).until((driver) -> driver.getCurrentUrl().startsWith(url));
+	}
+
+	/**
+	 * Sends a request from the page, as a script of the signed-in user would: with the session's cookie and, for
+	 * a POST, the session's CSRF token as a form field (read from the sign-in page, which carries it), so that
+	 * what answers is the dashboard, not the security filters. Redirects are not followed.
+	 * @param loginUrl the sign-in page
+	 */
+	Response send(String method, String url, String loginUrl) {
+		@SuppressWarnings("unchecked")
+		List<Object> answer = (List<Object>) this.driver.executeAsyncScript("""
+				var method = arguments[0], url = arguments[1], loginUrl = arguments[2];
+				var done = arguments[arguments.length - 1];
+				var token = (method !== 'POST') ? Promise.resolve(null) : fetch(loginUrl)
+					.then(function (response) { return response.text(); })
+					.then(function (text) {
+						var field = new DOMParser().parseFromString(text, 'text/html').querySelector("input[name='_csrf']");
+						return field ? field.value : null;
+					});
+				token.then(function (csrf) {
+					var init = { method: method, redirect: 'manual' };
+					if (csrf !== null) {
+						init.headers = { 'Content-Type': 'application/x-www-form-urlencoded' };
+						init.body = '_csrf=' + encodeURIComponent(csrf);
+					}
+					return fetch(url, init);
+				}).then(function (response) {
+					return response.text().then(function (text) { done([response.status, text]); });
+				}, function (error) { done([-1, String(error)]); });
+				""", method, url, loginUrl);
+		return new Response(((Number) answer.get(0)).intValue(), (String) answer.get(1));
 	}
 
 	WebElement find(String css) {
@@ -171,6 +222,10 @@ final class Browser implements AutoCloseable {
 	@Override
 	public void close() {
 		this.driver.quit();
+	}
+
+	/** What {@link #send} got back. */
+	record Response(int status, String body) {
 	}
 
 }

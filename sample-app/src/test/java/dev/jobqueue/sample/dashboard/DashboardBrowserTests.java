@@ -1,9 +1,5 @@
 package dev.jobqueue.sample.dashboard;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -13,6 +9,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,20 +35,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The sample application's dashboard (actions on, values shown) in a real headless Chromium: find a failed job,
+ * The sample application's dashboard (actions on, values shown to the operator) in a real headless Chromium,
+ * signed in as the sample's operator on its sign-in form: find a failed job,
  * read its error and attempts, retry it and watch it succeed; the overview agrees with the actuator endpoint; bad
  * input is answered in words; payloads are text. Every page leaves the browser's console clean.
  */
 @Tag("browser")
 @SpringBootTest(classes = SampleApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "sample.demo-traffic.enabled=false", "jobqueue.dashboard.refresh-interval=500ms" })
+		properties = { "sample.demo-traffic.enabled=false", "jobqueue.dashboard.refresh-interval=500ms",
+				"spring.security.user.password=" + Browser.OPERATOR_PASSWORD })
 @Import(BrowserTestJobs.class)
 @DirtiesContext
 class DashboardBrowserTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(30);
-
-	private static final HttpClient HTTP = HttpClient.newHttpClient();
 
 	@TempDir
 	static Path dataDir;
@@ -83,6 +80,12 @@ class DashboardBrowserTests {
 
 	@Autowired
 	BrowserTestJobs.Exports exports;
+
+	@BeforeEach
+	void signIn() {
+		browser.signIn(url("/"), Browser.OPERATOR, Browser.OPERATOR_PASSWORD);
+		browser.clearConsole();
+	}
 
 	@AfterEach
 	void consoleStayedClean() {
@@ -119,7 +122,7 @@ class DashboardBrowserTests {
 		failedExport("overview-1");
 		this.exports.failing.set(false);
 		succeededExport("overview-2");
-		RestClient client = RestClient.create(url(""));
+		RestClient client = operatorClient();
 		await().atMost(WAIT).untilAsserted(() -> {
 			browser.open(url("/"));
 			Map<String, Long> shown = new LinkedHashMap<>();
@@ -160,7 +163,7 @@ class DashboardBrowserTests {
 		long onPage = progressOf(bar);
 		browser.waiting(WAIT).until((driver) -> progressOf(bar) > onPage);
 		assertThat(browser.text(".progress-message")).startsWith("packing image");
-		Map<?, ?> detail = RestClient.create().get().uri("http://localhost:" + this.port + "/actuator/jobqueue/" + id)
+		Map<?, ?> detail = operatorClient().get().uri("http://localhost:" + this.port + "/actuator/jobqueue/" + id)
 			.retrieve()
 			.body(Map.class);
 		assertThat(((Map<?, ?>) detail.get("progress")).get("total")).isEqualTo(60);
@@ -179,7 +182,7 @@ class DashboardBrowserTests {
 	}
 
 	@Test
-	void badInputIsAnsweredInWordsWithItsStatus() throws Exception {
+	void badInputIsAnsweredInWordsWithItsStatus() {
 		assertThat(status("GET", "/jobs/987654321")).isEqualTo(404);
 		browser.open(url("/jobs/987654321"));
 		assertThat(browser.text("#problem")).isEqualTo("There is no job #987654321");
@@ -261,10 +264,16 @@ class DashboardBrowserTests {
 		return "http://localhost:" + this.port + "/jobqueue" + path;
 	}
 
-	private int status(String method, String path) throws Exception {
-		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url(path)));
-		request = method.equals("POST") ? request.POST(HttpRequest.BodyPublishers.noBody()) : request.GET();
-		return HTTP.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+	/** The status of a request the signed-in operator's page sends (a POST with its CSRF token). */
+	private int status(String method, String path) {
+		return browser.send(method, url(path), "http://localhost:" + this.port + "/login").status();
+	}
+
+	/** The actuator, as the operator (HTTP Basic). */
+	private static RestClient operatorClient() {
+		return RestClient.builder()
+			.defaultHeaders((headers) -> headers.setBasicAuth(Browser.OPERATOR, Browser.OPERATOR_PASSWORD))
+			.build();
 	}
 
 }

@@ -30,13 +30,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The dashboard with its defaults (read-only, values hidden): no action buttons anywhere, action URLs refused
- * with 403 and nothing changed, payloads and error details not shown.
+ * The dashboard with its defaults (read-only, values hidden: {@code management.endpoint.jobqueue.show-values=never}),
+ * seen by the signed-in operator: no action buttons anywhere, action URLs refused with 403 by the dashboard itself
+ * (a POST carries the session's CSRF token, so the security filters let it through) and nothing changed, payloads
+ * and error details not shown. A stranger is sent to the sign-in form.
  */
 @Tag("browser")
 @SpringBootTest(classes = SampleApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "sample.demo-traffic.enabled=false", "jobqueue.dashboard.read-only=true",
-				"jobqueue.dashboard.show-values=never" })
+				"management.endpoint.jobqueue.show-values=never",
+				"spring.security.user.password=" + Browser.OPERATOR_PASSWORD })
 @Import(BrowserTestJobs.class)
 @DirtiesContext
 class ReadOnlyDashboardBrowserTests {
@@ -82,7 +85,11 @@ class ReadOnlyDashboardBrowserTests {
 		await().atMost(Duration.ofSeconds(30))
 			.until(() -> this.jobQueue.find(id).orElseThrow().status() == JobStatus.FAILED);
 
-		browser.open(url("/"));
+		assertThat(strangerGet("/").statusCode()).isEqualTo(302);
+		assertThat(strangerGet("/").headers().firstValue("Location")).hasValueSatisfying(
+				(location) -> assertThat(location).endsWith("/login"));
+		browser.signIn(url("/"), Browser.OPERATOR, Browser.OPERATOR_PASSWORD);
+		browser.clearConsole();
 		assertThat(browser.text("#mode")).isEqualTo("read-only");
 		assertThat(browser.text("#types")).contains("export");
 		assertThat(browser.count("[data-action], form[method='post'], button")).isZero();
@@ -96,8 +103,11 @@ class ReadOnlyDashboardBrowserTests {
 
 		for (String path : new String[] { "/jobs/" + id + "/retry", "/jobs/" + id + "/cancel",
 				"/types/pause?type=export", "/types/resume?type=export" }) {
-			assertThat(send("GET", path)).as("GET " + path).isEqualTo(403);
-			assertThat(send("POST", path)).as("POST " + path).isEqualTo(403);
+			for (String method : new String[] { "GET", "POST" }) {
+				Browser.Response response = browser.send(method, url(path), "http://localhost:" + this.port + "/login");
+				assertThat(response.status()).as(method + " " + path).isEqualTo(403);
+				assertThat(response.body()).as(method + " " + path).contains("This dashboard is read-only");
+			}
 		}
 		browser.open(url("/jobs/" + id + "/retry"));
 		assertThat(browser.text("#problem")).isEqualTo("This dashboard is read-only");
@@ -109,10 +119,9 @@ class ReadOnlyDashboardBrowserTests {
 		return "http://localhost:" + this.port + "/jobqueue" + path;
 	}
 
-	private int send(String method, String path) throws Exception {
-		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url(path)));
-		request = method.equals("POST") ? request.POST(HttpRequest.BodyPublishers.noBody()) : request.GET();
-		return HTTP.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+	private HttpResponse<Void> strangerGet(String path) throws Exception {
+		return HTTP.send(HttpRequest.newBuilder(URI.create(url(path))).GET().build(),
+				HttpResponse.BodyHandlers.discarding());
 	}
 
 }
