@@ -43,7 +43,7 @@ import static org.awaitility.Awaitility.await;
  * The dashboard shows values as the {@code jobqueue} endpoint does, from the same setting
  * ({@code management.endpoint.jobqueue.show-values}): a real worker runs a job whose payload, dedup key and result
  * hold the marker, one whose error quotes it, and one that reports progress with it in its message; every page of
- * the dashboard is then read.
+ * the dashboard is then read, and the endpoint's answer for the job in progress.
  */
 class DashboardValuesTests {
 
@@ -53,7 +53,7 @@ class DashboardValuesTests {
 	@Nested
 	@SpringBootTest(classes = ValuesApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 			properties = { "jobqueue.dashboard.enabled=true", "jobqueue.dashboard.read-only=false",
-					"jobqueue.worker.poll-interval=100ms" })
+					"jobqueue.worker.poll-interval=100ms", "management.endpoints.web.exposure.include=jobqueue" })
 	class Never extends RunJobs {
 
 		@DynamicPropertySource
@@ -68,6 +68,8 @@ class DashboardValuesTests {
 			}
 			assertThat(get("/jobqueue/jobs/" + this.echo)).contains("hidden (management.endpoint.jobqueue.show-values)");
 			assertThat(get("/jobqueue/jobs/" + this.slow)).contains("id=\"progress-" + this.slow + "\"");
+			assertThat(get("/actuator/jobqueue/" + this.slow)).doesNotContain(MARKER)
+				.contains("\"message\":\"******\"");
 		}
 
 	}
@@ -97,7 +99,8 @@ class DashboardValuesTests {
 	@Nested
 	@SpringBootTest(classes = ValuesApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 			properties = { "jobqueue.dashboard.enabled=true", "jobqueue.dashboard.read-only=false",
-					"jobqueue.worker.poll-interval=100ms", "management.endpoint.jobqueue.show-values=always" })
+					"jobqueue.worker.poll-interval=100ms", "management.endpoint.jobqueue.show-values=always",
+					"management.endpoints.web.exposure.include=jobqueue" })
 	class Always extends RunJobs {
 
 		@DynamicPropertySource
@@ -113,6 +116,7 @@ class DashboardValuesTests {
 			assertThat(get("/jobqueue/jobs/" + this.strict)).contains(MARKER);
 			assertThat(get("/jobqueue/jobs/" + this.slow)).contains("progress-message\">step of " + MARKER);
 			assertThat(get("/jobqueue/")).contains("progress-message\">step of " + MARKER);
+			assertThat(get("/actuator/jobqueue/" + this.slow)).contains("\"message\":\"step of " + MARKER);
 		}
 
 	}
