@@ -18,6 +18,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A cron expression in the syntax of Spring's {@code CronExpression} ({@code @Scheduled(cron = ...)}), and the
  * next time it matches. Six fields: second minute hour day-of-month month day-of-week, each {@code *}, a number,
@@ -81,7 +83,7 @@ final class Cron {
 	 * The first time strictly after {@code after} that matches, in its zone, or {@code null} if the search ends
 	 * without one (a date that never comes, such as the 30th of February).
 	 */
-	ZonedDateTime next(ZonedDateTime after) {
+	@Nullable ZonedDateTime next(ZonedDateTime after) {
 		ZonedDateTime time = after.plusNanos(1);
 		for (int i = 0; i < MAX_ATTEMPTS; i++) {
 			ZonedDateTime candidate = time;
@@ -236,7 +238,7 @@ final class Cron {
 		return weekday ? last.minusDays(Math.max(0, last.getDayOfWeek().getValue() - 5)) : last;
 	}
 
-	private static ZonedDateTime nearestWeekday(ZonedDateTime time, int day) {
+	private static @Nullable ZonedDateTime nearestWeekday(ZonedDateTime time, int day) {
 		int current = time.getDayOfMonth();
 		DayOfWeek weekday = time.getDayOfWeek();
 		if ((current == day && weekday.getValue() < 6) || (weekday == DayOfWeek.FRIDAY && current == day - 1)
@@ -258,7 +260,7 @@ final class Cron {
 		return null;
 	}
 
-	private static ZonedDateTime nthInMonth(ZonedDateTime time, int ordinal, DayOfWeek day) {
+	private static @Nullable ZonedDateTime nthInMonth(ZonedDateTime time, int ordinal, DayOfWeek day) {
 		for (int i = 0; i < 12; i++) {
 			ZonedDateTime found = time.with(TemporalAdjusters.dayOfWeekInMonth(ordinal, day));
 			if (found.getMonth() == time.getMonth()) {
@@ -357,7 +359,7 @@ final class Cron {
 	/** One field of the expression: the first matching time at or after a time, or {@code null} for none. */
 	private interface Field {
 
-		ZonedDateTime nextOrSame(ZonedDateTime time);
+		@Nullable ZonedDateTime nextOrSame(ZonedDateTime time);
 
 	}
 
@@ -365,7 +367,7 @@ final class Cron {
 	private record Bits(Unit unit, long bits) implements Field {
 
 		@Override
-		public ZonedDateTime nextOrSame(ZonedDateTime time) {
+		public @Nullable ZonedDateTime nextOrSame(ZonedDateTime time) {
 			if (firstFrom(this.unit.get(time)) == this.unit.get(time)) {
 				return time;
 			}

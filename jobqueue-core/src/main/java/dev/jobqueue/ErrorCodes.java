@@ -12,6 +12,18 @@ public final class ErrorCodes {
 	/** The handler ran longer than its {@link JobHandler#timeout() timeout} and was interrupted. */
 	public static final String TIMEOUT_HANDLER = "TIMEOUT:HANDLER";
 
+	/**
+	 * A job that must not run twice ({@code repeatable = false}) ran longer than its handler's timeout and was
+	 * interrupted mid-work: it is failed, not retried, for a person to look at.
+	 */
+	public static final String TIMEOUT_NOT_REPEATABLE = "TIMEOUT:NOT_REPEATABLE";
+
+	/**
+	 * A job that must not run twice ({@code repeatable = false}) was still running when its worker stopped and the
+	 * shutdown timeout ran out: it is failed, not handed back, for a person to look at.
+	 */
+	public static final String SHUTDOWN_NOT_REPEATABLE = "SHUTDOWN:NOT_REPEATABLE";
+
 	/** The worker running a job that must not run twice died (its lease expired): a person should look. */
 	public static final String LEASE_EXPIRED_NOT_REPEATABLE = "LEASE_EXPIRED:NOT_REPEATABLE";
 
@@ -38,6 +50,12 @@ public final class ErrorCodes {
 
 	/** The error classifier itself threw; the failure is recorded as retryable. */
 	public static final String INTERNAL_CLASSIFIER = "INTERNAL:CLASSIFIER";
+
+	/**
+	 * The worker itself failed around a run that had reached its handler (an {@link Error} outside the handler),
+	 * so whether its work was done is unknown: failed, not retried.
+	 */
+	public static final String INTERNAL_WORKER = "INTERNAL:WORKER";
 
 	/** The handler ran out of memory. */
 	public static final String RESOURCE_OUT_OF_MEMORY = "RESOURCE:OUT_OF_MEMORY";

@@ -1,5 +1,7 @@
 package dev.jobqueue;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Thrown by a handler (or by the queue, when a payload cannot be read) for input that can never work. The
  * job fails at once with {@code INVALID_INPUT:<subcategory>} ({@link ErrorCodes#INVALID_INPUT}) and is not tried again.
@@ -10,7 +12,7 @@ public class InvalidJobInputException extends JobFailedException {
 		this("INVALID", message, null);
 	}
 
-	public InvalidJobInputException(String subcategory, String message, Throwable cause) {
+	public InvalidJobInputException(String subcategory, String message, @Nullable Throwable cause) {
 		super(ErrorCodes.of(ErrorCodes.INVALID_INPUT, subcategory), message, false, cause);
 	}
 

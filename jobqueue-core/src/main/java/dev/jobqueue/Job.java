@@ -2,6 +2,8 @@ package dev.jobqueue;
 
 import java.time.Instant;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A job as stored: its current state, the last attempt's worker and error, and its result.
  *
@@ -25,9 +27,10 @@ import java.time.Instant;
  * @param errorDetail a short summary of the latest failure, or {@code null}
  * @param cancelRequested whether a cancel of the running job was asked for
  */
-public record Job(long id, String type, JobStatus status, int priority, String payload, String result,
-		String dedupKey, int attempts, int maxAttempts, Instant runAt, Instant createdAt, Instant startedAt,
-		Instant finishedAt, String workerId, Instant heartbeatAt, Instant leaseUntil, String errorCode,
-		String errorDetail, boolean cancelRequested) {
+public record Job(long id, String type, JobStatus status, int priority, String payload, @Nullable String result,
+		@Nullable String dedupKey, int attempts, int maxAttempts, Instant runAt, Instant createdAt,
+		@Nullable Instant startedAt, @Nullable Instant finishedAt, @Nullable String workerId,
+		@Nullable Instant heartbeatAt, @Nullable Instant leaseUntil, @Nullable String errorCode,
+		@Nullable String errorDetail, boolean cancelRequested) {
 
 }

@@ -1,5 +1,7 @@
 package dev.jobqueue;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Thrown by a handler to fail the run with an error code of its choice, for example
  * {@code throw new JobFailedException("DEPENDENCY:GEOCODER", "geocoder answered 503", true)}.
@@ -10,11 +12,12 @@ public class JobFailedException extends RuntimeException {
 
 	private final boolean retryable;
 
-	public JobFailedException(String errorCode, String message, boolean retryable) {
+	public JobFailedException(String errorCode, @Nullable String message, boolean retryable) {
 		this(errorCode, message, retryable, null);
 	}
 
-	public JobFailedException(String errorCode, String message, boolean retryable, Throwable cause) {
+	public JobFailedException(String errorCode, @Nullable String message, boolean retryable,
+			@Nullable Throwable cause) {
 		super(message, cause);
 		this.errorCode = ErrorCodes.requireValid(errorCode);
 		this.retryable = retryable;

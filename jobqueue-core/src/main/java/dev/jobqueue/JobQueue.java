@@ -3,6 +3,8 @@ package dev.jobqueue;
 import java.util.List;
 import java.util.Optional;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Enqueues and manages background jobs. Jobs are stored in SQLite before {@code enqueue} returns, and run
  * by the {@link JobHandler} of their type on any process that shares the database.
@@ -18,7 +20,7 @@ public interface JobQueue {
 	 * @return the new job's id
 	 * @throws JobQueueException if the type or payload is invalid or the database cannot be written
 	 */
-	default long enqueue(String type, Object payload) {
+	default long enqueue(String type, @Nullable Object payload) {
 		return enqueue(JobRequest.of(type, payload));
 	}
 

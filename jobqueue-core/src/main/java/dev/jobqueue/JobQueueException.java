@@ -1,5 +1,7 @@
 package dev.jobqueue;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The queue could not do what was asked: the request was invalid, or the database could not be used. The
  * message says what went wrong and what to do about it.
@@ -10,7 +12,7 @@ public class JobQueueException extends RuntimeException {
 		super(message);
 	}
 
-	public JobQueueException(String message, Throwable cause) {
+	public JobQueueException(String message, @Nullable Throwable cause) {
 		super(message, cause);
 	}
 

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A job to enqueue, with its options:
  * {@code JobRequest.of("caption", payload).priority(10).delay(Duration.ofMinutes(5)).dedupKey("image-42")}.
@@ -13,20 +15,20 @@ public final class JobRequest {
 
 	private final String type;
 
-	private final Object payload;
+	private final @Nullable Object payload;
 
 	private final int priority;
 
-	private final Instant runAt;
+	private final @Nullable Instant runAt;
 
-	private final Duration delay;
+	private final @Nullable Duration delay;
 
-	private final Integer maxAttempts;
+	private final @Nullable Integer maxAttempts;
 
-	private final String dedupKey;
+	private final @Nullable String dedupKey;
 
-	private JobRequest(String type, Object payload, int priority, Instant runAt, Duration delay, Integer maxAttempts,
-			String dedupKey) {
+	private JobRequest(String type, @Nullable Object payload, int priority, @Nullable Instant runAt,
+			@Nullable Duration delay, @Nullable Integer maxAttempts, @Nullable String dedupKey) {
 		this.type = type;
 		this.payload = payload;
 		this.priority = priority;
@@ -36,8 +38,8 @@ public final class JobRequest {
 		this.dedupKey = dedupKey;
 	}
 
-	/** A job of {@code type} whose payload is serialised to JSON. */
-	public static JobRequest of(String type, Object payload) {
+	/** A job of {@code type} whose payload is serialised to JSON ({@code null} is written as JSON {@code null}). */
+	public static JobRequest of(String type, @Nullable Object payload) {
 		return new JobRequest(type, payload, 0, null, null, null, null);
 	}
 
@@ -64,7 +66,7 @@ public final class JobRequest {
 	}
 
 	/** While a job with this key is unfinished, enqueueing another returns the existing job's id. */
-	public JobRequest dedupKey(String dedupKey) {
+	public JobRequest dedupKey(@Nullable String dedupKey) {
 		return new JobRequest(this.type, this.payload, this.priority, this.runAt, this.delay, this.maxAttempts,
 				dedupKey);
 	}
@@ -73,7 +75,7 @@ public final class JobRequest {
 		return this.type;
 	}
 
-	public Object payload() {
+	public @Nullable Object payload() {
 		return this.payload;
 	}
 
@@ -82,27 +84,27 @@ public final class JobRequest {
 	}
 
 	/** The absolute due time, or {@code null}. */
-	public Instant runAt() {
+	public @Nullable Instant runAt() {
 		return this.runAt;
 	}
 
 	/** The relative due time, or {@code null}. */
-	public Duration delay() {
+	public @Nullable Duration delay() {
 		return this.delay;
 	}
 
 	/** The requested attempts, or {@code null} for the default. */
-	public Integer maxAttempts() {
+	public @Nullable Integer maxAttempts() {
 		return this.maxAttempts;
 	}
 
 	/** The deduplication key, or {@code null}. */
-	public String dedupKey() {
+	public @Nullable String dedupKey() {
 		return this.dedupKey;
 	}
 
 	@Override
-	public boolean equals(Object other) {
+	public boolean equals(@Nullable Object other) {
 		return (other instanceof JobRequest that) && this.priority == that.priority && this.type.equals(that.type)
 				&& Objects.equals(this.payload, that.payload) && Objects.equals(this.runAt, that.runAt)
 				&& Objects.equals(this.delay, that.delay) && Objects.equals(this.maxAttempts, that.maxAttempts)

@@ -2,6 +2,8 @@ package dev.jobqueue;
 
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Recurring jobs. A schedule enqueues one job per tick across every process that shares the database, even
  * when several of them declare it; after downtime it enqueues at most one catch-up job (see {@link Misfire}).
@@ -27,7 +29,7 @@ public interface JobSchedules {
 	 * @param payload the payload of every enqueued job, serialised to JSON once now
 	 * @throws JobQueueException if the name is taken in this process or an argument is invalid
 	 */
-	void register(String name, String type, Schedule schedule, Object payload);
+	void register(String name, String type, Schedule schedule, @Nullable Object payload);
 
 	/**
 	 * Every schedule in the database (including ones no process declares any more), with its next tick,

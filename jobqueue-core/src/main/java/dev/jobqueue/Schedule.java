@@ -9,6 +9,8 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * When a recurring job runs: a Spring cron expression in a time zone, or a fixed interval.
  *
@@ -30,15 +32,16 @@ public final class Schedule {
 
 	private final String expression;
 
-	private final Cron cron;
+	private final @Nullable Cron cron;
 
-	private final Duration interval;
+	private final @Nullable Duration interval;
 
-	private final ZoneId zone;
+	private final @Nullable ZoneId zone;
 
 	private final Misfire misfire;
 
-	private Schedule(String expression, Cron cron, Duration interval, ZoneId zone, Misfire misfire) {
+	private Schedule(String expression, @Nullable Cron cron, @Nullable Duration interval, @Nullable ZoneId zone,
+			Misfire misfire) {
 		this.expression = expression;
 		this.cron = cron;
 		this.interval = interval;
@@ -58,7 +61,7 @@ public final class Schedule {
 	 * A cron schedule read in {@code zone} ({@code null} for the default zone).
 	 * @throws IllegalArgumentException if the expression is not a valid Spring cron expression
 	 */
-	public static Schedule cron(String expression, ZoneId zone) {
+	public static Schedule cron(String expression, @Nullable ZoneId zone) {
 		if (expression == null || expression.isBlank()) {
 			throw new IllegalArgumentException("A cron expression must not be empty: use six fields such as "
 					+ "\"0 0 * * * *\" (every hour) or a macro such as \"@daily\"");
@@ -94,7 +97,7 @@ public final class Schedule {
 	 * (ISO-8601 such as {@code PT5M}).
 	 * @throws IllegalArgumentException if the text is neither
 	 */
-	public static Schedule parse(String expression, ZoneId zone) {
+	public static Schedule parse(String expression, @Nullable ZoneId zone) {
 		Objects.requireNonNull(expression, "'expression' must not be null");
 		if (expression.startsWith(CRON_PREFIX)) {
 			return cron(expression.substring(CRON_PREFIX.length()), zone);
@@ -112,12 +115,12 @@ public final class Schedule {
 	}
 
 	/** This schedule read in another zone (cron only; intervals do not depend on a zone). */
-	public Schedule inZone(ZoneId zone) {
+	public Schedule inZone(@Nullable ZoneId zone) {
 		return new Schedule(this.expression, this.cron, this.interval, zone, this.misfire);
 	}
 
 	/** This schedule with another policy for missed ticks. */
-	public Schedule withMisfire(Misfire misfire) {
+	public Schedule withMisfire(@Nullable Misfire misfire) {
 		return new Schedule(this.expression, this.cron, this.interval, this.zone,
 				(misfire != null) ? misfire : Misfire.DEFAULT);
 	}
@@ -128,7 +131,7 @@ public final class Schedule {
 	}
 
 	/** The zone cron fields are read in, or {@code null} for the default zone. */
-	public ZoneId zone() {
+	public @Nullable ZoneId zone() {
 		return this.zone;
 	}
 
@@ -144,7 +147,7 @@ public final class Schedule {
 	 * The first tick strictly after {@code after}, or {@code null} if there is none (a cron for a date that
 	 * never comes). Cron schedules without a zone are read in UTC here.
 	 */
-	public Instant nextAfter(Instant after) {
+	public @Nullable Instant nextAfter(Instant after) {
 		if (this.interval != null) {
 			long step = this.interval.toMillis();
 			long millis = after.toEpochMilli();
@@ -160,7 +163,7 @@ public final class Schedule {
 	}
 
 	@Override
-	public boolean equals(Object other) {
+	public boolean equals(@Nullable Object other) {
 		return other instanceof Schedule that && this.expression.equals(that.expression)
 				&& Objects.equals(this.zone, that.zone) && this.misfire == that.misfire;
 	}

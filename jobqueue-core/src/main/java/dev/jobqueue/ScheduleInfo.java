@@ -2,6 +2,8 @@ package dev.jobqueue;
 
 import java.time.Instant;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A recurring schedule as stored in the database, for operators and the actuator endpoint.
  *
@@ -20,6 +22,6 @@ import java.time.Instant;
  * @param paused whether its job type is paused, which holds its ticks back
  */
 public record ScheduleInfo(String name, String type, String expression, String zone, Misfire misfire,
-		Instant nextRunAt, Instant lastTickAt, Long lastJobId, Instant declaredAt, String definedBy, boolean live,
+		Instant nextRunAt, @Nullable Instant lastTickAt, @Nullable Long lastJobId, Instant declaredAt, String definedBy, boolean live,
 		boolean paused) {
 }

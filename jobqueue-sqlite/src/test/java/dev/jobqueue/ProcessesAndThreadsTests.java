@@ -97,7 +97,8 @@ class ProcessesAndThreadsTests {
 			handlers.register(HandlerDefinition.of("slow", (payload, context) -> "done"));
 			handlers.register(new HandlerDefinition("slow-once", (payload, context) -> "must not run", 0, null, 0,
 					false, "test"));
-			JobWorker rescuer = worker(db, handlers, 2, Duration.ofSeconds(30), Executors.newFixedThreadPool(2));
+			// The victim's lease: a lease is taken back after it was seen expired for a whole lease of the rescuer's.
+			JobWorker rescuer = worker(db, handlers, 2, Duration.ofMillis(1500), Executors.newFixedThreadPool(2));
 			rescuer.start();
 			await().atMost(Duration.ofSeconds(30))
 				.until(() -> db.count("SELECT count(*) FROM jobs WHERE status IN ('succeeded', 'failed')") == 2);

@@ -15,9 +15,10 @@ import java.time.Instant;
  * @param snoozes snoozes so far
  * @param runAt when it was due
  * @param createdAt when it was enqueued
- * @param traceParent the W3C traceparent current at enqueue, or {@code null}
+ * @param traceContext the propagation headers of the trace current at enqueue in their stored form (see
+ *        {@link TraceHeaders}), or {@code null}
  */
 public record ClaimedJob(long id, String type, String payload, int priority, int run, int attempt, int maxAttempts,
-		int snoozes, Instant runAt, Instant createdAt, String traceParent) {
+		int snoozes, Instant runAt, Instant createdAt, String traceContext) {
 
 }

@@ -15,9 +15,21 @@ import dev.jobqueue.ErrorCodes;
  * @param errorCode {@code CATEGORY:SUBCATEGORY} for failures
  * @param errorDetail short failure summary
  * @param nextRunAt when to run again, for {@link Kind#RETRY} and {@link Kind#SNOOZED}
+ * @param errorTrace the failure's stack trace, bounded, kept with the attempt; or {@code null}
  */
 public record Completion(long jobId, int run, Kind kind, String result, String errorCode, String errorDetail,
-		Instant nextRunAt) {
+		Instant nextRunAt, String errorTrace) {
+
+	public Completion(long jobId, int run, Kind kind, String result, String errorCode, String errorDetail,
+			Instant nextRunAt) {
+		this(jobId, run, kind, result, errorCode, errorDetail, nextRunAt, null);
+	}
+
+	/** This outcome with the failure's stack trace. */
+	public Completion withErrorTrace(String trace) {
+		return new Completion(this.jobId, this.run, this.kind, this.result, this.errorCode, this.errorDetail,
+				this.nextRunAt, trace);
+	}
 
 	/** What happened to a run. */
 	public enum Kind {

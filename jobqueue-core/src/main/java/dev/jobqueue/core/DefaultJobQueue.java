@@ -6,9 +6,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,19 +42,19 @@ public final class DefaultJobQueue implements JobQueue {
 
 	private final EnqueueLimits limits;
 
-	private final Supplier<String> traceParent;
+	private final TraceContextSource traceContext;
 
 	private volatile QueueSignals signals = QueueSignals.NONE;
 
 	public DefaultJobQueue(JobStore store, JobAdminStore admin, PayloadCodec codec, HandlerRegistry handlers,
-			Clock clock, EnqueueLimits limits, Supplier<String> traceParent) {
+			Clock clock, EnqueueLimits limits, TraceContextSource traceContext) {
 		this.store = Objects.requireNonNull(store, "'store' must not be null");
 		this.admin = Objects.requireNonNull(admin, "'admin' must not be null");
 		this.codec = Objects.requireNonNull(codec, "'codec' must not be null");
 		this.handlers = Objects.requireNonNull(handlers, "'handlers' must not be null");
 		this.clock = Objects.requireNonNull(clock, "'clock' must not be null");
 		this.limits = Objects.requireNonNull(limits, "'limits' must not be null");
-		this.traceParent = (traceParent != null) ? traceParent : () -> null;
+		this.traceContext = (traceContext != null) ? traceContext : Map::of;
 	}
 
 	/** Where this process's worker hears of new jobs and cancellations. */
@@ -79,13 +79,24 @@ public final class DefaultJobQueue implements JobQueue {
 			return List.of();
 		}
 		Instant now = this.clock.instant();
-		String trace = this.traceParent.get();
+		String trace = currentTraceContext();
 		List<NewJob> jobs = new ArrayList<>(requests.size());
 		for (JobRequest request : requests) {
 			jobs.add(validate(request, now, trace));
 		}
 		QueueSignals target = this.signals;
 		return this.store.enqueue(jobs, now, target::jobsEnqueued);
+	}
+
+	private String currentTraceContext() {
+		try {
+			return TraceHeaders.encode(this.traceContext.currentTraceHeaders());
+		}
+		catch (RuntimeException ex) {
+			// Telemetry must never cost a caller its job.
+			logger.warn("Could not read the current trace context; enqueuing without it: {}", ex.toString());
+			return null;
+		}
 	}
 
 	@Override

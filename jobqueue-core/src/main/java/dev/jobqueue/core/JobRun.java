@@ -8,6 +8,7 @@ import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.jobqueue.ErrorCodes;
 import dev.jobqueue.JobContext;
 import dev.jobqueue.JobSnoozedException;
 
@@ -15,7 +16,9 @@ import dev.jobqueue.JobSnoozedException;
  * One run of a claimed job: the handler's view of it ({@link JobContext}) and the worker's bookkeeping. The
  * flags are written by the worker's polling thread (cancel, timeout, lease lost, hand-back, abandon) and read by
  * the handler's thread, so they are volatile; the hand-over of the outcome ({@link #finish}) and the abandoning
- * ({@link #abandon}) are synchronized with each other, so exactly one of them decides who writes the outcome.
+ * ({@link #abandon}) and the cut-off at shutdown ({@link #cutOff}) are synchronized with each other, so exactly one
+ * of them decides who writes the outcome. Local deadlines (timeout, cancel timeout, heartbeat throttle) are read on
+ * the worker's monotonic {@link Ticker}; the wall clock only stamps what is stored.
  */
 final class JobRun implements JobContext {
 
@@ -25,14 +28,26 @@ final class JobRun implements JobContext {
 	/** How often a run's progress is written at most. */
 	static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(2);
 
+	/** What the cut-off at shutdown found; see {@link #cutOff()}. */
+	enum CutOff {
+
+		/** The run had ended: its own outcome is written. */
+		ENDED,
+		/** The handler had not begun and now never will. */
+		NOT_STARTED,
+		/** The handler is running; it is interrupted and its outcome will be ignored. */
+		RUNNING
+
+	}
+
 	final ClaimedJob job;
 
 	final HandlerDefinition handler;
 
 	final Instant claimedAt;
 
-	/** When the run passes its handler's timeout, or {@code null} without one. */
-	final Instant deadline;
+	/** When the run passes its handler's timeout (a {@link Ticker} reading); meaningful only with a timeout. */
+	final long deadline;
 
 	private final JobStore store;
 
@@ -40,9 +55,17 @@ final class JobRun implements JobContext {
 
 	private final Clock clock;
 
+	private final Ticker ticker;
+
 	private final WorkerSettings settings;
 
 	private volatile Thread thread;
+
+	/** Whether the handler's thread took the run; guarded by {@code this}. */
+	private boolean started;
+
+	/** Whether the handler itself was called: after that, running it again is running it twice. */
+	private volatile boolean handlerInvoked;
 
 	volatile boolean cancelRequested;
 
@@ -57,7 +80,8 @@ final class JobRun implements JobContext {
 	/** Recorded as cancelled by the worker because the handler ignored its interrupt; still running. */
 	volatile boolean abandoned;
 
-	volatile Instant cancelRequestedAt;
+	/** When the cancel was asked for (a {@link Ticker} reading), valid once {@link #cancelRequested}. */
+	volatile long cancelRequestedAt;
 
 	volatile Completion completion;
 
@@ -65,34 +89,70 @@ final class JobRun implements JobContext {
 
 	long endNanos;
 
-	private Instant lastHeartbeat;
+	private boolean heartbeatWritten;
 
-	private Instant lastProgress;
+	private long lastHeartbeat;
+
+	private boolean progressWritten;
+
+	private long lastProgress;
 
 	JobRun(ClaimedJob job, HandlerDefinition handler, Instant claimedAt, JobStore store, String workerId, Clock clock,
-			WorkerSettings settings) {
+			Ticker ticker, WorkerSettings settings) {
 		this.job = job;
 		this.handler = handler;
 		this.claimedAt = claimedAt;
-		this.deadline = (handler.timeout() != null) ? claimedAt.plus(handler.timeout()) : null;
+		long now = ticker.nanos();
+		this.deadline = (handler.timeout() != null) ? now + handler.timeout().toNanos() : now;
 		this.store = store;
 		this.workerId = workerId;
 		this.clock = clock;
+		this.ticker = ticker;
 		this.settings = settings;
 	}
 
+	boolean hasTimeout() {
+		return this.handler.timeout() != null;
+	}
+
 	/**
-	 * Runs the handler on the calling thread, inside the interceptor, and maps how it ended.
+	 * Runs the handler on the calling thread, inside the interceptor, and maps how it ended. Never throws: whatever
+	 * fails around the handler (the interceptor, the mapping, an {@link Error}) still yields an outcome, and an
+	 * interceptor cannot change the handler's outcome.
 	 * @return the outcome to hand to {@link #finish}
 	 */
 	Completion execute(RunInterceptor interceptor, OutcomeMapper outcomes) {
 		this.startNanos = System.nanoTime();
-		bindThread();
-		try {
-			return interceptor.around(this.job, () -> invokeHandler(outcomes));
+		if (!bindThread()) {
+			// Cut off at shutdown before it began: handed back, this outcome is never written.
+			return Completion.handedBack(this.job, this.claimedAt);
 		}
-		catch (Throwable failure) {
-			return outcomes.threw(state(), failure, this.clock.instant());
+		try {
+			Completion[] ran = new Completion[1];
+			Throwable interceptorFailure = null;
+			try {
+				interceptor.around(this.job, () -> {
+					ran[0] = invokeHandler(outcomes);
+					return ran[0];
+				});
+			}
+			catch (Throwable ex) {
+				interceptorFailure = ex;
+			}
+			if (ran[0] == null && !this.handlerInvoked) {
+				logger.warn("The run interceptor of job {} ({}) did not run it{}; running it without the interceptor",
+						this.job.id(), this.job.type(), (interceptorFailure != null) ? " (" + interceptorFailure + ")" : "",
+						interceptorFailure);
+				ran[0] = invokeHandler(outcomes);
+			}
+			else if (interceptorFailure != null) {
+				logger.warn("The run interceptor of job {} ({}) failed around the run; the job's outcome stands: {}",
+						this.job.id(), this.job.type(), interceptorFailure.toString(), interceptorFailure);
+			}
+			return (ran[0] != null) ? ran[0] : undetermined(interceptorFailure);
+		}
+		catch (Throwable ex) {
+			return undetermined(ex);
 		}
 		finally {
 			unbindThread();
@@ -103,23 +163,51 @@ final class JobRun implements JobContext {
 		if (this.cancelRequested) {
 			return Completion.cancelled(this.job);
 		}
-		Object result;
+		this.handlerInvoked = true;
+		Object result = null;
+		Throwable failure = null;
 		try {
 			result = this.handler.invoker().invoke(this.job.payload(), this);
 		}
-		catch (Throwable failure) {
-			return outcomes.threw(state(), failure, this.clock.instant());
+		catch (Throwable ex) {
+			failure = ex;
 		}
-		return outcomes.returned(state(), result, this.clock.instant());
+		try {
+			return (failure != null) ? outcomes.threw(state(), failure, this.clock.instant())
+					: outcomes.returned(state(), result, this.clock.instant());
+		}
+		catch (Throwable ex) {
+			return undetermined((failure != null) ? failure : ex);
+		}
+	}
+
+	/**
+	 * The outcome when the worker itself failed around the run (an {@link Error} outside the handler): a run that
+	 * never reached its handler goes back to pending; one that did fails for a person to look at, since its work
+	 * may be done.
+	 */
+	Completion undetermined(Throwable failure) {
+		if (!this.handlerInvoked) {
+			return Completion.handedBack(this.job, this.claimedAt);
+		}
+		return Completion.failed(this.job, ErrorCodes.INTERNAL_WORKER,
+				"The worker failed around the run, so its outcome is unknown: " + failure);
 	}
 
 	/** How the run stands now, for the {@link OutcomeMapper}. */
 	OutcomeMapper.RunState state() {
-		return new OutcomeMapper.RunState(this.job, this.handler.timeout(), this.cancelRequested, this.timedOut);
+		return new OutcomeMapper.RunState(this.job, this.handler.timeout(), this.cancelRequested, this.timedOut,
+				this.handler.repeatable());
 	}
 
-	private synchronized void bindThread() {
+	/** @return whether the run may start; not when it was cut off at shutdown before it began */
+	private synchronized boolean bindThread() {
+		if (this.handedBack) {
+			return false;
+		}
 		this.thread = Thread.currentThread();
+		this.started = true;
+		return true;
 	}
 
 	/** Unbinds, then clears any interrupt aimed at this run so it cannot leak into the thread's next task. */
@@ -139,15 +227,19 @@ final class JobRun implements JobContext {
 
 	void markCancelRequested() {
 		if (!this.cancelRequested) {
-			this.cancelRequestedAt = this.clock.instant();
+			this.cancelRequestedAt = this.ticker.nanos();
 			this.cancelRequested = true;
 		}
 	}
 
-	/** When a cancelled run that is still going is recorded as cancelled without it, or {@code null}. */
-	Instant cancelDeadline() {
-		Instant requested = this.cancelRequestedAt;
-		return (requested != null && this.completion == null) ? requested.plus(this.settings.cancelTimeout()) : null;
+	/** Whether a cancelled run that is still going waits for its cancel timeout. */
+	boolean awaitsCancel() {
+		return this.cancelRequested && this.completion == null;
+	}
+
+	/** When a cancelled run that is still going is recorded as cancelled without it; see {@link #awaitsCancel()}. */
+	long cancelDeadline() {
+		return this.cancelRequestedAt + this.settings.cancelTimeout().toNanos();
 	}
 
 	/** @return whether the run was still going and is now abandoned (only once) */
@@ -157,6 +249,19 @@ final class JobRun implements JobContext {
 		}
 		this.abandoned = true;
 		return true;
+	}
+
+	/**
+	 * At shutdown: decides, once and against {@link #finish}, whether the run's own outcome is written (it ended)
+	 * or the worker writes one for it (it did not). A run cut off is marked handed back: if it had not begun it
+	 * never will, and whatever it returns later is ignored.
+	 */
+	synchronized CutOff cutOff() {
+		if (this.completion != null || this.abandoned || this.handedBack) {
+			return CutOff.ENDED;
+		}
+		this.handedBack = true;
+		return this.started ? CutOff.RUNNING : CutOff.NOT_STARTED;
 	}
 
 	/**
@@ -170,7 +275,9 @@ final class JobRun implements JobContext {
 			this.startNanos = this.endNanos;
 		}
 		synchronized (this) {
-			this.completion = completion;
+			if (this.completion == null) {
+				this.completion = completion;
+			}
 			return this.abandoned;
 		}
 	}
@@ -215,15 +322,20 @@ final class JobRun implements JobContext {
 		if (isCancelled()) {
 			return false;
 		}
-		Instant now = this.clock.instant();
+		long nowNanos = this.ticker.nanos();
 		// A handler may call this in a tight loop: write at most every tenth of the lease.
-		if (this.lastHeartbeat != null && now.isBefore(this.lastHeartbeat.plus(this.settings.lease().dividedBy(10)))) {
-			return true;
+		synchronized (this) {
+			if (this.heartbeatWritten
+					&& !Ticker.reached(nowNanos, this.lastHeartbeat + this.settings.lease().dividedBy(10).toNanos())) {
+				return true;
+			}
+			this.heartbeatWritten = true;
+			this.lastHeartbeat = nowNanos;
 		}
-		this.lastHeartbeat = now;
+		Instant now = this.clock.instant();
 		LeaseRenewal renewal;
 		try {
-			renewal = this.store.renewLeases(this.workerId, List.of(ref()), now, now.plus(this.settings.lease()));
+			renewal = this.store.heartbeat(this.workerId, ref(), now, now.plus(this.settings.lease()));
 		}
 		catch (RuntimeException ex) {
 			// The database is briefly unusable: that is no fault of the job. The polling loop renews the lease
@@ -243,12 +355,21 @@ final class JobRun implements JobContext {
 
 	@Override
 	public boolean progress(long done, long total, String message) {
-		Instant now = this.clock.instant();
-		// At most every PROGRESS_INTERVAL, whatever the handler's loop does: a bar that moves, not a write per item.
-		if (this.lastProgress == null || !now.isBefore(this.lastProgress.plus(PROGRESS_INTERVAL))) {
-			this.lastProgress = now;
+		long nowNanos = this.ticker.nanos();
+		// At most every PROGRESS_INTERVAL on the monotonic ticker, whatever the handler's loop does: a bar that
+		// moves, not a write per item. The time shown with it is the clock's.
+		boolean write;
+		synchronized (this) {
+			write = !this.progressWritten
+					|| Ticker.reached(nowNanos, this.lastProgress + PROGRESS_INTERVAL.toNanos());
+			if (write) {
+				this.progressWritten = true;
+				this.lastProgress = nowNanos;
+			}
+		}
+		if (write) {
 			try {
-				this.store.recordProgress(ref(), new JobProgress(done, total, message, now));
+				this.store.recordProgress(ref(), new JobProgress(done, total, message, this.clock.instant()));
 			}
 			catch (RuntimeException ex) {
 				logger.debug("Progress of job {} ({}) could not be written: {}", this.job.id(), this.job.type(),

@@ -51,8 +51,21 @@ public interface JobStore {
 		return null;
 	}
 
-	/** Extends the leases of runs this worker holds and reports cancellations and lost runs. */
+	/**
+	 * Extends the leases of runs this worker holds and reports cancellations and lost runs. It says that the
+	 * worker is alive, not that the handlers are: it leaves each job's heartbeat time alone, so a handler that
+	 * hangs shows as stuck (see {@link #heartbeat}).
+	 */
 	LeaseRenewal renewLeases(String workerId, Collection<RunningJobRef> runs, Instant now, Instant leaseUntil);
+
+	/**
+	 * A handler's own heartbeat ({@link dev.jobqueue.JobContext#heartbeat()}): records that the handler is alive
+	 * (the job's heartbeat time, which "stuck" is measured on) and extends the run's lease as
+	 * {@link #renewLeases} does. The default only extends the lease.
+	 */
+	default LeaseRenewal heartbeat(String workerId, RunningJobRef run, Instant now, Instant leaseUntil) {
+		return renewLeases(workerId, List.of(run), now, leaseUntil);
+	}
 
 	/**
 	 * Takes back running jobs whose lease expired: they go back to pending with the attempt counted, or fail
@@ -63,6 +76,17 @@ public interface JobStore {
 	 * @return how many jobs were taken back
 	 */
 	int recoverExpiredLeases(Instant now, int limit);
+
+	/** Running jobs whose lease ended before {@code now}, as they stand (see {@link ExpiredLease}). */
+	List<ExpiredLease> findExpiredLeases(Instant now, int limit);
+
+	/**
+	 * Takes back the given jobs as {@link #recoverExpiredLeases(Instant, int)} does, each only if it is still
+	 * running under the same run with the same lease end: a lease renewed since it was read (its worker is alive,
+	 * whatever the clocks say) is left alone.
+	 * @return how many jobs were taken back
+	 */
+	int recoverExpiredLeases(Collection<ExpiredLease> leases, Instant now);
 
 	/**
 	 * Adds an event to a job's timeline, for what the worker notices outside a transition (a handler that

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -27,7 +28,9 @@ import org.slf4j.LoggerFactory;
  * {@link RunningJobs}).</li>
  * <li>Every third of the lease, the leases of running jobs are renewed in one statement, which also tells of
  * cancellations requested by other processes and of runs whose lease was lost.</li>
- * <li>Expired leases of dead workers are taken back.</li>
+ * <li>Expired leases of dead workers are taken back: a lease is taken back once this worker has seen it expired and
+ * unchanged for a whole lease on its monotonic clock ({@link ExpiredLeaseWatch}), so a wall-clock step here or in
+ * the lease holder's process never takes a live job away.</li>
  * <li>Up to the number of free slots, due jobs of the types handled here are claimed (what to ask for is the
  * {@link ClaimPlanner}'s answer) and handed to the executor as {@link JobRun}s. Outcomes not written yet are
  * written in the same transaction, and their slots count as free: a busy worker commits once per round, not
@@ -56,6 +59,8 @@ public final class JobWorker implements QueueSignals {
 
 	private final Clock clock;
 
+	private final Ticker ticker;
+
 	private final WorkerSettings settings;
 
 	private final WorkerInfo info;
@@ -69,6 +74,8 @@ public final class JobWorker implements QueueSignals {
 	private final OutcomeMapper outcomes;
 
 	private final RunningJobs runs;
+
+	private final ExpiredLeaseWatch expiredLeases;
 
 	private final ConcurrentLinkedQueue<JobRun> finished = new ConcurrentLinkedQueue<>();
 
@@ -84,28 +91,44 @@ public final class JobWorker implements QueueSignals {
 	/** The store's change token as the loop's latest round began. */
 	private volatile Object roundToken;
 
-	private Instant nextRenewal = Instant.MIN;
+	/** When leases are renewed next, a {@link Ticker} reading: local deadlines never follow the wall clock. */
+	private long nextRenewal;
 
-	private Instant nextRecovery = Instant.MIN;
+	private long nextRecovery;
 
 	private boolean lastClaimFull;
 
 	public JobWorker(JobStore store, HandlerRegistry handlers, PayloadCodec codec, ErrorClassifier classifier,
 			RetryPolicy retryPolicy, Clock clock, WorkerSettings settings, ExecutorService executor,
 			WorkerListener listener, RunInterceptor interceptor) {
+		this(store, handlers, codec, classifier, retryPolicy, clock, settings, executor, listener, interceptor,
+				Ticker.SYSTEM);
+	}
+
+	/**
+	 * @param clock the wall clock, for what is stored (claim and finish times, leases, retry times)
+	 * @param ticker the monotonic clock, for local deadlines (renewal, recovery, handler timeouts, heartbeats)
+	 */
+	public JobWorker(JobStore store, HandlerRegistry handlers, PayloadCodec codec, ErrorClassifier classifier,
+			RetryPolicy retryPolicy, Clock clock, WorkerSettings settings, ExecutorService executor,
+			WorkerListener listener, RunInterceptor interceptor, Ticker ticker) {
 		this.store = Objects.requireNonNull(store, "'store' must not be null");
 		this.handlers = Objects.requireNonNull(handlers, "'handlers' must not be null");
 		this.clock = Objects.requireNonNull(clock, "'clock' must not be null");
 		this.settings = Objects.requireNonNull(settings, "'settings' must not be null");
 		this.executor = Objects.requireNonNull(executor, "'executor' must not be null");
-		this.listener = (listener != null) ? listener : WorkerListener.NONE;
+		this.ticker = Objects.requireNonNull(ticker, "'ticker' must not be null");
+		this.listener = GuardedWorkerListener.of(listener);
 		this.interceptor = (interceptor != null) ? interceptor : RunInterceptor.NONE;
 		this.outcomes = new OutcomeMapper(Objects.requireNonNull(codec, "'codec' must not be null"),
 				Objects.requireNonNull(classifier, "'classifier' must not be null"),
-				Objects.requireNonNull(retryPolicy, "'retryPolicy' must not be null"), settings.maxSnoozes());
+				Objects.requireNonNull(retryPolicy, "'retryPolicy' must not be null"), settings.maxSnoozes(), ticker);
 		this.runs = new RunningJobs(store, settings, this.listener);
+		this.expiredLeases = new ExpiredLeaseWatch(settings.lease());
 		this.info = new WorkerInfo(settings.workerId(), WorkerIds.hostName(), ProcessHandle.current().pid(),
 				handlers.types(), settings.concurrency());
+		this.nextRenewal = ticker.nanos();
+		this.nextRecovery = this.nextRenewal;
 	}
 
 	public String workerId() {
@@ -161,14 +184,16 @@ public final class JobWorker implements QueueSignals {
 	}
 
 	/**
-	 * Stops claiming, waits up to the shutdown timeout for running jobs to finish, then hands back the ones
-	 * that did not (pending again, attempt not counted) and interrupts them.
-	 * @return how many jobs were handed back
+	 * Stops claiming, waits up to the shutdown timeout for running jobs to finish, then cuts off the ones that
+	 * did not: handed back (pending again, attempt not counted), or failed with
+	 * {@link dev.jobqueue.ErrorCodes#SHUTDOWN_NOT_REPEATABLE} if their handler is not repeatable; and interrupts
+	 * them. Every run either has its own outcome written or is cut off, never both, never neither.
+	 * @return how many runs were cut off
 	 */
 	public int stop() {
 		this.claiming = false;
 		long deadline = System.nanoTime() + this.settings.shutdownTimeout().toNanos();
-		while (!this.runs.isEmpty() && System.nanoTime() < deadline && this.loop != null) {
+		while (!this.runs.isEmpty() && System.nanoTime() - deadline < 0 && this.loop != null) {
 			wakeUp();
 			sleepQuietly(Math.min(20, Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
 		}
@@ -177,9 +202,9 @@ public final class JobWorker implements QueueSignals {
 		if (polling != null) {
 			polling.stop(Duration.ofSeconds(10));
 		}
-		int handedBack;
+		int cutOff;
 		synchronized (this) {
-			handedBack = handBackUnfinished();
+			cutOff = cutOffUnfinished();
 		}
 		this.executor.shutdownNow();
 		try {
@@ -188,8 +213,7 @@ public final class JobWorker implements QueueSignals {
 		catch (RuntimeException ex) {
 			logger.warn("Could not unregister worker {}: {}", workerId(), ex.getMessage());
 		}
-		logger.info("Job worker {} stopped; {} unfinished job(s) handed back", workerId(), handedBack);
-		return handedBack;
+		return cutOff;
 	}
 
 	@Override
@@ -217,20 +241,27 @@ public final class JobWorker implements QueueSignals {
 	 */
 	private synchronized int poll(boolean writeLateOutcomes) {
 		Instant now = this.clock.instant();
+		long nowNanos = this.ticker.nanos();
 		boolean claim = this.claiming && !this.stopped;
-		if (!claim || !now.isBefore(this.nextRenewal) || !now.isBefore(this.nextRecovery)) {
+		boolean renew = Ticker.reached(nowNanos, this.nextRenewal);
+		boolean recover = Ticker.reached(nowNanos, this.nextRecovery);
+		if (!claim || renew || recover) {
 			// Before recovery looks at expired leases, outcomes known here are in the database.
 			writeOutcomes(now);
 		}
-		this.runs.enforceTimeouts(now);
-		if (!now.isBefore(this.nextRenewal)) {
-			this.nextRenewal = now.plus(this.settings.renewalInterval());
+		this.runs.enforceTimeouts(nowNanos, now);
+		if (renew) {
+			this.nextRenewal = nowNanos + this.settings.renewalInterval().toNanos();
 			this.store.registerWorker(this.info, now);
 			this.runs.renewLeases(now);
 		}
-		if (!now.isBefore(this.nextRecovery)) {
-			this.nextRecovery = now.plus(recoveryInterval());
-			this.store.recoverExpiredLeases(now, RECOVERY_BATCH);
+		if (recover) {
+			this.nextRecovery = nowNanos + recoveryInterval().toNanos();
+			List<ExpiredLease> due = this.expiredLeases.due(this.store.findExpiredLeases(now, RECOVERY_BATCH),
+					nowNanos);
+			if (!due.isEmpty()) {
+				this.store.recoverExpiredLeases(due, now);
+			}
 		}
 		int claimed = claim ? claimAndDispatch(now) : 0;
 		if (writeLateOutcomes && !this.finished.isEmpty()) {
@@ -252,10 +283,10 @@ public final class JobWorker implements QueueSignals {
 		if (claimed > 0 && this.lastClaimFull && freeSlots() > 0) {
 			return Duration.ZERO;
 		}
-		Instant now = this.clock.instant();
+		long nowNanos = this.ticker.nanos();
 		long wait = Math.min(this.settings.pollInterval().toMillis(),
-				Math.max(1, Duration.between(now, this.nextRenewal).toMillis()));
-		return Duration.ofMillis(this.runs.millisUntilNextDeadline(now, wait));
+				Math.max(1, Duration.ofNanos(this.nextRenewal - nowNanos).toMillis()));
+		return Duration.ofMillis(this.runs.millisUntilNextDeadline(nowNanos, wait));
 	}
 
 	private boolean changedSinceRound() {
@@ -308,14 +339,29 @@ public final class JobWorker implements QueueSignals {
 		return jobs.size();
 	}
 
+	/**
+	 * Hands a claimed job to the executor. Whatever fails here (a full executor, an {@link Error} such as a thread
+	 * that cannot be created) hands the job back: its handler has not begun, and it must not stay {@code running}.
+	 */
 	private void dispatch(ClaimedJob job, Instant now) {
 		HandlerDefinition handler = this.handlers.find(job.type()).orElseThrow();
-		JobRun run = new JobRun(job, handler, now, this.store, workerId(), this.clock, this.settings);
+		JobRun run = new JobRun(job, handler, now, this.store, workerId(), this.clock, this.ticker, this.settings);
 		this.runs.add(run);
 		try {
-			this.executor.execute(() -> runEnded(run, run.execute(this.interceptor, this.outcomes)));
+			this.executor.execute(() -> {
+				Completion completion = null;
+				try {
+					completion = run.execute(this.interceptor, this.outcomes);
+				}
+				finally {
+					runEnded(run, (completion != null) ? completion : run.undetermined(null));
+				}
+			});
 		}
-		catch (RejectedExecutionException ex) {
+		catch (Throwable ex) {
+			if (!(ex instanceof RejectedExecutionException)) {
+				logger.error("Could not start job {} ({}); it goes back to pending", job.id(), job.type(), ex);
+			}
 			runEnded(run, Completion.handedBack(job, now));
 		}
 	}
@@ -330,6 +376,7 @@ public final class JobWorker implements QueueSignals {
 			return;
 		}
 		if (run.handedBack || this.stopped && !this.runs.holds(run)) {
+			// Cut off at shutdown (the worker wrote its outcome), or already written by the shutdown.
 			return;
 		}
 		this.finished.add(run);
@@ -376,15 +423,42 @@ public final class JobWorker implements QueueSignals {
 		this.unwritten.clear();
 	}
 
-	private int handBackUnfinished() {
+	/**
+	 * The end of a stop, with the polling loop stopped: cuts off the runs still going, then writes, in one
+	 * transaction, the outcomes of every run that ended (queued or not yet) and those of the runs cut off. Which
+	 * of the two a run gets is decided once per run ({@link JobRun#cutOff()}), so no run ending meanwhile is left
+	 * out or written twice.
+	 */
+	private int cutOffUnfinished() {
+		Instant now = this.clock.instant();
+		List<RunningJobs.CutOffRun> cutOff = this.runs.cutOffUnfinished(now);
+		drainFinished();
+		for (JobRun run : this.runs.ended()) {
+			if (!this.unwritten.contains(run)) {
+				this.unwritten.add(run);
+			}
+		}
+		List<Completion> completions = completionsOf(this.unwritten);
+		int ended = completions.size();
+		for (RunningJobs.CutOffRun run : cutOff) {
+			completions.add(run.completion());
+		}
+		long failed = cutOff.stream().filter(RunningJobs.CutOffRun::failed).count();
 		try {
-			writeOutcomes(this.clock.instant());
+			boolean[] applied = this.store.complete(completions, workerId(), now);
+			recordWritten(Arrays.copyOf(applied, ended));
+			logger.info("Job worker {} stopped; {} unfinished job(s) handed back, {} failed as not repeatable",
+					workerId(), cutOff.size() - failed, failed);
 		}
 		catch (RuntimeException ex) {
-			logger.warn("Could not write the outcomes of finished jobs at shutdown: {}. Their leases will "
-					+ "expire and they will run again.", ex.toString());
+			logger.warn("Job worker {} stopped, but could not write the outcomes of {} finished and {} unfinished "
+					+ "job(s): {}. Their leases will expire: repeatable ones run again, the others fail with "
+					+ "LEASE_EXPIRED:NOT_REPEATABLE.", workerId(), ended, cutOff.size(), ex.toString());
 		}
-		return this.runs.handBackUnfinished(this.unwritten, this.clock.instant());
+		for (RunningJobs.CutOffRun run : cutOff) {
+			this.runs.release(run.run());
+		}
+		return cutOff.size();
 	}
 
 	private static void sleepQuietly(long millis) {

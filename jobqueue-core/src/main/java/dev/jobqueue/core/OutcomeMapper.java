@@ -17,7 +17,9 @@ import dev.jobqueue.JobSnoozedException;
  * <ol>
  * <li>A run whose job was cancelled while it ran is cancelled, whatever the handler did.</li>
  * <li>A run past its timeout fails with {@link ErrorCodes#TIMEOUT_HANDLER}, whatever the handler did (it was
- * interrupted, so what it returned or threw is likely a consequence).</li>
+ * interrupted, so what it returned or threw is likely a consequence); retried while attempts are left, unless the
+ * handler is not repeatable: then it fails for good with {@link ErrorCodes#TIMEOUT_NOT_REPEATABLE}, since the
+ * interrupted run may have done part of its work.</li>
  * <li>A return value is written as JSON; one that cannot be fails the run with
  * {@link ErrorCodes#INVALID_OUTPUT_RESULT}, not retried.</li>
  * <li>A snooze puts the job back without counting the attempt, until the job snoozed {@code maxSnoozes} times:
@@ -32,6 +34,9 @@ final class OutcomeMapper {
 	// The worker's log category: users tune the logging of the worker, whatever class of it writes.
 	private static final Logger logger = LoggerFactory.getLogger(JobWorker.class);
 
+	/** Failed attempts logged per job type and error code and minute; the rest are counted in the next line. */
+	static final int FAILURES_LOGGED_PER_MINUTE = 5;
+
 	private final PayloadCodec codec;
 
 	private final ErrorClassifier classifier;
@@ -40,7 +45,15 @@ final class OutcomeMapper {
 
 	private final int maxSnoozes;
 
+	private final LogThrottle failureLog;
+
 	OutcomeMapper(PayloadCodec codec, ErrorClassifier classifier, RetryPolicy retryPolicy, int maxSnoozes) {
+		this(codec, classifier, retryPolicy, maxSnoozes, Ticker.SYSTEM);
+	}
+
+	OutcomeMapper(PayloadCodec codec, ErrorClassifier classifier, RetryPolicy retryPolicy, int maxSnoozes,
+			Ticker ticker) {
+		this.failureLog = new LogThrottle(FAILURES_LOGGED_PER_MINUTE, java.time.Duration.ofMinutes(1), ticker);
 		this.codec = Objects.requireNonNull(codec, "'codec' must not be null");
 		this.classifier = Objects.requireNonNull(classifier, "'classifier' must not be null");
 		this.retryPolicy = Objects.requireNonNull(retryPolicy, "'retryPolicy' must not be null");
@@ -54,8 +67,9 @@ final class OutcomeMapper {
 	 * @param timeout the handler's timeout, or {@code null}
 	 * @param cancelRequested whether the job was cancelled while it ran
 	 * @param timedOut whether the run passed its timeout and was interrupted
+	 * @param repeatable whether the handler may run the job again after an interrupted run
 	 */
-	record RunState(ClaimedJob job, Duration timeout, boolean cancelRequested, boolean timedOut) {
+	record RunState(ClaimedJob job, Duration timeout, boolean cancelRequested, boolean timedOut, boolean repeatable) {
 
 	}
 
@@ -99,24 +113,54 @@ final class OutcomeMapper {
 			error = new ErrorClassification(ErrorCodes.INTERNAL_CLASSIFIER, DefaultErrorClassifier.describe(failure),
 					true);
 		}
-		if (!(failure instanceof Exception)) {
-			logger.error("Job {} ({}) threw {}", job.id(), job.type(), failure.toString(), failure);
-		}
-		return failure(job, error, now);
+		Completion completion = failure(job, error, now);
+		logFailure(job, completion, failure);
+		return completion.withErrorTrace(FailureTraces.of(failure));
 	}
 
-	/** A failed attempt: retried after the backoff while retryable with attempts left, else failed for good. */
-	Completion failure(ClaimedJob job, ErrorClassification error, Instant now) {
-		if (error.retryable() && job.attempt() < job.maxAttempts()) {
-			return Completion.retry(job, error.code(), error.detail(), now.plus(this.retryPolicy.backoff(job.attempt())));
+	/**
+	 * Logs a failed attempt once, with its stack trace, at most a few times a minute per type and code: a flood of
+	 * one failure writes a bounded number of lines, each saying how many were left out.
+	 */
+	private void logFailure(ClaimedJob job, Completion completion, Throwable failure) {
+		long suppressed = this.failureLog.admit(job.type() + "|" + completion.errorCode());
+		if (suppressed < 0) {
+			return;
 		}
-		return Completion.failed(job, error.code(), error.detail());
+		String left = (completion.kind() == Completion.Kind.RETRY) ? "retried at " + completion.nextRunAt()
+				: "failed for good";
+		String more = (suppressed > 0) ? " (" + suppressed + " more failures of this type and code not logged)" : "";
+		if (failure instanceof Exception) {
+			logger.warn("Job {} ({}) attempt {}/{} failed with {}, {}{}", job.id(), job.type(), job.attempt(),
+					job.maxAttempts(), completion.errorCode(), left, more, failure);
+		}
+		else {
+			logger.error("Job {} ({}) attempt {}/{} threw {}, {}{}", job.id(), job.type(), job.attempt(),
+					job.maxAttempts(), completion.errorCode(), left, more, failure);
+		}
+	}
+
+	/**
+	 * A failed attempt: retried after the backoff while retryable with attempts left, else failed for good. The
+	 * detail is cut to {@value FailureTraces#MAX_DETAIL} characters: it is stored on the job and on every attempt.
+	 */
+	Completion failure(ClaimedJob job, ErrorClassification error, Instant now) {
+		String detail = FailureTraces.bounded(error.detail(), FailureTraces.MAX_DETAIL);
+		if (error.retryable() && job.attempt() < job.maxAttempts()) {
+			return Completion.retry(job, error.code(), detail, now.plus(this.retryPolicy.backoff(job.attempt())));
+		}
+		return Completion.failed(job, error.code(), detail);
 	}
 
 	/** The outcome a cancel or a timeout imposes, or {@code null} if neither happened. */
 	private Completion interrupted(RunState run, Instant now) {
 		if (run.cancelRequested()) {
 			return Completion.cancelled(run.job());
+		}
+		if (run.timedOut() && !run.repeatable()) {
+			return Completion.failed(run.job(), ErrorCodes.TIMEOUT_NOT_REPEATABLE, "The handler ran longer than its "
+					+ "timeout of " + run.timeout() + " and was interrupted; it is not repeatable, so the job is not "
+					+ "run again: check whether the interrupted run did its work");
 		}
 		if (run.timedOut()) {
 			return failure(run.job(), new ErrorClassification(ErrorCodes.TIMEOUT_HANDLER,

@@ -168,9 +168,10 @@ public interface QueueInsights {
 	 * runs
 	 * @param errorCode its error code, or {@code null}
 	 * @param errorDetail its error summary, or {@code null}
+	 * @param errorTrace the failure's stack trace (bounded), or {@code null}
 	 */
 	record Attempt(int run, int attempt, String workerId, Instant startedAt, Instant finishedAt, String outcome,
-			String errorCode, String errorDetail) {
+			String errorCode, String errorDetail, String errorTrace) {
 
 	}
 

@@ -12,6 +12,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.jobqueue.ErrorCodes;
+
 /**
  * The runs of one worker, from dispatch until their outcome is written (or they are handed back): the slots
  * they hold, their count per type, and what time does to them. Its methods that touch the store run on the
@@ -25,7 +27,11 @@ import org.slf4j.LoggerFactory;
  * <li><b>Leases.</b> The leases of all runs still holding their job, finished or not, are renewed in one
  * statement, which also tells of cancels asked for by other processes and of runs whose lease was lost
  * (they are interrupted).</li>
+ * <li><b>Shutdown.</b> Runs still going when the shutdown timeout ends are cut off: handed back (pending again,
+ * attempt not counted), or, if their handler is not repeatable and had begun, failed with
+ * {@link ErrorCodes#SHUTDOWN_NOT_REPEATABLE}; a run that had not begun never begins.</li>
  * </ul>
+ * Deadlines are {@link Ticker} readings (monotonic); the wall clock's {@code now} only stamps what is stored.
  */
 final class RunningJobs {
 
@@ -103,49 +109,57 @@ final class RunningJobs {
 
 	/**
 	 * How long the worker may wait before a run's timeout or cancel timeout needs it.
+	 * @param nowNanos a {@link Ticker} reading
 	 * @return at most {@code longest}, at least one millisecond
 	 */
-	long millisUntilNextDeadline(Instant now, long longest) {
+	long millisUntilNextDeadline(long nowNanos, long longest) {
 		long wait = longest;
 		for (JobRun run : this.runs.values()) {
-			if (run.deadline != null && !run.timedOut) {
-				wait = Math.min(wait, Math.max(1, Duration.between(now, run.deadline).toMillis() + 1));
+			if (run.hasTimeout() && !run.timedOut) {
+				wait = Math.min(wait, millisUntil(nowNanos, run.deadline));
 			}
-			Instant cancelDeadline = run.cancelDeadline();
-			if (cancelDeadline != null && !run.abandoned) {
-				wait = Math.min(wait, Math.max(1, Duration.between(now, cancelDeadline).toMillis() + 1));
+			if (run.awaitsCancel() && !run.abandoned) {
+				wait = Math.min(wait, millisUntil(nowNanos, run.cancelDeadline()));
 			}
 		}
 		return wait;
 	}
 
-	/** Interrupts runs past their timeout, reports the deaf ones, and gives up on cancelled ones; see above. */
-	void enforceTimeouts(Instant now) {
+	private static long millisUntil(long nowNanos, long deadline) {
+		return Math.max(1, Duration.ofNanos(deadline - nowNanos).toMillis() + 1);
+	}
+
+	/**
+	 * Interrupts runs past their timeout, reports the deaf ones, and gives up on cancelled ones; see above.
+	 * @param nowNanos a {@link Ticker} reading, for the deadlines
+	 * @param now the wall clock, for what is stored
+	 */
+	void enforceTimeouts(long nowNanos, Instant now) {
 		for (JobRun run : this.runs.values()) {
 			if (run.abandoned) {
 				continue;
 			}
-			Instant cancelDeadline = run.cancelDeadline();
-			if (cancelDeadline != null && !now.isBefore(cancelDeadline) && run.abandon()) {
-				recordCancelIgnored(run, now);
+			if (run.awaitsCancel() && Ticker.reached(nowNanos, run.cancelDeadline()) && run.abandon()) {
+				recordCancelIgnored(run, Duration.ofNanos(nowNanos - run.cancelRequestedAt), now);
 				continue;
 			}
-			if (run.deadline == null || run.completion != null || now.isBefore(run.deadline)) {
+			if (!run.hasTimeout() || run.completion != null || !Ticker.reached(nowNanos, run.deadline)) {
 				continue;
 			}
+			Duration late = Duration.ofNanos(nowNanos - run.deadline);
 			if (!run.timedOut) {
 				run.timedOut = true;
 				run.interrupt();
 			}
-			else if (!run.reportedStuck && !now.isBefore(run.deadline.plus(run.handler.timeout()))) {
+			else if (!run.reportedStuck && late.compareTo(run.handler.timeout()) >= 0) {
 				run.reportedStuck = true;
 				logger.warn("Job {} ({}) ignores interrupts: it is still running {} after its timeout of {}. Its "
 						+ "worker slot stays taken until the handler returns; make the handler check "
-						+ "Thread.interrupted() or JobContext.isCancelled().", run.job.id(), run.job.type(),
-						Duration.between(run.deadline, now), run.handler.timeout());
+						+ "Thread.interrupted() or JobContext.isCancelled().", run.job.id(), run.job.type(), late,
+						run.handler.timeout());
 				this.listener.interruptIgnored(run.job, "TIMEOUT");
-				recordEventQuietly(run, JobEvent.TIMEOUT_IGNORED, "still running " + Duration.between(run.deadline, now)
-						+ " after its timeout of " + run.handler.timeout() + " and interrupt", now);
+				recordEventQuietly(run, JobEvent.TIMEOUT_IGNORED, "still running " + late + " after its timeout of "
+						+ run.handler.timeout() + " and interrupt", now);
 			}
 		}
 	}
@@ -154,8 +168,7 @@ final class RunningJobs {
 	 * A cancelled run did not stop within the cancel timeout: the job is recorded as cancelled now (the run's
 	 * own outcome will never be written), with an event and a log line saying the handler still runs.
 	 */
-	private void recordCancelIgnored(JobRun run, Instant now) {
-		Duration since = Duration.between(run.cancelRequestedAt, now);
+	private void recordCancelIgnored(JobRun run, Duration since, Instant now) {
 		logger.warn("Job {} ({}) ignores its cancellation: still running {} after it was interrupted. It is recorded "
 				+ "as cancelled; its worker slot stays taken until the handler returns. Make the handler check "
 				+ "Thread.interrupted() or JobContext.isCancelled().", run.job.id(), run.job.type(), since);
@@ -208,42 +221,56 @@ final class RunningJobs {
 		}
 	}
 
+	/** A run cut off at shutdown and the outcome the worker writes for it. */
+	record CutOffRun(JobRun run, Completion completion) {
+
+		boolean failed() {
+			return this.completion.kind() == Completion.Kind.FAILED;
+		}
+
+	}
+
 	/**
-	 * At shutdown: hands back the runs still going (pending again, attempt not counted), interrupts them and
-	 * frees their slots; interrupts abandoned runs once more.
-	 * @param unwritten finished runs whose outcome is still to be written: not handed back
-	 * @return how many runs were handed back
+	 * At shutdown, once the shutdown timeout ended: cuts off the runs still going (see the class comment) and
+	 * interrupts them, and interrupts abandoned runs once more. Every run is then either cut off or has its own
+	 * outcome to write (see {@link #ended()}); a run ending from now on is ignored.
+	 * @return the runs cut off, with the outcomes to write for them
 	 */
-	int handBackUnfinished(List<JobRun> unwritten, Instant now) {
-		List<JobRun> unfinished = new ArrayList<>();
+	List<CutOffRun> cutOffUnfinished(Instant now) {
+		List<CutOffRun> cutOff = new ArrayList<>();
 		for (JobRun run : this.runs.values()) {
 			if (run.abandoned) {
 				run.interrupt();
+				continue;
 			}
-			else if (run.completion == null && !unwritten.contains(run)) {
-				unfinished.add(run);
+			JobRun.CutOff state = run.cutOff();
+			if (state == JobRun.CutOff.ENDED) {
+				continue;
 			}
-		}
-		if (unfinished.isEmpty()) {
-			return 0;
-		}
-		List<Completion> handBacks = new ArrayList<>();
-		for (JobRun run : unfinished) {
-			handBacks.add(Completion.handedBack(run.job, now));
-		}
-		try {
-			this.store.complete(handBacks, this.workerId, now);
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Could not hand back {} unfinished job(s) at shutdown: {}. Their leases will expire "
-					+ "and they will run again.", unfinished.size(), ex.toString());
-		}
-		for (JobRun run : unfinished) {
-			run.handedBack = true;
+			if (state == JobRun.CutOff.RUNNING && !run.handler.repeatable()) {
+				cutOff.add(new CutOffRun(run, Completion.failed(run.job, ErrorCodes.SHUTDOWN_NOT_REPEATABLE,
+						"Worker " + this.workerId + " stopped while the handler ran, and it did not end within "
+								+ "jobqueue.worker.shutdown-timeout (" + this.settings.shutdownTimeout() + "). It is not "
+								+ "repeatable, so the job is not handed back: check whether the interrupted run did "
+								+ "its work")));
+			}
+			else {
+				cutOff.add(new CutOffRun(run, Completion.handedBack(run.job, now)));
+			}
 			run.interrupt();
-			release(run);
 		}
-		return unfinished.size();
+		return cutOff;
+	}
+
+	/** Runs that ended and hold their slot until their outcome is written (not abandoned, not cut off). */
+	List<JobRun> ended() {
+		List<JobRun> ended = new ArrayList<>();
+		for (JobRun run : this.runs.values()) {
+			if (run.completion != null && !run.abandoned && !run.handedBack) {
+				ended.add(run);
+			}
+		}
+		return ended;
 	}
 
 	private AtomicInteger countOf(String type) {

@@ -7,7 +7,10 @@ import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Told what a worker does, for metrics. Called on worker threads: keep it quick and never throw. */
+/**
+ * Told what a worker does, for metrics. Called on worker threads: keep it quick. One that throws is logged and
+ * changes nothing the worker does.
+ */
 public interface WorkerListener {
 
 	WorkerListener NONE = new WorkerListener() {
@@ -60,6 +63,11 @@ public interface WorkerListener {
 			@Override
 			public void finished(ClaimedJob job, Completion completion, Duration queueWait, Duration execution) {
 				each((listener) -> listener.finished(job, completion, queueWait, execution));
+			}
+
+			@Override
+			public void interruptIgnored(ClaimedJob job, String reason) {
+				each((listener) -> listener.interruptIgnored(job, reason));
 			}
 
 			@Override

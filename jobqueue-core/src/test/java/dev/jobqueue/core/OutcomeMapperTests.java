@@ -110,8 +110,20 @@ class OutcomeMapperTests {
 	}
 
 	@Test
+	void aTimedOutRunOfANonRepeatableHandlerFailsForGoodWithItsOwnCode() {
+		OutcomeMapper.RunState notRepeatable = new OutcomeMapper.RunState(job(1, 3, 0), TIMEOUT, false, true, false);
+
+		for (Completion completion : List.of(this.mapper.threw(notRepeatable, new InterruptedException(), NOW),
+				this.mapper.returned(notRepeatable, "charged", NOW))) {
+			assertThat(completion.kind()).isEqualTo(Completion.Kind.FAILED);
+			assertThat(completion.errorCode()).isEqualTo(ErrorCodes.TIMEOUT_NOT_REPEATABLE);
+			assertThat(completion.nextRunAt()).isNull();
+		}
+	}
+
+	@Test
 	void aCancelWinsOverATimeout() {
-		OutcomeMapper.RunState both = new OutcomeMapper.RunState(job(1, 3, 0), TIMEOUT, true, true);
+		OutcomeMapper.RunState both = new OutcomeMapper.RunState(job(1, 3, 0), TIMEOUT, true, true, true);
 
 		assertThat(this.mapper.returned(both, "x", NOW).kind()).isEqualTo(Completion.Kind.CANCELLED);
 		assertThat(this.mapper.threw(both, new IllegalStateException(), NOW).kind())
@@ -250,15 +262,15 @@ class OutcomeMapperTests {
 	}
 
 	private static OutcomeMapper.RunState running(ClaimedJob job) {
-		return new OutcomeMapper.RunState(job, TIMEOUT, false, false);
+		return new OutcomeMapper.RunState(job, TIMEOUT, false, false, true);
 	}
 
 	private static OutcomeMapper.RunState cancelled(ClaimedJob job) {
-		return new OutcomeMapper.RunState(job, TIMEOUT, true, false);
+		return new OutcomeMapper.RunState(job, TIMEOUT, true, false, true);
 	}
 
 	private static OutcomeMapper.RunState timedOut(ClaimedJob job) {
-		return new OutcomeMapper.RunState(job, TIMEOUT, false, true);
+		return new OutcomeMapper.RunState(job, TIMEOUT, false, true, true);
 	}
 
 	/** A value the codec cannot write. */

@@ -15,6 +15,7 @@ import dev.jobqueue.core.ClaimRequest;
 import dev.jobqueue.core.ClaimedJob;
 import dev.jobqueue.core.CompleteAndClaim;
 import dev.jobqueue.core.Completion;
+import dev.jobqueue.core.ExpiredLease;
 import dev.jobqueue.core.JobStore;
 import dev.jobqueue.core.LeaseRenewal;
 import dev.jobqueue.core.NewJob;
@@ -116,16 +117,31 @@ public final class PostgresJobStore implements JobStore {
 
 	private static final String FINISH_ATTEMPT = """
 			UPDATE {attempts} SET finished_at = :now, outcome = :outcome, error_code = :error_code,
-			    error_detail = :error_detail
+			    error_detail = :error_detail, error_trace = :error_trace
 			WHERE job_id = :job_id AND run = :run
 			""";
 
-	/** Renews the leases of a worker's runs in one statement; a run missing from the result was lost. */
+	/**
+	 * Renews the leases of a worker's runs in one statement; a run missing from the result was lost. The lease
+	 * only: {@code heartbeat_at} is the handler's own ({@link #HEARTBEAT}), so a hung handler shows as stuck.
+	 */
 	static final String RENEW_LEASES = """
-			UPDATE {jobs} j SET heartbeat_at = :now, lease_until = :lease_until
+			UPDATE {jobs} j SET lease_until = :lease_until
 			FROM unnest(:ids::bigint[], :runs::int[]) AS r(id, run)
 			WHERE j.id = r.id AND j.runs = r.run AND j.status = 'running' AND j.worker_id = :worker_id
 			RETURNING j.id, j.cancel_requested
+			""";
+
+	/** A handler's heartbeat: it is alive (what "stuck" is measured on), and its lease is extended. */
+	static final String HEARTBEAT = """
+			UPDATE {jobs} SET heartbeat_at = :now, lease_until = :lease_until
+			WHERE id = :job_id AND runs = :run AND status = 'running' AND worker_id = :worker_id
+			RETURNING cancel_requested
+			""";
+
+	private static final String FIND_EXPIRED = """
+			SELECT id, runs, lease_until FROM {jobs} WHERE status = 'running' AND lease_until < :now
+			ORDER BY lease_until LIMIT :limit
 			""";
 
 	/**
@@ -152,6 +168,25 @@ public final class PostgresJobStore implements JobStore {
 			                       THEN :now::timestamptz END,
 			    run_at = :now, lease_until = NULL
 			WHERE j.id = ANY(ARRAY(SELECT id FROM expired)) AND j.status = 'running' AND j.lease_until < :now
+			RETURNING j.id, j.runs, j.status, j.error_code, j.error_detail
+			""";
+
+	/** One lease as it was seen expired: fenced on the run and the lease's end, so a renewal since wins. */
+	static final String RECOVER_SEEN = """
+			UPDATE {jobs} j
+			SET status = CASE WHEN j.cancel_requested THEN 'cancelled'
+			                  WHEN NOT j.repeatable OR j.attempts >= j.max_attempts THEN 'failed'
+			                  ELSE 'pending' END,
+			    error_code = CASE WHEN j.cancel_requested THEN j.error_code
+			                      WHEN NOT j.repeatable THEN 'LEASE_EXPIRED:NOT_REPEATABLE'
+			                      WHEN j.attempts >= j.max_attempts THEN 'LEASE_EXPIRED:MAX_ATTEMPTS'
+			                      ELSE 'LEASE_EXPIRED:WORKER_LOST' END,
+			    error_detail = 'Worker ' || coalesce(j.worker_id, '?') || ' stopped renewing its lease, which expired at '
+			                   || to_char(j.lease_until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+			    finished_at = CASE WHEN j.cancel_requested OR NOT j.repeatable OR j.attempts >= j.max_attempts
+			                       THEN :now::timestamptz END,
+			    run_at = :now, lease_until = NULL
+			WHERE j.id = :job_id AND j.runs = :run AND j.lease_until = :lease_until AND j.status = 'running'
 			RETURNING j.id, j.runs, j.status, j.error_code, j.error_detail
 			""";
 
@@ -214,7 +249,8 @@ public final class PostgresJobStore implements JobStore {
 					.set("max_attempts", job.maxAttempts())
 					.set("run_at", job.runAt())
 					.set("now", now)
-					.set("trace_parent", job.traceParent());
+					// The column keeps its first schema's name; it holds the stored propagation headers.
+					.set("trace_parent", job.traceContext());
 				notification(insert, PostgresNotifications.ENQUEUED);
 				Long id = null;
 				try (ResultSet rows = insert.executeQuery()) {
@@ -244,7 +280,7 @@ public final class PostgresJobStore implements JobStore {
 			payloads[i] = job.payload();
 			maxAttempts[i] = job.maxAttempts();
 			runAts[i] = PgSql.timestamp(job.runAt()).toString();
-			traceParents[i] = job.traceParent();
+			traceParents[i] = job.traceContext();
 		}
 		try (PgSql.Statement insert = sql(INSERT_JOBS).prepare(connection)) {
 			insert.setArray("types", "text", types)
@@ -409,6 +445,7 @@ public final class PostgresJobStore implements JobStore {
 			.set("outcome", outcome)
 			.set("error_code", completion.errorCode())
 			.set("error_detail", completion.errorDetail())
+			.set("error_trace", completion.errorTrace())
 			.set("job_id", completion.jobId())
 			.set("run", completion.run())
 			.addBatch();
@@ -458,8 +495,7 @@ public final class PostgresJobStore implements JobStore {
 				lost.add(run.jobId());
 			}
 			try (PgSql.Statement renew = sql(RENEW_LEASES).prepare(connection)) {
-				renew.set("now", now)
-					.set("lease_until", leaseUntil)
+				renew.set("lease_until", leaseUntil)
 					.setArray("ids", "int8", ids)
 					.setArray("runs", "int4", runNumbers)
 					.set("worker_id", workerId);
@@ -490,37 +526,104 @@ public final class PostgresJobStore implements JobStore {
 			return 0;
 		}
 		return this.database.write("recover jobs with expired leases", (connection) -> {
-			int recovered = 0;
 			try (PgSql.Statement recover = sql(RECOVER_EXPIRED).prepare(connection);
 					PgSql.Statement attempt = sql(FINISH_ATTEMPT).prepare(connection);
 					PgSql.Statement event = sql(INSERT_EVENT).prepare(connection)) {
 				recover.set("now", now).set("limit", limit);
-				try (ResultSet rows = recover.executeQuery()) {
+				int recovered = recordRecovered(recover, attempt, event, now);
+				attempt.executeBatch();
+				event.executeBatch();
+				return recovered;
+			}
+		});
+	}
+
+	@Override
+	public List<ExpiredLease> findExpiredLeases(Instant now, int limit) {
+		return this.database.read("look for expired leases", (connection) -> {
+			List<ExpiredLease> expired = new ArrayList<>();
+			try (PgSql.Statement select = sql(FIND_EXPIRED).prepare(connection)) {
+				select.set("now", now).set("limit", limit);
+				try (ResultSet rows = select.executeQuery()) {
 					while (rows.next()) {
-						recovered++;
-						long id = rows.getLong(1);
-						String status = rows.getString(3);
-						String detail = rows.getString(5);
-						attempt.set("now", now)
-							.set("outcome", "LEASE_EXPIRED")
-							.set("error_code", "LEASE_EXPIRED:WORKER_LOST")
-							.set("error_detail", detail)
-							.set("job_id", id)
-							.set("run", rows.getInt(2))
-							.addBatch();
-						String eventName = switch (status) {
-							case "pending" -> "RECOVERED";
-							case "cancelled" -> "CANCELLED";
-							default -> "FAILED";
-						};
-						addEvent(event, id, now, eventName, "recovery", rows.getString(4) + ": " + detail);
+						expired.add(new ExpiredLease(rows.getLong(1), rows.getInt(2), PgSql.instant(rows, 3)));
 					}
+				}
+			}
+			return expired;
+		});
+	}
+
+	@Override
+	public int recoverExpiredLeases(Collection<ExpiredLease> leases, Instant now) {
+		if (leases.isEmpty()) {
+			return 0;
+		}
+		return this.database.write("recover jobs with expired leases", (connection) -> {
+			int recovered = 0;
+			try (PgSql.Statement recover = sql(RECOVER_SEEN).prepare(connection);
+					PgSql.Statement attempt = sql(FINISH_ATTEMPT).prepare(connection);
+					PgSql.Statement event = sql(INSERT_EVENT).prepare(connection)) {
+				for (ExpiredLease lease : leases) {
+					recover.set("now", now)
+						.set("job_id", lease.jobId())
+						.set("run", lease.run())
+						.set("lease_until", lease.leaseUntil());
+					recovered += recordRecovered(recover, attempt, event, now);
 				}
 				attempt.executeBatch();
 				event.executeBatch();
 			}
 			return recovered;
 		});
+	}
+
+	@Override
+	public LeaseRenewal heartbeat(String workerId, RunningJobRef run, Instant now, Instant leaseUntil) {
+		return this.database.write("record the heartbeat of job " + run.jobId(), (connection) -> {
+			try (PgSql.Statement beat = sql(HEARTBEAT).prepare(connection)) {
+				beat.set("now", now)
+					.set("lease_until", leaseUntil)
+					.set("job_id", run.jobId())
+					.set("run", run.run())
+					.set("worker_id", workerId);
+				try (ResultSet rows = beat.executeQuery()) {
+					if (!rows.next()) {
+						return new LeaseRenewal(Set.of(), Set.of(run.jobId()));
+					}
+					return new LeaseRenewal(rows.getBoolean(1) ? Set.of(run.jobId()) : Set.of(), Set.of());
+				}
+			}
+		});
+	}
+
+	/** Runs a recovery statement and adds the attempt ends and events of the jobs it took back. */
+	private static int recordRecovered(PgSql.Statement recover, PgSql.Statement attempt, PgSql.Statement event,
+			Instant now) throws SQLException {
+		int recovered = 0;
+		try (ResultSet rows = recover.executeQuery()) {
+			while (rows.next()) {
+				recovered++;
+				long id = rows.getLong(1);
+				String status = rows.getString(3);
+				String detail = rows.getString(5);
+				attempt.set("now", now)
+					.set("outcome", "LEASE_EXPIRED")
+					.set("error_code", "LEASE_EXPIRED:WORKER_LOST")
+					.set("error_detail", detail)
+					.set("error_trace", (String) null)
+					.set("job_id", id)
+					.set("run", rows.getInt(2))
+					.addBatch();
+				String eventName = switch (status) {
+					case "pending" -> "RECOVERED";
+					case "cancelled" -> "CANCELLED";
+					default -> "FAILED";
+				};
+				addEvent(event, id, now, eventName, "recovery", rows.getString(4) + ": " + detail);
+			}
+		}
+		return recovered;
 	}
 
 	@Override

@@ -28,6 +28,7 @@ import dev.jobqueue.core.QueueSnapshot.ErrorCount;
 import dev.jobqueue.core.QueueSnapshot.ErrorSummary;
 import dev.jobqueue.core.QueueSnapshot.StorageState;
 import dev.jobqueue.core.QueueSnapshot.WorkerState;
+import dev.jobqueue.core.TraceHeaders;
 
 /**
  * {@link QueueInsights} on PostgreSQL. A snapshot is a handful of statements in one repeatable-read, read-only
@@ -90,7 +91,7 @@ public final class PostgresQueueInsights implements QueueInsights {
 			""".formatted(SUMMARY_COLUMNS);
 
 	private static final String ATTEMPTS = """
-			SELECT run, attempt, worker_id, started_at, finished_at, outcome, error_code, error_detail
+			SELECT run, attempt, worker_id, started_at, finished_at, outcome, error_code, error_detail, error_trace
 			FROM {attempts} WHERE job_id = :job_id ORDER BY run
 			""";
 
@@ -100,7 +101,7 @@ public final class PostgresQueueInsights implements QueueInsights {
 			ORDER BY id
 			""";
 
-	/** Succeeded runs per slot, from job_attempts_outcome_idx (V2) alone. */
+	/** Succeeded runs per slot, from job_attempts_outcome_idx (V3) alone. */
 	static final String OUTCOMES_SUCCEEDED = """
 			SELECT floor(extract(epoch FROM finished_at) * 1000 / :slot)::bigint, count(*) FROM {attempts}
 			WHERE outcome = 'SUCCEEDED' AND finished_at >= :from AND finished_at < :to
@@ -181,7 +182,8 @@ public final class PostgresQueueInsights implements QueueInsights {
 					Text payload = text(rows, 19, preview);
 					Text result = (rows.getObject(21) != null) ? text(rows, 21, preview) : null;
 					return Optional.of(new JobDetail(job, PgSql.instant(rows, "lease_until"), rows.getString(15),
-							rows.getString(16), rows.getBoolean(17), rows.getString(18), payload, result,
+							rows.getString(16), rows.getBoolean(17), TraceHeaders.traceParent(rows.getString(18)), payload,
+						result,
 							attempts(connection, id), events(connection, id)));
 				}
 			}
@@ -411,7 +413,7 @@ public final class PostgresQueueInsights implements QueueInsights {
 				while (rows.next()) {
 					attempts.add(new Attempt(rows.getInt(1), rows.getInt(2), rows.getString(3),
 							PgSql.instant(rows, "started_at"), PgSql.instant(rows, "finished_at"), rows.getString(6),
-							rows.getString(7), rows.getString(8)));
+							rows.getString(7), rows.getString(8), rows.getString(9)));
 				}
 			}
 		}

@@ -116,7 +116,8 @@ final class JobInserts {
 			.bind("max_attempts", job.maxAttempts())
 			.bind("run_at", job.runAt())
 			.bind("now", now)
-			.bind("trace_parent", job.traceParent());
+			// The column keeps its first schema's name; it holds the stored propagation headers (TraceHeaders).
+			.bind("trace_parent", job.traceContext());
 	}
 
 	private long existingByDedupKey(Connection connection, String dedupKey) throws SQLException {

@@ -52,7 +52,7 @@ final class SqliteCompletions {
 
 	private static final String FINISH_ATTEMPT = """
 			UPDATE {attempts} SET finished_at = :now, outcome = :outcome, error_code = :error_code,
-			    error_detail = :error_detail
+			    error_detail = :error_detail, error_trace = :error_trace
 			WHERE job_id = :job_id AND run = :run
 			""";
 
@@ -159,7 +159,7 @@ final class SqliteCompletions {
 			case HANDED_BACK -> "HANDED_BACK";
 		};
 		finishAttempt(attempt, completion.jobId(), completion.run(), outcome, completion.errorCode(),
-				completion.errorDetail(), now);
+				completion.errorDetail(), completion.errorTrace(), now);
 		long id = completion.jobId();
 		if ("cancelled".equals(status)) {
 			JobEvents.add(event, id, now, "CANCELLED", workerId, null);
@@ -184,11 +184,12 @@ final class SqliteCompletions {
 
 	/** Adds the end of a run's attempt to the batch of {@code attempt}. */
 	static void finishAttempt(NamedStatement attempt, long jobId, int run, String outcome, String errorCode,
-			String errorDetail, Instant now) throws SQLException {
+			String errorDetail, String errorTrace, Instant now) throws SQLException {
 		attempt.bind("now", now)
 			.bind("outcome", outcome)
 			.bind("error_code", errorCode)
 			.bind("error_detail", errorDetail)
+			.bind("error_trace", errorTrace)
 			.bind("job_id", jobId)
 			.bind("run", run)
 			.addBatch();

@@ -21,6 +21,7 @@ import dev.jobqueue.core.QueueInsights.JobPage;
 import dev.jobqueue.core.QueueInsights.JobQuery;
 import dev.jobqueue.core.QueueInsights.JobSummary;
 import dev.jobqueue.core.QueueInsights.Text;
+import dev.jobqueue.core.TraceHeaders;
 
 /**
  * The job lists and single-job views of {@link SqliteQueueInsights}: a page of jobs filtered by status, type or
@@ -46,7 +47,7 @@ final class SqliteJobDetails {
 			""";
 
 	private static final String ATTEMPTS = """
-			SELECT run, attempt, worker_id, started_at, finished_at, outcome, error_code, error_detail
+			SELECT run, attempt, worker_id, started_at, finished_at, outcome, error_code, error_detail, error_trace
 			FROM {attempts} WHERE job_id = :job_id ORDER BY run
 			""";
 
@@ -89,8 +90,8 @@ final class SqliteJobDetails {
 				Text payload = text(rows, 19, preview);
 				Text result = (rows.getObject(21) != null) ? text(rows, 21, preview) : null;
 				return Optional.of(new JobDetail(job, SqlColumns.instant(rows, "lease_until"), rows.getString(15),
-						rows.getString(16), rows.getInt(17) == 1, rows.getString(18), payload, result,
-						attempts(connection, id), events(connection, id), progress(rows, 23)));
+						rows.getString(16), rows.getInt(17) == 1, TraceHeaders.traceParent(rows.getString(18)), payload,
+						result, attempts(connection, id), events(connection, id), progress(rows, 23)));
 			}
 		}
 	}
@@ -197,7 +198,7 @@ final class SqliteJobDetails {
 			while (rows.next()) {
 				attempts.add(new Attempt(rows.getInt(1), rows.getInt(2), rows.getString(3),
 						SqlColumns.instant(rows, "started_at"), SqlColumns.instant(rows, "finished_at"),
-						rows.getString(6), rows.getString(7), rows.getString(8)));
+						rows.getString(6), rows.getString(7), rows.getString(8), rows.getString(9)));
 			}
 		}
 		return attempts;

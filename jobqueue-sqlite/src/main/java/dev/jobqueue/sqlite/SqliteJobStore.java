@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
@@ -14,8 +15,9 @@ import java.util.TreeSet;
 import dev.jobqueue.core.ClaimRequest;
 import dev.jobqueue.core.ClaimedJob;
 import dev.jobqueue.core.CompleteAndClaim;
-import dev.jobqueue.core.EnqueueVisibility;
 import dev.jobqueue.core.Completion;
+import dev.jobqueue.core.EnqueueVisibility;
+import dev.jobqueue.core.ExpiredLease;
 import dev.jobqueue.core.JobProgress;
 import dev.jobqueue.core.JobStore;
 import dev.jobqueue.core.LeaseRenewal;
@@ -33,7 +35,15 @@ import dev.jobqueue.core.WorkerInfo;
  */
 public final class SqliteJobStore implements JobStore {
 
+	/** The worker's renewal: the lease only; {@code heartbeat_at} is the handler's own (see {@link #HEARTBEAT}). */
 	private static final String RENEW_LEASE = """
+			UPDATE {jobs} SET lease_until = :lease_until
+			WHERE id = :job_id AND runs = :run AND status = 'running' AND worker_id = :worker_id
+			RETURNING cancel_requested
+			""";
+
+	/** A handler's heartbeat: it is alive (what "stuck" is measured on), and its lease is extended. */
+	private static final String HEARTBEAT = """
 			UPDATE {jobs} SET heartbeat_at = :now, lease_until = :lease_until
 			WHERE id = :job_id AND runs = :run AND status = 'running' AND worker_id = :worker_id
 			RETURNING cancel_requested
@@ -51,7 +61,7 @@ public final class SqliteJobStore implements JobStore {
 			""";
 
 	/** Final when the job must not run twice or has no attempts left; SET expressions see the old row. */
-	private static final String RECOVER_EXPIRED = """
+	private static final String RECOVERED = """
 			UPDATE {jobs}
 			SET status = CASE WHEN cancel_requested = 1 THEN 'cancelled'
 			                  WHEN repeatable = 0 OR attempts >= max_attempts THEN 'failed'
@@ -64,8 +74,23 @@ public final class SqliteJobStore implements JobStore {
 			                   || strftime('%Y-%m-%dT%H:%M:%fZ', lease_until / 1000.0, 'unixepoch'),
 			    finished_at = CASE WHEN cancel_requested = 1 OR repeatable = 0 OR attempts >= max_attempts THEN :now END,
 			    run_at = :now, lease_until = NULL
-			WHERE id IN (SELECT id FROM {jobs} WHERE status = 'running' AND lease_until < :now LIMIT :limit)
+			""";
+
+	private static final String RECOVERED_COLUMNS = """
 			RETURNING id, runs, status, error_code, error_detail
+			""";
+
+	private static final String RECOVER_EXPIRED = RECOVERED + """
+			WHERE id IN (SELECT id FROM {jobs} WHERE status = 'running' AND lease_until < :now LIMIT :limit)
+			""" + RECOVERED_COLUMNS;
+
+	/** One lease as it was seen expired: fenced on the run and the lease's end, so a renewal since wins. */
+	private static final String RECOVER_SEEN = RECOVERED + """
+			WHERE id = :job_id AND runs = :run AND lease_until = :lease_until AND status = 'running'
+			""" + RECOVERED_COLUMNS;
+
+	private static final String FIND_EXPIRED = """
+			SELECT id, runs, lease_until FROM {jobs} WHERE status = 'running' AND lease_until < :now LIMIT :limit
 			""";
 
 	private static final String UPSERT_WORKER = """
@@ -95,11 +120,17 @@ public final class SqliteJobStore implements JobStore {
 
 	private final NamedSql renewLease;
 
+	private final NamedSql heartbeat;
+
 	private final NamedSql recordProgress;
 
 	private final NamedSql anyExpiredLease;
 
 	private final NamedSql recoverExpired;
+
+	private final NamedSql recoverSeen;
+
+	private final NamedSql findExpired;
 
 	private final NamedSql upsertWorker;
 
@@ -126,9 +157,12 @@ public final class SqliteJobStore implements JobStore {
 		this.completions = new SqliteCompletions(tables, this.events);
 		this.changeToken = new WalChangeToken(database);
 		this.renewLease = tables.sql(RENEW_LEASE);
+		this.heartbeat = tables.sql(HEARTBEAT);
 		this.recordProgress = tables.sql(RECORD_PROGRESS);
 		this.anyExpiredLease = tables.sql(ANY_EXPIRED_LEASE);
 		this.recoverExpired = tables.sql(RECOVER_EXPIRED);
+		this.recoverSeen = tables.sql(RECOVER_SEEN);
+		this.findExpired = tables.sql(FIND_EXPIRED);
 		this.upsertWorker = tables.sql(UPSERT_WORKER);
 		this.deleteWorker = tables.sql(DELETE_WORKER);
 	}
@@ -204,28 +238,41 @@ public final class SqliteJobStore implements JobStore {
 		if (runs.isEmpty()) {
 			return LeaseRenewal.NONE;
 		}
-		return this.database.write("renew the leases of " + runs.size() + " running job(s)", (connection) -> {
-			Set<Long> cancelRequested = new HashSet<>();
-			Set<Long> lost = new HashSet<>();
-			try (NamedStatement renew = this.renewLease.prepare(connection)) {
-				for (RunningJobRef run : runs) {
-					renew.bind("now", now)
-						.bind("lease_until", leaseUntil)
-						.bind("job_id", run.jobId())
-						.bind("run", run.run())
-						.bind("worker_id", workerId);
-					try (ResultSet rows = renew.executeQuery()) {
-						if (!rows.next()) {
-							lost.add(run.jobId());
-						}
-						else if (rows.getInt(1) == 1) {
-							cancelRequested.add(run.jobId());
-						}
+		return this.database.write("renew the leases of " + runs.size() + " running job(s)",
+				(connection) -> extendLeases(connection, this.renewLease, workerId, runs, null, leaseUntil));
+	}
+
+	@Override
+	public LeaseRenewal heartbeat(String workerId, RunningJobRef run, Instant now, Instant leaseUntil) {
+		return this.database.write("record the heartbeat of job " + run.jobId(),
+				(connection) -> extendLeases(connection, this.heartbeat, workerId, List.of(run), now, leaseUntil));
+	}
+
+	/** @param heartbeatAt the handler's heartbeat, or {@code null} for a renewal by the worker */
+	private static LeaseRenewal extendLeases(Connection connection, NamedSql statement, String workerId,
+			Collection<RunningJobRef> runs, Instant heartbeatAt, Instant leaseUntil) throws SQLException {
+		Set<Long> cancelRequested = new HashSet<>();
+		Set<Long> lost = new HashSet<>();
+		try (NamedStatement renew = statement.prepare(connection)) {
+			for (RunningJobRef run : runs) {
+				if (heartbeatAt != null) {
+					renew.bind("now", heartbeatAt);
+				}
+				renew.bind("lease_until", leaseUntil)
+					.bind("job_id", run.jobId())
+					.bind("run", run.run())
+					.bind("worker_id", workerId);
+				try (ResultSet rows = renew.executeQuery()) {
+					if (!rows.next()) {
+						lost.add(run.jobId());
+					}
+					else if (rows.getInt(1) == 1) {
+						cancelRequested.add(run.jobId());
 					}
 				}
 			}
-			return new LeaseRenewal(cancelRequested, lost);
-		});
+		}
+		return new LeaseRenewal(cancelRequested, lost);
 	}
 
 	/** Looks for expired leases in a read first: most rounds find none and need no write lock. */
@@ -240,32 +287,80 @@ public final class SqliteJobStore implements JobStore {
 			return 0;
 		}
 		return this.database.write("recover jobs with expired leases", (connection) -> {
-			int recovered = 0;
 			try (NamedStatement recover = this.recoverExpired.prepare(connection);
 					NamedStatement attempt = this.completions.prepareFinishAttempt(connection);
 					NamedStatement event = this.events.prepare(connection)) {
 				recover.bind("now", now).bind("limit", limit);
-				try (ResultSet rows = recover.executeQuery()) {
+				int recovered = recordRecovered(recover, attempt, event, now);
+				attempt.executeBatch();
+				event.executeBatch();
+				return recovered;
+			}
+		});
+	}
+
+	@Override
+	public List<ExpiredLease> findExpiredLeases(Instant now, int limit) {
+		return this.database.read("look for expired leases", (connection) -> {
+			List<ExpiredLease> expired = new ArrayList<>();
+			try (NamedStatement select = this.findExpired.prepare(connection)) {
+				select.bind("now", now).bind("limit", limit);
+				try (ResultSet rows = select.executeQuery()) {
 					while (rows.next()) {
-						recovered++;
-						long id = rows.getLong(1);
-						String status = rows.getString(3);
-						String detail = rows.getString(5);
-						SqliteCompletions.finishAttempt(attempt, id, rows.getInt(2), "LEASE_EXPIRED",
-								"LEASE_EXPIRED:WORKER_LOST", detail, now);
-						String eventName = switch (status) {
-							case "pending" -> "RECOVERED";
-							case "cancelled" -> "CANCELLED";
-							default -> "FAILED";
-						};
-						JobEvents.add(event, id, now, eventName, "recovery", rows.getString(4) + ": " + detail);
+						expired.add(new ExpiredLease(rows.getLong(1), rows.getInt(2),
+								Instant.ofEpochMilli(rows.getLong(3))));
 					}
+				}
+			}
+			return expired;
+		});
+	}
+
+	@Override
+	public int recoverExpiredLeases(Collection<ExpiredLease> leases, Instant now) {
+		if (leases.isEmpty()) {
+			return 0;
+		}
+		return this.database.write("recover jobs with expired leases", (connection) -> {
+			int recovered = 0;
+			try (NamedStatement recover = this.recoverSeen.prepare(connection);
+					NamedStatement attempt = this.completions.prepareFinishAttempt(connection);
+					NamedStatement event = this.events.prepare(connection)) {
+				for (ExpiredLease lease : leases) {
+					recover.bind("now", now)
+						.bind("job_id", lease.jobId())
+						.bind("run", lease.run())
+						.bind("lease_until", lease.leaseUntil());
+					recovered += recordRecovered(recover, attempt, event, now);
 				}
 				attempt.executeBatch();
 				event.executeBatch();
 			}
 			return recovered;
 		});
+	}
+
+	/** Runs a recovery statement and adds the attempt ends and events of the jobs it took back. */
+	private static int recordRecovered(NamedStatement recover, NamedStatement attempt, NamedStatement event,
+			Instant now) throws SQLException {
+		int recovered = 0;
+		try (ResultSet rows = recover.executeQuery()) {
+			while (rows.next()) {
+				recovered++;
+				long id = rows.getLong(1);
+				String status = rows.getString(3);
+				String detail = rows.getString(5);
+				SqliteCompletions.finishAttempt(attempt, id, rows.getInt(2), "LEASE_EXPIRED",
+						"LEASE_EXPIRED:WORKER_LOST", detail, null, now);
+				String eventName = switch (status) {
+					case "pending" -> "RECOVERED";
+					case "cancelled" -> "CANCELLED";
+					default -> "FAILED";
+				};
+				JobEvents.add(event, id, now, eventName, "recovery", rows.getString(4) + ": " + detail);
+			}
+		}
+		return recovered;
 	}
 
 	@Override

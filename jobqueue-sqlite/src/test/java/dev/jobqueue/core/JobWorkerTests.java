@@ -112,6 +112,20 @@ class JobWorkerTests extends QueueFileTests {
 	}
 
 	@Test
+	void aFailedAttemptKeepsItsStackTraceWithTheAttempt() {
+		this.harness.handle(HandlerDefinition.of("broken", (payload, context) -> {
+			throw new IllegalStateException("always", new java.io.IOException("disk"));
+		}));
+		long id = this.harness.queue.enqueue(JobRequest.of("broken", 1).maxAttempts(1));
+		this.harness.directWorker("w1").pollOnce();
+
+		assertThat(this.db.column("SELECT error_trace FROM job_attempts WHERE job_id = ?", id)).singleElement()
+			.asString()
+			.startsWith("java.lang.IllegalStateException: always\n\tat dev.jobqueue.core.JobWorkerTests")
+			.contains("Caused by: java.io.IOException: disk");
+	}
+
+	@Test
 	void invalidInputFailsOnceAndIsNotRetried() {
 		this.harness.handle(HandlerDefinition.of("strict", (payload, context) -> {
 			throw new InvalidJobInputException("SCHEMA_MISMATCH", "field 'name' missing", null);

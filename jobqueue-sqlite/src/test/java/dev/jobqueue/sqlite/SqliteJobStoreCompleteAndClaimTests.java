@@ -45,7 +45,7 @@ class SqliteJobStoreCompleteAndClaimTests extends QueueFileTests {
 		ClaimedJob first = this.db.store().claim(request(1), NOW).get(0);
 		ClaimedJob stale = new ClaimedJob(first.id(), first.type(), first.payload(), first.priority(), first.run() - 1,
 				first.attempt(), first.maxAttempts(), first.snoozes(), first.runAt(), first.createdAt(),
-				first.traceParent());
+				first.traceContext());
 
 		CompleteAndClaim result = this.db.store()
 			.completeAndClaim(List.of(Completion.succeeded(stale, null)), "w1", request(1), NOW.plusSeconds(1));

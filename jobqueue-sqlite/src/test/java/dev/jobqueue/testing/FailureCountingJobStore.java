@@ -62,6 +62,21 @@ public final class FailureCountingJobStore implements JobStore {
 	}
 
 	@Override
+	public java.util.List<dev.jobqueue.core.ExpiredLease> findExpiredLeases(Instant now, int limit) {
+		return watch(() -> this.delegate.findExpiredLeases(now, limit));
+	}
+
+	@Override
+	public int recoverExpiredLeases(Collection<dev.jobqueue.core.ExpiredLease> leases, Instant now) {
+		return watch(() -> this.delegate.recoverExpiredLeases(leases, now));
+	}
+
+	@Override
+	public LeaseRenewal heartbeat(String workerId, RunningJobRef run, Instant now, Instant leaseUntil) {
+		return watch(() -> this.delegate.heartbeat(workerId, run, now, leaseUntil));
+	}
+
+	@Override
 	public void registerWorker(WorkerInfo worker, Instant now) {
 		watch(() -> {
 			this.delegate.registerWorker(worker, now);

@@ -5,11 +5,19 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.concurrent.atomic.AtomicLong;
 
-/** A clock tests move by hand. */
+import dev.jobqueue.core.Ticker;
+
+/**
+ * A clock tests move by hand, with a monotonic {@link Ticker} beside it: {@link #advance} moves both (time
+ * passes), {@link #step} and {@link #setInstant} move only the wall clock (someone set the machine's time).
+ */
 public final class MutableClock extends Clock {
 
 	private volatile Instant instant;
+
+	private final AtomicLong elapsedNanos = new AtomicLong();
 
 	public MutableClock(Instant instant) {
 		this.instant = instant;
@@ -23,8 +31,19 @@ public final class MutableClock extends Clock {
 		this.instant = instant;
 	}
 
-	public void advance(Duration duration) {
+	public synchronized void advance(Duration duration) {
 		this.instant = this.instant.plus(duration);
+		this.elapsedNanos.addAndGet(duration.toNanos());
+	}
+
+	/** A step of the wall clock (back when negative); no time passes. */
+	public synchronized void step(Duration duration) {
+		this.instant = this.instant.plus(duration);
+	}
+
+	/** Time as it passes for this clock: moved by {@link #advance}, never by a step. */
+	public Ticker ticker() {
+		return this.elapsedNanos::get;
 	}
 
 	@Override

@@ -14,6 +14,7 @@ import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.core.JobWorker;
 import dev.jobqueue.core.PayloadCodec;
 import dev.jobqueue.core.RetryPolicy;
+import dev.jobqueue.core.RunInterceptor;
 import dev.jobqueue.core.WorkerListener;
 import dev.jobqueue.core.WorkerSettings;
 
@@ -39,6 +40,10 @@ public final class WorkerHarness {
 	private Duration cancelTimeout = Duration.ofSeconds(10);
 
 	private WorkerListener listener = WorkerListener.NONE;
+
+	private RunInterceptor interceptor;
+
+	private Duration shutdownTimeout = Duration.ofSeconds(5);
 
 	public WorkerHarness(TestDatabase db, MutableClock clock) {
 		this.db = db;
@@ -72,6 +77,16 @@ public final class WorkerHarness {
 		return this;
 	}
 
+	public WorkerHarness shutdownTimeout(Duration shutdownTimeout) {
+		this.shutdownTimeout = shutdownTimeout;
+		return this;
+	}
+
+	public WorkerHarness interceptor(RunInterceptor interceptor) {
+		this.interceptor = interceptor;
+		return this;
+	}
+
 	public WorkerHarness listener(WorkerListener listener) {
 		this.listener = listener;
 		return this;
@@ -84,10 +99,10 @@ public final class WorkerHarness {
 
 	public JobWorker worker(String workerId, ExecutorService executor) {
 		WorkerSettings settings = new WorkerSettings(workerId, this.concurrency, Duration.ofMillis(50), this.lease,
-				Duration.ofSeconds(5), this.maxSnoozes, this.cancelTimeout);
+				this.shutdownTimeout, this.maxSnoozes, this.cancelTimeout);
 		RetryPolicy retry = new RetryPolicy(Duration.ofSeconds(10), Duration.ofMinutes(10), () -> 0.5);
 		return new JobWorker(this.db.store(), this.handlers, CODEC, new DefaultErrorClassifier(), retry, this.clock,
-				settings, executor, this.listener, null);
+				settings, executor, this.listener, this.interceptor, this.clock.ticker());
 	}
 
 }

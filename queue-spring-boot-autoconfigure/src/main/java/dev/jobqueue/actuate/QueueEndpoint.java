@@ -469,7 +469,7 @@ public class QueueEndpoint {
 				.stream()
 				.map((attempt) -> new QueueInsights.Attempt(attempt.run(), attempt.attempt(), attempt.workerId(),
 						attempt.startedAt(), attempt.finishedAt(), attempt.outcome(), attempt.errorCode(),
-						hide(attempt.errorDetail())))
+						hide(attempt.errorDetail()), hide(attempt.errorTrace())))
 				.toList();
 			List<QueueInsights.Event> events = detail.events()
 				.stream()

@@ -65,7 +65,15 @@ final class HandlerMethods {
 		int payloadIndex = -1;
 		int contextIndex = -1;
 		Class<?>[] parameters = method.getParameterTypes();
-		for (int i = 0; i < parameters.length; i++) {
+		boolean suspending = SuspendingHandlers.isSuspending(method);
+		if (suspending) {
+			String missing = SuspendingHandlers.missingSupport(bean.getClass().getClassLoader());
+			if (missing != null) {
+				throw invalid(source, missing);
+			}
+		}
+		int declared = suspending ? parameters.length - 1 : parameters.length;
+		for (int i = 0; i < declared; i++) {
 			if (parameters[i] == JobContext.class) {
 				if (contextIndex >= 0) {
 					throw invalid(source, "it takes two JobContext parameters; take at most one");
@@ -74,7 +82,7 @@ final class HandlerMethods {
 			}
 			else {
 				if (payloadIndex >= 0) {
-					throw invalid(source, "it takes " + (parameters.length - ((contextIndex >= 0) ? 1 : 0))
+					throw invalid(source, "it takes " + (declared - ((contextIndex >= 0) ? 1 : 0))
 							+ " payload parameters; a handler takes one payload parameter (a record or bean for the "
 							+ "JSON payload) and optionally a JobContext");
 				}
@@ -85,7 +93,7 @@ final class HandlerMethods {
 		Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
 		ReflectionUtils.makeAccessible(invocable);
 		Type payloadType = (payloadIndex >= 0) ? method.getGenericParameterTypes()[payloadIndex] : null;
-		JobInvoker invoker = new MethodInvoker(bean, invocable, parameters.length, payloadIndex, payloadType,
+		JobInvoker invoker = new MethodInvoker(bean, invocable, declared, suspending, payloadIndex, payloadType,
 				contextIndex, codec);
 		try {
 			return new HandlerDefinition(type, invoker, annotation.maxAttempts(), timeout, annotation.concurrency(),
@@ -181,8 +189,8 @@ final class HandlerMethods {
 		return new IllegalStateException("Invalid @JobHandler on " + source + ": " + reason);
 	}
 
-	private record MethodInvoker(Object bean, Method method, int parameterCount, int payloadIndex, Type payloadType,
-			int contextIndex, Supplier<PayloadCodec> codec) implements JobInvoker {
+	private record MethodInvoker(Object bean, Method method, int parameterCount, boolean suspending, int payloadIndex,
+			Type payloadType, int contextIndex, Supplier<PayloadCodec> codec) implements JobInvoker {
 
 		@Override
 		public Object invoke(String payload, JobContext context) throws Exception {
@@ -192,6 +200,9 @@ final class HandlerMethods {
 			}
 			if (this.contextIndex >= 0) {
 				args[this.contextIndex] = context;
+			}
+			if (this.suspending) {
+				return SuspendingHandlers.invoke(this.method, this.bean, args);
 			}
 			try {
 				return this.method.invoke(this.bean, args);

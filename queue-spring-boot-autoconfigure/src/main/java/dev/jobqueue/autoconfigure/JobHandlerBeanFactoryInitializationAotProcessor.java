@@ -15,6 +15,7 @@ import org.springframework.beans.factory.aot.BeanFactoryInitializationAotContrib
 import org.springframework.beans.factory.aot.BeanFactoryInitializationAotProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.core.MethodIntrospector;
+import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
 
@@ -51,7 +52,9 @@ class JobHandlerBeanFactoryInitializationAotProcessor implements BeanFactoryInit
 		handlerMethods(type).keySet().forEach((method) -> {
 			hints.reflection().registerMethod(method, ExecutableMode.INVOKE);
 			for (Type parameter : method.getGenericParameterTypes()) {
-				if (parameter != JobContext.class) {
+				// A suspend fun's continuation is the compiler's, not data.
+				if (parameter != JobContext.class
+						&& !ResolvableType.forType(parameter).toClass().getName().equals(SuspendingHandlers.CONTINUATION)) {
 					bindings.registerReflectionHints(hints.reflection(), parameter);
 				}
 			}

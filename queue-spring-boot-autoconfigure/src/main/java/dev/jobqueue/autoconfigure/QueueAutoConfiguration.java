@@ -38,7 +38,7 @@ import dev.jobqueue.core.PayloadCodec;
 import dev.jobqueue.core.QueueInsights;
 import dev.jobqueue.core.RetryPolicy;
 import dev.jobqueue.core.RunInterceptor;
-import dev.jobqueue.core.TraceParentSource;
+import dev.jobqueue.core.TraceContextSource;
 import dev.jobqueue.core.WorkerListener;
 import dev.jobqueue.jackson.JacksonPayloadCodec;
 import dev.jobqueue.sqlite.SqliteDatabase;
@@ -176,14 +176,12 @@ public final class QueueAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	JobQueue jobQueue(JobStore store, JobAdminStore admin, PayloadCodec codec, HandlerRegistry handlers,
-			QueueProperties properties, JobQueueClock clock, ObjectProvider<TraceParentSource> traceParent,
+			QueueProperties properties, JobQueueClock clock, ObjectProvider<TraceContextSource> traceContext,
 			LocalSignals signals) {
 		EnqueueLimits limits = new EnqueueLimits(properties.getRetry().getMaxAttempts(),
 				properties.getMaxPayloadSize().toBytes());
-		TraceParentSource trace = traceParent.getIfUnique();
-		DefaultJobQueue queue = new DefaultJobQueue(store, admin, codec, handlers, clock.clock(),
-				limits,
-				(trace != null) ? trace::currentTraceParent : null);
+		DefaultJobQueue queue = new DefaultJobQueue(store, admin, codec, handlers, clock.clock(), limits,
+				traceContext.getIfUnique());
 		queue.setSignals(signals);
 		return queue;
 	}

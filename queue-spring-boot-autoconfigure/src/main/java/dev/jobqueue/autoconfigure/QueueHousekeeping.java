@@ -76,14 +76,38 @@ public class QueueHousekeeping implements SmartLifecycle {
 	}
 
 	@Override
-	public synchronized void stop() {
-		BackgroundLoop housekeeping = this.loop;
-		this.running = false;
+	public void stop() {
+		BackgroundLoop housekeeping = detach();
+		if (housekeeping != null) {
+			housekeeping.stop(Duration.ofSeconds(10));
+		}
+	}
+
+	/**
+	 * Stops on a thread of its own, beside the worker and the web server (see {@link QueueLifecycle}); a cleanup
+	 * stops between two batches.
+	 */
+	@Override
+	public void stop(Runnable callback) {
+		BackgroundLoop housekeeping = detach();
 		if (housekeeping == null) {
+			callback.run();
 			return;
 		}
-		housekeeping.stop(Duration.ofSeconds(10));
+		QueueLifecycle.stopInBackground("jobqueue-housekeeping-shutdown",
+				() -> housekeeping.stop(Duration.ofSeconds(10)), callback);
+	}
+
+	private synchronized BackgroundLoop detach() {
+		BackgroundLoop housekeeping = this.loop;
+		this.running = false;
 		this.loop = null;
+		return housekeeping;
+	}
+
+	@Override
+	public int getPhase() {
+		return QueueLifecycle.PHASE;
 	}
 
 	@Override

@@ -73,13 +73,34 @@ public class QueueScheduler implements SmartLifecycle {
 	}
 
 	@Override
-	public synchronized void stop() {
-		BackgroundLoop firing = this.loop;
+	public void stop() {
+		BackgroundLoop firing = detach();
+		if (firing != null) {
+			firing.stop(Duration.ofSeconds(10));
+		}
+	}
+
+	/** Stops on a thread of its own, beside the worker and the web server (see {@link QueueLifecycle}). */
+	@Override
+	public void stop(Runnable callback) {
+		BackgroundLoop firing = detach();
 		if (firing == null) {
+			callback.run();
 			return;
 		}
-		firing.stop(Duration.ofSeconds(10));
+		QueueLifecycle.stopInBackground("jobqueue-scheduler-shutdown", () -> firing.stop(Duration.ofSeconds(10)),
+				callback);
+	}
+
+	private synchronized BackgroundLoop detach() {
+		BackgroundLoop firing = this.loop;
 		this.loop = null;
+		return firing;
+	}
+
+	@Override
+	public int getPhase() {
+		return QueueLifecycle.PHASE;
 	}
 
 	@Override

@@ -10,8 +10,9 @@ import dev.jobqueue.core.LocalSignals;
 
 /**
  * Starts the {@link JobWorker} once the context is refreshed (all handlers registered, schema migrated) and
- * stops it gracefully first thing at shutdown: claiming stops, running jobs get
- * {@code jobqueue.worker.shutdown-timeout} to finish, and the rest go back to the queue.
+ * stops it gracefully at shutdown, on a thread of its own while the web server drains (see
+ * {@link QueueLifecycle}): claiming stops, running jobs get {@code jobqueue.worker.shutdown-timeout} (cut to fit
+ * the shutdown phase) to finish, and the rest go back to the queue, or fail if they must not run twice.
  */
 public class QueueWorker implements SmartLifecycle {
 
@@ -60,14 +61,36 @@ public class QueueWorker implements SmartLifecycle {
 	}
 
 	@Override
-	public synchronized void stop() {
-		JobWorker running = this.worker;
+	public void stop() {
+		JobWorker running = detach();
+		if (running != null) {
+			running.stop();
+		}
+	}
+
+	@Override
+	public void stop(Runnable callback) {
+		JobWorker running = detach();
 		if (running == null) {
+			callback.run();
 			return;
 		}
-		this.signals.removeListener(running);
-		running.stop();
-		this.worker = null;
+		QueueLifecycle.stopInBackground("jobqueue-worker-shutdown", running::stop, callback);
+	}
+
+	/** Stops new work reaching the worker and forgets it: a start after this builds a new one. */
+	private synchronized JobWorker detach() {
+		JobWorker running = this.worker;
+		if (running != null) {
+			this.signals.removeListener(running);
+			this.worker = null;
+		}
+		return running;
+	}
+
+	@Override
+	public int getPhase() {
+		return QueueLifecycle.PHASE;
 	}
 
 	@Override

@@ -1,10 +1,13 @@
 package dev.jobqueue.autoconfigure;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Supplier;
+
+import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.thread.Threading;
 import org.springframework.core.env.Environment;
@@ -33,10 +36,23 @@ record WorkerFactory(JobStore store, HandlerRegistry handlers, PayloadCodec code
 	/** @param executor where handlers run, or {@code null} for the worker's own pool */
 	JobWorker create(ExecutorService executor) {
 		WorkerSettings settings = new WorkerSettings(WorkerIds.newId(), this.properties.getConcurrency(),
-				this.properties.getPollInterval(), this.properties.getLease(), this.properties.getShutdownTimeout(),
+				this.properties.getPollInterval(), this.properties.getLease(), shutdownWait(),
 				this.properties.getMaxSnoozes(), this.properties.getCancelTimeout());
 		return new JobWorker(this.store, this.handlers, this.codec, this.classifier, this.retry, this.clock, settings,
 				(executor != null) ? executor : executor(), this.listener.get(), this.interceptor.get());
+	}
+
+	/** {@code jobqueue.worker.shutdown-timeout}, cut to fit the context's shutdown phase (see {@link QueueLifecycle}). */
+	Duration shutdownWait() {
+		Duration configured = this.properties.getShutdownTimeout();
+		Duration phase = QueueLifecycle.phaseTimeout(this.environment);
+		Duration wait = QueueLifecycle.workerWait(configured, phase);
+		if (wait.compareTo(configured) < 0) {
+			LoggerFactory.getLogger(QueueWorker.class).info("The worker waits {} for running jobs at shutdown, not "
+					+ "jobqueue.worker.shutdown-timeout={}, to hand back the rest within "
+					+ "spring.lifecycle.timeout-per-shutdown-phase={}", wait, configured, phase);
+		}
+		return wait;
 	}
 
 	ExecutorService executor() {

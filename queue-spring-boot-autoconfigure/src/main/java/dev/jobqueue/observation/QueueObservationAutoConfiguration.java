@@ -2,6 +2,7 @@ package dev.jobqueue.observation;
 
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Tracer;
+import io.micrometer.tracing.propagation.Propagator;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -12,12 +13,13 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
-import dev.jobqueue.core.TraceParentSource;
+import dev.jobqueue.core.TraceContextSource;
 
 /**
  * Auto-configures the {@code jobqueue.job} observation of each run and, with Micrometer Tracing, storing the
- * enqueuing trace with each job. The registry and tracer are looked up when first needed, so this does not
- * depend on the order of the observation and tracing auto-configurations; without them it costs nothing.
+ * enqueuing trace's propagation headers, written by the application's {@link Propagator}, with each job. The
+ * registry, tracer and propagator are looked up when first needed, so this does not depend on the order of the
+ * observation and tracing auto-configurations; without them it costs nothing.
  */
 @AutoConfiguration(before = QueueAutoConfiguration.class)
 @ConditionalOnClass(ObservationRegistry.class)
@@ -37,9 +39,10 @@ public final class QueueObservationAutoConfiguration {
 	static class TracingConfiguration {
 
 		@Bean
-		@ConditionalOnMissingBean(TraceParentSource.class)
-		TracerTraceParentSource jobQueueTraceParentSource(ObjectProvider<Tracer> tracer) {
-			return new TracerTraceParentSource(tracer::getIfUnique);
+		@ConditionalOnMissingBean(TraceContextSource.class)
+		PropagatorTraceContextSource jobQueueTraceContextSource(ObjectProvider<Tracer> tracer,
+				ObjectProvider<Propagator> propagator) {
+			return new PropagatorTraceContextSource(tracer::getIfUnique, propagator::getIfUnique);
 		}
 
 	}

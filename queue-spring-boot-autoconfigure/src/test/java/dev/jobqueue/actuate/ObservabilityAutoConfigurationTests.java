@@ -1,6 +1,7 @@
 package dev.jobqueue.actuate;
 
 import java.nio.file.Path;
+import java.util.Map;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -19,7 +20,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
-import dev.jobqueue.core.TraceParentSource;
+import dev.jobqueue.core.TraceContextSource;
 import dev.jobqueue.sqlite.SqliteQueueInsights;
 import dev.jobqueue.metrics.QueueMeterListener;
 import dev.jobqueue.metrics.QueueMetrics;
@@ -27,7 +28,7 @@ import dev.jobqueue.metrics.QueueMetricsAutoConfiguration;
 import dev.jobqueue.metrics.QueueSnapshotRefresher;
 import dev.jobqueue.observation.ObservationRunInterceptor;
 import dev.jobqueue.observation.QueueObservationAutoConfiguration;
-import dev.jobqueue.observation.TracerTraceParentSource;
+import dev.jobqueue.observation.PropagatorTraceContextSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -56,7 +57,7 @@ class ObservabilityAutoConfigurationTests {
 				.hasSingleBean(QueueMetrics.class)
 				.hasSingleBean(QueueMeterListener.class)
 				.hasSingleBean(ObservationRunInterceptor.class)
-				.hasSingleBean(TracerTraceParentSource.class));
+				.hasSingleBean(PropagatorTraceContextSource.class));
 	}
 
 	@Test
@@ -143,18 +144,18 @@ class ObservabilityAutoConfigurationTests {
 		runner().withClassLoader(new FilteredClassLoader(ObservationRegistry.class, Tracer.class))
 			.run((context) -> assertThat(context).hasNotFailed()
 				.doesNotHaveBean(ObservationRunInterceptor.class)
-				.doesNotHaveBean(TraceParentSource.class));
+				.doesNotHaveBean(TraceContextSource.class));
 	}
 
 	@Test
 	void userBeansWin() {
-		TraceParentSource own = () -> "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+		TraceContextSource own = () -> Map.of("traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01");
 		runner().withBean(MeterRegistry.class, SimpleMeterRegistry::new)
 			.withBean("jobqueueHealthIndicator", HealthIndicator.class, () -> () -> null)
-			.withBean(TraceParentSource.class, () -> own)
+			.withBean(TraceContextSource.class, () -> own)
 			.run((context) -> assertThat(context).doesNotHaveBean(QueueHealthIndicator.class)
-				.doesNotHaveBean(TracerTraceParentSource.class)
-				.getBean(TraceParentSource.class)
+				.doesNotHaveBean(PropagatorTraceContextSource.class)
+				.getBean(TraceContextSource.class)
 				.isSameAs(own));
 	}
 

@@ -2,6 +2,7 @@ package dev.jobqueue.observation;
 
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -72,7 +73,7 @@ class JobTracingTests {
 			currentInHandler.set(this.tracer.currentSpan());
 			return null;
 		}));
-		DefaultJobQueue queue = queue(new TracerTraceParentSource(() -> this.tracer));
+		DefaultJobQueue queue = queue(new PropagatorTraceContextSource(() -> this.tracer, () -> new W3cTestPropagator(this.tracer)));
 		SimpleSpan request = this.tracer.nextSpan().name("POST /images").start();
 		request.context().setSampled(true);
 		long id;
@@ -84,7 +85,7 @@ class JobTracingTests {
 		}
 		String traceId = request.context().traceId();
 		assertThat(this.db.column("SELECT trace_parent FROM jobs WHERE id = ?", id))
-			.containsExactly("00-" + "0".repeat(16) + traceId + "-" + request.context().spanId() + "-01");
+			.containsExactly("traceparent=00-" + "0".repeat(16) + traceId + "-" + request.context().spanId() + "-01");
 
 		worker(new ObservationRunInterceptor(observationRegistry(), null)).pollOnce();
 
@@ -105,7 +106,7 @@ class JobTracingTests {
 		this.handlers.register(HandlerDefinition.of("thumbnail", (payload, context) -> {
 			throw new JobFailedException("DEPENDENCY:S3", "bucket unavailable", false);
 		}));
-		queue(new TracerTraceParentSource(() -> this.tracer)).enqueue("thumbnail", "image-42");
+		queue(new PropagatorTraceContextSource(() -> this.tracer, () -> new W3cTestPropagator(this.tracer))).enqueue("thumbnail", "image-42");
 
 		worker(new ObservationRunInterceptor(observationRegistry(), null)).pollOnce();
 
@@ -118,7 +119,7 @@ class JobTracingTests {
 	@Test
 	void withoutTracerNothingIsStoredAndANoopRegistryOnlyRunsTheJob() {
 		this.handlers.register(HandlerDefinition.of("thumbnail", (payload, context) -> "done"));
-		long id = queue(new TracerTraceParentSource(() -> null)).enqueue("thumbnail", "image-42");
+		long id = queue(new PropagatorTraceContextSource(() -> null, () -> null)).enqueue("thumbnail", "image-42");
 		assertThat(this.db.column("SELECT trace_parent FROM jobs WHERE id = ?", id)).containsOnlyNulls();
 
 		assertThat(worker(new ObservationRunInterceptor(ObservationRegistry.NOOP, null)).pollOnce()).isOne();
@@ -128,19 +129,32 @@ class JobTracingTests {
 	}
 
 	@Test
-	void storedTraceParentIsOfferedAsW3cAndB3AndAMalformedOneIsIgnored() {
+	void aJobStoredWithABareTraceParentStillContinuesItsTraceAsW3cOrB3() {
 		ClaimedJob job = claimed("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01");
-		assertThat(JobObservationContext.header(job, "traceparent")).isEqualTo(job.traceParent());
-		assertThat(JobObservationContext.header(job, "b3"))
+		Map<String, String> carrier = new JobObservationContext(job).getCarrier();
+		assertThat(JobObservationContext.header(carrier, "traceparent"))
+			.isEqualTo("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01");
+		assertThat(JobObservationContext.header(carrier, "b3"))
 			.isEqualTo("0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-1");
-		assertThat(JobObservationContext.header(job, "X-B3-SpanId")).isEqualTo("b7ad6b7169203331");
-		assertThat(JobObservationContext.header(claimed("00-zz-b7ad6b7169203331-01"), "traceparent")).isNull();
-		assertThat(JobObservationContext.header(claimed(null), "traceparent")).isNull();
+		assertThat(JobObservationContext.header(carrier, "X-B3-SpanId")).isEqualTo("b7ad6b7169203331");
+		Map<String, String> malformed = new JobObservationContext(claimed("00-zz-b7ad6b7169203331-01")).getCarrier();
+		assertThat(JobObservationContext.header(malformed, "b3")).isNull();
+		assertThat(new JobObservationContext(claimed(null)).getCarrier()).isEmpty();
 	}
 
-	private static ClaimedJob claimed(String traceParent) {
+	@Test
+	void storedHeadersAreHandedBackAsWritten() {
+		ClaimedJob job = claimed("traceparent=00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01\n"
+				+ "tracestate=congo=t61rcWkgMzE\nbaggage=tenant=acme");
+		Map<String, String> carrier = new JobObservationContext(job).getCarrier();
+		assertThat(JobObservationContext.header(carrier, "tracestate")).isEqualTo("congo=t61rcWkgMzE");
+		assertThat(JobObservationContext.header(carrier, "baggage")).isEqualTo("tenant=acme");
+		assertThat(JobObservationContext.header(carrier, "b3")).isNull();
+	}
+
+	private static ClaimedJob claimed(String traceContext) {
 		Instant now = Instant.parse("2026-01-01T00:00:00Z");
-		return new ClaimedJob(1, "thumbnail", "{}", 0, 1, 1, 3, 0, now, now, traceParent);
+		return new ClaimedJob(1, "thumbnail", "{}", 0, 1, 1, 3, 0, now, now, traceContext);
 	}
 
 	private ObservationRegistry observationRegistry() {
@@ -153,9 +167,9 @@ class JobTracingTests {
 		return registry;
 	}
 
-	private DefaultJobQueue queue(TracerTraceParentSource traceParents) {
+	private DefaultJobQueue queue(PropagatorTraceContextSource traceContext) {
 		return new DefaultJobQueue(this.db.store(), this.db.admin(), WorkerHarness.CODEC, this.handlers, this.clock,
-				new EnqueueLimits(3, 64 * 1024), traceParents::currentTraceParent);
+				new EnqueueLimits(3, 64 * 1024), traceContext);
 	}
 
 	private JobWorker worker(RunInterceptor interceptor) {
