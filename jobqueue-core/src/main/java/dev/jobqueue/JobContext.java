@@ -28,6 +28,19 @@ public interface JobContext {
 	 */
 	boolean heartbeat();
 
+	/**
+	 * Reports how far the run is, for the dashboard's progress bar and the actuator endpoint, and proves the
+	 * handler alive like {@link #heartbeat()}. Call it as often as you like: it is written at most every two
+	 * seconds, together with the heartbeat, not per call.
+	 * @param done units done so far
+	 * @param total units in all, or 0 when unknown
+	 * @param message what the handler is doing (shortened to 200 characters), or {@code null}
+	 * @return whether the run should go on, as {@link #heartbeat()}
+	 */
+	default boolean progress(long done, long total, String message) {
+		return heartbeat();
+	}
+
 	/** Whether the job was cancelled (or its lease lost) and the handler should stop soon. */
 	boolean isCancelled();
 

@@ -159,6 +159,19 @@ final class Db implements AutoCloseable {
 				""");
 	}
 
+	/** Runs one statement with the given parameters in its own transaction. */
+	void execute(String sql, Object... parameters) {
+		try (Connection connection = connect(); PreparedStatement statement = connection.prepareStatement(sql)) {
+			for (int i = 0; i < parameters.length; i++) {
+				statement.setObject(i + 1, parameters[i]);
+			}
+			statement.executeUpdate();
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Could not run " + sql + ": " + ex.getMessage(), ex);
+		}
+	}
+
 	private void seed(int count, String insertJobs, String type, String followUps) {
 		long now = System.currentTimeMillis();
 		try (Connection connection = connect(); Statement statement = connection.createStatement()) {

@@ -16,7 +16,7 @@ import java.util.Set;
 final class Options {
 
 	static final List<String> SCENARIOS = List.of("enqueue", "enqueue-all", "burn-down", "latency", "big-table",
-			"idle", "heap", "durability");
+			"idle", "heap", "durability", "dashboard");
 
 	final boolean quick;
 

@@ -27,6 +27,7 @@ import dev.jobqueue.core.WorkerSettings;
 import dev.jobqueue.sqlite.SqliteDatabase;
 import dev.jobqueue.sqlite.SqliteJobAdminStore;
 import dev.jobqueue.sqlite.SqliteJobStore;
+import dev.jobqueue.sqlite.SqliteQueueInsights;
 
 /**
  * The queue as one application process assembles it, without Spring: the queue's own pool, the store, the
@@ -42,6 +43,9 @@ final class QueueNode implements AutoCloseable {
 
 	final SqliteJobStore store;
 
+	/** The read side on the same pool, for the dashboard scenario. */
+	final SqliteQueueInsights insights;
+
 	/** The queue's write transactions so far. */
 	final CommitCounter commits = new CommitCounter();
 
@@ -55,6 +59,7 @@ final class QueueNode implements AutoCloseable {
 		this.pool = db.pool();
 		SqliteDatabase database = new SqliteDatabase(this.commits.wrap(this.pool), db.label, Duration.ofSeconds(30));
 		this.store = new SqliteJobStore(database, Db.TABLES);
+		this.insights = new SqliteQueueInsights(database, Db.TABLES);
 		this.queue = new DefaultJobQueue(this.store, new SqliteJobAdminStore(database, Db.TABLES), CODEC,
 				this.handlers, Clock.systemUTC(), new EnqueueLimits(3, 64 * 1024), null);
 	}

@@ -9,7 +9,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,8 +25,10 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 
 import dev.jobqueue.JobRequest;
+import dev.jobqueue.autoconfigure.QueueProperties;
 import dev.jobqueue.core.ClaimedJob;
 import dev.jobqueue.core.Completion;
+import dev.jobqueue.dashboard.QueueDashboard;
 import dev.jobqueue.core.WorkerListener;
 
 /** The scenarios of a run; each adds its rows to the table. */
@@ -72,6 +77,9 @@ final class Scenarios {
 		}
 		if (this.options.runs("durability")) {
 			progress("durability", this::durability);
+		}
+		if (this.options.runs("dashboard")) {
+			progress("dashboard", this::dashboard);
 		}
 	}
 
@@ -354,6 +362,53 @@ final class Scenarios {
 					queue / emptyTable >= 0.8));
 			return 0.0;
 		});
+	}
+
+	// ---- dashboard -----------------------------------------------------------------------------------------
+
+	/**
+	 * The dashboard's overview rendered on a big table (1,000,000 finished and 100,000 pending jobs): snapshot,
+	 * chart of the last hour, progress, paused types and HTML, as a request to it costs the server. The finished
+	 * jobs ended over the last week, one per 0.6 s, as under a retention of a week; the worst case, all of them
+	 * in the last hour, is the second row.
+	 */
+	private void dashboard() throws Exception {
+		int finished = this.options.quick ? 20_000 : 1_000_000;
+		int pending = this.options.quick ? 2_000 : 100_000;
+		withDb("dashboard", "NORMAL", (db) -> {
+			db.seedFinished(QueueNode.TYPE, finished);
+			db.seedPending(QueueNode.TYPE, pending);
+			long now = System.currentTimeMillis();
+			long week = Duration.ofDays(7).toMillis();
+			db.execute("UPDATE job_attempts SET finished_at = ? - (job_id * ?) % ?", now, 604_800_000L / finished,
+					week);
+			try (QueueNode node = new QueueNode(db)) {
+				QueueDashboard dashboard = new QueueDashboard(node.insights, node.queue, List::of,
+						new QueueProperties(), Clock.systemUTC());
+				String scenario = "dashboard overview, " + String.format("%,d", finished) + " finished + "
+						+ String.format("%,d", pending) + " pending";
+				overviewRow(dashboard, scenario, "server time, finished over a week (median of 20)");
+				db.execute("UPDATE job_attempts SET finished_at = ? - (job_id % 3000000)", now);
+				overviewRow(dashboard, scenario, "server time, all finished in the last hour (median of 20)");
+			}
+			return 0.0;
+		});
+	}
+
+	private void overviewRow(QueueDashboard dashboard, String scenario, String measure) {
+		for (int i = 0; i < 3; i++) {
+			dashboard.overviewHtml("/jobqueue");
+		}
+		double[] millis = new double[20];
+		for (int i = 0; i < millis.length; i++) {
+			long start = System.nanoTime();
+			dashboard.overviewHtml("/jobqueue");
+			millis[i] = (System.nanoTime() - start) / 1e6;
+		}
+		Arrays.sort(millis);
+		double median = millis[millis.length / 2];
+		this.table.add(new ResultTable.Row(scenario, "1", measure, median, "ms", null, null, null, "< 300 ms",
+				median < 300));
 	}
 
 	// ---- idle ----------------------------------------------------------------------------------------------

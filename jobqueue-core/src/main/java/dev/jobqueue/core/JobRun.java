@@ -25,6 +25,9 @@ final class JobRun implements JobContext {
 	// The worker's log category: users tune the logging of the worker, whatever class of it writes.
 	private static final Logger logger = LoggerFactory.getLogger(JobWorker.class);
 
+	/** How often a run's progress is written at most. */
+	static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(2);
+
 	/** What the cut-off at shutdown found; see {@link #cutOff()}. */
 	enum CutOff {
 
@@ -89,6 +92,10 @@ final class JobRun implements JobContext {
 	private boolean heartbeatWritten;
 
 	private long lastHeartbeat;
+
+	private boolean progressWritten;
+
+	private long lastProgress;
 
 	JobRun(ClaimedJob job, HandlerDefinition handler, Instant claimedAt, JobStore store, String workerId, Clock clock,
 			Ticker ticker, WorkerSettings settings) {
@@ -344,6 +351,32 @@ final class JobRun implements JobContext {
 			this.leaseLost = true;
 		}
 		return !isCancelled();
+	}
+
+	@Override
+	public boolean progress(long done, long total, String message) {
+		long nowNanos = this.ticker.nanos();
+		// At most every PROGRESS_INTERVAL on the monotonic ticker, whatever the handler's loop does: a bar that
+		// moves, not a write per item. The time shown with it is the clock's.
+		boolean write;
+		synchronized (this) {
+			write = !this.progressWritten
+					|| Ticker.reached(nowNanos, this.lastProgress + PROGRESS_INTERVAL.toNanos());
+			if (write) {
+				this.progressWritten = true;
+				this.lastProgress = nowNanos;
+			}
+		}
+		if (write) {
+			try {
+				this.store.recordProgress(ref(), new JobProgress(done, total, message, this.clock.instant()));
+			}
+			catch (RuntimeException ex) {
+				logger.debug("Progress of job {} ({}) could not be written: {}", this.job.id(), this.job.type(),
+						ex.getMessage());
+			}
+		}
+		return heartbeat();
 	}
 
 	@Override

@@ -95,6 +95,13 @@ public interface JobStore {
 	 */
 	void recordEvent(long jobId, String event, String actor, String detail, Instant now);
 
+	/**
+	 * Writes a run's progress (and its heartbeat), if the run still holds its job. Stores that do not keep
+	 * progress ignore it.
+	 */
+	default void recordProgress(RunningJobRef run, JobProgress progress) {
+	}
+
 	/** Records that a worker is alive and which types it handles. */
 	void registerWorker(WorkerInfo worker, Instant now);
 

@@ -2,7 +2,9 @@ package dev.jobqueue.core;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -32,8 +34,26 @@ public interface QueueInsights {
 	/** One job with its attempts and event timeline. */
 	Optional<JobDetail> job(long id, int payloadPreviewChars);
 
+	/**
+	 * The latest progress the given jobs reported, for those that did. Stores that do not keep progress answer
+	 * an empty map.
+	 */
+	default Map<Long, JobProgress> progress(Collection<Long> jobIds) {
+		return Map.of();
+	}
+
 	/** Jobs matching a filter, newest first. */
 	JobPage jobs(JobQuery query);
+
+	/**
+	 * How many runs ended per time slot, read from the attempts the store keeps (so it survives restarts and
+	 * agrees across processes; finished jobs removed by retention no longer count).
+	 * @param from start of the first slot (rounded down to a multiple of {@code slot} since the epoch)
+	 * @param to end of the period (exclusive)
+	 * @param slot length of one slot, at least a second
+	 * @return every slot from the one holding {@code from} to the one before {@code to}, empty ones included
+	 */
+	List<Outcomes> outcomes(Instant from, Instant to, Duration slot);
 
 	/**
 	 * Checks, for a health probe, that the database can be read and is open for writing, without taking a
@@ -111,12 +131,22 @@ public interface QueueInsights {
 	 * @param result its result, shortened, or {@code null}
 	 * @param attempts every run, in order
 	 * @param events its timeline, oldest first (the latest {@link #MAX_EVENTS} events)
+	 * @param progress the latest progress its handler reported, or {@code null}
 	 */
 	record JobDetail(JobSummary job, Instant leaseUntil, String errorDetail, String dedupKey, boolean cancelRequested,
-			String traceParent, Text payload, Text result, List<Attempt> attempts, List<Event> events) {
+			String traceParent, Text payload, Text result, List<Attempt> attempts, List<Event> events,
+			JobProgress progress) {
 
 		/** Most events returned for one job. */
 		public static final int MAX_EVENTS = 200;
+
+		/** A job whose store keeps no progress. */
+		public JobDetail(JobSummary job, Instant leaseUntil, String errorDetail, String dedupKey,
+				boolean cancelRequested, String traceParent, Text payload, Text result, List<Attempt> attempts,
+				List<Event> events) {
+			this(job, leaseUntil, errorDetail, dedupKey, cancelRequested, traceParent, payload, result, attempts,
+					events, null);
+		}
 
 	}
 
@@ -159,6 +189,23 @@ public interface QueueInsights {
 	 * @param detail a short note
 	 */
 	record Event(Instant at, String event, String actor, String detail) {
+
+	}
+
+	/**
+	 * Runs that ended in one time slot.
+	 *
+	 * @param start the slot's start
+	 * @param succeeded runs that succeeded
+	 * @param failed runs that failed (or lost their lease) and left the job failed for good
+	 * @param retried runs that failed (or lost their lease) and were followed by another run, or will be
+	 */
+	record Outcomes(Instant start, long succeeded, long failed, long retried) {
+
+		/** All runs that ended in the slot. */
+		public long total() {
+			return this.succeeded + this.failed + this.retried;
+		}
 
 	}
 

@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -123,6 +124,22 @@ public final class PostgresQueueInsights implements QueueInsights {
 			WHERE datname = current_database() GROUP BY 1 ORDER BY 1
 			""";
 
+	/** Succeeded runs per slot, from job_attempts_outcome_idx (V3) alone. */
+	static final String OUTCOMES_SUCCEEDED = """
+			SELECT floor(extract(epoch FROM finished_at) * 1000 / :slot)::bigint, count(*) FROM {attempts}
+			WHERE outcome = 'SUCCEEDED' AND finished_at >= :from AND finished_at < :to
+			GROUP BY 1
+			""";
+
+	/** Failed runs per slot, each job looked up to tell a failure for good from a retried one. */
+	static final String OUTCOMES_FAILED = """
+			SELECT floor(extract(epoch FROM a.finished_at) * 1000 / :slot)::bigint,
+			       coalesce(j.status = 'failed' AND j.runs = a.run, false), count(*)
+			FROM {attempts} a LEFT JOIN {jobs} j ON j.id = a.job_id
+			WHERE a.outcome IN ('FAILED', 'LEASE_EXPIRED') AND a.finished_at >= :from AND a.finished_at < :to
+			GROUP BY 1, 2
+			""";
+
 	/** Any healthy database answers at once: a read never waits for another transaction's row locks. */
 	private static final String READ_PROBE = """
 			SELECT count(*) FROM {jobs} WHERE id = -1
@@ -224,6 +241,53 @@ public final class PostgresQueueInsights implements QueueInsights {
 		}
 		List<JobSummary> page = jobs.subList(0, query.limit());
 		return new JobPage(List.copyOf(page), page.get(page.size() - 1).id());
+	}
+
+	@Override
+	public List<Outcomes> outcomes(Instant from, Instant to, Duration slot) {
+		long slotMillis = slot.toMillis();
+		if (slotMillis < 1000) {
+			throw new IllegalArgumentException("A slot must be at least a second long, not " + slot);
+		}
+		long first = Math.floorDiv(from.toEpochMilli(), slotMillis);
+		long end = Math.floorDiv(to.toEpochMilli() - 1, slotMillis) + 1;
+		if (end <= first) {
+			return List.of();
+		}
+		long[][] counts = new long[(int) Math.min(end - first, 100_000)][3];
+		Instant start = Instant.ofEpochMilli(first * slotMillis);
+		Instant stop = Instant.ofEpochMilli(end * slotMillis);
+		this.database.read("count run outcomes over time", (connection) -> {
+			try (PgSql.Statement select = sql(OUTCOMES_SUCCEEDED).prepare(connection)
+				.set("slot", slotMillis)
+				.set("from", start)
+				.set("to", stop); ResultSet rows = select.executeQuery()) {
+				while (rows.next()) {
+					addOutcome(counts, rows.getLong(1) - first, 0, rows.getLong(2));
+				}
+			}
+			try (PgSql.Statement select = sql(OUTCOMES_FAILED).prepare(connection)
+				.set("slot", slotMillis)
+				.set("from", start)
+				.set("to", stop); ResultSet rows = select.executeQuery()) {
+				while (rows.next()) {
+					addOutcome(counts, rows.getLong(1) - first, rows.getBoolean(2) ? 1 : 2, rows.getLong(3));
+				}
+			}
+			return null;
+		});
+		List<Outcomes> outcomes = new ArrayList<>(counts.length);
+		for (int i = 0; i < counts.length; i++) {
+			outcomes.add(new Outcomes(Instant.ofEpochMilli((first + i) * slotMillis), counts[i][0], counts[i][1],
+					counts[i][2]));
+		}
+		return outcomes;
+	}
+
+	private static void addOutcome(long[][] counts, long index, int column, long count) {
+		if (index >= 0 && index < counts.length) {
+			counts[(int) index][column] += count;
+		}
 	}
 
 	/** Newest first: by status (and type) from jobs_status_type_idx, else the primary key read backwards. */

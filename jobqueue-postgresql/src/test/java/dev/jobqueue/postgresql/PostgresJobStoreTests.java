@@ -2,6 +2,8 @@ package dev.jobqueue.postgresql;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -77,6 +79,34 @@ class PostgresJobStoreTests {
 		assertThat(detail.events()).extracting(QueueInsights.Event::event)
 			.containsExactly("ENQUEUED", "CLAIMED", "SUCCEEDED");
 		assertThat(detail.result().preview()).isEqualTo("\"ok\"");
+	}
+
+	@Test
+	void outcomesPerSlotTellFailuresForGoodFromRetriedOnes() {
+		Instant start = Instant.parse("2030-01-01T00:00:00Z");
+		// Job 1 failed once, was retried, then succeeded; job 2 failed twice, the second time for good; job 3
+		// lost its lease and runs again; job 4 is running.
+		this.db.execute("INSERT INTO jobs (id, type, status, payload, max_attempts, runs, run_at, created_at) "
+				+ "OVERRIDING SYSTEM VALUE VALUES (1, 'a', 'succeeded', '{}', 3, 2, ?, ?), "
+				+ "(2, 'a', 'failed', '{}', 2, 2, ?, ?), (3, 'b', 'pending', '{}', 3, 1, ?, ?), "
+				+ "(4, 'b', 'running', '{}', 3, 1, ?, ?)", ts(start), ts(start), ts(start), ts(start), ts(start),
+				ts(start), ts(start), ts(start));
+		this.db.execute("INSERT INTO job_attempts (job_id, run, attempt, worker_id, started_at, finished_at, outcome) "
+				+ "VALUES (1, 1, 1, 'w', ?, ?, 'FAILED'), (1, 2, 2, 'w', ?, ?, 'SUCCEEDED'), "
+				+ "(2, 1, 1, 'w', ?, ?, 'FAILED'), (2, 2, 2, 'w', ?, ?, 'FAILED'), "
+				+ "(3, 1, 1, 'w', ?, ?, 'LEASE_EXPIRED'), (4, 1, 1, 'w', ?, NULL, NULL)", ts(start),
+				ts(start.plusMillis(10)), ts(start), ts(start.plusSeconds(65)), ts(start), ts(start.plusMillis(20)),
+				ts(start), ts(start.plusSeconds(121)), ts(start), ts(start.plusMillis(30)), ts(start));
+		List<QueueInsights.Outcomes> outcomes = this.db.storage()
+			.insights()
+			.outcomes(start, start.plusSeconds(180), Duration.ofMinutes(1));
+		assertThat(outcomes).extracting((slot) -> List.of(slot.succeeded(), slot.failed(), slot.retried()))
+			.containsExactly(List.of(0L, 0L, 3L), List.of(1L, 0L, 0L), List.of(0L, 1L, 0L));
+		assertThat(outcomes.get(1).start()).isEqualTo(start.plusSeconds(60));
+	}
+
+	private static OffsetDateTime ts(Instant instant) {
+		return instant.atOffset(ZoneOffset.UTC);
 	}
 
 	@Test

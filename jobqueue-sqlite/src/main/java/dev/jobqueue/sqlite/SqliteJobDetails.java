@@ -5,12 +5,15 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.JobProgress;
 import dev.jobqueue.core.QueueInsights.Attempt;
 import dev.jobqueue.core.QueueInsights.Event;
 import dev.jobqueue.core.QueueInsights.JobDetail;
@@ -33,9 +36,15 @@ final class SqliteJobDetails {
 
 	private static final String JOB = """
 			SELECT %s, lease_until, error_detail, dedup_key, cancel_requested, trace_parent,
-			       length(payload), substr(payload, 1, :preview), length(result), substr(result, 1, :preview)
+			       length(payload), substr(payload, 1, :preview), length(result), substr(result, 1, :preview),
+			       progress_done, progress_total, progress_message, progress_at
 			FROM {jobs} WHERE id = :job_id
 			""".formatted(SUMMARY_COLUMNS);
+
+	private static final String PROGRESS = """
+			SELECT progress_done, progress_total, progress_message, progress_at FROM {jobs}
+			WHERE id = :job_id AND progress_at IS NOT NULL
+			""";
 
 	private static final String ATTEMPTS = """
 			SELECT run, attempt, worker_id, started_at, finished_at, outcome, error_code, error_detail, error_trace
@@ -56,6 +65,8 @@ final class SqliteJobDetails {
 
 	private final NamedSql events;
 
+	private final NamedSql progress;
+
 	/** Job list statements by the filters they have (see {@link #listStatement}). */
 	private final Map<Integer, NamedSql> lists = new ConcurrentHashMap<>();
 
@@ -64,6 +75,7 @@ final class SqliteJobDetails {
 		this.job = tables.sql(JOB);
 		this.attempts = tables.sql(ATTEMPTS);
 		this.events = tables.sql(EVENTS);
+		this.progress = tables.sql(PROGRESS);
 	}
 
 	Optional<JobDetail> job(Connection connection, long id, int payloadPreviewChars) throws SQLException {
@@ -79,10 +91,31 @@ final class SqliteJobDetails {
 				Text result = (rows.getObject(21) != null) ? text(rows, 21, preview) : null;
 				return Optional.of(new JobDetail(job, SqlColumns.instant(rows, "lease_until"), rows.getString(15),
 						rows.getString(16), rows.getInt(17) == 1, TraceHeaders.traceParent(rows.getString(18)), payload,
-						result,
-						attempts(connection, id), events(connection, id)));
+						result, attempts(connection, id), events(connection, id), progress(rows, 23)));
 			}
 		}
+	}
+
+	Map<Long, JobProgress> progress(Connection connection, Collection<Long> ids) throws SQLException {
+		Map<Long, JobProgress> found = new HashMap<>();
+		try (NamedStatement select = this.progress.prepare(connection)) {
+			for (long id : ids) {
+				try (ResultSet rows = select.bind("job_id", id).executeQuery()) {
+					if (rows.next()) {
+						found.put(id, progress(rows, 1));
+					}
+				}
+			}
+		}
+		return found;
+	}
+
+	private static JobProgress progress(ResultSet rows, int firstColumn) throws SQLException {
+		if (rows.getObject(firstColumn + 3) == null) {
+			return null;
+		}
+		return new JobProgress(rows.getLong(firstColumn), rows.getLong(firstColumn + 1),
+				rows.getString(firstColumn + 2), Instant.ofEpochMilli(rows.getLong(firstColumn + 3)));
 	}
 
 	/** One more job than the page holds is read, to tell whether there is a next page. */

@@ -18,6 +18,7 @@ import dev.jobqueue.core.CompleteAndClaim;
 import dev.jobqueue.core.Completion;
 import dev.jobqueue.core.EnqueueVisibility;
 import dev.jobqueue.core.ExpiredLease;
+import dev.jobqueue.core.JobProgress;
 import dev.jobqueue.core.JobStore;
 import dev.jobqueue.core.LeaseRenewal;
 import dev.jobqueue.core.NewJob;
@@ -46,6 +47,13 @@ public final class SqliteJobStore implements JobStore {
 			UPDATE {jobs} SET heartbeat_at = :now, lease_until = :lease_until
 			WHERE id = :job_id AND runs = :run AND status = 'running' AND worker_id = :worker_id
 			RETURNING cancel_requested
+			""";
+
+	/** Progress is proof of the handler's life too: it moves the heartbeat, not the lease. */
+	private static final String RECORD_PROGRESS = """
+			UPDATE {jobs} SET progress_done = :done, progress_total = :total, progress_message = :message,
+			    progress_at = :now, heartbeat_at = :now
+			WHERE id = :job_id AND runs = :run AND status = 'running'
 			""";
 
 	private static final String ANY_EXPIRED_LEASE = """
@@ -114,6 +122,8 @@ public final class SqliteJobStore implements JobStore {
 
 	private final NamedSql heartbeat;
 
+	private final NamedSql recordProgress;
+
 	private final NamedSql anyExpiredLease;
 
 	private final NamedSql recoverExpired;
@@ -148,6 +158,7 @@ public final class SqliteJobStore implements JobStore {
 		this.changeToken = new WalChangeToken(database);
 		this.renewLease = tables.sql(RENEW_LEASE);
 		this.heartbeat = tables.sql(HEARTBEAT);
+		this.recordProgress = tables.sql(RECORD_PROGRESS);
 		this.anyExpiredLease = tables.sql(ANY_EXPIRED_LEASE);
 		this.recoverExpired = tables.sql(RECOVER_EXPIRED);
 		this.recoverSeen = tables.sql(RECOVER_SEEN);
@@ -350,6 +361,21 @@ public final class SqliteJobStore implements JobStore {
 			}
 		}
 		return recovered;
+	}
+
+	@Override
+	public void recordProgress(RunningJobRef run, JobProgress progress) {
+		this.database.write("record the progress of job " + run.jobId(), (connection) -> {
+			try (NamedStatement update = this.recordProgress.prepare(connection)) {
+				return update.bind("done", progress.done())
+					.bind("total", progress.total())
+					.bind("message", progress.message())
+					.bind("now", progress.at())
+					.bind("job_id", run.jobId())
+					.bind("run", run.run())
+					.executeUpdate();
+			}
+		});
 	}
 
 	@Override

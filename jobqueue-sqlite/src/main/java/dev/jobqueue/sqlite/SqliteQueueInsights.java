@@ -5,9 +5,11 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumMap;
@@ -24,6 +26,7 @@ import java.util.TreeMap;
 
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.JobProgress;
 import dev.jobqueue.core.QueueInsights;
 import dev.jobqueue.core.QueueSnapshot;
 import dev.jobqueue.core.QueueSnapshot.ErrorCount;
@@ -107,6 +110,8 @@ public final class SqliteQueueInsights implements QueueInsights {
 
 	private final SqliteJobDetails details;
 
+	private final SqliteOutcomeHistory outcomes;
+
 	private final NamedSql counts;
 
 	private final NamedSql claimableCount;
@@ -129,6 +134,7 @@ public final class SqliteQueueInsights implements QueueInsights {
 		this.database = Objects.requireNonNull(database, "'database' must not be null");
 		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
 		this.details = new SqliteJobDetails(tables);
+		this.outcomes = new SqliteOutcomeHistory(tables);
 		this.counts = tables.sql(COUNTS);
 		this.claimableCount = tables.sql(CLAIMABLE_COUNT);
 		this.oldestClaimable = tables.sql(OLDEST_CLAIMABLE);
@@ -230,8 +236,23 @@ public final class SqliteQueueInsights implements QueueInsights {
 	}
 
 	@Override
+	public Map<Long, JobProgress> progress(Collection<Long> jobIds) {
+		if (jobIds.isEmpty()) {
+			return Map.of();
+		}
+		return this.database.read("read the progress of running jobs",
+				(connection) -> this.details.progress(connection, jobIds));
+	}
+
+	@Override
 	public JobPage jobs(JobQuery query) {
 		return this.database.read("list jobs", (connection) -> this.details.jobs(connection, query));
+	}
+
+	@Override
+	public List<Outcomes> outcomes(Instant from, Instant to, Duration slot) {
+		return this.database.read("count run outcomes over time",
+				(connection) -> this.outcomes.outcomes(connection, from, to, slot));
 	}
 
 	@Override
@@ -294,6 +315,11 @@ public final class SqliteQueueInsights implements QueueInsights {
 			}
 			return plans;
 		});
+	}
+
+	/** The query plans of {@link #outcomes}, for tests. */
+	List<String> explainOutcomes() {
+		return this.database.read("explain the outcome history", this.outcomes::explain);
 	}
 
 	/** The query plan of a job list, for tests. */

@@ -28,6 +28,7 @@ import dev.jobqueue.JobStatus;
 import dev.jobqueue.PausedType;
 import dev.jobqueue.ScheduleInfo;
 import dev.jobqueue.autoconfigure.QueueProperties;
+import dev.jobqueue.core.JobProgress;
 import dev.jobqueue.core.QueueInsights;
 import dev.jobqueue.core.QueueInsights.JobDetail;
 import dev.jobqueue.core.QueueInsights.JobPage;
@@ -454,16 +455,18 @@ public class QueueEndpoint {
 	 * @param result result length and preview (its length only, unless values are shown)
 	 * @param attempts every run (error details hidden unless values are shown)
 	 * @param events its timeline, oldest first (details hidden unless values are shown)
+	 * @param progress the latest progress its handler reported ({@code JobContext.progress}), or {@code null}
+	 * (its message hidden unless values are shown)
 	 */
 	public record JobDetailView(JobView job, Instant leaseUntil, String errorDetail, String dedupKey,
 			boolean cancelRequested, String traceParent, QueueInsights.Text payload, QueueInsights.Text result,
-			List<QueueInsights.Attempt> attempts, List<QueueInsights.Event> events) {
+			List<QueueInsights.Attempt> attempts, List<QueueInsights.Event> events, JobProgress progress) {
 
 		static JobDetailView of(JobDetail detail, Instant now, boolean showValues) {
 			if (showValues) {
 				return new JobDetailView(JobView.of(detail.job(), now), detail.leaseUntil(), detail.errorDetail(),
 						detail.dedupKey(), detail.cancelRequested(), detail.traceParent(), detail.payload(),
-						detail.result(), detail.attempts(), detail.events());
+						detail.result(), detail.attempts(), detail.events(), detail.progress());
 			}
 			List<QueueInsights.Attempt> attempts = detail.attempts()
 				.stream()
@@ -477,7 +480,12 @@ public class QueueEndpoint {
 				.toList();
 			return new JobDetailView(JobView.of(detail.job(), now), detail.leaseUntil(), hide(detail.errorDetail()),
 					hide(detail.dedupKey()), detail.cancelRequested(), detail.traceParent(), lengthOnly(detail.payload()),
-					lengthOnly(detail.result()), attempts, events);
+					lengthOnly(detail.result()), attempts, events, hide(detail.progress()));
+		}
+
+		private static JobProgress hide(JobProgress progress) {
+			return (progress != null) ? new JobProgress(progress.done(), progress.total(), hide(progress.message()),
+					progress.at()) : null;
 		}
 
 		private static String hide(String value) {

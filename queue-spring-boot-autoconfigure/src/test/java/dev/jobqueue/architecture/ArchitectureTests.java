@@ -50,8 +50,8 @@ class ArchitectureTests {
 			.dependOnClassesThat()
 			.resideInAnyPackage("org.springframework..", "java.sql..", "javax.sql..", "tools.jackson..",
 					"com.fasterxml..", "dev.jobqueue.sqlite..", "dev.jobqueue.postgresql..", "dev.jobqueue.jackson..",
-					"dev.jobqueue.autoconfigure..", "dev.jobqueue.actuate..", "dev.jobqueue.metrics..",
-					"dev.jobqueue.observation..")
+					"dev.jobqueue.autoconfigure..", "dev.jobqueue.actuate..", "dev.jobqueue.dashboard..",
+					"dev.jobqueue.metrics..", "dev.jobqueue.observation..")
 			.because("the engine talks to a database only through the store interfaces in dev.jobqueue.core"));
 	}
 
@@ -62,7 +62,7 @@ class ArchitectureTests {
 			.should()
 			.dependOnClassesThat()
 			.resideInAnyPackage("org.springframework.boot..", "dev.jobqueue.autoconfigure..", "dev.jobqueue.actuate..",
-					"dev.jobqueue.metrics..", "dev.jobqueue.observation..")
+					"dev.jobqueue.dashboard..", "dev.jobqueue.metrics..", "dev.jobqueue.observation..")
 			.because("a store is used by the auto-configuration, never the other way round"));
 	}
 

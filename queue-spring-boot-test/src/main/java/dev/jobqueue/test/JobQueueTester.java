@@ -198,8 +198,9 @@ public class JobQueueTester implements ApplicationListener<ContextClosedEvent> {
 
 	private List<JobSummary> busyJobs(int limit) {
 		QueueInsights queueInsights = require(this.insights.getIfAvailable(), "QueueInsights");
-		List<JobSummary> busy = new ArrayList<>(
-				queueInsights.jobs(new JobQuery(JobStatus.RUNNING, null, null, null, limit)).jobs());
+		// Due pending jobs first, running ones after: a job claimed between the two reads is then seen running,
+		// where the other order could miss it (no longer pending, not yet running when running jobs were read).
+		List<JobSummary> busy = new ArrayList<>();
 		Instant now = now();
 		Set<String> paused = require(this.jobQueue.getIfAvailable(), "JobQueue").pausedTypes()
 			.stream()
@@ -220,6 +221,10 @@ public class JobQueueTester implements ApplicationListener<ContextClosedEvent> {
 				before = page.nextBefore();
 			}
 			while (before != null && busy.size() < limit);
+		}
+		if (busy.size() < limit) {
+			busy.addAll(queueInsights.jobs(new JobQuery(JobStatus.RUNNING, null, null, null, limit - busy.size()))
+				.jobs());
 		}
 		return busy;
 	}

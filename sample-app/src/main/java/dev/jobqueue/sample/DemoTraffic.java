@@ -11,7 +11,12 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
-/** Uploads a made-up image every few seconds, one in twenty with impossible dimensions. */
+import dev.jobqueue.JobQueue;
+
+/**
+ * Uploads a made-up image every few seconds, one in twenty with impossible dimensions, and now and then asks for
+ * an archive (a long job with a progress bar on the dashboard).
+ */
 @Component
 @ConditionalOnBooleanProperty(name = "sample.demo-traffic.enabled")
 public class DemoTraffic implements SmartLifecycle {
@@ -20,12 +25,16 @@ public class DemoTraffic implements SmartLifecycle {
 
 	private final ImageService service;
 
+	private final JobQueue jobQueue;
+
 	private final Duration interval;
 
 	private ScheduledExecutorService scheduler;
 
-	public DemoTraffic(ImageService service, @Value("${sample.demo-traffic.interval:3s}") Duration interval) {
+	public DemoTraffic(ImageService service, JobQueue jobQueue,
+			@Value("${sample.demo-traffic.interval:3s}") Duration interval) {
 		this.service = service;
+		this.jobQueue = jobQueue;
 		this.interval = interval;
 	}
 
@@ -40,6 +49,9 @@ public class DemoTraffic implements SmartLifecycle {
 		String name = NAMES[random.nextInt(NAMES.length)];
 		boolean broken = random.nextInt(20) == 0;
 		this.service.upload(name, broken ? 0 : 640 + random.nextInt(2000), 480 + random.nextInt(1000));
+		if (random.nextInt(10) == 0) {
+			this.jobQueue.enqueue("archive", new ImageJobs.ArchiveRequest(40 + random.nextInt(80)));
+		}
 	}
 
 	@Override

@@ -63,6 +63,27 @@ public class ImageJobs {
 		return caption;
 	}
 
+	/** What an archive job packs. */
+	public record ArchiveRequest(int images) {
+	}
+
+	/**
+	 * Packs images into an archive, one at a time: a long job that reports how far it is, so the dashboard draws
+	 * its progress bar moving.
+	 */
+	@JobHandler(value = "archive", timeout = "PT5M")
+	public String archive(ArchiveRequest request, JobContext context) throws InterruptedException {
+		for (int packed = 0; packed < request.images(); packed++) {
+			if (!context.progress(packed, request.images(), "packing image " + (packed + 1))) {
+				logger.info("archive job {} cancelled after {} images", context.jobId(), packed);
+				return null;
+			}
+			Thread.sleep(250);
+		}
+		context.progress(request.images(), request.images(), "done");
+		return "archives/" + context.jobId() + ".zip";
+	}
+
 	@JobHandler(value = "thumbnail", repeatable = false)
 	public String thumbnail(ThumbnailRequest request) {
 		if (request.width() <= 0 || request.height() <= 0) {

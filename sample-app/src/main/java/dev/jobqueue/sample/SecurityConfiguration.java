@@ -3,6 +3,7 @@ package dev.jobqueue.sample;
 import org.springframework.boot.security.autoconfigure.actuate.web.servlet.EndpointRequest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpMethod;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
@@ -12,12 +13,29 @@ import org.springframework.security.web.SecurityFilterChain;
 /**
  * Who may do what. Uploads and reads are open, as the sample's public API. Anything that changes a job (the
  * app's own retry and cancel, the actuator's retry, cancel, pause and resume) and every actuator endpoint but
- * health, info and prometheus need the one operator user of {@code spring.security.user.*} (HTTP Basic).
+ * health, info and prometheus need the one operator user of {@code spring.security.user.*} (HTTP Basic). The
+ * dashboard at {@code /jobqueue} is for the operator too, signed in with a form.
  */
 @Configuration(proxyBeanMethods = false)
 class SecurityConfiguration {
 
+	/**
+	 * The dashboard is a set of pages in a browser: a sign-in form and a session, and CSRF protection on, as the
+	 * browser would send the session's cookie with a form posted from another site too.
+	 */
 	@Bean
+	@Order(1)
+	SecurityFilterChain dashboardSecurityFilterChain(HttpSecurity http) {
+		http.securityMatcher("/jobqueue/**", "/login", "/logout");
+		// The README's two lines that protect the dashboard.
+		http.authorizeHttpRequests((requests) -> requests.requestMatchers("/jobqueue/**").hasRole("OPERATOR")
+			.anyRequest().permitAll());
+		http.formLogin(Customizer.withDefaults());
+		return http.build();
+	}
+
+	@Bean
+	@Order(2)
 	SecurityFilterChain securityFilterChain(HttpSecurity http) {
 		http.authorizeHttpRequests((requests) -> requests
 			.requestMatchers(EndpointRequest.to("health", "info", "prometheus")).permitAll()

@@ -1,0 +1,258 @@
+package dev.jobqueue.dashboard;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import org.springframework.web.util.UriComponentsBuilder;
+
+import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.QueueInsights.Attempt;
+import dev.jobqueue.core.QueueInsights.Event;
+import dev.jobqueue.core.QueueInsights.JobDetail;
+import dev.jobqueue.core.QueueInsights.JobPage;
+import dev.jobqueue.core.QueueInsights.JobQuery;
+import dev.jobqueue.core.QueueInsights.JobSummary;
+import dev.jobqueue.core.QueueInsights.Text;
+
+/** The job list with its filters, one job's page, the confirmation of an action, and pages that say no. */
+final class JobPages {
+
+	private static final String HIDDEN = "hidden (management.endpoint.jobqueue.show-values)";
+
+	private JobPages() {
+	}
+
+	/** The list's heading and filter form, which the refresh leaves alone. */
+	static String listHeading(Viewer viewer, JobQuery query) {
+		Html html = new Html();
+		html.raw("<h1>").text(((query.status() != null) ? capitalized(query.status().dbValue()) : "All") + " jobs")
+			.raw("</h1>");
+		filters(html, viewer, query);
+		return html.toString();
+	}
+
+	static String list(Viewer viewer, JobQuery query, JobPage page, Instant now) {
+		Html html = new Html();
+		if (page.jobs().isEmpty()) {
+			html.raw("<p id=\"no-jobs\">No job matches.</p>");
+			return html.toString();
+		}
+		html.raw("<div class=\"scroll\"><table id=\"jobs\"><thead><tr><th>Job</th><th>Type</th><th>Status</th>")
+			.raw("<th>Attempts</th><th>Created</th><th>Due / finished</th><th>Worker</th><th>Error code</th>")
+			.raw("</tr></thead><tbody>");
+		for (JobSummary job : page.jobs()) {
+			html.raw("<tr").attr("data-job", job.id()).raw("><td>").link(viewer.url("/jobs/" + job.id()), "#" + job.id())
+				.raw("</td>")
+				.element("td", job.type())
+				.raw("<td><span class=\"status ").raw(job.status().dbValue()).raw("\">")
+				.text(job.status().dbValue())
+				.raw("</span></td>")
+				.element("td", job.attempts() + " of " + job.maxAttempts())
+				.element("td", Formats.ago(job.createdAt(), now))
+				.element("td", (job.finishedAt() != null) ? "finished " + Formats.ago(job.finishedAt(), now)
+						: job.runAt().isAfter(now) ? "due in " + Formats.age(Duration.between(now, job.runAt()))
+								: "due " + Formats.ago(job.runAt(), now))
+				.element("td", job.workerId())
+				.element("td", job.errorCode())
+				.raw("</tr>");
+		}
+		html.raw("</tbody></table></div>");
+		if (page.nextBefore() != null) {
+			html.raw("<p><a rel=\"next\" id=\"next-page\"")
+				.attr("href", listUrl(viewer, query.status(), query.type(), query.errorCode(), page.nextBefore()))
+				.raw(">Older jobs →</a></p>");
+		}
+		return html.toString();
+	}
+
+	static String listUrl(Viewer viewer, JobStatus status, String type, String errorCode, Long before) {
+		UriComponentsBuilder uri = UriComponentsBuilder.fromPath(viewer.url("/jobs"));
+		if (status != null) {
+			uri.queryParam("status", status.dbValue());
+		}
+		if (type != null) {
+			uri.queryParam("type", type);
+		}
+		if (errorCode != null) {
+			uri.queryParam("error", errorCode);
+		}
+		if (before != null) {
+			uri.queryParam("before", before);
+		}
+		return uri.encode().build().toUriString();
+	}
+
+	private static void filters(Html html, Viewer viewer, JobQuery query) {
+		html.raw("<form class=\"filters\" method=\"get\"").attr("action", viewer.url("/jobs")).raw(">")
+			.raw("<label>Status <select name=\"status\"><option value=\"\">any</option>");
+		for (JobStatus status : JobStatus.values()) {
+			html.raw("<option").attr("value", status.dbValue());
+			if (status == query.status()) {
+				html.raw(" selected");
+			}
+			html.raw(">").text(status.dbValue()).raw("</option>");
+		}
+		html.raw("</select></label>")
+			.raw("<label>Type <input name=\"type\" autocomplete=\"off\"").attr("value", query.type()).raw("></label>")
+			.raw("<label>Error code <input name=\"error\" autocomplete=\"off\"").attr("value", query.errorCode())
+			.raw("></label><button type=\"submit\">Filter</button></form>");
+	}
+
+	static String job(Viewer viewer, JobDetail detail, String notice, Instant now) {
+		JobSummary job = detail.job();
+		Html html = new Html();
+		html.raw("<h1>Job <span id=\"job-id\">").text("#" + job.id()).raw("</span> ")
+			.raw("<span class=\"status ").raw(job.status().dbValue()).raw("\" id=\"job-status\">")
+			.text(job.status().dbValue())
+			.raw("</span></h1>");
+		if (notice != null) {
+			html.raw("<p class=\"notice\" role=\"status\" id=\"notice\">").text(notice).raw("</p>");
+		}
+		actions(html, viewer, job);
+		html.raw("<dl class=\"facts\">");
+		fact(html, "Type", job.type());
+		fact(html, "Attempts", job.attempts() + " of " + job.maxAttempts());
+		fact(html, "Priority", job.priority());
+		fact(html, "Created", Formats.instant(job.createdAt()) + " (" + Formats.ago(job.createdAt(), now) + ")");
+		fact(html, "Due", Formats.instant(job.runAt()));
+		if (job.startedAt() != null) {
+			fact(html, "Latest run started", Formats.instant(job.startedAt()) + " on " + job.workerId());
+		}
+		if (job.heartbeatAt() != null && job.status() == JobStatus.RUNNING) {
+			fact(html, "Last heartbeat", Formats.ago(job.heartbeatAt(), now));
+		}
+		if (job.finishedAt() != null) {
+			fact(html, "Finished", Formats.instant(job.finishedAt()));
+		}
+		if (detail.cancelRequested()) {
+			fact(html, "Cancel", "requested, waiting for the handler to stop");
+		}
+		fact(html, "Dedup key", (detail.dedupKey() == null) ? "none" : viewer.showValues() ? detail.dedupKey() : HIDDEN);
+		if (detail.traceParent() != null) {
+			fact(html, "Trace", detail.traceParent());
+		}
+		html.raw("</dl>");
+		if (job.status() == JobStatus.RUNNING || detail.progress() != null) {
+			html.raw("<h2>Progress</h2><p>");
+			ProgressBar.render(html, viewer, job.id(), detail.progress());
+			html.raw("</p>");
+		}
+		if (job.errorCode() != null) {
+			html.raw("<h2>Latest error</h2><p><code id=\"error-code\">").text(job.errorCode()).raw("</code></p>")
+				.raw("<pre id=\"error-detail\">")
+				.text(viewer.showValues() ? detail.errorDetail() : HIDDEN)
+				.raw("</pre>");
+		}
+		value(html, viewer, "Payload", "payload", detail.payload());
+		if (detail.result() != null) {
+			value(html, viewer, "Result", "result", detail.result());
+		}
+		attempts(html, viewer, detail.attempts());
+		events(html, viewer, detail.events());
+		return html.toString();
+	}
+
+	private static void actions(Html html, Viewer viewer, JobSummary job) {
+		if (viewer.readOnly()) {
+			return;
+		}
+		boolean retry = job.status() == JobStatus.FAILED || job.status() == JobStatus.CANCELLED;
+		boolean cancel = job.status() == JobStatus.PENDING || job.status() == JobStatus.RUNNING;
+		if (!retry && !cancel) {
+			return;
+		}
+		String action = retry ? "retry" : "cancel";
+		html.raw("<p class=\"actions\"><a class=\"button\" id=\"action-").raw(action).raw("\"")
+			.attr("href", viewer.url("/jobs/" + job.id() + "/" + action))
+			.attr("data-action", action)
+			.raw(">")
+			.text(retry ? "Retry…" : "Cancel…")
+			.raw("</a></p>");
+	}
+
+	private static void value(Html html, Viewer viewer, String title, String id, Text text) {
+		html.raw("<h2>").text(title).raw("</h2>");
+		if (!viewer.showValues()) {
+			html.raw("<p class=\"muted\" id=\"").raw(id).raw("\">").text(Formats.count(text.length())
+					+ " characters, " + HIDDEN).raw("</p>");
+			return;
+		}
+		html.raw("<pre id=\"").raw(id).raw("\">").text(text.preview()).raw("</pre>");
+		if (text.truncated()) {
+			html.raw("<p class=\"muted\">").text("First " + Formats.count(text.preview() == null ? 0
+					: text.preview().length()) + " of " + Formats.count(text.length()) + " characters "
+					+ "(jobqueue.observability.payload-preview)").raw("</p>");
+		}
+	}
+
+	private static void attempts(Html html, Viewer viewer, List<Attempt> attempts) {
+		html.raw("<h2>Attempts</h2>");
+		if (attempts.isEmpty()) {
+			html.raw("<p>Not run yet.</p>");
+			return;
+		}
+		html.raw("<div class=\"scroll\"><table id=\"attempts\"><thead><tr><th>Run</th><th>Attempt</th><th>Worker</th>")
+			.raw("<th>Started</th><th>Took</th><th>Outcome</th><th>Error</th></tr></thead><tbody>");
+		for (Attempt attempt : attempts) {
+			html.raw("<tr>")
+				.element("td", attempt.run())
+				.element("td", attempt.attempt())
+				.element("td", attempt.workerId())
+				.element("td", Formats.instant(attempt.startedAt()))
+				.element("td", (attempt.finishedAt() != null)
+						? Formats.age(Duration.between(attempt.startedAt(), attempt.finishedAt())) : "running")
+				.element("td", (attempt.outcome() != null) ? attempt.outcome() : "RUNNING")
+				.raw("<td>");
+			if (attempt.errorCode() != null) {
+				html.raw("<code>").text(attempt.errorCode()).raw("</code> ")
+					.text(viewer.showValues() ? attempt.errorDetail() : "");
+			}
+			html.raw("</td></tr>");
+		}
+		html.raw("</tbody></table></div>");
+	}
+
+	private static void events(Html html, Viewer viewer, List<Event> events) {
+		html.raw("<h2>Timeline</h2><ol class=\"timeline\" id=\"events\">");
+		for (Event event : events) {
+			html.raw("<li><time").attr("datetime", event.at().toString()).raw(">").text(Formats.instant(event.at()))
+				.raw("</time> <strong>")
+				.text(event.event())
+				.raw("</strong> ")
+				.text((event.actor() != null) ? "by " + event.actor() + " " : "")
+				.text(viewer.showValues() ? event.detail() : null)
+				.raw("</li>");
+		}
+		html.raw("</ol>");
+	}
+
+	/** The page an action link leads to: what will happen, and a button that does it. */
+	static String confirm(Viewer viewer, String question, String explanation, String postPath, String button,
+			String backPath) {
+		Html html = new Html();
+		html.raw("<h1>").text(question).raw("</h1><p>").text(explanation).raw("</p>")
+			.raw("<form method=\"post\" class=\"confirm\"").attr("action", viewer.url(postPath)).raw(">");
+		viewer.csrf(html);
+		html.raw("<button type=\"submit\" id=\"confirm\" autofocus>").text(button).raw("</button> ")
+			.raw("<a id=\"back\"").attr("href", viewer.url(backPath)).raw(">No, go back</a></form>");
+		return html.toString();
+	}
+
+	/** A page that says what went wrong and what to do, for 400, 403, 404 and 409 answers. */
+	static String message(Viewer viewer, String title, String text, String backPath, String backLabel) {
+		Html html = new Html();
+		html.raw("<h1 id=\"problem\">").text(title).raw("</h1><p id=\"problem-detail\">").text(text).raw("</p>")
+			.raw("<p>").link(viewer.url(backPath), backLabel).raw("</p>");
+		return html.toString();
+	}
+
+	private static void fact(Html html, String name, Object value) {
+		html.raw("<div><dt>").text(name).raw("</dt><dd>").text(value).raw("</dd></div>");
+	}
+
+	private static String capitalized(String value) {
+		return Character.toUpperCase(value.charAt(0)) + value.substring(1);
+	}
+
+}
