@@ -57,6 +57,10 @@ import dev.jobqueue.postgresql.PostgresTables;
  *
  * With {@code worker <url> <threads>} or {@code enqueuer <url> <count> <perSecond>} as arguments it is the child
  * process of the multi-process rows.
+ *
+ * <p>
+ * Over 400 lines: the PostgreSQL run is one program (raw baselines, queue scenarios, the second process), kept in
+ * one file so it can be read beside the table it prints.
  */
 public final class PostgresBenchmarkMain {
 

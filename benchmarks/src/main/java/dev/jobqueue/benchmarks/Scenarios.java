@@ -31,7 +31,13 @@ import dev.jobqueue.core.Completion;
 import dev.jobqueue.dashboard.QueueDashboard;
 import dev.jobqueue.core.WorkerListener;
 
-/** The scenarios of a run; each adds its rows to the table. */
+/**
+ * The scenarios of a run; each adds its rows to the table.
+ *
+ * <p>
+ * Over 400 lines: every SQLite scenario of the table, each a short method, kept together so a reader sees what a
+ * run measures in one file.
+ */
 final class Scenarios {
 
 	private final Options options;

@@ -40,6 +40,12 @@ import org.slf4j.LoggerFactory;
  * process, by a run that finished, or by a change of the store's change token (a write by another process, such
  * as an enqueue), which it checks every {@value #CHANGE_CHECK_MILLIS} ms. After a full batch it polls again at
  * once.
+ *
+ * <p>
+ * Longer than our usual 400 lines on purpose: the order of a round and of shutdown (write outcomes, time out,
+ * renew, recover, claim; stop, drain, cut off) is the one thing a reader must check, so it stays in one class and
+ * reads top to bottom; the parts that can be thought about alone are {@link ClaimPlanner}, {@link OutcomeMapper},
+ * {@link RunningJobs} and {@link JobRun}.
  */
 public final class JobWorker implements QueueSignals {
 

@@ -37,6 +37,9 @@ import dev.jobqueue.core.TraceHeaders;
  * transaction (every statement sees the same state), each answered from an index of {@code V1__create_queue.sql};
  * only the worker table, one row per process, is read whole. The plans on a table of a million finished jobs are
  * written down in {@code docs/postgresql.md}.
+ *
+ * <p>
+ * Over 400 lines: one statement per question of the snapshot, each with the note on its plan.
  */
 public final class PostgresQueueInsights implements QueueInsights {
 

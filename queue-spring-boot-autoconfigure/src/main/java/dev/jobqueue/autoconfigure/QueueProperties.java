@@ -16,6 +16,11 @@ import dev.jobqueue.core.QueueInsights;
 
 /**
  * Configuration of the job queue, under {@code jobqueue.*}.
+ *
+ * <p>
+ * Long because every property carries the Javadoc that the configuration processor turns into IDE metadata; it
+ * holds nested groups of fields, getters and setters and no logic, so it is kept as one tree, as Boot's own
+ * properties classes are.
  */
 @ConfigurationProperties("jobqueue")
 public class QueueProperties {
