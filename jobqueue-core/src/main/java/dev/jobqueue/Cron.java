@@ -21,38 +21,48 @@ import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A cron expression in the syntax of Spring's {@code CronExpression} ({@code @Scheduled(cron = ...)}), and the
- * next time it matches. Six fields: second minute hour day-of-month month day-of-week, each {@code *}, a number,
- * a range {@code a-b}, a step <code>&#42;/n</code>, {@code a/n} or {@code a-b/n}, or a comma-separated list of those;
- * {@code ?} for a whole day field; JAN-DEC and SUN-SAT (any case); 0 or 7 for Sunday; the macros
- * {@code @yearly @annually @monthly @weekly @daily @midnight @hourly}; and Quartz's {@code L}, {@code L-n},
- * {@code LW}, {@code nW} in day-of-month and {@code dL}, {@code d#n} in day-of-week.
+ * A cron expression in the syntax of Spring's {@code CronExpression}
+ * ({@code @Scheduled(cron = ...)}), and the next time it matches. Six fields: second
+ * minute hour day-of-month month day-of-week, each {@code *}, a number, a range
+ * {@code a-b}, a step <code>&#42;/n</code>, {@code a/n} or {@code a-b/n}, or a
+ * comma-separated list of those; {@code ?} for a whole day field; JAN-DEC and SUN-SAT
+ * (any case); 0 or 7 for Sunday; the macros
+ * {@code @yearly @annually @monthly @weekly @daily @midnight @hourly}; and Quartz's
+ * {@code L}, {@code L-n}, {@code LW}, {@code nW} in day-of-month and {@code dL},
+ * {@code d#n} in day-of-week.
  * <p>
- * {@link #next} walks the fields from day-of-week down to the second the way Spring does, moving the time with
- * {@link ZonedDateTime} arithmetic (hours and finer on the time line, days and coarser on the local calendar), so
- * it gives Spring's results across daylight-saving changes too: a local time skipped by a gap is not fired that
- * day, and a time in a repeated hour fires once in each offset.
+ * {@link #next} walks the fields from day-of-week down to the second the way Spring does,
+ * moving the time with {@link ZonedDateTime} arithmetic (hours and finer on the time
+ * line, days and coarser on the local calendar), so it gives Spring's results across
+ * daylight-saving changes too: a local time skipped by a gap is not fired that day, and a
+ * time in a repeated hour fires once in each offset.
  * <p>
- * Unlike Spring it rejects signed numbers, {@code L-n} past 30, {@code d#n} past 5 and {@code ?} inside a list, and
- * it takes any whitespace between fields and lower-case {@code l}/{@code w}.
+ * Unlike Spring it rejects signed numbers, {@code L-n} past 30, {@code d#n} past 5 and
+ * {@code ?} inside a list, and it takes any whitespace between fields and lower-case
+ * {@code l}/{@code w}.
  */
 final class Cron {
 
-	/** Bound of every search, as in Spring: no match within this many steps means none. */
+	/**
+	 * Bound of every search, as in Spring: no match within this many steps means none.
+	 */
 	private static final int MAX_ATTEMPTS = 366;
 
 	private static final Map<String, String> MACROS = Map.of("@yearly", "0 0 0 1 1 *", "@annually", "0 0 0 1 1 *",
-			"@monthly", "0 0 0 1 * *", "@weekly", "0 0 0 * * 0", "@daily", "0 0 0 * * *", "@midnight",
-			"0 0 0 * * *", "@hourly", "0 0 * * * *");
+			"@monthly", "0 0 0 1 * *", "@weekly", "0 0 0 * * 0", "@daily", "0 0 0 * * *", "@midnight", "0 0 0 * * *",
+			"@hourly", "0 0 * * * *");
 
-	private static final List<String> MONTHS = List.of("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG",
-			"SEP", "OCT", "NOV", "DEC");
+	private static final List<String> MONTHS = List.of("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP",
+			"OCT", "NOV", "DEC");
 
 	private static final List<String> DAYS = List.of("MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN");
 
 	private static final Pattern NAME = Pattern.compile("[A-Z]{3}");
 
-	/** Coarsest first: day-of-week, month, day-of-month, hour, minute, second, and zero nanoseconds. */
+	/**
+	 * Coarsest first: day-of-week, month, day-of-month, hour, minute, second, and zero
+	 * nanoseconds.
+	 */
 	private final Field[] fields;
 
 	private Cron(Field... fields) {
@@ -80,8 +90,9 @@ final class Cron {
 	}
 
 	/**
-	 * The first time strictly after {@code after} that matches, in its zone, or {@code null} if the search ends
-	 * without one (a date that never comes, such as the 30th of February).
+	 * The first time strictly after {@code after} that matches, in its zone, or
+	 * {@code null} if the search ends without one (a date that never comes, such as the
+	 * 30th of February).
 	 */
 	@Nullable ZonedDateTime next(ZonedDateTime after) {
 		ZonedDateTime time = after.plusNanos(1);
@@ -108,8 +119,8 @@ final class Cron {
 		try {
 			return switch (unit) {
 				case DAY_OF_MONTH -> upper.equals("?") ? bits(unit, "*") : days(unit, upper, "LW", Cron::dayOfMonth);
-				case DAY_OF_WEEK -> upper.equals("?") ? bits(unit, "*")
-						: days(unit, names(upper, DAYS), "L#", Cron::dayOfWeek);
+				case DAY_OF_WEEK ->
+					upper.equals("?") ? bits(unit, "*") : days(unit, names(upper, DAYS), "L#", Cron::dayOfWeek);
 				case MONTH -> bits(unit, names(upper, MONTHS));
 				default -> bits(unit, upper);
 			};
@@ -119,7 +130,10 @@ final class Cron {
 		}
 	}
 
-	/** A day-of-month item: plain ({@code 1-5}) or Quartz ({@code L}, {@code L-n}, {@code LW}, {@code nW}). */
+	/**
+	 * A day-of-month item: plain ({@code 1-5}) or Quartz ({@code L}, {@code L-n},
+	 * {@code LW}, {@code nW}).
+	 */
 	private static Field dayOfMonth(String item) {
 		if (item.matches("L(W|-[0-9]+)?")) {
 			boolean weekday = item.equals("LW");
@@ -136,7 +150,10 @@ final class Cron {
 		return bits(Unit.DAY_OF_MONTH, item);
 	}
 
-	/** A day-of-week item, names already numbered: plain ({@code 1-5}) or Quartz ({@code dL}, {@code d#n}). */
+	/**
+	 * A day-of-week item, names already numbered: plain ({@code 1-5}) or Quartz
+	 * ({@code dL}, {@code d#n}).
+	 */
 	private static Field dayOfWeek(String item) {
 		int hash = item.indexOf('#');
 		if ((item.endsWith("L") || hash > 0) && item.length() > 1) {
@@ -155,8 +172,8 @@ final class Cron {
 	}
 
 	/**
-	 * A day field: one set of bits if it is plain; with Quartz items, each item on its own and the earliest time
-	 * any of them gives.
+	 * A day field: one set of bits if it is plain; with Quartz items, each item on its
+	 * own and the earliest time any of them gives.
 	 */
 	private static Field days(Unit unit, String text, String quartz, Function<String, Field> item) {
 		if (text.chars().noneMatch((c) -> quartz.indexOf(c) >= 0)) {
@@ -170,7 +187,10 @@ final class Cron {
 			.orElse(null);
 	}
 
-	/** Replaces three-letter month or day names by their numbers, JAN = 1 and MON = 1 (SUN = 7). */
+	/**
+	 * Replaces three-letter month or day names by their numbers, JAN = 1 and MON = 1 (SUN
+	 * = 7).
+	 */
 	private static String names(String text, List<String> names) {
 		Matcher matcher = NAME.matcher(text);
 		StringBuilder numbered = new StringBuilder();
@@ -184,7 +204,10 @@ final class Cron {
 		return matcher.appendTail(numbered).toString();
 	}
 
-	/** The values a comma-separated list of {@code *}, {@code a}, {@code a-b}, each with an optional /step, allows. */
+	/**
+	 * The values a comma-separated list of {@code *}, {@code a}, {@code a-b}, each with
+	 * an optional /step, allows.
+	 */
 	private static Bits bits(Unit unit, String text) {
 		long bits = 0;
 		for (String item : text.split(",", -1)) {
@@ -215,7 +238,10 @@ final class Cron {
 	}
 
 	private static int value(Unit unit, String text) {
-		return number(text, (unit == Unit.DAY_OF_WEEK) ? 0 : unit.min, unit.max); // 0 and 7 are Sunday
+		return number(text, (unit == Unit.DAY_OF_WEEK) ? 0 : unit.min, unit.max); // 0 and
+																					// 7
+																					// are
+																					// Sunday
 	}
 
 	private static int number(String text, int min, int max) {
@@ -229,8 +255,10 @@ final class Cron {
 		return number;
 	}
 
-	// The Quartz day rules: each gives the matching day in the month of the time it is given (or the month after),
-	// keeping the time of day when that is the same day and starting at midnight otherwise.
+	// The Quartz day rules: each gives the matching day in the month of the time it is
+	// given (or the month after),
+	// keeping the time of day when that is the same day and starting at midnight
+	// otherwise.
 
 	/** The last day of the month, or with {@code weekday} the last Monday to Friday. */
 	private static ZonedDateTime lastDay(ZonedDateTime time, boolean weekday) {
@@ -271,7 +299,10 @@ final class Cron {
 		return null;
 	}
 
-	/** A Quartz day rule as a field: if the rule lands before the time, it is asked again from next month. */
+	/**
+	 * A Quartz day rule as a field: if the rule lands before the time, it is asked again
+	 * from next month.
+	 */
 	private static Field quartz(UnaryOperator<ZonedDateTime> rule) {
 		return (time) -> {
 			ZonedDateTime found = rule.apply(time);
@@ -290,17 +321,15 @@ final class Cron {
 	// Evaluation
 
 	/**
-	 * What a field is about and the period that holds it, finest first. Moving a field restarts the finer ones,
-	 * except that the day of the week leaves the day of the month and the month alone.
+	 * What a field is about and the period that holds it, finest first. Moving a field
+	 * restarts the finer ones, except that the day of the week leaves the day of the
+	 * month and the month alone.
 	 */
 	private enum Unit {
 
-		NANO(ChronoField.NANO_OF_SECOND, ChronoUnit.SECONDS),
-		SECOND(ChronoField.SECOND_OF_MINUTE, ChronoUnit.MINUTES),
-		MINUTE(ChronoField.MINUTE_OF_HOUR, ChronoUnit.HOURS),
-		HOUR(ChronoField.HOUR_OF_DAY, ChronoUnit.DAYS),
-		DAY_OF_MONTH(ChronoField.DAY_OF_MONTH, ChronoUnit.MONTHS),
-		MONTH(ChronoField.MONTH_OF_YEAR, ChronoUnit.YEARS),
+		NANO(ChronoField.NANO_OF_SECOND, ChronoUnit.SECONDS), SECOND(ChronoField.SECOND_OF_MINUTE, ChronoUnit.MINUTES),
+		MINUTE(ChronoField.MINUTE_OF_HOUR, ChronoUnit.HOURS), HOUR(ChronoField.HOUR_OF_DAY, ChronoUnit.DAYS),
+		DAY_OF_MONTH(ChronoField.DAY_OF_MONTH, ChronoUnit.MONTHS), MONTH(ChronoField.MONTH_OF_YEAR, ChronoUnit.YEARS),
 		DAY_OF_WEEK(ChronoField.DAY_OF_WEEK, ChronoUnit.WEEKS);
 
 		final ChronoField field;
@@ -326,7 +355,10 @@ final class Cron {
 			return time.get(this.field);
 		}
 
-		/** Moves to {@code goal}, or past the end of this period if {@code goal} is behind or not in it. */
+		/**
+		 * Moves to {@code goal}, or past the end of this period if {@code goal} is behind
+		 * or not in it.
+		 */
 		ZonedDateTime advance(ZonedDateTime time, int goal) {
 			int current = get(time);
 			ValueRange range = time.range(this.field);
@@ -344,7 +376,9 @@ final class Cron {
 			return next.with(this.field, next.range(this.field).getMinimum());
 		}
 
-		/** Sets the finer fields to their first value, coarsest first: midnight for a day. */
+		/**
+		 * Sets the finer fields to their first value, coarsest first: midnight for a day.
+		 */
 		ZonedDateTime restart(ZonedDateTime time) {
 			int coarsest = (this == DAY_OF_WEEK) ? HOUR.ordinal() : ordinal() - 1;
 			for (int i = coarsest; i >= 0; i--) {
@@ -356,7 +390,10 @@ final class Cron {
 
 	}
 
-	/** One field of the expression: the first matching time at or after a time, or {@code null} for none. */
+	/**
+	 * One field of the expression: the first matching time at or after a time, or
+	 * {@code null} for none.
+	 */
 	private interface Field {
 
 		@Nullable ZonedDateTime nextOrSame(ZonedDateTime time);
@@ -376,7 +413,8 @@ final class Cron {
 				int goal = firstFrom(current);
 				if (goal < 0) {
 					time = this.unit.nextPeriod(time);
-					goal = firstFrom(this.unit.get(time)); // not from the minimum: a gap may have skipped it
+					goal = firstFrom(this.unit.get(time)); // not from the minimum: a gap
+															// may have skipped it
 					if (goal < 0) {
 						time = this.unit.nextPeriod(time);
 						goal = firstFrom(0);

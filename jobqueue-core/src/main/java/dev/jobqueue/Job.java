@@ -5,7 +5,8 @@ import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A job as stored: its current state, the last attempt's worker and error, and its result.
+ * A job as stored: its current state, the last attempt's worker and error, and its
+ * result.
  *
  * @param id the job's id
  * @param type the job type

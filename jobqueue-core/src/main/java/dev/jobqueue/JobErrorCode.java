@@ -8,8 +8,9 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Gives an exception type the error code a job fails with when a handler throws it, so failures aggregate
- * by cause: {@code @JobErrorCode("DEPENDENCY:PAYMENT_API") class PaymentApiDown extends RuntimeException}.
+ * Gives an exception type the error code a job fails with when a handler throws it, so
+ * failures aggregate by cause:
+ * {@code @JobErrorCode("DEPENDENCY:PAYMENT_API") class PaymentApiDown extends RuntimeException}.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
@@ -20,7 +21,9 @@ public @interface JobErrorCode {
 	/** {@code CATEGORY:SUBCATEGORY}, for example {@code TIMEOUT:UPSTREAM_API}. */
 	String value();
 
-	/** Whether a job failing this way should be tried again while it has attempts left. */
+	/**
+	 * Whether a job failing this way should be tried again while it has attempts left.
+	 */
 	boolean retryable() default true;
 
 }

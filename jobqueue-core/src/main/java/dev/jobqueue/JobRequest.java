@@ -38,7 +38,10 @@ public final class JobRequest {
 		this.dedupKey = dedupKey;
 	}
 
-	/** A job of {@code type} whose payload is serialised to JSON ({@code null} is written as JSON {@code null}). */
+	/**
+	 * A job of {@code type} whose payload is serialised to JSON ({@code null} is written
+	 * as JSON {@code null}).
+	 */
 	public static JobRequest of(String type, @Nullable Object payload) {
 		return new JobRequest(type, payload, 0, null, null, null, null);
 	}
@@ -59,13 +62,19 @@ public final class JobRequest {
 		return new JobRequest(this.type, this.payload, this.priority, null, delay, this.maxAttempts, this.dedupKey);
 	}
 
-	/** Attempts before the job fails for good, overriding the handler's and the configured default. */
+	/**
+	 * Attempts before the job fails for good, overriding the handler's and the configured
+	 * default.
+	 */
 	public JobRequest maxAttempts(int maxAttempts) {
 		return new JobRequest(this.type, this.payload, this.priority, this.runAt, this.delay, maxAttempts,
 				this.dedupKey);
 	}
 
-	/** While a job with this key is unfinished, enqueueing another returns the existing job's id. */
+	/**
+	 * While a job with this key is unfinished, enqueueing another returns the existing
+	 * job's id.
+	 */
 	public JobRequest dedupKey(@Nullable String dedupKey) {
 		return new JobRequest(this.type, this.payload, this.priority, this.runAt, this.delay, this.maxAttempts,
 				dedupKey);

@@ -4,8 +4,9 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Thrown by a handler (or by {@link JobContext#snooze(Duration)}) to run the job again later without
- * using up an attempt. The number of snoozes per job is capped by {@code jobqueue.worker.max-snoozes}.
+ * Thrown by a handler (or by {@link JobContext#snooze(Duration)}) to run the job again
+ * later without using up an attempt. The number of snoozes per job is capped by
+ * {@code jobqueue.worker.max-snoozes}.
  */
 public class JobSnoozedException extends RuntimeException {
 

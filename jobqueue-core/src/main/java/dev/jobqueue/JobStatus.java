@@ -3,8 +3,8 @@ package dev.jobqueue;
 import java.util.Locale;
 
 /**
- * Where a job is in its life: {@code pending → running → succeeded | failed | cancelled}. A failed attempt
- * with attempts left goes back to {@code pending}.
+ * Where a job is in its life: {@code pending → running → succeeded | failed | cancelled}.
+ * A failed attempt with attempts left goes back to {@code pending}.
  */
 public enum JobStatus {
 

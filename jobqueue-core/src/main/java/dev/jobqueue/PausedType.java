@@ -3,7 +3,8 @@ package dev.jobqueue;
 import java.time.Instant;
 
 /**
- * A job type an operator paused: its pending jobs are not claimed by any process and its schedules wait.
+ * A job type an operator paused: its pending jobs are not claimed by any process and its
+ * schedules wait.
  *
  * @param type the job type
  * @param since when it was paused

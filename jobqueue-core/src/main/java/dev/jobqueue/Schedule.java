@@ -12,15 +12,17 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * When a recurring job runs: a Spring cron expression in a time zone, or a fixed interval.
+ * When a recurring job runs: a Spring cron expression in a time zone, or a fixed
+ * interval.
  *
  * <ul>
- * <li>{@code Schedule.cron("0 0 * * * *")}: six fields (second minute hour day-of-month month day-of-week), as
- * {@code @Scheduled(cron = ...)} reads them, including macros such as {@code @daily}. Without a zone the
- * cron is read in {@code jobqueue.scheduling.zone}, by default the JVM's zone.</li>
- * <li>{@code Schedule.every(Duration.ofMinutes(5))}: ticks at whole multiples of the interval since the epoch
- * (UTC), so every process computes the same ticks: every 5 minutes fires at :00, :05, :10 ... Intervals are at
- * least one second.</li>
+ * <li>{@code Schedule.cron("0 0 * * * *")}: six fields (second minute hour day-of-month
+ * month day-of-week), as {@code @Scheduled(cron = ...)} reads them, including macros such
+ * as {@code @daily}. Without a zone the cron is read in {@code jobqueue.scheduling.zone},
+ * by default the JVM's zone.</li>
+ * <li>{@code Schedule.every(Duration.ofMinutes(5))}: ticks at whole multiples of the
+ * interval since the epoch (UTC), so every process computes the same ticks: every 5
+ * minutes fires at :00, :05, :10 ... Intervals are at least one second.</li>
  * </ul>
  * Instances are immutable and compare by value.
  */
@@ -51,7 +53,8 @@ public final class Schedule {
 
 	/**
 	 * A cron schedule read in the default zone.
-	 * @throws IllegalArgumentException if the expression is not a valid Spring cron expression
+	 * @throws IllegalArgumentException if the expression is not a valid Spring cron
+	 * expression
 	 */
 	public static Schedule cron(String expression) {
 		return cron(expression, null);
@@ -59,7 +62,8 @@ public final class Schedule {
 
 	/**
 	 * A cron schedule read in {@code zone} ({@code null} for the default zone).
-	 * @throws IllegalArgumentException if the expression is not a valid Spring cron expression
+	 * @throws IllegalArgumentException if the expression is not a valid Spring cron
+	 * expression
 	 */
 	public static Schedule cron(String expression, @Nullable ZoneId zone) {
 		if (expression == null || expression.isBlank()) {
@@ -81,20 +85,21 @@ public final class Schedule {
 
 	/**
 	 * A fixed interval, ticking at whole multiples of it since the epoch.
-	 * @throws IllegalArgumentException if the interval is shorter than a second or not whole milliseconds
+	 * @throws IllegalArgumentException if the interval is shorter than a second or not
+	 * whole milliseconds
 	 */
 	public static Schedule every(Duration interval) {
 		Objects.requireNonNull(interval, "'interval' must not be null");
 		if (interval.compareTo(Duration.ofSeconds(1)) < 0 || interval.toNanos() % 1_000_000 != 0) {
-			throw new IllegalArgumentException("A schedule interval must be at least one second and whole "
-					+ "milliseconds, got " + interval);
+			throw new IllegalArgumentException(
+					"A schedule interval must be at least one second and whole " + "milliseconds, got " + interval);
 		}
 		return new Schedule(EVERY_PREFIX + interval, null, interval, null, Misfire.DEFAULT);
 	}
 
 	/**
-	 * Reads the form {@link #expression()} returns: {@code cron:<expression>} or {@code every:<duration>}
-	 * (ISO-8601 such as {@code PT5M}).
+	 * Reads the form {@link #expression()} returns: {@code cron:<expression>} or
+	 * {@code every:<duration>} (ISO-8601 such as {@code PT5M}).
 	 * @throws IllegalArgumentException if the text is neither
 	 */
 	public static Schedule parse(String expression, @Nullable ZoneId zone) {
@@ -110,11 +115,13 @@ public final class Schedule {
 				throw new IllegalArgumentException("'" + expression + "' does not hold an ISO-8601 duration", ex);
 			}
 		}
-		throw new IllegalArgumentException("'" + expression + "' is not a schedule: use 'cron:<expression>' or "
-				+ "'every:<ISO-8601 duration>'");
+		throw new IllegalArgumentException(
+				"'" + expression + "' is not a schedule: use 'cron:<expression>' or " + "'every:<ISO-8601 duration>'");
 	}
 
-	/** This schedule read in another zone (cron only; intervals do not depend on a zone). */
+	/**
+	 * This schedule read in another zone (cron only; intervals do not depend on a zone).
+	 */
 	public Schedule inZone(@Nullable ZoneId zone) {
 		return new Schedule(this.expression, this.cron, this.interval, zone, this.misfire);
 	}
@@ -144,8 +151,9 @@ public final class Schedule {
 	}
 
 	/**
-	 * The first tick strictly after {@code after}, or {@code null} if there is none (a cron for a date that
-	 * never comes). Cron schedules without a zone are read in UTC here.
+	 * The first tick strictly after {@code after}, or {@code null} if there is none (a
+	 * cron for a date that never comes). Cron schedules without a zone are read in UTC
+	 * here.
 	 */
 	public @Nullable Instant nextAfter(Instant after) {
 		if (this.interval != null) {
@@ -154,7 +162,8 @@ public final class Schedule {
 			return Instant.ofEpochMilli(Math.floorDiv(millis, step) * step + step);
 		}
 		try {
-			ZonedDateTime next = this.cron.next(ZonedDateTime.ofInstant(after, (this.zone != null) ? this.zone : ZoneOffset.UTC));
+			ZonedDateTime next = this.cron
+				.next(ZonedDateTime.ofInstant(after, (this.zone != null) ? this.zone : ZoneOffset.UTC));
 			return (next != null) ? next.toInstant() : null;
 		}
 		catch (DateTimeException ex) {

@@ -1,6 +1,6 @@
 /**
- * The API applications use: {@link dev.jobqueue.JobQueue}, {@link dev.jobqueue.JobHandler} and the types
- * around them.
+ * The API applications use: {@link dev.jobqueue.JobQueue},
+ * {@link dev.jobqueue.JobHandler} and the types around them.
  */
 @NullMarked
 package dev.jobqueue;

@@ -16,8 +16,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
- * Each piece of cron syntax, with expectations checked by hand against a calendar. In 2026 the 1st of March is a
- * Sunday, the 1st of April a Wednesday, the 1st of May a Friday and the 1st of August a Saturday.
+ * Each piece of cron syntax, with expectations checked by hand against a calendar. In
+ * 2026 the 1st of March is a Sunday, the 1st of April a Wednesday, the 1st of May a
+ * Friday and the 1st of August a Saturday.
  */
 class CronTests {
 
@@ -113,8 +114,7 @@ class CronTests {
 
 	@Test
 	void lastDayOfMonth() {
-		assertTimes("0 0 0 L * *", "2026-02-10T00:00Z", "2026-02-28T00:00Z", "2026-03-31T00:00Z",
-				"2026-04-30T00:00Z");
+		assertTimes("0 0 0 L * *", "2026-02-10T00:00Z", "2026-02-28T00:00Z", "2026-03-31T00:00Z", "2026-04-30T00:00Z");
 		assertTimes("0 0 0 L * *", "2028-02-01T00:00Z", "2028-02-29T00:00Z");
 		assertTimes("0 0 12 L * *", "2026-02-28T06:00Z", "2026-02-28T12:00Z", "2026-03-31T12:00Z");
 		// lower case and tabs, which Spring rejects, read the same
@@ -129,26 +129,27 @@ class CronTests {
 
 	@Test
 	void lastWeekdayOfMonth() {
-		assertTimes("0 0 0 LW * *", "2026-01-01T00:00Z", "2026-01-30T00:00Z", "2026-02-27T00:00Z",
-				"2026-03-31T00:00Z", "2026-04-30T00:00Z", "2026-05-29T00:00Z");
+		assertTimes("0 0 0 LW * *", "2026-01-01T00:00Z", "2026-01-30T00:00Z", "2026-02-27T00:00Z", "2026-03-31T00:00Z",
+				"2026-04-30T00:00Z", "2026-05-29T00:00Z");
 	}
 
 	@Test
 	void weekdayNearestToADayOfMonth() {
-		// the 15th of February and of March is a Sunday, of April a Wednesday, of August a Saturday
+		// the 15th of February and of March is a Sunday, of April a Wednesday, of August
+		// a Saturday
 		assertTimes("0 0 0 15W * *", "2026-02-01T00:00Z", "2026-02-16T00:00Z", "2026-03-16T00:00Z",
 				"2026-04-15T00:00Z");
 		assertTimes("0 0 0 15W * *", "2026-08-01T00:00Z", "2026-08-14T00:00Z");
-		// 1W stays in its month: Saturday the 1st of August gives Monday the 3rd, not Friday the 31st of July
-		assertTimes("0 0 0 1W * *", "2026-07-15T00:00Z", "2026-08-03T00:00Z", "2026-09-01T00:00Z",
-				"2026-10-01T00:00Z", "2026-11-02T00:00Z");
+		// 1W stays in its month: Saturday the 1st of August gives Monday the 3rd, not
+		// Friday the 31st of July
+		assertTimes("0 0 0 1W * *", "2026-07-15T00:00Z", "2026-08-03T00:00Z", "2026-09-01T00:00Z", "2026-10-01T00:00Z",
+				"2026-11-02T00:00Z");
 	}
 
 	@ParameterizedTest
 	@ValueSource(strings = { "0 0 0 * * 5L", "0 0 0 * * FRIL", "0 0 0 ? * friL" })
 	void lastGivenDayOfWeekInMonth(String expression) {
-		assertTimes(expression, "2026-03-01T00:00Z", "2026-03-27T00:00Z", "2026-04-24T00:00Z",
-				"2026-05-29T00:00Z");
+		assertTimes(expression, "2026-03-01T00:00Z", "2026-03-27T00:00Z", "2026-04-24T00:00Z", "2026-05-29T00:00Z");
 	}
 
 	@Test
@@ -172,12 +173,12 @@ class CronTests {
 	@Test
 	void aLocalTimeSkippedBySpringForwardDoesNotFireThatDay() {
 		// Berlin: 2026-03-29 02:00 CET becomes 03:00 CEST
-		assertTimes("0 30 2 * * *", "2026-03-28T12:00+01:00[Europe/Berlin]",
-				"2026-03-30T02:30+02:00[Europe/Berlin]");
+		assertTimes("0 30 2 * * *", "2026-03-28T12:00+01:00[Europe/Berlin]", "2026-03-30T02:30+02:00[Europe/Berlin]");
 		assertTimes("0 0 * * * *", "2026-03-29T00:30+01:00[Europe/Berlin]", "2026-03-29T01:00+01:00[Europe/Berlin]",
 				"2026-03-29T03:00+02:00[Europe/Berlin]", "2026-03-29T04:00+02:00[Europe/Berlin]");
 		assertTimes("0 0 9 * * *", "2026-03-28T09:00+01:00[Europe/Berlin]", "2026-03-29T09:00+02:00[Europe/Berlin]");
-		// Lord Howe moves half an hour: 2026-10-04 02:00 becomes 02:30, so 02:15 is skipped and 02:45 is not
+		// Lord Howe moves half an hour: 2026-10-04 02:00 becomes 02:30, so 02:15 is
+		// skipped and 02:45 is not
 		assertTimes("0 15 2 * * *", "2026-10-03T12:00+10:30[Australia/Lord_Howe]",
 				"2026-10-05T02:15+11:00[Australia/Lord_Howe]");
 		assertTimes("0 45 2 * * *", "2026-10-03T12:00+10:30[Australia/Lord_Howe]",
@@ -194,25 +195,25 @@ class CronTests {
 	}
 
 	@ParameterizedTest
-	@CsvSource(delimiter = '|', value = { "0 0 * *| found 4 fields where 6 are needed",
-			"0 0 0 * * * *| found 7 fields where 6 are needed",
-			"@fortnightly| unknown macro '@fortnightly', use one of @yearly",
-			"60 * * * * *| second field '60': 60 is outside 0-59",
-			"0 x * * * *| minute field 'x': 'X' is not a number",
-			"+5 * * * * *| second field '+5': '+5' is not a number",
-			"0 0 25 * * *| hour field '25': 25 is outside 0-23",
-			"0 0 10-5 * * *| hour field '10-5': the range '10-5' ends before it starts",
-			"*/0 * * * * *| second field '*/0': the step in '*/0' must be 1 or more",
-			"0 0 0 32 * *| day-of-month field '32': 32 is outside 1-31",
-			"0 0 0 1,,2 * *| day-of-month field '1,,2': '' is not a number",
-			"0 0 0 L-31 * *| day-of-month field 'L-31': 31 is outside 1-30",
-			"0 0 0 WL * *| day-of-month field 'WL': 'WL' is none of L, L-n, LW or nW",
-			"0 0 0 * 13 *| month field '13': 13 is outside 1-12",
-			"0 0 0 * Foo *| month field 'Foo': 'FOO' is not one of [JAN, FEB,",
-			"0 0 0 * * 8| day-of-week field '8': 8 is outside 0-7",
-			"0 0 0 * * MONDAY| day-of-week field 'MONDAY': 'DAY' is not one of [MON, TUE,",
-			"0 0 0 ? * L| day-of-week field 'L': 'L' is neither dL nor d#n",
-			"0 0 0 ? * MON#6| day-of-week field 'MON#6': 6 is outside 1-5" })
+	@CsvSource(delimiter = '|',
+			value = { "0 0 * *| found 4 fields where 6 are needed", "0 0 0 * * * *| found 7 fields where 6 are needed",
+					"@fortnightly| unknown macro '@fortnightly', use one of @yearly",
+					"60 * * * * *| second field '60': 60 is outside 0-59",
+					"0 x * * * *| minute field 'x': 'X' is not a number",
+					"+5 * * * * *| second field '+5': '+5' is not a number",
+					"0 0 25 * * *| hour field '25': 25 is outside 0-23",
+					"0 0 10-5 * * *| hour field '10-5': the range '10-5' ends before it starts",
+					"*/0 * * * * *| second field '*/0': the step in '*/0' must be 1 or more",
+					"0 0 0 32 * *| day-of-month field '32': 32 is outside 1-31",
+					"0 0 0 1,,2 * *| day-of-month field '1,,2': '' is not a number",
+					"0 0 0 L-31 * *| day-of-month field 'L-31': 31 is outside 1-30",
+					"0 0 0 WL * *| day-of-month field 'WL': 'WL' is none of L, L-n, LW or nW",
+					"0 0 0 * 13 *| month field '13': 13 is outside 1-12",
+					"0 0 0 * Foo *| month field 'Foo': 'FOO' is not one of [JAN, FEB,",
+					"0 0 0 * * 8| day-of-week field '8': 8 is outside 0-7",
+					"0 0 0 * * MONDAY| day-of-week field 'MONDAY': 'DAY' is not one of [MON, TUE,",
+					"0 0 0 ? * L| day-of-week field 'L': 'L' is neither dL nor d#n",
+					"0 0 0 ? * MON#6| day-of-week field 'MON#6': 6 is outside 1-5" })
 	void invalidExpressionsNameTheFieldAndTheProblem(String expression, String message) {
 		assertThatIllegalArgumentException().isThrownBy(() -> Cron.parse(expression)).withMessageStartingWith(message);
 	}

@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The API says which values may be null, in JSpecify's annotations, as Spring Framework 7 and Boot 4 do: Kotlin
- * reads them as nullable types and null checkers hold callers to them. Everything else in the package is non-null.
+ * The API says which values may be null, in JSpecify's annotations, as Spring Framework 7
+ * and Boot 4 do: Kotlin reads them as nullable types and null checkers hold callers to
+ * them. Everything else in the package is non-null.
  */
 class NullnessAnnotationsTests {
 

@@ -51,7 +51,8 @@ class ProcessesAndThreadsTests {
 			JobWorker worker = worker(db, handlers, 8, Duration.ofSeconds(30), Executors.newFixedThreadPool(8));
 			queue.setSignals(worker);
 			worker.start();
-			await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+			await().atMost(Duration.ofMinutes(2))
+				.pollInterval(Duration.ofMillis(200))
 				.until(() -> db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'") == JOBS);
 			worker.stop();
 			assertExactlyOnce(db, JOBS);
@@ -97,7 +98,8 @@ class ProcessesAndThreadsTests {
 			handlers.register(HandlerDefinition.of("slow", (payload, context) -> "done"));
 			handlers.register(new HandlerDefinition("slow-once", (payload, context) -> "must not run", 0, null, 0,
 					false, "test"));
-			// The victim's lease: a lease is taken back after it was seen expired for a whole lease of the rescuer's.
+			// The victim's lease: a lease is taken back after it was seen expired for a
+			// whole lease of the rescuer's.
 			JobWorker rescuer = worker(db, handlers, 2, Duration.ofMillis(1500), Executors.newFixedThreadPool(2));
 			rescuer.start();
 			await().atMost(Duration.ofSeconds(30))
@@ -127,8 +129,10 @@ class ProcessesAndThreadsTests {
 			for (int i = 0; i < 40; i++) {
 				queue.enqueue("sleepy", i);
 			}
-			// The first four runs end at once; the next four fill every slot and wait until the shutdown
-			// interrupts them, so the shutdown timeout passes with four jobs running, whatever the machine's speed.
+			// The first four runs end at once; the next four fill every slot and wait
+			// until the shutdown
+			// interrupts them, so the shutdown timeout passes with four jobs running,
+			// whatever the machine's speed.
 			AtomicInteger started = new AtomicInteger();
 			CountDownLatch slotsFull = new CountDownLatch(4);
 			HandlerRegistry handlers = new HandlerRegistry();
@@ -151,7 +155,8 @@ class ProcessesAndThreadsTests {
 			assertThat(handedBack).isEqualTo(4);
 			assertThat(started.get()).as("no run started after the slots filled").isEqualTo(8);
 			assertThat(db.count("SELECT count(*) FROM jobs WHERE status = 'running'")).isZero();
-			assertThat(db.count("SELECT count(*) FROM job_attempts WHERE outcome = 'HANDED_BACK'")).isEqualTo(handedBack);
+			assertThat(db.count("SELECT count(*) FROM job_attempts WHERE outcome = 'HANDED_BACK'"))
+				.isEqualTo(handedBack);
 
 			HandlerRegistry quick = new HandlerRegistry();
 			quick.register(HandlerDefinition.of("sleepy", (payload, context) -> null));
@@ -170,7 +175,8 @@ class ProcessesAndThreadsTests {
 		assertThat(db.count("SELECT count(*) FROM jobs WHERE status != 'succeeded'")).isZero();
 		assertThat(db.count("SELECT count(*) FROM job_attempts WHERE outcome = 'SUCCEEDED'")).isEqualTo(jobs);
 		assertThat(db.count("SELECT count(*) FROM (SELECT job_id FROM job_attempts WHERE outcome = 'SUCCEEDED' "
-				+ "GROUP BY job_id HAVING count(*) > 1)")).isZero();
+				+ "GROUP BY job_id HAVING count(*) > 1)"))
+			.isZero();
 		assertThat(db.count("SELECT count(*) FROM job_attempts WHERE outcome IS NULL")).isZero();
 		assertThat(db.count("SELECT count(*) FROM job_events WHERE event = 'SUCCEEDED'")).isEqualTo(jobs);
 	}

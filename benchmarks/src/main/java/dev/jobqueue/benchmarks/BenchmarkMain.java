@@ -9,9 +9,9 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 
 /**
- * Runs the benchmark scenarios and prints one Markdown table: every figure of the queue next to a raw SQLite
- * baseline measured in the same run, with the ratio and the target. See docs/benchmarks.md for the command
- * and {@link Options#usage()} for the options.
+ * Runs the benchmark scenarios and prints one Markdown table: every figure of the queue
+ * next to a raw SQLite baseline measured in the same run, with the ratio and the target.
+ * See docs/benchmarks.md for the command and {@link Options#usage()} for the options.
  */
 public final class BenchmarkMain {
 
@@ -41,7 +41,9 @@ public final class BenchmarkMain {
 		System.exit(0);
 	}
 
-	/** Runs the selected scenarios and prints the settings and the table to {@code out}. */
+	/**
+	 * Runs the selected scenarios and prints the settings and the table to {@code out}.
+	 */
 	static ResultTable run(Options options, PrintStream out) throws Exception {
 		Path directory = Files.createTempDirectory(Files.createDirectories(options.directory), "jobqueue-bench-");
 		ResultTable table = new ResultTable();

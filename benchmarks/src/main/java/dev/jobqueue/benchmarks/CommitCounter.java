@@ -11,18 +11,20 @@ import java.util.concurrent.atomic.LongAdder;
 import javax.sql.DataSource;
 
 /**
- * Counts the write transactions the queue commits, by watching for {@code COMMIT} on its connections. On a
- * shared machine the wall-clock figures drift; commits per job do not, and they are what the burn-down costs.
+ * Counts the write transactions the queue commits, by watching for {@code COMMIT} on its
+ * connections. On a shared machine the wall-clock figures drift; commits per job do not,
+ * and they are what the burn-down costs.
  */
 final class CommitCounter {
 
 	final LongAdder commits = new LongAdder();
 
 	DataSource wrap(DataSource dataSource) {
-		return proxy(DataSource.class, dataSource, (method, result) -> (result instanceof Connection connection)
-				? proxy(Connection.class, connection, (m, r) -> m.getName().equals("createStatement")
-						? countingStatement((Statement) r) : r)
-				: result);
+		return proxy(DataSource.class, dataSource,
+				(method, result) -> (result instanceof Connection connection)
+						? proxy(Connection.class, connection,
+								(m, r) -> m.getName().equals("createStatement") ? countingStatement((Statement) r) : r)
+						: result);
 	}
 
 	private Statement countingStatement(Statement statement) {

@@ -30,9 +30,10 @@ import dev.jobqueue.sqlite.SqliteSchema;
 import dev.jobqueue.sqlite.TableNames;
 
 /**
- * One benchmark database: a file (on disk or tmpfs) with the queue's schema applied by {@link SqliteSchema},
- * or a shared-cache in-memory database. The queue refuses a database that cannot use WAL, which an in-memory
- * one cannot, so there the same migration script is applied directly; everything else is identical.
+ * One benchmark database: a file (on disk or tmpfs) with the queue's schema applied by
+ * {@link SqliteSchema}, or a shared-cache in-memory database. The queue refuses a
+ * database that cannot use WAL, which an in-memory one cannot, so there the same
+ * migration script is applied directly; everything else is identical.
  */
 final class Db implements AutoCloseable {
 
@@ -102,7 +103,10 @@ final class Db implements AutoCloseable {
 		return this.file == null;
 	}
 
-	/** A pool as the queue builds it. One connection for an in-memory database (shared-cache tables lock). */
+	/**
+	 * A pool as the queue builds it. One connection for an in-memory database
+	 * (shared-cache tables lock).
+	 */
 	HikariDataSource pool() {
 		return SqliteDataSources.create(this.url, BUSY_TIMEOUT, this.synchronous, inMemory() ? 1 : 4);
 	}
@@ -114,7 +118,8 @@ final class Db implements AutoCloseable {
 	}
 
 	long count(String sql) {
-		try (Connection connection = connect(); Statement statement = connection.createStatement();
+		try (Connection connection = connect();
+				Statement statement = connection.createStatement();
 				ResultSet rows = statement.executeQuery(sql)) {
 			rows.next();
 			return rows.getLong(1);
@@ -129,20 +134,21 @@ final class Db implements AutoCloseable {
 	}
 
 	/**
-	 * Inserts {@code count} due pending jobs with their ENQUEUED events, the rows an enqueue writes, in a few
-	 * set-based statements.
+	 * Inserts {@code count} due pending jobs with their ENQUEUED events, the rows an
+	 * enqueue writes, in a few set-based statements.
 	 */
 	void seedPending(String type, int count) {
 		seed(count, """
 				INSERT INTO jobs (type, status, priority, payload, max_attempts, run_at, created_at)
 				WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
 				SELECT ?, 'pending', 0, '{"n":' || i || '}', 3, ?, ? FROM n
-				""", type, "INSERT INTO job_events (job_id, at, event) SELECT id, created_at, 'ENQUEUED' FROM jobs WHERE id > ?");
+				""", type,
+				"INSERT INTO job_events (job_id, at, event) SELECT id, created_at, 'ENQUEUED' FROM jobs WHERE id > ?");
 	}
 
 	/**
-	 * Inserts {@code count} succeeded jobs with their attempt row and ENQUEUED, CLAIMED and SUCCEEDED events,
-	 * the rows a finished job leaves behind.
+	 * Inserts {@code count} succeeded jobs with their attempt row and ENQUEUED, CLAIMED
+	 * and SUCCEEDED events, the rows a finished job leaves behind.
 	 */
 	void seedFinished(String type, int count) {
 		seed(count, """
@@ -150,13 +156,14 @@ final class Db implements AutoCloseable {
 				                  finished_at, worker_id, attempts, runs)
 				WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
 				SELECT ?, 'succeeded', 0, '{"n":' || i || '}', 3, ?, ?, ?, ?, 'seed-worker', 1, 1 FROM n
-				""", type, """
-				INSERT INTO job_attempts (job_id, run, attempt, worker_id, started_at, finished_at, outcome)
-				SELECT id, 1, 1, 'seed-worker', started_at, finished_at, 'SUCCEEDED' FROM jobs WHERE id > ?1;
-				INSERT INTO job_events (job_id, at, event) SELECT id, created_at, 'ENQUEUED' FROM jobs WHERE id > ?1;
-				INSERT INTO job_events (job_id, at, event, actor) SELECT id, started_at, 'CLAIMED', worker_id FROM jobs WHERE id > ?1;
-				INSERT INTO job_events (job_id, at, event, actor) SELECT id, finished_at, 'SUCCEEDED', worker_id FROM jobs WHERE id > ?1
-				""");
+				""", type,
+				"""
+						INSERT INTO job_attempts (job_id, run, attempt, worker_id, started_at, finished_at, outcome)
+						SELECT id, 1, 1, 'seed-worker', started_at, finished_at, 'SUCCEEDED' FROM jobs WHERE id > ?1;
+						INSERT INTO job_events (job_id, at, event) SELECT id, created_at, 'ENQUEUED' FROM jobs WHERE id > ?1;
+						INSERT INTO job_events (job_id, at, event, actor) SELECT id, started_at, 'CLAIMED', worker_id FROM jobs WHERE id > ?1;
+						INSERT INTO job_events (job_id, at, event, actor) SELECT id, finished_at, 'SUCCEEDED', worker_id FROM jobs WHERE id > ?1
+						""");
 	}
 
 	/** Runs one statement with the given parameters in its own transaction. */
@@ -203,7 +210,10 @@ final class Db implements AutoCloseable {
 		}
 	}
 
-	/** Applies every migration script of the queue, in version order, as {@link SqliteSchema} would. */
+	/**
+	 * Applies every migration script of the queue, in version order, as
+	 * {@link SqliteSchema} would.
+	 */
 	private static void applyMigrationScript(Connection connection) throws SQLException {
 		for (String name : migrationNames()) {
 			String script;
@@ -250,7 +260,9 @@ final class Db implements AutoCloseable {
 			}
 			else {
 				try (Stream<Path> files = Files.list(Path.of(first.toURI()).getParent())) {
-					files.map((path) -> path.getFileName().toString()).filter((name) -> name.endsWith(".sql")).forEach(names::add);
+					files.map((path) -> path.getFileName().toString())
+						.filter((name) -> name.endsWith(".sql"))
+						.forEach(names::add);
 				}
 			}
 		}

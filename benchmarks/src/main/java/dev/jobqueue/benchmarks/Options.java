@@ -10,13 +10,14 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * What a benchmark run does, from the command line. The full run and the smoke run share all code; only the
- * sizes differ ({@code --quick} picks tiny ones, every size can be set on its own).
+ * What a benchmark run does, from the command line. The full run and the smoke run share
+ * all code; only the sizes differ ({@code --quick} picks tiny ones, every size can be set
+ * on its own).
  */
 final class Options {
 
-	static final List<String> SCENARIOS = List.of("enqueue", "enqueue-all", "burn-down", "latency", "big-table",
-			"idle", "heap", "durability", "dashboard");
+	static final List<String> SCENARIOS = List.of("enqueue", "enqueue-all", "burn-down", "latency", "big-table", "idle",
+			"heap", "durability", "dashboard");
 
 	final boolean quick;
 
@@ -57,8 +58,9 @@ final class Options {
 	final int durabilityJobs;
 
 	/**
-	 * Runs of each short measurement (raw baselines, enqueue); the best counts. Other programs on the machine
-	 * only ever slow a run down, so the best of a few is the least disturbed one.
+	 * Runs of each short measurement (raw baselines, enqueue); the best counts. Other
+	 * programs on the machine only ever slow a run down, so the best of a few is the
+	 * least disturbed one.
 	 */
 	final int repeat;
 
@@ -67,7 +69,10 @@ final class Options {
 
 	final Path directory;
 
-	/** Extra driver settings for every file URL, for experiments (e.g. wal_autocheckpoint=0). */
+	/**
+	 * Extra driver settings for every file URL, for experiments (e.g.
+	 * wal_autocheckpoint=0).
+	 */
 	final String urlParameters;
 
 	final boolean keepFiles;
@@ -227,8 +232,8 @@ final class Options {
 				return Arrays.stream(value.split(",")).map(String::trim).map(Integer::parseInt).toList();
 			}
 			catch (NumberFormatException ex) {
-				throw new IllegalArgumentException("--" + name + " takes whole numbers separated by commas, got '"
-						+ value + "'");
+				throw new IllegalArgumentException(
+						"--" + name + " takes whole numbers separated by commas, got '" + value + "'");
 			}
 		}
 

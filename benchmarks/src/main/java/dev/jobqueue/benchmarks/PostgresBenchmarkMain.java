@@ -44,23 +44,24 @@ import dev.jobqueue.postgresql.PostgresStorage;
 import dev.jobqueue.postgresql.PostgresTables;
 
 /**
- * The queue on PostgreSQL next to hand-written JDBC on the same server, in the same run: single enqueue, burn-down
- * at 8 workers against a raw batched lifecycle ({@code FOR UPDATE SKIP LOCKED}, 100 per claim, 8 threads), one
- * against two worker processes, and enqueue-to-start latency from another process (woken by {@code NOTIFY}; the
- * worker polls only every second). Each measurement gets a database of its own, dropped afterwards. Prints a
- * Markdown table.
+ * The queue on PostgreSQL next to hand-written JDBC on the same server, in the same run:
+ * single enqueue, burn-down at 8 workers against a raw batched lifecycle
+ * ({@code FOR UPDATE SKIP LOCKED}, 100 per claim, 8 threads), one against two worker
+ * processes, and enqueue-to-start latency from another process (woken by {@code NOTIFY};
+ * the worker polls only every second). Each measurement gets a database of its own,
+ * dropped afterwards. Prints a Markdown table.
  *
  * <pre>
  * java [-Dbench.jobs=20000] [-Dbench.enqueues=3000] -cp benchmarks/target/benchmarks.jar \
  *     dev.jobqueue.benchmarks.PostgresBenchmarkMain [--quick] [--admin-url=jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres]
  * </pre>
  *
- * With {@code worker <url> <threads>} or {@code enqueuer <url> <count> <perSecond>} as arguments it is the child
- * process of the multi-process rows.
+ * With {@code worker <url> <threads>} or {@code enqueuer <url> <count> <perSecond>} as
+ * arguments it is the child process of the multi-process rows.
  *
  * <p>
- * Over 400 lines: the PostgreSQL run is one program (raw baselines, queue scenarios, the second process), kept in
- * one file so it can be read beside the table it prints.
+ * Over 400 lines: the PostgreSQL run is one program (raw baselines, queue scenarios, the
+ * second process), kept in one file so it can be read beside the table it prints.
  */
 public final class PostgresBenchmarkMain {
 
@@ -129,7 +130,8 @@ public final class PostgresBenchmarkMain {
 				quick = true;
 			}
 			else {
-				throw new IllegalArgumentException("Unknown option " + arg + ": use --quick and --admin-url=<jdbc url>");
+				throw new IllegalArgumentException(
+						"Unknown option " + arg + ": use --quick and --admin-url=<jdbc url>");
 			}
 		}
 		new PostgresBenchmarkMain(adminUrl, quick).run();
@@ -165,7 +167,9 @@ public final class PostgresBenchmarkMain {
 
 	}
 
-	/** The best of a few runs: other programs on the machine only ever slow a run down. */
+	/**
+	 * The best of a few runs: other programs on the machine only ever slow a run down.
+	 */
 	private static double best(int runs, Measurement measurement) throws Exception {
 		double best = 0;
 		for (int i = 0; i < runs; i++) {
@@ -297,7 +301,10 @@ public final class PostgresBenchmarkMain {
 		}
 	}
 
-	/** Worker JVMs on one database; jobs/s from their start until no job is left pending or running. */
+	/**
+	 * Worker JVMs on one database; jobs/s from their start until no job is left pending
+	 * or running.
+	 */
 	private double processesBurnDown(int jobs, int processes, int workers) throws Exception {
 		try (TempDatabase db = new TempDatabase(this.adminUrl)) {
 			db.fill(jobs);
@@ -329,8 +336,9 @@ public final class PostgresBenchmarkMain {
 	}
 
 	/**
-	 * A worker in this JVM that polls every second; another JVM enqueues at a steady pace, each payload carrying
-	 * the wall-clock time its commit returned. The handler notes how long ago that was.
+	 * A worker in this JVM that polls every second; another JVM enqueues at a steady
+	 * pace, each payload carrying the wall-clock time its commit returned. The handler
+	 * notes how long ago that was.
 	 */
 	private double[] crossProcessLatency(int jobs, int perSecond) throws Exception {
 		try (TempDatabase db = new TempDatabase(this.adminUrl); Node node = new Node(db.url, 6)) {
@@ -378,7 +386,8 @@ public final class PostgresBenchmarkMain {
 					Thread.onSpinWait();
 				}
 				next += intervalNanos;
-				// The stamp is taken just before the call: the enqueue's own time counts towards the latency.
+				// The stamp is taken just before the call: the enqueue's own time counts
+				// towards the latency.
 				Instant now = Instant.now();
 				node.queue.enqueue("timed", now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000);
 			}
@@ -386,8 +395,9 @@ public final class PostgresBenchmarkMain {
 	}
 
 	private static Process child(String... args) throws Exception {
-		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-Xmx512m", "-cp", System.getProperty("java.class.path"), PostgresBenchmarkMain.class.getName()));
+		List<String> command = new ArrayList<>(
+				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", "-cp",
+						System.getProperty("java.class.path"), PostgresBenchmarkMain.class.getName()));
 		command.addAll(List.of(args));
 		return new ProcessBuilder(command).inheritIO().start();
 	}
@@ -397,7 +407,8 @@ public final class PostgresBenchmarkMain {
 	}
 
 	private void row(String name, double raw, double queue) {
-		this.rows.add(new String[] { name, format(raw), format(queue), String.format(Locale.ROOT, "%.2fx", queue / raw) });
+		this.rows
+			.add(new String[] { name, format(raw), format(queue), String.format(Locale.ROOT, "%.2fx", queue / raw) });
 	}
 
 	private static String format(double value) {
@@ -412,7 +423,10 @@ public final class PostgresBenchmarkMain {
 		}
 	}
 
-	/** The queue as an application has it, without Spring: own pool, store, queue; a worker on demand. */
+	/**
+	 * The queue as an application has it, without Spring: own pool, store, queue; a
+	 * worker on demand.
+	 */
 	private static final class Node implements AutoCloseable {
 
 		final HikariDataSource dataSource;
@@ -425,7 +439,8 @@ public final class PostgresBenchmarkMain {
 
 		Node(String url, int poolSize) {
 			this.dataSource = PostgresDataSources.create(url, null, null, poolSize);
-			this.storage = new PostgresStorage(new PostgresDatabase(this.dataSource, url), new PostgresTables(null, ""));
+			this.storage = new PostgresStorage(new PostgresDatabase(this.dataSource, url),
+					new PostgresTables(null, ""));
 			this.storage.initializeSchema();
 			this.handlers.register(HandlerDefinition.of(TYPE, (payload, context) -> null));
 			this.queue = new DefaultJobQueue(this.storage.jobs(), this.storage.admin(), QueueNode.CODEC, this.handlers,
@@ -436,8 +451,9 @@ public final class PostgresBenchmarkMain {
 			WorkerSettings settings = new WorkerSettings(WorkerIds.newId(), concurrency, pollInterval,
 					Duration.ofSeconds(60), Duration.ofSeconds(5), 10);
 			JobWorker worker = new JobWorker(this.storage.jobs(), this.handlers, QueueNode.CODEC,
-					new DefaultErrorClassifier(), new RetryPolicy(Duration.ofSeconds(1), Duration.ofMinutes(1), Math::random),
-					Clock.systemUTC(), settings, QueueNode.executor(concurrency, false), listener, null);
+					new DefaultErrorClassifier(),
+					new RetryPolicy(Duration.ofSeconds(1), Duration.ofMinutes(1), Math::random), Clock.systemUTC(),
+					settings, QueueNode.executor(concurrency, false), listener, null);
 			this.storage.signals(worker);
 			return worker;
 		}

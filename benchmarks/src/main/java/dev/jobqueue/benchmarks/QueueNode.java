@@ -30,8 +30,9 @@ import dev.jobqueue.sqlite.SqliteJobStore;
 import dev.jobqueue.sqlite.SqliteQueueInsights;
 
 /**
- * The queue as one application process assembles it, without Spring: the queue's own pool, the store, the
- * queue API and (optionally) a worker, with the product's defaults except where a scenario sets them.
+ * The queue as one application process assembles it, without Spring: the queue's own
+ * pool, the store, the queue API and (optionally) a worker, with the product's defaults
+ * except where a scenario sets them.
  */
 final class QueueNode implements AutoCloseable {
 
@@ -60,8 +61,8 @@ final class QueueNode implements AutoCloseable {
 		SqliteDatabase database = new SqliteDatabase(this.commits.wrap(this.pool), db.label, Duration.ofSeconds(30));
 		this.store = new SqliteJobStore(database, Db.TABLES);
 		this.insights = new SqliteQueueInsights(database, Db.TABLES);
-		this.queue = new DefaultJobQueue(this.store, new SqliteJobAdminStore(database, Db.TABLES), CODEC,
-				this.handlers, Clock.systemUTC(), new EnqueueLimits(3, 64 * 1024), null);
+		this.queue = new DefaultJobQueue(this.store, new SqliteJobAdminStore(database, Db.TABLES), CODEC, this.handlers,
+				Clock.systemUTC(), new EnqueueLimits(3, 64 * 1024), null);
 	}
 
 	QueueNode handle(JobInvoker invoker) {
@@ -69,7 +70,9 @@ final class QueueNode implements AutoCloseable {
 		return this;
 	}
 
-	/** Starts a worker that the queue of this node wakes on enqueue, as in an application. */
+	/**
+	 * Starts a worker that the queue of this node wakes on enqueue, as in an application.
+	 */
 	JobWorker startWorker(int concurrency, boolean virtual, Duration pollInterval, WorkerListener listener) {
 		WorkerSettings settings = new WorkerSettings(WorkerIds.newId(), concurrency, pollInterval,
 				Duration.ofSeconds(60), Duration.ofSeconds(5), 3);
@@ -95,7 +98,10 @@ final class QueueNode implements AutoCloseable {
 		this.pool.close();
 	}
 
-	/** Handler threads as the starter makes them: a fixed pool, or a virtual thread per job on Java 21+. */
+	/**
+	 * Handler threads as the starter makes them: a fixed pool, or a virtual thread per
+	 * job on Java 21+.
+	 */
 	static ExecutorService executor(int concurrency, boolean virtual) {
 		if (virtual) {
 			return VirtualThreads.perTaskExecutor("jobqueue-vworker-")

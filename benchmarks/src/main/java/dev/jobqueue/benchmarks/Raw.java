@@ -11,13 +11,15 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The raw SQLite baselines: plain JDBC on sqlite-jdbc, the queue's schema and pragmas, and the same rows per
- * job as the queue writes (the job row and an ENQUEUED event on enqueue; an attempt row and a CLAIMED event
- * on claim; the job update, the attempt update and a SUCCEEDED event on completion). What the queue adds on
- * top (validation, JSON, pooling, the worker loop, thread hand-offs) is what the ratios show.
+ * The raw SQLite baselines: plain JDBC on sqlite-jdbc, the queue's schema and pragmas,
+ * and the same rows per job as the queue writes (the job row and an ENQUEUED event on
+ * enqueue; an attempt row and a CLAIMED event on claim; the job update, the attempt
+ * update and a SUCCEEDED event on completion). What the queue adds on top (validation,
+ * JSON, pooling, the worker loop, thread hand-offs) is what the ratios show.
  * <p>
- * Each thread keeps its own connection and prepared statements for the whole run, and writers in this process
- * take one lock before {@code BEGIN IMMEDIATE}: the best a hand-written program can do with one SQLite file.
+ * Each thread keeps its own connection and prepared statements for the whole run, and
+ * writers in this process take one lock before {@code BEGIN IMMEDIATE}: the best a
+ * hand-written program can do with one SQLite file.
  */
 final class Raw {
 
@@ -56,13 +58,17 @@ final class Raw {
 	private Raw() {
 	}
 
-	/** One job per transaction (job row and ENQUEUED event) from {@code threads} threads; jobs per second. */
+	/**
+	 * One job per transaction (job row and ENQUEUED event) from {@code threads} threads;
+	 * jobs per second.
+	 */
 	static double singleInserts(Db db, int threads, int jobs) {
 		ReentrantLock writeLock = new ReentrantLock();
 		return Timing.jobsPerSecond(jobs, runThreads(threads, (thread) -> {
 			Connection opened = db.connect();
 			return () -> {
-				try (Connection connection = opened; Statement tx = connection.createStatement();
+				try (Connection connection = opened;
+						Statement tx = connection.createStatement();
 						PreparedStatement insert = connection.prepareStatement(INSERT_JOB_RETURNING);
 						PreparedStatement event = connection.prepareStatement(INSERT_EVENT)) {
 					for (int i = 0; i < share(jobs, threads, thread); i++) {
@@ -93,12 +99,16 @@ final class Raw {
 		}));
 	}
 
-	/** {@code batch} jobs per transaction, jobs and events each as one JDBC batch; jobs per second. */
+	/**
+	 * {@code batch} jobs per transaction, jobs and events each as one JDBC batch; jobs
+	 * per second.
+	 */
 	static double batchedInserts(Db db, int batch, int batches) {
 		return Timing.jobsPerSecond((long) batch * batches, runThreads(1, (thread) -> {
 			Connection opened = db.connect();
 			return () -> {
-				try (Connection connection = opened; Statement tx = connection.createStatement();
+				try (Connection connection = opened;
+						Statement tx = connection.createStatement();
 						PreparedStatement insert = connection.prepareStatement(INSERT_JOB);
 						PreparedStatement event = connection.prepareStatement(INSERT_EVENT)) {
 					for (int b = 0; b < batches; b++) {
@@ -112,7 +122,8 @@ final class Raw {
 							insert.addBatch();
 						}
 						insert.executeBatch();
-						// One writer in a transaction: AUTOINCREMENT ids of the batch are consecutive.
+						// One writer in a transaction: AUTOINCREMENT ids of the batch are
+						// consecutive.
 						long last;
 						try (ResultSet rows = tx.executeQuery("SELECT last_insert_rowid()")) {
 							rows.next();
@@ -132,8 +143,9 @@ final class Raw {
 	}
 
 	/**
-	 * Burns down the pending jobs already in the table: each of {@code threads} threads claims up to
-	 * {@code batch} jobs in one transaction and records their success in a second one; jobs per second.
+	 * Burns down the pending jobs already in the table: each of {@code threads} threads
+	 * claims up to {@code batch} jobs in one transaction and records their success in a
+	 * second one; jobs per second.
 	 */
 	static double lifecycle(Db db, int threads, int batch) {
 		long pending = db.pendingOrRunning();
@@ -142,7 +154,8 @@ final class Raw {
 			String worker = "raw-" + thread;
 			Connection opened = db.connect();
 			return () -> {
-				try (Connection connection = opened; Statement tx = connection.createStatement();
+				try (Connection connection = opened;
+						Statement tx = connection.createStatement();
 						PreparedStatement claim = connection.prepareStatement(CLAIM);
 						PreparedStatement attempt = connection.prepareStatement(INSERT_ATTEMPT);
 						PreparedStatement event = connection.prepareStatement(INSERT_EVENT);
@@ -220,10 +233,13 @@ final class Raw {
 		}));
 	}
 
-	/** The claim statement once, on an empty queue: what an idle raw poller does per poll. */
+	/**
+	 * The claim statement once, on an empty queue: what an idle raw poller does per poll.
+	 */
 	static int pollOnce(Connection connection) throws SQLException {
 		long now = System.currentTimeMillis();
-		try (Statement tx = connection.createStatement(); PreparedStatement claim = connection.prepareStatement(CLAIM)) {
+		try (Statement tx = connection.createStatement();
+				PreparedStatement claim = connection.prepareStatement(CLAIM)) {
 			tx.execute("BEGIN IMMEDIATE");
 			claim.setString(1, "raw-idle");
 			claim.setLong(2, now);
@@ -256,14 +272,20 @@ final class Raw {
 		return total / threads + ((thread < total % threads) ? 1 : 0);
 	}
 
-	/** Prepares the task of one thread (opening connections and such, not timed) and returns it. */
+	/**
+	 * Prepares the task of one thread (opening connections and such, not timed) and
+	 * returns it.
+	 */
 	interface Work {
 
 		Callable<Void> forThread(int thread) throws SQLException;
 
 	}
 
-	/** Prepares one task per thread, then runs them all started together; returns the elapsed nanoseconds. */
+	/**
+	 * Prepares one task per thread, then runs them all started together; returns the
+	 * elapsed nanoseconds.
+	 */
 	static long runThreads(int threads, Work work) {
 		List<Callable<Void>> tasks = new ArrayList<>();
 		try {

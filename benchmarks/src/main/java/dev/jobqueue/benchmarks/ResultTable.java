@@ -6,9 +6,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The one table a run prints: each figure of the queue next to its reference measured in the same run (a raw
- * SQLite baseline, or for the big-table and heap rows the queue's own empty-table figure), the ratio, and the
- * target with whether it was met. Printed as a Markdown table so it can go into docs/benchmarks.md as it is.
+ * The one table a run prints: each figure of the queue next to its reference measured in
+ * the same run (a raw SQLite baseline, or for the big-table and heap rows the queue's own
+ * empty-table figure), the ratio, and the target with whether it was met. Printed as a
+ * Markdown table so it can go into docs/benchmarks.md as it is.
  */
 final class ResultTable {
 
@@ -28,7 +29,8 @@ final class ResultTable {
 			Double minRatio) {
 		double ratio = value / raw;
 		add(new Row(scenario, threads, measure, value, "jobs/s", raw, rawKind, ratio,
-				(minRatio != null) ? "≥ " + format(minRatio) + " × raw" : "", (minRatio != null) ? ratio >= minRatio : null));
+				(minRatio != null) ? "≥ " + format(minRatio) + " × raw" : "",
+				(minRatio != null) ? ratio >= minRatio : null));
 	}
 
 	void add(Row row) {

@@ -35,8 +35,8 @@ import dev.jobqueue.core.WorkerListener;
  * The scenarios of a run; each adds its rows to the table.
  *
  * <p>
- * Over 400 lines: every SQLite scenario of the table, each a short method, kept together so a reader sees what a
- * run measures in one file.
+ * Over 400 lines: every SQLite scenario of the table, each a short method, kept together
+ * so a reader sees what a run measures in one file.
  */
 final class Scenarios {
 
@@ -46,7 +46,10 @@ final class Scenarios {
 
 	private final Path directory;
 
-	/** Empty-table burn-down of the queue by executor and threads, for the big-table comparison. */
+	/**
+	 * Empty-table burn-down of the queue by executor and threads, for the big-table
+	 * comparison.
+	 */
 	private final Map<String, Double> emptyBurnDown = new HashMap<>();
 
 	/** Write transactions per job of the last queue burn-down. */
@@ -89,7 +92,10 @@ final class Scenarios {
 		}
 	}
 
-	/** Small runs of every code path first, so the measured runs see compiled code, not the interpreter. */
+	/**
+	 * Small runs of every code path first, so the measured runs see compiled code, not
+	 * the interpreter.
+	 */
 	private void warmUp() throws Exception {
 		long start = System.nanoTime();
 		for (int round = 0; round < (this.options.quick ? 1 : 2); round++) {
@@ -112,7 +118,8 @@ final class Scenarios {
 		System.err.printf("warm-up done in %.1f s%n", (System.nanoTime() - start) / 1e9);
 	}
 
-	// ---- enqueue -------------------------------------------------------------------------------------------
+	// ---- enqueue
+	// -------------------------------------------------------------------------------------------
 
 	private void enqueue() throws Exception {
 		for (int threads : this.options.enqueueThreads) {
@@ -171,7 +178,8 @@ final class Scenarios {
 		}
 	}
 
-	// ---- burn-down -----------------------------------------------------------------------------------------
+	// ---- burn-down
+	// -----------------------------------------------------------------------------------------
 
 	private void burnDown() throws Exception {
 		int jobs = this.options.jobs;
@@ -207,7 +215,10 @@ final class Scenarios {
 		}
 	}
 
-	/** Runs a worker until every pending job of the database has finished; jobs per second. */
+	/**
+	 * Runs a worker until every pending job of the database has finished; jobs per
+	 * second.
+	 */
 	private double queueBurnDown(Db db, int threads, boolean virtual) {
 		long pending = db.pendingOrRunning();
 		CountDownLatch done = new CountDownLatch((int) pending);
@@ -228,7 +239,8 @@ final class Scenarios {
 		}
 	}
 
-	// ---- latency -------------------------------------------------------------------------------------------
+	// ---- latency
+	// -------------------------------------------------------------------------------------------
 
 	private void latency() throws Exception {
 		String executor = this.options.executors.get(0);
@@ -306,7 +318,10 @@ final class Scenarios {
 				(limit != null) ? value <= limit : null));
 	}
 
-	/** Starts a second JVM that enqueues at the steady rate and reports each job's id and commit time. */
+	/**
+	 * Starts a second JVM that enqueues at the steady rate and reports each job's id and
+	 * commit time.
+	 */
 	private void enqueueInOtherProcess(Db db, int count, Map<Long, Long> committed) throws Exception {
 		String java = ProcessHandle.current().info().command().orElse("java");
 		List<String> command = List.of(java, "-cp", System.getProperty("java.class.path"),
@@ -327,12 +342,13 @@ final class Scenarios {
 			throw new IllegalStateException("The enqueuer process failed (exit " + process.exitValue() + ")");
 		}
 		if (committed.size() != count) {
-			throw new IllegalStateException("The enqueuer process reported " + committed.size() + " of " + count
-					+ " jobs");
+			throw new IllegalStateException(
+					"The enqueuer process reported " + committed.size() + " of " + count + " jobs");
 		}
 	}
 
-	// ---- big table -----------------------------------------------------------------------------------------
+	// ---- big table
+	// -----------------------------------------------------------------------------------------
 
 	private void bigTable() throws Exception {
 		int jobs = this.options.jobs;
@@ -370,13 +386,15 @@ final class Scenarios {
 		});
 	}
 
-	// ---- dashboard -----------------------------------------------------------------------------------------
+	// ---- dashboard
+	// -----------------------------------------------------------------------------------------
 
 	/**
-	 * The dashboard's overview rendered on a big table (1,000,000 finished and 100,000 pending jobs): snapshot,
-	 * chart of the last hour, progress, paused types and HTML, as a request to it costs the server. The finished
-	 * jobs ended over the last week, one per 0.6 s, as under a retention of a week; the worst case, all of them
-	 * in the last hour, is the second row.
+	 * The dashboard's overview rendered on a big table (1,000,000 finished and 100,000
+	 * pending jobs): snapshot, chart of the last hour, progress, paused types and HTML,
+	 * as a request to it costs the server. The finished jobs ended over the last week,
+	 * one per 0.6 s, as under a retention of a week; the worst case, all of them in the
+	 * last hour, is the second row.
 	 */
 	private void dashboard() throws Exception {
 		int finished = this.options.quick ? 20_000 : 1_000_000;
@@ -413,11 +431,12 @@ final class Scenarios {
 		}
 		Arrays.sort(millis);
 		double median = millis[millis.length / 2];
-		this.table.add(new ResultTable.Row(scenario, "1", measure, median, "ms", null, null, null, "< 300 ms",
-				median < 300));
+		this.table
+			.add(new ResultTable.Row(scenario, "1", measure, median, "ms", null, null, null, "< 300 ms", median < 300));
 	}
 
-	// ---- idle ----------------------------------------------------------------------------------------------
+	// ---- idle
+	// ----------------------------------------------------------------------------------------------
 
 	private void idle() throws Exception {
 		withDb("idle", "NORMAL", (db) -> {
@@ -460,7 +479,10 @@ final class Scenarios {
 		});
 	}
 
-	/** The raw claim statement once per poll interval on its own connection; reports its thread's CPU time. */
+	/**
+	 * The raw claim statement once per poll interval on its own connection; reports its
+	 * thread's CPU time.
+	 */
 	private void rawIdlePoller(Db db, AtomicBoolean stop, AtomicLong cpu) {
 		ThreadMXBean threads = ManagementFactory.getThreadMXBean();
 		try (Connection connection = db.connect()) {
@@ -475,7 +497,8 @@ final class Scenarios {
 		}
 	}
 
-	// ---- heap ----------------------------------------------------------------------------------------------
+	// ---- heap
+	// ----------------------------------------------------------------------------------------------
 
 	private void heap() throws Exception {
 		withDb("heap", "NORMAL", (db) -> {
@@ -496,7 +519,8 @@ final class Scenarios {
 				long depth = db.pendingOrRunning();
 				double deep = Timing.heapAfterGcMb();
 				String scenario = "heap after GC, worker running";
-				this.table.add(new ResultTable.Row(scenario, "2", "0 pending", empty, "MB", null, null, null, "", null));
+				this.table
+					.add(new ResultTable.Row(scenario, "2", "0 pending", empty, "MB", null, null, null, "", null));
 				this.table.add(new ResultTable.Row(scenario, "2",
 						String.format("%,d pending (%,d handled meanwhile)", depth, handled.get()), deep, "MB", empty,
 						"jobqueue, 0 pending", deep / empty, "≤ +10 MB", deep - empty <= 10.0));
@@ -505,7 +529,8 @@ final class Scenarios {
 		});
 	}
 
-	// ---- durability ----------------------------------------------------------------------------------------
+	// ---- durability
+	// ----------------------------------------------------------------------------------------
 
 	private void durability() throws Exception {
 		int jobs = this.options.durabilityJobs;
@@ -527,8 +552,10 @@ final class Scenarios {
 			double rawSingle = 0;
 			double queueSingle = 0;
 			for (int round = 0; round < this.options.repeat; round++) {
-				rawSingle = Math.max(rawSingle, with(open.apply("durability-raw"), (db) -> Raw.singleInserts(db, 1, singles)));
-				queueSingle = Math.max(queueSingle, with(open.apply("durability"), (db) -> queueEnqueue(db, 1, singles)));
+				rawSingle = Math.max(rawSingle,
+						with(open.apply("durability-raw"), (db) -> Raw.singleInserts(db, 1, singles)));
+				queueSingle = Math.max(queueSingle,
+						with(open.apply("durability"), (db) -> queueEnqueue(db, 1, singles)));
 			}
 			this.table.throughput(scenario, "1", "enqueue, 1 job per call", queueSingle, rawSingle, "raw single insert",
 					null);
@@ -545,7 +572,8 @@ final class Scenarios {
 		}
 	}
 
-	// ---- plumbing ------------------------------------------------------------------------------------------
+	// ---- plumbing
+	// ------------------------------------------------------------------------------------------
 
 	interface Measurement {
 
@@ -615,10 +643,14 @@ final class Scenarios {
 		}
 	}
 
-	/** The second process of the cross-process latency run: enqueues {@code count} jobs at {@code rate}/s. */
+	/**
+	 * The second process of the cross-process latency run: enqueues {@code count} jobs at
+	 * {@code rate}/s.
+	 */
 	static void runEnqueuer(Path file, int rate, int count) {
 		try (Db db = Db.existing(file); QueueNode node = new QueueNode(db)) {
-			// A few jobs of warm-up would run in the parent too; instead warm up on a throw-away JSON encode.
+			// A few jobs of warm-up would run in the parent too; instead warm up on a
+			// throw-away JSON encode.
 			QueueNode.CODEC.toJson(new Payload(0));
 			long interval = 1_000_000_000L / rate;
 			long next = System.nanoTime();

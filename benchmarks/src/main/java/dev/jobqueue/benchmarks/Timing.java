@@ -22,13 +22,19 @@ final class Timing {
 		return jobs / (nanos / 1e9);
 	}
 
-	/** Wall-clock microseconds since the epoch: comparable between processes on one machine. */
+	/**
+	 * Wall-clock microseconds since the epoch: comparable between processes on one
+	 * machine.
+	 */
 	static long epochMicros() {
 		Instant now = Instant.now();
 		return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
 	}
 
-	/** Starts every task at once on its own thread; returns the nanoseconds until the last one finished. */
+	/**
+	 * Starts every task at once on its own thread; returns the nanoseconds until the last
+	 * one finished.
+	 */
 	static long timeParallel(List<Callable<Void>> tasks) {
 		ExecutorService threads = Executors.newFixedThreadPool(tasks.size());
 		try {

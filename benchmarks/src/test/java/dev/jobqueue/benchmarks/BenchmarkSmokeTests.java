@@ -12,8 +12,9 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Runs every scenario of the benchmark with tiny sizes, so the harness cannot rot between full runs. It asserts
- * only that the run completes and that the printed table parses; the figures of a run this small mean nothing.
+ * Runs every scenario of the benchmark with tiny sizes, so the harness cannot rot between
+ * full runs. It asserts only that the run completes and that the printed table parses;
+ * the figures of a run this small mean nothing.
  */
 class BenchmarkSmokeTests {
 
@@ -32,7 +33,10 @@ class BenchmarkSmokeTests {
 		List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
 		int header = lines.indexOf(ResultTable.HEADER);
 		assertThat(header).isNotNegative();
-		List<String> rows = lines.subList(header + 2, lines.size()).stream().filter((line) -> line.startsWith("|")).toList();
+		List<String> rows = lines.subList(header + 2, lines.size())
+			.stream()
+			.filter((line) -> line.startsWith("|"))
+			.toList();
 		assertThat(rows).hasSize(table.rows().size());
 		for (String row : rows) {
 			String[] cells = row.substring(1, row.length() - 1).split("\\|", -1);

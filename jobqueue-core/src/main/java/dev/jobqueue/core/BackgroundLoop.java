@@ -11,18 +11,21 @@ import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 
 /**
- * A named daemon thread that runs one step again and again, for the queue's background work (the worker's
- * polling, the scheduler, housekeeping, the metrics snapshot). One place for what every such loop needs:
+ * A named daemon thread that runs one step again and again, for the queue's background
+ * work (the worker's polling, the scheduler, housekeeping, the metrics snapshot). One
+ * place for what every such loop needs:
  *
  * <ul>
- * <li>The step says how long to wait before the next round. A {@link #wakeUp()} ends the wait early (a signal
- * given while no wait runs ends the next one), and so may a {@linkplain #wakeWhen condition} checked now and
- * then during the wait.</li>
- * <li>A step that throws is retried after a backoff that grows with the failures in a row ({@code backoff × n})
- * up to a cap. The first failure of a run of failures is logged with its stack trace, then every 20th one, then
- * the recovery: a database that is down for an hour writes a few dozen lines, not thousands.</li>
- * <li>{@link #stop(Duration)} lets the current step finish (it is never interrupted by the loop), ends the wait
- * and waits for the thread. An interrupt of the thread ends the loop too.</li>
+ * <li>The step says how long to wait before the next round. A {@link #wakeUp()} ends the
+ * wait early (a signal given while no wait runs ends the next one), and so may a
+ * {@linkplain #wakeWhen condition} checked now and then during the wait.</li>
+ * <li>A step that throws is retried after a backoff that grows with the failures in a row
+ * ({@code backoff × n}) up to a cap. The first failure of a run of failures is logged
+ * with its stack trace, then every 20th one, then the recovery: a database that is down
+ * for an hour writes a few dozen lines, not thousands.</li>
+ * <li>{@link #stop(Duration)} lets the current step finish (it is never interrupted by
+ * the loop), ends the wait and waits for the thread. An interrupt of the thread ends the
+ * loop too.</li>
  * </ul>
  * A loop runs once: start it once, stop it once; make a new one to run again.
  */
@@ -33,7 +36,8 @@ public final class BackgroundLoop {
 	public interface Step {
 
 		/**
-		 * @return how long to wait before the next round; zero or negative to run again at once
+		 * @return how long to wait before the next round; zero or negative to run again
+		 * at once
 		 * @throws Exception to be logged and retried after a backoff
 		 */
 		Duration run() throws Exception;
@@ -78,10 +82,13 @@ public final class BackgroundLoop {
 	/**
 	 * @param threadName the thread's name, as thread dumps show it
 	 * @param step the work of one round
-	 * @param backoff the wait after the first failure in a row; the {@code n}th waits {@code n} times as long
+	 * @param backoff the wait after the first failure in a row; the {@code n}th waits
+	 * {@code n} times as long
 	 * @param maxBackoff the longest wait after a failure (at least {@code backoff})
-	 * @param logger where failures are logged (the owner's logger, so its category stays the owner's)
-	 * @param failureMessage what failed and what it means, for the log, e.g. "Could not fire job schedules"
+	 * @param logger where failures are logged (the owner's logger, so its category stays
+	 * the owner's)
+	 * @param failureMessage what failed and what it means, for the log, e.g. "Could not
+	 * fire job schedules"
 	 */
 	public BackgroundLoop(String threadName, Step step, Duration backoff, Duration maxBackoff, Logger logger,
 			String failureMessage) {
@@ -94,8 +101,8 @@ public final class BackgroundLoop {
 	}
 
 	/**
-	 * Lets a wait end early once {@code condition} holds, checked every {@code every} during waits longer than
-	 * that (not during a backoff). Call before {@link #start()}.
+	 * Lets a wait end early once {@code condition} holds, checked every {@code every}
+	 * during waits longer than that (not during a backoff). Call before {@link #start()}.
 	 */
 	public BackgroundLoop wakeWhen(BooleanSupplier condition, Duration every) {
 		this.wakeCondition = Objects.requireNonNull(condition, "'condition' must not be null");
@@ -108,7 +115,10 @@ public final class BackgroundLoop {
 		start(Duration.ZERO);
 	}
 
-	/** Starts the thread; its first round runs after {@code initialDelay} (or a {@link #wakeUp()}). */
+	/**
+	 * Starts the thread; its first round runs after {@code initialDelay} (or a
+	 * {@link #wakeUp()}).
+	 */
 	public synchronized void start(Duration initialDelay) {
 		if (this.thread != null) {
 			throw new IllegalStateException("Loop " + this.threadName + " was started before");
@@ -163,7 +173,10 @@ public final class BackgroundLoop {
 		return loop != null && loop.isAlive() && !this.stopping;
 	}
 
-	/** Whether {@link #stop} was called (or the thread was interrupted): a long step may end early. */
+	/**
+	 * Whether {@link #stop} was called (or the thread was interrupted): a long step may
+	 * end early.
+	 */
 	public boolean isStopping() {
 		return this.stopping;
 	}
@@ -173,7 +186,9 @@ public final class BackgroundLoop {
 		return this.failures.get();
 	}
 
-	/** How many rounds failed since the latest round that worked: 0 while the loop works. */
+	/**
+	 * How many rounds failed since the latest round that worked: 0 while the loop works.
+	 */
 	public int failuresInARow() {
 		return this.failuresInARow;
 	}
@@ -230,7 +245,10 @@ public final class BackgroundLoop {
 		return (failuresInARow > cap / Math.max(1, step)) ? cap : Math.min(cap, step * failuresInARow);
 	}
 
-	/** Waits, checking the wake-up condition now and then if asked to; an interrupt stops the loop. */
+	/**
+	 * Waits, checking the wake-up condition now and then if asked to; an interrupt stops
+	 * the loop.
+	 */
 	private void await(long millis, boolean checkCondition) {
 		BooleanSupplier condition = checkCondition ? this.wakeCondition : null;
 		if (condition == null || millis <= this.wakeCheckMillis) {
@@ -246,7 +264,9 @@ public final class BackgroundLoop {
 		}
 	}
 
-	/** @return whether a signal (or a stop) ended the wait */
+	/**
+	 * @return whether a signal (or a stop) ended the wait
+	 */
 	private boolean awaitSignal(long millis) {
 		this.lock.lock();
 		try {

@@ -11,10 +11,12 @@ import java.util.Set;
  * @param limit most jobs to claim in all
  * @param unlimitedTypes types limited only by {@code limit}
  * @param limitedTypes types with a per-process cap, each with the slots it has free now
- * @param notRepeatableTypes types whose jobs must fail rather than run again after a lost lease
+ * @param notRepeatableTypes types whose jobs must fail rather than run again after a lost
+ * lease
  * @param leaseUntil until when the claimed jobs are held
- * @param globalLimits types (among {@code limitedTypes}) with a cap on running jobs across all processes; the
- * store counts their running jobs in the claim's own transaction
+ * @param globalLimits types (among {@code limitedTypes}) with a cap on running jobs
+ * across all processes; the store counts their running jobs in the claim's own
+ * transaction
  */
 public record ClaimRequest(String workerId, int limit, Set<String> unlimitedTypes, Map<String, Integer> limitedTypes,
 		Set<String> notRepeatableTypes, Instant leaseUntil, Map<String, Integer> globalLimits) {

@@ -9,14 +9,15 @@ import java.time.Instant;
  * @param type the job type
  * @param payload the payload as JSON
  * @param priority higher runs first
- * @param run the claim number of this job, the fencing token every later write of this run must match
+ * @param run the claim number of this job, the fencing token every later write of this
+ * run must match
  * @param attempt the attempt this run counts as, starting at 1
  * @param maxAttempts attempts the job may use
  * @param snoozes snoozes so far
  * @param runAt when it was due
  * @param createdAt when it was enqueued
- * @param traceContext the propagation headers of the trace current at enqueue in their stored form (see
- *        {@link TraceHeaders}), or {@code null}
+ * @param traceContext the propagation headers of the trace current at enqueue in their
+ * stored form (see {@link TraceHeaders}), or {@code null}
  */
 public record ClaimedJob(long id, String type, String payload, int priority, int run, int attempt, int maxAttempts,
 		int snoozes, Instant runAt, Instant createdAt, String traceContext) {

@@ -5,8 +5,8 @@ import java.time.Instant;
 import dev.jobqueue.ErrorCodes;
 
 /**
- * The outcome of one run, to be written. Writes are fenced by {@code run}: they apply only while the job is
- * still running under that claim.
+ * The outcome of one run, to be written. Writes are fenced by {@code run}: they apply
+ * only while the job is still running under that claim.
  *
  * @param jobId the job
  * @param run the claim number the outcome belongs to
@@ -15,7 +15,8 @@ import dev.jobqueue.ErrorCodes;
  * @param errorCode {@code CATEGORY:SUBCATEGORY} for failures
  * @param errorDetail short failure summary
  * @param nextRunAt when to run again, for {@link Kind#RETRY} and {@link Kind#SNOOZED}
- * @param errorTrace the failure's stack trace, bounded, kept with the attempt; or {@code null}
+ * @param errorTrace the failure's stack trace, bounded, kept with the attempt; or
+ * {@code null}
  */
 public record Completion(long jobId, int run, Kind kind, String result, String errorCode, String errorDetail,
 		Instant nextRunAt, String errorTrace) {

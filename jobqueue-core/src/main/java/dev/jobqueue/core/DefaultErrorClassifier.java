@@ -8,11 +8,13 @@ import dev.jobqueue.JobErrorCode;
 import dev.jobqueue.JobFailedException;
 
 /**
- * Picks an error code in this order: a {@link JobFailedException}'s own code; a {@link JobErrorCode} on the
- * exception's class (or on a cause's) whose value has the form {@code CATEGORY:SUBCATEGORY} (one that does not is
- * passed over: a handler's {@code throws} clause is checked at start-up, an exception it does not declare is not);
+ * Picks an error code in this order: a {@link JobFailedException}'s own code; a
+ * {@link JobErrorCode} on the exception's class (or on a cause's) whose value has the
+ * form {@code CATEGORY:SUBCATEGORY} (one that does not is passed over: a handler's
+ * {@code throws} clause is checked at start-up, an exception it does not declare is not);
  * well-known JVM troubles ({@code RESOURCE:OUT_OF_MEMORY},
- * {@code INTERNAL:STACK_OVERFLOW}, {@code TIMEOUT:*}); else {@code INTERNAL:<exception class>}.
+ * {@code INTERNAL:STACK_OVERFLOW}, {@code TIMEOUT:*}); else
+ * {@code INTERNAL:<exception class>}.
  */
 public class DefaultErrorClassifier implements ErrorClassifier {
 
@@ -35,7 +37,8 @@ public class DefaultErrorClassifier implements ErrorClassifier {
 			return new ErrorClassification(ErrorCodes.INTERNAL_STACK_OVERFLOW, detail, true);
 		}
 		if (failure instanceof TimeoutException || failure instanceof InterruptedIOException) {
-			return new ErrorClassification(ErrorCodes.of(ErrorCodes.TIMEOUT, failure.getClass().getSimpleName()), detail, true);
+			return new ErrorClassification(ErrorCodes.of(ErrorCodes.TIMEOUT, failure.getClass().getSimpleName()),
+					detail, true);
 		}
 		return new ErrorClassification(ErrorCodes.of(ErrorCodes.INTERNAL, simpleName(failure)), detail, true);
 	}

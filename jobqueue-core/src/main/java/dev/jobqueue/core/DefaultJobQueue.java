@@ -20,14 +20,18 @@ import dev.jobqueue.JobRequest;
 import dev.jobqueue.PausedType;
 
 /**
- * Validates requests, turns payloads into JSON and hands them to the store. Every check happens before the
- * database is touched, so a bad request fails whole and writes nothing.
+ * Validates requests, turns payloads into JSON and hands them to the store. Every check
+ * happens before the database is touched, so a bad request fails whole and writes
+ * nothing.
  */
 public final class DefaultJobQueue implements JobQueue {
 
 	private static final Logger logger = LoggerFactory.getLogger(DefaultJobQueue.class);
 
-	/** Due times further out than this are surely a mistake (a delay in the wrong unit, say). */
+	/**
+	 * Due times further out than this are surely a mistake (a delay in the wrong unit,
+	 * say).
+	 */
 	static final Duration MAX_DELAY = Duration.ofDays(3660);
 
 	private final JobStore store;
@@ -142,8 +146,8 @@ public final class DefaultJobQueue implements JobQueue {
 
 	private static String requireType(String type, String action) {
 		if (type == null || type.isBlank()) {
-			throw new JobQueueException("Cannot " + action + " a null or blank job type: pass the type its "
-					+ "@JobHandler declares");
+			throw new JobQueueException(
+					"Cannot " + action + " a null or blank job type: pass the type its " + "@JobHandler declares");
 		}
 		return type;
 	}
@@ -221,8 +225,8 @@ public final class DefaultJobQueue implements JobQueue {
 					+ ") cannot be written as JSON: " + ex.getMessage() + ". Pass a record or bean that Jackson can "
 					+ "serialise, holding plain data rather than resources such as streams or connections.", ex);
 		}
-		long size = (json.length() * 3L > this.limits.maxPayloadBytes())
-				? json.getBytes(StandardCharsets.UTF_8).length : json.length();
+		long size = (json.length() * 3L > this.limits.maxPayloadBytes()) ? json.getBytes(StandardCharsets.UTF_8).length
+				: json.length();
 		if (size > this.limits.maxPayloadBytes()) {
 			throw new JobQueueException("The payload of a '" + type + "' job is " + size + " bytes as JSON, more "
 					+ "than jobqueue.max-payload-size (" + this.limits.maxPayloadBytes() + " bytes). Keep large data "

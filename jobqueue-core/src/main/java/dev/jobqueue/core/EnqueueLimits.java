@@ -20,8 +20,8 @@ public record EnqueueLimits(int defaultMaxAttempts, long maxPayloadBytes) {
 
 	public EnqueueLimits {
 		if (defaultMaxAttempts < 1 || defaultMaxAttempts > MAX_ATTEMPTS) {
-			throw new IllegalArgumentException(
-					"jobqueue.retry.max-attempts must be between 1 and " + MAX_ATTEMPTS + ", got " + defaultMaxAttempts);
+			throw new IllegalArgumentException("jobqueue.retry.max-attempts must be between 1 and " + MAX_ATTEMPTS
+					+ ", got " + defaultMaxAttempts);
 		}
 		if (maxPayloadBytes < 1) {
 			throw new IllegalArgumentException("jobqueue.max-payload-size must be positive, got " + maxPayloadBytes);

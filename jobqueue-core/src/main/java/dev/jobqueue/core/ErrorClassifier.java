@@ -1,8 +1,9 @@
 package dev.jobqueue.core;
 
 /**
- * Chooses the error code of a failed run. Declare a bean of this type to replace the default, which honours
- * {@link dev.jobqueue.JobErrorCode} and {@link dev.jobqueue.JobFailedException}.
+ * Chooses the error code of a failed run. Declare a bean of this type to replace the
+ * default, which honours {@link dev.jobqueue.JobErrorCode} and
+ * {@link dev.jobqueue.JobFailedException}.
  */
 @FunctionalInterface
 public interface ErrorClassifier {

@@ -3,8 +3,9 @@ package dev.jobqueue.core;
 import java.time.Instant;
 
 /**
- * A running job whose lease has passed by the reader's clock, as read: the run and the lease's end identify what
- * was seen, so a recovery can be fenced on nothing having changed since.
+ * A running job whose lease has passed by the reader's clock, as read: the run and the
+ * lease's end identify what was seen, so a recovery can be fenced on nothing having
+ * changed since.
  *
  * @param jobId the job
  * @param run the claim number of the run holding it

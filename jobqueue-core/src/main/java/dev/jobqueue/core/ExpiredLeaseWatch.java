@@ -6,13 +6,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Decides which expired leases a worker takes back. A lease that looks expired by this process's wall clock is
- * taken back only once this process has seen it expired, unchanged (same run, same end), for a whole grace
- * period on its monotonic {@link Ticker}. A living worker renews its leases every third of the lease on its own
- * monotonic clock, so its lease's end changes well within the grace, whatever either machine's wall clock did:
- * a clock stepped forward here, or back there, makes leases look expired without a live job being recovered. A
- * dead worker's lease stops changing, and is taken back one grace period after it was first seen. Used by the
- * polling thread only.
+ * Decides which expired leases a worker takes back. A lease that looks expired by this
+ * process's wall clock is taken back only once this process has seen it expired,
+ * unchanged (same run, same end), for a whole grace period on its monotonic
+ * {@link Ticker}. A living worker renews its leases every third of the lease on its own
+ * monotonic clock, so its lease's end changes well within the grace, whatever either
+ * machine's wall clock did: a clock stepped forward here, or back there, makes leases
+ * look expired without a live job being recovered. A dead worker's lease stops changing,
+ * and is taken back one grace period after it was first seen. Used by the polling thread
+ * only.
  */
 final class ExpiredLeaseWatch {
 
@@ -40,7 +42,8 @@ final class ExpiredLeaseWatch {
 				due.add(lease);
 			}
 		}
-		// Leases no longer expired (renewed, finished, recovered elsewhere) are forgotten.
+		// Leases no longer expired (renewed, finished, recovered elsewhere) are
+		// forgotten.
 		this.seen = next;
 		return due;
 	}

@@ -1,9 +1,10 @@
 package dev.jobqueue.core;
 
 /**
- * Bounded texts of a failure for the database: the short detail stored on the job and its attempt, and the stack
- * trace kept with the attempt (with its causes, as {@link Throwable#printStackTrace} writes it). A failure with a
- * megabyte message or a ten-thousand-frame stack costs a few kilobytes per attempt, not megabytes.
+ * Bounded texts of a failure for the database: the short detail stored on the job and its
+ * attempt, and the stack trace kept with the attempt (with its causes, as
+ * {@link Throwable#printStackTrace} writes it). A failure with a megabyte message or a
+ * ten-thousand-frame stack costs a few kilobytes per attempt, not megabytes.
  */
 final class FailureTraces {
 
@@ -23,8 +24,9 @@ final class FailureTraces {
 	private static final int MAX_CAUSES = 5;
 
 	/**
-	 * The stack trace of {@code failure} and its causes, each cut to its first {@value #MAX_FRAMES} frames (where
-	 * the handler's own code usually is), at most {@link #MAX_TRACE} characters in all.
+	 * The stack trace of {@code failure} and its causes, each cut to its first
+	 * {@value #MAX_FRAMES} frames (where the handler's own code usually is), at most
+	 * {@link #MAX_TRACE} characters in all.
 	 */
 	static String of(Throwable failure) {
 		try {
@@ -51,7 +53,10 @@ final class FailureTraces {
 		}
 	}
 
-	/** {@code text} cut to {@code max} characters, saying how much was cut; {@code null} stays {@code null}. */
+	/**
+	 * {@code text} cut to {@code max} characters, saying how much was cut; {@code null}
+	 * stays {@code null}.
+	 */
 	static String bounded(String text, int max) {
 		if (text == null || text.length() <= max) {
 			return text;

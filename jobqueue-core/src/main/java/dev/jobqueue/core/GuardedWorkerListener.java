@@ -6,10 +6,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The worker's view of its {@link WorkerListener}: a listener that throws (anything, an {@link Error} too) is
- * logged, at most a few times a minute per method, and never changes what the worker does. A listener is told
- * after the fact (a claim committed, an outcome written): a failure there must not leave claimed jobs undispatched
- * or outcomes unrecorded.
+ * The worker's view of its {@link WorkerListener}: a listener that throws (anything, an
+ * {@link Error} too) is logged, at most a few times a minute per method, and never
+ * changes what the worker does. A listener is told after the fact (a claim committed, an
+ * outcome written): a failure there must not leave claimed jobs undispatched or outcomes
+ * unrecorded.
  */
 final class GuardedWorkerListener implements WorkerListener {
 

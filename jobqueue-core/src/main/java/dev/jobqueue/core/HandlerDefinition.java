@@ -8,12 +8,14 @@ import java.util.Objects;
  *
  * @param type the job type
  * @param invoker calls the handler
- * @param maxAttempts attempts for jobs enqueued here without their own; {@code 0} for the default
+ * @param maxAttempts attempts for jobs enqueued here without their own; {@code 0} for the
+ * default
  * @param timeout longest a run may take, or {@code null}
  * @param concurrency most runs at once in this process; {@code 0} for no limit
  * @param repeatable whether a job may run again after its worker died mid-run
  * @param source where the handler is declared, for messages (bean and method)
- * @param globalConcurrency most runs at once across every process on the database; {@code 0} for no limit
+ * @param globalConcurrency most runs at once across every process on the database;
+ * {@code 0} for no limit
  */
 public record HandlerDefinition(String type, JobInvoker invoker, int maxAttempts, Duration timeout, int concurrency,
 		boolean repeatable, String source, int globalConcurrency) {

@@ -7,7 +7,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-/** The job types this process handles. Registration happens at start-up, before the worker starts. */
+/**
+ * The job types this process handles. Registration happens at start-up, before the worker
+ * starts.
+ */
 public final class HandlerRegistry {
 
 	private final Map<String, HandlerDefinition> handlers = Collections.synchronizedMap(new LinkedHashMap<>());

@@ -8,9 +8,10 @@ import dev.jobqueue.Job;
 import dev.jobqueue.PausedType;
 
 /**
- * What an operator (through {@link dev.jobqueue.JobQueue}) does to single jobs and to job types: cancel, retry,
- * read one job, pause and resume a type. Kept apart from {@link JobStore} because the worker needs none of it.
- * Same rules as there: no clock, one transaction per method, transient lock conflicts retried inside.
+ * What an operator (through {@link dev.jobqueue.JobQueue}) does to single jobs and to job
+ * types: cancel, retry, read one job, pause and resume a type. Kept apart from
+ * {@link JobStore} because the worker needs none of it. Same rules as there: no clock,
+ * one transaction per method, transient lock conflicts retried inside.
  */
 public interface JobAdminStore {
 
@@ -47,13 +48,16 @@ public interface JobAdminStore {
 	Optional<Job> find(long id);
 
 	/**
-	 * Pauses claims of a type in every process; see {@link dev.jobqueue.JobQueue#pause(String)}. Joins the
-	 * caller's transaction where the store shares it.
+	 * Pauses claims of a type in every process; see
+	 * {@link dev.jobqueue.JobQueue#pause(String)}. Joins the caller's transaction where
+	 * the store shares it.
 	 * @return whether it was not paused before
 	 */
 	boolean pause(String type, String actor, Instant now);
 
-	/** @return whether the type was paused */
+	/**
+	 * @return whether the type was paused
+	 */
 	boolean resume(String type);
 
 	/**

@@ -1,8 +1,9 @@
 package dev.jobqueue.core;
 
 /**
- * What a job's timeline records (the {@code event} of {@link QueueInsights.Event}); stores write the
- * {@link #name()}. The names are stored in the database and shown by the endpoint: never rename one.
+ * What a job's timeline records (the {@code event} of {@link QueueInsights.Event});
+ * stores write the {@link #name()}. The names are stored in the database and shown by the
+ * endpoint: never rename one.
  */
 public enum JobEvent {
 
@@ -14,7 +15,10 @@ public enum JobEvent {
 	CLAIMED,
 	/** The handler returned. */
 	SUCCEEDED,
-	/** The job failed for good (no attempts left, not retryable, or its lease expired on a last attempt). */
+	/**
+	 * The job failed for good (no attempts left, not retryable, or its lease expired on a
+	 * last attempt).
+	 */
 	FAILED,
 	/** The attempt failed and the job waits for its next one. */
 	RETRY_SCHEDULED,
@@ -24,11 +28,17 @@ public enum JobEvent {
 	CANCEL_REQUESTED,
 	/** The job was cancelled. */
 	CANCELLED,
-	/** A cancelled run went on past the cancel timeout; the job was recorded as cancelled without it. */
+	/**
+	 * A cancelled run went on past the cancel timeout; the job was recorded as cancelled
+	 * without it.
+	 */
 	CANCEL_IGNORED,
 	/** A run went on past its timeout and its interrupt. */
 	TIMEOUT_IGNORED,
-	/** The worker stopped before the run ended; the job is pending again, the attempt not counted. */
+	/**
+	 * The worker stopped before the run ended; the job is pending again, the attempt not
+	 * counted.
+	 */
 	HANDED_BACK,
 	/** The lease of a dead worker's run expired and the job is pending again. */
 	RECOVERED,

@@ -7,7 +7,8 @@ import java.time.Instant;
  *
  * @param done units done
  * @param total units in all, or 0 when the handler does not know
- * @param message what it is doing, at most {@link #MAX_MESSAGE} characters, or {@code null}
+ * @param message what it is doing, at most {@link #MAX_MESSAGE} characters, or
+ * {@code null}
  * @param at when the handler reported it
  */
 public record JobProgress(long done, long total, String message, Instant at) {

@@ -13,16 +13,19 @@ import dev.jobqueue.JobContext;
 import dev.jobqueue.JobSnoozedException;
 
 /**
- * One run of a claimed job: the handler's view of it ({@link JobContext}) and the worker's bookkeeping. The
- * flags are written by the worker's polling thread (cancel, timeout, lease lost, hand-back, abandon) and read by
- * the handler's thread, so they are volatile; the hand-over of the outcome ({@link #finish}) and the abandoning
- * ({@link #abandon}) and the cut-off at shutdown ({@link #cutOff}) are synchronized with each other, so exactly one
- * of them decides who writes the outcome. Local deadlines (timeout, cancel timeout, heartbeat throttle) are read on
- * the worker's monotonic {@link Ticker}; the wall clock only stamps what is stored.
+ * One run of a claimed job: the handler's view of it ({@link JobContext}) and the
+ * worker's bookkeeping. The flags are written by the worker's polling thread (cancel,
+ * timeout, lease lost, hand-back, abandon) and read by the handler's thread, so they are
+ * volatile; the hand-over of the outcome ({@link #finish}) and the abandoning
+ * ({@link #abandon}) and the cut-off at shutdown ({@link #cutOff}) are synchronized with
+ * each other, so exactly one of them decides who writes the outcome. Local deadlines
+ * (timeout, cancel timeout, heartbeat throttle) are read on the worker's monotonic
+ * {@link Ticker}; the wall clock only stamps what is stored.
  */
 final class JobRun implements JobContext {
 
-	// The worker's log category: users tune the logging of the worker, whatever class of it writes.
+	// The worker's log category: users tune the logging of the worker, whatever class of
+	// it writes.
 	private static final Logger logger = LoggerFactory.getLogger(JobWorker.class);
 
 	/** How often a run's progress is written at most. */
@@ -46,7 +49,10 @@ final class JobRun implements JobContext {
 
 	final Instant claimedAt;
 
-	/** When the run passes its handler's timeout (a {@link Ticker} reading); meaningful only with a timeout. */
+	/**
+	 * When the run passes its handler's timeout (a {@link Ticker} reading); meaningful
+	 * only with a timeout.
+	 */
 	final long deadline;
 
 	private final JobStore store;
@@ -64,7 +70,10 @@ final class JobRun implements JobContext {
 	/** Whether the handler's thread took the run; guarded by {@code this}. */
 	private boolean started;
 
-	/** Whether the handler itself was called: after that, running it again is running it twice. */
+	/**
+	 * Whether the handler itself was called: after that, running it again is running it
+	 * twice.
+	 */
 	private volatile boolean handlerInvoked;
 
 	volatile boolean cancelRequested;
@@ -77,10 +86,16 @@ final class JobRun implements JobContext {
 
 	volatile boolean reportedStuck;
 
-	/** Recorded as cancelled by the worker because the handler ignored its interrupt; still running. */
+	/**
+	 * Recorded as cancelled by the worker because the handler ignored its interrupt;
+	 * still running.
+	 */
 	volatile boolean abandoned;
 
-	/** When the cancel was asked for (a {@link Ticker} reading), valid once {@link #cancelRequested}. */
+	/**
+	 * When the cancel was asked for (a {@link Ticker} reading), valid once
+	 * {@link #cancelRequested}.
+	 */
 	volatile long cancelRequestedAt;
 
 	volatile Completion completion;
@@ -116,15 +131,17 @@ final class JobRun implements JobContext {
 	}
 
 	/**
-	 * Runs the handler on the calling thread, inside the interceptor, and maps how it ended. Never throws: whatever
-	 * fails around the handler (the interceptor, the mapping, an {@link Error}) still yields an outcome, and an
-	 * interceptor cannot change the handler's outcome.
+	 * Runs the handler on the calling thread, inside the interceptor, and maps how it
+	 * ended. Never throws: whatever fails around the handler (the interceptor, the
+	 * mapping, an {@link Error}) still yields an outcome, and an interceptor cannot
+	 * change the handler's outcome.
 	 * @return the outcome to hand to {@link #finish}
 	 */
 	Completion execute(RunInterceptor interceptor, OutcomeMapper outcomes) {
 		this.startNanos = System.nanoTime();
 		if (!bindThread()) {
-			// Cut off at shutdown before it began: handed back, this outcome is never written.
+			// Cut off at shutdown before it began: handed back, this outcome is never
+			// written.
 			return Completion.handedBack(this.job, this.claimedAt);
 		}
 		try {
@@ -141,8 +158,8 @@ final class JobRun implements JobContext {
 			}
 			if (ran[0] == null && !this.handlerInvoked) {
 				logger.warn("The run interceptor of job {} ({}) did not run it{}; running it without the interceptor",
-						this.job.id(), this.job.type(), (interceptorFailure != null) ? " (" + interceptorFailure + ")" : "",
-						interceptorFailure);
+						this.job.id(), this.job.type(),
+						(interceptorFailure != null) ? " (" + interceptorFailure + ")" : "", interceptorFailure);
 				ran[0] = invokeHandler(outcomes);
 			}
 			else if (interceptorFailure != null) {
@@ -182,9 +199,9 @@ final class JobRun implements JobContext {
 	}
 
 	/**
-	 * The outcome when the worker itself failed around the run (an {@link Error} outside the handler): a run that
-	 * never reached its handler goes back to pending; one that did fails for a person to look at, since its work
-	 * may be done.
+	 * The outcome when the worker itself failed around the run (an {@link Error} outside
+	 * the handler): a run that never reached its handler goes back to pending; one that
+	 * did fails for a person to look at, since its work may be done.
 	 */
 	Completion undetermined(Throwable failure) {
 		if (!this.handlerInvoked) {
@@ -200,7 +217,10 @@ final class JobRun implements JobContext {
 				this.handler.repeatable());
 	}
 
-	/** @return whether the run may start; not when it was cut off at shutdown before it began */
+	/**
+	 * @return whether the run may start; not when it was cut off at shutdown before it
+	 * began
+	 */
 	private synchronized boolean bindThread() {
 		if (this.handedBack) {
 			return false;
@@ -210,7 +230,10 @@ final class JobRun implements JobContext {
 		return true;
 	}
 
-	/** Unbinds, then clears any interrupt aimed at this run so it cannot leak into the thread's next task. */
+	/**
+	 * Unbinds, then clears any interrupt aimed at this run so it cannot leak into the
+	 * thread's next task.
+	 */
 	private void unbindThread() {
 		synchronized (this) {
 			this.thread = null;
@@ -237,12 +260,17 @@ final class JobRun implements JobContext {
 		return this.cancelRequested && this.completion == null;
 	}
 
-	/** When a cancelled run that is still going is recorded as cancelled without it; see {@link #awaitsCancel()}. */
+	/**
+	 * When a cancelled run that is still going is recorded as cancelled without it; see
+	 * {@link #awaitsCancel()}.
+	 */
 	long cancelDeadline() {
 		return this.cancelRequestedAt + this.settings.cancelTimeout().toNanos();
 	}
 
-	/** @return whether the run was still going and is now abandoned (only once) */
+	/**
+	 * @return whether the run was still going and is now abandoned (only once)
+	 */
 	synchronized boolean abandon() {
 		if (this.abandoned || this.completion != null || this.handedBack) {
 			return false;
@@ -252,9 +280,10 @@ final class JobRun implements JobContext {
 	}
 
 	/**
-	 * At shutdown: decides, once and against {@link #finish}, whether the run's own outcome is written (it ended)
-	 * or the worker writes one for it (it did not). A run cut off is marked handed back: if it had not begun it
-	 * never will, and whatever it returns later is ignored.
+	 * At shutdown: decides, once and against {@link #finish}, whether the run's own
+	 * outcome is written (it ended) or the worker writes one for it (it did not). A run
+	 * cut off is marked handed back: if it had not begun it never will, and whatever it
+	 * returns later is ignored.
 	 */
 	synchronized CutOff cutOff() {
 		if (this.completion != null || this.abandoned || this.handedBack) {
@@ -266,8 +295,8 @@ final class JobRun implements JobContext {
 
 	/**
 	 * Records how the run ended.
-	 * @return whether the run had been {@linkplain #abandon() abandoned}: its outcome is not to be written, only
-	 * its slot to be freed
+	 * @return whether the run had been {@linkplain #abandon() abandoned}: its outcome is
+	 * not to be written, only its slot to be freed
 	 */
 	boolean finish(Completion completion) {
 		this.endNanos = System.nanoTime();
@@ -323,7 +352,8 @@ final class JobRun implements JobContext {
 			return false;
 		}
 		long nowNanos = this.ticker.nanos();
-		// A handler may call this in a tight loop: write at most every tenth of the lease.
+		// A handler may call this in a tight loop: write at most every tenth of the
+		// lease.
 		synchronized (this) {
 			if (this.heartbeatWritten
 					&& !Ticker.reached(nowNanos, this.lastHeartbeat + this.settings.lease().dividedBy(10).toNanos())) {
@@ -338,7 +368,8 @@ final class JobRun implements JobContext {
 			renewal = this.store.heartbeat(this.workerId, ref(), now, now.plus(this.settings.lease()));
 		}
 		catch (RuntimeException ex) {
-			// The database is briefly unusable: that is no fault of the job. The polling loop renews the lease
+			// The database is briefly unusable: that is no fault of the job. The polling
+			// loop renews the lease
 			// too and keeps trying, so the handler goes on.
 			logger.warn("Heartbeat of job {} ({}) could not be written, the run goes on: {}", this.job.id(),
 					this.job.type(), ex.getMessage());
@@ -356,12 +387,12 @@ final class JobRun implements JobContext {
 	@Override
 	public boolean progress(long done, long total, String message) {
 		long nowNanos = this.ticker.nanos();
-		// At most every PROGRESS_INTERVAL on the monotonic ticker, whatever the handler's loop does: a bar that
+		// At most every PROGRESS_INTERVAL on the monotonic ticker, whatever the handler's
+		// loop does: a bar that
 		// moves, not a write per item. The time shown with it is the clock's.
 		boolean write;
 		synchronized (this) {
-			write = !this.progressWritten
-					|| Ticker.reached(nowNanos, this.lastProgress + PROGRESS_INTERVAL.toNanos());
+			write = !this.progressWritten || Ticker.reached(nowNanos, this.lastProgress + PROGRESS_INTERVAL.toNanos());
 			if (write) {
 				this.progressWritten = true;
 				this.lastProgress = nowNanos;

@@ -24,20 +24,24 @@ import dev.jobqueue.Schedule;
 import dev.jobqueue.ScheduleInfo;
 
 /**
- * Fires the recurring schedules this process declares. {@link #fireDue()} is synchronous and reads the time
- * from the injected clock; a lifecycle component calls it in a loop (and tests call it directly).
+ * Fires the recurring schedules this process declares. {@link #fireDue()} is synchronous
+ * and reads the time from the injected clock; a lifecycle component calls it in a loop
+ * (and tests call it directly).
  *
  * <ul>
- * <li><b>Once per tick.</b> The database row of a schedule holds its next tick. A tick is fired only in the
- * write transaction that moves that next tick past it, together with the job's insert, and the row's
- * {@code last_tick_at} only grows: several processes firing at once yield one job per tick.</li>
- * <li><b>Missed ticks.</b> When the latest due tick is later than the misfire threshold (downtime, or the type
- * was paused), {@link Misfire#ONCE} enqueues one catch-up job and {@link Misfire#SKIP} none; either way the
- * schedule moves on to its first tick after now, never one job per missed tick.</li>
- * <li><b>Removed schedules stop.</b> A process fires only the names it declares itself. A name no running
- * process declares any more stays in the table (shown as not live) but never fires. When processes with
- * different code declare the same name differently, the row holds the definition of the process that
- * started last, and every process declaring the name fires it by that definition.</li>
+ * <li><b>Once per tick.</b> The database row of a schedule holds its next tick. A tick is
+ * fired only in the write transaction that moves that next tick past it, together with
+ * the job's insert, and the row's {@code last_tick_at} only grows: several processes
+ * firing at once yield one job per tick.</li>
+ * <li><b>Missed ticks.</b> When the latest due tick is later than the misfire threshold
+ * (downtime, or the type was paused), {@link Misfire#ONCE} enqueues one catch-up job and
+ * {@link Misfire#SKIP} none; either way the schedule moves on to its first tick after
+ * now, never one job per missed tick.</li>
+ * <li><b>Removed schedules stop.</b> A process fires only the names it declares itself. A
+ * name no running process declares any more stays in the table (shown as not live) but
+ * never fires. When processes with different code declare the same name differently, the
+ * row holds the definition of the process that started last, and every process declaring
+ * the name fires it by that definition.</li>
  * </ul>
  */
 public final class JobScheduler implements JobSchedules {
@@ -98,7 +102,8 @@ public final class JobScheduler implements JobSchedules {
 	public void register(String name, String type, Schedule schedule, Object payload, String source) {
 		if (name == null || name.isBlank() || !name.equals(name.strip()) || name.length() > MAX_NAME_LENGTH) {
 			throw new JobQueueException("Schedule name '" + name + "' (" + source + ") is not usable: give a "
-					+ "non-blank name of at most " + MAX_NAME_LENGTH + " characters without leading or trailing spaces");
+					+ "non-blank name of at most " + MAX_NAME_LENGTH
+					+ " characters without leading or trailing spaces");
 		}
 		if (type == null || type.isBlank() || type.length() > EnqueueLimits.MAX_TYPE_LENGTH) {
 			throw new JobQueueException("Schedule '" + name + "' (" + source + ") needs the job type to enqueue, "
@@ -120,8 +125,8 @@ public final class JobScheduler implements JobSchedules {
 				: ZoneOffset.UTC;
 		Schedule resolved = schedule.inZone(zone);
 		if (resolved.nextAfter(this.clock.instant()) == null) {
-			throw new JobQueueException("Schedule '" + name + "' (" + source + ") never fires: " + schedule
-					+ " has no future tick");
+			throw new JobQueueException(
+					"Schedule '" + name + "' (" + source + ") never fires: " + schedule + " has no future tick");
 		}
 		Misfire misfire = (schedule.misfire() == Misfire.DEFAULT) ? this.settings.defaultMisfire() : schedule.misfire();
 		DeclaredSchedule declaration = new DeclaredSchedule(name, type, resolved.withMisfire(misfire), zone.getId(),
@@ -149,7 +154,10 @@ public final class JobScheduler implements JobSchedules {
 		}
 	}
 
-	/** Writes every schedule declared so far to the database; later registrations are written at once. */
+	/**
+	 * Writes every schedule declared so far to the database; later registrations are
+	 * written at once.
+	 */
 	public synchronized void start() {
 		if (this.started) {
 			return;
@@ -174,7 +182,8 @@ public final class JobScheduler implements JobSchedules {
 	}
 
 	/**
-	 * Fires the schedules of this process that are due now. Starts the scheduler first if needed.
+	 * Fires the schedules of this process that are due now. Starts the scheduler first if
+	 * needed.
 	 * @return what happened to each due schedule
 	 */
 	public synchronized List<ScheduleFiring> fireDue() {
@@ -217,8 +226,9 @@ public final class JobScheduler implements JobSchedules {
 	}
 
 	/**
-	 * The earliest next tick among this process's schedules as last read (types not paused), or {@code null}
-	 * when unknown or none: how long the lifecycle loop may sleep.
+	 * The earliest next tick among this process's schedules as last read (types not
+	 * paused), or {@code null} when unknown or none: how long the lifecycle loop may
+	 * sleep.
 	 */
 	public Instant nextDue() {
 		return this.earliestDue;
@@ -265,14 +275,18 @@ public final class JobScheduler implements JobSchedules {
 	}
 
 	/**
-	 * The latest tick at or before {@code now}, given that {@code firstDue} is a tick at or before it. Looks
-	 * back through doubling windows so that a long downtime costs a few dozen steps, not one per missed tick.
+	 * The latest tick at or before {@code now}, given that {@code firstDue} is a tick at
+	 * or before it. Looks back through doubling windows so that a long downtime costs a
+	 * few dozen steps, not one per missed tick.
 	 */
 	static Instant latestTick(Schedule schedule, Instant firstDue, Instant now) {
 		return latestTick(schedule::nextAfter, firstDue, now);
 	}
 
-	/** {@link #latestTick(Schedule, Instant, Instant)} on the schedule's {@code nextAfter}, which may count its calls. */
+	/**
+	 * {@link #latestTick(Schedule, Instant, Instant)} on the schedule's
+	 * {@code nextAfter}, which may count its calls.
+	 */
 	static Instant latestTick(UnaryOperator<Instant> nextAfter, Instant firstDue, Instant now) {
 		Duration window = Duration.ofMinutes(1);
 		while (true) {

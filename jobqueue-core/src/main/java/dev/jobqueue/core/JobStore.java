@@ -5,18 +5,21 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * Where jobs live, as the worker and the enqueuing side see them: insert, claim, record outcomes, keep leases
- * and take back what lost workers left. Operators' actions on single jobs and types are on
- * {@link JobAdminStore}. The store never reads a clock: every method that needs the time takes {@code now}. Each
- * method is one transaction; implementations retry transient lock conflicts themselves, so callers see only
- * failures worth reporting.
+ * Where jobs live, as the worker and the enqueuing side see them: insert, claim, record
+ * outcomes, keep leases and take back what lost workers left. Operators' actions on
+ * single jobs and types are on {@link JobAdminStore}. The store never reads a clock:
+ * every method that needs the time takes {@code now}. Each method is one transaction;
+ * implementations retry transient lock conflicts themselves, so callers see only failures
+ * worth reporting.
  */
 public interface JobStore {
 
 	/**
-	 * Inserts jobs, all or none. Joins the caller's transaction where the store shares it.
+	 * Inserts jobs, all or none. Joins the caller's transaction where the store shares
+	 * it.
 	 * @param afterCommit run once the jobs are visible to workers
-	 * @return the ids in request order; a job whose dedup key matches an unfinished job yields that job's id
+	 * @return the ids in request order; a job whose dedup key matches an unfinished job
+	 * yields that job's id
 	 */
 	List<Long> enqueue(List<NewJob> jobs, Instant now, Runnable afterCommit);
 
@@ -25,15 +28,15 @@ public interface JobStore {
 
 	/**
 	 * Writes run outcomes, all in one transaction.
-	 * @return for each completion, whether it applied; a completion whose run no longer holds the job is
-	 * rejected
+	 * @return for each completion, whether it applied; a completion whose run no longer
+	 * holds the job is rejected
 	 */
 	boolean[] complete(List<Completion> completions, String workerId, Instant now);
 
 	/**
-	 * Writes run outcomes, then claims, in one transaction: a busy worker pays one commit per round instead of
-	 * two. The claim sees the outcomes (a job sent back to pending may be claimed again). The default runs
-	 * {@link #complete} and then {@link #claim}.
+	 * Writes run outcomes, then claims, in one transaction: a busy worker pays one commit
+	 * per round instead of two. The claim sees the outcomes (a job sent back to pending
+	 * may be claimed again). The default runs {@link #complete} and then {@link #claim}.
 	 */
 	default CompleteAndClaim completeAndClaim(List<Completion> completions, String workerId, ClaimRequest request,
 			Instant now) {
@@ -42,62 +45,70 @@ public interface JobStore {
 	}
 
 	/**
-	 * A token that changes when another connection or process may have written to the store, read without a
-	 * query (a file's size and time, say). The worker compares it while it waits, so jobs enqueued by another
-	 * process start without waiting out the poll interval. {@code null} when the store cannot tell: then only
-	 * the poll interval applies.
+	 * A token that changes when another connection or process may have written to the
+	 * store, read without a query (a file's size and time, say). The worker compares it
+	 * while it waits, so jobs enqueued by another process start without waiting out the
+	 * poll interval. {@code null} when the store cannot tell: then only the poll interval
+	 * applies.
 	 */
 	default Object changeToken() {
 		return null;
 	}
 
 	/**
-	 * Extends the leases of runs this worker holds and reports cancellations and lost runs. It says that the
-	 * worker is alive, not that the handlers are: it leaves each job's heartbeat time alone, so a handler that
-	 * hangs shows as stuck (see {@link #heartbeat}).
+	 * Extends the leases of runs this worker holds and reports cancellations and lost
+	 * runs. It says that the worker is alive, not that the handlers are: it leaves each
+	 * job's heartbeat time alone, so a handler that hangs shows as stuck (see
+	 * {@link #heartbeat}).
 	 */
 	LeaseRenewal renewLeases(String workerId, Collection<RunningJobRef> runs, Instant now, Instant leaseUntil);
 
 	/**
-	 * A handler's own heartbeat ({@link dev.jobqueue.JobContext#heartbeat()}): records that the handler is alive
-	 * (the job's heartbeat time, which "stuck" is measured on) and extends the run's lease as
-	 * {@link #renewLeases} does. The default only extends the lease.
+	 * A handler's own heartbeat ({@link dev.jobqueue.JobContext#heartbeat()}): records
+	 * that the handler is alive (the job's heartbeat time, which "stuck" is measured on)
+	 * and extends the run's lease as {@link #renewLeases} does. The default only extends
+	 * the lease.
 	 */
 	default LeaseRenewal heartbeat(String workerId, RunningJobRef run, Instant now, Instant leaseUntil) {
 		return renewLeases(workerId, List.of(run), now, leaseUntil);
 	}
 
 	/**
-	 * Takes back running jobs whose lease expired: they go back to pending with the attempt counted, or fail
-	 * with {@link dev.jobqueue.ErrorCodes#LEASE_EXPIRED_NOT_REPEATABLE} or
-	 * {@link dev.jobqueue.ErrorCodes#LEASE_EXPIRED_MAX_ATTEMPTS} when they must not run twice or have no attempts
-	 * left; a job going back to pending records {@link dev.jobqueue.ErrorCodes#LEASE_EXPIRED_WORKER_LOST} on its
-	 * attempt.
+	 * Takes back running jobs whose lease expired: they go back to pending with the
+	 * attempt counted, or fail with
+	 * {@link dev.jobqueue.ErrorCodes#LEASE_EXPIRED_NOT_REPEATABLE} or
+	 * {@link dev.jobqueue.ErrorCodes#LEASE_EXPIRED_MAX_ATTEMPTS} when they must not run
+	 * twice or have no attempts left; a job going back to pending records
+	 * {@link dev.jobqueue.ErrorCodes#LEASE_EXPIRED_WORKER_LOST} on its attempt.
 	 * @return how many jobs were taken back
 	 */
 	int recoverExpiredLeases(Instant now, int limit);
 
-	/** Running jobs whose lease ended before {@code now}, as they stand (see {@link ExpiredLease}). */
+	/**
+	 * Running jobs whose lease ended before {@code now}, as they stand (see
+	 * {@link ExpiredLease}).
+	 */
 	List<ExpiredLease> findExpiredLeases(Instant now, int limit);
 
 	/**
-	 * Takes back the given jobs as {@link #recoverExpiredLeases(Instant, int)} does, each only if it is still
-	 * running under the same run with the same lease end: a lease renewed since it was read (its worker is alive,
-	 * whatever the clocks say) is left alone.
+	 * Takes back the given jobs as {@link #recoverExpiredLeases(Instant, int)} does, each
+	 * only if it is still running under the same run with the same lease end: a lease
+	 * renewed since it was read (its worker is alive, whatever the clocks say) is left
+	 * alone.
 	 * @return how many jobs were taken back
 	 */
 	int recoverExpiredLeases(Collection<ExpiredLease> leases, Instant now);
 
 	/**
-	 * Adds an event to a job's timeline, for what the worker notices outside a transition (a handler that
-	 * ignores an interrupt, for example).
+	 * Adds an event to a job's timeline, for what the worker notices outside a transition
+	 * (a handler that ignores an interrupt, for example).
 	 * @param event the {@link JobEvent#name() name} of a {@link JobEvent}
 	 */
 	void recordEvent(long jobId, String event, String actor, String detail, Instant now);
 
 	/**
-	 * Writes a run's progress (and its heartbeat), if the run still holds its job. Stores that do not keep
-	 * progress ignore it.
+	 * Writes a run's progress (and its heartbeat), if the run still holds its job. Stores
+	 * that do not keep progress ignore it.
 	 */
 	default void recordProgress(RunningJobRef run, JobProgress progress) {
 	}

@@ -16,35 +16,42 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Claims jobs and runs them. All database work of a worker happens on one path, {@link #pollOnce()}, which
- * the worker's own thread calls in a loop; handlers run on the executor. One round:
+ * Claims jobs and runs them. All database work of a worker happens on one path,
+ * {@link #pollOnce()}, which the worker's own thread calls in a loop; handlers run on the
+ * executor. One round:
  *
  * <ol>
- * <li>Outcomes of finished runs are written, all of them in one transaction (when renewal or recovery is due, or
- * the worker does not claim; otherwise they go with the claim below).</li>
- * <li>Runs past their handler's timeout are interrupted; they fail with {@code TIMEOUT:HANDLER}. A cancelled run
- * that is still going after the cancel timeout is recorded as cancelled with a {@code CANCEL_IGNORED} event;
- * a timed-out run that ignores its interrupt gets a {@code TIMEOUT_IGNORED} event. Both are logged (see
+ * <li>Outcomes of finished runs are written, all of them in one transaction (when renewal
+ * or recovery is due, or the worker does not claim; otherwise they go with the claim
+ * below).</li>
+ * <li>Runs past their handler's timeout are interrupted; they fail with
+ * {@code TIMEOUT:HANDLER}. A cancelled run that is still going after the cancel timeout
+ * is recorded as cancelled with a {@code CANCEL_IGNORED} event; a timed-out run that
+ * ignores its interrupt gets a {@code TIMEOUT_IGNORED} event. Both are logged (see
  * {@link RunningJobs}).</li>
- * <li>Every third of the lease, the leases of running jobs are renewed in one statement, which also tells of
- * cancellations requested by other processes and of runs whose lease was lost.</li>
- * <li>Expired leases of dead workers are taken back: a lease is taken back once this worker has seen it expired and
- * unchanged for a whole lease on its monotonic clock ({@link ExpiredLeaseWatch}), so a wall-clock step here or in
- * the lease holder's process never takes a live job away.</li>
- * <li>Up to the number of free slots, due jobs of the types handled here are claimed (what to ask for is the
- * {@link ClaimPlanner}'s answer) and handed to the executor as {@link JobRun}s. Outcomes not written yet are
- * written in the same transaction, and their slots count as free: a busy worker commits once per round, not
- * twice. How a run ended becomes its outcome in the {@link OutcomeMapper}.</li>
+ * <li>Every third of the lease, the leases of running jobs are renewed in one statement,
+ * which also tells of cancellations requested by other processes and of runs whose lease
+ * was lost.</li>
+ * <li>Expired leases of dead workers are taken back: a lease is taken back once this
+ * worker has seen it expired and unchanged for a whole lease on its monotonic clock
+ * ({@link ExpiredLeaseWatch}), so a wall-clock step here or in the lease holder's process
+ * never takes a live job away.</li>
+ * <li>Up to the number of free slots, due jobs of the types handled here are claimed
+ * (what to ask for is the {@link ClaimPlanner}'s answer) and handed to the executor as
+ * {@link JobRun}s. Outcomes not written yet are written in the same transaction, and
+ * their slots count as free: a busy worker commits once per round, not twice. How a run
+ * ended becomes its outcome in the {@link OutcomeMapper}.</li>
  * </ol>
- * The loop ({@link BackgroundLoop}) sleeps until the poll interval passes or it is woken: by an enqueue in this
- * process, by a run that finished, or by a change of the store's change token (a write by another process, such
- * as an enqueue), which it checks every {@value #CHANGE_CHECK_MILLIS} ms. After a full batch it polls again at
- * once.
+ * The loop ({@link BackgroundLoop}) sleeps until the poll interval passes or it is woken:
+ * by an enqueue in this process, by a run that finished, or by a change of the store's
+ * change token (a write by another process, such as an enqueue), which it checks every
+ * {@value #CHANGE_CHECK_MILLIS} ms. After a full batch it polls again at once.
  *
  * <p>
- * Longer than our usual 400 lines on purpose: the order of a round and of shutdown (write outcomes, time out,
- * renew, recover, claim; stop, drain, cut off) is the one thing a reader must check, so it stays in one class and
- * reads top to bottom; the parts that can be thought about alone are {@link ClaimPlanner}, {@link OutcomeMapper},
+ * Longer than our usual 400 lines on purpose: the order of a round and of shutdown (write
+ * outcomes, time out, renew, recover, claim; stop, drain, cut off) is the one thing a
+ * reader must check, so it stays in one class and reads top to bottom; the parts that can
+ * be thought about alone are {@link ClaimPlanner}, {@link OutcomeMapper},
  * {@link RunningJobs} and {@link JobRun}.
  */
 public final class JobWorker implements QueueSignals {
@@ -56,7 +63,10 @@ public final class JobWorker implements QueueSignals {
 	/** The longest wait after the database failed, however often in a row. */
 	private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
 
-	/** How often a waiting worker looks at the store's change token (see {@link JobStore#changeToken()}). */
+	/**
+	 * How often a waiting worker looks at the store's change token (see
+	 * {@link JobStore#changeToken()}).
+	 */
 	static final long CHANGE_CHECK_MILLIS = 50;
 
 	private final JobStore store;
@@ -85,7 +95,9 @@ public final class JobWorker implements QueueSignals {
 
 	private final ConcurrentLinkedQueue<JobRun> finished = new ConcurrentLinkedQueue<>();
 
-	/** Finished runs whose outcome could not be written yet; owned by the polling thread. */
+	/**
+	 * Finished runs whose outcome could not be written yet; owned by the polling thread.
+	 */
 	private final List<JobRun> unwritten = new ArrayList<>();
 
 	private volatile boolean claiming = true;
@@ -97,7 +109,10 @@ public final class JobWorker implements QueueSignals {
 	/** The store's change token as the loop's latest round began. */
 	private volatile Object roundToken;
 
-	/** When leases are renewed next, a {@link Ticker} reading: local deadlines never follow the wall clock. */
+	/**
+	 * When leases are renewed next, a {@link Ticker} reading: local deadlines never
+	 * follow the wall clock.
+	 */
 	private long nextRenewal;
 
 	private long nextRecovery;
@@ -112,8 +127,10 @@ public final class JobWorker implements QueueSignals {
 	}
 
 	/**
-	 * @param clock the wall clock, for what is stored (claim and finish times, leases, retry times)
-	 * @param ticker the monotonic clock, for local deadlines (renewal, recovery, handler timeouts, heartbeats)
+	 * @param clock the wall clock, for what is stored (claim and finish times, leases,
+	 * retry times)
+	 * @param ticker the monotonic clock, for local deadlines (renewal, recovery, handler
+	 * timeouts, heartbeats)
 	 */
 	public JobWorker(JobStore store, HandlerRegistry handlers, PayloadCodec codec, ErrorClassifier classifier,
 			RetryPolicy retryPolicy, Clock clock, WorkerSettings settings, ExecutorService executor,
@@ -154,15 +171,19 @@ public final class JobWorker implements QueueSignals {
 	}
 
 	/**
-	 * Rounds of the polling loop that failed since the latest one that worked: each round writes (claims,
-	 * outcomes, heartbeats), so a database that cannot be written shows here first.
+	 * Rounds of the polling loop that failed since the latest one that worked: each round
+	 * writes (claims, outcomes, heartbeats), so a database that cannot be written shows
+	 * here first.
 	 */
 	public int loopFailuresInARow() {
 		BackgroundLoop current = this.loop;
 		return (current != null) ? current.failuresInARow() : 0;
 	}
 
-	/** The error of the polling loop's latest failed round, or {@code null} while it works. */
+	/**
+	 * The error of the polling loop's latest failed round, or {@code null} while it
+	 * works.
+	 */
 	public Throwable lastLoopFailure() {
 		BackgroundLoop current = this.loop;
 		return (current != null) ? current.lastFailure() : null;
@@ -191,10 +212,11 @@ public final class JobWorker implements QueueSignals {
 	}
 
 	/**
-	 * Stops claiming, waits up to the shutdown timeout for running jobs to finish, then cuts off the ones that
-	 * did not: handed back (pending again, attempt not counted), or failed with
-	 * {@link dev.jobqueue.ErrorCodes#SHUTDOWN_NOT_REPEATABLE} if their handler is not repeatable; and interrupts
-	 * them. Every run either has its own outcome written or is cut off, never both, never neither.
+	 * Stops claiming, waits up to the shutdown timeout for running jobs to finish, then
+	 * cuts off the ones that did not: handed back (pending again, attempt not counted),
+	 * or failed with {@link dev.jobqueue.ErrorCodes#SHUTDOWN_NOT_REPEATABLE} if their
+	 * handler is not repeatable; and interrupts them. Every run either has its own
+	 * outcome written or is cut off, never both, never neither.
 	 * @return how many runs were cut off
 	 */
 	public int stop() {
@@ -234,8 +256,9 @@ public final class JobWorker implements QueueSignals {
 	}
 
 	/**
-	 * One round of the worker's database work; see the class comment. Synchronous: with a direct executor the
-	 * claimed jobs run, and their outcomes are written, before it returns.
+	 * One round of the worker's database work; see the class comment. Synchronous: with a
+	 * direct executor the claimed jobs run, and their outcomes are written, before it
+	 * returns.
 	 * @return how many jobs were claimed
 	 */
 	public synchronized int pollOnce() {
@@ -243,8 +266,9 @@ public final class JobWorker implements QueueSignals {
 	}
 
 	/**
-	 * @param writeLateOutcomes whether outcomes of runs that finished during the round are written before it
-	 * returns; the polling loop leaves them to its next round, which writes them together with its claim
+	 * @param writeLateOutcomes whether outcomes of runs that finished during the round
+	 * are written before it returns; the polling loop leaves them to its next round,
+	 * which writes them together with its claim
 	 */
 	private synchronized int poll(boolean writeLateOutcomes) {
 		Instant now = this.clock.instant();
@@ -253,7 +277,8 @@ public final class JobWorker implements QueueSignals {
 		boolean renew = Ticker.reached(nowNanos, this.nextRenewal);
 		boolean recover = Ticker.reached(nowNanos, this.nextRecovery);
 		if (!claim || renew || recover) {
-			// Before recovery looks at expired leases, outcomes known here are in the database.
+			// Before recovery looks at expired leases, outcomes known here are in the
+			// database.
 			writeOutcomes(now);
 		}
 		this.runs.enforceTimeouts(nowNanos, now);
@@ -284,7 +309,8 @@ public final class JobWorker implements QueueSignals {
 
 	/** The loop's step: one round, then how long to wait. */
 	private Duration round() {
-		// Taken before the round: a write by another process during the round wakes the next wait.
+		// Taken before the round: a write by another process during the round wakes the
+		// next wait.
 		this.roundToken = changeToken();
 		int claimed = poll(false);
 		if (claimed > 0 && this.lastClaimFull && freeSlots() > 0) {
@@ -347,8 +373,9 @@ public final class JobWorker implements QueueSignals {
 	}
 
 	/**
-	 * Hands a claimed job to the executor. Whatever fails here (a full executor, an {@link Error} such as a thread
-	 * that cannot be created) hands the job back: its handler has not begun, and it must not stay {@code running}.
+	 * Hands a claimed job to the executor. Whatever fails here (a full executor, an
+	 * {@link Error} such as a thread that cannot be created) hands the job back: its
+	 * handler has not begun, and it must not stay {@code running}.
 	 */
 	private void dispatch(ClaimedJob job, Instant now) {
 		HandlerDefinition handler = this.handlers.find(job.type()).orElseThrow();
@@ -373,7 +400,10 @@ public final class JobWorker implements QueueSignals {
 		}
 	}
 
-	/** Called on the run's thread as it ends: queues its outcome for the next round and wakes the loop. */
+	/**
+	 * Called on the run's thread as it ends: queues its outcome for the next round and
+	 * wakes the loop.
+	 */
 	private void runEnded(JobRun run, Completion completion) {
 		if (run.finish(completion)) {
 			logger.info("Job {} ({}), cancelled while it ignored its interrupt, has now returned: its worker slot is "
@@ -383,7 +413,8 @@ public final class JobWorker implements QueueSignals {
 			return;
 		}
 		if (run.handedBack || this.stopped && !this.runs.holds(run)) {
-			// Cut off at shutdown (the worker wrote its outcome), or already written by the shutdown.
+			// Cut off at shutdown (the worker wrote its outcome), or already written by
+			// the shutdown.
 			return;
 		}
 		this.finished.add(run);
@@ -412,7 +443,10 @@ public final class JobWorker implements QueueSignals {
 		return completions;
 	}
 
-	/** Releases the slots of the unwritten runs whose outcomes were just written and reports them. */
+	/**
+	 * Releases the slots of the unwritten runs whose outcomes were just written and
+	 * reports them.
+	 */
 	private void recordWritten(boolean[] applied) {
 		for (int i = 0; i < applied.length; i++) {
 			JobRun run = this.unwritten.get(i);
@@ -421,9 +455,10 @@ public final class JobWorker implements QueueSignals {
 				this.listener.finished(run.job, run.completion, run.queueWait(), run.execution());
 			}
 			else {
-				logger.warn("Outcome {} of job {} ({}) run {} was rejected: the run no longer holds the job "
-						+ "(its lease expired and the job was recovered, or it was cancelled)", run.completion.kind(),
-						run.job.id(), run.job.type(), run.job.run());
+				logger.warn(
+						"Outcome {} of job {} ({}) run {} was rejected: the run no longer holds the job "
+								+ "(its lease expired and the job was recovered, or it was cancelled)",
+						run.completion.kind(), run.job.id(), run.job.type(), run.job.run());
 				this.listener.staleCompletion(run.job, run.completion);
 			}
 		}
@@ -431,10 +466,11 @@ public final class JobWorker implements QueueSignals {
 	}
 
 	/**
-	 * The end of a stop, with the polling loop stopped: cuts off the runs still going, then writes, in one
-	 * transaction, the outcomes of every run that ended (queued or not yet) and those of the runs cut off. Which
-	 * of the two a run gets is decided once per run ({@link JobRun#cutOff()}), so no run ending meanwhile is left
-	 * out or written twice.
+	 * The end of a stop, with the polling loop stopped: cuts off the runs still going,
+	 * then writes, in one transaction, the outcomes of every run that ended (queued or
+	 * not yet) and those of the runs cut off. Which of the two a run gets is decided once
+	 * per run ({@link JobRun#cutOff()}), so no run ending meanwhile is left out or
+	 * written twice.
 	 */
 	private int cutOffUnfinished() {
 		Instant now = this.clock.instant();

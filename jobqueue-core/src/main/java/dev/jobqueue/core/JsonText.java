@@ -7,10 +7,11 @@ final class JsonText {
 	}
 
 	/**
-	 * Writes each unpaired UTF-16 surrogate as a {@code \\uXXXX} escape. Such a char (half of an emoji, say,
-	 * from a string cut in the wrong place) has no UTF-8 form: stored as it is, the database keeps a '?' in its
-	 * place and the handler receives another string than was enqueued. Escaped, it reads back exactly. A
-	 * surrogate can only occur inside a JSON string, where an escape means the same char.
+	 * Writes each unpaired UTF-16 surrogate as a {@code \\uXXXX} escape. Such a char
+	 * (half of an emoji, say, from a string cut in the wrong place) has no UTF-8 form:
+	 * stored as it is, the database keeps a '?' in its place and the handler receives
+	 * another string than was enqueued. Escaped, it reads back exactly. A surrogate can
+	 * only occur inside a JSON string, where an escape means the same char.
 	 */
 	static String escapeLoneSurrogates(String json) {
 		if (json == null) {

@@ -4,9 +4,10 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The signals of one process: the queue and the scheduler tell it of new jobs and cancellations, and it passes
- * them on to whoever listens (the worker, while it runs). Neither side needs to know the other, so either can be
- * replaced or absent (an enqueue-only node has no worker).
+ * The signals of one process: the queue and the scheduler tell it of new jobs and
+ * cancellations, and it passes them on to whoever listens (the worker, while it runs).
+ * Neither side needs to know the other, so either can be replaced or absent (an
+ * enqueue-only node has no worker).
  */
 public final class LocalSignals implements QueueSignals {
 

@@ -5,11 +5,12 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Decides whether a log line about something that may repeat without end (a failing handler, a failing
- * listener) is written: per key, the first {@code burst} occurrences in a window, then none until the window
- * ends; the next line written says how many were left out. A flood of one failure writes a bounded number of
- * lines, while a new key is always logged at once. Keys are few (a job type and an error code): the map is
- * emptied when it grows past a bound, which at worst writes a few lines more.
+ * Decides whether a log line about something that may repeat without end (a failing
+ * handler, a failing listener) is written: per key, the first {@code burst} occurrences
+ * in a window, then none until the window ends; the next line written says how many were
+ * left out. A flood of one failure writes a bounded number of lines, while a new key is
+ * always logged at once. Keys are few (a job type and an error code): the map is emptied
+ * when it grows past a bound, which at worst writes a few lines more.
  */
 final class LogThrottle {
 
@@ -30,8 +31,8 @@ final class LogThrottle {
 	}
 
 	/**
-	 * @return {@code -1} if this occurrence is not to be logged; else how many occurrences of the key were
-	 * left out since the last line written
+	 * @return {@code -1} if this occurrence is not to be logged; else how many
+	 * occurrences of the key were left out since the last line written
 	 */
 	long admit(String key) {
 		if (this.windows.size() > MAX_KEYS) {

@@ -11,8 +11,8 @@ import java.time.Instant;
  * @param runAt when it is due
  * @param maxAttempts attempts it may use
  * @param dedupKey the deduplication key, or {@code null}
- * @param traceContext the propagation headers of the trace current at enqueue in their stored form (see
- *        {@link TraceHeaders}), or {@code null}
+ * @param traceContext the propagation headers of the trace current at enqueue in their
+ * stored form (see {@link TraceHeaders}), or {@code null}
  */
 public record NewJob(String type, String payload, int priority, Instant runAt, int maxAttempts, String dedupKey,
 		String traceContext) {

@@ -12,31 +12,40 @@ import dev.jobqueue.ErrorCodes;
 import dev.jobqueue.JobSnoozedException;
 
 /**
- * Turns the way a run ended into the {@link Completion} to write. No state and no clock: the time comes in as
- * an argument, so every rule can be tested without a worker or a database. In order:
+ * Turns the way a run ended into the {@link Completion} to write. No state and no clock:
+ * the time comes in as an argument, so every rule can be tested without a worker or a
+ * database. In order:
  *
  * <ol>
- * <li>A run whose job was cancelled while it ran is cancelled, whatever the handler did.</li>
- * <li>A run past its timeout fails with {@link ErrorCodes#TIMEOUT_HANDLER}, whatever the handler did (it was
- * interrupted, so what it returned or threw is likely a consequence); retried while attempts are left, unless the
- * handler is not repeatable: then it fails for good with {@link ErrorCodes#TIMEOUT_NOT_REPEATABLE}, since the
- * interrupted run may have done part of its work.</li>
+ * <li>A run whose job was cancelled while it ran is cancelled, whatever the handler
+ * did.</li>
+ * <li>A run past its timeout fails with {@link ErrorCodes#TIMEOUT_HANDLER}, whatever the
+ * handler did (it was interrupted, so what it returned or threw is likely a consequence);
+ * retried while attempts are left, unless the handler is not repeatable: then it fails
+ * for good with {@link ErrorCodes#TIMEOUT_NOT_REPEATABLE}, since the interrupted run may
+ * have done part of its work.</li>
  * <li>A return value is written as JSON; one that cannot be fails the run with
  * {@link ErrorCodes#INVALID_OUTPUT_RESULT}, and one larger than the largest result with
  * {@link ErrorCodes#INVALID_OUTPUT_RESULT_TOO_LARGE}; neither is retried.</li>
- * <li>A snooze puts the job back without counting the attempt, until the job snoozed {@code maxSnoozes} times:
- * then it fails with {@link ErrorCodes#SNOOZE_LIMIT_REACHED}, not retried.</li>
- * <li>Any other failure gets its code from the {@link ErrorClassifier} ({@link ErrorCodes#INTERNAL_CLASSIFIER}
- * if the classifier itself throws). A retryable failure with attempts left is retried after the
- * {@link RetryPolicy}'s backoff; any other fails the job.</li>
+ * <li>A snooze puts the job back without counting the attempt, until the job snoozed
+ * {@code maxSnoozes} times: then it fails with {@link ErrorCodes#SNOOZE_LIMIT_REACHED},
+ * not retried.</li>
+ * <li>Any other failure gets its code from the {@link ErrorClassifier}
+ * ({@link ErrorCodes#INTERNAL_CLASSIFIER} if the classifier itself throws). A retryable
+ * failure with attempts left is retried after the {@link RetryPolicy}'s backoff; any
+ * other fails the job.</li>
  * </ol>
  */
 final class OutcomeMapper {
 
-	// The worker's log category: users tune the logging of the worker, whatever class of it writes.
+	// The worker's log category: users tune the logging of the worker, whatever class of
+	// it writes.
 	private static final Logger logger = LoggerFactory.getLogger(JobWorker.class);
 
-	/** Failed attempts logged per job type and error code and minute; the rest are counted in the next line. */
+	/**
+	 * Failed attempts logged per job type and error code and minute; the rest are counted
+	 * in the next line.
+	 */
 	static final int FAILURES_LOGGED_PER_MINUTE = 5;
 
 	private final PayloadCodec codec;
@@ -77,7 +86,8 @@ final class OutcomeMapper {
 	 * @param timeout the handler's timeout, or {@code null}
 	 * @param cancelRequested whether the job was cancelled while it ran
 	 * @param timedOut whether the run passed its timeout and was interrupted
-	 * @param repeatable whether the handler may run the job again after an interrupted run
+	 * @param repeatable whether the handler may run the job again after an interrupted
+	 * run
 	 */
 	record RunState(ClaimedJob job, Duration timeout, boolean cancelRequested, boolean timedOut, boolean repeatable) {
 
@@ -104,7 +114,8 @@ final class OutcomeMapper {
 				return failure(run.job(), new ErrorClassification(ErrorCodes.INVALID_OUTPUT_RESULT_TOO_LARGE,
 						"The handler's return value is " + size + " bytes as JSON, more than jobqueue.max-result-size ("
 								+ this.maxResultBytes + " bytes). Keep large results in a file or object store and "
-								+ "return a reference to them, or raise the limit.", false), now);
+								+ "return a reference to them, or raise the limit.",
+						false), now);
 			}
 		}
 		return Completion.succeeded(run.job(), json);
@@ -119,8 +130,9 @@ final class OutcomeMapper {
 		ClaimedJob job = run.job();
 		if (failure instanceof JobSnoozedException snooze) {
 			if (job.snoozes() >= this.maxSnoozes) {
-				return failure(job, new ErrorClassification(ErrorCodes.SNOOZE_LIMIT_REACHED, "The job snoozed "
-						+ job.snoozes() + " times, the most jobqueue.worker.max-snoozes allows", false), now);
+				return failure(job, new ErrorClassification(ErrorCodes.SNOOZE_LIMIT_REACHED,
+						"The job snoozed " + job.snoozes() + " times, the most jobqueue.worker.max-snoozes allows",
+						false), now);
 			}
 			return Completion.snoozed(job, now.plus(snooze.getDelay()));
 		}
@@ -139,8 +151,9 @@ final class OutcomeMapper {
 	}
 
 	/**
-	 * Logs a failed attempt once, with its stack trace, at most a few times a minute per type and code: a flood of
-	 * one failure writes a bounded number of lines, each saying how many were left out.
+	 * Logs a failed attempt once, with its stack trace, at most a few times a minute per
+	 * type and code: a flood of one failure writes a bounded number of lines, each saying
+	 * how many were left out.
 	 */
 	private void logFailure(ClaimedJob job, Completion completion, Throwable failure) {
 		long suppressed = this.failureLog.admit(job.type() + "|" + completion.errorCode());
@@ -161,8 +174,9 @@ final class OutcomeMapper {
 	}
 
 	/**
-	 * A failed attempt: retried after the backoff while retryable with attempts left, else failed for good. The
-	 * detail is cut to {@value FailureTraces#MAX_DETAIL} characters: it is stored on the job and on every attempt.
+	 * A failed attempt: retried after the backoff while retryable with attempts left,
+	 * else failed for good. The detail is cut to {@value FailureTraces#MAX_DETAIL}
+	 * characters: it is stored on the job and on every attempt.
 	 */
 	Completion failure(ClaimedJob job, ErrorClassification error, Instant now) {
 		String detail = FailureTraces.bounded(error.detail(), FailureTraces.MAX_DETAIL);
@@ -178,9 +192,10 @@ final class OutcomeMapper {
 			return Completion.cancelled(run.job());
 		}
 		if (run.timedOut() && !run.repeatable()) {
-			return Completion.failed(run.job(), ErrorCodes.TIMEOUT_NOT_REPEATABLE, "The handler ran longer than its "
-					+ "timeout of " + run.timeout() + " and was interrupted; it is not repeatable, so the job is not "
-					+ "run again: check whether the interrupted run did its work");
+			return Completion.failed(run.job(), ErrorCodes.TIMEOUT_NOT_REPEATABLE,
+					"The handler ran longer than its " + "timeout of " + run.timeout()
+							+ " and was interrupted; it is not repeatable, so the job is not "
+							+ "run again: check whether the interrupted run did its work");
 		}
 		if (run.timedOut()) {
 			return failure(run.job(), new ErrorClassification(ErrorCodes.TIMEOUT_HANDLER,

@@ -11,9 +11,10 @@ import java.util.Optional;
 import dev.jobqueue.JobStatus;
 
 /**
- * The read side of a queue for the people who run it: what is in it, what is late, what fails and why. Like
- * {@link JobStore} it never reads a clock. Implementations answer each method with a few indexed queries, so
- * calling them on a schedule or per HTTP request stays cheap however many finished jobs are kept.
+ * The read side of a queue for the people who run it: what is in it, what is late, what
+ * fails and why. Like {@link JobStore} it never reads a clock. Implementations answer
+ * each method with a few indexed queries, so calling them on a schedule or per HTTP
+ * request stays cheap however many finished jobs are kept.
  */
 public interface QueueInsights {
 
@@ -21,22 +22,27 @@ public interface QueueInsights {
 	QueueSnapshot snapshot(Instant now, SnapshotSettings settings);
 
 	/**
-	 * The oldest pending job that is due now (not scheduled for later, not waiting out a backoff) of a type that
-	 * is not paused and that a live worker handles: a paused type or one no worker handles is not late, it is
-	 * held (see {@link QueueSnapshot#unhandled()} and the paused types).
-	 * @param workersAliveAfter a worker whose last heartbeat is before this no longer counts as handling its types
+	 * The oldest pending job that is due now (not scheduled for later, not waiting out a
+	 * backoff) of a type that is not paused and that a live worker handles: a paused type
+	 * or one no worker handles is not late, it is held (see
+	 * {@link QueueSnapshot#unhandled()} and the paused types).
+	 * @param workersAliveAfter a worker whose last heartbeat is before this no longer
+	 * counts as handling its types
 	 */
 	Optional<JobSummary> oldestClaimable(Instant now, Instant workersAliveAfter);
 
-	/** Running jobs whose last heartbeat is before {@code heartbeatBefore}, oldest heartbeat first. */
+	/**
+	 * Running jobs whose last heartbeat is before {@code heartbeatBefore}, oldest
+	 * heartbeat first.
+	 */
 	StuckJobs stuck(Instant heartbeatBefore, int limit);
 
 	/** One job with its attempts and event timeline. */
 	Optional<JobDetail> job(long id, int payloadPreviewChars);
 
 	/**
-	 * The latest progress the given jobs reported, for those that did. Stores that do not keep progress answer
-	 * an empty map.
+	 * The latest progress the given jobs reported, for those that did. Stores that do not
+	 * keep progress answer an empty map.
 	 */
 	default Map<Long, JobProgress> progress(Collection<Long> jobIds) {
 		return Map.of();
@@ -46,21 +52,26 @@ public interface QueueInsights {
 	JobPage jobs(JobQuery query);
 
 	/**
-	 * How many runs ended per time slot, read from the attempts the store keeps (so it survives restarts and
-	 * agrees across processes; finished jobs removed by retention no longer count).
-	 * @param from start of the first slot (rounded down to a multiple of {@code slot} since the epoch)
+	 * How many runs ended per time slot, read from the attempts the store keeps (so it
+	 * survives restarts and agrees across processes; finished jobs removed by retention
+	 * no longer count).
+	 * @param from start of the first slot (rounded down to a multiple of {@code slot}
+	 * since the epoch)
 	 * @param to end of the period (exclusive)
 	 * @param slot length of one slot, at least a second
-	 * @return every slot from the one holding {@code from} to the one before {@code to}, empty ones included
+	 * @return every slot from the one holding {@code from} to the one before {@code to},
+	 * empty ones included
 	 */
 	List<Outcomes> outcomes(Instant from, Instant to, Duration slot);
 
 	/**
-	 * Checks, for a health probe, that the database can be read and is open for writing, without taking a
-	 * write lock or writing: one read, and whether the connection or the file refuses writes. A writer holding
-	 * the lock does not make it wait. Failures that show only on a real write (a full disk) are the worker's to
-	 * report, from its own writes.
-	 * @throws dev.jobqueue.JobQueueException with the reason when the database cannot be read or written
+	 * Checks, for a health probe, that the database can be read and is open for writing,
+	 * without taking a write lock or writing: one read, and whether the connection or the
+	 * file refuses writes. A writer holding the lock does not make it wait. Failures that
+	 * show only on a real write (a full disk) are the worker's to report, from its own
+	 * writes.
+	 * @throws dev.jobqueue.JobQueueException with the reason when the database cannot be
+	 * read or written
 	 */
 	void checkAvailable();
 
@@ -69,8 +80,8 @@ public interface QueueInsights {
 	 *
 	 * @param stuckAfter a running job whose last heartbeat is older than this is stuck
 	 * @param topErrors error codes listed by name; the rest are summed
-	 * @param workerDeadAfter a worker whose last heartbeat is older than this no longer counts as handling its
-	 * types
+	 * @param workerDeadAfter a worker whose last heartbeat is older than this no longer
+	 * counts as handling its types
 	 * @param jobsListed how many jobs the lists of oldest running and stuck jobs show
 	 */
 	record SnapshotSettings(Duration stuckAfter, int topErrors, Duration workerDeadAfter, int jobsListed) {
@@ -169,8 +180,8 @@ public interface QueueInsights {
 	 * @param workerId the worker that ran it
 	 * @param startedAt claim time
 	 * @param finishedAt when its outcome was written, or {@code null} while it runs
-	 * @param outcome SUCCEEDED, FAILED, SNOOZED, CANCELLED, HANDED_BACK or LEASE_EXPIRED; {@code null} while it
-	 * runs
+	 * @param outcome SUCCEEDED, FAILED, SNOOZED, CANCELLED, HANDED_BACK or LEASE_EXPIRED;
+	 * {@code null} while it runs
 	 * @param errorCode its error code, or {@code null}
 	 * @param errorDetail its error summary, or {@code null}
 	 * @param errorTrace the failure's stack trace (bounded), or {@code null}
@@ -197,8 +208,10 @@ public interface QueueInsights {
 	 *
 	 * @param start the slot's start
 	 * @param succeeded runs that succeeded
-	 * @param failed runs that failed (or lost their lease) and left the job failed for good
-	 * @param retried runs that failed (or lost their lease) and were followed by another run, or will be
+	 * @param failed runs that failed (or lost their lease) and left the job failed for
+	 * good
+	 * @param retried runs that failed (or lost their lease) and were followed by another
+	 * run, or will be
 	 */
 	record Outcomes(Instant start, long succeeded, long failed, long retried) {
 
@@ -215,7 +228,8 @@ public interface QueueInsights {
 	 * @param status jobs in this status
 	 * @param type jobs of this type
 	 * @param errorCode jobs whose latest failure has this code
-	 * @param before only jobs with a smaller id (the {@link JobPage#nextBefore()} of the previous page)
+	 * @param before only jobs with a smaller id (the {@link JobPage#nextBefore()} of the
+	 * previous page)
 	 * @param limit page size
 	 */
 	record JobQuery(JobStatus status, String type, String errorCode, Long before, int limit) {
@@ -226,7 +240,8 @@ public interface QueueInsights {
 	 * A page of jobs, newest first.
 	 *
 	 * @param jobs the jobs
-	 * @param nextBefore pass as {@code before} for the next page; {@code null} on the last page
+	 * @param nextBefore pass as {@code before} for the next page; {@code null} on the
+	 * last page
 	 */
 	record JobPage(List<JobSummary> jobs, Long nextBefore) {
 

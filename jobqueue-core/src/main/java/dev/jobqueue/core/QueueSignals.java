@@ -1,6 +1,9 @@
 package dev.jobqueue.core;
 
-/** What the enqueuing side tells the worker in the same process, so it reacts at once instead of at the next poll. */
+/**
+ * What the enqueuing side tells the worker in the same process, so it reacts at once
+ * instead of at the next poll.
+ */
 public interface QueueSignals {
 
 	QueueSignals NONE = new QueueSignals() {

@@ -10,13 +10,15 @@ import java.util.Set;
 import dev.jobqueue.JobStatus;
 
 /**
- * The state of the queue at one instant, answering the questions an operator asks: how many jobs in which
- * state, how late is the oldest claimable job, which runs are the oldest and on which worker, which are stuck,
- * how often jobs are retried, why they fail, which types nobody handles, and how the database itself is.
+ * The state of the queue at one instant, answering the questions an operator asks: how
+ * many jobs in which state, how late is the oldest claimable job, which runs are the
+ * oldest and on which worker, which are stuck, how often jobs are retried, why they fail,
+ * which types nobody handles, and how the database itself is.
  *
  * @param at when it was taken
  * @param counts job counts per type and status
- * @param claimable pending jobs that are due now, of types that are not paused and that a live worker handles
+ * @param claimable pending jobs that are due now, of types that are not paused and that a
+ * live worker handles
  * @param oldestClaimable the oldest of them (by due time), or {@code null}
  * @param oldestRunning the running jobs claimed longest ago
  * @param stuck running jobs without a heartbeat for longer than the stuck-after setting
@@ -38,7 +40,8 @@ public record QueueSnapshot(Instant at, Map<String, Map<JobStatus, Long>> counts
 		for (JobStatus status : JobStatus.values()) {
 			totals.put(status, 0L);
 		}
-		this.counts.values().forEach((byStatus) -> byStatus.forEach((status, count) -> totals.merge(status, count, Long::sum)));
+		this.counts.values()
+			.forEach((byStatus) -> byStatus.forEach((status, count) -> totals.merge(status, count, Long::sum)));
 		return totals;
 	}
 
@@ -101,21 +104,25 @@ public record QueueSnapshot(Instant at, Map<String, Map<JobStatus, Long>> counts
 	}
 
 	/**
-	 * The state of the database the queue lives in, in a shape every store fills. The numeric fields keep their
-	 * SQLite meaning; a store without such a thing reports 0 (PostgreSQL has no write-ahead log or free list of the
-	 * queue's own) and tells its own figures in {@code details}.
+	 * The state of the database the queue lives in, in a shape every store fills. The
+	 * numeric fields keep their SQLite meaning; a store without such a thing reports 0
+	 * (PostgreSQL has no write-ahead log or free list of the queue's own) and tells its
+	 * own figures in {@code details}.
 	 *
 	 * @param store which store: {@code sqlite} or {@code postgresql}
 	 * @param location the file, or the database's URL without credentials
-	 * @param databaseBytes size of the database file; on PostgreSQL, of the queue's tables with their indexes
+	 * @param databaseBytes size of the database file; on PostgreSQL, of the queue's
+	 * tables with their indexes
 	 * @param walBytes size of the write-ahead log (SQLite)
 	 * @param pageSize bytes per page
 	 * @param pageCount pages in the database
-	 * @param freePages unused pages (reusable, or given back by an incremental vacuum) (SQLite)
-	 * @param busyRetries writes retried in this process because the database stayed locked or a transaction
-	 * conflicted
-	 * @param details what only this store has: on PostgreSQL, {@code tables} (per table: bytes, index bytes, live
-	 * and dead rows) and {@code connections} (the database's sessions by state)
+	 * @param freePages unused pages (reusable, or given back by an incremental vacuum)
+	 * (SQLite)
+	 * @param busyRetries writes retried in this process because the database stayed
+	 * locked or a transaction conflicted
+	 * @param details what only this store has: on PostgreSQL, {@code tables} (per table:
+	 * bytes, index bytes, live and dead rows) and {@code connections} (the database's
+	 * sessions by state)
 	 */
 	public record StorageState(String store, String location, long databaseBytes, long walBytes, long pageSize,
 			long pageCount, long freePages, long busyRetries, Map<String, Object> details) {

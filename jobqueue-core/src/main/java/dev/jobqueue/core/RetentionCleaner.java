@@ -18,26 +18,32 @@ import org.slf4j.LoggerFactory;
 import dev.jobqueue.JobStatus;
 
 /**
- * Deletes finished jobs once their retention has passed, hands the freed space back to the file system and
- * keeps the write-ahead log short. {@link #purgeOnce()} is synchronous and returns what it did; the thread
- * that calls it every {@code jobqueue.retention.interval} lives in the auto-configuration.
+ * Deletes finished jobs once their retention has passed, hands the freed space back to
+ * the file system and keeps the write-ahead log short. {@link #purgeOnce()} is
+ * synchronous and returns what it did; the thread that calls it every
+ * {@code jobqueue.retention.interval} lives in the auto-configuration.
  *
  * <ol>
- * <li>The run takes the cleanup lease (a row in the database), so of the processes sharing one file only one
- * cleans at a time; the others report {@link RetentionReport.Outcome#SKIPPED}. The lease is renewed while the
- * run goes on, released at its end, and expires by itself if the process dies.</li>
- * <li>For each final status, and each job type with finished jobs in it, jobs that finished before
- * {@code now - retention} are deleted in batches of {@code batchSize}, each batch its own transaction.
- * Attempts and events go with their job (foreign keys with cascade). After each batch the cleaner waits
- * {@code batchPause} times as long as the batch took (three times by default), so workers of this and
- * other processes get the write lock, and the CPU, most of the time.</li>
- * <li>Between batches it checks whether it should stop (the caller's stop condition or an interrupt) and
- * returns at once with {@link RetentionReport.Outcome#STOPPED}. Every batch is committed, so a run that
- * stops or crashes leaves a consistent database, and the next run deletes what is left.</li>
- * <li>If the file has free pages and incremental vacuum is on, they are handed back in bounded steps, each
- * its own short transaction, up to {@code maxReclaimSteps} per run.</li>
- * <li>Last, a checkpoint copies the write-ahead log into the database: passive (never waits) while jobs
- * run in this process, truncating the log file when the process is idle.</li>
+ * <li>The run takes the cleanup lease (a row in the database), so of the processes
+ * sharing one file only one cleans at a time; the others report
+ * {@link RetentionReport.Outcome#SKIPPED}. The lease is renewed while the run goes on,
+ * released at its end, and expires by itself if the process dies.</li>
+ * <li>For each final status, and each job type with finished jobs in it, jobs that
+ * finished before {@code now - retention} are deleted in batches of {@code batchSize},
+ * each batch its own transaction. Attempts and events go with their job (foreign keys
+ * with cascade). After each batch the cleaner waits {@code batchPause} times as long as
+ * the batch took (three times by default), so workers of this and other processes get the
+ * write lock, and the CPU, most of the time.</li>
+ * <li>Between batches it checks whether it should stop (the caller's stop condition or an
+ * interrupt) and returns at once with {@link RetentionReport.Outcome#STOPPED}. Every
+ * batch is committed, so a run that stops or crashes leaves a consistent database, and
+ * the next run deletes what is left.</li>
+ * <li>If the file has free pages and incremental vacuum is on, they are handed back in
+ * bounded steps, each its own short transaction, up to {@code maxReclaimSteps} per
+ * run.</li>
+ * <li>Last, a checkpoint copies the write-ahead log into the database: passive (never
+ * waits) while jobs run in this process, truncating the log file when the process is
+ * idle.</li>
  * </ol>
  */
 public final class RetentionCleaner {
@@ -67,8 +73,10 @@ public final class RetentionCleaner {
 	private volatile boolean reportedNoIncrementalVacuum;
 
 	/**
-	 * @param owner who holds the lease while this cleaner runs, unique among processes (e.g. a worker id)
-	 * @param idle whether no job runs in this process now, so a truncating checkpoint costs nobody anything
+	 * @param owner who holds the lease while this cleaner runs, unique among processes
+	 * (e.g. a worker id)
+	 * @param idle whether no job runs in this process now, so a truncating checkpoint
+	 * costs nobody anything
 	 */
 	public RetentionCleaner(RetentionStore store, RetentionSettings settings, Clock clock, String owner,
 			BooleanSupplier idle) {
@@ -95,7 +103,8 @@ public final class RetentionCleaner {
 
 	/**
 	 * One cleanup run: see the class comment.
-	 * @param stop checked between batches: when it answers {@code true} the run ends at once
+	 * @param stop checked between batches: when it answers {@code true} the run ends at
+	 * once
 	 */
 	public RetentionReport purgeOnce(BooleanSupplier stop) {
 		Instant now = this.clock.instant();
@@ -105,8 +114,8 @@ public final class RetentionCleaner {
 			pruneSilentWorkers(now);
 			if (policy.deletesAnything()) {
 				if (!this.store.acquireLease(LEASE_TASK, this.owner, now, now.plus(this.settings.lease()))) {
-					run.end(RetentionReport.Outcome.SKIPPED, "another process holds the cleanup lease and cleans "
-							+ "for everyone");
+					run.end(RetentionReport.Outcome.SKIPPED,
+							"another process holds the cleanup lease and cleans " + "for everyone");
 				}
 				else {
 					try {
@@ -126,9 +135,9 @@ public final class RetentionCleaner {
 	}
 
 	/**
-	 * Deletes finished jobs of {@code status} that finished more than {@code olderThan} ago, whatever the
-	 * retention policy says (a manual operation: it does not wait for the cleanup lease). Then reclaims the
-	 * space as a scheduled run does.
+	 * Deletes finished jobs of {@code status} that finished more than {@code olderThan}
+	 * ago, whatever the retention policy says (a manual operation: it does not wait for
+	 * the cleanup lease). Then reclaims the space as a scheduled run does.
 	 * @param status {@code SUCCEEDED}, {@code FAILED} or {@code CANCELLED}
 	 * @param olderThan zero or positive; zero deletes every finished job of that status
 	 */
@@ -158,7 +167,8 @@ public final class RetentionCleaner {
 	}
 
 	/**
-	 * Checkpoints the write-ahead log: truncating when no job runs in this process, else passive.
+	 * Checkpoints the write-ahead log: truncating when no job runs in this process, else
+	 * passive.
 	 * @return the sizes after the checkpoint
 	 */
 	public StorageStats checkpoint() {
@@ -236,7 +246,10 @@ public final class RetentionCleaner {
 		}
 	}
 
-	/** Deletes the rows of workers silent for longer than the settings keep them; a failure only logs. */
+	/**
+	 * Deletes the rows of workers silent for longer than the settings keep them; a
+	 * failure only logs.
+	 */
 	private void pruneSilentWorkers(Instant now) {
 		Duration keptFor = this.settings.workerRowsKeptFor();
 		if (keptFor == null) {
@@ -275,9 +288,10 @@ public final class RetentionCleaner {
 				run.bytesReclaimed, run.walBytes, run.detail);
 		this.lastReport = report;
 		if (report.totalDeleted() > 0 || report.bytesReclaimed() > 0) {
-			logger.info("Retention cleanup {} in {} ms: deleted {} finished job(s) {} in {} batch(es), handed {} "
-					+ "bytes back to the file system, write-ahead log now {} bytes", report.outcome(),
-					duration.toMillis(), report.totalDeleted(), report.deleted(), report.batches(),
+			logger.info(
+					"Retention cleanup {} in {} ms: deleted {} finished job(s) {} in {} batch(es), handed {} "
+							+ "bytes back to the file system, write-ahead log now {} bytes",
+					report.outcome(), duration.toMillis(), report.totalDeleted(), report.deleted(), report.batches(),
 					report.bytesReclaimed(), report.walBytes());
 		}
 		else if (report.outcome() == RetentionReport.Outcome.SKIPPED) {
@@ -341,7 +355,9 @@ public final class RetentionCleaner {
 			return this.interrupted || this.stop.getAsBoolean();
 		}
 
-		/** Renews the lease once a quarter of it has passed; ends the run if it was lost. */
+		/**
+		 * Renews the lease once a quarter of it has passed; ends the run if it was lost.
+		 */
 		boolean renewLease() {
 			Duration lease = RetentionCleaner.this.settings.lease();
 			if (System.nanoTime() - this.leaseRenewedNanos < lease.toNanos() / 4) {
@@ -359,7 +375,8 @@ public final class RetentionCleaner {
 
 		/** Leaves the write lock to others for a while, waking up early to stop. */
 		void pause(long batchNanos) {
-			long remaining = Math.min(MAX_PAUSE_NANOS, (long) (batchNanos * RetentionCleaner.this.settings.batchPause()));
+			long remaining = Math.min(MAX_PAUSE_NANOS,
+					(long) (batchNanos * RetentionCleaner.this.settings.batchPause()));
 			long deadline = System.nanoTime() + remaining;
 			while (remaining > 0 && !shouldStop()) {
 				try {

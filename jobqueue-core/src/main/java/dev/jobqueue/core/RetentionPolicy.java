@@ -11,14 +11,16 @@ import java.util.Optional;
 import dev.jobqueue.JobStatus;
 
 /**
- * How long finished jobs are kept: one retention per final status, optionally overridden per job type (an
- * override applies to every final status of its type). Unfinished jobs are never deleted.
+ * How long finished jobs are kept: one retention per final status, optionally overridden
+ * per job type (an override applies to every final status of its type). Unfinished jobs
+ * are never deleted.
  *
  * <p>
- * A retention that is {@code null}, zero or negative switches deletion off: those jobs are kept forever. So
- * {@code jobqueue.retention.failed=-1} keeps every failed job, and {@code jobqueue.retention.per-type.audit=-1}
- * keeps every job of type {@code audit} whatever its status. (Zero means "off" rather than "at once" because
- * a job deleted the moment it finishes leaves no trace to look at; use a short positive value for that.)
+ * A retention that is {@code null}, zero or negative switches deletion off: those jobs
+ * are kept forever. So {@code jobqueue.retention.failed=-1} keeps every failed job, and
+ * {@code jobqueue.retention.per-type.audit=-1} keeps every job of type {@code audit}
+ * whatever its status. (Zero means "off" rather than "at once" because a job deleted the
+ * moment it finishes leaves no trace to look at; use a short positive value for that.)
  */
 public final class RetentionPolicy {
 
@@ -33,7 +35,8 @@ public final class RetentionPolicy {
 
 	/**
 	 * A policy from per-status retentions and per-type overrides.
-	 * @param perType may be {@code null}; keys must be job types, values as for the statuses
+	 * @param perType may be {@code null}; keys must be job types, values as for the
+	 * statuses
 	 */
 	public static RetentionPolicy of(Duration succeeded, Duration failed, Duration cancelled,
 			Map<String, Duration> perType) {
@@ -87,7 +90,10 @@ public final class RetentionPolicy {
 				|| this.byType.values().stream().anyMatch((retention) -> !keepsForever(retention));
 	}
 
-	/** The retention of each final status; {@link Duration#ZERO} stands for "kept forever". */
+	/**
+	 * The retention of each final status; {@link Duration#ZERO} stands for "kept
+	 * forever".
+	 */
 	public Map<JobStatus, Duration> byStatus() {
 		return this.byStatus;
 	}

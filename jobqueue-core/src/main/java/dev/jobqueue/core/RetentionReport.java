@@ -9,7 +9,8 @@ import java.util.Map;
 import dev.jobqueue.JobStatus;
 
 /**
- * What one cleanup run did: shown by the actuator endpoint and logged when it removed anything.
+ * What one cleanup run did: shown by the actuator endpoint and logged when it removed
+ * anything.
  *
  * @param startedAt when the run started (queue clock)
  * @param duration how long it took
@@ -17,7 +18,8 @@ import dev.jobqueue.JobStatus;
  * @param deleted jobs deleted per final status (their attempts and events went with them)
  * @param batches delete transactions run
  * @param bytesReclaimed space handed back to the file system by incremental vacuum
- * @param walBytes size of the write-ahead log after the run's checkpoint, {@code -1} if not known
+ * @param walBytes size of the write-ahead log after the run's checkpoint, {@code -1} if
+ * not known
  * @param detail why a run was skipped or failed, else {@code null}
  */
 public record RetentionReport(Instant startedAt, Duration duration, Outcome outcome, Map<JobStatus, Long> deleted,
@@ -32,9 +34,15 @@ public record RetentionReport(Instant startedAt, Duration duration, Outcome outc
 		SKIPPED,
 		/** Stopped between two batches (shutdown); the next run continues. */
 		STOPPED,
-		/** The lease expired while this run was deleting (a long pause); the next run continues. */
+		/**
+		 * The lease expired while this run was deleting (a long pause); the next run
+		 * continues.
+		 */
 		LEASE_LOST,
-		/** A database error ended the run; what was committed stays deleted and the next run continues. */
+		/**
+		 * A database error ended the run; what was committed stays deleted and the next
+		 * run continues.
+		 */
 		FAILED
 
 	}
@@ -59,9 +67,9 @@ public record RetentionReport(Instant startedAt, Duration duration, Outcome outc
 
 	@Override
 	public String toString() {
-		return this.outcome + " in " + this.duration.toMillis() + " ms: deleted " + this.deleted + " in "
-				+ this.batches + " batch(es), reclaimed " + this.bytesReclaimed + " bytes, WAL " + this.walBytes
-				+ " bytes" + ((this.detail != null) ? " (" + this.detail + ")" : "");
+		return this.outcome + " in " + this.duration.toMillis() + " ms: deleted " + this.deleted + " in " + this.batches
+				+ " batch(es), reclaimed " + this.bytesReclaimed + " bytes, WAL " + this.walBytes + " bytes"
+				+ ((this.detail != null) ? " (" + this.detail + ")" : "");
 	}
 
 }

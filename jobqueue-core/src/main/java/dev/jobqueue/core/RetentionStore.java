@@ -6,14 +6,15 @@ import java.util.List;
 import dev.jobqueue.JobStatus;
 
 /**
- * The store's side of retention and housekeeping (SPI). Every method is its own short transaction, so the
- * {@link RetentionCleaner} can stop between any two calls and leave a consistent database.
+ * The store's side of retention and housekeeping (SPI). Every method is its own short
+ * transaction, so the {@link RetentionCleaner} can stop between any two calls and leave a
+ * consistent database.
  */
 public interface RetentionStore {
 
 	/**
-	 * Takes or renews the lease of a housekeeping task: succeeds when nobody holds it, its holder's lease has
-	 * expired, or {@code owner} holds it already.
+	 * Takes or renews the lease of a housekeeping task: succeeds when nobody holds it,
+	 * its holder's lease has expired, or {@code owner} holds it already.
 	 * @return whether {@code owner} now holds the lease until {@code until}
 	 */
 	boolean acquireLease(String task, String owner, Instant now, Instant until);
@@ -25,15 +26,16 @@ public interface RetentionStore {
 	List<String> finishedTypes(JobStatus status);
 
 	/**
-	 * Deletes up to {@code limit} jobs of {@code status} and {@code type} that finished before
-	 * {@code finishedBefore}, with their attempts and events, in one transaction.
+	 * Deletes up to {@code limit} jobs of {@code status} and {@code type} that finished
+	 * before {@code finishedBefore}, with their attempts and events, in one transaction.
 	 * @return how many jobs were deleted; fewer than {@code limit} means none is left
 	 */
 	int deleteFinished(JobStatus status, String type, Instant finishedBefore, int limit);
 
 	/**
-	 * Deletes the rows of workers whose last heartbeat is before {@code heartbeatBefore}: processes that died
-	 * without unregistering. A live worker whose row went re-registers with its next heartbeat.
+	 * Deletes the rows of workers whose last heartbeat is before {@code heartbeatBefore}:
+	 * processes that died without unregistering. A live worker whose row went
+	 * re-registers with its next heartbeat.
 	 * @return how many rows were deleted
 	 */
 	default int deleteSilentWorkers(Instant heartbeatBefore) {
@@ -44,25 +46,29 @@ public interface RetentionStore {
 	StorageStats storage();
 
 	/**
-	 * Hands up to {@code maxPages} free pages back to the file system, in one short transaction. Does nothing
-	 * where the database cannot do that incrementally.
+	 * Hands up to {@code maxPages} free pages back to the file system, in one short
+	 * transaction. Does nothing where the database cannot do that incrementally.
 	 * @return the bytes released
 	 */
 	long reclaimFreeSpace(int maxPages);
 
 	/**
-	 * Copies the write-ahead log into the database. A passive checkpoint copies what it can without waiting
-	 * for anyone; {@code truncate} waits briefly for readers, then empties the log file.
+	 * Copies the write-ahead log into the database. A passive checkpoint copies what it
+	 * can without waiting for anyone; {@code truncate} waits briefly for readers, then
+	 * empties the log file.
 	 * @return sizes after the checkpoint
 	 */
 	StorageStats checkpoint(boolean truncate);
 
-	/** Rewrites the whole database compactly (SQLite {@code VACUUM}). Heavy: run it off-peak. */
+	/**
+	 * Rewrites the whole database compactly (SQLite {@code VACUUM}). Heavy: run it
+	 * off-peak.
+	 */
 	StorageStats vacuum();
 
 	/**
-	 * Switches incremental vacuum on for a database created without it, which takes a full {@link #vacuum()}.
-	 * Heavy: run it off-peak.
+	 * Switches incremental vacuum on for a database created without it, which takes a
+	 * full {@link #vacuum()}. Heavy: run it off-peak.
 	 */
 	StorageStats enableIncrementalVacuum();
 

@@ -5,9 +5,9 @@ import java.util.Objects;
 import java.util.function.DoubleSupplier;
 
 /**
- * Exponential backoff with "equal jitter", capped: attempt {@code n} waits a random time between half and
- * all of {@code min(max, initial × 2^(n-1))}. The jitter keeps jobs that failed together (an upstream outage)
- * from coming back together.
+ * Exponential backoff with "equal jitter", capped: attempt {@code n} waits a random time
+ * between half and all of {@code min(max, initial × 2^(n-1))}. The jitter keeps jobs that
+ * failed together (an upstream outage) from coming back together.
  */
 public final class RetryPolicy {
 

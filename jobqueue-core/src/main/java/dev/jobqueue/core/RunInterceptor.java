@@ -4,9 +4,10 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
- * Wraps each run, for tracing and observation. The run it is given invokes the handler and turns what happened
- * into the {@link Completion} that will be written, so an interceptor sees the outcome (for an
- * {@code outcome} tag, say) as well as the time the handler took.
+ * Wraps each run, for tracing and observation. The run it is given invokes the handler
+ * and turns what happened into the {@link Completion} that will be written, so an
+ * interceptor sees the outcome (for an {@code outcome} tag, say) as well as the time the
+ * handler took.
  */
 @FunctionalInterface
 public interface RunInterceptor {
@@ -14,8 +15,9 @@ public interface RunInterceptor {
 	RunInterceptor NONE = (job, run) -> run.call();
 
 	/**
-	 * Runs the job: calls {@code run} once, on the calling thread, and returns its completion. The run itself
-	 * does not throw; an exception thrown by the interceptor is recorded as the job's failure.
+	 * Runs the job: calls {@code run} once, on the calling thread, and returns its
+	 * completion. The run itself does not throw; an exception thrown by the interceptor
+	 * is recorded as the job's failure.
 	 */
 	Completion around(ClaimedJob job, Callable<Completion> run) throws Exception;
 

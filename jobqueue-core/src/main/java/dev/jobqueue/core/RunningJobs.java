@@ -15,27 +15,31 @@ import org.slf4j.LoggerFactory;
 import dev.jobqueue.ErrorCodes;
 
 /**
- * The runs of one worker, from dispatch until their outcome is written (or they are handed back): the slots
- * they hold, their count per type, and what time does to them. Its methods that touch the store run on the
- * worker's polling thread only.
+ * The runs of one worker, from dispatch until their outcome is written (or they are
+ * handed back): the slots they hold, their count per type, and what time does to them.
+ * Its methods that touch the store run on the worker's polling thread only.
  *
  * <ul>
- * <li><b>Timeouts.</b> A run past its handler's timeout is interrupted (its outcome then says
- * {@code TIMEOUT:HANDLER}); one still going a whole timeout later is reported once with a
- * {@link JobEvent#TIMEOUT_IGNORED} event. A cancelled run still going after the cancel timeout is recorded as
- * cancelled without it, with a {@link JobEvent#CANCEL_IGNORED} event; its slot stays taken until it returns.</li>
- * <li><b>Leases.</b> The leases of all runs still holding their job, finished or not, are renewed in one
- * statement, which also tells of cancels asked for by other processes and of runs whose lease was lost
- * (they are interrupted).</li>
- * <li><b>Shutdown.</b> Runs still going when the shutdown timeout ends are cut off: handed back (pending again,
- * attempt not counted), or, if their handler is not repeatable and had begun, failed with
- * {@link ErrorCodes#SHUTDOWN_NOT_REPEATABLE}; a run that had not begun never begins.</li>
+ * <li><b>Timeouts.</b> A run past its handler's timeout is interrupted (its outcome then
+ * says {@code TIMEOUT:HANDLER}); one still going a whole timeout later is reported once
+ * with a {@link JobEvent#TIMEOUT_IGNORED} event. A cancelled run still going after the
+ * cancel timeout is recorded as cancelled without it, with a
+ * {@link JobEvent#CANCEL_IGNORED} event; its slot stays taken until it returns.</li>
+ * <li><b>Leases.</b> The leases of all runs still holding their job, finished or not, are
+ * renewed in one statement, which also tells of cancels asked for by other processes and
+ * of runs whose lease was lost (they are interrupted).</li>
+ * <li><b>Shutdown.</b> Runs still going when the shutdown timeout ends are cut off:
+ * handed back (pending again, attempt not counted), or, if their handler is not
+ * repeatable and had begun, failed with {@link ErrorCodes#SHUTDOWN_NOT_REPEATABLE}; a run
+ * that had not begun never begins.</li>
  * </ul>
- * Deadlines are {@link Ticker} readings (monotonic); the wall clock's {@code now} only stamps what is stored.
+ * Deadlines are {@link Ticker} readings (monotonic); the wall clock's {@code now} only
+ * stamps what is stored.
  */
 final class RunningJobs {
 
-	// The worker's log category: users tune the logging of the worker, whatever class of it writes.
+	// The worker's log category: users tune the logging of the worker, whatever class of
+	// it writes.
 	private static final Logger logger = LoggerFactory.getLogger(JobWorker.class);
 
 	private final JobStore store;
@@ -86,7 +90,8 @@ final class RunningJobs {
 	}
 
 	/**
-	 * Runs per type that keep their slot once the outcomes of {@code leaving} are written.
+	 * Runs per type that keep their slot once the outcomes of {@code leaving} are
+	 * written.
 	 * @param leaving runs whose outcome is about to be written
 	 */
 	Map<String, Integer> busyByType(List<JobRun> leaving) {
@@ -130,7 +135,8 @@ final class RunningJobs {
 	}
 
 	/**
-	 * Interrupts runs past their timeout, reports the deaf ones, and gives up on cancelled ones; see above.
+	 * Interrupts runs past their timeout, reports the deaf ones, and gives up on
+	 * cancelled ones; see above.
 	 * @param nowNanos a {@link Ticker} reading, for the deadlines
 	 * @param now the wall clock, for what is stored
 	 */
@@ -153,29 +159,34 @@ final class RunningJobs {
 			}
 			else if (!run.reportedStuck && late.compareTo(run.handler.timeout()) >= 0) {
 				run.reportedStuck = true;
-				logger.warn("Job {} ({}) ignores interrupts: it is still running {} after its timeout of {}. Its "
-						+ "worker slot stays taken until the handler returns; make the handler check "
-						+ "Thread.interrupted() or JobContext.isCancelled().", run.job.id(), run.job.type(), late,
-						run.handler.timeout());
+				logger.warn(
+						"Job {} ({}) ignores interrupts: it is still running {} after its timeout of {}. Its "
+								+ "worker slot stays taken until the handler returns; make the handler check "
+								+ "Thread.interrupted() or JobContext.isCancelled().",
+						run.job.id(), run.job.type(), late, run.handler.timeout());
 				this.listener.interruptIgnored(run.job, "TIMEOUT");
-				recordEventQuietly(run, JobEvent.TIMEOUT_IGNORED, "still running " + late + " after its timeout of "
-						+ run.handler.timeout() + " and interrupt", now);
+				recordEventQuietly(run, JobEvent.TIMEOUT_IGNORED,
+						"still running " + late + " after its timeout of " + run.handler.timeout() + " and interrupt",
+						now);
 			}
 		}
 	}
 
 	/**
-	 * A cancelled run did not stop within the cancel timeout: the job is recorded as cancelled now (the run's
-	 * own outcome will never be written), with an event and a log line saying the handler still runs.
+	 * A cancelled run did not stop within the cancel timeout: the job is recorded as
+	 * cancelled now (the run's own outcome will never be written), with an event and a
+	 * log line saying the handler still runs.
 	 */
 	private void recordCancelIgnored(JobRun run, Duration since, Instant now) {
 		logger.warn("Job {} ({}) ignores its cancellation: still running {} after it was interrupted. It is recorded "
 				+ "as cancelled; its worker slot stays taken until the handler returns. Make the handler check "
 				+ "Thread.interrupted() or JobContext.isCancelled().", run.job.id(), run.job.type(), since);
 		this.listener.interruptIgnored(run.job, "CANCEL");
-		recordEventQuietly(run, JobEvent.CANCEL_IGNORED, "handler still running " + since + " after the interrupt; "
-				+ "cancelled without its cooperation (jobqueue.worker.cancel-timeout=" + this.settings.cancelTimeout()
-				+ ")", now);
+		recordEventQuietly(run, JobEvent.CANCEL_IGNORED,
+				"handler still running " + since + " after the interrupt; "
+						+ "cancelled without its cooperation (jobqueue.worker.cancel-timeout="
+						+ this.settings.cancelTimeout() + ")",
+				now);
 		try {
 			this.store.complete(List.of(Completion.cancelled(run.job)), this.workerId, now);
 		}
@@ -194,7 +205,10 @@ final class RunningJobs {
 		}
 	}
 
-	/** Renews the leases of the runs that hold their job; acts on the cancels and lost leases it learns of. */
+	/**
+	 * Renews the leases of the runs that hold their job; acts on the cancels and lost
+	 * leases it learns of.
+	 */
 	void renewLeases(Instant now) {
 		// Runs whose outcome is not written yet still hold their job: renew them too.
 		List<RunningJobRef> refs = new ArrayList<>(this.runs.size());
@@ -231,9 +245,10 @@ final class RunningJobs {
 	}
 
 	/**
-	 * At shutdown, once the shutdown timeout ended: cuts off the runs still going (see the class comment) and
-	 * interrupts them, and interrupts abandoned runs once more. Every run is then either cut off or has its own
-	 * outcome to write (see {@link #ended()}); a run ending from now on is ignored.
+	 * At shutdown, once the shutdown timeout ended: cuts off the runs still going (see
+	 * the class comment) and interrupts them, and interrupts abandoned runs once more.
+	 * Every run is then either cut off or has its own outcome to write (see
+	 * {@link #ended()}); a run ending from now on is ignored.
 	 * @return the runs cut off, with the outcomes to write for them
 	 */
 	List<CutOffRun> cutOffUnfinished(Instant now) {
@@ -250,7 +265,8 @@ final class RunningJobs {
 			if (state == JobRun.CutOff.RUNNING && !run.handler.repeatable()) {
 				cutOff.add(new CutOffRun(run, Completion.failed(run.job, ErrorCodes.SHUTDOWN_NOT_REPEATABLE,
 						"Worker " + this.workerId + " stopped while the handler ran, and it did not end within "
-								+ "jobqueue.worker.shutdown-timeout (" + this.settings.shutdownTimeout() + "). It is not "
+								+ "jobqueue.worker.shutdown-timeout (" + this.settings.shutdownTimeout()
+								+ "). It is not "
 								+ "repeatable, so the job is not handed back: check whether the interrupted run did "
 								+ "its work")));
 			}
@@ -262,7 +278,10 @@ final class RunningJobs {
 		return cutOff;
 	}
 
-	/** Runs that ended and hold their slot until their outcome is written (not abandoned, not cut off). */
+	/**
+	 * Runs that ended and hold their slot until their outcome is written (not abandoned,
+	 * not cut off).
+	 */
 	List<JobRun> ended() {
 		List<JobRun> ended = new ArrayList<>();
 		for (JobRun run : this.runs.values()) {

@@ -9,11 +9,13 @@ import dev.jobqueue.Misfire;
 /**
  * How a {@link JobScheduler} fires schedules.
  *
- * @param schedulerId this process's id, written as the author of the definitions it declares
+ * @param schedulerId this process's id, written as the author of the definitions it
+ * declares
  * @param defaultZone the zone of cron schedules declared without one
  * @param defaultMisfire the policy of schedules declared with {@link Misfire#DEFAULT}
  * @param misfireThreshold how late a tick may fire and still count as on time
- * @param defaultMaxAttempts attempts of scheduled jobs whose type has no handler here declaring its own
+ * @param defaultMaxAttempts attempts of scheduled jobs whose type has no handler here
+ * declaring its own
  */
 public record SchedulerSettings(String schedulerId, ZoneId defaultZone, Misfire defaultMisfire,
 		Duration misfireThreshold, int defaultMaxAttempts) {

@@ -5,7 +5,8 @@ import java.time.Instant;
 /**
  * What to do about a due schedule.
  *
- * @param tick the tick a job is enqueued for, or {@code null} when missed ticks are skipped
+ * @param tick the tick a job is enqueued for, or {@code null} when missed ticks are
+ * skipped
  * @param nextRunAt the schedule's next tick, after now
  * @param job the job to enqueue, or {@code null}
  * @param catchUp whether the tick was missed (later than the misfire threshold)

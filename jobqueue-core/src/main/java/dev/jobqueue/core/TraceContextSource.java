@@ -3,10 +3,11 @@ package dev.jobqueue.core;
 import java.util.Map;
 
 /**
- * Tells the propagation headers of the trace context current on the calling thread (for example
- * {@code traceparent}, {@code tracestate} and {@code baggage}, or B3 headers: whatever the application's tracer
- * propagates), so that an enqueued job is stored with them and its run continues that trace. The queue does not
- * read them; it stores them with the job (see {@link TraceHeaders}) and hands them back to the run.
+ * Tells the propagation headers of the trace context current on the calling thread (for
+ * example {@code traceparent}, {@code tracestate} and {@code baggage}, or B3 headers:
+ * whatever the application's tracer propagates), so that an enqueued job is stored with
+ * them and its run continues that trace. The queue does not read them; it stores them
+ * with the job (see {@link TraceHeaders}) and hands them back to the run.
  */
 @FunctionalInterface
 public interface TraceContextSource {

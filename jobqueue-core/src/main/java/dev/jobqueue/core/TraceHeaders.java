@@ -5,11 +5,13 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The text form in which a job stores the propagation headers of its enqueuing trace: one {@code name=value} per
- * line. Header names cannot hold {@code =} and header values cannot hold line breaks, so no escaping is needed;
- * an entry that breaks either rule is left out rather than corrupting the others.
+ * The text form in which a job stores the propagation headers of its enqueuing trace: one
+ * {@code name=value} per line. Header names cannot hold {@code =} and header values
+ * cannot hold line breaks, so no escaping is needed; an entry that breaks either rule is
+ * left out rather than corrupting the others.
  * <p>
- * Jobs stored before headers were kept hold a bare W3C {@code traceparent}; {@link #decode} reads that form too.
+ * Jobs stored before headers were kept hold a bare W3C {@code traceparent};
+ * {@link #decode} reads that form too.
  */
 public final class TraceHeaders {
 
@@ -30,7 +32,10 @@ public final class TraceHeaders {
 		return (text.length() > 0) ? text.toString() : null;
 	}
 
-	/** The headers of a stored form; empty for {@code null}. Stored data is not trusted: bad lines are skipped. */
+	/**
+	 * The headers of a stored form; empty for {@code null}. Stored data is not trusted:
+	 * bad lines are skipped.
+	 */
 	public static Map<String, String> decode(String stored) {
 		if (stored == null || stored.isBlank()) {
 			return Map.of();

@@ -3,7 +3,10 @@ package dev.jobqueue.core;
 import java.net.InetAddress;
 import java.util.concurrent.ThreadLocalRandom;
 
-/** Worker ids that say where a worker runs: {@code host:pid:random}, unique among processes on one file. */
+/**
+ * Worker ids that say where a worker runs: {@code host:pid:random}, unique among
+ * processes on one file.
+ */
 public final class WorkerIds {
 
 	private WorkerIds() {

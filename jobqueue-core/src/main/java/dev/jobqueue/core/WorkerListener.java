@@ -8,8 +8,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Told what a worker does, for metrics. Called on worker threads: keep it quick. One that throws is logged and
- * changes nothing the worker does.
+ * Told what a worker does, for metrics. Called on worker threads: keep it quick. One that
+ * throws is logged and changes nothing the worker does.
  */
 public interface WorkerListener {
 
@@ -29,19 +29,23 @@ public interface WorkerListener {
 	}
 
 	/**
-	 * A run went on after it was interrupted: past its timeout ({@code reason} {@code TIMEOUT}) or past the
-	 * cancel timeout after a cancel ({@code CANCEL}). Its worker slot stays taken until the handler returns.
+	 * A run went on after it was interrupted: past its timeout ({@code reason}
+	 * {@code TIMEOUT}) or past the cancel timeout after a cancel ({@code CANCEL}). Its
+	 * worker slot stays taken until the handler returns.
 	 */
 	default void interruptIgnored(ClaimedJob job, String reason) {
 	}
 
-	/** An outcome was rejected because the run no longer held the job (its lease had been taken over). */
+	/**
+	 * An outcome was rejected because the run no longer held the job (its lease had been
+	 * taken over).
+	 */
 	default void staleCompletion(ClaimedJob job, Completion completion) {
 	}
 
 	/**
-	 * All of {@code listeners}, each told in turn; one that throws is logged and does not keep the others (or
-	 * the worker) from going on.
+	 * All of {@code listeners}, each told in turn; one that throws is logged and does not
+	 * keep the others (or the worker) from going on.
 	 */
 	static WorkerListener composite(List<WorkerListener> listeners) {
 		if (listeners == null || listeners.isEmpty()) {

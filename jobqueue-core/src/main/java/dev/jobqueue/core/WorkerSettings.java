@@ -11,11 +11,13 @@ import java.util.Objects;
  * @param pollInterval longest wait between claims when no wake-up arrives
  * @param lease how long a claim holds a job without a renewal; renewed every third of it
  * @param shutdownTimeout how long a stop waits for running jobs before handing them back
- * @param maxSnoozes snoozes a job may take before it fails with {@code SNOOZE:LIMIT_REACHED}
- * @param cancelTimeout how long a cancelled run may go on after its interrupt; then the job is recorded as
- * cancelled with a {@code CANCEL_IGNORED} event, whatever the handler still does
- * @param maxResultBytes largest result a handler may return, as UTF-8 JSON; a larger one fails the run with
- * {@code INVALID_OUTPUT:RESULT_TOO_LARGE}
+ * @param maxSnoozes snoozes a job may take before it fails with
+ * {@code SNOOZE:LIMIT_REACHED}
+ * @param cancelTimeout how long a cancelled run may go on after its interrupt; then the
+ * job is recorded as cancelled with a {@code CANCEL_IGNORED} event, whatever the handler
+ * still does
+ * @param maxResultBytes largest result a handler may return, as UTF-8 JSON; a larger one
+ * fails the run with {@code INVALID_OUTPUT:RESULT_TOO_LARGE}
  */
 public record WorkerSettings(String workerId, int concurrency, Duration pollInterval, Duration lease,
 		Duration shutdownTimeout, int maxSnoozes, Duration cancelTimeout, long maxResultBytes) {
@@ -42,7 +44,8 @@ public record WorkerSettings(String workerId, int concurrency, Duration pollInte
 		}
 		cancelTimeout = (cancelTimeout != null) ? cancelTimeout : DEFAULT_CANCEL_TIMEOUT;
 		if (cancelTimeout.isNegative()) {
-			throw new IllegalArgumentException("jobqueue.worker.cancel-timeout must not be negative, got " + cancelTimeout);
+			throw new IllegalArgumentException(
+					"jobqueue.worker.cancel-timeout must not be negative, got " + cancelTimeout);
 		}
 		if (maxResultBytes < 1) {
 			throw new IllegalArgumentException("jobqueue.max-result-size must be positive, got " + maxResultBytes);
@@ -69,7 +72,10 @@ public record WorkerSettings(String workerId, int concurrency, Duration pollInte
 		}
 	}
 
-	/** How often leases are renewed: a third of the lease, so two renewals may fail before it expires. */
+	/**
+	 * How often leases are renewed: a third of the lease, so two renewals may fail before
+	 * it expires.
+	 */
 	public Duration renewalInterval() {
 		return this.lease.dividedBy(3);
 	}

@@ -127,9 +127,12 @@ class BackgroundLoopTests {
 		this.loop.start();
 
 		await().atMost(Duration.ofSeconds(30)).until(() -> rounds.get() == 42);
-		await().atMost(Duration.ofSeconds(10)).until(() -> this.logs.list.stream().anyMatch((event) -> event.getLevel() == Level.INFO));
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.logs.list.stream().anyMatch((event) -> event.getLevel() == Level.INFO));
 		assertThat(this.loop.failures()).isEqualTo(41);
-		List<ILoggingEvent> errors = this.logs.list.stream().filter((event) -> event.getLevel() == Level.ERROR).toList();
+		List<ILoggingEvent> errors = this.logs.list.stream()
+			.filter((event) -> event.getLevel() == Level.ERROR)
+			.toList();
 		assertThat(errors).extracting(ILoggingEvent::getFormattedMessage)
 			.containsExactly(
 					"Could not do the test work (failure 1 in a row, next try in 1 ms): "
@@ -186,7 +189,8 @@ class BackgroundLoopTests {
 		this.loop.start();
 		assertThat(inStep.await(10, TimeUnit.SECONDS)).isTrue();
 
-		CompletableFuture<Boolean> stopped = CompletableFuture.supplyAsync(() -> this.loop.stop(Duration.ofSeconds(30)));
+		CompletableFuture<Boolean> stopped = CompletableFuture
+			.supplyAsync(() -> this.loop.stop(Duration.ofSeconds(30)));
 		await().atMost(Duration.ofSeconds(10)).until(this.loop::isStopping);
 		assertThat(stopped).isNotDone();
 		release.countDown();

@@ -41,7 +41,8 @@ class ClaimPlannerTests {
 
 	@Test
 	void negativeFreeSlotsAreNone() {
-		// More runs than slots: an abandoned run still holds its slot while a new run took one.
+		// More runs than slots: an abandoned run still holds its slot while a new run
+		// took one.
 		ClaimRequest request = plan(-1, List.of(handler("mail", 0, 0)), Map.of());
 
 		assertThat(request.isEmpty()).isTrue();
@@ -80,8 +81,7 @@ class ClaimPlannerTests {
 
 	@Test
 	void everyTypeAtItsCapMakesAnEmptyClaim() {
-		ClaimRequest request = plan(6, List.of(handler("pdf", 2, 0), handler("csv", 1, 0)),
-				Map.of("pdf", 2, "csv", 1));
+		ClaimRequest request = plan(6, List.of(handler("pdf", 2, 0), handler("csv", 1, 0)), Map.of("pdf", 2, "csv", 1));
 
 		assertThat(request.isEmpty()).isTrue();
 		assertThat(request.limit()).isEqualTo(6);
@@ -89,7 +89,8 @@ class ClaimPlannerTests {
 
 	@Test
 	void aTypeOverItsCapIsLeftOut() {
-		// A deaf run that was abandoned still counts: the type can be over its cap for a while.
+		// A deaf run that was abandoned still counts: the type can be over its cap for a
+		// while.
 		ClaimRequest request = plan(4, List.of(handler("pdf", 1, 0)), Map.of("pdf", 2));
 
 		assertThat(request.limitedTypes()).isEmpty();
@@ -130,8 +131,7 @@ class ClaimPlannerTests {
 
 	@Test
 	void notRepeatableTypesAreNamedWhetherOrNotTheyCanBeClaimedNow() {
-		HandlerDefinition once = new HandlerDefinition("charge", (payload, context) -> null, 0, null, 1, false,
-				"test");
+		HandlerDefinition once = new HandlerDefinition("charge", (payload, context) -> null, 0, null, 1, false, "test");
 		HandlerDefinition repeatable = handler("mail", 0, 0);
 
 		ClaimRequest request = plan(3, List.of(once, repeatable), Map.of("charge", 1));
@@ -143,8 +143,8 @@ class ClaimPlannerTests {
 
 	@Test
 	void aMixOfTypes() {
-		List<HandlerDefinition> handlers = List.of(handler("mail", 0, 0), handler("pdf", 4, 0),
-				handler("report", 0, 2), handler("csv", 1, 0));
+		List<HandlerDefinition> handlers = List.of(handler("mail", 0, 0), handler("pdf", 4, 0), handler("report", 0, 2),
+				handler("csv", 1, 0));
 
 		ClaimRequest request = plan(3, handlers, Map.of("pdf", 2, "csv", 1, "mail", 5));
 

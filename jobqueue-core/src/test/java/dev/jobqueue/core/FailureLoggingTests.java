@@ -15,7 +15,10 @@ import org.slf4j.LoggerFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A failed attempt is logged once with its stack trace, and kept (bounded) with the attempt; floods are bounded. */
+/**
+ * A failed attempt is logged once with its stack trace, and kept (bounded) with the
+ * attempt; floods are bounded.
+ */
 class FailureLoggingTests {
 
 	static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
@@ -49,8 +52,8 @@ class FailureLoggingTests {
 
 		assertThat(this.logs.list).hasSize(1);
 		ILoggingEvent line = this.logs.list.get(0);
-		assertThat(line.getFormattedMessage()).contains("Job 7 (mail) attempt 1/3 failed with "
-				+ "INTERNAL:IllegalStateException, retried at");
+		assertThat(line.getFormattedMessage())
+			.contains("Job 7 (mail) attempt 1/3 failed with " + "INTERNAL:IllegalStateException, retried at");
 		assertThat(line.getThrowableProxy().getMessage()).isEqualTo("card declined");
 		assertThat(completion.errorTrace()).startsWith("java.lang.IllegalStateException: card declined")
 			.contains("\tat dev.jobqueue.core.FailureLoggingTests", "Caused by: java.io.IOException: gateway reset");
@@ -72,7 +75,8 @@ class FailureLoggingTests {
 			this.mapper.threw(running(1), new IllegalStateException("down " + i), NOW);
 			this.nanos.addAndGet(Duration.ofMillis(10).toNanos());
 		}
-		// 100 s of failures: at most five lines a minute, each saying how many were left out.
+		// 100 s of failures: at most five lines a minute, each saying how many were left
+		// out.
 		List<ILoggingEvent> lines = this.logs.list;
 		assertThat(lines).hasSizeLessThanOrEqualTo(2 * OutcomeMapper.FAILURES_LOGGED_PER_MINUTE);
 		assertThat(lines).anySatisfy((line) -> assertThat(line.getFormattedMessage())

@@ -146,8 +146,8 @@ class OutcomeMapperTests {
 
 	@Test
 	void aSnoozeGivesTheAttemptBackUntilLater() {
-		Completion completion = this.mapper.threw(running(job(1, 3, 2)),
-				new JobSnoozedException(Duration.ofMinutes(5)), NOW);
+		Completion completion = this.mapper.threw(running(job(1, 3, 2)), new JobSnoozedException(Duration.ofMinutes(5)),
+				NOW);
 
 		assertThat(completion.kind()).isEqualTo(Completion.Kind.SNOOZED);
 		assertThat(completion.nextRunAt()).isEqualTo(NOW.plus(Duration.ofMinutes(5)));
@@ -156,16 +156,16 @@ class OutcomeMapperTests {
 
 	@Test
 	void aSnoozeOnTheLastAttemptIsStillASnooze() {
-		Completion completion = this.mapper.threw(running(job(3, 3, 0)),
-				new JobSnoozedException(Duration.ofSeconds(1)), NOW);
+		Completion completion = this.mapper.threw(running(job(3, 3, 0)), new JobSnoozedException(Duration.ofSeconds(1)),
+				NOW);
 
 		assertThat(completion.kind()).isEqualTo(Completion.Kind.SNOOZED);
 	}
 
 	@Test
 	void aSnoozeBeyondTheLimitFailsForGoodEvenWithAttemptsLeft() {
-		Completion completion = this.mapper.threw(running(job(1, 3, 3)),
-				new JobSnoozedException(Duration.ofMinutes(5)), NOW);
+		Completion completion = this.mapper.threw(running(job(1, 3, 3)), new JobSnoozedException(Duration.ofMinutes(5)),
+				NOW);
 
 		assertThat(completion.kind()).isEqualTo(Completion.Kind.FAILED);
 		assertThat(completion.errorCode()).isEqualTo(ErrorCodes.SNOOZE_LIMIT_REACHED);
@@ -207,8 +207,7 @@ class OutcomeMapperTests {
 
 	@Test
 	void aFailureThatIsNotRetryableFailsAtOnce() {
-		Completion completion = this.mapper.threw(running(job(1, 3, 0)), new InvalidJobInputException("no name"),
-				NOW);
+		Completion completion = this.mapper.threw(running(job(1, 3, 0)), new InvalidJobInputException("no name"), NOW);
 
 		assertThat(completion.kind()).isEqualTo(Completion.Kind.FAILED);
 		assertThat(completion.errorCode()).isEqualTo("INVALID_INPUT:INVALID");

@@ -10,9 +10,10 @@ import tools.jackson.databind.json.JsonMapper;
 import dev.jobqueue.core.PayloadCodec;
 
 /**
- * Payloads and results as JSON with the application's {@link JsonMapper}, so its customisations (modules,
- * naming strategy, date formats) apply to jobs too. A handler parameter of type {@code String} receives a JSON
- * string's value, or the raw JSON for anything else; {@code JsonNode} receives the tree.
+ * Payloads and results as JSON with the application's {@link JsonMapper}, so its
+ * customisations (modules, naming strategy, date formats) apply to jobs too. A handler
+ * parameter of type {@code String} receives a JSON string's value, or the raw JSON for
+ * anything else; {@code JsonNode} receives the tree.
  */
 public class JacksonPayloadCodec implements PayloadCodec {
 

@@ -16,10 +16,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A statement whose parameters have names ({@code :job_id}), parsed once into the {@code ?} text JDBC prepares and
- * the positions of each name. Casts ({@code ::bigint[]}), quoted text and comments are copied as they are. Lists
- * are bound as one PostgreSQL array ({@code type = ANY(:types)}), so a statement's text never depends on how many
- * values it gets and the server plans it once.
+ * A statement whose parameters have names ({@code :job_id}), parsed once into the
+ * {@code ?} text JDBC prepares and the positions of each name. Casts
+ * ({@code ::bigint[]}), quoted text and comments are copied as they are. Lists are bound
+ * as one PostgreSQL array ({@code type = ANY(:types)}), so a statement's text never
+ * depends on how many values it gets and the server plans it once.
  */
 final class PgSql {
 
@@ -91,8 +92,8 @@ final class PgSql {
 	}
 
 	/**
-	 * Instants are stored with millisecond precision, as on SQLite, so a value reads back as it was given on
-	 * both stores (timestamptz would keep microseconds).
+	 * Instants are stored with millisecond precision, as on SQLite, so a value reads back
+	 * as it was given on both stores (timestamptz would keep microseconds).
 	 */
 	static OffsetDateTime timestamp(Instant instant) {
 		return (instant != null) ? instant.truncatedTo(ChronoUnit.MILLIS).atOffset(ZoneOffset.UTC) : null;

@@ -14,25 +14,28 @@ import dev.jobqueue.core.ClaimRequest;
 import dev.jobqueue.core.ClaimedJob;
 
 /**
- * How jobs are claimed: one statement per round, inside a transaction the caller holds. It picks due pending jobs
- * with {@code FOR UPDATE SKIP LOCKED} (so workers in any number of processes claim at once without waiting on
- * each other), marks them running, and writes their attempt rows and CLAIMED events, all in one round trip.
+ * How jobs are claimed: one statement per round, inside a transaction the caller holds.
+ * It picks due pending jobs with {@code FOR UPDATE SKIP LOCKED} (so workers in any number
+ * of processes claim at once without waiting on each other), marks them running, and
+ * writes their attempt rows and CLAIMED events, all in one round trip.
  *
  * <p>
- * Each handled type gets its own lateral lookup on {@code jobs_claim_type_idx} in claim order (priority, due
- * time, id), limited to the claim's size, or for a capped type to its free slots (and, with a global cap, to the
- * cap minus its jobs running anywhere); the claim takes the best of all candidates, so a flood of low-priority
- * jobs of one type never starves higher-priority jobs of another. Paused types are left out, as a filter on an array read
- * once: a {@code NOT EXISTS} on the (mostly empty) table of paused types made the planner expect a single row,
- * sort every due job and lose the early stop of {@code LIMIT} (measured: 135 ms instead of 0.8 ms on 300,000 due
- * jobs). See {@code docs/postgresql.md} for the plans.
+ * Each handled type gets its own lateral lookup on {@code jobs_claim_type_idx} in claim
+ * order (priority, due time, id), limited to the claim's size, or for a capped type to
+ * its free slots (and, with a global cap, to the cap minus its jobs running anywhere);
+ * the claim takes the best of all candidates, so a flood of low-priority jobs of one type
+ * never starves higher-priority jobs of another. Paused types are left out, as a filter
+ * on an array read once: a {@code NOT EXISTS} on the (mostly empty) table of paused types
+ * made the planner expect a single row, sort every due job and lose the early stop of
+ * {@code LIMIT} (measured: 135 ms instead of 0.8 ms on 300,000 due jobs). See
+ * {@code docs/postgresql.md} for the plans.
  */
 final class PostgresClaims {
 
 	/**
-	 * Marks the chosen jobs running and records their claims; {@code chosen} is a CTE of ids. The ids go in as an
-	 * array, so the update finds each row by primary key (a join with the CTE was planned as a hash join over every
-	 * pending job).
+	 * Marks the chosen jobs running and records their claims; {@code chosen} is a CTE of
+	 * ids. The ids go in as an array, so the update finds each row by primary key (a join
+	 * with the CTE was planned as a hash join over every pending job).
 	 */
 	static final String TAKE_CHOSEN = """
 			, claimed AS (
@@ -54,7 +57,10 @@ final class PostgresClaims {
 			FROM claimed
 			""";
 
-	/** The best due jobs of one type, in claim order from the partial index of pending jobs. */
+	/**
+	 * The best due jobs of one type, in claim order from the partial index of pending
+	 * jobs.
+	 */
 	static final String CLAIM_DUE = """
 			WITH chosen AS (
 			    SELECT c.id FROM {jobs} c
@@ -67,10 +73,12 @@ final class PostgresClaims {
 			""" + TAKE_CHOSEN;
 
 	/**
-	 * The best due jobs of each type (at most its room, and for a global cap at most the cap minus its running
-	 * jobs), each read in claim order from {@code jobs_claim_type_idx}, then the best of them all. One index probe
-	 * per type whatever the backlog: with {@code type = ANY(...)} the planner may read all due jobs of the types
-	 * and sort them (measured: 308 ms per claim on 96,000 pending jobs, instead of 5 ms).
+	 * The best due jobs of each type (at most its room, and for a global cap at most the
+	 * cap minus its running jobs), each read in claim order from
+	 * {@code jobs_claim_type_idx}, then the best of them all. One index probe per type
+	 * whatever the backlog: with {@code type = ANY(...)} the planner may read all due
+	 * jobs of the types and sort them (measured: 308 ms per claim on 96,000 pending jobs,
+	 * instead of 5 ms).
 	 */
 	static final String CLAIM_BY_TYPE = """
 			WITH candidates AS (
@@ -89,11 +97,13 @@ final class PostgresClaims {
 			), chosen AS (
 			    SELECT id FROM candidates ORDER BY priority DESC, run_at, id LIMIT :limit
 			)
-			""" + TAKE_CHOSEN;
+			"""
+			+ TAKE_CHOSEN;
 
 	/**
-	 * Serialises claims of globally capped types across processes for the rest of the transaction, so that the
-	 * claim statement after it (with a snapshot taken after the locks) counts every running job of the type.
+	 * Serialises claims of globally capped types across processes for the rest of the
+	 * transaction, so that the claim statement after it (with a snapshot taken after the
+	 * locks) counts every running job of the type.
 	 */
 	static final String LOCK_CAPPED_TYPES = """
 			SELECT pg_advisory_xact_lock(hashtextextended(:channel || ':' || t, 0))
@@ -121,11 +131,11 @@ final class PostgresClaims {
 		}
 	}
 
-	private List<ClaimedJob> claimByType(Connection connection, ClaimRequest request, Instant now)
-			throws SQLException {
+	private List<ClaimedJob> claimByType(Connection connection, ClaimRequest request, Instant now) throws SQLException {
 		if (!request.globalLimits().isEmpty()) {
 			try (PgSql.Statement lock = this.tables.sql(LOCK_CAPPED_TYPES).prepare(connection)) {
-				lock.set("channel", this.tables.channel()).setTexts("types", new TreeSet<>(request.globalLimits().keySet()));
+				lock.set("channel", this.tables.channel())
+					.setTexts("types", new TreeSet<>(request.globalLimits().keySet()));
 				lock.executeQuery().close();
 			}
 		}

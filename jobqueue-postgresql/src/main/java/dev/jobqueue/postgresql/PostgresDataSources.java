@@ -30,8 +30,9 @@ public final class PostgresDataSources {
 	}
 
 	/**
-	 * A pool for the queue alone. One connection more than the workers need stays open for notifications.
-	 * Nothing is connected yet: the first connection is opened when the schema is migrated.
+	 * A pool for the queue alone. One connection more than the workers need stays open
+	 * for notifications. Nothing is connected yet: the first connection is opened when
+	 * the schema is migrated.
 	 * @throws JobQueueException when the PostgreSQL driver is not on the classpath
 	 */
 	public static HikariDataSource create(String url, String username, String password, int maximumPoolSize) {
@@ -39,8 +40,9 @@ public final class PostgresDataSources {
 	}
 
 	/**
-	 * A pool for the queue alone, whose statements wait at most {@code connectionTimeout} for a connection (for
-	 * instance while the server cannot be reached) before they fail.
+	 * A pool for the queue alone, whose statements wait at most {@code connectionTimeout}
+	 * for a connection (for instance while the server cannot be reached) before they
+	 * fail.
 	 * @throws JobQueueException when the PostgreSQL driver is not on the classpath
 	 */
 	public static HikariDataSource create(String url, String username, String password, int maximumPoolSize,
@@ -58,15 +60,19 @@ public final class PostgresDataSources {
 		}
 		config.setMaximumPoolSize(maximumPoolSize);
 		config.setConnectionTimeout(connectionTimeout.toMillis());
-		// Start-up fails on the schema migration, with a message that says what to do, not in the pool.
+		// Start-up fails on the schema migration, with a message that says what to do,
+		// not in the pool.
 		config.setInitializationFailTimeout(-1);
 		config.addDataSourceProperty("ApplicationName", "jobqueue");
-		// Statements the queue runs every round are parsed and planned once per connection.
+		// Statements the queue runs every round are parsed and planned once per
+		// connection.
 		config.addDataSourceProperty("prepareThreshold", "1");
 		return new HikariDataSource(config);
 	}
 
-	/** @throws JobQueueException when the PostgreSQL driver is not on the classpath */
+	/**
+	 * @throws JobQueueException when the PostgreSQL driver is not on the classpath
+	 */
 	public static void requireDriver(String url) {
 		try {
 			Class.forName(DRIVER, false, PostgresDataSources.class.getClassLoader());

@@ -14,15 +14,17 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 import dev.jobqueue.JobQueueException;
 
 /**
- * Runs the queue's transactions against one PostgreSQL database, at READ COMMITTED (the server's default).
+ * Runs the queue's transactions against one PostgreSQL database, at READ COMMITTED (the
+ * server's default).
  *
  * <ul>
- * <li>Claims need no lock of their own: {@code FOR UPDATE SKIP LOCKED} lets any number of workers claim at once,
- * each taking rows the others have not locked.</li>
- * <li>A transaction the server rolled back because of a deadlock or a serialization failure is run again, a few
- * times; each retry is counted.</li>
- * <li>A lost connection is not retried here: the outcome of its commit is unknown, so the caller (the worker's
- * loop, with its backoff) decides. The pool drops broken connections by itself.</li>
+ * <li>Claims need no lock of their own: {@code FOR UPDATE SKIP LOCKED} lets any number of
+ * workers claim at once, each taking rows the others have not locked.</li>
+ * <li>A transaction the server rolled back because of a deadlock or a serialization
+ * failure is run again, a few times; each retry is counted.</li>
+ * <li>A lost connection is not retried here: the outcome of its commit is unknown, so the
+ * caller (the worker's loop, with its backoff) decides. The pool drops broken connections
+ * by itself.</li>
  * </ul>
  */
 public final class PostgresDatabase {
@@ -51,7 +53,10 @@ public final class PostgresDatabase {
 		return this.location;
 	}
 
-	/** How often a transaction was rolled back by the server (deadlock, serialization) and run again. */
+	/**
+	 * How often a transaction was rolled back by the server (deadlock, serialization) and
+	 * run again.
+	 */
 	public long retries() {
 		return this.retries.sum();
 	}
@@ -72,8 +77,8 @@ public final class PostgresDatabase {
 	}
 
 	/**
-	 * Runs {@code work} in the caller's Spring transaction when one is active on this DataSource, else in its own
-	 * transaction.
+	 * Runs {@code work} in the caller's Spring transaction when one is active on this
+	 * DataSource, else in its own transaction.
 	 * @param afterCommit run once the work is committed
 	 */
 	public <T> T writeJoiningTransaction(String action, SqlWork<T> work, Runnable afterCommit) {
@@ -81,9 +86,10 @@ public final class PostgresDatabase {
 	}
 
 	/**
-	 * As {@link #writeJoiningTransaction(String, SqlWork, Runnable)}; outside a caller's transaction,
-	 * {@code atomicStatement} work (one statement, atomic by itself, or statements each complete on its own) runs
-	 * in auto-commit: one round trip instead of a statement and a {@code COMMIT}.
+	 * As {@link #writeJoiningTransaction(String, SqlWork, Runnable)}; outside a caller's
+	 * transaction, {@code atomicStatement} work (one statement, atomic by itself, or
+	 * statements each complete on its own) runs in auto-commit: one round trip instead of
+	 * a statement and a {@code COMMIT}.
 	 */
 	public <T> T writeJoiningTransaction(String action, SqlWork<T> work, Runnable afterCommit,
 			boolean atomicStatement) {
@@ -112,7 +118,8 @@ public final class PostgresDatabase {
 	private <T> T writeAutoCommit(String action, SqlWork<T> work) {
 		for (int attempt = 1;; attempt++) {
 			try (Connection connection = this.dataSource.getConnection()) {
-				// A shared pool may hand out connections with auto-commit off: then commit explicitly.
+				// A shared pool may hand out connections with auto-commit off: then
+				// commit explicitly.
 				return connection.getAutoCommit() ? work.run(connection) : inTransaction(connection, work);
 			}
 			catch (SQLException ex) {
@@ -124,7 +131,10 @@ public final class PostgresDatabase {
 		}
 	}
 
-	/** Runs read-only {@code work} on an auto-commit connection (each statement sees the latest commits). */
+	/**
+	 * Runs read-only {@code work} on an auto-commit connection (each statement sees the
+	 * latest commits).
+	 */
 	public <T> T read(String action, SqlWork<T> work) {
 		try (Connection connection = this.dataSource.getConnection()) {
 			if (!connection.getAutoCommit()) {
@@ -137,7 +147,10 @@ public final class PostgresDatabase {
 		}
 	}
 
-	/** Runs read-only {@code work} in one repeatable-read transaction: every statement sees the same state. */
+	/**
+	 * Runs read-only {@code work} in one repeatable-read transaction: every statement
+	 * sees the same state.
+	 */
 	public <T> T readConsistent(String action, SqlWork<T> work) {
 		try (Connection connection = this.dataSource.getConnection()) {
 			int isolation = connection.getTransactionIsolation();

@@ -4,7 +4,10 @@ import java.sql.SQLException;
 
 import dev.jobqueue.JobQueueException;
 
-/** Turns PostgreSQL failures (by SQLSTATE) into errors that say what happened and what to do. */
+/**
+ * Turns PostgreSQL failures (by SQLSTATE) into errors that say what happened and what to
+ * do.
+ */
 final class PostgresErrors {
 
 	static final String UNIQUE_VIOLATION = "23505";
@@ -23,7 +26,10 @@ final class PostgresErrors {
 		return "";
 	}
 
-	/** A conflict with a concurrent transaction: the transaction was rolled back and may simply run again. */
+	/**
+	 * A conflict with a concurrent transaction: the transaction was rolled back and may
+	 * simply run again.
+	 */
 	static boolean isTransient(SQLException ex) {
 		String state = state(ex);
 		return state.equals("40001") || state.equals("40P01") || state.equals("55P03");

@@ -15,9 +15,10 @@ import dev.jobqueue.PausedType;
 import dev.jobqueue.core.JobAdminStore;
 
 /**
- * The {@link JobAdminStore} on PostgreSQL: what an operator does to one job or one type. A cancel of a running job
- * (wherever it runs) and a retry send a notification in their transaction, so the worker concerned reacts on
- * commit rather than at its next lease renewal or poll.
+ * The {@link JobAdminStore} on PostgreSQL: what an operator does to one job or one type.
+ * A cancel of a running job (wherever it runs) and a retry send a notification in their
+ * transaction, so the worker concerned reacts on commit rather than at its next lease
+ * renewal or poll.
  */
 public final class PostgresJobAdminStore implements JobAdminStore {
 
@@ -31,7 +32,10 @@ public final class PostgresJobAdminStore implements JobAdminStore {
 			UPDATE {jobs} SET status = 'cancelled', finished_at = :now WHERE id = :job_id AND status = 'pending'
 			""";
 
-	/** Asks the worker running the job, wherever it runs, to stop it: at its next lease renewal, or at once when notified. */
+	/**
+	 * Asks the worker running the job, wherever it runs, to stop it: at its next lease
+	 * renewal, or at once when notified.
+	 */
 	private static final String REQUEST_CANCEL_RUNNING = """
 			UPDATE {jobs} SET cancel_requested = true
 			WHERE id = :job_id AND status = 'running' AND NOT cancel_requested
@@ -72,7 +76,8 @@ public final class PostgresJobAdminStore implements JobAdminStore {
 	private final PostgresJobStore jobs;
 
 	/**
-	 * @param jobs the job store on the same database, whose notifications this store sends too
+	 * @param jobs the job store on the same database, whose notifications this store
+	 * sends too
 	 */
 	public PostgresJobAdminStore(PostgresJobStore jobs) {
 		this.jobs = Objects.requireNonNull(jobs, "'jobs' must not be null");
@@ -100,7 +105,8 @@ public final class PostgresJobAdminStore implements JobAdminStore {
 						}
 					}
 				}
-				PostgresJobStore.addEvent(event, id, now, "CANCEL_REQUESTED", "api", "running: the handler is interrupted");
+				PostgresJobStore.addEvent(event, id, now, "CANCEL_REQUESTED", "api",
+						"running: the handler is interrupted");
 				event.executeBatch();
 				return true;
 			}
@@ -120,7 +126,8 @@ public final class PostgresJobAdminStore implements JobAdminStore {
 							return false;
 						}
 					}
-					PostgresJobStore.addEvent(event, id, now, "RETRIED", "api", "back to pending with a fresh set of attempts");
+					PostgresJobStore.addEvent(event, id, now, "RETRIED", "api",
+							"back to pending with a fresh set of attempts");
 					event.executeBatch();
 					return true;
 				}

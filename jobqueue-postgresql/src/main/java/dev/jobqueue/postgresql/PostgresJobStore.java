@@ -23,19 +23,24 @@ import dev.jobqueue.core.RunningJobRef;
 import dev.jobqueue.core.WorkerInfo;
 
 /**
- * The {@link JobStore} on PostgreSQL. Statements name their parameters ({@code :job_id}) and their tables
- * ({@code {jobs}}, see {@link PostgresTables}). Every write that touches a run is fenced: it matches the job's
- * {@code runs} counter and status, so a worker whose lease was taken over cannot overwrite the newer run's outcome.
- * Enqueues and cancels of running jobs send a notification in their transaction, which PostgreSQL delivers to the
- * other processes on commit (see {@link PostgresNotifications}).
+ * The {@link JobStore} on PostgreSQL. Statements name their parameters ({@code :job_id})
+ * and their tables ({@code {jobs}}, see {@link PostgresTables}). Every write that touches
+ * a run is fenced: it matches the job's {@code runs} counter and status, so a worker
+ * whose lease was taken over cannot overwrite the newer run's outcome. Enqueues and
+ * cancels of running jobs send a notification in their transaction, which PostgreSQL
+ * delivers to the other processes on commit (see {@link PostgresNotifications}).
  *
  * <p>
- * Over 400 lines: each statement is a text block beside the code that binds it. The split the SQLite store has
- * (inserts, claims, completions in classes of their own) is not done here yet.
+ * Over 400 lines: each statement is a text block beside the code that binds it. The split
+ * the SQLite store has (inserts, claims, completions in classes of their own) is not done
+ * here yet.
  */
 public final class PostgresJobStore implements JobStore {
 
-	/** Wakes listeners once per transaction: an uncorrelated subquery runs once, and only if a row was inserted. */
+	/**
+	 * Wakes listeners once per transaction: an uncorrelated subquery runs once, and only
+	 * if a row was inserted.
+	 */
 	private static final String NOTIFY = "(SELECT pg_notify(:channel, :message))";
 
 	static final String INSERT_JOB = """
@@ -48,9 +53,13 @@ public final class PostgresJobStore implements JobStore {
 			    INSERT INTO {events} (job_id, at, event) SELECT id, :now, 'ENQUEUED' FROM inserted
 			)
 			SELECT id, %s FROM inserted
-			""".formatted(NOTIFY);
+			"""
+		.formatted(NOTIFY);
 
-	/** Many jobs without dedup keys in one statement; ids come in request order (identity follows ORDER BY). */
+	/**
+	 * Many jobs without dedup keys in one statement; ids come in request order (identity
+	 * follows ORDER BY).
+	 */
 	static final String INSERT_JOBS = """
 			WITH inserted AS (
 			    INSERT INTO {jobs} (type, status, priority, payload, max_attempts, run_at, created_at, trace_parent)
@@ -107,7 +116,10 @@ public final class PostgresJobStore implements JobStore {
 			RETURNING status
 			""";
 
-	/** Back to pending: a retry after its backoff, or (giving the attempt back) a snooze or hand-back. */
+	/**
+	 * Back to pending: a retry after its backoff, or (giving the attempt back) a snooze
+	 * or hand-back.
+	 */
 	private static final String MARK_PENDING_AGAIN = """
 			UPDATE {jobs}
 			SET status = CASE WHEN cancel_requested THEN 'cancelled' ELSE 'pending' END,
@@ -126,8 +138,9 @@ public final class PostgresJobStore implements JobStore {
 			""";
 
 	/**
-	 * Renews the leases of a worker's runs in one statement; a run missing from the result was lost. The lease
-	 * only: {@code heartbeat_at} is the handler's own ({@link #HEARTBEAT}), so a hung handler shows as stuck.
+	 * Renews the leases of a worker's runs in one statement; a run missing from the
+	 * result was lost. The lease only: {@code heartbeat_at} is the handler's own
+	 * ({@link #HEARTBEAT}), so a hung handler shows as stuck.
 	 */
 	static final String RENEW_LEASES = """
 			UPDATE {jobs} j SET lease_until = :lease_until
@@ -136,7 +149,10 @@ public final class PostgresJobStore implements JobStore {
 			RETURNING j.id, j.cancel_requested
 			""";
 
-	/** A handler's heartbeat: it is alive (what "stuck" is measured on), and its lease is extended. */
+	/**
+	 * A handler's heartbeat: it is alive (what "stuck" is measured on), and its lease is
+	 * extended.
+	 */
 	static final String HEARTBEAT = """
 			UPDATE {jobs} SET heartbeat_at = :now, lease_until = :lease_until
 			WHERE id = :job_id AND runs = :run AND status = 'running' AND worker_id = :worker_id
@@ -149,8 +165,9 @@ public final class PostgresJobStore implements JobStore {
 			""";
 
 	/**
-	 * Takes back expired runs, skipping rows another process is recovering (or a worker is renewing) right now.
-	 * Final when the job must not run twice or has no attempts left; SET expressions see the old row.
+	 * Takes back expired runs, skipping rows another process is recovering (or a worker
+	 * is renewing) right now. Final when the job must not run twice or has no attempts
+	 * left; SET expressions see the old row.
 	 */
 	static final String RECOVER_EXPIRED = """
 			WITH expired AS (
@@ -175,7 +192,10 @@ public final class PostgresJobStore implements JobStore {
 			RETURNING j.id, j.runs, j.status, j.error_code, j.error_detail
 			""";
 
-	/** One lease as it was seen expired: fenced on the run and the lease's end, so a renewal since wins. */
+	/**
+	 * One lease as it was seen expired: fenced on the run and the lease's end, so a
+	 * renewal since wins.
+	 */
 	static final String RECOVER_SEEN = """
 			UPDATE {jobs} j
 			SET status = CASE WHEN j.cancel_requested THEN 'cancelled'
@@ -234,9 +254,12 @@ public final class PostgresJobStore implements JobStore {
 
 	@Override
 	public List<Long> enqueue(List<NewJob> jobs, Instant now, Runnable afterCommit) {
-		String action = (jobs.size() == 1) ? "enqueue a '" + jobs.get(0).type() + "' job" : "enqueue " + jobs.size() + " jobs";
-		// One job, or many without dedup keys, is one INSERT statement (with its event and NOTIFY): atomic by
-		// itself, so outside a caller's transaction it needs no BEGIN and COMMIT of its own.
+		String action = (jobs.size() == 1) ? "enqueue a '" + jobs.get(0).type() + "' job"
+				: "enqueue " + jobs.size() + " jobs";
+		// One job, or many without dedup keys, is one INSERT statement (with its event
+		// and NOTIFY): atomic by
+		// itself, so outside a caller's transaction it needs no BEGIN and COMMIT of its
+		// own.
 		boolean oneStatement = jobs.size() == 1 || jobs.stream().allMatch((job) -> job.dedupKey() == null);
 		return this.database.writeJoiningTransaction(action, (connection) -> insertJobs(connection, jobs, now),
 				afterCommit, oneStatement);
@@ -256,7 +279,8 @@ public final class PostgresJobStore implements JobStore {
 					.set("max_attempts", job.maxAttempts())
 					.set("run_at", job.runAt())
 					.set("now", now)
-					// The column keeps its first schema's name; it holds the stored propagation headers.
+					// The column keeps its first schema's name; it holds the stored
+					// propagation headers.
 					.set("trace_parent", job.traceContext());
 				notification(insert, PostgresNotifications.ENQUEUED);
 				Long id = null;
@@ -317,7 +341,8 @@ public final class PostgresJobStore implements JobStore {
 				}
 			}
 		}
-		// The job holding the key finished between the insert and this read: the caller may enqueue again.
+		// The job holding the key finished between the insert and this read: the caller
+		// may enqueue again.
 		throw new SQLException("A job insert was ignored but no unfinished job has its dedup key '" + dedupKey
 				+ "' any more (it finished meanwhile); enqueue it again", "40001");
 	}
@@ -417,7 +442,9 @@ public final class PostgresJobStore implements JobStore {
 		}
 	}
 
-	/** @return the job's new status, or {@code null} if the run no longer holds the job */
+	/**
+	 * @return the job's new status, or {@code null} if the run no longer holds the job
+	 */
 	private String markOther(Connection connection, Completion completion, Instant now) throws SQLException {
 		PgSql.Statement mark = switch (completion.kind()) {
 			case FAILED -> sql(MARK_FAILED).prepare(connection)
@@ -465,8 +492,8 @@ public final class PostgresJobStore implements JobStore {
 			case FAILED -> addEvent(event, completion.jobId(), now, "FAILED", workerId, completion.errorCode());
 			case RETRY -> addEvent(event, completion.jobId(), now, "RETRY_SCHEDULED", workerId,
 					completion.errorCode() + " retry at " + completion.nextRunAt());
-			case SNOOZED -> addEvent(event, completion.jobId(), now, "SNOOZED", workerId,
-					"until " + completion.nextRunAt());
+			case SNOOZED ->
+				addEvent(event, completion.jobId(), now, "SNOOZED", workerId, "until " + completion.nextRunAt());
 			case CANCELLED -> addEvent(event, completion.jobId(), now, "CANCELLED", workerId, null);
 			case HANDED_BACK -> addEvent(event, completion.jobId(), now, "HANDED_BACK", workerId,
 					"worker stopped before the run ended");
@@ -474,9 +501,9 @@ public final class PostgresJobStore implements JobStore {
 	}
 
 	/**
-	 * A count of the notifications this process received from other processes: it changes when another process
-	 * enqueued (or cancelled), without a query. {@code null} while notifications are unavailable, so the worker
-	 * polls at its interval.
+	 * A count of the notifications this process received from other processes: it changes
+	 * when another process enqueued (or cancelled), without a query. {@code null} while
+	 * notifications are unavailable, so the worker polls at its interval.
 	 */
 	@Override
 	public Object changeToken() {
@@ -604,7 +631,10 @@ public final class PostgresJobStore implements JobStore {
 		});
 	}
 
-	/** Runs a recovery statement and adds the attempt ends and events of the jobs it took back. */
+	/**
+	 * Runs a recovery statement and adds the attempt ends and events of the jobs it took
+	 * back.
+	 */
 	private static int recordRecovered(PgSql.Statement recover, PgSql.Statement attempt, PgSql.Statement event,
 			Instant now) throws SQLException {
 		int recovered = 0;
@@ -669,7 +699,12 @@ public final class PostgresJobStore implements JobStore {
 
 	static void addEvent(PgSql.Statement event, long jobId, Instant at, String name, String actor, String detail)
 			throws SQLException {
-		event.set("job_id", jobId).set("at", at).set("event", name).set("actor", actor).set("detail", detail).addBatch();
+		event.set("job_id", jobId)
+			.set("at", at)
+			.set("event", name)
+			.set("actor", actor)
+			.set("detail", detail)
+			.addBatch();
 	}
 
 	private PgSql sql(String template) {

@@ -18,17 +18,19 @@ import org.slf4j.LoggerFactory;
 import dev.jobqueue.core.QueueSignals;
 
 /**
- * Wake-ups across processes and hosts with {@code LISTEN/NOTIFY}. Enqueues (and cancels of running jobs) send a
- * notification in their own transaction, which PostgreSQL delivers to every listening session when it commits. A
- * daemon thread holds one connection of the DataSource that listens on the queue's channel, and passes what it
- * hears on: to the process's {@link QueueSignals} (the worker claims at once, or interrupts a cancelled run), and
- * as a {@link #changeToken() change token}.
+ * Wake-ups across processes and hosts with {@code LISTEN/NOTIFY}. Enqueues (and cancels
+ * of running jobs) send a notification in their own transaction, which PostgreSQL
+ * delivers to every listening session when it commits. A daemon thread holds one
+ * connection of the DataSource that listens on the queue's channel, and passes what it
+ * hears on: to the process's {@link QueueSignals} (the worker claims at once, or
+ * interrupts a cancelled run), and as a {@link #changeToken() change token}.
  *
  * <p>
- * A notification is a hint, never the only way a job is found: workers still poll at their interval. When
- * notifications cannot work (the connection goes through a transaction-pooling PgBouncer, the server is down), the
- * change token is {@code null} and the worker simply polls; the thread reconnects by itself with a growing pause
- * and, once it listens again, wakes the worker in case it missed something meanwhile.
+ * A notification is a hint, never the only way a job is found: workers still poll at
+ * their interval. When notifications cannot work (the connection goes through a
+ * transaction-pooling PgBouncer, the server is down), the change token is {@code null}
+ * and the worker simply polls; the thread reconnects by itself with a growing pause and,
+ * once it listens again, wakes the worker in case it missed something meanwhile.
  */
 public final class PostgresNotifications implements AutoCloseable {
 
@@ -40,10 +42,16 @@ public final class PostgresNotifications implements AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(PostgresNotifications.class);
 
-	/** How long a LISTEN waits for its own probe before it concludes that notifications do not arrive. */
+	/**
+	 * How long a LISTEN waits for its own probe before it concludes that notifications do
+	 * not arrive.
+	 */
 	private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(5);
 
-	/** How long the thread waits for notifications before it checks that its connection still works. */
+	/**
+	 * How long the thread waits for notifications before it checks that its connection
+	 * still works.
+	 */
 	private static final long WAIT_MILLIS = 1_000;
 
 	private static final long KEEPALIVE_NANOS = Duration.ofSeconds(30).toNanos();
@@ -56,7 +64,10 @@ public final class PostgresNotifications implements AutoCloseable {
 
 	private final String location;
 
-	/** Tells this process's own notifications apart: it signals itself directly, after commit. */
+	/**
+	 * Tells this process's own notifications apart: it signals itself directly, after
+	 * commit.
+	 */
 	private final String node = UUID.randomUUID().toString().substring(0, 8);
 
 	private final AtomicLong received = new AtomicLong();
@@ -75,14 +86,18 @@ public final class PostgresNotifications implements AutoCloseable {
 		this.location = location;
 	}
 
-	/** A store that never listens (no driver class for it, or switched off): workers poll. */
+	/**
+	 * A store that never listens (no driver class for it, or switched off): workers poll.
+	 */
 	static PostgresNotifications disabled(DataSource dataSource, PostgresTables tables, String location) {
 		PostgresNotifications notifications = new PostgresNotifications(dataSource, tables, location);
 		notifications.closed = true;
 		return notifications;
 	}
 
-	/** Where the notifications of other processes go; {@link QueueSignals#NONE} until set. */
+	/**
+	 * Where the notifications of other processes go; {@link QueueSignals#NONE} until set.
+	 */
 	public void signals(QueueSignals signals) {
 		this.signals = Objects.requireNonNull(signals, "'signals' must not be null");
 	}
@@ -97,7 +112,10 @@ public final class PostgresNotifications implements AutoCloseable {
 		return this.listening;
 	}
 
-	/** The number of notifications from other processes so far, or {@code null} while not listening. */
+	/**
+	 * The number of notifications from other processes so far, or {@code null} while not
+	 * listening.
+	 */
 	Object changeToken() {
 		return this.listening ? this.received.get() : null;
 	}
@@ -146,12 +164,14 @@ public final class PostgresNotifications implements AutoCloseable {
 					continue;
 				}
 				if (failures > 0) {
-					logger.info("Queue notifications on {} work again after {} failed attempt(s)", this.location, failures);
+					logger.info("Queue notifications on {} work again after {} failed attempt(s)", this.location,
+							failures);
 				}
 				failures = 0;
 				backoff = 100;
 				this.listening = true;
-				// Enqueues committed while this process did not listen went unheard: look now.
+				// Enqueues committed while this process did not listen went unheard: look
+				// now.
 				this.received.incrementAndGet();
 				this.signals.jobsEnqueued();
 				receive(listen, pg);
@@ -175,7 +195,9 @@ public final class PostgresNotifications implements AutoCloseable {
 		}
 	}
 
-	/** Listens, then checks with a probe of its own that notifications reach this session. */
+	/**
+	 * Listens, then checks with a probe of its own that notifications reach this session.
+	 */
 	private boolean subscribe(Connection listen, PGConnection pg) throws SQLException {
 		try (Statement statement = listen.createStatement()) {
 			statement.execute("LISTEN " + this.channel);
@@ -206,7 +228,8 @@ public final class PostgresNotifications implements AutoCloseable {
 				lastCheck = System.nanoTime();
 			}
 			else if (System.nanoTime() - lastCheck > KEEPALIVE_NANOS) {
-				// A connection cut without a word (a dropped network path) shows only when something is sent.
+				// A connection cut without a word (a dropped network path) shows only
+				// when something is sent.
 				try (Statement statement = listen.createStatement()) {
 					statement.execute("SELECT 1");
 				}
@@ -237,8 +260,8 @@ public final class PostgresNotifications implements AutoCloseable {
 	}
 
 	/**
-	 * Stops listening before the connection goes back to a pool: a pooled connection that still listened would
-	 * collect notifications in memory for whoever borrows it next.
+	 * Stops listening before the connection goes back to a pool: a pooled connection that
+	 * still listened would collect notifications in memory for whoever borrows it next.
 	 */
 	private record Unlisten(Connection connection) implements AutoCloseable {
 

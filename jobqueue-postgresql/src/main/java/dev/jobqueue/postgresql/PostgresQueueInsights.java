@@ -33,13 +33,15 @@ import dev.jobqueue.core.QueueSnapshot.WorkerState;
 import dev.jobqueue.core.TraceHeaders;
 
 /**
- * {@link QueueInsights} on PostgreSQL. A snapshot is a handful of statements in one repeatable-read, read-only
- * transaction (every statement sees the same state), each answered from an index of {@code V1__create_queue.sql};
- * only the worker table, one row per process, is read whole. The plans on a table of a million finished jobs are
- * written down in {@code docs/postgresql.md}.
+ * {@link QueueInsights} on PostgreSQL. A snapshot is a handful of statements in one
+ * repeatable-read, read-only transaction (every statement sees the same state), each
+ * answered from an index of {@code V1__create_queue.sql}; only the worker table, one row
+ * per process, is read whole. The plans on a table of a million finished jobs are written
+ * down in {@code docs/postgresql.md}.
  *
  * <p>
- * Over 400 lines: one statement per question of the snapshot, each with the note on its plan.
+ * Over 400 lines: one statement per question of the snapshot, each with the note on its
+ * plan.
  */
 public final class PostgresQueueInsights implements QueueInsights {
 
@@ -52,7 +54,10 @@ public final class PostgresQueueInsights implements QueueInsights {
 			SELECT type, status, count(*) FROM {jobs} GROUP BY status, type
 			""";
 
-	/** Due pending jobs that a worker would claim now: a paused type, or one no live worker handles, is held. */
+	/**
+	 * Due pending jobs that a worker would claim now: a paused type, or one no live
+	 * worker handles, is held.
+	 */
 	private static final String CLAIMABLE = """
 			status = 'pending' AND run_at <= :now AND type <> ALL(ARRAY(SELECT type FROM {paused}))
 			AND EXISTS (SELECT 1 FROM {workers} w WHERE w.heartbeat_at >= :alive_after AND {jobs}.type = ANY (w.types))""";
@@ -111,7 +116,10 @@ public final class PostgresQueueInsights implements QueueInsights {
 			ORDER BY id
 			""";
 
-	/** The queue's tables: their sizes and rows, live and dead (what autovacuum has yet to reclaim). */
+	/**
+	 * The queue's tables: their sizes and rows, live and dead (what autovacuum has yet to
+	 * reclaim).
+	 */
 	private static final String TABLE_STATS = """
 			SELECT c.relname, pg_table_size(c.oid), pg_indexes_size(c.oid), coalesce(s.n_live_tup, 0),
 				coalesce(s.n_dead_tup, 0)
@@ -134,7 +142,10 @@ public final class PostgresQueueInsights implements QueueInsights {
 			GROUP BY 1
 			""";
 
-	/** Failed runs per slot, each job looked up to tell a failure for good from a retried one. */
+	/**
+	 * Failed runs per slot, each job looked up to tell a failure for good from a retried
+	 * one.
+	 */
 	static final String OUTCOMES_FAILED = """
 			SELECT floor(extract(epoch FROM a.finished_at) * 1000 / :slot)::bigint,
 			       coalesce(j.status = 'failed' AND j.runs = a.run, false), count(*)
@@ -143,7 +154,10 @@ public final class PostgresQueueInsights implements QueueInsights {
 			GROUP BY 1, 2
 			""";
 
-	/** Any healthy database answers at once: a read never waits for another transaction's row locks. */
+	/**
+	 * Any healthy database answers at once: a read never waits for another transaction's
+	 * row locks.
+	 */
 	private static final String READ_PROBE = """
 			SELECT count(*) FROM {jobs} WHERE id = -1
 			""";
@@ -179,19 +193,19 @@ public final class PostgresQueueInsights implements QueueInsights {
 		StuckJobs stuck = stuck(connection, now.minus(settings.stuckAfter()), settings.jobsListed());
 		Map<String, Map<Integer, Long>> retriesByType = retriesByType(connection);
 		Map<Integer, Long> retries = new TreeMap<>();
-		retriesByType.values().forEach((byAttempts) -> byAttempts.forEach((attempts, count) -> retries.merge(attempts, count, Long::sum)));
+		retriesByType.values()
+			.forEach(
+					(byAttempts) -> byAttempts.forEach((attempts, count) -> retries.merge(attempts, count, Long::sum)));
 		ErrorSummary errors = errors(connection, settings.topErrors());
 		List<WorkerState> workers = workers(connection, now.minus(settings.workerDeadAfter()));
-		return new QueueSnapshot(now, counts, claimable, oldestClaimable, oldestRunning, stuck, retries,
-				retriesByType, errors, workers, unhandled(counts, workers), storage(connection));
+		return new QueueSnapshot(now, counts, claimable, oldestClaimable, oldestRunning, stuck, retries, retriesByType,
+				errors, workers, unhandled(counts, workers), storage(connection));
 	}
 
 	@Override
 	public Optional<JobSummary> oldestClaimable(Instant now, Instant workersAliveAfter) {
-		return Optional.ofNullable(this.database.read("find the oldest claimable job",
-				(connection) -> firstSummary(sql(OLDEST_CLAIMABLE).prepare(connection)
-					.set("now", now)
-					.set("alive_after", workersAliveAfter))));
+		return Optional.ofNullable(this.database.read("find the oldest claimable job", (connection) -> firstSummary(
+				sql(OLDEST_CLAIMABLE).prepare(connection).set("now", now).set("alive_after", workersAliveAfter))));
 	}
 
 	@Override
@@ -213,9 +227,8 @@ public final class PostgresQueueInsights implements QueueInsights {
 					Text payload = text(rows, 19, preview);
 					Text result = (rows.getObject(21) != null) ? text(rows, 21, preview) : null;
 					return Optional.of(new JobDetail(job, PgSql.instant(rows, "lease_until"), rows.getString(15),
-							rows.getString(16), rows.getBoolean(17), TraceHeaders.traceParent(rows.getString(18)), payload,
-						result,
-							attempts(connection, id), events(connection, id)));
+							rows.getString(16), rows.getBoolean(17), TraceHeaders.traceParent(rows.getString(18)),
+							payload, result, attempts(connection, id), events(connection, id)));
 				}
 			}
 		});
@@ -293,7 +306,10 @@ public final class PostgresQueueInsights implements QueueInsights {
 		}
 	}
 
-	/** Newest first: by status (and type) from jobs_status_type_idx, else the primary key read backwards. */
+	/**
+	 * Newest first: by status (and type) from jobs_status_type_idx, else the primary key
+	 * read backwards.
+	 */
 	static String jobsStatement(JobQuery query) {
 		List<String> conditions = new ArrayList<>();
 		if (query.status() != null) {
@@ -309,7 +325,8 @@ public final class PostgresQueueInsights implements QueueInsights {
 			conditions.add("id < :before");
 		}
 		return "SELECT " + SUMMARY_COLUMNS + " FROM {jobs}"
-				+ (conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions)) + " ORDER BY id DESC LIMIT :limit";
+				+ (conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions))
+				+ " ORDER BY id DESC LIMIT :limit";
 	}
 
 	@Override
@@ -320,7 +337,8 @@ public final class PostgresQueueInsights implements QueueInsights {
 			try (ResultSet rows = statement.executeQuery(sql(READ_PROBE).text())) {
 				rows.next();
 			}
-			// On for a hot standby and for default_transaction_read_only: found without writing or locking.
+			// On for a hot standby and for default_transaction_read_only: found without
+			// writing or locking.
 			try (ResultSet rows = statement.executeQuery("SHOW transaction_read_only")) {
 				readOnly = rows.next() && "on".equalsIgnoreCase(rows.getString(1));
 			}
@@ -359,7 +377,8 @@ public final class PostgresQueueInsights implements QueueInsights {
 		Map<String, Map<Integer, Long>> retries = new TreeMap<>();
 		try (PgSql.Statement select = sql(RETRIES).prepare(connection); ResultSet rows = select.executeQuery()) {
 			while (rows.next()) {
-				retries.computeIfAbsent(rows.getString(1), (type) -> new TreeMap<>()).put(rows.getInt(2), rows.getLong(3));
+				retries.computeIfAbsent(rows.getString(1), (type) -> new TreeMap<>())
+					.put(rows.getInt(2), rows.getLong(3));
 			}
 		}
 		return retries;
@@ -428,16 +447,17 @@ public final class PostgresQueueInsights implements QueueInsights {
 	}
 
 	/**
-	 * The queue's tables and indexes in the shape the endpoint shows for any store: their total size as the
-	 * database size, in 8 kB pages; no log or free list of the queue's own. Per table sizes, dead rows and the
-	 * database's connections go to the details.
+	 * The queue's tables and indexes in the shape the endpoint shows for any store: their
+	 * total size as the database size, in 8 kB pages; no log or free list of the queue's
+	 * own. Per table sizes, dead rows and the database's connections go to the details.
 	 */
 	private StorageState storage(Connection connection) throws SQLException {
 		Map<String, Object> tables = new LinkedHashMap<>();
 		long bytes = 0;
 		try (PgSql.Statement select = sql(TABLE_STATS).prepare(connection)) {
 			select.set("schema", this.tables.schema())
-				.setTexts("tables", PostgresRetentionStore.TABLES.stream().map((table) -> this.tables.prefix() + table).toList());
+				.setTexts("tables",
+						PostgresRetentionStore.TABLES.stream().map((table) -> this.tables.prefix() + table).toList());
 			try (ResultSet rows = select.executeQuery()) {
 				while (rows.next()) {
 					bytes += rows.getLong(2) + rows.getLong(3);
@@ -447,14 +467,15 @@ public final class PostgresQueueInsights implements QueueInsights {
 			}
 		}
 		Map<String, Object> connections = new LinkedHashMap<>();
-		try (PreparedStatement select = connection.prepareStatement(CONNECTIONS); ResultSet rows = select.executeQuery()) {
+		try (PreparedStatement select = connection.prepareStatement(CONNECTIONS);
+				ResultSet rows = select.executeQuery()) {
 			while (rows.next()) {
 				connections.put(rows.getString(1), rows.getLong(2));
 			}
 		}
 		return new StorageState("postgresql", this.database.location(), bytes, 0, 8192, bytes / 8192, 0,
-				this.database.retries(), Map.of("schema", this.tables.schema(), "tables", tables, "connections",
-						connections));
+				this.database.retries(),
+				Map.of("schema", this.tables.schema(), "tables", tables, "connections", connections));
 	}
 
 	private List<Attempt> attempts(Connection connection, long id) throws SQLException {
@@ -478,8 +499,8 @@ public final class PostgresQueueInsights implements QueueInsights {
 			select.set("job_id", id).set("limit", JobDetail.MAX_EVENTS);
 			try (ResultSet rows = select.executeQuery()) {
 				while (rows.next()) {
-					events.add(new Event(PgSql.instant(rows, 1), rows.getString(2), rows.getString(3),
-							rows.getString(4)));
+					events.add(
+							new Event(PgSql.instant(rows, 1), rows.getString(2), rows.getString(3), rows.getString(4)));
 				}
 			}
 		}

@@ -17,15 +17,18 @@ import dev.jobqueue.core.StorageStats;
  *
  * <ul>
  * <li>Each batch is its own short transaction. It finds its rows through
- * {@code jobs_finished_idx (status, type, finished_at)}, one type at a time, so a batch reads only rows it deletes;
- * attempts and events go by {@code ON DELETE CASCADE} through their {@code job_id} indexes.</li>
- * <li>The types of a status are found by a loose index scan (a recursive query: one index seek per type).</li>
- * <li>The lease is a row of {@code job_housekeeping}, taken with {@code INSERT ... ON CONFLICT DO UPDATE ...
+ * {@code jobs_finished_idx (status, type, finished_at)}, one type at a time, so a batch
+ * reads only rows it deletes; attempts and events go by {@code ON DELETE CASCADE} through
+ * their {@code job_id} indexes.</li>
+ * <li>The types of a status are found by a loose index scan (a recursive query: one index
+ * seek per type).</li>
+ * <li>The lease is a row of {@code job_housekeeping}, taken with
+ * {@code INSERT ... ON CONFLICT DO UPDATE ...
  * WHERE} the lease expired or is ours, so exactly one process holds it.</li>
- * <li>Space: autovacuum makes the space of deleted rows reusable; files do not shrink without a
- * {@code VACUUM FULL}, which locks the tables and is the operator's call. {@link #vacuum()} runs a plain
- * {@code VACUUM (ANALYZE)}, which never blocks the queue. There is no write-ahead log of the queue's own: the
- * server checkpoints.</li>
+ * <li>Space: autovacuum makes the space of deleted rows reusable; files do not shrink
+ * without a {@code VACUUM FULL}, which locks the tables and is the operator's call.
+ * {@link #vacuum()} runs a plain {@code VACUUM (ANALYZE)}, which never blocks the queue.
+ * There is no write-ahead log of the queue's own: the server checkpoints.</li>
  * </ul>
  */
 public final class PostgresRetentionStore implements RetentionStore {
@@ -44,7 +47,9 @@ public final class PostgresRetentionStore implements RetentionStore {
 			DELETE FROM {workers} WHERE heartbeat_at < :heartbeat_before
 			""";
 
-	/** One index seek per type: the next type after the previous one, until there is none. */
+	/**
+	 * One index seek per type: the next type after the previous one, until there is none.
+	 */
 	static final String FINISHED_TYPES = """
 			WITH RECURSIVE types AS (
 			    (SELECT type FROM {jobs} WHERE status = :status AND finished_at IS NOT NULL ORDER BY type LIMIT 1)
@@ -57,7 +62,10 @@ public final class PostgresRetentionStore implements RetentionStore {
 			SELECT type FROM types WHERE type IS NOT NULL
 			""";
 
-	/** The ids as an array: {@code id IN (...)} was planned as a hash join over the whole table. */
+	/**
+	 * The ids as an array: {@code id IN (...)} was planned as a hash join over the whole
+	 * table.
+	 */
 	static final String DELETE_FINISHED = """
 			DELETE FROM {jobs} WHERE id = ANY(ARRAY(
 			    SELECT id FROM {jobs}
@@ -88,7 +96,10 @@ public final class PostgresRetentionStore implements RetentionStore {
 	public boolean acquireLease(String task, String owner, Instant now, Instant until) {
 		return this.database.write("take the " + task + " lease", (connection) -> {
 			try (PgSql.Statement acquire = sql(ACQUIRE_LEASE).prepare(connection)) {
-				return acquire.set("task", task).set("owner", owner).set("until", until).set("now", now)
+				return acquire.set("task", task)
+					.set("owner", owner)
+					.set("until", until)
+					.set("now", now)
 					.executeUpdate() == 1;
 			}
 		});
@@ -144,7 +155,10 @@ public final class PostgresRetentionStore implements RetentionStore {
 		});
 	}
 
-	/** The queue's tables with their indexes as {@code fileBytes}; nothing is free for a store to hand back. */
+	/**
+	 * The queue's tables with their indexes as {@code fileBytes}; nothing is free for a
+	 * store to hand back.
+	 */
 	@Override
 	public StorageStats storage() {
 		return new StorageStats(tableBytes(), 0, 0, false);
@@ -162,7 +176,10 @@ public final class PostgresRetentionStore implements RetentionStore {
 		});
 	}
 
-	/** Nothing to do: PostgreSQL reuses the space of deleted rows once autovacuum has seen them. */
+	/**
+	 * Nothing to do: PostgreSQL reuses the space of deleted rows once autovacuum has seen
+	 * them.
+	 */
 	@Override
 	public long reclaimFreeSpace(int maxPages) {
 		if (maxPages <= 0) {
@@ -178,9 +195,10 @@ public final class PostgresRetentionStore implements RetentionStore {
 	}
 
 	/**
-	 * {@code VACUUM (ANALYZE)} of the queue's tables: marks the space of deleted rows reusable and refreshes the
-	 * planner's statistics, without locking out the queue. Files shrink only with {@code VACUUM FULL}, which
-	 * locks the tables: run that yourself, off-peak, if you need the disk back.
+	 * {@code VACUUM (ANALYZE)} of the queue's tables: marks the space of deleted rows
+	 * reusable and refreshes the planner's statistics, without locking out the queue.
+	 * Files shrink only with {@code VACUUM FULL}, which locks the tables: run that
+	 * yourself, off-peak, if you need the disk back.
 	 */
 	@Override
 	public StorageStats vacuum() {

@@ -22,11 +22,13 @@ import dev.jobqueue.core.ScheduleStore;
 import dev.jobqueue.core.TickDecision;
 
 /**
- * The {@link ScheduleStore} on PostgreSQL, in the same database as the jobs: a schedule's job and its next tick
- * are written in one transaction. Processes firing at once do not wait for each other: each locks the due
- * schedule rows it reads with {@code FOR UPDATE SKIP LOCKED}, so a schedule another process is firing is left to
- * it. The tick is then moved with a compare-and-set on {@code next_run_at} and {@code last_tick_at} (a CHECK keeps
- * the next tick after the last), so one tick yields one job however many processes fire.
+ * The {@link ScheduleStore} on PostgreSQL, in the same database as the jobs: a schedule's
+ * job and its next tick are written in one transaction. Processes firing at once do not
+ * wait for each other: each locks the due schedule rows it reads with
+ * {@code FOR UPDATE SKIP LOCKED}, so a schedule another process is firing is left to it.
+ * The tick is then moved with a compare-and-set on {@code next_run_at} and
+ * {@code last_tick_at} (a CHECK keeps the next tick after the last), so one tick yields
+ * one job however many processes fire.
  */
 public final class PostgresScheduleStore implements ScheduleStore {
 

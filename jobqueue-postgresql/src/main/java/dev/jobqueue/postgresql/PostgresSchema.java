@@ -19,16 +19,20 @@ import org.slf4j.LoggerFactory;
 import dev.jobqueue.JobQueueException;
 
 /**
- * Brings the queue's schema up to date with a private Flyway: its own history table and migration location, in
- * the queue's schema (created when missing and the user may). Flyway takes a PostgreSQL advisory lock while it
- * migrates, so processes starting at once migrate one after another. A schema migrated by a newer version of the
- * queue is refused, not downgraded.
+ * Brings the queue's schema up to date with a private Flyway: its own history table and
+ * migration location, in the queue's schema (created when missing and the user may).
+ * Flyway takes a PostgreSQL advisory lock while it migrates, so processes starting at
+ * once migrate one after another. A schema migrated by a newer version of the queue is
+ * refused, not downgraded.
  */
 public final class PostgresSchema {
 
 	public static final String MIGRATION_LOCATION = "classpath:dev/jobqueue/postgresql/migration";
 
-	/** The oldest server the queue supports: {@code hashtextextended} and identity columns need 11; 13 is tested. */
+	/**
+	 * The oldest server the queue supports: {@code hashtextextended} and identity columns
+	 * need 11; 13 is tested.
+	 */
 	static final int MINIMUM_SERVER_VERSION = 13;
 
 	private static final Logger logger = LoggerFactory.getLogger(PostgresSchema.class);
@@ -93,7 +97,8 @@ public final class PostgresSchema {
 	}
 
 	private void checkServer() {
-		try (Connection connection = this.dataSource.getConnection(); Statement statement = connection.createStatement();
+		try (Connection connection = this.dataSource.getConnection();
+				Statement statement = connection.createStatement();
 				ResultSet rows = statement.executeQuery("SELECT current_setting('server_version_num')::int")) {
 			int version = rows.next() ? rows.getInt(1) : 0;
 			if (version / 10000 < MINIMUM_SERVER_VERSION) {
@@ -115,9 +120,11 @@ public final class PostgresSchema {
 					+ "database or the schema, or set jobqueue.postgresql.schema to a schema it owns.", ex);
 		}
 		if (PostgresErrors.isConnectionFailure(ex)) {
-			return new JobQueueException("Could not " + action + ": the PostgreSQL server at " + this.location
-					+ " cannot be reached (" + rootMessage(ex) + "). Start it or fix jobqueue.datasource.url; the "
-					+ "queue's schema is migrated at start-up, so the application cannot start without it.", ex);
+			return new JobQueueException(
+					"Could not " + action + ": the PostgreSQL server at " + this.location + " cannot be reached ("
+							+ rootMessage(ex) + "). Start it or fix jobqueue.datasource.url; the "
+							+ "queue's schema is migrated at start-up, so the application cannot start without it.",
+					ex);
 		}
 		return new JobQueueException("Could not " + action + " in " + this.location + ": " + rootMessage(ex), ex);
 	}

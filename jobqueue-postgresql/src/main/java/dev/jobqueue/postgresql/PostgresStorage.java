@@ -6,8 +6,9 @@ import dev.jobqueue.core.QueueSignals;
 import dev.jobqueue.core.QueueStorage;
 
 /**
- * The queue on one PostgreSQL database: its job, schedule and retention stores and insights share the database,
- * and a listener passes other processes' notifications to this one (see {@link PostgresNotifications}).
+ * The queue on one PostgreSQL database: its job, schedule and retention stores and
+ * insights share the database, and a listener passes other processes' notifications to
+ * this one (see {@link PostgresNotifications}).
  */
 public final class PostgresStorage implements QueueStorage, AutoCloseable {
 
@@ -53,7 +54,9 @@ public final class PostgresStorage implements QueueStorage, AutoCloseable {
 		return this.notifications;
 	}
 
-	/** Where other processes' enqueues and cancels are passed on in this one (the worker). */
+	/**
+	 * Where other processes' enqueues and cancels are passed on in this one (the worker).
+	 */
 	public PostgresStorage signals(QueueSignals signals) {
 		this.notifications.signals(signals);
 		return this;

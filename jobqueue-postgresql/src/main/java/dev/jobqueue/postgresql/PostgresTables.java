@@ -5,9 +5,10 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The queue's tables in one schema under an optional prefix, so several queues (or an application's own tables)
- * can share one database. Names are folded to lower case, as PostgreSQL folds unquoted names, so the migrations
- * and the statements always mean the same tables.
+ * The queue's tables in one schema under an optional prefix, so several queues (or an
+ * application's own tables) can share one database. Names are folded to lower case, as
+ * PostgreSQL folds unquoted names, so the migrations and the statements always mean the
+ * same tables.
  */
 public final class PostgresTables {
 
@@ -24,7 +25,8 @@ public final class PostgresTables {
 	public PostgresTables(String schema, String prefix) {
 		String schemaName = (schema != null && !schema.isBlank()) ? schema.toLowerCase(Locale.ROOT) : DEFAULT_SCHEMA;
 		if (!schemaName.matches(NAME) || schemaName.length() > 63) {
-			throw new IllegalArgumentException("jobqueue.postgresql.schema '" + schema + "' is not usable: use up to 63 "
+			throw new IllegalArgumentException("jobqueue.postgresql.schema '" + schema
+					+ "' is not usable: use up to 63 "
 					+ "letters, digits and underscores, starting with a letter or underscore (for example 'jobqueue')");
 		}
 		String prefixName = (prefix != null) ? prefix.toLowerCase(Locale.ROOT) : "";
@@ -58,8 +60,9 @@ public final class PostgresTables {
 	}
 
 	/**
-	 * The channel of this queue's notifications: one per schema and prefix, so two queues in one database do not
-	 * wake each other. At most 63 characters, PostgreSQL's limit for a name.
+	 * The channel of this queue's notifications: one per schema and prefix, so two queues
+	 * in one database do not wake each other. At most 63 characters, PostgreSQL's limit
+	 * for a name.
 	 */
 	public String channel() {
 		String channel = "jobqueue_" + this.schema + "_" + this.prefix;
@@ -67,18 +70,19 @@ public final class PostgresTables {
 	}
 
 	/**
-	 * Replaces {@code {jobs}}, {@code {attempts}}, {@code {events}}, {@code {workers}}, {@code {schedules}},
-	 * {@code {paused}} and {@code {housekeeping}} by their qualified names and parses the {@code :name}
-	 * parameters, once per template.
+	 * Replaces {@code {jobs}}, {@code {attempts}}, {@code {events}}, {@code {workers}},
+	 * {@code {schedules}}, {@code {paused}} and {@code {housekeeping}} by their qualified
+	 * names and parses the {@code :name} parameters, once per template.
 	 */
 	PgSql sql(String template) {
-		return this.parsed.computeIfAbsent(template, (key) -> PgSql.parse(key.replace("{jobs}", jobs())
-			.replace("{attempts}", qualified("job_attempts"))
-			.replace("{events}", qualified("job_events"))
-			.replace("{workers}", qualified("job_workers"))
-			.replace("{schedules}", qualified("job_schedules"))
-			.replace("{paused}", qualified("job_paused_types"))
-			.replace("{housekeeping}", qualified("job_housekeeping"))));
+		return this.parsed.computeIfAbsent(template,
+				(key) -> PgSql.parse(key.replace("{jobs}", jobs())
+					.replace("{attempts}", qualified("job_attempts"))
+					.replace("{events}", qualified("job_events"))
+					.replace("{workers}", qualified("job_workers"))
+					.replace("{schedules}", qualified("job_schedules"))
+					.replace("{paused}", qualified("job_paused_types"))
+					.replace("{housekeeping}", qualified("job_housekeeping"))));
 	}
 
 }

@@ -1,4 +1,5 @@
 /**
- * The PostgreSQL implementation of the store: transactions, schema, statements and LISTEN/NOTIFY wake-ups.
+ * The PostgreSQL implementation of the store: transactions, schema, statements and
+ * LISTEN/NOTIFY wake-ups.
  */
 package dev.jobqueue.postgresql;

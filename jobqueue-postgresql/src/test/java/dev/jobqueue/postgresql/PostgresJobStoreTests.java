@@ -30,7 +30,10 @@ import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
-/** The PostgreSQL statements one by one, on a real server; the engine's semantics are in the behaviour suite. */
+/**
+ * The PostgreSQL statements one by one, on a real server; the engine's semantics are in
+ * the behaviour suite.
+ */
 @PostgresTest
 class PostgresJobStoreTests {
 
@@ -84,19 +87,23 @@ class PostgresJobStoreTests {
 	@Test
 	void outcomesPerSlotTellFailuresForGoodFromRetriedOnes() {
 		Instant start = Instant.parse("2030-01-01T00:00:00Z");
-		// Job 1 failed once, was retried, then succeeded; job 2 failed twice, the second time for good; job 3
+		// Job 1 failed once, was retried, then succeeded; job 2 failed twice, the second
+		// time for good; job 3
 		// lost its lease and runs again; job 4 is running.
-		this.db.execute("INSERT INTO jobs (id, type, status, payload, max_attempts, runs, run_at, created_at) "
-				+ "OVERRIDING SYSTEM VALUE VALUES (1, 'a', 'succeeded', '{}', 3, 2, ?, ?), "
-				+ "(2, 'a', 'failed', '{}', 2, 2, ?, ?), (3, 'b', 'pending', '{}', 3, 1, ?, ?), "
-				+ "(4, 'b', 'running', '{}', 3, 1, ?, ?)", ts(start), ts(start), ts(start), ts(start), ts(start),
-				ts(start), ts(start), ts(start));
-		this.db.execute("INSERT INTO job_attempts (job_id, run, attempt, worker_id, started_at, finished_at, outcome) "
-				+ "VALUES (1, 1, 1, 'w', ?, ?, 'FAILED'), (1, 2, 2, 'w', ?, ?, 'SUCCEEDED'), "
-				+ "(2, 1, 1, 'w', ?, ?, 'FAILED'), (2, 2, 2, 'w', ?, ?, 'FAILED'), "
-				+ "(3, 1, 1, 'w', ?, ?, 'LEASE_EXPIRED'), (4, 1, 1, 'w', ?, NULL, NULL)", ts(start),
-				ts(start.plusMillis(10)), ts(start), ts(start.plusSeconds(65)), ts(start), ts(start.plusMillis(20)),
-				ts(start), ts(start.plusSeconds(121)), ts(start), ts(start.plusMillis(30)), ts(start));
+		this.db.execute(
+				"INSERT INTO jobs (id, type, status, payload, max_attempts, runs, run_at, created_at) "
+						+ "OVERRIDING SYSTEM VALUE VALUES (1, 'a', 'succeeded', '{}', 3, 2, ?, ?), "
+						+ "(2, 'a', 'failed', '{}', 2, 2, ?, ?), (3, 'b', 'pending', '{}', 3, 1, ?, ?), "
+						+ "(4, 'b', 'running', '{}', 3, 1, ?, ?)",
+				ts(start), ts(start), ts(start), ts(start), ts(start), ts(start), ts(start), ts(start));
+		this.db.execute(
+				"INSERT INTO job_attempts (job_id, run, attempt, worker_id, started_at, finished_at, outcome) "
+						+ "VALUES (1, 1, 1, 'w', ?, ?, 'FAILED'), (1, 2, 2, 'w', ?, ?, 'SUCCEEDED'), "
+						+ "(2, 1, 1, 'w', ?, ?, 'FAILED'), (2, 2, 2, 'w', ?, ?, 'FAILED'), "
+						+ "(3, 1, 1, 'w', ?, ?, 'LEASE_EXPIRED'), (4, 1, 1, 'w', ?, NULL, NULL)",
+				ts(start), ts(start.plusMillis(10)), ts(start), ts(start.plusSeconds(65)), ts(start),
+				ts(start.plusMillis(20)), ts(start), ts(start.plusSeconds(121)), ts(start), ts(start.plusMillis(30)),
+				ts(start));
 		List<QueueInsights.Outcomes> outcomes = this.db.storage()
 			.insights()
 			.outcomes(start, start.plusSeconds(180), Duration.ofMinutes(1));
@@ -166,8 +173,9 @@ class PostgresJobStoreTests {
 	@Test
 	void capsPausesAndGlobalLimitsInOneClaim() {
 		for (int i = 0; i < 5; i++) {
-			this.store.enqueue(List.of(job("capped", 0, null), job("free", 0, null), job("global", 9, null)), NOW, () -> {
-			});
+			this.store.enqueue(List.of(job("capped", 0, null), job("free", 0, null), job("global", 9, null)), NOW,
+					() -> {
+					});
 		}
 		this.admin.pause("free", "test", NOW);
 		ClaimRequest request = new ClaimRequest("w1", 10, Set.of("free"), Map.of("capped", 2, "global", 5), Set.of(),
@@ -187,14 +195,17 @@ class PostgresJobStoreTests {
 		this.store.complete(List.of(Completion.failed(job, "BAD:INPUT", "no")), "w1", NOW);
 		QueueSnapshot snapshot = this.db.storage()
 			.insights()
-			.snapshot(NOW.plusSeconds(1), new QueueInsights.SnapshotSettings(Duration.ofMinutes(1), 5,
-					Duration.ofMinutes(1), 10));
+			.snapshot(NOW.plusSeconds(1),
+					new QueueInsights.SnapshotSettings(Duration.ofMinutes(1), 5, Duration.ofMinutes(1), 10));
 		assertThat(snapshot.countsByStatus()).containsEntry(JobStatus.FAILED, 1L).containsEntry(JobStatus.PENDING, 1L);
 		assertThat(snapshot.errors().top()).extracting(QueueSnapshot.ErrorCount::code).containsExactly("BAD:INPUT");
 		assertThat(snapshot.unhandled()).containsOnlyKeys("b");
-		assertThat(snapshot.workers()).singleElement().satisfies((worker) -> assertThat(worker.types()).containsExactly("a"));
+		assertThat(snapshot.workers()).singleElement()
+			.satisfies((worker) -> assertThat(worker.types()).containsExactly("a"));
 		assertThat(snapshot.storage().databaseBytes()).isPositive();
-		assertThat(this.db.storage().insights().jobs(new QueueInsights.JobQuery(JobStatus.FAILED, null, null, null, 10))
+		assertThat(this.db.storage()
+			.insights()
+			.jobs(new QueueInsights.JobQuery(JobStatus.FAILED, null, null, null, 10))
 			.jobs()).hasSize(1);
 		this.db.storage().insights().checkAvailable();
 	}
@@ -213,15 +224,15 @@ class PostgresJobStoreTests {
 		QueueSnapshot snapshot = insights.snapshot(later, settings);
 		assertThat(snapshot.claimable()).isEqualTo(1);
 		assertThat(snapshot.oldestClaimable().type()).isEqualTo("b");
-		assertThat(insights.oldestClaimable(later, later.minusSeconds(60))).hasValueSatisfying(
-				(oldest) -> assertThat(oldest.type()).isEqualTo("b"));
+		assertThat(insights.oldestClaimable(later, later.minusSeconds(60)))
+			.hasValueSatisfying((oldest) -> assertThat(oldest.type()).isEqualTo("b"));
 		// Once w1 is dead, nothing is.
 		Instant muchLater = NOW.plusSeconds(300);
 		assertThat(insights.snapshot(muchLater, settings).claimable()).isZero();
 		assertThat(insights.oldestClaimable(muchLater, muchLater.minusSeconds(60))).isEmpty();
 		this.admin.resume("a");
-		assertThat(insights.oldestClaimable(later, later.minusSeconds(60))).hasValueSatisfying(
-				(oldest) -> assertThat(oldest.type()).isIn("a", "b"));
+		assertThat(insights.oldestClaimable(later, later.minusSeconds(60)))
+			.hasValueSatisfying((oldest) -> assertThat(oldest.type()).isIn("a", "b"));
 	}
 
 	@Test

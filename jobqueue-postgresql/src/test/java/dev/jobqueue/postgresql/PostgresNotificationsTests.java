@@ -22,7 +22,10 @@ import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** Two stores on one database, as two processes would be: LISTEN/NOTIFY carries enqueues and cancels across. */
+/**
+ * Two stores on one database, as two processes would be: LISTEN/NOTIFY carries enqueues
+ * and cancels across.
+ */
 @PostgresTest
 class PostgresNotificationsTests {
 
@@ -43,11 +46,12 @@ class PostgresNotificationsTests {
 		this.db = PostgresTestDatabase.create();
 		this.db.storage().signals(this.heardBySelf);
 		this.otherPool = PostgresDataSourcesForTests.pool(this.db.url());
-		this.other = new PostgresStorage(new PostgresDatabase(this.otherPool, this.db.url()), this.db.storage().tables());
+		this.other = new PostgresStorage(new PostgresDatabase(this.otherPool, this.db.url()),
+				this.db.storage().tables());
 		this.other.signals(this.heardByOther);
 		this.other.initializeSchema();
-		await().atMost(Duration.ofSeconds(10)).until(() -> this.other.notifications().listening()
-				&& this.db.storage().notifications().listening());
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.other.notifications().listening() && this.db.storage().notifications().listening());
 		this.heardBySelf.enqueued.set(0);
 		this.heardByOther.enqueued.set(0);
 	}
@@ -81,11 +85,13 @@ class PostgresNotificationsTests {
 
 	@Test
 	void aListenerWhoseConnectionIsCutReconnectsAndHearsAgain() {
-		// A listening session's last statement is its probe (waiting for notifications sends no query).
+		// A listening session's last statement is its probe (waiting for notifications
+		// sends no query).
 		assertThat(this.db.count("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-				+ "WHERE datname = current_database() AND query LIKE 'NOTIFY % ''probe/%'")).isEqualTo(2);
-		await().atMost(Duration.ofSeconds(20)).until(() -> this.heardByOther.enqueued.get() >= 1
-				&& this.other.notifications().listening());
+				+ "WHERE datname = current_database() AND query LIKE 'NOTIFY % ''probe/%'"))
+			.isEqualTo(2);
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> this.heardByOther.enqueued.get() >= 1 && this.other.notifications().listening());
 		int before = this.heardByOther.enqueued.get();
 		this.db.storage().jobs().enqueue(List.of(job()), NOW, () -> {
 		});

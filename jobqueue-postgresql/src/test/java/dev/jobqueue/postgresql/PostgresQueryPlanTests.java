@@ -24,9 +24,10 @@ import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The plans of the hot statements on a table of finished jobs (200,000 here; 1,000,000 with
- * {@code -Djobqueue.test.plans.jobs=1000000}, the figures in {@code docs/postgresql.md}), with generic plans, as
- * the server uses for prepared statements: none reads the finished bulk. Each plan is printed.
+ * The plans of the hot statements on a table of finished jobs (200,000 here; 1,000,000
+ * with {@code -Djobqueue.test.plans.jobs=1000000}, the figures in
+ * {@code docs/postgresql.md}), with generic plans, as the server uses for prepared
+ * statements: none reads the finished bulk. Each plan is printed.
  */
 @PostgresTest
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -76,32 +77,34 @@ class PostgresQueryPlanTests {
 
 	@Test
 	void claimsReadPendingJobsInClaimOrderFromTheirPartialIndexes() throws SQLException {
-		List<String> several = explain(PostgresClaims.CLAIM_BY_TYPE, Map.of("types",
-				new String[] { "type1", "type2", "type3" }, "rooms", new Integer[] { 100, 100, 100 }, "global_caps",
-				new Integer[] { null, null, null }, "worker_id", "w", "now", this.now, "lease_until",
-				this.now.plusSeconds(30), "not_repeatable", Set.of(), "limit", 100));
+		List<String> several = explain(PostgresClaims.CLAIM_BY_TYPE,
+				Map.of("types", new String[] { "type1", "type2", "type3" }, "rooms", new Integer[] { 100, 100, 100 },
+						"global_caps", new Integer[] { null, null, null }, "worker_id", "w", "now", this.now,
+						"lease_until", this.now.plusSeconds(30), "not_repeatable", Set.of(), "limit", 100));
 		assertThat(several).anyMatch((line) -> line.contains("Index Scan using jobs_claim_type_idx on jobs c"))
 			.anyMatch((line) -> line.contains("Index Scan using jobs_pkey on jobs j"))
 			.noneMatch((line) -> line.contains("Seq Scan on jobs"));
-		List<String> one = explain(PostgresClaims.CLAIM_DUE, Map.of("type", "type1", "worker_id", "w", "now",
-				this.now, "lease_until", this.now.plusSeconds(30), "not_repeatable", Set.of(), "limit", 100));
+		List<String> one = explain(PostgresClaims.CLAIM_DUE, Map.of("type", "type1", "worker_id", "w", "now", this.now,
+				"lease_until", this.now.plusSeconds(30), "not_repeatable", Set.of(), "limit", 100));
 		assertThat(one).noneMatch((line) -> line.contains("Seq Scan on jobs"));
 		List<String> capped = explain(PostgresClaims.CLAIM_BY_TYPE,
 				Map.of("types", new String[] { "type3", "type4" }, "rooms", new Integer[] { 2, 5 }, "global_caps",
-						new Integer[] { null, 3 }, "worker_id", "w", "now",
-						this.now, "lease_until", this.now.plusSeconds(30), "not_repeatable", Set.of(), "limit", 100));
+						new Integer[] { null, 3 }, "worker_id", "w", "now", this.now, "lease_until",
+						this.now.plusSeconds(30), "not_repeatable", Set.of(), "limit", 100));
 		assertThat(capped).anyMatch((line) -> line.contains("Index Scan using jobs_claim_type_idx on jobs c"))
 			.noneMatch((line) -> line.contains("Seq Scan on jobs"));
 	}
 
 	@Test
 	void leaseWorkReadsRunningJobsOnly() throws SQLException {
-		// jobs_running_idx or the running range of jobs_status_type_idx: either reads running jobs only.
+		// jobs_running_idx or the running range of jobs_status_type_idx: either reads
+		// running jobs only.
 		assertThat(explain(PostgresJobStore.RECOVER_EXPIRED, Map.of("now", this.now, "limit", 500)))
 			.anyMatch((line) -> line.matches(".*Index Scan using jobs_(running_idx|status_type_idx).*"))
 			.noneMatch((line) -> line.contains("Seq Scan on jobs"));
-		assertThat(explain(PostgresJobStore.RENEW_LEASES, Map.of("lease_until",
-				this.now.plusSeconds(30), "ids", new Long[] { 1L, 2L }, "runs", new Integer[] { 1, 1 }, "worker_id", "w")))
+		assertThat(explain(PostgresJobStore.RENEW_LEASES,
+				Map.of("lease_until", this.now.plusSeconds(30), "ids", new Long[] { 1L, 2L }, "runs",
+						new Integer[] { 1, 1 }, "worker_id", "w")))
 			.anyMatch((line) -> line.matches(".*Index Scan using jobs_(pkey|running_idx).*"))
 			.noneMatch((line) -> line.contains("Seq Scan on jobs"));
 	}
@@ -110,22 +113,24 @@ class PostgresQueryPlanTests {
 	void snapshotStatementsUseTheirIndexes() throws SQLException {
 		Map<String, List<String>> plans = new LinkedHashMap<>();
 		plans.put("COUNTS", explain(PostgresQueueInsights.COUNTS, Map.of()));
-		plans.put("CLAIMABLE_COUNT", explain(PostgresQueueInsights.CLAIMABLE_COUNT,
-				Map.of("now", this.now, "alive_after", this.now)));
-		plans.put("OLDEST_CLAIMABLE", explain(PostgresQueueInsights.OLDEST_CLAIMABLE,
-				Map.of("now", this.now, "alive_after", this.now)));
+		plans.put("CLAIMABLE_COUNT",
+				explain(PostgresQueueInsights.CLAIMABLE_COUNT, Map.of("now", this.now, "alive_after", this.now)));
+		plans.put("OLDEST_CLAIMABLE",
+				explain(PostgresQueueInsights.OLDEST_CLAIMABLE, Map.of("now", this.now, "alive_after", this.now)));
 		plans.put("OLDEST_RUNNING", explain(PostgresQueueInsights.OLDEST_RUNNING, Map.of("limit", 10)));
 		plans.put("STUCK", explain(PostgresQueueInsights.STUCK, Map.of("heartbeat_before", this.now, "limit", 10)));
 		plans.put("RETRIES", explain(PostgresQueueInsights.RETRIES, Map.of()));
 		plans.put("ERRORS", explain(PostgresQueueInsights.ERRORS, Map.of()));
-		plans.put("LIST_FAILED", explain(PostgresQueueInsights.jobsStatement(
-				new JobQuery(JobStatus.FAILED, null, null, null, 50)), Map.of("status", "failed", "limit", 51)));
+		plans.put("LIST_FAILED",
+				explain(PostgresQueueInsights.jobsStatement(new JobQuery(JobStatus.FAILED, null, null, null, 50)),
+						Map.of("status", "failed", "limit", 51)));
 		plans.forEach((name, plan) -> {
 			if (!name.equals("COUNTS")) {
 				assertThat(plan).as(name).noneMatch((line) -> line.contains("Seq Scan on jobs"));
 			}
 		});
-		// Counts per status and type read every row (as on SQLite): the one statement whose cost grows with the
+		// Counts per status and type read every row (as on SQLite): the one statement
+		// whose cost grows with the
 		// finished jobs kept. See docs/postgresql.md for its time on a million jobs.
 		assertThat(plans.get("COUNTS")).isNotEmpty();
 	}
@@ -135,13 +140,16 @@ class PostgresQueryPlanTests {
 		assertThat(explain(PostgresRetentionStore.FINISHED_TYPES, Map.of("status", "succeeded")))
 			.anyMatch((line) -> line.contains("jobs_finished_idx"))
 			.noneMatch((line) -> line.contains("Seq Scan on jobs"));
-		assertThat(explain(PostgresRetentionStore.DELETE_FINISHED, Map.of("status", "succeeded", "type", "type1",
-				"finished_before", Instant.parse("2030-01-01T01:00:00Z"), "limit", 1000)))
+		assertThat(explain(PostgresRetentionStore.DELETE_FINISHED,
+				Map.of("status", "succeeded", "type", "type1", "finished_before", Instant.parse("2030-01-01T01:00:00Z"),
+						"limit", 1000)))
 			.anyMatch((line) -> line.contains("jobs_finished_idx"))
 			.noneMatch((line) -> line.contains("Seq Scan on jobs"));
 	}
 
-	/** {@code EXPLAIN ANALYZE} with a generic plan, in a transaction that is rolled back. */
+	/**
+	 * {@code EXPLAIN ANALYZE} with a generic plan, in a transaction that is rolled back.
+	 */
 	private List<String> explain(String template, Map<String, Object> parameters) throws SQLException {
 		PgSql sql = this.tables.sql("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) " + template);
 		try (Connection connection = this.db.dataSource().getConnection()) {
@@ -163,8 +171,9 @@ class PostgresQueryPlanTests {
 			finally {
 				connection.rollback();
 			}
-			System.out.println("---- " + template.lines().filter((line) -> !line.isBlank()).findFirst().orElse("")
-					.trim() + " (" + FINISHED + " finished jobs)\n" + String.join("\n", lines));
+			System.out
+				.println("---- " + template.lines().filter((line) -> !line.isBlank()).findFirst().orElse("").trim()
+						+ " (" + FINISHED + " finished jobs)\n" + String.join("\n", lines));
 			return lines;
 		}
 	}

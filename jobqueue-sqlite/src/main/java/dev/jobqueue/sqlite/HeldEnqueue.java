@@ -16,19 +16,24 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 import dev.jobqueue.core.NewJob;
 
 /**
- * Enqueues inside a Spring transaction on another database, so the job runs only if that transaction commits.
+ * Enqueues inside a Spring transaction on another database, so the job runs only if that
+ * transaction commits.
  *
  * <ol>
- * <li>In one queue transaction, the jobs are inserted as usual (dedup keys are checked, ids assigned, the
- * {@code ENQUEUED} events written), then held: their {@code run_at} moves to a time that never comes and the
- * requested due time waits in {@code held_run_at}. No claim ever sees them.</li>
- * <li>When the caller's transaction commits, one update gives them back their due time and wakes the worker.</li>
+ * <li>In one queue transaction, the jobs are inserted as usual (dedup keys are checked,
+ * ids assigned, the {@code ENQUEUED} events written), then held: their {@code run_at}
+ * moves to a time that never comes and the requested due time waits in
+ * {@code held_run_at}. No claim ever sees them.</li>
+ * <li>When the caller's transaction commits, one update gives them back their due time
+ * and wakes the worker.</li>
  * <li>When it rolls back, the held jobs are deleted (their events go with them).</li>
  * </ol>
- * A job matched by dedup key is another job that is already visible: it is neither held nor deleted.
+ * A job matched by dedup key is another job that is already visible: it is neither held
+ * nor deleted.
  * <p>
- * The window this leaves: if the process dies after the caller's commit and before step 2, the jobs stay held
- * (not lost, not run) until released by hand; see the README's "Transactions" section.
+ * The window this leaves: if the process dies after the caller's commit and before step
+ * 2, the jobs stay held (not lost, not run) until released by hand; see the README's
+ * "Transactions" section.
  */
 final class HeldEnqueue {
 
@@ -113,8 +118,10 @@ final class HeldEnqueue {
 			afterCommit.run();
 		}
 		catch (RuntimeException ex) {
-			logger.error("Job(s) {} were enqueued in a transaction that committed, but could not be made visible; "
-					+ "they stay held and do not run until released (see the README, \"Transactions\")", held, ex);
+			logger.error(
+					"Job(s) {} were enqueued in a transaction that committed, but could not be made visible; "
+							+ "they stay held and do not run until released (see the README, \"Transactions\")",
+					held, ex);
 		}
 	}
 
@@ -129,7 +136,10 @@ final class HeldEnqueue {
 	}
 
 	private void run(String action, String statement, List<Long> ids) {
-		String json = ids.stream().map(String::valueOf).reduce((a, b) -> a + "," + b).map((list) -> "[" + list + "]")
+		String json = ids.stream()
+			.map(String::valueOf)
+			.reduce((a, b) -> a + "," + b)
+			.map((list) -> "[" + list + "]")
 			.orElse("[]");
 		this.store.database().write(action, (connection) -> {
 			try (PreparedStatement update = connection.prepareStatement(this.store.tables().expand(statement))) {

@@ -11,9 +11,10 @@ import java.util.List;
 import dev.jobqueue.core.NewJob;
 
 /**
- * The two ways jobs go in: one row at a time with {@code RETURNING} when a dedup key may match an unfinished
- * job, or one batch when no job has a key. Used by the job store's enqueue and by the schedule store, which
- * inserts a tick's job in the transaction that advances the schedule.
+ * The two ways jobs go in: one row at a time with {@code RETURNING} when a dedup key may
+ * match an unfinished job, or one batch when no job has a key. Used by the job store's
+ * enqueue and by the schedule store, which inserts a tick's job in the transaction that
+ * advances the schedule.
  */
 final class JobInserts {
 
@@ -24,7 +25,10 @@ final class JobInserts {
 			RETURNING id
 			""";
 
-	/** A job without a dedup key: nothing can conflict, and the id comes from last_insert_rowid(). */
+	/**
+	 * A job without a dedup key: nothing can conflict, and the id comes from
+	 * last_insert_rowid().
+	 */
 	private static final String INSERT_JOB_WITHOUT_DEDUP_KEY = """
 			INSERT INTO {jobs} (type, status, priority, payload, max_attempts, run_at, created_at, trace_parent)
 			VALUES (:type, 'pending', :priority, :payload, :max_attempts, :run_at, :now, :trace_parent)
@@ -51,7 +55,8 @@ final class JobInserts {
 
 	/**
 	 * Inserts the jobs in the caller's transaction.
-	 * @return the ids in request order; a job whose dedup key matches an unfinished job yields that job's id
+	 * @return the ids in request order; a job whose dedup key matches an unfinished job
+	 * yields that job's id
 	 */
 	List<Long> insert(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {
 		if (jobs.size() > 1 && jobs.stream().allMatch((job) -> job.dedupKey() == null)) {
@@ -81,9 +86,11 @@ final class JobInserts {
 	}
 
 	/**
-	 * Many jobs without dedup keys: one JDBC batch without {@code RETURNING}, which costs about half the insert
-	 * rate per row on this schema (measured in the benchmark module). The transaction holds the write lock while
-	 * the batch runs, so AUTOINCREMENT gives the batch consecutive ids ending at {@code last_insert_rowid()}.
+	 * Many jobs without dedup keys: one JDBC batch without {@code RETURNING}, which costs
+	 * about half the insert rate per row on this schema (measured in the benchmark
+	 * module). The transaction holds the write lock while the batch runs, so
+	 * AUTOINCREMENT gives the batch consecutive ids ending at
+	 * {@code last_insert_rowid()}.
 	 */
 	private List<Long> insertWithoutDedupKeys(Connection connection, List<NewJob> jobs, Instant now)
 			throws SQLException {
@@ -116,7 +123,8 @@ final class JobInserts {
 			.bind("max_attempts", job.maxAttempts())
 			.bind("run_at", job.runAt())
 			.bind("now", now)
-			// The column keeps its first schema's name; it holds the stored propagation headers (TraceHeaders).
+			// The column keeps its first schema's name; it holds the stored propagation
+			// headers (TraceHeaders).
 			.bind("trace_parent", job.traceContext());
 	}
 

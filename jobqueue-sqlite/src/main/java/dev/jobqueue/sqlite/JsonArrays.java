@@ -3,8 +3,9 @@ package dev.jobqueue.sqlite;
 import java.util.Collection;
 
 /**
- * JSON arrays of strings and numbers, the one shape of JSON the statements need (a set of ids or types passed
- * to {@code json_each}). Written by hand so the store needs no JSON library.
+ * JSON arrays of strings and numbers, the one shape of JSON the statements need (a set of
+ * ids or types passed to {@code json_each}). Written by hand so the store needs no JSON
+ * library.
  */
 final class JsonArrays {
 

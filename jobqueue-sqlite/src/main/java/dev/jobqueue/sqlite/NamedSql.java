@@ -10,13 +10,15 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A statement whose parameters have names ({@code :job_id}), parsed once into the {@code ?} text that JDBC
- * prepares and the positions of each name; a name used three times is bound once. A store parses its statements
- * when it is built ({@link TableNames#sql}), so a call only prepares the text and binds.
+ * A statement whose parameters have names ({@code :job_id}), parsed once into the
+ * {@code ?} text that JDBC prepares and the positions of each name; a name used three
+ * times is bound once. A store parses its statements when it is built
+ * ({@link TableNames#sql}), so a call only prepares the text and binds.
  *
  * <p>
- * Text in quotes and comments is copied as it is: {@code '%H:%M'} holds no parameter. A name given a list size
- * stands for that many values: {@code type IN (:types)} with three types becomes {@code type IN (?, ?, ?)}.
+ * Text in quotes and comments is copied as it is: {@code '%H:%M'} holds no parameter. A
+ * name given a list size stands for that many values: {@code type IN (:types)} with three
+ * types becomes {@code type IN (?, ?, ?)}.
  */
 final class NamedSql {
 
@@ -38,7 +40,8 @@ final class NamedSql {
 	}
 
 	/**
-	 * @param listSizes for names that stand for a list of values, how many values; other names stand for one
+	 * @param listSizes for names that stand for a list of values, how many values; other
+	 * names stand for one
 	 */
 	static NamedSql parse(String sql, Map<String, Integer> listSizes) {
 		StringBuilder text = new StringBuilder(sql.length());
@@ -90,7 +93,10 @@ final class NamedSql {
 		return new NamedSql(text.toString(), Map.copyOf(names), positions);
 	}
 
-	/** Where the quote or comment that ends with {@code close} ends; an unclosed one runs to the end. */
+	/**
+	 * Where the quote or comment that ends with {@code close} ends; an unclosed one runs
+	 * to the end.
+	 */
 	private static int endOf(String sql, String close, int from) {
 		int at = sql.indexOf(close, from);
 		return (at < 0) ? sql.length() : at + close.length();
@@ -118,7 +124,9 @@ final class NamedSql {
 		return this.positions.length;
 	}
 
-	/** @return the index of {@code name}, for {@link #positions(int)} */
+	/**
+	 * @return the index of {@code name}, for {@link #positions(int)}
+	 */
 	int indexOf(String name) {
 		Integer index = this.names.get(name);
 		if (index == null) {

@@ -9,9 +9,10 @@ import java.util.Collection;
 import java.util.Iterator;
 
 /**
- * A prepared {@link NamedSql}, bound by name. Instants are stored as epoch milliseconds, booleans as 0 and 1,
- * {@code null} as SQL NULL. Every name must be bound before each execution or batch entry, so a forgotten
- * parameter fails at once instead of reusing the previous row's value.
+ * A prepared {@link NamedSql}, bound by name. Instants are stored as epoch milliseconds,
+ * booleans as 0 and 1, {@code null} as SQL NULL. Every name must be bound before each
+ * execution or batch entry, so a forgotten parameter fails at once instead of reusing the
+ * previous row's value.
  */
 final class NamedStatement implements AutoCloseable {
 
@@ -70,12 +71,18 @@ final class NamedStatement implements AutoCloseable {
 		return bind(name, value ? 1L : 0L);
 	}
 
-	/** As a JSON array for {@code json_each(:name)}: numbers bare, anything else as a string. */
+	/**
+	 * As a JSON array for {@code json_each(:name)}: numbers bare, anything else as a
+	 * string.
+	 */
 	NamedStatement bindJsonArray(String name, Collection<?> values) throws SQLException {
 		return bind(name, JsonArrays.of(values));
 	}
 
-	/** The values of a list parameter ({@link NamedSql#parse(String, java.util.Map)}), in order. */
+	/**
+	 * The values of a list parameter ({@link NamedSql#parse(String, java.util.Map)}), in
+	 * order.
+	 */
 	NamedStatement bindEach(String name, Collection<String> values) throws SQLException {
 		int[] positions = positions(name);
 		if (positions.length != values.size()) {
@@ -109,14 +116,18 @@ final class NamedStatement implements AutoCloseable {
 		return this.statement.executeQuery();
 	}
 
-	/** @return the first column of the first row, or {@code null} when there is no row */
+	/**
+	 * @return the first column of the first row, or {@code null} when there is no row
+	 */
 	String queryString() throws SQLException {
 		try (ResultSet rows = executeQuery()) {
 			return rows.next() ? rows.getString(1) : null;
 		}
 	}
 
-	/** @return the first column of the first row, or 0 when there is no row */
+	/**
+	 * @return the first column of the first row, or 0 when there is no row
+	 */
 	long queryLong() throws SQLException {
 		try (ResultSet rows = executeQuery()) {
 			return rows.next() ? rows.getLong(1) : 0;

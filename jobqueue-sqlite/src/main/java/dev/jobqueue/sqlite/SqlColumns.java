@@ -10,7 +10,9 @@ final class SqlColumns {
 	private SqlColumns() {
 	}
 
-	/** A time column, stored as epoch milliseconds; {@code null} when the column is NULL. */
+	/**
+	 * A time column, stored as epoch milliseconds; {@code null} when the column is NULL.
+	 */
 	static Instant instant(ResultSet rows, String column) throws SQLException {
 		long millis = rows.getLong(column);
 		return rows.wasNull() ? null : Instant.ofEpochMilli(millis);

@@ -16,12 +16,13 @@ import dev.jobqueue.core.ClaimRequest;
 import dev.jobqueue.core.ClaimedJob;
 
 /**
- * How jobs are claimed, inside a write transaction the caller holds. When no type has a cap, one
- * {@code UPDATE ... RETURNING} takes the best due jobs of all types. Otherwise each group of types (all types
- * without a cap together, then each capped type alone) yields its best candidates, and the claim takes the best
- * of them all by priority, due time and id, so a flood of low-priority jobs of one type never starves
- * higher-priority jobs of another. Paused types are left out, and a type with a global cap gets no more than the
- * cap minus its jobs running anywhere, counted in the same transaction.
+ * How jobs are claimed, inside a write transaction the caller holds. When no type has a
+ * cap, one {@code UPDATE ... RETURNING} takes the best due jobs of all types. Otherwise
+ * each group of types (all types without a cap together, then each capped type alone)
+ * yields its best candidates, and the claim takes the best of them all by priority, due
+ * time and id, so a flood of low-priority jobs of one type never starves higher-priority
+ * jobs of another. Paused types are left out, and a type with a global cap gets no more
+ * than the cap minus its jobs running anywhere, counted in the same transaction.
  */
 final class SqliteClaims {
 
@@ -37,18 +38,24 @@ final class SqliteClaims {
 			""";
 
 	/**
-	 * The whole claim in one statement: the best due jobs by priority, due time and id, on the partial index of
-	 * pending jobs ({@code {claim_index}}, chosen by the number of types), skipping paused types.
+	 * The whole claim in one statement: the best due jobs by priority, due time and id,
+	 * on the partial index of pending jobs ({@code {claim_index}}, chosen by the number
+	 * of types), skipping paused types.
 	 */
-	private static final String CLAIM_DUE = "UPDATE {jobs}\n" + CLAIMED_BY + """
-			WHERE id IN (
-			    SELECT id FROM {jobs} INDEXED BY {claim_index}
-			    WHERE status = 'pending' AND type IN (:types) AND run_at <= :now AND type NOT IN (SELECT type FROM {paused})
-			    ORDER BY priority DESC, run_at, id
-			    LIMIT :limit)
-			""" + CLAIMED_COLUMNS;
+	private static final String CLAIM_DUE = "UPDATE {jobs}\n" + CLAIMED_BY
+			+ """
+					WHERE id IN (
+					    SELECT id FROM {jobs} INDEXED BY {claim_index}
+					    WHERE status = 'pending' AND type IN (:types) AND run_at <= :now AND type NOT IN (SELECT type FROM {paused})
+					    ORDER BY priority DESC, run_at, id
+					    LIMIT :limit)
+					"""
+			+ CLAIMED_COLUMNS;
 
-	/** Due pending jobs of some types, in claim order; the claim then takes the best of all such lists. */
+	/**
+	 * Due pending jobs of some types, in claim order; the claim then takes the best of
+	 * all such lists.
+	 */
 	private static final String CLAIM_CANDIDATES = """
 			SELECT id, priority, run_at FROM {jobs} INDEXED BY {claim_index}
 			WHERE status = 'pending' AND type IN (:types) AND run_at <= :now
@@ -79,7 +86,10 @@ final class SqliteClaims {
 
 	private final JobEvents events;
 
-	/** The claim statements by number of types: a list parameter's size is fixed when it is parsed. */
+	/**
+	 * The claim statements by number of types: a list parameter's size is fixed when it
+	 * is parsed.
+	 */
 	private final Map<Integer, NamedSql> claimDue = new ConcurrentHashMap<>();
 
 	private final Map<Integer, NamedSql> claimCandidates = new ConcurrentHashMap<>();
@@ -154,7 +164,10 @@ final class SqliteClaims {
 		}
 	}
 
-	/** The part both claim statements share: worker, claim time, lease and the types that must not run twice. */
+	/**
+	 * The part both claim statements share: worker, claim time, lease and the types that
+	 * must not run twice.
+	 */
 	private static NamedStatement bindClaimedBy(NamedStatement claim, ClaimRequest request, Instant now)
 			throws SQLException {
 		return claim.bind("worker_id", request.workerId())
@@ -172,7 +185,10 @@ final class SqliteClaims {
 		return this.claimCandidates.computeIfAbsent(typeCount, (count) -> parseForTypes(CLAIM_CANDIDATES, count));
 	}
 
-	/** One type reads the index that starts with the type; several read the index of all pending jobs. */
+	/**
+	 * One type reads the index that starts with the type; several read the index of all
+	 * pending jobs.
+	 */
 	private NamedSql parseForTypes(String template, int typeCount) {
 		String index = (typeCount == 1) ? "{p}jobs_claim_type_idx" : "{p}jobs_claim_idx";
 		return this.tables.sql(template.replace("{claim_index}", index), Map.of("types", typeCount));

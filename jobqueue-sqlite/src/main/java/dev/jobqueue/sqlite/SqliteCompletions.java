@@ -9,10 +9,10 @@ import java.util.List;
 import dev.jobqueue.core.Completion;
 
 /**
- * Writes run outcomes inside a write transaction the caller holds: the job's new state, the end of its attempt
- * and an event. Every write is fenced: it matches the job's {@code runs} counter and {@code running} status, so a
- * worker whose lease was taken over cannot overwrite the newer run's outcome. Successes, the common case, go as
- * one batch.
+ * Writes run outcomes inside a write transaction the caller holds: the job's new state,
+ * the end of its attempt and an event. Every write is fenced: it matches the job's
+ * {@code runs} counter and {@code running} status, so a worker whose lease was taken over
+ * cannot overwrite the newer run's outcome. Successes, the common case, go as one batch.
  */
 final class SqliteCompletions {
 
@@ -38,7 +38,10 @@ final class SqliteCompletions {
 			RETURNING status
 			""";
 
-	/** Back to pending: a retry after its backoff, or (giving the attempt back) a snooze or hand-back. */
+	/**
+	 * Back to pending: a retry after its backoff, or (giving the attempt back) a snooze
+	 * or hand-back.
+	 */
 	private static final String MARK_PENDING_AGAIN = """
 			UPDATE {jobs}
 			SET status = CASE WHEN cancel_requested = 1 THEN 'cancelled' ELSE 'pending' END,
@@ -78,8 +81,8 @@ final class SqliteCompletions {
 	}
 
 	/**
-	 * @return for each completion, whether it applied; a completion whose run no longer holds the job is
-	 * rejected
+	 * @return for each completion, whether it applied; a completion whose run no longer
+	 * holds the job is rejected
 	 */
 	boolean[] write(Connection connection, List<Completion> completions, String workerId, Instant now)
 			throws SQLException {
@@ -126,7 +129,9 @@ final class SqliteCompletions {
 		return applied;
 	}
 
-	/** @return the job's new status, or {@code null} if the run no longer holds the job */
+	/**
+	 * @return the job's new status, or {@code null} if the run no longer holds the job
+	 */
 	private String markOther(Connection connection, Completion completion, Instant now) throws SQLException {
 		NamedSql statement = switch (completion.kind()) {
 			case FAILED -> this.markFailed;
@@ -172,12 +177,15 @@ final class SqliteCompletions {
 					completion.errorCode() + " retry at " + completion.nextRunAt());
 			case SNOOZED -> JobEvents.add(event, id, now, "SNOOZED", workerId, "until " + completion.nextRunAt());
 			case CANCELLED -> JobEvents.add(event, id, now, "CANCELLED", workerId, null);
-			case HANDED_BACK -> JobEvents.add(event, id, now, "HANDED_BACK", workerId,
-					"worker stopped before the run ended");
+			case HANDED_BACK ->
+				JobEvents.add(event, id, now, "HANDED_BACK", workerId, "worker stopped before the run ended");
 		}
 	}
 
-	/** A statement to {@link #finishAttempt} attempts with; the caller runs the batch and closes it. */
+	/**
+	 * A statement to {@link #finishAttempt} attempts with; the caller runs the batch and
+	 * closes it.
+	 */
 	NamedStatement prepareFinishAttempt(Connection connection) throws SQLException {
 		return this.finishAttempt.prepare(connection);
 	}

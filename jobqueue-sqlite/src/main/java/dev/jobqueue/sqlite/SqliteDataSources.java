@@ -18,10 +18,11 @@ import org.sqlite.SQLiteOpenMode;
 import dev.jobqueue.JobQueueException;
 
 /**
- * Builds the queue's own connection pool for a SQLite file. The pragmas every connection needs are driver
- * properties, so the driver applies them to each new connection (an init SQL would run only its first
- * statement). Pooled connections open the file without {@code CREATE}: if the file is deleted or moved while
- * the application runs, the queue reports it instead of quietly starting over with an empty file.
+ * Builds the queue's own connection pool for a SQLite file. The pragmas every connection
+ * needs are driver properties, so the driver applies them to each new connection (an init
+ * SQL would run only its first statement). Pooled connections open the file without
+ * {@code CREATE}: if the file is deleted or moved while the application runs, the queue
+ * reports it instead of quietly starting over with an empty file.
  */
 public final class SqliteDataSources {
 
@@ -40,8 +41,8 @@ public final class SqliteDataSources {
 	}
 
 	/**
-	 * A pool on the file of {@code url} ({@code jdbc:sqlite:path}), creating the file and its folder if they do
-	 * not exist yet.
+	 * A pool on the file of {@code url} ({@code jdbc:sqlite:path}), creating the file and
+	 * its folder if they do not exist yet.
 	 */
 	public static HikariDataSource create(String url, Duration busyTimeout, String synchronous, int poolSize) {
 		SQLiteConfig config = connectionConfig(busyTimeout, synchronous);
@@ -56,13 +57,16 @@ public final class SqliteDataSources {
 		hikari.setJdbcUrl(url);
 		hikari.setMaximumPoolSize(poolSize);
 		hikari.setMinimumIdle(1);
-		// Writes queue on an in-process lock, not on the pool: a long wait for a connection means the file is gone.
+		// Writes queue on an in-process lock, not on the pool: a long wait for a
+		// connection means the file is gone.
 		hikari.setConnectionTimeout(10_000);
 		hikari.setDataSourceProperties(config.toProperties());
 		return new HikariDataSource(hikari);
 	}
 
-	/** The file of a {@code jdbc:sqlite:} URL, or {@code null} for an in-memory database. */
+	/**
+	 * The file of a {@code jdbc:sqlite:} URL, or {@code null} for an in-memory database.
+	 */
 	public static Path fileOf(String url) {
 		if (url == null || !url.startsWith("jdbc:sqlite:")) {
 			throw new IllegalArgumentException("jobqueue.datasource.url must be a SQLite JDBC URL such as "

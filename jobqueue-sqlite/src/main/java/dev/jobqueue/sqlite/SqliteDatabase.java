@@ -29,18 +29,22 @@ import dev.jobqueue.JobQueueException;
  * Runs the queue's transactions against one SQLite database.
  *
  * <ul>
- * <li>Every write transaction starts with {@code BEGIN IMMEDIATE}: it takes the write lock before it reads, so
- * {@code busy_timeout} applies. A deferred transaction that reads and then writes can fail with
- * {@code SQLITE_BUSY} at once, whatever the timeout.</li>
- * <li>Connections stay in auto-commit mode between transactions. (The driver's own transaction mode would
- * begin the next transaction right after each commit and keep the write lock from other processes.)</li>
- * <li>Writes inside this process take one lock first, so they queue in the JVM instead of fighting over
- * SQLite's single write lock.</li>
- * <li>A write that still finds the database busy after {@code busy_timeout} is tried again until
- * {@code lockWait} has passed; only then does the caller see an error. Each such retry is counted.</li>
- * <li>Before each transaction, the database file is checked to still be the one the queue first opened (same
- * file key, on Linux device and inode). An open SQLite connection to a file that was deleted or replaced goes on
- * working on the old inode, where no other process sees the jobs; the queue fails loudly instead.</li>
+ * <li>Every write transaction starts with {@code BEGIN IMMEDIATE}: it takes the write
+ * lock before it reads, so {@code busy_timeout} applies. A deferred transaction that
+ * reads and then writes can fail with {@code SQLITE_BUSY} at once, whatever the
+ * timeout.</li>
+ * <li>Connections stay in auto-commit mode between transactions. (The driver's own
+ * transaction mode would begin the next transaction right after each commit and keep the
+ * write lock from other processes.)</li>
+ * <li>Writes inside this process take one lock first, so they queue in the JVM instead of
+ * fighting over SQLite's single write lock.</li>
+ * <li>A write that still finds the database busy after {@code busy_timeout} is tried
+ * again until {@code lockWait} has passed; only then does the caller see an error. Each
+ * such retry is counted.</li>
+ * <li>Before each transaction, the database file is checked to still be the one the queue
+ * first opened (same file key, on Linux device and inode). An open SQLite connection to a
+ * file that was deleted or replaced goes on working on the old inode, where no other
+ * process sees the jobs; the queue fails loudly instead.</li>
  * </ul>
  */
 public final class SqliteDatabase {
@@ -55,7 +59,10 @@ public final class SqliteDatabase {
 
 	private final LongAdder busyRetries = new LongAdder();
 
-	/** The file and its key as first seen; {@link #NO_FILE} when there is nothing to check. */
+	/**
+	 * The file and its key as first seen; {@link #NO_FILE} when there is nothing to
+	 * check.
+	 */
 	private volatile FileIdentity identity;
 
 	public SqliteDatabase(DataSource dataSource, String location, Duration lockWait) {
@@ -73,7 +80,10 @@ public final class SqliteDatabase {
 		return this.location;
 	}
 
-	/** How often a write found the database locked after {@code busy_timeout} and was tried again. */
+	/**
+	 * How often a write found the database locked after {@code busy_timeout} and was
+	 * tried again.
+	 */
 	public long busyRetries() {
 		return this.busyRetries.sum();
 	}
@@ -103,9 +113,10 @@ public final class SqliteDatabase {
 	}
 
 	/**
-	 * Runs {@code work} on an auto-commit connection while holding this process's write lock: for statements
-	 * that cannot run inside a transaction ({@code VACUUM}, a truncating checkpoint) but must not make this
-	 * process's own writers wait on SQLite's lock. Not retried: {@code work} decides what "busy" means.
+	 * Runs {@code work} on an auto-commit connection while holding this process's write
+	 * lock: for statements that cannot run inside a transaction ({@code VACUUM}, a
+	 * truncating checkpoint) but must not make this process's own writers wait on
+	 * SQLite's lock. Not retried: {@code work} decides what "busy" means.
 	 */
 	public <T> T writeOutsideTransaction(String action, SqlWork<T> work) {
 		this.writeLock.lock();
@@ -121,10 +132,11 @@ public final class SqliteDatabase {
 	}
 
 	/**
-	 * Runs {@code work} in the caller's Spring transaction when one is active on this DataSource, else in its
-	 * own transaction. In the caller's transaction, a lock conflict is the caller's to resolve: it surfaces as
-	 * one of Spring's transient {@link org.springframework.dao.PessimisticLockingFailureException}s that say
-	 * to retry the transaction, not as a queue error.
+	 * Runs {@code work} in the caller's Spring transaction when one is active on this
+	 * DataSource, else in its own transaction. In the caller's transaction, a lock
+	 * conflict is the caller's to resolve: it surfaces as one of Spring's transient
+	 * {@link org.springframework.dao.PessimisticLockingFailureException}s that say to
+	 * retry the transaction, not as a queue error.
 	 * @param afterCommit run once the work is committed
 	 */
 	public <T> T writeJoiningTransaction(String action, SqlWork<T> work, Runnable afterCommit) {
@@ -132,8 +144,8 @@ public final class SqliteDatabase {
 	}
 
 	/**
-	 * Like {@link #writeJoiningTransaction(String, SqlWork, Runnable)}, with the committed result handed to
-	 * {@code afterCommit}.
+	 * Like {@link #writeJoiningTransaction(String, SqlWork, Runnable)}, with the
+	 * committed result handed to {@code afterCommit}.
 	 */
 	public <T> T writeJoiningTransaction(String action, SqlWork<T> work, Consumer<? super T> afterCommit) {
 		if (joinsCallerTransaction()) {
@@ -157,15 +169,18 @@ public final class SqliteDatabase {
 		return result;
 	}
 
-	/** Whether the calling thread is in a Spring transaction on this database, which queue writes then join. */
+	/**
+	 * Whether the calling thread is in a Spring transaction on this database, which queue
+	 * writes then join.
+	 */
 	public boolean joinsCallerTransaction() {
 		return TransactionSynchronizationManager.isActualTransactionActive()
 				&& TransactionSynchronizationManager.getResource(this.dataSource) != null;
 	}
 
 	/**
-	 * Whether the calling thread is in a Spring transaction that this database cannot join (one on another
-	 * database) and that accepts callbacks on its completion.
+	 * Whether the calling thread is in a Spring transaction that this database cannot
+	 * join (one on another database) and that accepts callbacks on its completion.
 	 */
 	public boolean inOtherTransaction() {
 		return TransactionSynchronizationManager.isActualTransactionActive()
@@ -185,8 +200,8 @@ public final class SqliteDatabase {
 	}
 
 	/**
-	 * Fails if the database file is gone from its path or another file took its place since the queue first
-	 * used it. Costs one {@code stat} per transaction.
+	 * Fails if the database file is gone from its path or another file took its place
+	 * since the queue first used it. Costs one {@code stat} per transaction.
 	 */
 	private void checkFile(Connection connection, String action) throws SQLException {
 		FileIdentity known = this.identity;
@@ -251,14 +266,17 @@ public final class SqliteDatabase {
 		}
 	}
 
-	/** @return whether the connection is surely out of its transaction */
+	/**
+	 * @return whether the connection is surely out of its transaction
+	 */
 	private static boolean rollbackQuietly(Connection connection) {
 		try (Statement statement = connection.createStatement()) {
 			statement.execute("ROLLBACK");
 			return true;
 		}
 		catch (SQLException ex) {
-			// SQLite may have rolled back by itself (after some errors it does); if it did not, the
+			// SQLite may have rolled back by itself (after some errors it does); if it
+			// did not, the
 			// connection still holds the write lock.
 			return !isInTransaction(ex);
 		}
@@ -270,10 +288,10 @@ public final class SqliteDatabase {
 	}
 
 	/**
-	 * Closes the physical connection of a transaction that could not be rolled back, so it releases the write
-	 * lock now instead of keeping it, idle in the pool, from every other connection and process (closing a
-	 * SQLite connection rolls its transaction back), and evicts it from a Hikari pool so it is not handed out
-	 * again.
+	 * Closes the physical connection of a transaction that could not be rolled back, so
+	 * it releases the write lock now instead of keeping it, idle in the pool, from every
+	 * other connection and process (closing a SQLite connection rolls its transaction
+	 * back), and evicts it from a Hikari pool so it is not handed out again.
 	 */
 	private void discard(Connection connection) {
 		try {

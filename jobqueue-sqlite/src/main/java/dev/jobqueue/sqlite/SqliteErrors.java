@@ -40,9 +40,10 @@ final class SqliteErrors {
 	}
 
 	/**
-	 * Why the operating system refuses writes to the database file or its WAL, or {@code null} if it does not
-	 * (or the location is not a file). An I/O error on write says only "disk I/O error"; this tells a read-only
-	 * file system or an immutable file apart from a failing disk.
+	 * Why the operating system refuses writes to the database file or its WAL, or
+	 * {@code null} if it does not (or the location is not a file). An I/O error on write
+	 * says only "disk I/O error"; this tells a read-only file system or an immutable file
+	 * apart from a failing disk.
 	 */
 	static String writeRefusal(String location) {
 		Path file;
@@ -97,9 +98,10 @@ final class SqliteErrors {
 	}
 
 	/**
-	 * Translates a failure of queue work that ran in the caller's transaction. A lock conflict there cannot be
-	 * cured by the queue (the transaction is the caller's), so it becomes one of Spring's transient
-	 * pessimistic-locking exceptions, which retry support recognises, with a message that says why.
+	 * Translates a failure of queue work that ran in the caller's transaction. A lock
+	 * conflict there cannot be cured by the queue (the transaction is the caller's), so
+	 * it becomes one of Spring's transient pessimistic-locking exceptions, which retry
+	 * support recognises, with a message that says why.
 	 */
 	static RuntimeException translateInCallerTransaction(SQLException ex, String action, String location) {
 		if (!isBusy(ex)) {
@@ -142,18 +144,23 @@ final class SqliteErrors {
 					+ "stayed locked by another connection or process longer than the queue waits. Look for a "
 					+ "process holding a long write transaction on the file, or raise jobqueue.datasource.busy-timeout.",
 					ex);
-			case SQLITE_READONLY -> new JobQueueException("Could not " + action + where + ": the database is read-only. "
+			case SQLITE_READONLY -> new JobQueueException("Could not " + action + where
+					+ ": the database is read-only. "
 					+ "Check that the file, its folder and its -wal/-shm files are writable by this process and that "
 					+ "the disk is mounted read-write. Nothing was written.", ex);
 			case SQLITE_FULL -> new JobQueueException("Could not " + action + where + ": the disk is full. Free space "
-					+ "on the disk holding the database; nothing was written, and work resumes once there is room.", ex);
-			case SQLITE_CANTOPEN -> new JobQueueException("Could not " + action + where + ": the database file cannot be "
+					+ "on the disk holding the database; nothing was written, and work resumes once there is room.",
+					ex);
+			case SQLITE_CANTOPEN -> new JobQueueException("Could not " + action + where
+					+ ": the database file cannot be "
 					+ "opened. It may have been deleted or moved while the application ran, or its folder is not "
 					+ "accessible; the queue does not create a new empty one in its place. Restore the file or restart "
 					+ "with the right jobqueue.datasource.url.", ex);
-			case SQLITE_CORRUPT, SQLITE_NOTADB -> new JobQueueException("Could not " + action + where + ": the file is "
-					+ "not a healthy SQLite database (" + ex.getMessage() + "). Restore it from a backup; "
-					+ "'sqlite3 FILE \"PRAGMA integrity_check\"' tells what is damaged.", ex);
+			case SQLITE_CORRUPT,
+					SQLITE_NOTADB ->
+				new JobQueueException("Could not " + action + where + ": the file is "
+						+ "not a healthy SQLite database (" + ex.getMessage() + "). Restore it from a backup; "
+						+ "'sqlite3 FILE \"PRAGMA integrity_check\"' tells what is damaged.", ex);
 			case SQLITE_IOERR -> new JobQueueException("Could not " + action + where + ": the disk reported an I/O "
 					+ "error (" + ex.getMessage() + "). Check the disk and the file system.", ex);
 			default -> new JobQueueException("Could not " + action + where + ": " + ex.getMessage(), ex);

@@ -16,8 +16,8 @@ import dev.jobqueue.PausedType;
 import dev.jobqueue.core.JobAdminStore;
 
 /**
- * The {@link JobAdminStore} on SQLite: cancel, retry and read single jobs, pause and resume types. Same
- * statement conventions as {@link SqliteJobStore}.
+ * The {@link JobAdminStore} on SQLite: cancel, retry and read single jobs, pause and
+ * resume types. Same statement conventions as {@link SqliteJobStore}.
  */
 public final class SqliteJobAdminStore implements JobAdminStore {
 
@@ -25,7 +25,10 @@ public final class SqliteJobAdminStore implements JobAdminStore {
 			UPDATE {jobs} SET status = 'cancelled', finished_at = :now WHERE id = :job_id AND status = 'pending'
 			""";
 
-	/** A running job is cancelled by its worker, which sees the flag when it renews the lease. */
+	/**
+	 * A running job is cancelled by its worker, which sees the flag when it renews the
+	 * lease.
+	 */
 	private static final String REQUEST_CANCEL_RUNNING = """
 			UPDATE {jobs} SET cancel_requested = 1 WHERE id = :job_id AND status = 'running' AND cancel_requested = 0
 			""";
@@ -137,7 +140,8 @@ public final class SqliteJobAdminStore implements JobAdminStore {
 			}, ifApplied(afterCommit));
 		}
 		catch (JobQueueException ex) {
-			if (ex.getCause() instanceof SQLException sql && SqliteErrors.primaryCode(sql) == SqliteErrors.SQLITE_CONSTRAINT) {
+			if (ex.getCause() instanceof SQLException sql
+					&& SqliteErrors.primaryCode(sql) == SqliteErrors.SQLITE_CONSTRAINT) {
 				throw new JobQueueException("Job " + id + " cannot be retried: another unfinished job has the same "
 						+ "dedup key. Let that job finish or cancel it first.", ex);
 			}

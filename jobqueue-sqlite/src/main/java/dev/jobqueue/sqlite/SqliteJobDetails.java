@@ -24,9 +24,10 @@ import dev.jobqueue.core.QueueInsights.Text;
 import dev.jobqueue.core.TraceHeaders;
 
 /**
- * The job lists and single-job views of {@link SqliteQueueInsights}: a page of jobs filtered by status, type or
- * error code, newest first, each filter read through the index that keeps its rows in id order; and one job
- * with its attempts and latest events. Also maps the summary columns that the snapshot's job lists share.
+ * The job lists and single-job views of {@link SqliteQueueInsights}: a page of jobs
+ * filtered by status, type or error code, newest first, each filter read through the
+ * index that keeps its rows in id order; and one job with its attempts and latest events.
+ * Also maps the summary columns that the snapshot's job lists share.
  */
 final class SqliteJobDetails {
 
@@ -156,7 +157,8 @@ final class SqliteJobDetails {
 		String index = null;
 		if (query.status() != null) {
 			conditions.add("status = :status");
-			// Both indexes keep the rows of one key in id order, so newest first needs no sort.
+			// Both indexes keep the rows of one key in id order, so newest first needs no
+			// sort.
 			index = (query.type() != null) ? "jobs_status_type_idx" : "jobs_status_idx";
 		}
 		if (query.type() != null) {
@@ -169,7 +171,8 @@ final class SqliteJobDetails {
 		if (query.before() != null) {
 			conditions.add("id < :before");
 		}
-		// Without a status or error code, the primary key read backwards finds the newest matches first.
+		// Without a status or error code, the primary key read backwards finds the newest
+		// matches first.
 		return "SELECT " + SUMMARY_COLUMNS + " FROM {jobs}" + ((index != null) ? " INDEXED BY {p}" + index : "")
 				+ (conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions))
 				+ " ORDER BY id DESC LIMIT :limit";
@@ -209,8 +212,8 @@ final class SqliteJobDetails {
 		try (NamedStatement select = this.events.prepare(connection);
 				ResultSet rows = select.bind("job_id", id).bind("limit", JobDetail.MAX_EVENTS).executeQuery()) {
 			while (rows.next()) {
-				events.add(new Event(Instant.ofEpochMilli(rows.getLong(1)), rows.getString(2),
-						rows.getString(3), rows.getString(4)));
+				events.add(new Event(Instant.ofEpochMilli(rows.getLong(1)), rows.getString(2), rows.getString(3),
+						rows.getString(4)));
 			}
 		}
 		return events;
@@ -239,10 +242,9 @@ final class SqliteJobDetails {
 	private static JobSummary summary(ResultSet rows) throws SQLException {
 		return new JobSummary(rows.getLong("id"), rows.getString("type"),
 				JobStatus.fromDbValue(rows.getString("status")), rows.getInt("priority"), rows.getInt("attempts"),
-				rows.getInt("max_attempts"), SqlColumns.instant(rows, "created_at"),
-				SqlColumns.instant(rows, "run_at"), SqlColumns.instant(rows, "started_at"),
-				SqlColumns.instant(rows, "finished_at"), rows.getString("worker_id"),
-				SqlColumns.instant(rows, "heartbeat_at"), rows.getString("error_code"));
+				rows.getInt("max_attempts"), SqlColumns.instant(rows, "created_at"), SqlColumns.instant(rows, "run_at"),
+				SqlColumns.instant(rows, "started_at"), SqlColumns.instant(rows, "finished_at"),
+				rows.getString("worker_id"), SqlColumns.instant(rows, "heartbeat_at"), rows.getString("error_code"));
 	}
 
 }

@@ -26,30 +26,40 @@ import dev.jobqueue.core.RunningJobRef;
 import dev.jobqueue.core.WorkerInfo;
 
 /**
- * The {@link JobStore} on SQLite: the hot path of enqueuing and working. Each method is one transaction of
- * {@link SqliteDatabase}; the statements live with what they do: {@link JobInserts} (enqueue),
- * {@link SqliteClaims} (claim), {@link SqliteCompletions} (outcomes); leases, recovery and the worker registry
- * are here. Statements are text blocks with {@code :name} parameters, parsed once when the store is built;
- * {@code {jobs}}, {@code {attempts}}, {@code {events}}, {@code {workers}}, {@code {paused}} and {@code {p}}
- * stand for the prefixed table and index names ({@link TableNames}).
+ * The {@link JobStore} on SQLite: the hot path of enqueuing and working. Each method is
+ * one transaction of {@link SqliteDatabase}; the statements live with what they do:
+ * {@link JobInserts} (enqueue), {@link SqliteClaims} (claim), {@link SqliteCompletions}
+ * (outcomes); leases, recovery and the worker registry are here. Statements are text
+ * blocks with {@code :name} parameters, parsed once when the store is built;
+ * {@code {jobs}}, {@code {attempts}}, {@code {events}}, {@code {workers}},
+ * {@code {paused}} and {@code {p}} stand for the prefixed table and index names
+ * ({@link TableNames}).
  */
 public final class SqliteJobStore implements JobStore {
 
-	/** The worker's renewal: the lease only; {@code heartbeat_at} is the handler's own (see {@link #HEARTBEAT}). */
+	/**
+	 * The worker's renewal: the lease only; {@code heartbeat_at} is the handler's own
+	 * (see {@link #HEARTBEAT}).
+	 */
 	private static final String RENEW_LEASE = """
 			UPDATE {jobs} SET lease_until = :lease_until
 			WHERE id = :job_id AND runs = :run AND status = 'running' AND worker_id = :worker_id
 			RETURNING cancel_requested
 			""";
 
-	/** A handler's heartbeat: it is alive (what "stuck" is measured on), and its lease is extended. */
+	/**
+	 * A handler's heartbeat: it is alive (what "stuck" is measured on), and its lease is
+	 * extended.
+	 */
 	private static final String HEARTBEAT = """
 			UPDATE {jobs} SET heartbeat_at = :now, lease_until = :lease_until
 			WHERE id = :job_id AND runs = :run AND status = 'running' AND worker_id = :worker_id
 			RETURNING cancel_requested
 			""";
 
-	/** Progress is proof of the handler's life too: it moves the heartbeat, not the lease. */
+	/**
+	 * Progress is proof of the handler's life too: it moves the heartbeat, not the lease.
+	 */
 	private static final String RECORD_PROGRESS = """
 			UPDATE {jobs} SET progress_done = :done, progress_total = :total, progress_message = :message,
 			    progress_at = :now, heartbeat_at = :now
@@ -60,7 +70,10 @@ public final class SqliteJobStore implements JobStore {
 			SELECT 1 FROM {jobs} WHERE status = 'running' AND lease_until < :now LIMIT 1
 			""";
 
-	/** Final when the job must not run twice or has no attempts left; SET expressions see the old row. */
+	/**
+	 * Final when the job must not run twice or has no attempts left; SET expressions see
+	 * the old row.
+	 */
 	private static final String RECOVERED = """
 			UPDATE {jobs}
 			SET status = CASE WHEN cancel_requested = 1 THEN 'cancelled'
@@ -84,7 +97,10 @@ public final class SqliteJobStore implements JobStore {
 			WHERE id IN (SELECT id FROM {jobs} WHERE status = 'running' AND lease_until < :now LIMIT :limit)
 			""" + RECOVERED_COLUMNS;
 
-	/** One lease as it was seen expired: fenced on the run and the lease's end, so a renewal since wins. */
+	/**
+	 * One lease as it was seen expired: fenced on the run and the lease's end, so a
+	 * renewal since wins.
+	 */
 	private static final String RECOVER_SEEN = RECOVERED + """
 			WHERE id = :job_id AND runs = :run AND lease_until = :lease_until AND status = 'running'
 			""" + RECOVERED_COLUMNS;
@@ -145,7 +161,8 @@ public final class SqliteJobStore implements JobStore {
 	}
 
 	/**
-	 * @param visibility when a job enqueued in a transaction on another database becomes visible to workers
+	 * @param visibility when a job enqueued in a transaction on another database becomes
+	 * visible to workers
 	 */
 	public SqliteJobStore(SqliteDatabase database, TableNames tables, EnqueueVisibility visibility) {
 		this.database = Objects.requireNonNull(database, "'database' must not be null");
@@ -177,7 +194,8 @@ public final class SqliteJobStore implements JobStore {
 
 	@Override
 	public List<Long> enqueue(List<NewJob> jobs, Instant now, Runnable afterCommit) {
-		String action = (jobs.size() == 1) ? "enqueue a '" + jobs.get(0).type() + "' job" : "enqueue " + jobs.size() + " jobs";
+		String action = (jobs.size() == 1) ? "enqueue a '" + jobs.get(0).type() + "' job"
+				: "enqueue " + jobs.size() + " jobs";
 		if (this.visibility == EnqueueVisibility.AFTER_COMMIT && this.database.inOtherTransaction()) {
 			return this.heldEnqueue.enqueue(action, jobs, now, afterCommit);
 		}
@@ -198,7 +216,10 @@ public final class SqliteJobStore implements JobStore {
 		return this.database.write("claim jobs", (connection) -> this.claims.claim(connection, request, now));
 	}
 
-	/** The text of the single-statement claim for {@code typeCount} types, for tests of its query plan. */
+	/**
+	 * The text of the single-statement claim for {@code typeCount} types, for tests of
+	 * its query plan.
+	 */
 	String claimDueStatement(int typeCount) {
 		return this.claims.claimDueStatement(typeCount).text();
 	}
@@ -248,7 +269,10 @@ public final class SqliteJobStore implements JobStore {
 				(connection) -> extendLeases(connection, this.heartbeat, workerId, List.of(run), now, leaseUntil));
 	}
 
-	/** @param heartbeatAt the handler's heartbeat, or {@code null} for a renewal by the worker */
+	/**
+	 * @param heartbeatAt the handler's heartbeat, or {@code null} for a renewal by the
+	 * worker
+	 */
 	private static LeaseRenewal extendLeases(Connection connection, NamedSql statement, String workerId,
 			Collection<RunningJobRef> runs, Instant heartbeatAt, Instant leaseUntil) throws SQLException {
 		Set<Long> cancelRequested = new HashSet<>();
@@ -275,7 +299,10 @@ public final class SqliteJobStore implements JobStore {
 		return new LeaseRenewal(cancelRequested, lost);
 	}
 
-	/** Looks for expired leases in a read first: most rounds find none and need no write lock. */
+	/**
+	 * Looks for expired leases in a read first: most rounds find none and need no write
+	 * lock.
+	 */
 	@Override
 	public int recoverExpiredLeases(Instant now, int limit) {
 		boolean any = this.database.read("look for expired leases", (connection) -> {
@@ -340,7 +367,10 @@ public final class SqliteJobStore implements JobStore {
 		});
 	}
 
-	/** Runs a recovery statement and adds the attempt ends and events of the jobs it took back. */
+	/**
+	 * Runs a recovery statement and adds the attempt ends and events of the jobs it took
+	 * back.
+	 */
 	private static int recordRecovered(NamedStatement recover, NamedStatement attempt, NamedStatement event,
 			Instant now) throws SQLException {
 		int recovered = 0;

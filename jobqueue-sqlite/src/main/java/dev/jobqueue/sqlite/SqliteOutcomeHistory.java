@@ -12,9 +12,10 @@ import dev.jobqueue.core.QueueInsights.Outcomes;
 
 /**
  * Runs ended per time slot, for {@link SqliteQueueInsights#outcomes}: two range reads of
- * {@code job_attempts_outcome_idx} (V7), one for successes (from the index alone) and one for failures, which
- * looks each failed run's job up by primary key to tell a failure for good (the job failed, and this was its
- * last run) from one that was retried. Failures are the minority, so the look-ups stay few.
+ * {@code job_attempts_outcome_idx} (V7), one for successes (from the index alone) and one
+ * for failures, which looks each failed run's job up by primary key to tell a failure for
+ * good (the job failed, and this was its last run) from one that was retried. Failures
+ * are the minority, so the look-ups stay few.
  */
 final class SqliteOutcomeHistory {
 

@@ -35,9 +35,10 @@ import dev.jobqueue.core.QueueSnapshot.StorageState;
 import dev.jobqueue.core.QueueSnapshot.WorkerState;
 
 /**
- * {@link QueueInsights} on SQLite. A snapshot is a handful of statements in one read transaction, each answered
- * from an index (see {@code V3__observability_indexes.sql}); only the worker table, one row per process, is
- * read whole. Job lists and single jobs are {@link SqliteJobDetails}. Statements follow the conventions of
+ * {@link QueueInsights} on SQLite. A snapshot is a handful of statements in one read
+ * transaction, each answered from an index (see {@code V3__observability_indexes.sql});
+ * only the worker table, one row per process, is read whole. Job lists and single jobs
+ * are {@link SqliteJobDetails}. Statements follow the conventions of
  * {@link SqliteJobStore}.
  */
 public final class SqliteQueueInsights implements QueueInsights {
@@ -50,8 +51,9 @@ public final class SqliteQueueInsights implements QueueInsights {
 			""";
 
 	/**
-	 * Due pending jobs that a worker would claim now: a paused type, or one no live worker handles, is held, not
-	 * late. The workers' types are a comma-separated list, one row per process.
+	 * Due pending jobs that a worker would claim now: a paused type, or one no live
+	 * worker handles, is held, not late. The workers' types are a comma-separated list,
+	 * one row per process.
 	 */
 	private static final String CLAIMABLE = """
 			status = 'pending' AND run_at <= :now AND type NOT IN (SELECT type FROM {paused})
@@ -98,8 +100,13 @@ public final class SqliteQueueInsights implements QueueInsights {
 			SELECT worker_id, host, pid, types, concurrency, started_at, heartbeat_at FROM {workers}
 			""";
 
-	/** A row that is always written and always rolled back: proves the file takes writes. */
-	/** Any healthy database answers at once: in WAL mode a reader never waits for the writer. */
+	/**
+	 * A row that is always written and always rolled back: proves the file takes writes.
+	 */
+	/**
+	 * Any healthy database answers at once: in WAL mode a reader never waits for the
+	 * writer.
+	 */
 	private static final String READ_PROBE = """
 			SELECT count(*) FROM {jobs} WHERE id = -1
 			""";
@@ -149,7 +156,8 @@ public final class SqliteQueueInsights implements QueueInsights {
 	@Override
 	public QueueSnapshot snapshot(Instant now, SnapshotSettings settings) {
 		return this.database.read("read a snapshot of the queue", (connection) -> {
-			// One read transaction: every statement sees the same state of the file (WAL keeps it for us).
+			// One read transaction: every statement sees the same state of the file (WAL
+			// keeps it for us).
 			try (Statement transaction = connection.createStatement()) {
 				transaction.execute("BEGIN");
 				QueueSnapshot snapshot;
@@ -181,11 +189,13 @@ public final class SqliteQueueInsights implements QueueInsights {
 		StuckJobs stuck = stuck(connection, now.minus(settings.stuckAfter()), settings.jobsListed());
 		Map<String, Map<Integer, Long>> retriesByType = retriesByType(connection);
 		Map<Integer, Long> retries = new TreeMap<>();
-		retriesByType.values().forEach((byAttempts) -> byAttempts.forEach((attempts, count) -> retries.merge(attempts, count, Long::sum)));
+		retriesByType.values()
+			.forEach(
+					(byAttempts) -> byAttempts.forEach((attempts, count) -> retries.merge(attempts, count, Long::sum)));
 		ErrorSummary errors = errors(connection, settings.topErrors());
 		List<WorkerState> workers = workers(connection, now.minus(settings.workerDeadAfter()));
-		return new QueueSnapshot(now, counts, claimable, oldestClaimable, oldestRunning, stuck, retries,
-				retriesByType, errors, workers, unhandled(counts, workers), storage(connection));
+		return new QueueSnapshot(now, counts, claimable, oldestClaimable, oldestRunning, stuck, retries, retriesByType,
+				errors, workers, unhandled(counts, workers), storage(connection));
 	}
 
 	private static void endQuietly(Statement transaction) {
@@ -205,7 +215,8 @@ public final class SqliteQueueInsights implements QueueInsights {
 
 	private JobSummary oldestClaimable(Connection connection, Instant now, Instant aliveAfter) throws SQLException {
 		try (NamedStatement select = this.oldestClaimable.prepare(connection)) {
-			List<JobSummary> oldest = SqliteJobDetails.summaries(select.bind("now", now).bind("alive_after", aliveAfter));
+			List<JobSummary> oldest = SqliteJobDetails
+				.summaries(select.bind("now", now).bind("alive_after", aliveAfter));
 			return oldest.isEmpty() ? null : oldest.get(0);
 		}
 	}
@@ -271,7 +282,10 @@ public final class SqliteQueueInsights implements QueueInsights {
 		}
 	}
 
-	/** Why writes would be refused, found without a lock: the connection's open mode, then the file's. */
+	/**
+	 * Why writes would be refused, found without a lock: the connection's open mode, then
+	 * the file's.
+	 */
 	private String writeRefusal(Connection connection) throws SQLException {
 		if (connection.isReadOnly()) {
 			return "the connection was opened read-only";
@@ -285,7 +299,10 @@ public final class SqliteQueueInsights implements QueueInsights {
 		return SqliteErrors.writeRefusal(this.database.location());
 	}
 
-	/** The query plans of the snapshot's statements but the worker table's, for tests that each uses an index. */
+	/**
+	 * The query plans of the snapshot's statements but the worker table's, for tests that
+	 * each uses an index.
+	 */
 	Map<String, List<String>> explainSnapshot(Instant now) {
 		Map<String, String> statements = new LinkedHashMap<>();
 		statements.put("COUNTS", COUNTS);
@@ -342,7 +359,8 @@ public final class SqliteQueueInsights implements QueueInsights {
 		Map<String, Map<Integer, Long>> retries = new TreeMap<>();
 		try (NamedStatement select = this.retries.prepare(connection); ResultSet rows = select.executeQuery()) {
 			while (rows.next()) {
-				retries.computeIfAbsent(rows.getString(1), (type) -> new TreeMap<>()).put(rows.getInt(2), rows.getLong(3));
+				retries.computeIfAbsent(rows.getString(1), (type) -> new TreeMap<>())
+					.put(rows.getInt(2), rows.getLong(3));
 			}
 		}
 		return retries;
@@ -386,8 +404,9 @@ public final class SqliteQueueInsights implements QueueInsights {
 				Set<String> typeSet = types.isEmpty() ? Set.of()
 						: Collections.unmodifiableSet(new LinkedHashSet<>(Arrays.asList(types.split(","))));
 				Instant heartbeat = Instant.ofEpochMilli(rows.getLong(7));
-				workers.add(new WorkerState(rows.getString(1), rows.getString(2), rows.getLong(3), typeSet,
-						rows.getInt(5), Instant.ofEpochMilli(rows.getLong(6)), heartbeat, !heartbeat.isBefore(deadBefore)));
+				workers
+					.add(new WorkerState(rows.getString(1), rows.getString(2), rows.getLong(3), typeSet, rows.getInt(5),
+							Instant.ofEpochMilli(rows.getLong(6)), heartbeat, !heartbeat.isBefore(deadBefore)));
 			}
 		}
 		workers.sort(Comparator.comparing(WorkerState::startedAt).thenComparing(WorkerState::workerId));

@@ -21,18 +21,22 @@ import dev.jobqueue.core.StorageStats;
  * The {@link RetentionStore} on SQLite.
  *
  * <ul>
- * <li>Deletes go batch by batch through {@link SqliteDatabase#write}, each in its own {@code BEGIN IMMEDIATE}
- * transaction, so the write lock is free between batches. They find their rows through
- * {@code jobs_finished_idx (status, type, finished_at)}, one type at a time: a batch reads only rows it
- * deletes. Attempts and events go by {@code ON DELETE CASCADE} (every queue connection has
- * {@code foreign_keys=ON}; the schema check refuses a DataSource without it).</li>
- * <li>The types of a status are found by a skip-scan: one index seek per type, not a scan of all jobs.</li>
- * <li>The lease is a row of {@code job_housekeeping}, taken with {@code INSERT ... ON CONFLICT DO UPDATE
+ * <li>Deletes go batch by batch through {@link SqliteDatabase#write}, each in its own
+ * {@code BEGIN IMMEDIATE} transaction, so the write lock is free between batches. They
+ * find their rows through {@code jobs_finished_idx (status, type, finished_at)}, one type
+ * at a time: a batch reads only rows it deletes. Attempts and events go by
+ * {@code ON DELETE CASCADE} (every queue connection has {@code foreign_keys=ON}; the
+ * schema check refuses a DataSource without it).</li>
+ * <li>The types of a status are found by a skip-scan: one index seek per type, not a scan
+ * of all jobs.</li>
+ * <li>The lease is a row of {@code job_housekeeping}, taken with
+ * {@code INSERT ... ON CONFLICT DO UPDATE
  * ... WHERE} the lease expired or is ours, so exactly one process holds it.</li>
- * <li>{@code PRAGMA incremental_vacuum(n)} runs in a short write transaction of its own and frees at most
- * {@code n} pages; it does nothing unless the file has {@code auto_vacuum=INCREMENTAL}.</li>
- * <li>In WAL mode the database file shrinks only when a checkpoint has copied the whole log back, so the
- * cleaner checkpoints last.</li>
+ * <li>{@code PRAGMA incremental_vacuum(n)} runs in a short write transaction of its own
+ * and frees at most {@code n} pages; it does nothing unless the file has
+ * {@code auto_vacuum=INCREMENTAL}.</li>
+ * <li>In WAL mode the database file shrinks only when a checkpoint has copied the whole
+ * log back, so the cleaner checkpoints last.</li>
  * </ul>
  */
 public final class SqliteRetentionStore implements RetentionStore {
@@ -70,7 +74,10 @@ public final class SqliteRetentionStore implements RetentionStore {
 			    LIMIT :limit)
 			""";
 
-	/** A truncating checkpoint waits for readers this long at most, blocking other processes' writers meanwhile. */
+	/**
+	 * A truncating checkpoint waits for readers this long at most, blocking other
+	 * processes' writers meanwhile.
+	 */
 	private static final int TRUNCATE_BUSY_TIMEOUT_MILLIS = 250;
 
 	private final SqliteDatabase database;
@@ -104,7 +111,10 @@ public final class SqliteRetentionStore implements RetentionStore {
 	public boolean acquireLease(String task, String owner, Instant now, Instant until) {
 		return this.database.write("take the " + task + " lease", (connection) -> {
 			try (NamedStatement acquire = this.acquireLease.prepare(connection)) {
-				return acquire.bind("task", task).bind("owner", owner).bind("until", until).bind("now", now)
+				return acquire.bind("task", task)
+					.bind("owner", owner)
+					.bind("until", until)
+					.bind("now", now)
 					.executeUpdate() == 1;
 			}
 		});
@@ -188,12 +198,15 @@ public final class SqliteRetentionStore implements RetentionStore {
 				}
 				long pageSize = Pragmas.number(statement, "page_size");
 				long before = Pragmas.number(statement, "freelist_count");
-				// The pragma frees one page each time it is stepped, and the driver steps a statement once:
+				// The pragma frees one page each time it is stepped, and the driver steps
+				// a statement once:
 				// sqlite3_exec steps it to the end.
-				int code = connection.unwrap(SQLiteConnection.class).getDatabase()
+				int code = connection.unwrap(SQLiteConnection.class)
+					.getDatabase()
 					._exec("PRAGMA incremental_vacuum(" + maxPages + ")");
 				if (code != 0) {
-					throw new SQLException("PRAGMA incremental_vacuum failed with SQLite result code " + code, null, code);
+					throw new SQLException("PRAGMA incremental_vacuum failed with SQLite result code " + code, null,
+							code);
 				}
 				long pages = before - Pragmas.number(statement, "freelist_count");
 				return pages * pageSize;
@@ -204,7 +217,8 @@ public final class SqliteRetentionStore implements RetentionStore {
 	@Override
 	public StorageStats checkpoint(boolean truncate) {
 		if (!truncate) {
-			// Passive: copies what no reader still needs and never waits, so it needs no write lock.
+			// Passive: copies what no reader still needs and never waits, so it needs no
+			// write lock.
 			return this.database.read("checkpoint the write-ahead log", (connection) -> {
 				try (Statement statement = connection.createStatement()) {
 					checkpoint(statement, "PASSIVE");
@@ -212,11 +226,10 @@ public final class SqliteRetentionStore implements RetentionStore {
 				return storage(connection);
 			});
 		}
-		return this.database.writeOutsideTransaction("checkpoint and truncate the write-ahead log",
-				(connection) -> {
-					truncatingCheckpoint(connection);
-					return storage(connection);
-				});
+		return this.database.writeOutsideTransaction("checkpoint and truncate the write-ahead log", (connection) -> {
+			truncatingCheckpoint(connection);
+			return storage(connection);
+		});
 	}
 
 	@Override
@@ -265,7 +278,10 @@ public final class SqliteRetentionStore implements RetentionStore {
 		}
 	}
 
-	/** @return whether the checkpoint could not finish because of readers or writers (busy) */
+	/**
+	 * @return whether the checkpoint could not finish because of readers or writers
+	 * (busy)
+	 */
 	private static boolean checkpoint(Statement statement, String mode) throws SQLException {
 		try (ResultSet rows = statement.executeQuery("PRAGMA wal_checkpoint(" + mode + ")")) {
 			return rows.next() && rows.getInt(1) != 0;

@@ -22,10 +22,11 @@ import dev.jobqueue.core.ScheduleStore;
 import dev.jobqueue.core.TickDecision;
 
 /**
- * The {@link ScheduleStore} on SQLite, in the same file as the jobs: a schedule's job and its next tick are
- * written in one {@code BEGIN IMMEDIATE} transaction. The tick is moved forward with a compare-and-set on the
- * row's {@code next_run_at} and {@code last_tick_at} (and a CHECK keeps the next tick after the last), so even
- * a writer that did not serialise through the write lock could not enqueue a tick twice.
+ * The {@link ScheduleStore} on SQLite, in the same file as the jobs: a schedule's job and
+ * its next tick are written in one {@code BEGIN IMMEDIATE} transaction. The tick is moved
+ * forward with a compare-and-set on the row's {@code next_run_at} and
+ * {@code last_tick_at} (and a CHECK keeps the next tick after the last), so even a writer
+ * that did not serialise through the write lock could not enqueue a tick twice.
  */
 public final class SqliteScheduleStore implements ScheduleStore {
 
@@ -277,8 +278,7 @@ public final class SqliteScheduleStore implements ScheduleStore {
 	public List<ScheduleInfo> schedules(Instant liveSince) {
 		return this.database.read("read schedules", (connection) -> {
 			List<ScheduleInfo> schedules = new ArrayList<>();
-			try (NamedStatement select = this.selectAll.prepare(connection);
-					ResultSet rows = select.executeQuery()) {
+			try (NamedStatement select = this.selectAll.prepare(connection); ResultSet rows = select.executeQuery()) {
 				while (rows.next()) {
 					Instant declaredAt = Instant.ofEpochMilli(rows.getLong("declared_at"));
 					long lastJob = rows.getLong("last_job_id");

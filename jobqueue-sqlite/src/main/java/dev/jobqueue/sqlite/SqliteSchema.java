@@ -27,14 +27,16 @@ import org.sqlite.SQLiteConnection;
 import dev.jobqueue.JobQueueException;
 
 /**
- * Brings the queue's schema up to date with a private Flyway (own history table, own location) and checks
- * that connections are set up the way the queue needs.
+ * Brings the queue's schema up to date with a private Flyway (own history table, own
+ * location) and checks that connections are set up the way the queue needs.
  *
  * <ul>
- * <li>On a new file, {@code auto_vacuum=INCREMENTAL} is set before Flyway creates its history table, the
- * first table of the file: it cannot be switched on later without a full {@code VACUUM}.</li>
- * <li>Processes starting at once on one file migrate one after another: each holds an exclusive lock on a
- * sibling {@code <file>.migration-lock} while it migrates, and the later ones find the schema current.</li>
+ * <li>On a new file, {@code auto_vacuum=INCREMENTAL} is set before Flyway creates its
+ * history table, the first table of the file: it cannot be switched on later without a
+ * full {@code VACUUM}.</li>
+ * <li>Processes starting at once on one file migrate one after another: each holds an
+ * exclusive lock on a sibling {@code <file>.migration-lock} while it migrates, and the
+ * later ones find the schema current.</li>
  * <li>A file migrated by a newer version of the queue is refused, not downgraded.</li>
  * </ul>
  */
@@ -58,8 +60,8 @@ public final class SqliteSchema {
 	}
 
 	/**
-	 * @param shared whether the DataSource is the application's, whose transactions queue writes join: its
-	 * transactions must then begin {@code IMMEDIATE}
+	 * @param shared whether the DataSource is the application's, whose transactions queue
+	 * writes join: its transactions must then begin {@code IMMEDIATE}
 	 */
 	public SqliteSchema(DataSource dataSource, TableNames tables, boolean shared) {
 		this.dataSource = Objects.requireNonNull(dataSource, "'dataSource' must not be null");
@@ -69,7 +71,8 @@ public final class SqliteSchema {
 
 	/**
 	 * Checks the connection settings, then migrates.
-	 * @throws JobQueueException naming the setting or version that is wrong and what to do
+	 * @throws JobQueueException naming the setting or version that is wrong and what to
+	 * do
 	 */
 	public void initialize() {
 		String url = verifyConnectionSettings();
@@ -85,7 +88,8 @@ public final class SqliteSchema {
 	}
 
 	/**
-	 * Checks the connection settings and that every migration this version knows is applied, changing nothing.
+	 * Checks the connection settings and that every migration this version knows is
+	 * applied, changing nothing.
 	 * @throws JobQueueException naming the migrations that are missing and where they are
 	 */
 	public void verify() {
@@ -93,11 +97,11 @@ public final class SqliteSchema {
 		MigrationInfo[] pending = flyway().info().pending();
 		if (pending.length > 0) {
 			throw new JobQueueException("The queue schema of " + url + " is not up to date and "
-					+ "jobqueue.datasource.initialize-schema=never: " + pending.length + " migration(s) are not applied "
-					+ "(history table " + this.tables.schemaHistory() + "), the first being version "
-					+ pending[0].getVersion() + " (" + pending[0].getDescription() + "). Apply the scripts under "
-					+ MIGRATION_LOCATION + " (placeholder ${prefix} = '" + this.tables.prefix() + "'), or remove the "
-					+ "setting to let the queue migrate at start-up.");
+					+ "jobqueue.datasource.initialize-schema=never: " + pending.length
+					+ " migration(s) are not applied " + "(history table " + this.tables.schemaHistory()
+					+ "), the first being version " + pending[0].getVersion() + " (" + pending[0].getDescription()
+					+ "). Apply the scripts under " + MIGRATION_LOCATION + " (placeholder ${prefix} = '"
+					+ this.tables.prefix() + "'), or remove the " + "setting to let the queue migrate at start-up.");
 		}
 	}
 
@@ -134,9 +138,10 @@ public final class SqliteSchema {
 	}
 
 	/**
-	 * Flyway's migration transaction reads the history table before it writes, so on a file that another process
-	 * already uses (say, an application with another table prefix), a commit in between fails it at once with
-	 * SQLITE_BUSY, whatever the busy timeout. The failed script was rolled back, so migrating again is safe.
+	 * Flyway's migration transaction reads the history table before it writes, so on a
+	 * file that another process already uses (say, an application with another table
+	 * prefix), a commit in between fails it at once with SQLITE_BUSY, whatever the busy
+	 * timeout. The failed script was rolled back, so migrating again is safe.
 	 */
 	private static int migrateRetryingWhileBusy(Flyway flyway) {
 		for (int attempt = 1;; attempt++) {
@@ -184,7 +189,8 @@ public final class SqliteSchema {
 	}
 
 	private void enableIncrementalVacuumOnNewFile() {
-		try (Connection connection = this.dataSource.getConnection(); Statement statement = connection.createStatement()) {
+		try (Connection connection = this.dataSource.getConnection();
+				Statement statement = connection.createStatement()) {
 			boolean empty;
 			try (ResultSet rows = statement.executeQuery("SELECT count(*) FROM sqlite_master")) {
 				empty = rows.next() && rows.getInt(1) == 0;
@@ -200,20 +206,25 @@ public final class SqliteSchema {
 	}
 
 	/**
-	 * Checks WAL, foreign keys, synchronous and busy timeout on a connection of the DataSource.
+	 * Checks WAL, foreign keys, synchronous and busy timeout on a connection of the
+	 * DataSource.
 	 * @return the database URL
 	 */
 	public String verifyConnectionSettings() {
-		try (Connection connection = this.dataSource.getConnection(); Statement statement = connection.createStatement()) {
+		try (Connection connection = this.dataSource.getConnection();
+				Statement statement = connection.createStatement()) {
 			String url = connection.getMetaData().getURL();
 			StringBuilder problems = new StringBuilder();
 			String journalMode = Pragmas.text(statement, "journal_mode").toLowerCase(Locale.ROOT);
 			if (!journalMode.equals("wal")) {
-				problems.append("\n - journal_mode is ").append(journalMode).append(", the queue needs WAL (journal_mode=WAL)");
+				problems.append("\n - journal_mode is ")
+					.append(journalMode)
+					.append(", the queue needs WAL (journal_mode=WAL)");
 			}
 			if (!Pragmas.text(statement, "foreign_keys").equals("1")) {
-				problems.append("\n - foreign_keys is off, so deleting a job would leave its attempts and events behind "
-						+ "(foreign_keys=true)");
+				problems
+					.append("\n - foreign_keys is off, so deleting a job would leave its attempts and events behind "
+							+ "(foreign_keys=true)");
 			}
 			if (Integer.parseInt(Pragmas.text(statement, "busy_timeout")) <= 0) {
 				problems.append("\n - busy_timeout is 0, so any concurrent write fails at once (busy_timeout=5000)");
@@ -234,7 +245,8 @@ public final class SqliteSchema {
 			}
 			if (problems.length() > 0) {
 				throw new JobQueueException("The queue's database connections to " + url + " are not set up as the "
-						+ "queue needs:" + problems + "\nThese are per-connection settings: set them as driver properties "
+						+ "queue needs:" + problems
+						+ "\nThese are per-connection settings: set them as driver properties "
 						+ "of the DataSource, for example spring.datasource.hikari.data-source-properties.foreign_keys=true "
 						+ "or spring.datasource.hikari.data-source-properties.transaction_mode=IMMEDIATE, "
 						+ "or give the queue its own file with jobqueue.datasource.url, where they are set for you.");

@@ -5,7 +5,10 @@ import java.util.Objects;
 import dev.jobqueue.core.EnqueueVisibility;
 import dev.jobqueue.core.QueueStorage;
 
-/** The queue on one SQLite database: its job, schedule and retention stores and insights share the database. */
+/**
+ * The queue on one SQLite database: its job, schedule and retention stores and insights
+ * share the database.
+ */
 public final class SqliteStorage implements QueueStorage {
 
 	private final SqliteDatabase database;
@@ -27,8 +30,10 @@ public final class SqliteStorage implements QueueStorage {
 	}
 
 	/**
-	 * @param shared whether the database is the application's, whose transactions queue writes join
-	 * @param visibility when a job enqueued in a transaction on another database becomes visible to workers
+	 * @param shared whether the database is the application's, whose transactions queue
+	 * writes join
+	 * @param visibility when a job enqueued in a transaction on another database becomes
+	 * visible to workers
 	 */
 	public SqliteStorage(SqliteDatabase database, TableNames tables, boolean shared, EnqueueVisibility visibility) {
 		this.database = Objects.requireNonNull(database, "'database' must not be null");

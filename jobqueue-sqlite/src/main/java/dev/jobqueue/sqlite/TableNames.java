@@ -4,8 +4,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The queue's table and index names under an optional prefix, so several queues (or an application's own
- * tables) can share one file.
+ * The queue's table and index names under an optional prefix, so several queues (or an
+ * application's own tables) can share one file.
  */
 public final class TableNames {
 
@@ -54,19 +54,25 @@ public final class TableNames {
 		return this.prefix + "jobqueue_schema_history";
 	}
 
-	/** Expands the table names of {@code template} and parses its {@code :name} parameters. */
+	/**
+	 * Expands the table names of {@code template} and parses its {@code :name}
+	 * parameters.
+	 */
 	NamedSql sql(String template) {
 		return NamedSql.parse(expand(template));
 	}
 
-	/** As {@link #sql(String)}, with list parameters of the given sizes (see {@link NamedSql#parse(String, Map)}). */
+	/**
+	 * As {@link #sql(String)}, with list parameters of the given sizes (see
+	 * {@link NamedSql#parse(String, Map)}).
+	 */
 	NamedSql sql(String template, Map<String, Integer> listSizes) {
 		return NamedSql.parse(expand(template), listSizes);
 	}
 
 	/**
-	 * Replaces {@code {jobs}}, {@code {attempts}}, {@code {events}}, {@code {workers}}, {@code {schedules}},
-	 * {@code {paused}} and {@code {p}}.
+	 * Replaces {@code {jobs}}, {@code {attempts}}, {@code {events}}, {@code {workers}},
+	 * {@code {schedules}}, {@code {paused}} and {@code {p}}.
 	 */
 	public String expand(String template) {
 		return this.expanded.computeIfAbsent(template,

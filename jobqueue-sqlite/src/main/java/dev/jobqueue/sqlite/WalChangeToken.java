@@ -7,8 +7,9 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Optional;
 
 /**
- * Size and modification time of the database's write-ahead log: every commit of any process appends to it (or,
- * after a checkpoint, rewrites it), so a change means another process may have enqueued. A stat call, no query.
+ * Size and modification time of the database's write-ahead log: every commit of any
+ * process appends to it (or, after a checkpoint, rewrites it), so a change means another
+ * process may have enqueued. A stat call, no query.
  */
 final class WalChangeToken {
 
@@ -21,13 +22,15 @@ final class WalChangeToken {
 		this.database = database;
 	}
 
-	/** @return the token, or {@code null} when the database has no file to watch */
+	/**
+	 * @return the token, or {@code null} when the database has no file to watch
+	 */
 	Object current() {
 		Optional<Path> wal = this.walFile;
 		if (wal == null) {
-			wal = this.database.read("find the database file", (connection) -> Optional
-				.ofNullable(SqliteDataSources.fileOf(connection.getMetaData().getURL()))
-				.map(Pragmas::walOf));
+			wal = this.database.read("find the database file",
+					(connection) -> Optional.ofNullable(SqliteDataSources.fileOf(connection.getMetaData().getURL()))
+						.map(Pragmas::walOf));
 			this.walFile = wal;
 		}
 		if (wal.isEmpty()) {

@@ -1,8 +1,9 @@
 /**
- * The SQLite implementation of the store: transactions ({@code SqliteDatabase}), schema, and statements. The
- * worker's hot path is {@code SqliteJobStore} (enqueue in {@code JobInserts}, the claim statement in
- * {@code SqliteClaims}, outcomes in {@code SqliteCompletions}); operators' actions are
- * {@code SqliteJobAdminStore}. Statements use {@code {jobs}}-style table names ({@code TableNames}) and
- * {@code :name} parameters ({@code NamedSql}).
+ * The SQLite implementation of the store: transactions ({@code SqliteDatabase}), schema,
+ * and statements. The worker's hot path is {@code SqliteJobStore} (enqueue in
+ * {@code JobInserts}, the claim statement in {@code SqliteClaims}, outcomes in
+ * {@code SqliteCompletions}); operators' actions are {@code SqliteJobAdminStore}.
+ * Statements use {@code {jobs}}-style table names ({@code TableNames}) and {@code :name}
+ * parameters ({@code NamedSql}).
  */
 package dev.jobqueue.sqlite;

@@ -18,8 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A worker picks up a job enqueued by another process (here: another pool on the same file, which does not
- * signal the worker) long before its poll interval ends, by watching the store's change token.
+ * A worker picks up a job enqueued by another process (here: another pool on the same
+ * file, which does not signal the worker) long before its poll interval ends, by watching
+ * the store's change token.
  */
 class CrossProcessWakeUpTests {
 
@@ -70,7 +71,8 @@ class CrossProcessWakeUpTests {
 			await().atMost(Duration.ofSeconds(10)).until(() -> succeeded(first));
 			long second = queueOf(this.otherProcess).enqueue("greet", "grace");
 
-			// The poll interval is a minute: only the change token can wake the worker this soon.
+			// The poll interval is a minute: only the change token can wake the worker
+			// this soon.
 			await().atMost(Duration.ofSeconds(10)).until(() -> succeeded(second));
 			assertThat(handled).hasValue(2);
 		}

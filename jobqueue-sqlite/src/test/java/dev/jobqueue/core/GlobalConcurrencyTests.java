@@ -23,9 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The global cap is checked inside the claim transaction, so it must hold across real processes: three JVMs
- * with eight worker threads each run a type capped at two, and a counter the handlers share through a file
- * never goes above two.
+ * The global cap is checked inside the claim transaction, so it must hold across real
+ * processes: three JVMs with eight worker threads each run a type capped at two, and a
+ * counter the handlers share through a file never goes above two.
  */
 @LongTest
 class GlobalConcurrencyTests {
@@ -65,11 +65,14 @@ class GlobalConcurrencyTests {
 				processes.forEach(Process::destroyForcibly);
 			}
 			assertThat(db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'")).isEqualTo(2 * JOBS);
-			System.out.printf("Global cap %d, 3 processes x 8 workers: most at once %d (no cap per process, jobs "
-					+ "run by %d processes), %d (1 per process, jobs run by %d processes)%n", GlobalCapWorkerProcess.CAP,
-					SharedCounter.max(counter), processesThatRan(db, GlobalCapWorkerProcess.TYPE),
-					SharedCounter.max(spreadCounter), processesThatRan(db, GlobalCapWorkerProcess.SPREAD_TYPE));
-			// Never above the cap, and the cap is reached: with one per process, that takes two processes at once.
+			System.out.printf(
+					"Global cap %d, 3 processes x 8 workers: most at once %d (no cap per process, jobs "
+							+ "run by %d processes), %d (1 per process, jobs run by %d processes)%n",
+					GlobalCapWorkerProcess.CAP, SharedCounter.max(counter),
+					processesThatRan(db, GlobalCapWorkerProcess.TYPE), SharedCounter.max(spreadCounter),
+					processesThatRan(db, GlobalCapWorkerProcess.SPREAD_TYPE));
+			// Never above the cap, and the cap is reached: with one per process, that
+			// takes two processes at once.
 			assertThat(SharedCounter.max(counter)).isEqualTo(GlobalCapWorkerProcess.CAP);
 			assertThat(SharedCounter.max(spreadCounter)).isEqualTo(GlobalCapWorkerProcess.CAP);
 			assertThat(SharedCounter.current(counter)).isZero();

@@ -15,7 +15,10 @@ import dev.jobqueue.testing.QueueFileTests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** What a worker's listener or a run interceptor (observation, tracing) does must never change an outcome. */
+/**
+ * What a worker's listener or a run interceptor (observation, tracing) does must never
+ * change an outcome.
+ */
 class ListenerAndInterceptorFaultTests extends QueueFileTests {
 
 	private final AtomicInteger runs = new AtomicInteger();
@@ -99,7 +102,8 @@ class ListenerAndInterceptorFaultTests extends QueueFileTests {
 		Job job = this.harness.queue.find(id).orElseThrow();
 		assertThat(job.status()).isEqualTo(JobStatus.PENDING);
 		assertThat(job.attempts()).isZero();
-		assertThat(this.db.column("SELECT outcome FROM job_attempts WHERE job_id = ?", id)).containsExactly("HANDED_BACK");
+		assertThat(this.db.column("SELECT outcome FROM job_attempts WHERE job_id = ?", id))
+			.containsExactly("HANDED_BACK");
 		this.harness.directWorker("w2").pollOnce();
 		assertThat(this.harness.queue.find(id).orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);
 		assertThat(this.runs).hasValue(1);
@@ -114,13 +118,16 @@ class ListenerAndInterceptorFaultTests extends QueueFileTests {
 		assertThat(Invariants.violations(this.db.file())).isEmpty();
 	}
 
-	/** An executor that cannot start a thread, as when the process runs out of native threads. */
+	/**
+	 * An executor that cannot start a thread, as when the process runs out of native
+	 * threads.
+	 */
 	static final class ThreadlessExecutor extends AbstractExecutorService {
 
 		@Override
 		public void execute(Runnable command) {
-			throw new OutOfMemoryError("unable to create native thread: possibly out of memory or process/resource "
-					+ "limits reached");
+			throw new OutOfMemoryError(
+					"unable to create native thread: possibly out of memory or process/resource " + "limits reached");
 		}
 
 		@Override

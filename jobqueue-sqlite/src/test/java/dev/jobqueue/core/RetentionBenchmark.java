@@ -18,16 +18,18 @@ import dev.jobqueue.testing.MutableClock;
 import dev.jobqueue.testing.TestDatabase;
 
 /**
- * Prints how fast the retention cleanup deletes and how much the file shrinks. Not part of the normal build:
+ * Prints how fast the retention cleanup deletes and how much the file shrinks. Not part
+ * of the normal build:
  *
  * <pre>
  * ./mvnw -pl queue-spring-boot-autoconfigure -Pretention-bench test                              # 1,000,000 jobs
  * ./mvnw -pl queue-spring-boot-autoconfigure -Pretention-bench test -Djobqueue.bench.jobs=100000 # quicker
  * </pre>
  *
- * Each mode runs on a fresh file holding {@code jobs} expired jobs (each with its attempt and 3 events, as
- * the worker writes them) and 5% live ones: "maintenance window" deletes without pausing, "alongside
- * workers" with the default pause (the cleaner holds the write lock at most a quarter of the time).
+ * Each mode runs on a fresh file holding {@code jobs} expired jobs (each with its attempt
+ * and 3 events, as the worker writes them) and 5% live ones: "maintenance window" deletes
+ * without pausing, "alongside workers" with the default pause (the cleaner holds the
+ * write lock at most a quarter of the time).
  */
 class RetentionBenchmark {
 
@@ -44,8 +46,8 @@ class RetentionBenchmark {
 		double pause = RetentionSettings.of(RetentionPolicy.keepForever(), batchSize).batchPause();
 		rows.add(run("alongside workers (default pause " + pause + "x batch time)", jobs, batchSize, pause));
 		System.out.println();
-		System.out.printf("Retention cleanup, %,d expired jobs (+%,d live), batch size %,d, sqlite-jdbc %s, %d CPUs%n", jobs,
-				jobs / 20, batchSize, sqliteVersion(), Runtime.getRuntime().availableProcessors());
+		System.out.printf("Retention cleanup, %,d expired jobs (+%,d live), batch size %,d, sqlite-jdbc %s, %d CPUs%n",
+				jobs, jobs / 20, batchSize, sqliteVersion(), Runtime.getRuntime().availableProcessors());
 		System.out.println();
 		System.out.println("| mode | jobs deleted | seconds | jobs/s | rows/s (jobs+attempts+events) | file before | "
 				+ "file after | WAL max |");
@@ -63,15 +65,15 @@ class RetentionBenchmark {
 					now.minus(Duration.ofDays(120)), Duration.ofMillis(10));
 			JobRows.insert(db.dataSource(), "", jobs - jobs * 3 / 4, "report", JobStatus.FAILED,
 					now.minus(Duration.ofDays(200)), Duration.ofMillis(10));
-			JobRows.insert(db.dataSource(), "", jobs / 20, "thumbnail", JobStatus.SUCCEEDED, now.minus(Duration.ofDays(1)),
-					Duration.ofMillis(10));
+			JobRows.insert(db.dataSource(), "", jobs / 20, "thumbnail", JobStatus.SUCCEEDED,
+					now.minus(Duration.ofDays(1)), Duration.ofMillis(10));
 			SqliteRetentionStore store = new SqliteRetentionStore(db.database(), new TableNames(""));
 			long rowsBefore = db.count("SELECT (SELECT count(*) FROM jobs) + (SELECT count(*) FROM job_attempts) "
 					+ "+ (SELECT count(*) FROM job_events)");
 			long before = store.checkpoint(true).fileBytes();
-			RetentionSettings settings = new RetentionSettings(RetentionPolicy.of(Duration.ofDays(30),
-					Duration.ofDays(90), Duration.ofDays(30), Map.of()), batchSize, pause, Duration.ofMinutes(2), 1024,
-					100_000);
+			RetentionSettings settings = new RetentionSettings(
+					RetentionPolicy.of(Duration.ofDays(30), Duration.ofDays(90), Duration.ofDays(30), Map.of()),
+					batchSize, pause, Duration.ofMinutes(2), 1024, 100_000);
 			RetentionCleaner cleaner = new RetentionCleaner(store, settings, clock, "bench", () -> true);
 			long[] maxWal = { 0 };
 			Path wal = db.file().resolveSibling(db.file().getFileName() + "-wal");
@@ -95,9 +97,9 @@ class RetentionBenchmark {
 			long rowsAfter = db.count("SELECT (SELECT count(*) FROM jobs) + (SELECT count(*) FROM job_attempts) "
 					+ "+ (SELECT count(*) FROM job_events)");
 			long after = store.storage().fileBytes();
-			return String.format("| %s | %,d | %.1f | %,.0f | %,.0f | %s | %s | %s |", mode, report.totalDeleted(), seconds,
-					report.totalDeleted() / seconds, (rowsBefore - rowsAfter) / seconds, mib(before), mib(after),
-					mib(maxWal[0]));
+			return String.format("| %s | %,d | %.1f | %,.0f | %,.0f | %s | %s | %s |", mode, report.totalDeleted(),
+					seconds, report.totalDeleted() / seconds, (rowsBefore - rowsAfter) / seconds, mib(before),
+					mib(after), mib(maxWal[0]));
 		}
 		finally {
 			try (var files = Files.walk(dir)) {

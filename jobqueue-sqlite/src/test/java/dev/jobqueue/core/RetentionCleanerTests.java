@@ -34,7 +34,10 @@ class RetentionCleanerTests {
 
 	private static final Duration DAY = Duration.ofDays(1);
 
-	/** succeeded 30d, failed 90d, cancelled 30d; type report 7d whatever its status; type audit kept forever. */
+	/**
+	 * succeeded 30d, failed 90d, cancelled 30d; type report 7d whatever its status; type
+	 * audit kept forever.
+	 */
 	private static final RetentionPolicy POLICY = RetentionPolicy.of(Duration.ofDays(30), Duration.ofDays(90),
 			Duration.ofDays(30), Map.of("report", Duration.ofDays(7), "audit", Duration.ofMillis(-1)));
 
@@ -93,14 +96,17 @@ class RetentionCleanerTests {
 		assertThat(report.outcome()).isEqualTo(RetentionReport.Outcome.COMPLETED);
 		for (Group group : groups) {
 			long left = group.status().isFinal()
-					? this.db.count("SELECT count(*) FROM jobs WHERE status = ? AND type = ? AND finished_at >= ? "
-							+ "AND finished_at < ?", group.status().dbValue(), group.type(),
+					? this.db.count(
+							"SELECT count(*) FROM jobs WHERE status = ? AND type = ? AND finished_at >= ? "
+									+ "AND finished_at < ?",
+							group.status().dbValue(), group.type(),
 							this.clock.instant().minus(group.age()).toEpochMilli(),
 							this.clock.instant().minus(group.age()).toEpochMilli() + group.count())
 					: this.db.count("SELECT count(*) FROM jobs WHERE status = ?", group.status().dbValue());
 			assertThat(left).as("%s", group).isEqualTo(group.expires() ? 0 : group.count());
 		}
-		// Run by a worker 31 days ago: the succeeded one is past 30 days, the failed one within 90.
+		// Run by a worker 31 days ago: the succeeded one is past 30 days, the failed one
+		// within 90.
 		assertThat(this.db.count("SELECT count(*) FROM jobs WHERE id = ?", workerJobs[0])).isZero();
 		assertThat(this.db.count("SELECT count(*) FROM jobs WHERE id = ?", workerJobs[1])).isOne();
 		assertThat(report.deleted(JobStatus.SUCCEEDED)).isEqualTo(3 + 4 + 3 + 1);
@@ -113,7 +119,10 @@ class RetentionCleanerTests {
 		assertThat(this.db.count("SELECT count(*) FROM job_events")).isEqualTo(3 * finishedLeft + 3 + 2 * 3);
 	}
 
-	/** @return ids of a job that succeeded and one that failed, both with attempts and events */
+	/**
+	 * @return ids of a job that succeeded and one that failed, both with attempts and
+	 * events
+	 */
 	private long[] runJobsThroughAWorker() {
 		WorkerHarness harness = new WorkerHarness(this.db, this.clock);
 		harness.handle(HandlerDefinition.of("greet", (payload, context) -> "hi"));
@@ -160,7 +169,8 @@ class RetentionCleanerTests {
 		insertExpired(JobStatus.SUCCEEDED, "thumbnail", 10);
 		Instant now = this.clock.instant();
 		assertThat(this.store.acquireLease(RetentionCleaner.LEASE_TASK, "other-process", now,
-				now.plus(Duration.ofMinutes(2)))).isTrue();
+				now.plus(Duration.ofMinutes(2))))
+			.isTrue();
 		RetentionCleaner cleaner = cleaner(POLICY, 100);
 
 		RetentionReport skipped = cleaner.purgeOnce();
@@ -265,8 +275,8 @@ class RetentionCleanerTests {
 		RetentionReport report = maintenance.purge(JobStatus.FAILED, Duration.ofDays(10));
 
 		assertThat(report.deleted()).containsOnly(Map.entry(JobStatus.FAILED, 7L));
-		assertThat(this.db.column("SELECT status || ':' || type FROM jobs ORDER BY id")).containsExactly(
-				"failed:thumbnail", "failed:thumbnail", "succeeded:thumbnail", "succeeded:thumbnail");
+		assertThat(this.db.column("SELECT status || ':' || type FROM jobs ORDER BY id"))
+			.containsExactly("failed:thumbnail", "failed:thumbnail", "succeeded:thumbnail", "succeeded:thumbnail");
 		assertThat(orphans(this.db)).isZero();
 		assertThat(maintenance.lastRetentionReport()).contains(report);
 		assertThatIllegalArgumentException().isThrownBy(() -> maintenance.purge(JobStatus.PENDING, Duration.ZERO))
@@ -285,8 +295,7 @@ class RetentionCleanerTests {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> RetentionPolicy.of(null, null, null, Map.of(" ", Duration.ofDays(1))))
 			.withMessageContaining("per-type.<type>");
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> RetentionSettings.of(POLICY, 0))
+		assertThatIllegalArgumentException().isThrownBy(() -> RetentionSettings.of(POLICY, 0))
 			.withMessageContaining("jobqueue.retention.batch-size");
 	}
 

@@ -25,7 +25,10 @@ import dev.jobqueue.testing.LongTest;
 import static dev.jobqueue.testing.RetentionFixtures.orphans;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A cleanup process killed with SIGKILL half-way leaves a consistent file, and the next run finishes. */
+/**
+ * A cleanup process killed with SIGKILL half-way leaves a consistent file, and the next
+ * run finishes.
+ */
 @LongTest
 class RetentionCrashTests {
 
@@ -74,8 +77,9 @@ class RetentionCrashTests {
 
 			RetentionCleaner restarted = new RetentionCleaner(
 					new SqliteRetentionStore(db.database(), new TableNames("")),
-					RetentionSettings.of(RetentionPolicy.of(Duration.ofDays(30), Duration.ofDays(90),
-							Duration.ofDays(30), Map.of()), 5_000),
+					RetentionSettings.of(
+							RetentionPolicy.of(Duration.ofDays(30), Duration.ofDays(90), Duration.ofDays(30), Map.of()),
+							5_000),
 					this.clock, "restarted", () -> true);
 			assertThat(restarted.purgeOnce().outcome()).isEqualTo(RetentionReport.Outcome.SKIPPED);
 

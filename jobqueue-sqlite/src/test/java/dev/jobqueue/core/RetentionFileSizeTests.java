@@ -20,9 +20,10 @@ import static dev.jobqueue.testing.RetentionFixtures.orphans;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * After many processed jobs expire, one cleanup with incremental vacuum brings the file back near the size
- * of a file holding only the live jobs. {@code -Djobqueue.test.retention.jobs=1000000} (Maven profile
- * {@code retention-long}) runs it with a million jobs.
+ * After many processed jobs expire, one cleanup with incremental vacuum brings the file
+ * back near the size of a file holding only the live jobs.
+ * {@code -Djobqueue.test.retention.jobs=1000000} (Maven profile {@code retention-long})
+ * runs it with a million jobs.
  */
 @LongTest
 class RetentionFileSizeTests {
@@ -53,16 +54,18 @@ class RetentionFileSizeTests {
 					this.clock.instant().minus(Duration.ofDays(100)), Duration.ofMillis(10));
 			insertLive(db);
 			long full = store.checkpoint(true).fileBytes();
-			RetentionSettings settings = new RetentionSettings(RetentionPolicy.of(Duration.ofDays(30),
-					Duration.ofDays(90), Duration.ofDays(30), Map.of()), 5_000, 0, Duration.ofMinutes(2), 4096, 10_000);
+			RetentionSettings settings = new RetentionSettings(
+					RetentionPolicy.of(Duration.ofDays(30), Duration.ofDays(90), Duration.ofDays(30), Map.of()), 5_000,
+					0, Duration.ofMinutes(2), 4096, 10_000);
 			RetentionCleaner cleaner = new RetentionCleaner(store, settings, this.clock, "me", () -> true);
 
 			RetentionReport report = cleaner.purgeOnce();
 
 			long after = store.storage().fileBytes();
-			System.out.printf("file size: %d expired + %d live jobs %d bytes, after cleanup %d bytes "
-					+ "(reclaimed %d), live jobs only %d bytes: %.2fx%n", EXPIRED, LIVE, full, after,
-					report.bytesReclaimed(), liveOnly, (double) after / liveOnly);
+			System.out.printf(
+					"file size: %d expired + %d live jobs %d bytes, after cleanup %d bytes "
+							+ "(reclaimed %d), live jobs only %d bytes: %.2fx%n",
+					EXPIRED, LIVE, full, after, report.bytesReclaimed(), liveOnly, (double) after / liveOnly);
 			assertThat(report.totalDeleted()).isEqualTo(EXPIRED);
 			assertThat(db.count("SELECT count(*) FROM jobs")).isEqualTo(LIVE);
 			assertThat(orphans(db)).isZero();
@@ -71,7 +74,9 @@ class RetentionFileSizeTests {
 		}
 	}
 
-	/** The most recent jobs: succeeded within their retention, failed, and still pending. */
+	/**
+	 * The most recent jobs: succeeded within their retention, failed, and still pending.
+	 */
 	private void insertLive(TestDatabase db) {
 		Instant now = this.clock.instant();
 		JobRows.insert(db.dataSource(), "", LIVE / 2, "thumbnail", JobStatus.SUCCEEDED, now.minus(Duration.ofDays(2)),

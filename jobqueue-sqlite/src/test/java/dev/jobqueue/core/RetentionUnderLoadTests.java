@@ -37,9 +37,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Deletes many expired jobs while a worker processes a stream of new ones on the same file. The normal run
- * uses {@value #DEFAULT_EXPIRED} expired jobs; {@code -Djobqueue.test.retention.jobs=1000000} (or the Maven
- * profile {@code retention-long}) runs the full million.
+ * Deletes many expired jobs while a worker processes a stream of new ones on the same
+ * file. The normal run uses {@value #DEFAULT_EXPIRED} expired jobs;
+ * {@code -Djobqueue.test.retention.jobs=1000000} (or the Maven profile
+ * {@code retention-long}) runs the full million.
  */
 @LongTest
 class RetentionUnderLoadTests {
@@ -87,24 +88,26 @@ class RetentionUnderLoadTests {
 		WorkerHarness harness = new WorkerHarness(this.db, this.clock).concurrency(8);
 		harness.handle(HandlerDefinition.of("work", (payload, context) -> null));
 		ExecutorService handlers = Executors.newFixedThreadPool(8);
-		JobWorker worker = new JobWorker(workerStore, harness.handlers, WorkerHarness.CODEC, new DefaultErrorClassifier(),
-				new RetryPolicy(Duration.ofSeconds(1), Duration.ofSeconds(10), () -> 0.5), this.clock,
-				new WorkerSettings("load-worker", 8, Duration.ofMillis(50), Duration.ofMinutes(5), Duration.ofSeconds(5),
-						3),
+		JobWorker worker = new JobWorker(workerStore, harness.handlers, WorkerHarness.CODEC,
+				new DefaultErrorClassifier(), new RetryPolicy(Duration.ofSeconds(1), Duration.ofSeconds(10), () -> 0.5),
+				this.clock, new WorkerSettings("load-worker", 8, Duration.ofMillis(50), Duration.ofMinutes(5),
+						Duration.ofSeconds(5), 3),
 				handlers, new WorkerListener() {
 					@Override
-					public void finished(ClaimedJob job, Completion completion, Duration queueWait, Duration execution) {
+					public void finished(ClaimedJob job, Completion completion, Duration queueWait,
+							Duration execution) {
 						RetentionUnderLoadTests.this.completed.incrementAndGet();
 					}
 				}, null);
-		DefaultJobQueue queue = new DefaultJobQueue(workerStore, this.db.admin(), WorkerHarness.CODEC, harness.handlers, this.clock,
-				new EnqueueLimits(3, 64 * 1024), null);
+		DefaultJobQueue queue = new DefaultJobQueue(workerStore, this.db.admin(), WorkerHarness.CODEC, harness.handlers,
+				this.clock, new EnqueueLimits(3, 64 * 1024), null);
 		queue.setSignals(worker);
 		Thread producer = new Thread(() -> produce(queue), "producer");
 		Thread walWatcher = new Thread(this::watchWal, "wal-watcher");
 		walWatcher.setDaemon(true);
 		RetentionStore retentionStore = new SqliteRetentionStore(this.db.database(), new TableNames(""));
-		// Start from an empty log, so the watcher sees what the load writes, not the bulk inserts above.
+		// Start from an empty log, so the watcher sees what the load writes, not the bulk
+		// inserts above.
 		assertThat(retentionStore.checkpoint(true).walBytes()).isZero();
 		worker.start();
 		producer.start();
@@ -113,9 +116,9 @@ class RetentionUnderLoadTests {
 			await().atMost(Duration.ofSeconds(60)).until(() -> this.completed.get() >= 10_000);
 			double before = throughputOverJobs(15_000);
 
-			RetentionCleaner cleaner = new RetentionCleaner(retentionStore, RetentionSettings.of(RetentionPolicy.of(
-					Duration.ofDays(30), Duration.ofDays(90), Duration.ofDays(30), Map.of()), 5_000), this.clock,
-					"cleaner", () -> false);
+			RetentionCleaner cleaner = new RetentionCleaner(retentionStore, RetentionSettings
+				.of(RetentionPolicy.of(Duration.ofDays(30), Duration.ofDays(90), Duration.ofDays(30), Map.of()), 5_000),
+					this.clock, "cleaner", () -> false);
 			long completedBefore = this.completed.get();
 			long started = System.nanoTime();
 			RetentionReport report = cleaner.purge(JobStatus.SUCCEEDED, Duration.ofDays(30));
@@ -124,12 +127,15 @@ class RetentionUnderLoadTests {
 			double between = throughputOverJobs(15_000);
 			assertThat(report.outcome()).isEqualTo(RetentionReport.Outcome.COMPLETED);
 			assertThat(report.totalDeleted()).isEqualTo(EXPIRED / 2);
-			System.out.printf("retention under load, cleaner in this process: %d expired jobs deleted in %.1f s "
-					+ "(%.0f/s)%n", report.totalDeleted(), seconds, report.totalDeleted() / seconds);
+			System.out.printf(
+					"retention under load, cleaner in this process: %d expired jobs deleted in %.1f s " + "(%.0f/s)%n",
+					report.totalDeleted(), seconds, report.totalDeleted() / seconds);
 
 			double[] otherProcess = cleanupInAnotherProcess();
-			// Windows without a cleanup before, between and after the two cleanups, averaged: the load of a
-			// shared machine drifts, and a single window can catch a quiet or a busy moment.
+			// Windows without a cleanup before, between and after the two cleanups,
+			// averaged: the load of a
+			// shared machine drifts, and a single window can catch a quiet or a busy
+			// moment.
 			double withoutCleanup = (before + between + throughputOverJobs(15_000)) / 3;
 
 			System.out.printf("retention under load: worker %.0f jobs/s without cleanup; %.0f jobs/s (%.0f%%) while "
@@ -158,7 +164,8 @@ class RetentionUnderLoadTests {
 	}
 
 	/**
-	 * Runs a cleanup in a separate JVM on the same file, the way a second application instance would.
+	 * Runs a cleanup in a separate JVM on the same file, the way a second application
+	 * instance would.
 	 * @return the worker's jobs per second meanwhile, and the cleanup's seconds
 	 */
 	private double[] cleanupInAnotherProcess() throws Exception {
@@ -192,11 +199,16 @@ class RetentionUnderLoadTests {
 	private double throughputOverJobs(int jobs) {
 		long target = this.completed.get() + jobs;
 		long started = System.nanoTime();
-		await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(5)).until(() -> this.completed.get() >= target);
+		await().atMost(Duration.ofSeconds(120))
+			.pollInterval(Duration.ofMillis(5))
+			.until(() -> this.completed.get() >= target);
 		return jobs / ((System.nanoTime() - started) / 1e9);
 	}
 
-	/** Keeps a backlog of about 2,000 new jobs, enqueued 200 at a time in one transaction each. */
+	/**
+	 * Keeps a backlog of about 2,000 new jobs, enqueued 200 at a time in one transaction
+	 * each.
+	 */
 	private void produce(DefaultJobQueue queue) {
 		List<JobRequest> batch = new ArrayList<>();
 		for (int i = 0; i < 200; i++) {

@@ -23,8 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What a stop or a timeout does to a run that has not ended: a repeatable one is handed back (or retried), one
- * that must not run twice fails for a person to look at, and no run ending meanwhile is lost or written twice.
+ * What a stop or a timeout does to a run that has not ended: a repeatable one is handed
+ * back (or retried), one that must not run twice fails for a person to look at, and no
+ * run ending meanwhile is lost or written twice.
  */
 class ShutdownAndTimeoutTests extends QueueFileTests {
 
@@ -133,18 +134,21 @@ class ShutdownAndTimeoutTests extends QueueFileTests {
 	}
 
 	/**
-	 * Runs ending at every moment of a stop (handlers of 0–3 ms, no shutdown timeout): each run is either written
-	 * or handed back, never neither (a job left running) nor both.
+	 * Runs ending at every moment of a stop (handlers of 0–3 ms, no shutdown timeout):
+	 * each run is either written or handed back, never neither (a job left running) nor
+	 * both.
 	 */
 	@Test
 	void runsEndingDuringAStopAreWrittenOrHandedBackNeverNeitherNorBoth() {
-		this.harness.concurrency(8).shutdownTimeout(Duration.ZERO).handle(HandlerDefinition.of("quick", (payload, context) -> {
-			long until = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(Integer.parseInt(payload) * 300L);
-			while (System.nanoTime() < until) {
-				Thread.onSpinWait();
-			}
-			return null;
-		}));
+		this.harness.concurrency(8)
+			.shutdownTimeout(Duration.ZERO)
+			.handle(HandlerDefinition.of("quick", (payload, context) -> {
+				long until = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(Integer.parseInt(payload) * 300L);
+				while (System.nanoTime() < until) {
+					Thread.onSpinWait();
+				}
+				return null;
+			}));
 		for (int round = 0; round < 40; round++) {
 			List<Long> ids = new ArrayList<>();
 			for (int i = 0; i < 8; i++) {

@@ -35,10 +35,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Two workers, each with its own connections and its own wall clock (two processes, as far as the queue can
- * tell), while their clocks are stepped back and forward by minutes, far more than the 1 s lease: no job runs
- * twice, none is recovered from a live worker, and no handler times out because of a step (their 5 s timeouts
- * and every other local deadline follow the monotonic clock).
+ * Two workers, each with its own connections and its own wall clock (two processes, as
+ * far as the queue can tell), while their clocks are stepped back and forward by minutes,
+ * far more than the 1 s lease: no job runs twice, none is recovered from a live worker,
+ * and no handler times out because of a step (their 5 s timeouts and every other local
+ * deadline follow the monotonic clock).
  */
 @LongTest
 class ClockStepTests {
@@ -75,10 +76,12 @@ class ClockStepTests {
 			}
 			queue.enqueueAll(jobs);
 
-			// Each step waits for work to go on first, so steps land while jobs run on both sides.
-			Duration[][] steps = { { Duration.ofMinutes(-5), Duration.ZERO }, { Duration.ofMinutes(-5), Duration.ofMinutes(7) },
-					{ Duration.ofMinutes(10), Duration.ofMinutes(7) }, { Duration.ofMinutes(10), Duration.ofMinutes(-3) },
-					{ Duration.ZERO, Duration.ZERO } };
+			// Each step waits for work to go on first, so steps land while jobs run on
+			// both sides.
+			Duration[][] steps = { { Duration.ofMinutes(-5), Duration.ZERO },
+					{ Duration.ofMinutes(-5), Duration.ofMinutes(7) },
+					{ Duration.ofMinutes(10), Duration.ofMinutes(7) },
+					{ Duration.ofMinutes(10), Duration.ofMinutes(-3) }, { Duration.ZERO, Duration.ZERO } };
 			for (Duration[] step : steps) {
 				long before = enqueuing.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'");
 				await().atMost(Duration.ofSeconds(60))
@@ -95,7 +98,9 @@ class ClockStepTests {
 			assertThat(enqueuing.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'")).isEqualTo(JOBS);
 			assertThat(bodies.values().stream().filter((runs) -> runs.get() > 1).count()).as("double runs").isZero();
 			assertThat(enqueuing.count("SELECT count(*) FROM job_attempts WHERE outcome = 'LEASE_EXPIRED' "
-					+ "OR error_code LIKE 'TIMEOUT:%'")).as("recoveries and timeouts").isZero();
+					+ "OR error_code LIKE 'TIMEOUT:%'"))
+				.as("recoveries and timeouts")
+				.isZero();
 			assertThat(Invariants.violations(file)).isEmpty();
 		}
 	}
@@ -108,7 +113,10 @@ class ClockStepTests {
 				Executors.newFixedThreadPool(4), WorkerListener.NONE, null);
 	}
 
-	/** The system clock, stepped by an offset the test sets (as when someone sets the machine's time). */
+	/**
+	 * The system clock, stepped by an offset the test sets (as when someone sets the
+	 * machine's time).
+	 */
 	static final class SteppedClock extends Clock {
 
 		volatile Duration offset = Duration.ZERO;

@@ -52,9 +52,10 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The database itself in trouble: locked by another process for 10 s, read-only, full, deleted or replaced
- * under a running queue. Enqueue fails with an error naming the cause, a run whose outcome cannot be written
- * stays running (not done) until it can be, and work resumes once the cause is gone.
+ * The database itself in trouble: locked by another process for 10 s, read-only, full,
+ * deleted or replaced under a running queue. Enqueue fails with an error naming the
+ * cause, a run whose outcome cannot be written stays running (not done) until it can be,
+ * and work resumes once the cause is gone.
  */
 @LongTest
 class DatabaseInTroubleTests {
@@ -87,8 +88,8 @@ class DatabaseInTroubleTests {
 		this.pool = SqliteDataSources.create("jdbc:sqlite:" + this.file, Duration.ofSeconds(5), "NORMAL", 4);
 		new SqliteSchema(this.pool, new TableNames("")).initialize();
 		this.dataSource = new FaultyDataSource(this.pool, 0);
-		this.store = new SqliteJobStore(new SqliteDatabase(this.dataSource, this.file.toString(), Duration.ofSeconds(30)),
-				new TableNames(""));
+		this.store = new SqliteJobStore(
+				new SqliteDatabase(this.dataSource, this.file.toString(), Duration.ofSeconds(30)), new TableNames(""));
 		this.admin = new SqliteJobAdminStore(this.store.database(), this.store.tables());
 		this.queue = new DefaultJobQueue(this.store, this.admin, WorkerHarness.CODEC, this.handlers, clock,
 				new EnqueueLimits(3, 1 << 20), null);
@@ -97,7 +98,8 @@ class DatabaseInTroubleTests {
 	JobWorker worker(Clock clock) {
 		return new JobWorker(this.store, this.handlers, WorkerHarness.CODEC, new DefaultErrorClassifier(),
 				new RetryPolicy(Duration.ofMillis(10), Duration.ofMillis(100), () -> 0.5), clock,
-				new WorkerSettings("trouble", 4, Duration.ofMillis(50), Duration.ofSeconds(30), Duration.ofSeconds(2), 3),
+				new WorkerSettings("trouble", 4, Duration.ofMillis(50), Duration.ofSeconds(30), Duration.ofSeconds(2),
+						3),
 				this.executor, WorkerListener.NONE, null);
 	}
 
@@ -123,14 +125,18 @@ class DatabaseInTroubleTests {
 		worker.start();
 		Path log = this.dir.resolve("holder.log");
 		Process holder = LockHolder.launch(this.file, 10_000, log);
-		await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(log) && Files.readString(log).contains("LOCKED"));
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> Files.exists(log) && Files.readString(log).contains("LOCKED"));
 		enqueue(50);
-		// The other process created this table in the transaction that holds the lock: it is there only once
-		// that transaction committed, so the enqueue waited for the lock rather than failing or going around it.
+		// The other process created this table in the transaction that holds the lock: it
+		// is there only once
+		// that transaction committed, so the enqueue waited for the lock rather than
+		// failing or going around it.
 		assertThat(count("SELECT count(*) FROM lock_holder_marks")).as("the enqueue waited for the lock").isOne();
 		assertThat(holder.waitFor(30, TimeUnit.SECONDS)).isTrue();
 		assertThat(holder.exitValue()).as(Files.readString(log)).isZero();
-		await().atMost(Duration.ofSeconds(30)).until(() -> count("SELECT count(*) FROM jobs WHERE status = 'succeeded'") == 100);
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> count("SELECT count(*) FROM jobs WHERE status = 'succeeded'") == 100);
 		worker.stop();
 		assertThat(this.store.database().busyRetries()).as("waits beyond busy_timeout were retried").isPositive();
 		assertThat(worker.loopFailures()).as("no lock error reached the worker loop").isZero();
@@ -141,7 +147,8 @@ class DatabaseInTroubleTests {
 	@Test
 	void readOnlyFileFailsEnqueueClearlyAndKeepsTheOutcomeOfARunningJobUntilWritable() throws Exception {
 		open(this.clock);
-		assumeThat(chattr("+i", this.dir.resolve("probe"))).as("chattr +i works here (root with CAP_LINUX_IMMUTABLE)").isTrue();
+		assumeThat(chattr("+i", this.dir.resolve("probe"))).as("chattr +i works here (root with CAP_LINUX_IMMUTABLE)")
+			.isTrue();
 		CountDownLatch release = new CountDownLatch(1);
 		this.handlers.register(HandlerDefinition.of("job", (payload, context) -> {
 			release.await();
@@ -150,7 +157,8 @@ class DatabaseInTroubleTests {
 		JobWorker worker = worker(this.clock);
 		long running = this.queue.enqueue("job", "first");
 		assertThat(worker.pollOnce()).isOne();
-		// A root process ignores file modes, so the file is made immutable instead: writes fail even on the
+		// A root process ignores file modes, so the file is made immutable instead:
+		// writes fail even on the
 		// descriptors SQLite already holds, as on a file system remounted read-only.
 		for (String suffix : new String[] { "", "-wal" }) {
 			Path path = Path.of(this.file + suffix);
@@ -192,7 +200,8 @@ class DatabaseInTroubleTests {
 		JobWorker worker = worker(this.clock);
 		long running = this.queue.enqueue("job", "first");
 		assertThat(worker.pollOnce()).isOne();
-		// max_page_count caps the file at its current size on every connection handed out: a disk with no room.
+		// max_page_count caps the file at its current size on every connection handed
+		// out: a disk with no room.
 		AtomicInteger cap = new AtomicInteger(1);
 		this.dataSource.onConnection((connection) -> {
 			try (Statement statement = connection.createStatement()) {
@@ -232,8 +241,10 @@ class DatabaseInTroubleTests {
 		assertThatExceptionOfType(JobQueueException.class).isThrownBy(worker::pollOnce)
 			.withMessageContaining("deleted or moved");
 		assertThat(this.file).as("no new empty queue in its place").doesNotExist();
-		// A new connection with the pool's settings is refused too: it opens the file without CREATE. (Asked
-		// through the pool itself, the answer is the same, after the pool's connection timeout.)
+		// A new connection with the pool's settings is refused too: it opens the file
+		// without CREATE. (Asked
+		// through the pool itself, the answer is the same, after the pool's connection
+		// timeout.)
 		org.sqlite.SQLiteDataSource fresh = new org.sqlite.SQLiteDataSource(
 				new org.sqlite.SQLiteConfig(this.pool.getDataSourceProperties()));
 		fresh.setUrl("jdbc:sqlite:" + this.file);
@@ -264,8 +275,8 @@ class DatabaseInTroubleTests {
 		java.nio.file.Files.deleteIfExists(this.dir.resolve("queue.db-wal"));
 		java.nio.file.Files.deleteIfExists(this.dir.resolve("queue.db-shm"));
 		org.assertj.core.api.Assertions
-			.assertThatThrownBy(() -> SqliteDataSources.create("jdbc:sqlite:" + this.file, Duration.ofSeconds(5),
-					"NORMAL", 4))
+			.assertThatThrownBy(
+					() -> SqliteDataSources.create("jdbc:sqlite:" + this.file, Duration.ofSeconds(5), "NORMAL", 4))
 			.isInstanceOf(dev.jobqueue.JobQueueException.class)
 			.hasMessageContaining("is missing")
 			.hasMessageContaining("Refusing to start over with an empty queue")

@@ -47,17 +47,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Faults injected into the statements of the store's operations (enqueue, claim, complete, renew, recover,
- * cancel), from seeds so that a failing seed replays: after every fault the database is consistent, every
- * job ends done exactly once (or failed for a reason of its own), and the worker keeps going. Each seed runs
- * on a fresh copy of a migrated file. {@code -Dfaults.seeds=N} runs more seeds.
+ * Faults injected into the statements of the store's operations (enqueue, claim,
+ * complete, renew, recover, cancel), from seeds so that a failing seed replays: after
+ * every fault the database is consistent, every job ends done exactly once (or failed for
+ * a reason of its own), and the worker keeps going. Each seed runs on a fresh copy of a
+ * migrated file. {@code -Dfaults.seeds=N} runs more seeds.
  */
 @LongTest
 class FaultInjectionTests {
 
 	static final int SEEDS = Integer.getInteger("faults.seeds", 40);
 
-	/** Jobs of the statement sweep: one of each kind, so every step is one of a short run. */
+	/**
+	 * Jobs of the statement sweep: one of each kind, so every step is one of a short run.
+	 */
 	static final int SWEEP_JOBS = 5;
 
 	/** Faults injected over all tests of this class, for the summary. */
@@ -74,7 +77,8 @@ class FaultInjectionTests {
 	@BeforeAll
 	static void migrateTemplate() {
 		template = shared.resolve("template.db");
-		try (HikariDataSource pool = SqliteDataSources.create("jdbc:sqlite:" + template, Duration.ofSeconds(5), "NORMAL", 1)) {
+		try (HikariDataSource pool = SqliteDataSources.create("jdbc:sqlite:" + template, Duration.ofSeconds(5),
+				"NORMAL", 1)) {
 			new SqliteSchema(pool, new TableNames("")).initialize();
 		}
 	}
@@ -136,14 +140,15 @@ class FaultInjectionTests {
 	void workerLoopSurvivesFaultsAndFinishesEveryJob() throws Exception {
 		Path file = this.dir.resolve("loop.db");
 		Files.copy(template, file);
-		try (HikariDataSource pool = SqliteDataSources.create("jdbc:sqlite:" + file, Duration.ofSeconds(5), "NORMAL", 4)) {
+		try (HikariDataSource pool = SqliteDataSources.create("jdbc:sqlite:" + file, Duration.ofSeconds(5), "NORMAL",
+				4)) {
 			FaultyDataSource faults = new FaultyDataSource(pool, 42).rate(Fault.FAIL, 0.05)
 				.rate(Fault.BUSY, 0.05)
 				.rate(Fault.FAIL_COMMIT, 0.05)
 				.rate(Fault.LOST_COMMIT, 0.03)
 				.rate(Fault.CANT_OPEN, 0.02);
-			SqliteJobStore store = new SqliteJobStore(new SqliteDatabase(faults, file.toString(), Duration.ofSeconds(5)),
-					new TableNames(""));
+			SqliteJobStore store = new SqliteJobStore(
+					new SqliteDatabase(faults, file.toString(), Duration.ofSeconds(5)), new TableNames(""));
 			Map<Long, AtomicInteger> done = new ConcurrentHashMap<>();
 			HandlerRegistry handlers = new HandlerRegistry();
 			handlers.register(HandlerDefinition.of("ok", (payload, context) -> {
@@ -151,8 +156,8 @@ class FaultInjectionTests {
 				done.computeIfAbsent(context.jobId(), (id) -> new AtomicInteger()).incrementAndGet();
 				return null;
 			}));
-			DefaultJobQueue queue = new DefaultJobQueue(store, adminOf(store), WorkerHarness.CODEC, handlers, Clock.systemUTC(),
-					new EnqueueLimits(10, 1 << 20), null);
+			DefaultJobQueue queue = new DefaultJobQueue(store, adminOf(store), WorkerHarness.CODEC, handlers,
+					Clock.systemUTC(), new EnqueueLimits(10, 1 << 20), null);
 			List<JobRequest> requests = new ArrayList<>();
 			for (int i = 0; i < 300; i++) {
 				requests.add(JobRequest.of("ok", i));
@@ -162,23 +167,27 @@ class FaultInjectionTests {
 			ExecutorService executor = Executors.newFixedThreadPool(4);
 			JobWorker worker = new JobWorker(store, handlers, WorkerHarness.CODEC, new DefaultErrorClassifier(),
 					new RetryPolicy(Duration.ofMillis(10), Duration.ofMillis(50), () -> 0.5), Clock.systemUTC(),
-					new WorkerSettings("faulty", 4, Duration.ofMillis(20), Duration.ofMillis(1500), Duration.ofSeconds(2), 3),
+					new WorkerSettings("faulty", 4, Duration.ofMillis(20), Duration.ofMillis(1500),
+							Duration.ofSeconds(2), 3),
 					executor, WorkerListener.NONE, null);
 			queue.setSignals(worker);
 			worker.start();
-			await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+			await().atMost(Duration.ofSeconds(60))
+				.pollInterval(Duration.ofMillis(100))
 				.until(() -> JobRows.count(file, "SELECT count(*) FROM jobs WHERE status = 'succeeded'") == 300);
 			faults.enabled(false);
 			worker.stop();
 			totalInjected.addAndGet((int) faults.injectedTotal());
-			System.out.println("worker loop under faults: " + faults.injectedTotal() + " faults, " + worker.loopFailures()
-					+ " loop failures");
+			System.out.println("worker loop under faults: " + faults.injectedTotal() + " faults, "
+					+ worker.loopFailures() + " loop failures");
 			assertThat(worker.loopFailures()).as("the loop saw faults and went on").isPositive();
 			assertThat(Invariants.violations(file)).isEmpty();
 			assertThat(done).hasSize(300);
 			assertThat(done.values()).allSatisfy((runs) -> assertThat(runs.get()).isEqualTo(1));
-			assertThat(JobRows.count(file, "SELECT count(*) FROM job_attempts WHERE error_code LIKE '%JobQueueException%'"))
-				.as("no database fault is recorded as the job's own failure").isZero();
+			assertThat(JobRows.count(file,
+					"SELECT count(*) FROM job_attempts WHERE error_code LIKE '%JobQueueException%'"))
+				.as("no database fault is recorded as the job's own failure")
+				.isZero();
 		}
 	}
 
@@ -186,20 +195,23 @@ class FaultInjectionTests {
 	void failedRollbackDoesNotLeaveTheWriteLockHeldByAPooledConnection() throws Exception {
 		Path file = this.dir.resolve("rollback.db");
 		Files.copy(template, file);
-		try (HikariDataSource pool = SqliteDataSources.create("jdbc:sqlite:" + file, Duration.ofSeconds(1), "NORMAL", 2)) {
+		try (HikariDataSource pool = SqliteDataSources.create("jdbc:sqlite:" + file, Duration.ofSeconds(1), "NORMAL",
+				2)) {
 			FaultyDataSource faults = new FaultyDataSource(pool, 1);
-			SqliteJobStore store = new SqliteJobStore(new SqliteDatabase(faults, file.toString(), Duration.ofSeconds(2)),
-					new TableNames(""));
-			DefaultJobQueue queue = new DefaultJobQueue(store, adminOf(store), WorkerHarness.CODEC, new HandlerRegistry(),
-					Clock.systemUTC(), new EnqueueLimits(3, 1 << 20), null);
+			SqliteJobStore store = new SqliteJobStore(
+					new SqliteDatabase(faults, file.toString(), Duration.ofSeconds(2)), new TableNames(""));
+			DefaultJobQueue queue = new DefaultJobQueue(store, adminOf(store), WorkerHarness.CODEC,
+					new HandlerRegistry(), Clock.systemUTC(), new EnqueueLimits(3, 1 << 20), null);
 			queue.enqueue("job", "before");
-			// Step 1 is getConnection, 2 BEGIN IMMEDIATE, 3 the INSERT: it fails, and so does the ROLLBACK after it.
+			// Step 1 is getConnection, 2 BEGIN IMMEDIATE, 3 the INSERT: it fails, and so
+			// does the ROLLBACK after it.
 			faults.failRollback(true).failStep(3, Fault.FAIL);
 			totalInjected.addAndGet(2);
 			org.assertj.core.api.Assertions.assertThatExceptionOfType(dev.jobqueue.JobQueueException.class)
 				.isThrownBy(() -> queue.enqueue("job", "fails"));
 			faults.failRollback(false);
-			// Another process must be able to write at once: the failed transaction does not linger in the pool.
+			// Another process must be able to write at once: the failed transaction does
+			// not linger in the pool.
 			try (java.sql.Connection other = java.sql.DriverManager.getConnection("jdbc:sqlite:" + file);
 					java.sql.Statement statement = other.createStatement()) {
 				statement.execute("PRAGMA busy_timeout = 1000");
@@ -217,21 +229,25 @@ class FaultInjectionTests {
 	void anEnqueueRetriedAfterALostCommitReplyWithItsDedupKeyMakesOneJob() throws Exception {
 		Path file = this.dir.resolve("lost-reply.db");
 		Files.copy(template, file);
-		try (HikariDataSource pool = SqliteDataSources.create("jdbc:sqlite:" + file, Duration.ofSeconds(1), "NORMAL", 2)) {
+		try (HikariDataSource pool = SqliteDataSources.create("jdbc:sqlite:" + file, Duration.ofSeconds(1), "NORMAL",
+				2)) {
 			FaultyDataSource faults = new FaultyDataSource(pool, 1);
-			SqliteJobStore store = new SqliteJobStore(new SqliteDatabase(faults, file.toString(), Duration.ofSeconds(2)),
-					new TableNames(""));
-			DefaultJobQueue queue = new DefaultJobQueue(store, adminOf(store), WorkerHarness.CODEC, new HandlerRegistry(),
-					Clock.systemUTC(), new EnqueueLimits(3, 1 << 20), null);
-			// Where an enqueue's COMMIT falls among its steps, from one enqueue of another key.
+			SqliteJobStore store = new SqliteJobStore(
+					new SqliteDatabase(faults, file.toString(), Duration.ofSeconds(2)), new TableNames(""));
+			DefaultJobQueue queue = new DefaultJobQueue(store, adminOf(store), WorkerHarness.CODEC,
+					new HandlerRegistry(), Clock.systemUTC(), new EnqueueLimits(3, 1 << 20), null);
+			// Where an enqueue's COMMIT falls among its steps, from one enqueue of
+			// another key.
 			long before = faults.steps();
 			queue.enqueue(JobRequest.of("charge", "order-41").dedupKey("charge:order-41"));
 			List<String> probe = faults.stepStatements().subList((int) before, (int) faults.steps());
-			int commitStep = probe.indexOf(probe.stream().filter((what) -> what.trim().equalsIgnoreCase("COMMIT"))
+			int commitStep = probe.indexOf(probe.stream()
+				.filter((what) -> what.trim().equalsIgnoreCase("COMMIT"))
 				.findFirst()
 				.orElseThrow(() -> new AssertionError("no COMMIT among " + probe))) + 1;
 
-			// The enqueue's COMMIT runs, then its reply is lost: the caller sees an error although the job exists.
+			// The enqueue's COMMIT runs, then its reply is lost: the caller sees an error
+			// although the job exists.
 			JobRequest request = JobRequest.of("charge", "order-42").dedupKey("charge:order-42");
 			faults.failStep(commitStep, Fault.LOST_COMMIT);
 			org.assertj.core.api.Assertions.assertThatExceptionOfType(dev.jobqueue.JobQueueException.class)
@@ -241,7 +257,8 @@ class FaultInjectionTests {
 			String ofKey = "SELECT count(*) FROM jobs WHERE dedup_key = 'charge:order-42'";
 			assertThat(JobRows.count(file, ofKey)).isEqualTo(1);
 
-			// The caller retries with the same request: it gets the job the lost reply was about, not a second one.
+			// The caller retries with the same request: it gets the job the lost reply
+			// was about, not a second one.
 			long id = queue.enqueue(request);
 			assertThat(JobRows.count(file, ofKey)).isEqualTo(1);
 			assertThat(JobRows.count(file, "SELECT id FROM jobs WHERE dedup_key = 'charge:order-42'")).isEqualTo(id);
@@ -255,9 +272,10 @@ class FaultInjectionTests {
 	}
 
 	/**
-	 * One seeded run: enqueues jobs of several kinds, cancels some, then polls a worker (handlers run on the
-	 * polling thread, time moves by the test clock) with faults on, then without, until every job is final.
-	 * The invariants are checked after every operation, failed or not.
+	 * One seeded run: enqueues jobs of several kinds, cancels some, then polls a worker
+	 * (handlers run on the polling thread, time moves by the test clock) with faults on,
+	 * then without, until every job is final. The invariants are checked after every
+	 * operation, failed or not.
 	 */
 	static final class Scenario {
 
@@ -284,7 +302,8 @@ class FaultInjectionTests {
 			this.seed = seed;
 			this.jobs = jobs;
 			Files.copy(template, file);
-			// Unpooled: a new connection per use, with the queue's pragmas; the faults sit above it either way.
+			// Unpooled: a new connection per use, with the queue's pragmas; the faults
+			// sit above it either way.
 			org.sqlite.SQLiteDataSource dataSource = new org.sqlite.SQLiteDataSource(
 					SqliteDataSources.connectionConfig(Duration.ofSeconds(5), "NORMAL"));
 			dataSource.setUrl("jdbc:sqlite:" + file);
@@ -302,11 +321,11 @@ class FaultInjectionTests {
 		}
 
 		private void runScenario() {
-			SqliteJobStore store = new SqliteJobStore(new SqliteDatabase(this.faults, this.file.toString(),
-					Duration.ofMillis(500)), new TableNames(""));
+			SqliteJobStore store = new SqliteJobStore(
+					new SqliteDatabase(this.faults, this.file.toString(), Duration.ofMillis(500)), new TableNames(""));
 			HandlerRegistry handlers = handlers();
-			DefaultJobQueue queue = new DefaultJobQueue(store, adminOf(store), WorkerHarness.CODEC, handlers, this.clock,
-					new EnqueueLimits(10, 1 << 20), null);
+			DefaultJobQueue queue = new DefaultJobQueue(store, adminOf(store), WorkerHarness.CODEC, handlers,
+					this.clock, new EnqueueLimits(10, 1 << 20), null);
 			JobWorker worker = new JobWorker(store, handlers, WorkerHarness.CODEC, new DefaultErrorClassifier(),
 					new RetryPolicy(Duration.ofSeconds(1), Duration.ofSeconds(4), () -> 0.5), this.clock,
 					new WorkerSettings("w-" + this.seed, 3, Duration.ofMillis(50), Duration.ofSeconds(30),
@@ -317,7 +336,8 @@ class FaultInjectionTests {
 			for (int i = 0; i < this.jobs; i++) {
 				String kind = kindsInTurn[i % kindsInTurn.length];
 				if (i % 5 == 4) {
-					enqueueUntilDone(queue, List.of(JobRequest.of(kind, i), JobRequest.of("ok", 100 + i)), List.of(kind, "ok"));
+					enqueueUntilDone(queue, List.of(JobRequest.of(kind, i), JobRequest.of("ok", 100 + i)),
+							List.of(kind, "ok"));
 				}
 				else {
 					enqueueUntilDone(queue, List.of(JobRequest.of(kind, i)), List.of(kind));
@@ -363,8 +383,10 @@ class FaultInjectionTests {
 				assertThat(this.completedBodies.get(id)).as("handler of job %d completed", id).isNotNull();
 				assertThat(this.completedBodies.get(id).get()).as("handler of job %d completed once", id).isEqualTo(1);
 			}
-			assertThat(JobRows.count(this.file, "SELECT count(*) FROM job_attempts WHERE error_code LIKE '%JobQueueException%'"))
-				.as("no database fault is recorded as the job's own failure").isZero();
+			assertThat(JobRows.count(this.file,
+					"SELECT count(*) FROM job_attempts WHERE error_code LIKE '%JobQueueException%'"))
+				.as("no database fault is recorded as the job's own failure")
+				.isZero();
 		}
 
 		private HandlerRegistry handlers() {
@@ -398,13 +420,17 @@ class FaultInjectionTests {
 			return "done";
 		}
 
-		/** Enqueues, trying again after a failure as a caller would; the batch lands whole or not at all. */
+		/**
+		 * Enqueues, trying again after a failure as a caller would; the batch lands whole
+		 * or not at all.
+		 */
 		private void enqueueUntilDone(DefaultJobQueue queue, List<JobRequest> requests, List<String> kinds) {
 			for (int tries = 0; tries < 50; tries++) {
 				long before = JobRows.count(this.file, "SELECT count(*) FROM jobs");
 				try {
 					List<Long> ids = queue.enqueueAll(requests);
-					assertThat(JobRows.count(this.file, "SELECT count(*) FROM jobs")).isEqualTo(before + requests.size());
+					assertThat(JobRows.count(this.file, "SELECT count(*) FROM jobs"))
+						.isEqualTo(before + requests.size());
 					for (int i = 0; i < ids.size(); i++) {
 						this.kinds.put(ids.get(i), kinds.get(i));
 					}
@@ -414,10 +440,12 @@ class FaultInjectionTests {
 				catch (RuntimeException ex) {
 					this.operationErrors.add("enqueue: " + ex.getMessage());
 					long after = JobRows.count(this.file, "SELECT count(*) FROM jobs");
-					assertThat(after).as("a failed enqueue writes all or nothing").isIn(before, before + requests.size());
+					assertThat(after).as("a failed enqueue writes all or nothing")
+						.isIn(before, before + requests.size());
 					assertConsistent("after failed enqueue");
 					if (after != before) {
-						// The commit went through but its reply was lost: the jobs exist; adopt them.
+						// The commit went through but its reply was lost: the jobs exist;
+						// adopt them.
 						List<Object> ids = column("SELECT id FROM jobs ORDER BY id DESC LIMIT " + requests.size());
 						for (int i = 0; i < ids.size(); i++) {
 							this.kinds.put(((Number) ids.get(i)).longValue(), kinds.get(ids.size() - 1 - i));

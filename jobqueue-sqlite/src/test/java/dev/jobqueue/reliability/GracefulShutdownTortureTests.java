@@ -36,15 +36,17 @@ import dev.jobqueue.testing.WorkerHarness;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The graceful-shutdown torture test, beside the SIGKILL one: worker JVMs on one SQLite file are stopped again
- * and again by SIGTERM (a rolling deploy), with a short shutdown timeout, while handlers of 0–800 ms run, half of
- * them {@code repeatable = false}. At the end: no job lost, none succeeded twice, no non-repeatable body started
- * twice, every job final (succeeded, or failed with {@code SHUTDOWN:NOT_REPEATABLE} when cut off), and no lease
- * left to expire. Prints one {@code GRACEFUL ...} summary line.
+ * The graceful-shutdown torture test, beside the SIGKILL one: worker JVMs on one SQLite
+ * file are stopped again and again by SIGTERM (a rolling deploy), with a short shutdown
+ * timeout, while handlers of 0–800 ms run, half of them {@code repeatable = false}. At
+ * the end: no job lost, none succeeded twice, no non-repeatable body started twice, every
+ * job final (succeeded, or failed with {@code SHUTDOWN:NOT_REPEATABLE} when cut off), and
+ * no lease left to expire. Prints one {@code GRACEFUL ...} summary line.
  * <p>
- * Short by default (CI). The long run is in the {@code torture} profile; knobs: {@code graceful.jobs},
- * {@code graceful.processes}, {@code graceful.threads}, {@code graceful.terms} (-1: until the jobs are done),
- * {@code graceful.shutdownTimeout} (ms), {@code graceful.seed}.
+ * Short by default (CI). The long run is in the {@code torture} profile; knobs:
+ * {@code graceful.jobs}, {@code graceful.processes}, {@code graceful.threads},
+ * {@code graceful.terms} (-1: until the jobs are done), {@code graceful.shutdownTimeout}
+ * (ms), {@code graceful.seed}.
  */
 @LongTest
 class GracefulShutdownTortureTests {
@@ -85,8 +87,9 @@ class GracefulShutdownTortureTests {
 			AtomicBoolean done = new AtomicBoolean();
 			AtomicInteger terms = new AtomicInteger();
 			AtomicInteger badExits = new AtomicInteger();
-			Thread chaos = new Thread(() -> terminate(new Random(SEED), workers, file, marker, logs, done, terms,
-					badExits), "graceful-chaos");
+			Thread chaos = new Thread(
+					() -> terminate(new Random(SEED), workers, file, marker, logs, done, terms, badExits),
+					"graceful-chaos");
 			chaos.start();
 
 			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120 + JOBS / 20);
@@ -116,8 +119,9 @@ class GracefulShutdownTortureTests {
 			long doubleSuccesses = db.count("SELECT count(*) FROM (SELECT job_id FROM job_attempts "
 					+ "WHERE outcome = 'SUCCEEDED' GROUP BY job_id HAVING count(*) > 1)");
 			long succeeded = db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'");
-			long failedCutOff = db.count("SELECT count(*) FROM jobs WHERE status = 'failed' AND type = 'charge' "
-					+ "AND error_code = ?", ErrorCodes.SHUTDOWN_NOT_REPEATABLE);
+			long failedCutOff = db.count(
+					"SELECT count(*) FROM jobs WHERE status = 'failed' AND type = 'charge' " + "AND error_code = ?",
+					ErrorCodes.SHUTDOWN_NOT_REPEATABLE);
 			long unexpectedFailures = db.count("SELECT count(*) FROM jobs WHERE status = 'failed'") - failedCutOff;
 			long handedBack = db.count("SELECT count(*) FROM job_attempts WHERE outcome = 'HANDED_BACK'");
 			long leaseRecoveries = db.count("SELECT count(*) FROM job_attempts WHERE outcome = 'LEASE_EXPIRED'");
@@ -142,11 +146,10 @@ class GracefulShutdownTortureTests {
 					+ "threads=%d sigterms=%d shutdownTimeoutMs=%d lost=%d doubleSuccesses=%d "
 					+ "nonRepeatableStartedTwice=%d unfinished=%d succeeded=%d failedCutOffNotRepeatable=%d "
 					+ "unexpectedFailures=%d handedBack=%d leaseRecoveries=%d attempts=%d succeededWithoutHandler=%d "
-					+ "badExits=%d invariantViolations=%d seconds=%.0f seed=%d",
-					jobs, enqueued.get(), PROCESSES, logs.size(), THREADS, terms.get(), SHUTDOWN_TIMEOUT, lost,
-					doubleSuccesses, chargeStartedTwice, unfinished, succeeded, failedCutOff, unexpectedFailures,
-					handedBack, leaseRecoveries, attempts, succeededWithoutBody, badExits.get(), violations.size(),
-					(System.nanoTime() - began) / 1e9, SEED);
+					+ "badExits=%d invariantViolations=%d seconds=%.0f seed=%d", jobs, enqueued.get(), PROCESSES,
+					logs.size(), THREADS, terms.get(), SHUTDOWN_TIMEOUT, lost, doubleSuccesses, chargeStartedTwice,
+					unfinished, succeeded, failedCutOff, unexpectedFailures, handedBack, leaseRecoveries, attempts,
+					succeededWithoutBody, badExits.get(), violations.size(), (System.nanoTime() - began) / 1e9, SEED);
 			System.out.println(summary);
 			System.err.println(summary);
 			Files.writeString(Path.of("target", "graceful-torture-summary.txt"), summary + System.lineSeparator());
@@ -178,7 +181,9 @@ class GracefulShutdownTortureTests {
 		}
 	}
 
-	/** Half repeatable, half not; most quick, some long enough to be cut off by a stop. */
+	/**
+	 * Half repeatable, half not; most quick, some long enough to be cut off by a stop.
+	 */
 	private static void enqueue(DefaultJobQueue queue, Random random, AtomicLong enqueued) {
 		List<JobRequest> batch = new ArrayList<>();
 		for (int i = 0; i < JOBS; i++) {
@@ -192,7 +197,10 @@ class GracefulShutdownTortureTests {
 		}
 	}
 
-	/** Every 1–3 s, sends SIGTERM to a random worker, waits for it to exit, and starts another. */
+	/**
+	 * Every 1–3 s, sends SIGTERM to a random worker, waits for it to exit, and starts
+	 * another.
+	 */
 	private void terminate(Random random, List<Process> workers, Path file, Path marker, List<Path> logs,
 			AtomicBoolean done, AtomicInteger terms, AtomicInteger badExits) {
 		try {
@@ -223,7 +231,10 @@ class GracefulShutdownTortureTests {
 		}
 	}
 
-	/** Per job: how many bodies started ({@code [0]}) and ended ({@code [1]}), from the workers' files. */
+	/**
+	 * Per job: how many bodies started ({@code [0]}) and ended ({@code [1]}), from the
+	 * workers' files.
+	 */
 	private static Map<Long, int[]> bodies(Path dir) throws IOException {
 		Map<Long, int[]> bodies = new HashMap<>();
 		try (Stream<Path> files = Files.list(dir)) {

@@ -17,7 +17,10 @@ import dev.jobqueue.testing.LongTest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Three processes starting at once on a new file: the schema is migrated exactly once and all come up. */
+/**
+ * Three processes starting at once on a new file: the schema is migrated exactly once and
+ * all come up.
+ */
 @LongTest
 class StartupRaceTests {
 

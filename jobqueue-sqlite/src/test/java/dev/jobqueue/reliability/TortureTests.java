@@ -34,14 +34,17 @@ import dev.jobqueue.testing.LongTest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The process torture test: worker JVMs on one SQLite file, jobs of mixed types enqueued while they run, and a
- * chaos loop that SIGKILLs a random worker every few seconds and starts a new one. At the end the database
- * itself must show every job final, none lost, none with two succeeded attempts, attempts, events and jobs in
- * agreement, and no lock error having reached a caller. Prints one {@code TORTURE ...} summary line.
+ * The process torture test: worker JVMs on one SQLite file, jobs of mixed types enqueued
+ * while they run, and a chaos loop that SIGKILLs a random worker every few seconds and
+ * starts a new one. At the end the database itself must show every job final, none lost,
+ * none with two succeeded attempts, attempts, events and jobs in agreement, and no lock
+ * error having reached a caller. Prints one {@code TORTURE ...} summary line.
  * <p>
- * Short by default (CI). The long run: {@code ./mvnw -B -pl queue-spring-boot-autoconfigure -Ptorture test}, or
- * set {@code torture.jobs}, {@code torture.processes}, {@code torture.threads}, {@code torture.kills} (-1: keep
- * killing until the jobs are done), {@code torture.lease} (ms) and {@code torture.seed} as system properties.
+ * Short by default (CI). The long run:
+ * {@code ./mvnw -B -pl queue-spring-boot-autoconfigure -Ptorture test}, or set
+ * {@code torture.jobs}, {@code torture.processes}, {@code torture.threads},
+ * {@code torture.kills} (-1: keep killing until the jobs are done), {@code torture.lease}
+ * (ms) and {@code torture.seed} as system properties.
  */
 @LongTest
 class TortureTests {
@@ -70,8 +73,8 @@ class TortureTests {
 		Path marker = this.dir.resolve("enqueue-done");
 		Random random = new Random(SEED);
 		try (TestDatabase db = TestDatabase.create(file, "")) {
-			DefaultJobQueue queue = new DefaultJobQueue(db.store(), db.admin(), WorkerHarness.CODEC, new HandlerRegistry(),
-					Clock.systemUTC(), new EnqueueLimits(10, 1 << 20), null);
+			DefaultJobQueue queue = new DefaultJobQueue(db.store(), db.admin(), WorkerHarness.CODEC,
+					new HandlerRegistry(), Clock.systemUTC(), new EnqueueLimits(10, 1 << 20), null);
 			List<Path> logs = new CopyOnWriteArrayList<>();
 			List<Process> workers = new CopyOnWriteArrayList<>();
 			for (int i = 0; i < PROCESSES; i++) {
@@ -81,8 +84,9 @@ class TortureTests {
 			AtomicLong enqueued = new AtomicLong();
 			AtomicLong enqueueErrors = new AtomicLong();
 			AtomicInteger expectedFailures = new AtomicInteger();
-			Thread enqueuer = new Thread(() -> enqueue(queue, new Random(SEED + 1), enqueued, enqueueErrors,
-					expectedFailures), "torture-enqueuer");
+			Thread enqueuer = new Thread(
+					() -> enqueue(queue, new Random(SEED + 1), enqueued, enqueueErrors, expectedFailures),
+					"torture-enqueuer");
 			enqueuer.start();
 
 			AtomicBoolean done = new AtomicBoolean();
@@ -113,18 +117,22 @@ class TortureTests {
 
 			long jobs = db.count("SELECT count(*) FROM jobs");
 			long unfinished = db.count("SELECT count(*) FROM jobs WHERE status IN ('pending', 'running')");
-			long lost = enqueued.get() - db.count("SELECT count(*) FROM jobs WHERE status IN ('succeeded', 'failed', 'cancelled')");
-			long duplicated = db.count("SELECT count(*) FROM (SELECT job_id FROM job_attempts WHERE outcome = 'SUCCEEDED' "
-					+ "GROUP BY job_id HAVING count(*) > 1)");
+			long lost = enqueued.get()
+					- db.count("SELECT count(*) FROM jobs WHERE status IN ('succeeded', 'failed', 'cancelled')");
+			long duplicated = db
+				.count("SELECT count(*) FROM (SELECT job_id FROM job_attempts WHERE outcome = 'SUCCEEDED' "
+						+ "GROUP BY job_id HAVING count(*) > 1)");
 			long succeeded = db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'");
 			long failed = db.count("SELECT count(*) FROM jobs WHERE status = 'failed'");
-			long unexpectedFailures = db.count("SELECT count(*) FROM jobs WHERE status = 'failed' AND type != 'doomed'");
+			long unexpectedFailures = db
+				.count("SELECT count(*) FROM jobs WHERE status = 'failed' AND type != 'doomed'");
 			long doomedSucceeded = db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded' AND type = 'doomed'");
 			long attempts = db.count("SELECT count(*) FROM job_attempts");
 			long recovered = db.count("SELECT count(*) FROM job_attempts WHERE outcome = 'LEASE_EXPIRED'");
 			long openAttempts = db.count("SELECT count(*) FROM job_attempts WHERE outcome IS NULL");
-			long lockErrorsRecorded = db.count("SELECT count(*) FROM job_attempts WHERE error_code LIKE '%JobQueueException%' "
-					+ "OR error_detail LIKE '%SQLITE_BUSY%' OR error_detail LIKE '%locked%'");
+			long lockErrorsRecorded = db
+				.count("SELECT count(*) FROM job_attempts WHERE error_code LIKE '%JobQueueException%' "
+						+ "OR error_detail LIKE '%SQLITE_BUSY%' OR error_detail LIKE '%locked%'");
 			long loopFailures = loopFailures(logs);
 			Map<Long, Integer> bodies = completedBodies(this.dir);
 			long bodiesTwice = bodies.values().stream().filter((runs) -> runs > 1).count();
@@ -138,11 +146,11 @@ class TortureTests {
 					+ "threads=%d kills=%d lost=%d duplicated=%d unfinished=%d succeeded=%d failed=%d (expected %d) "
 					+ "unexpectedFailures=%d attempts=%d leaseRecoveries=%d handlerBodiesRunTwice=%d "
 					+ "succeededWithoutHandler=%d openAttempts=%d lockErrorsInJobs=%d enqueueErrors=%d loopFailures=%d "
-					+ "badExits=%d invariantViolations=%d seconds=%.0f seed=%d",
-					jobs, enqueued.get(), PROCESSES, logs.size(), THREADS, kills.get(), lost, duplicated, unfinished,
-					succeeded, failed, expectedFailures.get(), unexpectedFailures, attempts, recovered, bodiesTwice,
-					succeededWithoutBody, openAttempts, lockErrorsRecorded, enqueueErrors.get(), loopFailures,
-					exitFailures, violations.size(), seconds, SEED);
+					+ "badExits=%d invariantViolations=%d seconds=%.0f seed=%d", jobs, enqueued.get(), PROCESSES,
+					logs.size(), THREADS, kills.get(), lost, duplicated, unfinished, succeeded, failed,
+					expectedFailures.get(), unexpectedFailures, attempts, recovered, bodiesTwice, succeededWithoutBody,
+					openAttempts, lockErrorsRecorded, enqueueErrors.get(), loopFailures, exitFailures,
+					violations.size(), seconds, SEED);
 			System.out.println(summary);
 			System.err.println(summary);
 			Files.writeString(Path.of("target", "torture-summary.txt"), summary + System.lineSeparator());
@@ -157,7 +165,8 @@ class TortureTests {
 			assertThat(unexpectedFailures).isZero();
 			assertThat(doomedSucceeded).isZero();
 			assertThat(succeededWithoutBody).as("every succeeded job's handler ran to its end").isZero();
-			assertThat(bodiesTwice).as("a handler runs twice only when a kill lost its outcome").isLessThanOrEqualTo(recovered);
+			assertThat(bodiesTwice).as("a handler runs twice only when a kill lost its outcome")
+				.isLessThanOrEqualTo(recovered);
 			assertThat(failed).isEqualTo(expectedFailures.get());
 			assertThat(enqueueErrors.get()).isZero();
 			assertThat(lockErrorsRecorded).isZero();
@@ -180,7 +189,10 @@ class TortureTests {
 		}
 	}
 
-	/** Enqueues the jobs in batches while the workers run; an error is counted, and the batch tried again. */
+	/**
+	 * Enqueues the jobs in batches while the workers run; an error is counted, and the
+	 * batch tried again.
+	 */
 	private static void enqueue(DefaultJobQueue queue, Random random, AtomicLong enqueued, AtomicLong errors,
 			AtomicInteger expectedFailures) {
 		List<JobRequest> batch = new ArrayList<>();
@@ -244,7 +256,10 @@ class TortureTests {
 		}
 	}
 
-	/** How many times each job's handler body ran to its end, from the workers' completion files. */
+	/**
+	 * How many times each job's handler body ran to its end, from the workers' completion
+	 * files.
+	 */
 	private static Map<Long, Integer> completedBodies(Path dir) throws IOException {
 		Map<Long, Integer> bodies = new HashMap<>();
 		try (java.util.stream.Stream<Path> files = Files.list(dir)) {

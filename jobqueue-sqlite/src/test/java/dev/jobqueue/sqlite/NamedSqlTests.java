@@ -48,7 +48,8 @@ class NamedSqlTests {
 	@Test
 	void bindsByNameAndRefusesUnknownOrMissingNames() throws Exception {
 		try (TestDatabase db = TestDatabase.create(this.dir); Connection connection = db.dataSource().getConnection()) {
-			NamedSql sql = NamedSql.parse("SELECT :now + 0, :now * 2, :text, :missing IS NULL, :list", Map.of("list", 1));
+			NamedSql sql = NamedSql.parse("SELECT :now + 0, :now * 2, :text, :missing IS NULL, :list",
+					Map.of("list", 1));
 			try (NamedStatement statement = sql.prepare(connection)) {
 				statement.bind("now", Instant.ofEpochMilli(21)).bind("text", "a").bind("missing", (String) null);
 				assertThatIllegalStateException().isThrownBy(statement::executeQuery).withMessageContaining(":list");

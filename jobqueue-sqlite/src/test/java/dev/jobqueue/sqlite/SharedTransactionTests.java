@@ -40,9 +40,10 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The queue on the application's own SQLite DataSource: queue writes join the caller's Spring transaction. The
- * pools here are set up as Spring Boot sets up {@code spring.datasource.*}: Hikari, driver properties, auto-commit
- * on, and the driver's transaction mode as given.
+ * The queue on the application's own SQLite DataSource: queue writes join the caller's
+ * Spring transaction. The pools here are set up as Spring Boot sets up
+ * {@code spring.datasource.*}: Hikari, driver properties, auto-commit on, and the
+ * driver's transaction mode as given.
  */
 class SharedTransactionTests {
 
@@ -119,9 +120,9 @@ class SharedTransactionTests {
 		Outcome outcome = readThenEnqueue(shared, 1000);
 		System.out.printf("DEFERRED: %d of 1000 read-then-enqueue transactions failed (%d commits of the other "
 				+ "connection meanwhile)%n", outcome.failures.size(), outcome.otherCommits);
-		assertThat(outcome.failures).allSatisfy((failure) -> assertThat(failure)
-			.isInstanceOf(PessimisticLockingFailureException.class)
-			.hasMessageContaining("retry the transaction"));
+		assertThat(outcome.failures)
+			.allSatisfy((failure) -> assertThat(failure).isInstanceOf(PessimisticLockingFailureException.class)
+				.hasMessageContaining("retry the transaction"));
 		assertThat(this.other.count("SELECT count(*) FROM jobs WHERE type = 'mine'"))
 			.isEqualTo(1000 - outcome.failures.size());
 	}
@@ -271,7 +272,9 @@ class SharedTransactionTests {
 	private record Shared(DefaultJobQueue queue, TransactionTemplate transactions, JdbcTemplate jdbc) {
 	}
 
-	/** A pool as Spring Boot builds it from spring.datasource.* with driver properties. */
+	/**
+	 * A pool as Spring Boot builds it from spring.datasource.* with driver properties.
+	 */
 	private HikariDataSource pool(SQLiteConfig.TransactionMode mode, boolean autoCommit) {
 		SQLiteConfig config = SqliteDataSources.connectionConfig(Duration.ofSeconds(5), "NORMAL");
 		config.setTransactionMode(mode);

@@ -21,10 +21,11 @@ class SqliteJobStoreTests extends QueueFileTests {
 			this.harness.queue.enqueue(JobRequest.of((i % 2 == 0) ? "a" : "b", i).priority(i % 3));
 		}
 		SqliteJobStore store = this.db.store();
-		String claimAll = store.tables().expand("""
-				SELECT id FROM {jobs} INDEXED BY jobs_claim_idx
-				WHERE status = 'pending' AND type IN ('a', 'b') AND run_at <= 0 ORDER BY priority DESC, run_at, id LIMIT 10
-				""");
+		String claimAll = store.tables()
+			.expand("""
+					SELECT id FROM {jobs} INDEXED BY jobs_claim_idx
+					WHERE status = 'pending' AND type IN ('a', 'b') AND run_at <= 0 ORDER BY priority DESC, run_at, id LIMIT 10
+					""");
 		String claimOne = store.tables().expand("""
 				SELECT id FROM {jobs} INDEXED BY jobs_claim_type_idx
 				WHERE status = 'pending' AND type = 'a' AND run_at <= 0 ORDER BY priority DESC, run_at, id LIMIT 10
@@ -35,8 +36,8 @@ class SqliteJobStoreTests extends QueueFileTests {
 		for (String query : List.of(claimAll, claimOne, countByStatus, recovery, dedup)) {
 			List<String> plan = queryPlan(query);
 			assertThat(plan).as(query).isNotEmpty();
-			assertThat(plan).as(query).noneMatch((step) -> step.matches("SCAN jobs( |$)(?!USING).*")
-					|| step.equals("SCAN jobs"));
+			assertThat(plan).as(query)
+				.noneMatch((step) -> step.matches("SCAN jobs( |$)(?!USING).*") || step.equals("SCAN jobs"));
 			assertThat(plan).as(query).noneMatch((step) -> step.contains("TEMP B-TREE"));
 		}
 	}

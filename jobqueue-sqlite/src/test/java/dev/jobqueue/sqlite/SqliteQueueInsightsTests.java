@@ -65,8 +65,8 @@ class SqliteQueueInsightsTests {
 			List<String> plan = this.insights.explainJobs(query);
 			System.out.println(query + ": " + plan);
 			assertUsesIndex(query.toString(), plan);
-			assertThat(plan).as(query.toString()).noneMatch((line) -> line.contains("ORDER BY")
-					&& query.errorCode() == null);
+			assertThat(plan).as(query.toString())
+				.noneMatch((line) -> line.contains("ORDER BY") && query.errorCode() == null);
 		}
 	}
 
@@ -75,9 +75,10 @@ class SqliteQueueInsightsTests {
 		long insertStart = System.nanoTime();
 		insertFinishedJobs(1_000_000);
 		long insertMillis = (System.nanoTime() - insertStart) / 1_000_000;
-		this.db.execute("INSERT INTO jobs (type, status, payload, max_attempts, run_at, created_at, attempts) "
-				+ "VALUES ('type-1', 'pending', '{}', 3, ?, ?, 0)", NOW.minusSeconds(30).toEpochMilli(),
-				NOW.minusSeconds(60).toEpochMilli());
+		this.db.execute(
+				"INSERT INTO jobs (type, status, payload, max_attempts, run_at, created_at, attempts) "
+						+ "VALUES ('type-1', 'pending', '{}', 3, ?, ?, 0)",
+				NOW.minusSeconds(30).toEpochMilli(), NOW.minusSeconds(60).toEpochMilli());
 		this.db.execute("INSERT INTO job_workers (worker_id, host, pid, types, concurrency, started_at, heartbeat_at) "
 				+ "VALUES ('w1', 'host', 1, 'type-0,type-1', 4, ?, ?)", NOW.toEpochMilli(), NOW.toEpochMilli());
 		this.insights.snapshot(NOW, SETTINGS);
@@ -102,17 +103,19 @@ class SqliteQueueInsightsTests {
 	void outcomesPerSlotTellFailuresForGoodFromRetriedOnesAndReadTheIndex() {
 		long minute = 60_000;
 		long start = NOW.toEpochMilli() - 3 * minute;
-		// Job 1 failed once, was retried, then succeeded; job 2 failed twice, the second time for good; job 3
+		// Job 1 failed once, was retried, then succeeded; job 2 failed twice, the second
+		// time for good; job 3
 		// lost its lease and runs again; job 4 is running.
 		this.db.execute("INSERT INTO jobs (id, type, status, payload, max_attempts, runs, run_at, created_at) VALUES "
 				+ "(1, 'a', 'succeeded', '{}', 3, 2, 0, 0), (2, 'a', 'failed', '{}', 2, 2, 0, 0), "
 				+ "(3, 'b', 'pending', '{}', 3, 1, 0, 0), (4, 'b', 'running', '{}', 3, 1, 0, 0)");
-		this.db.execute("INSERT INTO job_attempts (job_id, run, attempt, worker_id, started_at, finished_at, outcome) "
-				+ "VALUES (1, 1, 1, 'w', ?, ?, 'FAILED'), (1, 2, 2, 'w', ?, ?, 'SUCCEEDED'), "
-				+ "(2, 1, 1, 'w', ?, ?, 'FAILED'), (2, 2, 2, 'w', ?, ?, 'FAILED'), "
-				+ "(3, 1, 1, 'w', ?, ?, 'LEASE_EXPIRED'), (4, 1, 1, 'w', ?, NULL, NULL)", start, start + 10,
-				start, start + minute + 5, start, start + 20, start, start + 2 * minute + 1, start, start + 30,
-				start);
+		this.db.execute(
+				"INSERT INTO job_attempts (job_id, run, attempt, worker_id, started_at, finished_at, outcome) "
+						+ "VALUES (1, 1, 1, 'w', ?, ?, 'FAILED'), (1, 2, 2, 'w', ?, ?, 'SUCCEEDED'), "
+						+ "(2, 1, 1, 'w', ?, ?, 'FAILED'), (2, 2, 2, 'w', ?, ?, 'FAILED'), "
+						+ "(3, 1, 1, 'w', ?, ?, 'LEASE_EXPIRED'), (4, 1, 1, 'w', ?, NULL, NULL)",
+				start, start + 10, start, start + minute + 5, start, start + 20, start, start + 2 * minute + 1, start,
+				start + 30, start);
 		List<QueueInsights.Outcomes> outcomes = this.insights.outcomes(NOW.minusSeconds(180), NOW,
 				Duration.ofMinutes(1));
 		assertThat(outcomes).extracting(QueueInsights.Outcomes::start)
@@ -165,14 +168,18 @@ class SqliteQueueInsightsTests {
 		assertThat(plan).as(name).isNotEmpty();
 		for (String line : plan) {
 			if (line.startsWith("SCAN w ")) {
-				continue; // the worker table, one row per process, is read whole by design
+				continue; // the worker table, one row per process, is read whole by
+							// design
 			}
 			boolean fullScan = line.matches("SCAN \\w+") || (line.startsWith("SCAN ") && !line.contains(" INDEX "));
 			assertThat(fullScan).as(name + " reads the table without an index: " + line).isFalse();
 		}
 	}
 
-	/** Finished jobs in one statement: 90% succeeded, 10% failed with one of 50 error codes, 20 types. */
+	/**
+	 * Finished jobs in one statement: 90% succeeded, 10% failed with one of 50 error
+	 * codes, 20 types.
+	 */
 	private void insertFinishedJobs(int count) {
 		long day = Duration.ofDays(1).toMillis();
 		this.db.execute("""

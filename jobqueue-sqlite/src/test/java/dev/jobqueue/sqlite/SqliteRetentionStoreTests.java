@@ -66,11 +66,14 @@ class SqliteRetentionStoreTests {
 	@Test
 	void deletesFindTheirRowsThroughTheFinishedIndexOneTypeAtATime() {
 		try (TestDatabase db = TestDatabase.create(this.dir)) {
-			assertThat(plan(db, "SELECT id FROM jobs INDEXED BY jobs_finished_idx WHERE status = 'failed' "
-					+ "AND type = 'x' AND finished_at < 5 LIMIT 10"))
-				.containsExactly("SEARCH jobs USING COVERING INDEX jobs_finished_idx (status=? AND type=? AND finished_at<?)");
-			assertThat(plan(db, "SELECT type FROM jobs INDEXED BY jobs_finished_idx WHERE status = 'failed' "
-					+ "AND type > 'x' AND finished_at IS NOT NULL ORDER BY type LIMIT 1"))
+			assertThat(plan(db,
+					"SELECT id FROM jobs INDEXED BY jobs_finished_idx WHERE status = 'failed' "
+							+ "AND type = 'x' AND finished_at < 5 LIMIT 10"))
+				.containsExactly(
+						"SEARCH jobs USING COVERING INDEX jobs_finished_idx (status=? AND type=? AND finished_at<?)");
+			assertThat(plan(db,
+					"SELECT type FROM jobs INDEXED BY jobs_finished_idx WHERE status = 'failed' "
+							+ "AND type > 'x' AND finished_at IS NOT NULL ORDER BY type LIMIT 1"))
 				.containsExactly("SEARCH jobs USING COVERING INDEX jobs_finished_idx (status=? AND type>?)");
 			assertThat(plan(db, "DELETE FROM jobs WHERE id = 1")).contains(
 					"SEARCH job_attempts USING PRIMARY KEY (job_id=?)",
@@ -83,7 +86,8 @@ class SqliteRetentionStoreTests {
 		try (TestDatabase db = TestDatabase.create(this.dir)) {
 			SqliteRetentionStore store = store(db, "");
 			for (String type : List.of("b", "a", "c", "a")) {
-				JobRows.insert(db.dataSource(), "", 2, type, JobStatus.SUCCEEDED, this.clock.instant(), Duration.ofMillis(1));
+				JobRows.insert(db.dataSource(), "", 2, type, JobStatus.SUCCEEDED, this.clock.instant(),
+						Duration.ofMillis(1));
 			}
 			JobRows.insert(db.dataSource(), "", 2, "z", JobStatus.PENDING, this.clock.instant(), Duration.ofMillis(1));
 			assertThat(store.finishedTypes(JobStatus.SUCCEEDED)).containsExactly("a", "b", "c");

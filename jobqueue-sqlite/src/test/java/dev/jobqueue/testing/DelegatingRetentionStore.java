@@ -7,7 +7,10 @@ import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.RetentionStore;
 import dev.jobqueue.core.StorageStats;
 
-/** A {@link RetentionStore} that forwards to another; tests override a method to pause or observe it. */
+/**
+ * A {@link RetentionStore} that forwards to another; tests override a method to pause or
+ * observe it.
+ */
 public class DelegatingRetentionStore implements RetentionStore {
 
 	private final RetentionStore delegate;

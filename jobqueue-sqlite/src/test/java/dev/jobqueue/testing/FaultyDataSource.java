@@ -27,20 +27,24 @@ import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
 
 /**
- * A DataSource that injects faults into the statements run on its connections, repeatably from a seed.
- * Every statement execution ({@code execute*}, including the {@code BEGIN IMMEDIATE} and {@code COMMIT} the
- * queue sends as plain statements) and every {@code getConnection()} is one step; each step may get a fault
- * from the plan:
+ * A DataSource that injects faults into the statements run on its connections, repeatably
+ * from a seed. Every statement execution ({@code execute*}, including the
+ * {@code BEGIN IMMEDIATE} and {@code COMMIT} the queue sends as plain statements) and
+ * every {@code getConnection()} is one step; each step may get a fault from the plan:
  * <ul>
  * <li>{@link Fault#FAIL}: an I/O error before the statement runs;</li>
- * <li>{@link Fault#BUSY}: {@code SQLITE_BUSY} before the statement runs, as if busy_timeout ran out;</li>
- * <li>{@link Fault#FAIL_COMMIT}: a {@code COMMIT} fails before it runs, so the transaction is rolled back;</li>
- * <li>{@link Fault#LOST_COMMIT}: a {@code COMMIT} runs, then fails, as if the reply was lost: the caller
- * thinks nothing was written;</li>
+ * <li>{@link Fault#BUSY}: {@code SQLITE_BUSY} before the statement runs, as if
+ * busy_timeout ran out;</li>
+ * <li>{@link Fault#FAIL_COMMIT}: a {@code COMMIT} fails before it runs, so the
+ * transaction is rolled back;</li>
+ * <li>{@link Fault#LOST_COMMIT}: a {@code COMMIT} runs, then fails, as if the reply was
+ * lost: the caller thinks nothing was written;</li>
  * <li>{@link Fault#SLOW}: the statement runs late;</li>
- * <li>{@link Fault#CANT_OPEN}: {@code getConnection()} fails with {@code SQLITE_CANTOPEN}.</li>
+ * <li>{@link Fault#CANT_OPEN}: {@code getConnection()} fails with
+ * {@code SQLITE_CANTOPEN}.</li>
  * </ul>
- * {@code ROLLBACK} is never failed by default: a failed rollback is a fault of its own, tested on its own.
+ * {@code ROLLBACK} is never failed by default: a failed rollback is a fault of its own,
+ * tested on its own.
  */
 public final class FaultyDataSource implements DataSource {
 
@@ -97,7 +101,10 @@ public final class FaultyDataSource implements DataSource {
 		return this;
 	}
 
-	/** Injects {@code fault} at exactly step {@code step} (counted from now), whatever the rates. */
+	/**
+	 * Injects {@code fault} at exactly step {@code step} (counted from now), whatever the
+	 * rates.
+	 */
 	public FaultyDataSource failStep(long step, Fault fault) {
 		this.failAtStep = this.stepCount.get() + step;
 		this.failAtStepWith = fault;
@@ -109,7 +116,10 @@ public final class FaultyDataSource implements DataSource {
 		return this;
 	}
 
-	/** Runs {@code hook} on every connection handed out, for example to set a per-connection pragma. */
+	/**
+	 * Runs {@code hook} on every connection handed out, for example to set a
+	 * per-connection pragma.
+	 */
 	public FaultyDataSource onConnection(SqlConsumer hook) {
 		this.connectionHook = hook;
 		return this;
@@ -205,7 +215,10 @@ public final class FaultyDataSource implements DataSource {
 		return method.getName().startsWith("execute");
 	}
 
-	/** Proxies a Connection or Statement; statements remember their SQL so COMMIT can be told apart. */
+	/**
+	 * Proxies a Connection or Statement; statements remember their SQL so COMMIT can be
+	 * told apart.
+	 */
 	private final class Handler implements InvocationHandler {
 
 		private final Object target;
@@ -253,18 +266,20 @@ public final class FaultyDataSource implements DataSource {
 				}
 				return call(method, args);
 			}
-			Set<Fault> eligible = commit ? Set.of(Fault.FAIL, Fault.BUSY, Fault.FAIL_COMMIT, Fault.LOST_COMMIT, Fault.SLOW)
+			Set<Fault> eligible = commit
+					? Set.of(Fault.FAIL, Fault.BUSY, Fault.FAIL_COMMIT, Fault.LOST_COMMIT, Fault.SLOW)
 					: Set.of(Fault.FAIL, Fault.BUSY, Fault.SLOW);
 			Fault fault = next(eligible, sql);
 			if (fault == null) {
 				return call(method, args);
 			}
 			switch (fault) {
-				case FAIL -> throw new SQLiteException("[SQLITE_IOERR] injected: disk I/O error", SQLiteErrorCode.SQLITE_IOERR);
+				case FAIL ->
+					throw new SQLiteException("[SQLITE_IOERR] injected: disk I/O error", SQLiteErrorCode.SQLITE_IOERR);
 				case BUSY -> throw new SQLiteException("[SQLITE_BUSY] injected: database is locked",
 						SQLiteErrorCode.SQLITE_BUSY);
-				case FAIL_COMMIT -> throw new SQLiteException("[SQLITE_IOERR] injected: commit failed",
-						SQLiteErrorCode.SQLITE_IOERR);
+				case FAIL_COMMIT ->
+					throw new SQLiteException("[SQLITE_IOERR] injected: commit failed", SQLiteErrorCode.SQLITE_IOERR);
 				case LOST_COMMIT -> {
 					call(method, args);
 					throw new SQLiteException("[SQLITE_IOERR] injected: commit done, reply lost",

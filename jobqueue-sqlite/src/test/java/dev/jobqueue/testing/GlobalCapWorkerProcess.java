@@ -15,11 +15,13 @@ import dev.jobqueue.core.WorkerListener;
 import dev.jobqueue.core.WorkerSettings;
 
 /**
- * One worker process for the global concurrency test: 8 worker threads on the shared file and two handlers
- * capped at 2 across processes, each counting itself in its own {@link SharedCounter}:
+ * One worker process for the global concurrency test: 8 worker threads on the shared file
+ * and two handlers capped at 2 across processes, each counting itself in its own
+ * {@link SharedCounter}:
  * <ul>
  * <li>{@code scarce}: no cap per process, so one process alone could run 8 at once;</li>
- * <li>{@code scarce-spread}: at most 1 per process, so three processes without a global cap would run 3.</li>
+ * <li>{@code scarce-spread}: at most 1 per process, so three processes without a global
+ * cap would run 3.</li>
  * </ul>
  * Exits once the expected number of jobs succeeded.
  *
@@ -51,8 +53,8 @@ public final class GlobalCapWorkerProcess {
 			WorkerSettings settings = new WorkerSettings(workerId, 8, Duration.ofMillis(20), Duration.ofSeconds(10),
 					Duration.ofSeconds(5), 3);
 			JobWorker worker = new JobWorker(db.store(), handlers, WorkerHarness.CODEC, new DefaultErrorClassifier(),
-					new RetryPolicy(Duration.ofSeconds(1), Duration.ofSeconds(1), () -> 0.5), Clock.systemUTC(), settings,
-					Executors.newFixedThreadPool(8), WorkerListener.NONE, null);
+					new RetryPolicy(Duration.ofSeconds(1), Duration.ofSeconds(1), () -> 0.5), Clock.systemUTC(),
+					settings, Executors.newFixedThreadPool(8), WorkerListener.NONE, null);
 			worker.start();
 			long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
 			while (db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'") < expected

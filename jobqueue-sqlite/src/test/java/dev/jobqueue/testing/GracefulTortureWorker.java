@@ -22,12 +22,14 @@ import dev.jobqueue.core.WorkerListener;
 import dev.jobqueue.core.WorkerSettings;
 
 /**
- * A worker JVM of the graceful-shutdown torture test, stopped by SIGTERM: a shutdown hook stops the worker as an
- * application would, with a short shutdown timeout. Arguments: database file, worker threads, lease and shutdown
- * timeout in milliseconds, and a marker file. Two job types that sleep their payload's milliseconds:
- * {@code work} (repeatable) and {@code charge} ({@code repeatable = false}). Each handler body appends
- * {@code start <id>} as it begins and {@code done <id>} as it ends to {@code bodies-<pid>.txt} next to the
- * database. Exits once the marker exists and no job is pending or running.
+ * A worker JVM of the graceful-shutdown torture test, stopped by SIGTERM: a shutdown hook
+ * stops the worker as an application would, with a short shutdown timeout. Arguments:
+ * database file, worker threads, lease and shutdown timeout in milliseconds, and a marker
+ * file. Two job types that sleep their payload's milliseconds: {@code work} (repeatable)
+ * and {@code charge} ({@code repeatable = false}). Each handler body appends
+ * {@code start <id>} as it begins and {@code done <id>} as it ends to
+ * {@code bodies-<pid>.txt} next to the database. Exits once the marker exists and no job
+ * is pending or running.
  */
 public final class GracefulTortureWorker {
 
@@ -89,7 +91,8 @@ public final class GracefulTortureWorker {
 		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 		ProcessBuilder builder = new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp",
 				System.getProperty("java.class.path"), GracefulTortureWorker.class.getName(), file.toString(),
-				String.valueOf(threads), String.valueOf(leaseMillis), String.valueOf(shutdownMillis), marker.toString());
+				String.valueOf(threads), String.valueOf(leaseMillis), String.valueOf(shutdownMillis),
+				marker.toString());
 		builder.redirectErrorStream(true);
 		builder.redirectOutput(log.toFile());
 		return builder.start();

@@ -11,82 +11,74 @@ import java.util.List;
 import org.sqlite.SQLiteConfig;
 
 /**
- * What must hold in a queue database whatever happened to the processes writing it: checked from the file
- * itself, on a connection of its own (never through a faulty or pooled DataSource under test).
+ * What must hold in a queue database whatever happened to the processes writing it:
+ * checked from the file itself, on a connection of its own (never through a faulty or
+ * pooled DataSource under test).
  *
  * <ul>
- * <li>every claim wrote an attempt row and a CLAIMED event ({@code runs} = attempt rows = CLAIMED events);</li>
- * <li>an attempt without outcome is the current run of a running job, and a running job has one;</li>
- * <li>no job has two succeeded attempts, and a succeeded job's last attempt succeeded;</li>
- * <li>{@code attempts} = attempt rows that count (not snoozed, not handed back), unless the job was retried
- * by hand;</li>
- * <li>every job has one ENQUEUED event; finished jobs have a finish time and no lease, running jobs a lease.</li>
+ * <li>every claim wrote an attempt row and a CLAIMED event ({@code runs} = attempt rows =
+ * CLAIMED events);</li>
+ * <li>an attempt without outcome is the current run of a running job, and a running job
+ * has one;</li>
+ * <li>no job has two succeeded attempts, and a succeeded job's last attempt
+ * succeeded;</li>
+ * <li>{@code attempts} = attempt rows that count (not snoozed, not handed back), unless
+ * the job was retried by hand;</li>
+ * <li>every job has one ENQUEUED event; finished jobs have a finish time and no lease,
+ * running jobs a lease.</li>
  * </ul>
  */
 public final class Invariants {
 
-	private static final String[][] CHECKS = {
-			{ "job whose runs differ from its attempt rows", """
-					SELECT j.id, j.runs, (SELECT count(*) FROM %1$sjob_attempts a WHERE a.job_id = j.id)
-					FROM %1$sjobs j WHERE j.runs != (SELECT count(*) FROM %1$sjob_attempts a WHERE a.job_id = j.id)
-					""" },
-			{ "job whose CLAIMED events differ from its attempt rows", """
-					SELECT j.id, (SELECT count(*) FROM %1$sjob_events e WHERE e.job_id = j.id AND e.event = 'CLAIMED'),
-					       (SELECT count(*) FROM %1$sjob_attempts a WHERE a.job_id = j.id)
-					FROM %1$sjobs j
-					WHERE (SELECT count(*) FROM %1$sjob_events e WHERE e.job_id = j.id AND e.event = 'CLAIMED')
-					   != (SELECT count(*) FROM %1$sjob_attempts a WHERE a.job_id = j.id)
-					""" },
-			{ "running job without an open attempt row for its current run", """
-					SELECT j.id, j.runs, NULL FROM %1$sjobs j WHERE j.status = 'running' AND NOT EXISTS (
-					    SELECT 1 FROM %1$sjob_attempts a WHERE a.job_id = j.id AND a.run = j.runs AND a.outcome IS NULL)
-					""" },
-			{ "attempt without outcome that is not the current run of a running job", """
-					SELECT a.job_id, a.run, j.status FROM %1$sjob_attempts a JOIN %1$sjobs j ON j.id = a.job_id
-					WHERE a.outcome IS NULL AND (j.status != 'running' OR a.run != j.runs)
-					""" },
-			{ "job with more than one succeeded attempt", """
-					SELECT job_id, count(*), NULL FROM %1$sjob_attempts WHERE outcome = 'SUCCEEDED'
-					GROUP BY job_id HAVING count(*) > 1
-					""" },
-			{ "succeeded job whose last attempt did not succeed", """
-					SELECT j.id, j.runs, NULL FROM %1$sjobs j WHERE j.status = 'succeeded' AND NOT EXISTS (
-					    SELECT 1 FROM %1$sjob_attempts a WHERE a.job_id = j.id AND a.run = j.runs AND a.outcome = 'SUCCEEDED')
-					""" },
-			{ "job whose SUCCEEDED events differ from its succeeded attempts", """
-					SELECT j.id, NULL, NULL FROM %1$sjobs j
-					WHERE (SELECT count(*) FROM %1$sjob_events e WHERE e.job_id = j.id AND e.event = 'SUCCEEDED')
-					   != (SELECT count(*) FROM %1$sjob_attempts a WHERE a.job_id = j.id AND a.outcome = 'SUCCEEDED')
-					""" },
-			{ "job whose attempts differ from its counted attempt rows", """
-					SELECT j.id, j.attempts, (SELECT count(*) FROM %1$sjob_attempts a WHERE a.job_id = j.id
-					        AND coalesce(a.outcome, '') NOT IN ('SNOOZED', 'HANDED_BACK'))
-					FROM %1$sjobs j
-					WHERE j.attempts != (SELECT count(*) FROM %1$sjob_attempts a WHERE a.job_id = j.id
-					        AND coalesce(a.outcome, '') NOT IN ('SNOOZED', 'HANDED_BACK'))
-					  AND NOT EXISTS (SELECT 1 FROM %1$sjob_events e WHERE e.job_id = j.id AND e.event = 'RETRIED')
-					""" },
-			{ "job without exactly one ENQUEUED event", """
-					SELECT j.id, (SELECT count(*) FROM %1$sjob_events e WHERE e.job_id = j.id AND e.event = 'ENQUEUED'), NULL
-					FROM %1$sjobs j
-					WHERE (SELECT count(*) FROM %1$sjob_events e WHERE e.job_id = j.id AND e.event = 'ENQUEUED') != 1
-					""" },
-			{ "finished job without finish time or with a lease", """
-					SELECT id, status, lease_until FROM %1$sjobs
-					WHERE status IN ('succeeded', 'failed', 'cancelled') AND (finished_at IS NULL OR lease_until IS NOT NULL)
-					""" },
-			{ "running job without lease or worker", """
-					SELECT id, worker_id, lease_until FROM %1$sjobs
-					WHERE status = 'running' AND (lease_until IS NULL OR worker_id IS NULL)
-					""" },
-			{ "pending job holding a lease", """
-					SELECT id, lease_until, NULL FROM %1$sjobs WHERE status = 'pending' AND lease_until IS NOT NULL
-					""" },
-			{ "events or attempts of a job that does not exist", """
-					SELECT job_id, NULL, NULL FROM %1$sjob_events WHERE job_id NOT IN (SELECT id FROM %1$sjobs)
-					UNION ALL
-					SELECT job_id, NULL, NULL FROM %1$sjob_attempts WHERE job_id NOT IN (SELECT id FROM %1$sjobs)
-					""" } };
+	private static final String[][] CHECKS = { { "job whose runs differ from its attempt rows", """
+			SELECT j.id, j.runs, (SELECT count(*) FROM %1$sjob_attempts a WHERE a.job_id = j.id)
+			FROM %1$sjobs j WHERE j.runs != (SELECT count(*) FROM %1$sjob_attempts a WHERE a.job_id = j.id)
+			""" }, { "job whose CLAIMED events differ from its attempt rows", """
+			SELECT j.id, (SELECT count(*) FROM %1$sjob_events e WHERE e.job_id = j.id AND e.event = 'CLAIMED'),
+			       (SELECT count(*) FROM %1$sjob_attempts a WHERE a.job_id = j.id)
+			FROM %1$sjobs j
+			WHERE (SELECT count(*) FROM %1$sjob_events e WHERE e.job_id = j.id AND e.event = 'CLAIMED')
+			   != (SELECT count(*) FROM %1$sjob_attempts a WHERE a.job_id = j.id)
+			""" }, { "running job without an open attempt row for its current run", """
+			SELECT j.id, j.runs, NULL FROM %1$sjobs j WHERE j.status = 'running' AND NOT EXISTS (
+			    SELECT 1 FROM %1$sjob_attempts a WHERE a.job_id = j.id AND a.run = j.runs AND a.outcome IS NULL)
+			""" }, { "attempt without outcome that is not the current run of a running job", """
+			SELECT a.job_id, a.run, j.status FROM %1$sjob_attempts a JOIN %1$sjobs j ON j.id = a.job_id
+			WHERE a.outcome IS NULL AND (j.status != 'running' OR a.run != j.runs)
+			""" }, { "job with more than one succeeded attempt", """
+			SELECT job_id, count(*), NULL FROM %1$sjob_attempts WHERE outcome = 'SUCCEEDED'
+			GROUP BY job_id HAVING count(*) > 1
+			""" }, { "succeeded job whose last attempt did not succeed", """
+			SELECT j.id, j.runs, NULL FROM %1$sjobs j WHERE j.status = 'succeeded' AND NOT EXISTS (
+			    SELECT 1 FROM %1$sjob_attempts a WHERE a.job_id = j.id AND a.run = j.runs AND a.outcome = 'SUCCEEDED')
+			""" }, { "job whose SUCCEEDED events differ from its succeeded attempts", """
+			SELECT j.id, NULL, NULL FROM %1$sjobs j
+			WHERE (SELECT count(*) FROM %1$sjob_events e WHERE e.job_id = j.id AND e.event = 'SUCCEEDED')
+			   != (SELECT count(*) FROM %1$sjob_attempts a WHERE a.job_id = j.id AND a.outcome = 'SUCCEEDED')
+			""" }, { "job whose attempts differ from its counted attempt rows", """
+			SELECT j.id, j.attempts, (SELECT count(*) FROM %1$sjob_attempts a WHERE a.job_id = j.id
+			        AND coalesce(a.outcome, '') NOT IN ('SNOOZED', 'HANDED_BACK'))
+			FROM %1$sjobs j
+			WHERE j.attempts != (SELECT count(*) FROM %1$sjob_attempts a WHERE a.job_id = j.id
+			        AND coalesce(a.outcome, '') NOT IN ('SNOOZED', 'HANDED_BACK'))
+			  AND NOT EXISTS (SELECT 1 FROM %1$sjob_events e WHERE e.job_id = j.id AND e.event = 'RETRIED')
+			""" }, { "job without exactly one ENQUEUED event", """
+			SELECT j.id, (SELECT count(*) FROM %1$sjob_events e WHERE e.job_id = j.id AND e.event = 'ENQUEUED'), NULL
+			FROM %1$sjobs j
+			WHERE (SELECT count(*) FROM %1$sjob_events e WHERE e.job_id = j.id AND e.event = 'ENQUEUED') != 1
+			""" }, { "finished job without finish time or with a lease", """
+			SELECT id, status, lease_until FROM %1$sjobs
+			WHERE status IN ('succeeded', 'failed', 'cancelled') AND (finished_at IS NULL OR lease_until IS NOT NULL)
+			""" }, { "running job without lease or worker", """
+			SELECT id, worker_id, lease_until FROM %1$sjobs
+			WHERE status = 'running' AND (lease_until IS NULL OR worker_id IS NULL)
+			""" }, { "pending job holding a lease", """
+			SELECT id, lease_until, NULL FROM %1$sjobs WHERE status = 'pending' AND lease_until IS NOT NULL
+			""" }, { "events or attempts of a job that does not exist", """
+			SELECT job_id, NULL, NULL FROM %1$sjob_events WHERE job_id NOT IN (SELECT id FROM %1$sjobs)
+			UNION ALL
+			SELECT job_id, NULL, NULL FROM %1$sjob_attempts WHERE job_id NOT IN (SELECT id FROM %1$sjobs)
+			""" } };
 
 	private Invariants() {
 	}
@@ -97,8 +89,8 @@ public final class Invariants {
 	}
 
 	/**
-	 * The violations in the queue tables of {@code prefix}, each as one line naming the rule and the first rows
-	 * that break it; empty when all hold.
+	 * The violations in the queue tables of {@code prefix}, each as one line naming the
+	 * rule and the first rows that break it; empty when all hold.
 	 */
 	public static List<String> violations(java.nio.file.Path file, String prefix) {
 		SQLiteConfig config = new SQLiteConfig();
@@ -113,7 +105,8 @@ public final class Invariants {
 					while (result.next()) {
 						count++;
 						if (rows.size() < 5) {
-							rows.add("(" + result.getObject(1) + ", " + result.getObject(2) + ", " + result.getObject(3) + ")");
+							rows.add("(" + result.getObject(1) + ", " + result.getObject(2) + ", " + result.getObject(3)
+									+ ")");
 						}
 					}
 				}

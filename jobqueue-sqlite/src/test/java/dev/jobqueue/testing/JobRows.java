@@ -15,9 +15,9 @@ import javax.sql.DataSource;
 import dev.jobqueue.JobStatus;
 
 /**
- * Inserts many jobs fast for retention tests and benchmarks: one {@code INSERT ... SELECT} from a recursive
- * CTE per chunk, with an attempt row and events per job like the worker writes them, in transactions of
- * {@value #CHUNK} jobs.
+ * Inserts many jobs fast for retention tests and benchmarks: one
+ * {@code INSERT ... SELECT} from a recursive CTE per chunk, with an attempt row and
+ * events per job like the worker writes them, in transactions of {@value #CHUNK} jobs.
  */
 public final class JobRows {
 
@@ -55,8 +55,9 @@ public final class JobRows {
 	}
 
 	/**
-	 * Inserts {@code count} jobs of {@code type} in {@code status}, finished (or created, for unfinished ones)
-	 * from {@code firstFinishedAt} on, {@code spacing} apart, with their attempt and events.
+	 * Inserts {@code count} jobs of {@code type} in {@code status}, finished (or created,
+	 * for unfinished ones) from {@code firstFinishedAt} on, {@code spacing} apart, with
+	 * their attempt and events.
 	 */
 	/** The first column of the first row of {@code sql} on the queue file, for counts. */
 	public static long count(Path file, String sql) {

@@ -6,8 +6,9 @@ import java.sql.DriverManager;
 import java.sql.Statement;
 
 /**
- * Another process holding the database's write lock: arguments are the database file and how long to hold it
- * in milliseconds. Prints {@code LOCKED} once it holds the lock, and commits when the time is up.
+ * Another process holding the database's write lock: arguments are the database file and
+ * how long to hold it in milliseconds. Prints {@code LOCKED} once it holds the lock, and
+ * commits when the time is up.
  */
 public final class LockHolder {
 

@@ -7,8 +7,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Base of tests on one real, migrated SQLite file in a temporary folder, with a queue and workers driven by a
- * clock the test moves.
+ * Base of tests on one real, migrated SQLite file in a temporary folder, with a queue and
+ * workers driven by a clock the test moves.
  */
 public abstract class QueueFileTests {
 

@@ -22,9 +22,9 @@ import dev.jobqueue.sqlite.SqliteRetentionStore;
 import dev.jobqueue.sqlite.TableNames;
 
 /**
- * A process that runs one retention cleanup on a file, for tests that kill it half-way. Prints
- * {@code start} when the cleanup starts, {@code deleted <n>} after every committed batch and
- * {@code done <total>} at the end.
+ * A process that runs one retention cleanup on a file, for tests that kill it half-way.
+ * Prints {@code start} when the cleanup starts, {@code deleted <n>} after every committed
+ * batch and {@code done <total>} at the end.
  * <p>
  * Arguments: database file, the clock's instant (epoch ms), batch size, lease owner.
  */

@@ -12,8 +12,9 @@ public final class RetentionFixtures {
 	}
 
 	public static long orphans(TestDatabase db, String prefix) {
-		return db.count("SELECT count(*) FROM " + prefix + "job_attempts WHERE job_id NOT IN (SELECT id FROM " + prefix
-				+ "jobs)")
+		return db
+			.count("SELECT count(*) FROM " + prefix + "job_attempts WHERE job_id NOT IN (SELECT id FROM " + prefix
+					+ "jobs)")
 				+ db.count("SELECT count(*) FROM " + prefix + "job_events WHERE job_id NOT IN (SELECT id FROM " + prefix
 						+ "jobs)");
 	}

@@ -10,8 +10,9 @@ import dev.jobqueue.sqlite.SqliteSchema;
 import dev.jobqueue.sqlite.TableNames;
 
 /**
- * A process starting the queue on a file, as an application does at start-up: arguments are the database file
- * and the wall-clock millisecond at which to start, so that several JVMs start together. Prints {@code OK}.
+ * A process starting the queue on a file, as an application does at start-up: arguments
+ * are the database file and the wall-clock millisecond at which to start, so that several
+ * JVMs start together. Prints {@code OK}.
  */
 public final class SchemaStarter {
 
@@ -23,7 +24,8 @@ public final class SchemaStarter {
 		while (System.currentTimeMillis() < startAt) {
 			Thread.onSpinWait();
 		}
-		try (HikariDataSource pool = SqliteDataSources.create("jdbc:sqlite:" + args[0], Duration.ofSeconds(5), "NORMAL", 2)) {
+		try (HikariDataSource pool = SqliteDataSources.create("jdbc:sqlite:" + args[0], Duration.ofSeconds(5), "NORMAL",
+				2)) {
 			new SqliteSchema(pool, new TableNames("")).initialize();
 		}
 		System.out.println("OK");

@@ -9,9 +9,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * A counter several JVMs share through a small file: how many handlers run right now, and the most that ever
- * did. The file lock orders the processes, the JVM-wide monitor the threads of one process (a JVM may hold
- * only one lock on a file).
+ * A counter several JVMs share through a small file: how many handlers run right now, and
+ * the most that ever did. The file lock orders the processes, the JVM-wide monitor the
+ * threads of one process (a JVM may hold only one lock on a file).
  */
 public final class SharedCounter {
 

@@ -25,8 +25,8 @@ import dev.jobqueue.sqlite.SqliteSchema;
 import dev.jobqueue.sqlite.TableNames;
 
 /**
- * A real, migrated SQLite file for a test, with the store on top; the SQLite fixture of the behaviour suite
- * (instants are epoch milliseconds in raw SQL).
+ * A real, migrated SQLite file for a test, with the store on top; the SQLite fixture of
+ * the behaviour suite (instants are epoch milliseconds in raw SQL).
  */
 public final class TestDatabase implements StoreFixture {
 
@@ -61,7 +61,10 @@ public final class TestDatabase implements StoreFixture {
 		return new TestDatabase(file, prefix);
 	}
 
-	/** A file {@code queue.db} in {@code directory}, created when missing: the behaviour suite's fixture. */
+	/**
+	 * A file {@code queue.db} in {@code directory}, created when missing: the behaviour
+	 * suite's fixture.
+	 */
 	public static TestDatabase createIn(Path directory, String prefix) {
 		try {
 			return new TestDatabase(Files.createDirectories(directory).resolve("queue.db"), prefix);
@@ -100,7 +103,10 @@ public final class TestDatabase implements StoreFixture {
 		return new SqliteScheduleStore(this.store);
 	}
 
-	/** A connection pool and write lock of its own on the same file: another process, as SQLite sees it. */
+	/**
+	 * A connection pool and write lock of its own on the same file: another process, as
+	 * SQLite sees it.
+	 */
 	@Override
 	public TestDatabase anotherProcess() {
 		return new TestDatabase(this.file, this.tables.prefix());

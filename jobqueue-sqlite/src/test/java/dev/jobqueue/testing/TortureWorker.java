@@ -20,19 +20,21 @@ import dev.jobqueue.core.WorkerListener;
 import dev.jobqueue.core.WorkerSettings;
 
 /**
- * A worker JVM of the torture test. Arguments: database file, worker threads, lease in milliseconds, and a
- * marker file. Handles the torture job types:
+ * A worker JVM of the torture test. Arguments: database file, worker threads, lease in
+ * milliseconds, and a marker file. Handles the torture job types:
  * <ul>
  * <li>{@code fast}: returns at once;</li>
  * <li>{@code slow}: sleeps the payload's milliseconds;</li>
  * <li>{@code flaky}: fails its first {@code payload} attempts, then succeeds;</li>
- * <li>{@code heartbeat}: beats {@code payload} times, 300 ms apart, longer in all than a short lease;</li>
+ * <li>{@code heartbeat}: beats {@code payload} times, 300 ms apart, longer in all than a
+ * short lease;</li>
  * <li>{@code doomed}: always fails.</li>
  * </ul>
- * Each handler body that runs to its end appends the job id to {@code completed-<pid>.txt} next to the
- * database. Prints {@code loopFailures=N} whenever the count of failed polling rounds changes (a killed JVM cannot tell
- * at exit), and exits once the marker exists and no job is pending or running: 0, or 3 if the worker loop ever
- * failed.
+ * Each handler body that runs to its end appends the job id to
+ * {@code completed-<pid>.txt} next to the database. Prints {@code loopFailures=N}
+ * whenever the count of failed polling rounds changes (a killed JVM cannot tell at exit),
+ * and exits once the marker exists and no job is pending or running: 0, or 3 if the
+ * worker loop ever failed.
  */
 public final class TortureWorker {
 
@@ -45,7 +47,8 @@ public final class TortureWorker {
 		Duration lease = Duration.ofMillis(Long.parseLong(args[2]));
 		Path marker = Path.of(args[3]);
 		TestDatabase db = TestDatabase.create(file, "");
-		// Unbuffered appends: a line written before a SIGKILL is in the kernel and survives it.
+		// Unbuffered appends: a line written before a SIGKILL is in the kernel and
+		// survives it.
 		FileOutputStream completions = new FileOutputStream(
 				file.resolveSibling("completed-" + ProcessHandle.current().pid() + ".txt").toFile(), true);
 		HandlerRegistry handlers = new HandlerRegistry();
@@ -93,13 +96,15 @@ public final class TortureWorker {
 			}
 		}
 		worker.stop();
-		System.out.println("final loopFailures=" + worker.loopFailures() + " busyRetries="
-				+ db.database().busyRetries());
+		System.out
+			.println("final loopFailures=" + worker.loopFailures() + " busyRetries=" + db.database().busyRetries());
 		db.close();
 		System.exit(worker.loopFailures() == 0 ? 0 : 3);
 	}
 
-	/** Records that a handler body ran to its end, as {@code <job id>}, one line per run. */
+	/**
+	 * Records that a handler body ran to its end, as {@code <job id>}, one line per run.
+	 */
 	private static Object completed(FileOutputStream completions, JobContext context) throws IOException {
 		byte[] line = (context.jobId() + "\n").getBytes(StandardCharsets.US_ASCII);
 		synchronized (completions) {
@@ -111,8 +116,8 @@ public final class TortureWorker {
 	/** Starts a torture worker JVM with the test class path. */
 	public static Process launch(Path file, int threads, long leaseMillis, Path marker, Path log) throws Exception {
 		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-		ProcessBuilder builder = new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1",
-				"-cp", System.getProperty("java.class.path"), TortureWorker.class.getName(), file.toString(),
+		ProcessBuilder builder = new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp",
+				System.getProperty("java.class.path"), TortureWorker.class.getName(), file.toString(),
 				String.valueOf(threads), String.valueOf(leaseMillis), marker.toString());
 		builder.redirectErrorStream(true);
 		builder.redirectOutput(log.toFile());

@@ -16,9 +16,10 @@ import dev.jobqueue.core.WorkerListener;
 import dev.jobqueue.core.WorkerSettings;
 
 /**
- * A worker JVM for tests about processes. Arguments: database file, concurrency, lease in milliseconds, and
- * a mode: {@code drain} (exit 0 once no unfinished job is left, 3 if the worker loop ever failed) or
- * {@code block} (handlers write a marker file and then sleep, waiting to be killed).
+ * A worker JVM for tests about processes. Arguments: database file, concurrency, lease in
+ * milliseconds, and a mode: {@code drain} (exit 0 once no unfinished job is left, 3 if
+ * the worker loop ever failed) or {@code block} (handlers write a marker file and then
+ * sleep, waiting to be killed).
  */
 public final class WorkerProcess {
 
@@ -66,8 +67,8 @@ public final class WorkerProcess {
 	public static Process launch(Path file, int concurrency, long leaseMillis, String mode, Path log) throws Exception {
 		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 		ProcessBuilder builder = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-				WorkerProcess.class.getName(), file.toString(), String.valueOf(concurrency), String.valueOf(leaseMillis),
-				mode);
+				WorkerProcess.class.getName(), file.toString(), String.valueOf(concurrency),
+				String.valueOf(leaseMillis), mode);
 		builder.redirectErrorStream(true);
 		builder.redirectOutput(log.toFile());
 		return builder.start();

@@ -73,7 +73,8 @@ public abstract class ClaimOrderTests extends StoreTests {
 		this.harness.queue.enqueue(JobRequest.of("urgent", "urgent-2").priority(10));
 		this.harness.queue.enqueue(JobRequest.of("urgent", "urgent-3").priority(10));
 
-		// 4 free slots, "urgent" capped at 2 per process: the two urgent jobs come first, then the oldest bulk.
+		// 4 free slots, "urgent" capped at 2 per process: the two urgent jobs come first,
+		// then the oldest bulk.
 		assertThat(claim(4, Set.of("bulk"), Map.of("urgent", 2))).containsExactly("urgent-1", "urgent-2", "bulk-0",
 				"bulk-1");
 	}
@@ -114,7 +115,8 @@ public abstract class ClaimOrderTests extends StoreTests {
 		}
 		assertThat(order).containsExactly("c-high", "a-normal", "b-low");
 		assertThat(this.db.column("SELECT j.payload FROM job_events e JOIN jobs j ON j.id = e.job_id "
-				+ "WHERE e.event = 'CLAIMED' ORDER BY e.id")).containsExactly("\"c-high\"", "\"a-normal\"", "\"b-low\"");
+				+ "WHERE e.event = 'CLAIMED' ORDER BY e.id"))
+			.containsExactly("\"c-high\"", "\"a-normal\"", "\"b-low\"");
 	}
 
 }

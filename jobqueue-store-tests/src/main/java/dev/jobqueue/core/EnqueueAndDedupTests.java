@@ -101,8 +101,9 @@ public abstract class EnqueueAndDedupTests extends StoreTests {
 		// The oldest five, except that the capped type gets no more than its two slots.
 		assertThat(claimed).extracting((job) -> job.type() + ":" + job.payload())
 			.containsExactly("capped:0", "free:0", "capped:1", "free:1", "free:2");
-		var next = this.db.store().claim(new ClaimRequest("w", 5, Set.of(), Map.of("capped", 1), Set.of(),
-				Instant.parse("2026-01-01T00:01:00Z")), this.clock.instant());
+		var next = this.db.store()
+			.claim(new ClaimRequest("w", 5, Set.of(), Map.of("capped", 1), Set.of(),
+					Instant.parse("2026-01-01T00:01:00Z")), this.clock.instant());
 		assertThat(next).extracting((job) -> job.type() + ":" + job.payload()).containsExactly("capped:2");
 	}
 

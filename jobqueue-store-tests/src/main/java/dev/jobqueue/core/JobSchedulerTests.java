@@ -44,7 +44,10 @@ public abstract class JobSchedulerTests extends StoreTests {
 		this.others.forEach(StoreFixture::close);
 	}
 
-	/** A scheduler with its own connection pool and write lock on the same file: another process, as SQLite sees it. */
+	/**
+	 * A scheduler with its own connection pool and write lock on the same file: another
+	 * process, as SQLite sees it.
+	 */
 	JobScheduler process(String id, Misfire misfire) {
 		StoreFixture own = this.db.anotherProcess();
 		this.others.add(own);
@@ -52,8 +55,8 @@ public abstract class JobSchedulerTests extends StoreTests {
 	}
 
 	JobScheduler scheduler(StoreFixture database, String id, Misfire misfire) {
-		return new JobScheduler(database.schedules(), new HandlerRegistry(), WorkerHarness.CODEC,
-				this.clock, new SchedulerSettings(id, ZoneId.of("UTC"), misfire, Duration.ofMinutes(1), 3), null);
+		return new JobScheduler(database.schedules(), new HandlerRegistry(), WorkerHarness.CODEC, this.clock,
+				new SchedulerSettings(id, ZoneId.of("UTC"), misfire, Duration.ofMinutes(1), 3), null);
 	}
 
 	long jobs() {
@@ -65,8 +68,8 @@ public abstract class JobSchedulerTests extends StoreTests {
 		JobScheduler first = process("process-1", Misfire.ONCE);
 		JobScheduler second = process("process-2", Misfire.ONCE);
 		for (JobScheduler scheduler : List.of(first, second)) {
-			scheduler.register("minutely-report", "report",
-					Schedule.cron("0 * * * * *", ZoneId.of("Europe/Paris")), "monthly");
+			scheduler.register("minutely-report", "report", Schedule.cron("0 * * * * *", ZoneId.of("Europe/Paris")),
+					"monthly");
 			scheduler.start();
 		}
 		AtomicBoolean stop = new AtomicBoolean();
@@ -99,7 +102,9 @@ public abstract class JobSchedulerTests extends StoreTests {
 			for (int tick = 1; tick <= 100; tick++) {
 				this.clock.advance(Duration.ofMinutes(1));
 				long expected = tick;
-				await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(2)).until(() -> jobs() >= expected);
+				await().atMost(Duration.ofSeconds(10))
+					.pollInterval(Duration.ofMillis(2))
+					.until(() -> jobs() >= expected);
 			}
 			// Both keep firing a while after the last tick: nothing more may appear.
 			int[] seen = { rounds[0].get(), rounds[1].get() };
@@ -131,8 +136,7 @@ public abstract class JobSchedulerTests extends StoreTests {
 		before.register("hourly", "report", Schedule.cron("0 0 * * * *"), null);
 		before.start();
 		this.clock.advance(Duration.ofHours(1));
-		assertThat(before.fireDue()).singleElement()
-			.satisfies((firing) -> assertThat(firing.catchUp()).isFalse());
+		assertThat(before.fireDue()).singleElement().satisfies((firing) -> assertThat(firing.catchUp()).isFalse());
 
 		// All processes down from 01:00 to 11:30; a new one starts with the same code.
 		this.clock.advance(Duration.ofHours(10).plusMinutes(30));
@@ -151,7 +155,10 @@ public abstract class JobSchedulerTests extends StoreTests {
 		assertThat(catchUp.runAt()).isEqualTo(this.clock.instant());
 		assertThat(catchUp.dedupKey()).isEqualTo("schedule:hourly@2026-03-01T11:00:00Z");
 		assertThat(this.db.column("SELECT detail FROM job_events WHERE job_id = ? AND event = 'SCHEDULE_TICK'",
-				catchUp.id())).singleElement().asString().contains("catch-up");
+				catchUp.id()))
+			.singleElement()
+			.asString()
+			.contains("catch-up");
 		assertThat(after.fireDue()).isEmpty();
 		assertThat(jobs()).isEqualTo(2);
 	}
@@ -172,8 +179,7 @@ public abstract class JobSchedulerTests extends StoreTests {
 			.satisfies((info) -> assertThat(info.nextRunAt()).isEqualTo(Instant.parse("2026-03-01T11:00:00Z")));
 
 		this.clock.setInstant(Instant.parse("2026-03-01T11:00:20Z"));
-		assertThat(scheduler.fireDue()).singleElement()
-			.satisfies((firing) -> assertThat(firing.jobId()).isNotNull());
+		assertThat(scheduler.fireDue()).singleElement().satisfies((firing) -> assertThat(firing.jobId()).isNotNull());
 		assertThat(jobs()).isEqualTo(1);
 	}
 
@@ -285,7 +291,8 @@ public abstract class JobSchedulerTests extends StoreTests {
 		}, firstDue, now);
 
 		assertThat(latest).isEqualTo(firstDue.plus(Duration.ofDays(365)));
-		// 31,536,000 ticks were missed; the search looks back a minute first and walks the ticks in it.
+		// 31,536,000 ticks were missed; the search looks back a minute first and walks
+		// the ticks in it.
 		assertThat(calls.get()).isBetween(1, 100);
 	}
 

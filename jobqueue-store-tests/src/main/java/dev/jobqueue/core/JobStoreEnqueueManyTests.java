@@ -10,7 +10,10 @@ import dev.jobqueue.testing.StoreTests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Many jobs in one enqueue: each id names its own job, with or without dedup keys in the batch. */
+/**
+ * Many jobs in one enqueue: each id names its own job, with or without dedup keys in the
+ * batch.
+ */
 public abstract class JobStoreEnqueueManyTests extends StoreTests {
 
 	static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");

@@ -37,8 +37,8 @@ public abstract class JobWorkerTests extends StoreTests {
 
 	@Test
 	void runsAJobAndKeepsItsResultAttemptAndEvents() {
-		this.harness.handle(HandlerDefinition.of("greet",
-				(payload, context) -> "hello " + ((Greeting) WorkerHarness.CODEC.fromJson(payload, Greeting.class)).name()));
+		this.harness.handle(HandlerDefinition.of("greet", (payload, context) -> "hello "
+				+ ((Greeting) WorkerHarness.CODEC.fromJson(payload, Greeting.class)).name()));
 		long id = this.harness.queue.enqueue("greet", new Greeting("ada"));
 		JobWorker worker = this.harness.directWorker("w1");
 
@@ -49,7 +49,8 @@ public abstract class JobWorkerTests extends StoreTests {
 		assertThat(job.result()).isEqualTo("\"hello ada\"");
 		assertThat(job.attempts()).isEqualTo(1);
 		assertThat(job.workerId()).isEqualTo("w1");
-		assertThat(this.db.column("SELECT outcome FROM job_attempts WHERE job_id = ?", id)).containsExactly("SUCCEEDED");
+		assertThat(this.db.column("SELECT outcome FROM job_attempts WHERE job_id = ?", id))
+			.containsExactly("SUCCEEDED");
 		assertThat(this.db.column("SELECT event FROM job_events WHERE job_id = ? ORDER BY id", id))
 			.containsExactly("ENQUEUED", "CLAIMED", "SUCCEEDED");
 	}
@@ -81,8 +82,8 @@ public abstract class JobWorkerTests extends StoreTests {
 		Job done = this.harness.queue.find(id).orElseThrow();
 		assertThat(done.status()).isEqualTo(JobStatus.SUCCEEDED);
 		assertThat(done.attempts()).isEqualTo(2);
-		assertThat(this.db.column("SELECT event FROM job_events WHERE job_id = ? ORDER BY id", id)).containsExactly(
-				"ENQUEUED", "CLAIMED", "RETRY_SCHEDULED", "CLAIMED", "SUCCEEDED");
+		assertThat(this.db.column("SELECT event FROM job_events WHERE job_id = ? ORDER BY id", id))
+			.containsExactly("ENQUEUED", "CLAIMED", "RETRY_SCHEDULED", "CLAIMED", "SUCCEEDED");
 		assertThat(this.db.column("SELECT error_code FROM job_attempts WHERE job_id = ? ORDER BY run", id))
 			.containsExactly("DEPENDENCY:GEOCODER", null);
 	}
@@ -170,7 +171,7 @@ public abstract class JobWorkerTests extends StoreTests {
 		this.harness.queue.enqueue(JobRequest.of("ordered", "later").priority(100).delay(Duration.ofMinutes(5)));
 		this.harness.queue.enqueue(JobRequest.of("ordered", "normal-1"));
 		this.clock.advance(Duration.ofMillis(1));
-		this.harness.queue.enqueue(JobRequest.of("ordered", "high"). priority(10));
+		this.harness.queue.enqueue(JobRequest.of("ordered", "high").priority(10));
 		this.harness.queue.enqueue(JobRequest.of("ordered", "normal-2"));
 		JobWorker worker = this.harness.directWorker("w1");
 		while (worker.pollOnce() > 0) {
@@ -225,7 +226,8 @@ public abstract class JobWorkerTests extends StoreTests {
 			worker.pollOnce();
 			assertThat(this.harness.queue.find(id).orElseThrow().status()).isEqualTo(JobStatus.CANCELLED);
 		});
-		assertThat(this.db.column("SELECT outcome FROM job_attempts WHERE job_id = ?", id)).containsExactly("CANCELLED");
+		assertThat(this.db.column("SELECT outcome FROM job_attempts WHERE job_id = ?", id))
+			.containsExactly("CANCELLED");
 		executor.shutdownNow();
 	}
 
@@ -244,8 +246,8 @@ public abstract class JobWorkerTests extends StoreTests {
 
 	@Test
 	void perHandlerConcurrencyLimitsClaims() {
-		this.harness.concurrency(8).handle(new HandlerDefinition("capped", (payload, context) -> null, 0, null, 2, true,
-				"test"));
+		this.harness.concurrency(8)
+			.handle(new HandlerDefinition("capped", (payload, context) -> null, 0, null, 2, true, "test"));
 		for (int i = 0; i < 5; i++) {
 			this.harness.queue.enqueue("capped", i);
 		}
@@ -278,8 +280,8 @@ public abstract class JobWorkerTests extends StoreTests {
 		Job failed = this.harness.queue.find(once).orElseThrow();
 		assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
 		assertThat(failed.errorCode()).isEqualTo("LEASE_EXPIRED:NOT_REPEATABLE");
-		assertThat(this.db.column("SELECT event FROM job_events WHERE job_id = ? ORDER BY id", safe)).containsExactly(
-				"ENQUEUED", "CLAIMED", "RECOVERED");
+		assertThat(this.db.column("SELECT event FROM job_events WHERE job_id = ? ORDER BY id", safe))
+			.containsExactly("ENQUEUED", "CLAIMED", "RECOVERED");
 
 		this.harness.directWorker("w2").pollOnce();
 		assertThat(this.harness.queue.find(safe).orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);

@@ -69,7 +69,8 @@ public abstract class SnoozeAndCancelTests extends StoreTests {
 		assertThat(done.attempts()).isEqualTo(2);
 		// Two snoozes on attempt 2 of 2: neither used the last attempt up.
 		assertThat(attempts).containsExactly(1, 2, 2, 2);
-		assertThat(this.db.column("SELECT outcome || ':' || attempt FROM job_attempts WHERE job_id = ? ORDER BY run", id))
+		assertThat(
+				this.db.column("SELECT outcome || ':' || attempt FROM job_attempts WHERE job_id = ? ORDER BY run", id))
 			.containsExactly("FAILED:1", "SNOOZED:2", "SNOOZED:2", "SUCCEEDED:2");
 	}
 
@@ -94,8 +95,7 @@ public abstract class SnoozeAndCancelTests extends StoreTests {
 	}
 
 	@Test
-	void cancelOfARunningJobThatIgnoresInterruptsEndsCancelledWithinTheCancelTimeoutAndIsReported()
-			throws Exception {
+	void cancelOfARunningJobThatIgnoresInterruptsEndsCancelledWithinTheCancelTimeoutAndIsReported() throws Exception {
 		CountDownLatch started = new CountDownLatch(1);
 		AtomicBoolean release = new AtomicBoolean();
 		AtomicInteger interruptsIgnored = new AtomicInteger();
@@ -134,8 +134,10 @@ public abstract class SnoozeAndCancelTests extends StoreTests {
 		worker.pollOnce();
 		Job cancelled = this.harness.queue.find(id).orElseThrow();
 		assertThat(cancelled.status()).isEqualTo(JobStatus.CANCELLED);
-		assertThat(events(id)).containsExactly("ENQUEUED", "CLAIMED", "CANCEL_REQUESTED", "CANCEL_IGNORED", "CANCELLED");
-		assertThat(this.db.column("SELECT outcome FROM job_attempts WHERE job_id = ?", id)).containsExactly("CANCELLED");
+		assertThat(events(id)).containsExactly("ENQUEUED", "CLAIMED", "CANCEL_REQUESTED", "CANCEL_IGNORED",
+				"CANCELLED");
+		assertThat(this.db.column("SELECT outcome FROM job_attempts WHERE job_id = ?", id))
+			.containsExactly("CANCELLED");
 		assertThat(interruptsIgnored).hasValue(1);
 		assertThat(worker.runningCount()).as("the stubborn handler still holds its slot").isEqualTo(1);
 

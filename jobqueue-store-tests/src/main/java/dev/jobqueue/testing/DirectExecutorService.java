@@ -4,7 +4,9 @@ import java.util.List;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.TimeUnit;
 
-/** Runs tasks on the calling thread, so a worker's poll runs its jobs before it returns. */
+/**
+ * Runs tasks on the calling thread, so a worker's poll runs its jobs before it returns.
+ */
 public final class DirectExecutorService extends AbstractExecutorService {
 
 	private volatile boolean shutdown;

@@ -10,8 +10,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import dev.jobqueue.core.Ticker;
 
 /**
- * A clock tests move by hand, with a monotonic {@link Ticker} beside it: {@link #advance} moves both (time
- * passes), {@link #step} and {@link #setInstant} move only the wall clock (someone set the machine's time).
+ * A clock tests move by hand, with a monotonic {@link Ticker} beside it: {@link #advance}
+ * moves both (time passes), {@link #step} and {@link #setInstant} move only the wall
+ * clock (someone set the machine's time).
  */
 public final class MutableClock extends Clock {
 

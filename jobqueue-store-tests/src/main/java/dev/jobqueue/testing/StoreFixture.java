@@ -8,10 +8,10 @@ import dev.jobqueue.core.JobStore;
 import dev.jobqueue.core.ScheduleStore;
 
 /**
- * A real, migrated queue database for one test, as the behaviour suite sees any store: the stores on top of it,
- * raw SQL on the same tables (the queue's table and column names are the same on every store), and the one
- * difference raw SQL shows, how an instant is kept (epoch milliseconds on SQLite, {@code timestamptz} on
- * PostgreSQL).
+ * A real, migrated queue database for one test, as the behaviour suite sees any store:
+ * the stores on top of it, raw SQL on the same tables (the queue's table and column names
+ * are the same on every store), and the one difference raw SQL shows, how an instant is
+ * kept (epoch milliseconds on SQLite, {@code timestamptz} on PostgreSQL).
  */
 public interface StoreFixture extends AutoCloseable {
 
@@ -22,8 +22,8 @@ public interface StoreFixture extends AutoCloseable {
 	ScheduleStore schedules();
 
 	/**
-	 * The same database as seen from another process: a connection pool and stores of its own, which the caller
-	 * closes. Closing it leaves the database to this fixture.
+	 * The same database as seen from another process: a connection pool and stores of its
+	 * own, which the caller closes. Closing it leaves the database to this fixture.
 	 */
 	StoreFixture anotherProcess();
 
@@ -36,7 +36,10 @@ public interface StoreFixture extends AutoCloseable {
 
 	void execute(String sql, Object... args);
 
-	/** The value a column of an instant holds for {@code instant}, as a JDBC driver returns it. */
+	/**
+	 * The value a column of an instant holds for {@code instant}, as a JDBC driver
+	 * returns it.
+	 */
 	Object timestamp(Instant instant);
 
 	/** Closes the pool (and drops the database where the fixture created one). */

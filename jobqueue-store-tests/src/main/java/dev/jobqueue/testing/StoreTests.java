@@ -7,9 +7,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Base of the behaviour suite: each test gets a real, migrated database of the store under test, a queue and
- * workers driven by a clock the test moves. A store module runs a suite class by subclassing it and saying how
- * its databases are made ({@link #createFixture}).
+ * Base of the behaviour suite: each test gets a real, migrated database of the store
+ * under test, a queue and workers driven by a clock the test moves. A store module runs a
+ * suite class by subclassing it and saying how its databases are made
+ * ({@link #createFixture}).
  */
 public abstract class StoreTests {
 

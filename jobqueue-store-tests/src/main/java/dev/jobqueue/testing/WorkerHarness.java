@@ -48,8 +48,8 @@ public final class WorkerHarness {
 	public WorkerHarness(StoreFixture db, MutableClock clock) {
 		this.db = db;
 		this.clock = clock;
-		this.queue = new DefaultJobQueue(db.store(), db.admin(), CODEC, this.handlers, clock, new EnqueueLimits(3, 64 * 1024),
-				null);
+		this.queue = new DefaultJobQueue(db.store(), db.admin(), CODEC, this.handlers, clock,
+				new EnqueueLimits(3, 64 * 1024), null);
 	}
 
 	public WorkerHarness handle(HandlerDefinition handler) {
@@ -92,7 +92,10 @@ public final class WorkerHarness {
 		return this;
 	}
 
-	/** A worker that runs jobs on the polling thread: pollOnce() returns when they are done. */
+	/**
+	 * A worker that runs jobs on the polling thread: pollOnce() returns when they are
+	 * done.
+	 */
 	public JobWorker directWorker(String workerId) {
 		return worker(workerId, new DirectExecutorService());
 	}

@@ -38,30 +38,34 @@ import dev.jobqueue.core.QueueSnapshot;
 import dev.jobqueue.core.RetentionReport;
 
 /**
- * The {@code jobqueue} actuator endpoint: the state of the queue, one job, lists of jobs, schedules and paused
- * types; retry or cancel a job, pause or resume a type.
+ * The {@code jobqueue} actuator endpoint: the state of the queue, one job, lists of jobs,
+ * schedules and paused types; retry or cancel a job, pause or resume a type.
  *
  * <ul>
- * <li>{@code GET /actuator/jobqueue}: counts by status and by type, the oldest claimable job and its age, the
- * oldest running jobs with worker and heartbeat, stuck jobs, the retry distribution, the Top-N error codes,
- * pending types no live worker handles, workers, retention and the SQLite file's state.</li>
- * <li>{@code GET /actuator/jobqueue/{id}}: one job with payload, result, attempts and event timeline.</li>
- * <li>{@code GET /actuator/jobqueue/{status}?type=&errorCode=&size=&before=}: jobs newest first, where status is
- * one of {@code pending, running, succeeded, failed, cancelled} or {@code all}; {@code before} is the
- * {@code nextBefore} of the previous page.</li>
+ * <li>{@code GET /actuator/jobqueue}: counts by status and by type, the oldest claimable
+ * job and its age, the oldest running jobs with worker and heartbeat, stuck jobs, the
+ * retry distribution, the Top-N error codes, pending types no live worker handles,
+ * workers, retention and the SQLite file's state.</li>
+ * <li>{@code GET /actuator/jobqueue/{id}}: one job with payload, result, attempts and
+ * event timeline.</li>
+ * <li>{@code GET /actuator/jobqueue/{status}?type=&errorCode=&size=&before=}: jobs newest
+ * first, where status is one of {@code pending, running, succeeded, failed, cancelled} or
+ * {@code all}; {@code before} is the {@code nextBefore} of the previous page.</li>
  * <li>{@code GET /actuator/jobqueue/schedules} (every schedule with its next run) and
  * {@code GET /actuator/jobqueue/paused} (paused types).</li>
- * <li>{@code POST /actuator/jobqueue/{id}/retry}, {@code /{id}/cancel}, {@code /{type}/pause} and
- * {@code /{type}/resume}.</li>
+ * <li>{@code POST /actuator/jobqueue/{id}/retry}, {@code /{id}/cancel},
+ * {@code /{type}/pause} and {@code /{type}/resume}.</li>
  * </ul>
  * Like Boot's own endpoints, its write operations are off unless granted
- * ({@code management.endpoint.jobqueue.access=unrestricted}), and values (payloads, results, error details,
- * event details, dedup keys) are shown according to {@code management.endpoint.jobqueue.show-values}:
- * {@link QueueEndpointWebExtension} applies it per request over HTTP; over JMX, a trusted channel, this class
- * treats {@code when-authorized} as authorized, as Boot's {@code env} endpoint does.
+ * ({@code management.endpoint.jobqueue.access=unrestricted}), and values (payloads,
+ * results, error details, event details, dedup keys) are shown according to
+ * {@code management.endpoint.jobqueue.show-values}: {@link QueueEndpointWebExtension}
+ * applies it per request over HTTP; over JMX, a trusted channel, this class treats
+ * {@code when-authorized} as authorized, as Boot's {@code env} endpoint does.
  *
  * <p>
- * Longer than most classes here: its answers are nested records, as Boot nests its endpoints' descriptors.
+ * Longer than most classes here: its answers are nested records, as Boot nests its
+ * endpoints' descriptors.
  */
 @Endpoint(id = "jobqueue", defaultAccess = Access.READ_ONLY)
 public class QueueEndpoint {
@@ -134,12 +138,14 @@ public class QueueEndpoint {
 	}
 
 	/**
-	 * One job ({@code /actuator/jobqueue/42}), a page of jobs ({@code /actuator/jobqueue/failed?type=email}),
-	 * the schedules or the paused types.
-	 * @param idOrStatus a job id, a status, {@code all}, {@code schedules} or {@code paused}
+	 * One job ({@code /actuator/jobqueue/42}), a page of jobs
+	 * ({@code /actuator/jobqueue/failed?type=email}), the schedules or the paused types.
+	 * @param idOrStatus a job id, a status, {@code all}, {@code schedules} or
+	 * {@code paused}
 	 * @param type only jobs of this type
 	 * @param errorCode only jobs whose latest failure has this code
-	 * @param before only jobs with a smaller id: the {@code nextBefore} of the previous page
+	 * @param before only jobs with a smaller id: the {@code nextBefore} of the previous
+	 * page
 	 * @param size page size, at most {@value #MAX_PAGE_SIZE}
 	 * @return the answer, or {@code null} for a job that does not exist
 	 */
@@ -150,9 +156,10 @@ public class QueueEndpoint {
 	}
 
 	/**
-	 * Retries a failed or cancelled job, cancels a pending or running one, or pauses or resumes a job type.
-	 * @param target a job id for {@code retry} and {@code cancel}, a job type for {@code pause} and
-	 * {@code resume}
+	 * Retries a failed or cancelled job, cancels a pending or running one, or pauses or
+	 * resumes a job type.
+	 * @param target a job id for {@code retry} and {@code cancel}, a job type for
+	 * {@code pause} and {@code resume}
 	 * @param action {@code retry}, {@code cancel}, {@code pause} or {@code resume}
 	 * @return whether it applied, and if not why
 	 */
@@ -164,7 +171,8 @@ public class QueueEndpoint {
 	/**
 	 * The answer of a read with a selector; see {@link #jobs}.
 	 * @param showValues whether values are shown to the caller
-	 * @throws InvalidEndpointRequestException for a selector, status or page size that is not valid
+	 * @throws InvalidEndpointRequestException for a selector, status or page size that is
+	 * not valid
 	 */
 	@Nullable Object read(String idOrStatus, @Nullable String type, @Nullable String errorCode, @Nullable Long before,
 			@Nullable Integer size, boolean showValues) {
@@ -187,23 +195,26 @@ public class QueueEndpoint {
 			throw new InvalidEndpointRequestException("Page size " + pageSize + " is out of range: use 1 to "
 					+ MAX_PAGE_SIZE + " and page on with ?before=<nextBefore>", "Invalid page size");
 		}
-		JobPage page = this.insights.jobs(new JobQuery(status, blankToNull(type), blankToNull(errorCode), before,
-				pageSize));
+		JobPage page = this.insights
+			.jobs(new JobQuery(status, blankToNull(type), blankToNull(errorCode), before, pageSize));
 		Instant now = this.clock.instant();
 		return new JobListView(page.jobs().stream().map((job) -> JobView.of(job, now)).toList(), page.nextBefore());
 	}
 
 	/**
 	 * Applies a write; see {@link #act}.
-	 * @throws InvalidEndpointRequestException for an unknown action, or a target that does not fit it
+	 * @throws InvalidEndpointRequestException for an unknown action, or a target that
+	 * does not fit it
 	 */
 	Applied apply(String target, String action) {
 		String normalized = action.toLowerCase(Locale.ROOT);
 		return switch (normalized) {
 			case "retry", "cancel" -> applyToJob(target, normalized);
 			case "pause", "resume" -> applyToType(target, normalized);
-			default -> throw new InvalidEndpointRequestException("Unknown action '" + action + "': use POST "
-					+ "/actuator/jobqueue/{id}/retry, /{id}/cancel, /{type}/pause or /{type}/resume", "Unknown action");
+			default -> throw new InvalidEndpointRequestException(
+					"Unknown action '" + action + "': use POST "
+							+ "/actuator/jobqueue/{id}/retry, /{id}/cancel, /{type}/pause or /{type}/resume",
+					"Unknown action");
 		};
 	}
 
@@ -215,8 +226,9 @@ public class QueueEndpoint {
 		}
 		var job = this.queue.find(id);
 		if (job.isEmpty()) {
-			return new Applied(new ActionResult(target, action, false, null,
-					"There is no job " + id + " (finished jobs are deleted once their retention has passed)"),
+			return new Applied(
+					new ActionResult(target, action, false, null,
+							"There is no job " + id + " (finished jobs are deleted once their retention has passed)"),
 					Outcome.NO_SUCH_JOB);
 		}
 		boolean applied;
@@ -307,26 +319,29 @@ public class QueueEndpoint {
 	 * @param stuck running jobs without heartbeat for longer than stuck-after
 	 * @param retries attempts used → jobs, over unfinished and failed jobs
 	 * @param errors the Top-N error codes
-	 * @param unhandled pending jobs per type that no live worker handles (held: not counted as claimable)
-	 * @param paused the paused types, whose pending jobs are held (not counted as claimable)
+	 * @param unhandled pending jobs per type that no live worker handles (held: not
+	 * counted as claimable)
+	 * @param paused the paused types, whose pending jobs are held (not counted as
+	 * claimable)
 	 * @param workers registered workers
 	 * @param retention retention settings and the latest cleanup
-	 * @param storage the state of the database the queue lives in (SQLite: file, WAL, free pages; PostgreSQL:
-	 * table and index sizes, dead rows, connections)
+	 * @param storage the state of the database the queue lives in (SQLite: file, WAL,
+	 * free pages; PostgreSQL: table and index sizes, dead rows, connections)
 	 */
 	public record QueueReport(Instant at, Map<String, Long> counts, Map<String, Map<String, Long>> byType,
-			Pending pending, List<JobView> oldestRunning, Stuck stuck, Retries retries, QueueSnapshot.ErrorSummary errors,
-			Map<String, Long> unhandled, List<PausedType> paused, List<QueueSnapshot.WorkerState> workers,
-			Retention retention, QueueSnapshot.StorageState storage) {
+			Pending pending, List<JobView> oldestRunning, Stuck stuck, Retries retries,
+			QueueSnapshot.ErrorSummary errors, Map<String, Long> unhandled, List<PausedType> paused,
+			List<QueueSnapshot.WorkerState> workers, Retention retention, QueueSnapshot.StorageState storage) {
 
 	}
 
 	/**
 	 * Pending jobs.
 	 *
-	 * @param claimable due now, of a type that is not paused and that a live worker handles
-	 * @param scheduled the other pending jobs: due later (scheduled, or waiting out a retry backoff), or held
-	 * because their type is paused or no live worker handles it
+	 * @param claimable due now, of a type that is not paused and that a live worker
+	 * handles
+	 * @param scheduled the other pending jobs: due later (scheduled, or waiting out a
+	 * retry backoff), or held because their type is paused or no live worker handles it
 	 * @param oldestClaimable the due job that has waited longest, or {@code null}
 	 */
 	public record Pending(long claimable, long scheduled, JobView oldestClaimable) {
@@ -376,7 +391,8 @@ public class QueueEndpoint {
 	 *
 	 * @param startedAt when it started
 	 * @param durationMillis how long it took
-	 * @param outcome COMPLETED, SKIPPED (another process cleans), STOPPED, LEASE_LOST or FAILED
+	 * @param outcome COMPLETED, SKIPPED (another process cleans), STOPPED, LEASE_LOST or
+	 * FAILED
 	 * @param deleted jobs deleted per final status, with their attempts and events
 	 * @param batches delete transactions
 	 * @param bytesReclaimed bytes handed back to the file system by incremental vacuum
@@ -436,7 +452,8 @@ public class QueueEndpoint {
 	 * A page of jobs, newest first.
 	 *
 	 * @param jobs the jobs
-	 * @param nextBefore pass as {@code ?before=} for the next page; {@code null} on the last page
+	 * @param nextBefore pass as {@code ?before=} for the next page; {@code null} on the
+	 * last page
 	 */
 	public record JobListView(List<JobView> jobs, Long nextBefore) {
 
@@ -447,16 +464,19 @@ public class QueueEndpoint {
 	 *
 	 * @param job its state
 	 * @param leaseUntil until when its running worker holds it
-	 * @param errorDetail summary of its latest failure ({@value #HIDDEN} unless values are shown)
+	 * @param errorDetail summary of its latest failure ({@value #HIDDEN} unless values
+	 * are shown)
 	 * @param dedupKey its deduplication key ({@value #HIDDEN} unless values are shown)
 	 * @param cancelRequested whether a cancel of the running job was asked for
 	 * @param traceParent the W3C traceparent current at enqueue
-	 * @param payload payload length and preview (its length only, unless values are shown)
+	 * @param payload payload length and preview (its length only, unless values are
+	 * shown)
 	 * @param result result length and preview (its length only, unless values are shown)
 	 * @param attempts every run (error details hidden unless values are shown)
 	 * @param events its timeline, oldest first (details hidden unless values are shown)
-	 * @param progress the latest progress its handler reported ({@code JobContext.progress}), or {@code null}
-	 * (its message hidden unless values are shown)
+	 * @param progress the latest progress its handler reported
+	 * ({@code JobContext.progress}), or {@code null} (its message hidden unless values
+	 * are shown)
 	 */
 	public record JobDetailView(JobView job, Instant leaseUntil, String errorDetail, String dedupKey,
 			boolean cancelRequested, String traceParent, QueueInsights.Text payload, QueueInsights.Text result,
@@ -479,13 +499,15 @@ public class QueueEndpoint {
 				.map((event) -> new QueueInsights.Event(event.at(), event.event(), event.actor(), hide(event.detail())))
 				.toList();
 			return new JobDetailView(JobView.of(detail.job(), now), detail.leaseUntil(), hide(detail.errorDetail()),
-					hide(detail.dedupKey()), detail.cancelRequested(), detail.traceParent(), lengthOnly(detail.payload()),
-					lengthOnly(detail.result()), attempts, events, hide(detail.progress()));
+					hide(detail.dedupKey()), detail.cancelRequested(), detail.traceParent(),
+					lengthOnly(detail.payload()), lengthOnly(detail.result()), attempts, events,
+					hide(detail.progress()));
 		}
 
 		private static JobProgress hide(JobProgress progress) {
-			return (progress != null) ? new JobProgress(progress.done(), progress.total(), hide(progress.message()),
-					progress.at()) : null;
+			return (progress != null)
+					? new JobProgress(progress.done(), progress.total(), hide(progress.message()), progress.at())
+					: null;
 		}
 
 		private static String hide(String value) {
@@ -504,8 +526,8 @@ public class QueueEndpoint {
 	 * @param target the job id or the job type
 	 * @param action {@code retry}, {@code cancel}, {@code pause} or {@code resume}
 	 * @param applied whether anything changed
-	 * @param status the job's status now ({@code null} if there is no such job), or the type's ({@code paused}
-	 * or {@code active})
+	 * @param status the job's status now ({@code null} if there is no such job), or the
+	 * type's ({@code paused} or {@code active})
 	 * @param message why it did not apply, or {@code null}
 	 */
 	public record ActionResult(String target, String action, boolean applied, String status, String message) {

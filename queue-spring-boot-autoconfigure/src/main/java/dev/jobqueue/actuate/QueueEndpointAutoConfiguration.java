@@ -22,9 +22,9 @@ import dev.jobqueue.core.JobQueueMaintenance;
 import dev.jobqueue.core.QueueInsights;
 
 /**
- * Auto-configures the {@code jobqueue} actuator endpoint when actuator is on the classpath and the endpoint is
- * available (exposed over some technology, and its access not {@code none}), with its web extension when it is
- * exposed over HTTP.
+ * Auto-configures the {@code jobqueue} actuator endpoint when actuator is on the
+ * classpath and the endpoint is available (exposed over some technology, and its access
+ * not {@code none}), with its web extension when it is exposed over HTTP.
  */
 @AutoConfiguration(after = QueueAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)

@@ -7,20 +7,21 @@ import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * Settings of the {@code jobqueue} endpoint, bound where Boot binds its own endpoints' ({@code env},
- * {@code configprops}).
+ * Settings of the {@code jobqueue} endpoint, bound where Boot binds its own endpoints'
+ * ({@code env}, {@code configprops}).
  */
 @ConfigurationProperties("management.endpoint.jobqueue")
 public class QueueEndpointProperties {
 
 	/**
-	 * When to show payloads, results, error details, event details and dedup keys of jobs. Shown values are
-	 * cut to jobqueue.observability.payload-preview characters.
+	 * When to show payloads, results, error details, event details and dedup keys of
+	 * jobs. Shown values are cut to jobqueue.observability.payload-preview characters.
 	 */
 	private Show showValues = Show.NEVER;
 
 	/**
-	 * Roles that may see values when show-values is when-authorized. Not set: any authenticated user.
+	 * Roles that may see values when show-values is when-authorized. Not set: any
+	 * authenticated user.
 	 */
 	private final Set<String> roles = new HashSet<>();
 

@@ -15,17 +15,19 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExtension;
 
 /**
- * The {@link QueueEndpoint} over HTTP: answers with the status a web client expects and a body that says why,
- * and shows values according to {@code management.endpoint.jobqueue.show-values} and the caller's roles, as
- * Boot's {@code env} web extension does.
+ * The {@link QueueEndpoint} over HTTP: answers with the status a web client expects and a
+ * body that says why, and shows values according to
+ * {@code management.endpoint.jobqueue.show-values} and the caller's roles, as Boot's
+ * {@code env} web extension does.
  * <ul>
  * <li>404 for a job that does not exist.</li>
- * <li>409 Conflict for a retry or cancel of a job in a state that does not allow it (retrying a succeeded job):
- * the request is well-formed and may succeed later, so it is not a 400.</li>
- * <li>400 for a request that is wrong whatever the queue holds: an unknown action or status word, a page size
- * out of range, a job id that is not a number.</li>
- * <li>200 otherwise; pausing a paused type or resuming an active one changes nothing and says so
- * ({@code applied: false}), as both are safe to repeat.</li>
+ * <li>409 Conflict for a retry or cancel of a job in a state that does not allow it
+ * (retrying a succeeded job): the request is well-formed and may succeed later, so it is
+ * not a 400.</li>
+ * <li>400 for a request that is wrong whatever the queue holds: an unknown action or
+ * status word, a page size out of range, a job id that is not a number.</li>
+ * <li>200 otherwise; pausing a paused type or resuming an active one changes nothing and
+ * says so ({@code applied: false}), as both are safe to repeat.</li>
  * </ul>
  */
 @EndpointWebExtension(endpoint = QueueEndpoint.class)
@@ -41,8 +43,8 @@ public class QueueEndpointWebExtension {
 
 	/**
 	 * @param showValues whether values are shown
-	 * @param roles roles that may see values when {@code showValues} is {@link Show#WHEN_AUTHORIZED}; empty for
-	 * any authenticated caller
+	 * @param roles roles that may see values when {@code showValues} is
+	 * {@link Show#WHEN_AUTHORIZED}; empty for any authenticated caller
 	 */
 	public QueueEndpointWebExtension(QueueEndpoint endpoint, Show showValues, Set<String> roles) {
 		this.endpoint = Objects.requireNonNull(endpoint, "'endpoint' must not be null");
@@ -63,8 +65,8 @@ public class QueueEndpointWebExtension {
 			return problem(WebEndpointResponse.STATUS_BAD_REQUEST, ex.getMessage());
 		}
 		if (answer == null) {
-			return problem(WebEndpointResponse.STATUS_NOT_FOUND, "There is no job " + idOrStatus
-					+ " (finished jobs are deleted once their retention has passed)");
+			return problem(WebEndpointResponse.STATUS_NOT_FOUND,
+					"There is no job " + idOrStatus + " (finished jobs are deleted once their retention has passed)");
 		}
 		return new WebEndpointResponse<>(answer);
 	}

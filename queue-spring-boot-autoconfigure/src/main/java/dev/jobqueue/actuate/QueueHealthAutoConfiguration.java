@@ -28,7 +28,10 @@ import dev.jobqueue.core.QueueInsights;
 @ConditionalOnEnabledHealthIndicator("jobqueue")
 public final class QueueHealthAutoConfiguration {
 
-	/** Named like Boot's {@code dbHealthContributor}: a user's bean of either name replaces it. */
+	/**
+	 * Named like Boot's {@code dbHealthContributor}: a user's bean of either name
+	 * replaces it.
+	 */
 	@Bean
 	@ConditionalOnMissingBean(name = { "jobqueueHealthIndicator", "jobqueueHealthContributor" })
 	QueueHealthIndicator jobqueueHealthContributor(QueueInsights insights, QueueProperties properties,

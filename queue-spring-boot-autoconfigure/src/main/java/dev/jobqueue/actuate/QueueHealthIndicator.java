@@ -21,30 +21,36 @@ import dev.jobqueue.core.QueueInsights.StuckJobs;
 /**
  * Health of the job queue, as {@code jobqueue} in {@code /actuator/health}.
  * <ul>
- * <li>{@code DOWN} when the database cannot be read, or cannot be written: the connection or the file refuses
- * writes, or this process's worker failed its last {@value #WORKER_FAILURES_DOWN} rounds in a row (each round
- * writes, so a full disk or a damaged file shows there), with the reason.</li>
- * <li>The degraded status ({@code jobqueue.observability.degraded-status}, {@code DEGRADED} by default) when
- * running jobs have had no heartbeat for longer than {@code jobqueue.observability.stuck-after}, or the oldest
- * claimable job has waited longer than {@code jobqueue.observability.max-queue-age}; the details say which.
- * Boot's default status order does not know {@code DEGRADED}, so it leaves the application's aggregate status
- * {@code UP} (HTTP 200) while this component shows the problem.</li>
+ * <li>{@code DOWN} when the database cannot be read, or cannot be written: the connection
+ * or the file refuses writes, or this process's worker failed its last
+ * {@value #WORKER_FAILURES_DOWN} rounds in a row (each round writes, so a full disk or a
+ * damaged file shows there), with the reason.</li>
+ * <li>The degraded status ({@code jobqueue.observability.degraded-status},
+ * {@code DEGRADED} by default) when running jobs have had no heartbeat for longer than
+ * {@code jobqueue.observability.stuck-after}, or the oldest claimable job has waited
+ * longer than {@code jobqueue.observability.max-queue-age}; the details say which. Boot's
+ * default status order does not know {@code DEGRADED}, so it leaves the application's
+ * aggregate status {@code UP} (HTTP 200) while this component shows the problem.</li>
  * <li>{@code UP} otherwise.</li>
  * </ul>
- * A probe never writes and never takes SQLite's write lock: each check is one indexed read, which in WAL mode
- * does not wait for another connection's write, so the indicator stays fast for frequent probes.
+ * A probe never writes and never takes SQLite's write lock: each check is one indexed
+ * read, which in WAL mode does not wait for another connection's write, so the indicator
+ * stays fast for frequent probes.
  */
 public class QueueHealthIndicator extends AbstractHealthIndicator {
 
 	private static final int STUCK_LISTED = 5;
 
-	/** Three times the worker's default lease, as jobqueue.observability.worker-dead-after when it is not set. */
+	/**
+	 * Three times the worker's default lease, as jobqueue.observability.worker-dead-after
+	 * when it is not set.
+	 */
 	private static final Duration DEFAULT_WORKER_DEAD_AFTER = Duration.ofMinutes(3);
 
 	/**
-	 * Failed worker rounds in a row that make the queue DOWN. One failure can be a lock held longer than the
-	 * busy timeout; three in a row (with the worker's growing backoff between them) is a database that stopped
-	 * taking writes.
+	 * Failed worker rounds in a row that make the queue DOWN. One failure can be a lock
+	 * held longer than the busy timeout; three in a row (with the worker's growing
+	 * backoff between them) is a database that stopped taking writes.
 	 */
 	static final int WORKER_FAILURES_DOWN = 3;
 
@@ -64,7 +70,8 @@ public class QueueHealthIndicator extends AbstractHealthIndicator {
 
 	/**
 	 * @param stuckAfter running jobs without heartbeat for longer are stuck
-	 * @param maxQueueAge the oldest claimable job may wait this long; {@code null} for no limit
+	 * @param maxQueueAge the oldest claimable job may wait this long; {@code null} for no
+	 * limit
 	 * @param degradedStatus reported when jobs are stuck or the queue is too old
 	 */
 	public QueueHealthIndicator(QueueInsights insights, Clock clock, Duration stuckAfter, Duration maxQueueAge,
@@ -74,7 +81,8 @@ public class QueueHealthIndicator extends AbstractHealthIndicator {
 
 	/**
 	 * @param stuckAfter running jobs without heartbeat for longer are stuck
-	 * @param maxQueueAge the oldest claimable job may wait this long; {@code null} for no limit
+	 * @param maxQueueAge the oldest claimable job may wait this long; {@code null} for no
+	 * limit
 	 * @param degradedStatus reported when jobs are stuck or the queue is too old
 	 * @param worker this process's running worker, or {@code null} when it runs none
 	 */
@@ -85,11 +93,13 @@ public class QueueHealthIndicator extends AbstractHealthIndicator {
 
 	/**
 	 * @param stuckAfter running jobs without heartbeat for longer are stuck
-	 * @param maxQueueAge the oldest claimable job may wait this long; {@code null} for no limit
+	 * @param maxQueueAge the oldest claimable job may wait this long; {@code null} for no
+	 * limit
 	 * @param degradedStatus reported when jobs are stuck or the queue is too old
 	 * @param worker this process's running worker, or {@code null} when it runs none
-	 * @param workerDeadAfter a worker silent for longer no longer handles its types: their jobs are held, not
-	 * late, and do not count against {@code maxQueueAge} (nor do the jobs of paused types)
+	 * @param workerDeadAfter a worker silent for longer no longer handles its types:
+	 * their jobs are held, not late, and do not count against {@code maxQueueAge} (nor do
+	 * the jobs of paused types)
 	 */
 	public QueueHealthIndicator(QueueInsights insights, Clock clock, Duration stuckAfter, Duration maxQueueAge,
 			Status degradedStatus, Supplier<JobWorker> worker, Duration workerDeadAfter) {
@@ -130,7 +140,8 @@ public class QueueHealthIndicator extends AbstractHealthIndicator {
 			builder.withDetail("stuckJobs", stuck.oldest().stream().map((job) -> describeStuck(job, now)).toList());
 		}
 		Optional<JobSummary> oldest = this.insights.oldestClaimable(now, now.minus(this.workerDeadAfter));
-		Duration age = oldest.map((job) -> Duration.between(job.runAt(), now)).filter((d) -> !d.isNegative())
+		Duration age = oldest.map((job) -> Duration.between(job.runAt(), now))
+			.filter((d) -> !d.isNegative())
 			.orElse(Duration.ZERO);
 		builder.withDetail("oldestClaimableAge", age.toString());
 		if (this.maxQueueAge != null) {

@@ -1,4 +1,5 @@
 /**
- * The {@code jobqueue} actuator endpoint and health indicator, with their auto-configurations.
+ * The {@code jobqueue} actuator endpoint and health indicator, with their
+ * auto-configurations.
  */
 package dev.jobqueue.actuate;

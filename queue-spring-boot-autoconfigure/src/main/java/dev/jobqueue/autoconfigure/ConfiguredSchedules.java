@@ -5,7 +5,10 @@ import java.util.Map;
 import dev.jobqueue.Schedule;
 import dev.jobqueue.core.JobScheduler;
 
-/** Turns {@code jobqueue.scheduling.schedules.<name>.*} into schedules, with errors that name the property. */
+/**
+ * Turns {@code jobqueue.scheduling.schedules.<name>.*} into schedules, with errors that
+ * name the property.
+ */
 final class ConfiguredSchedules {
 
 	private ConfiguredSchedules() {

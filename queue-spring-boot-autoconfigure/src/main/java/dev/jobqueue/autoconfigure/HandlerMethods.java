@@ -26,15 +26,19 @@ import dev.jobqueue.core.HandlerDefinition;
 import dev.jobqueue.core.JobInvoker;
 import dev.jobqueue.core.PayloadCodec;
 
-/** Turns a {@link JobHandler} method into a {@link HandlerDefinition}, refusing signatures that cannot work. */
+/**
+ * Turns a {@link JobHandler} method into a {@link HandlerDefinition}, refusing signatures
+ * that cannot work.
+ */
 final class HandlerMethods {
 
 	private HandlerMethods() {
 	}
 
 	/**
-	 * The string attributes of a {@link JobHandler} that may hold {@code ${…}} placeholders, resolved and stripped.
-	 * A cron of {@value #CRON_DISABLED} (as for {@code @Scheduled}) turns the handler's schedule off.
+	 * The string attributes of a {@link JobHandler} that may hold {@code ${…}}
+	 * placeholders, resolved and stripped. A cron of {@value #CRON_DISABLED} (as for
+	 * {@code @Scheduled}) turns the handler's schedule off.
 	 */
 	record Attributes(String cron, String every, String zone, String timeout) {
 
@@ -108,7 +112,8 @@ final class HandlerMethods {
 	}
 
 	/**
-	 * The schedule a {@link JobHandler} declares with {@code cron} or {@code every}, or {@code null}.
+	 * The schedule a {@link JobHandler} declares with {@code cron} or {@code every}, or
+	 * {@code null}.
 	 */
 	static Schedule schedule(JobHandler annotation, Attributes attributes, String source) {
 		if (attributes.cronDisabled()) {
@@ -176,9 +181,10 @@ final class HandlerMethods {
 	}
 
 	/**
-	 * The {@link JobErrorCode} of each exception the handler declares it throws has the form
-	 * {@code CATEGORY:SUBCATEGORY}: the one place such codes can be checked before a job fails with them. (Codes of
-	 * a {@link dev.jobqueue.JobFailedException} are checked when it is created.)
+	 * The {@link JobErrorCode} of each exception the handler declares it throws has the
+	 * form {@code CATEGORY:SUBCATEGORY}: the one place such codes can be checked before a
+	 * job fails with them. (Codes of a {@link dev.jobqueue.JobFailedException} are
+	 * checked when it is created.)
 	 */
 	private static void checkErrorCodes(Method method, String source) {
 		for (Class<?> thrown : method.getExceptionTypes()) {
@@ -198,8 +204,8 @@ final class HandlerMethods {
 			return DurationStyle.detectAndParse(value.strip());
 		}
 		catch (IllegalArgumentException ex) {
-			throw invalid(source, "timeout '" + value + "' is not a duration; use ISO-8601 (PT2M) or a value such "
-					+ "as 2m or 30s");
+			throw invalid(source,
+					"timeout '" + value + "' is not a duration; use ISO-8601 (PT2M) or a value such " + "as 2m or 30s");
 		}
 	}
 
@@ -242,8 +248,8 @@ final class HandlerMethods {
 				return this.codec.get().fromJson(payload, this.payloadType);
 			}
 			catch (IllegalArgumentException ex) {
-				throw new InvalidJobInputException("PAYLOAD", "The payload does not map to " + this.payloadType.getTypeName()
-						+ ": " + ex.getMessage(), ex);
+				throw new InvalidJobInputException("PAYLOAD",
+						"The payload does not map to " + this.payloadType.getTypeName() + ": " + ex.getMessage(), ex);
 			}
 		}
 

@@ -23,9 +23,9 @@ import dev.jobqueue.JobContext;
 import dev.jobqueue.JobHandler;
 
 /**
- * Registers, for a native image, each {@link JobHandler} method (invoked reflectively by the worker) and the
- * payload and return types it declares (read and written as JSON), found on the beans of the application at build
- * time.
+ * Registers, for a native image, each {@link JobHandler} method (invoked reflectively by
+ * the worker) and the payload and return types it declares (read and written as JSON),
+ * found on the beans of the application at build time.
  */
 class JobHandlerBeanFactoryInitializationAotProcessor implements BeanFactoryInitializationAotProcessor {
 
@@ -46,15 +46,20 @@ class JobHandlerBeanFactoryInitializationAotProcessor implements BeanFactoryInit
 			.forEach((type) -> registerHints(generationContext.getRuntimeHints(), type));
 	}
 
-	/** Registers the handler methods of {@code type} and the types of their payloads and results. */
+	/**
+	 * Registers the handler methods of {@code type} and the types of their payloads and
+	 * results.
+	 */
 	static void registerHints(RuntimeHints hints, Class<?> type) {
 		BindingReflectionHintsRegistrar bindings = new BindingReflectionHintsRegistrar();
 		handlerMethods(type).keySet().forEach((method) -> {
 			hints.reflection().registerMethod(method, ExecutableMode.INVOKE);
 			for (Type parameter : method.getGenericParameterTypes()) {
 				// A suspend fun's continuation is the compiler's, not data.
-				if (parameter != JobContext.class
-						&& !ResolvableType.forType(parameter).toClass().getName().equals(SuspendingHandlers.CONTINUATION)) {
+				if (parameter != JobContext.class && !ResolvableType.forType(parameter)
+					.toClass()
+					.getName()
+					.equals(SuspendingHandlers.CONTINUATION)) {
 					bindings.registerReflectionHints(hints.reflection(), parameter);
 				}
 			}

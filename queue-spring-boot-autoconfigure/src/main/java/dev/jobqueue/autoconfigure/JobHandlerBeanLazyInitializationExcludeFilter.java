@@ -11,9 +11,10 @@ import org.springframework.core.annotation.AnnotationUtils;
 import dev.jobqueue.JobHandler;
 
 /**
- * Keeps beans with {@link JobHandler} methods eager under {@code spring.main.lazy-initialization=true}: a handler
- * bean that nothing else asks for would otherwise never be created, its type never registered and its jobs left
- * pending. Boot does the same for {@code @Scheduled} beans.
+ * Keeps beans with {@link JobHandler} methods eager under
+ * {@code spring.main.lazy-initialization=true}: a handler bean that nothing else asks for
+ * would otherwise never be created, its type never registered and its jobs left pending.
+ * Boot does the same for {@code @Scheduled} beans.
  */
 class JobHandlerBeanLazyInitializationExcludeFilter implements LazyInitializationExcludeFilter {
 

@@ -23,9 +23,10 @@ import dev.jobqueue.core.JobScheduler;
 import dev.jobqueue.core.PayloadCodec;
 
 /**
- * Registers every {@link JobHandler} method of every bean, looking at the bean's ultimate target class so that
- * proxied beans ({@code @Transactional}, {@code @Async}) work. Fails start-up, naming bean and method, on a
- * type with two handlers or a signature that cannot work.
+ * Registers every {@link JobHandler} method of every bean, looking at the bean's ultimate
+ * target class so that proxied beans ({@code @Transactional}, {@code @Async}) work. Fails
+ * start-up, naming bean and method, on a type with two handlers or a signature that
+ * cannot work.
  */
 public class JobHandlerBeanPostProcessor implements BeanPostProcessor, EmbeddedValueResolverAware {
 
@@ -44,8 +45,9 @@ public class JobHandlerBeanPostProcessor implements BeanPostProcessor, EmbeddedV
 	}
 
 	/**
-	 * @param scheduler where handlers with {@code cron} or {@code every} declare their schedule; may supply
-	 * {@code null} when scheduling is disabled, which then fails start-up on such a handler
+	 * @param scheduler where handlers with {@code cron} or {@code every} declare their
+	 * schedule; may supply {@code null} when scheduling is disabled, which then fails
+	 * start-up on such a handler
 	 */
 	public JobHandlerBeanPostProcessor(Supplier<HandlerRegistry> registry, Supplier<PayloadCodec> codec,
 			Supplier<JobScheduler> scheduler) {
@@ -54,7 +56,10 @@ public class JobHandlerBeanPostProcessor implements BeanPostProcessor, EmbeddedV
 		this.scheduler = scheduler;
 	}
 
-	/** Resolves {@code ${…}} placeholders in {@code cron}, {@code every}, {@code zone} and {@code timeout}. */
+	/**
+	 * Resolves {@code ${…}} placeholders in {@code cron}, {@code every}, {@code zone} and
+	 * {@code timeout}.
+	 */
 	@Override
 	public void setEmbeddedValueResolver(StringValueResolver resolver) {
 		this.valueResolver = resolver;

@@ -9,9 +9,10 @@ import java.lang.annotation.Target;
 import org.springframework.beans.factory.annotation.Qualifier;
 
 /**
- * Marks the {@link javax.sql.DataSource} the job queue uses, when the application has several, as
- * {@code @FlywayDataSource} does for Flyway. The queue then shares it: its writes join the application's
- * transactions on it. Only SQLite is supported for now. {@code jobqueue.datasource.url}, when set, still wins.
+ * Marks the {@link javax.sql.DataSource} the job queue uses, when the application has
+ * several, as {@code @FlywayDataSource} does for Flyway. The queue then shares it: its
+ * writes join the application's transactions on it. Only SQLite is supported for now.
+ * {@code jobqueue.datasource.url}, when set, still wins.
  *
  * <pre class="code">
  * &#64;Bean
@@ -19,8 +20,7 @@ import org.springframework.beans.factory.annotation.Qualifier;
  * DataSource jobsDataSource() { ... }
  * </pre>
  */
-@Target({ ElementType.FIELD, ElementType.METHOD, ElementType.PARAMETER, ElementType.TYPE,
-		ElementType.ANNOTATION_TYPE })
+@Target({ ElementType.FIELD, ElementType.METHOD, ElementType.PARAMETER, ElementType.TYPE, ElementType.ANNOTATION_TYPE })
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 @Qualifier

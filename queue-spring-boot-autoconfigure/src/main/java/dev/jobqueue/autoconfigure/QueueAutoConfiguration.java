@@ -50,10 +50,10 @@ import dev.jobqueue.sqlite.SqliteStorage;
 import dev.jobqueue.sqlite.TableNames;
 
 /**
- * Auto-configures the job queue: a SQLite or PostgreSQL store (see {@link QueueDataSource} for which database),
- * the schema, the
- * {@link JobQueue}, {@code @JobHandler} scanning and the worker. Every bean can be replaced by declaring one
- * of the same type.
+ * Auto-configures the job queue: a SQLite or PostgreSQL store (see
+ * {@link QueueDataSource} for which database), the schema, the {@link JobQueue},
+ * {@code @JobHandler} scanning and the worker. Every bean can be replaced by declaring
+ * one of the same type.
  */
 @AutoConfiguration(afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
 		"org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration",
@@ -86,7 +86,8 @@ public final class QueueAutoConfiguration {
 	@ConditionalOnMissingBean
 	QueueStorage queueStorage(QueueDataSource dataSource, QueueProperties properties, LocalSignals signals) {
 		if (dataSource.store() == QueueDataSource.Store.POSTGRESQL) {
-			// Other processes' enqueues and cancels, heard with LISTEN, wake this process's worker.
+			// Other processes' enqueues and cancels, heard with LISTEN, wake this
+			// process's worker.
 			PostgresTables tables = new PostgresTables(properties.getPostgresql().getSchema(),
 					properties.getTablePrefix());
 			return new PostgresStorage(new PostgresDatabase(dataSource.dataSource(), dataSource.description()), tables)
@@ -154,8 +155,7 @@ public final class QueueAutoConfiguration {
 		ZoneId zone = (scheduling.getZone() != null) ? scheduling.getZone() : ZoneId.systemDefault();
 		SchedulerSettings settings = new SchedulerSettings(WorkerIds.newId(), zone, scheduling.getMisfire(),
 				scheduling.getMisfireThreshold(), properties.getRetry().getMaxAttempts());
-		JobScheduler scheduler = new JobScheduler(store, handlers, codec, clock.clock(), settings,
-				() -> signals);
+		JobScheduler scheduler = new JobScheduler(store, handlers, codec, clock.clock(), settings, () -> signals);
 		scheduling.getSchedules().forEach((name, entry) -> ConfiguredSchedules.register(scheduler, name, entry));
 		return scheduler;
 	}
@@ -180,7 +180,8 @@ public final class QueueAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	PayloadCodec jobQueuePayloadCodec(ObjectProvider<JsonMapper> jsonMapper) {
-		return new JacksonPayloadCodec(jsonMapper.getIfAvailable(() -> JsonMapper.builder().findAndAddModules().build()));
+		return new JacksonPayloadCodec(
+				jsonMapper.getIfAvailable(() -> JsonMapper.builder().findAndAddModules().build()));
 	}
 
 	@Bean
@@ -207,8 +208,8 @@ public final class QueueAutoConfiguration {
 	@ConditionalOnBooleanProperty(name = "jobqueue.worker.enabled", matchIfMissing = true)
 	@DependsOnDatabaseInitialization
 	QueueWorker queueWorker(JobStore store, HandlerRegistry handlers, PayloadCodec codec, ErrorClassifier classifier,
-			QueueProperties properties, JobQueueClock clock, LocalSignals signals, Environment environment, ObjectProvider<WorkerListener> listeners,
-			ObjectProvider<RunInterceptor> interceptors) {
+			QueueProperties properties, JobQueueClock clock, LocalSignals signals, Environment environment,
+			ObjectProvider<WorkerListener> listeners, ObjectProvider<RunInterceptor> interceptors) {
 		RetryPolicy retry = new RetryPolicy(properties.getRetry().getInitialBackoff(),
 				properties.getRetry().getMaxBackoff(), () -> ThreadLocalRandom.current().nextDouble());
 		WorkerFactory factory = new WorkerFactory(store, handlers, codec, classifier, retry, clock.clock(),

@@ -18,10 +18,10 @@ import dev.jobqueue.postgresql.PostgresDataSources;
 import dev.jobqueue.sqlite.SqliteDataSources;
 
 /**
- * The DataSource the queue uses, and the store it means (SQLite or PostgreSQL), chosen once at start-up (see
- * {@link #choose}). Deliberately not a
- * {@link DataSource} bean, so the application's own DataSource auto-configuration, and every injection point of
- * a {@code DataSource}, is unaffected.
+ * The DataSource the queue uses, and the store it means (SQLite or PostgreSQL), chosen
+ * once at start-up (see {@link #choose}). Deliberately not a {@link DataSource} bean, so
+ * the application's own DataSource auto-configuration, and every injection point of a
+ * {@code DataSource}, is unaffected.
  */
 public final class QueueDataSource implements DisposableBean {
 
@@ -61,7 +61,10 @@ public final class QueueDataSource implements DisposableBean {
 		return new QueueDataSource(dataSource, Store.POSTGRESQL, true, "the application's PostgreSQL DataSource");
 	}
 
-	/** Opens the queue's own pool: on PostgreSQL for a {@code jdbc:postgresql:} URL, else on a SQLite file. */
+	/**
+	 * Opens the queue's own pool: on PostgreSQL for a {@code jdbc:postgresql:} URL, else
+	 * on a SQLite file.
+	 */
 	public static QueueDataSource own(String url, QueueProperties.Datasource properties) {
 		if (PostgresDataSources.isPostgresUrl(url)) {
 			return ownPostgresql(url, properties, QueueDataSource.class.getClassLoader());
@@ -75,15 +78,16 @@ public final class QueueDataSource implements DisposableBean {
 	private static QueueDataSource ownPostgresql(String url, QueueProperties.Datasource properties,
 			ClassLoader classLoader) {
 		requirePostgresqlSupport(url, classLoader);
-		// One connection more than the configured pool: the listener of LISTEN/NOTIFY holds one for good.
+		// One connection more than the configured pool: the listener of LISTEN/NOTIFY
+		// holds one for good.
 		HikariDataSource dataSource = PostgresDataSources.create(url, properties.getUsername(),
 				properties.getPassword(), properties.getPoolSize() + 1, properties.getConnectionTimeout());
 		return new QueueDataSource(dataSource, Store.POSTGRESQL, false, PostgresDataSources.withoutCredentials(url));
 	}
 
 	/**
-	 * @throws JobQueueException naming the dependency to add when the PostgreSQL driver or Flyway's PostgreSQL
-	 * support is missing
+	 * @throws JobQueueException naming the dependency to add when the PostgreSQL driver
+	 * or Flyway's PostgreSQL support is missing
 	 */
 	static void requirePostgresqlSupport(String where, ClassLoader classLoader) {
 		if (!ClassUtils.isPresent("org.postgresql.Driver", classLoader)) {
@@ -99,15 +103,19 @@ public final class QueueDataSource implements DisposableBean {
 	}
 
 	/**
-	 * Chooses the queue's DataSource: {@code jobqueue.datasource.url}; else the DataSource marked
-	 * {@link JobQueueDataSource @JobQueueDataSource}; else the application's single (or primary) DataSource if
-	 * it is SQLite or PostgreSQL; else the queue's own {@code jobqueue.db}.
+	 * Chooses the queue's DataSource: {@code jobqueue.datasource.url}; else the
+	 * DataSource marked {@link JobQueueDataSource @JobQueueDataSource}; else the
+	 * application's single (or primary) DataSource if it is SQLite or PostgreSQL; else
+	 * the queue's own {@code jobqueue.db}.
 	 * @param qualified the DataSource marked {@code @JobQueueDataSource}, if any
 	 * @param application the application's single or primary DataSource, if any
-	 * @param candidates the names of all DataSource beans, for the message when the choice is ambiguous
-	 * @param classLoader where the PostgreSQL driver and Flyway's PostgreSQL support are looked for
-	 * @throws JobQueueException when several DataSources exist and none is chosen, the chosen one is neither
-	 * SQLite nor PostgreSQL, or PostgreSQL support is missing from the classpath
+	 * @param candidates the names of all DataSource beans, for the message when the
+	 * choice is ambiguous
+	 * @param classLoader where the PostgreSQL driver and Flyway's PostgreSQL support are
+	 * looked for
+	 * @throws JobQueueException when several DataSources exist and none is chosen, the
+	 * chosen one is neither SQLite nor PostgreSQL, or PostgreSQL support is missing from
+	 * the classpath
 	 */
 	static QueueDataSource choose(QueueProperties.Datasource properties, DataSource qualified, DataSource application,
 			List<String> candidates, ClassLoader classLoader) {
@@ -123,8 +131,8 @@ public final class QueueDataSource implements DisposableBean {
 				return new QueueDataSource(qualified, Store.POSTGRESQL, true, "the @JobQueueDataSource DataSource");
 			}
 			if (!SqliteDataSources.isSqlite(qualified)) {
-				throw new JobQueueException("The DataSource marked @JobQueueDataSource is "
-						+ productName(qualified) + ", but the job queue supports only SQLite and PostgreSQL. Mark a "
+				throw new JobQueueException("The DataSource marked @JobQueueDataSource is " + productName(qualified)
+						+ ", but the job queue supports only SQLite and PostgreSQL. Mark a "
 						+ "SQLite or PostgreSQL DataSource instead, or remove the annotation and set "
 						+ "jobqueue.datasource.url to give the queue its own database.");
 			}
@@ -138,8 +146,10 @@ public final class QueueDataSource implements DisposableBean {
 			if (SqliteDataSources.isSqlite(application)) {
 				return shared(application);
 			}
-			logger.info("The application's DataSource is {}, neither SQLite nor PostgreSQL; the job queue uses its own "
-					+ "file {} (set jobqueue.datasource.url to choose another)", productName(application), DEFAULT_URL);
+			logger.info(
+					"The application's DataSource is {}, neither SQLite nor PostgreSQL; the job queue uses its own "
+							+ "file {} (set jobqueue.datasource.url to choose another)",
+					productName(application), DEFAULT_URL);
 			return own(DEFAULT_URL, properties);
 		}
 		if (candidates.size() > 1) {
@@ -152,8 +162,9 @@ public final class QueueDataSource implements DisposableBean {
 	}
 
 	/**
-	 * Whether a DataSource is PostgreSQL: by the URL of a Hikari pool (so a server that is down at start-up still
-	 * counts, and start-up fails on the migration with a message that says so), else by asking the database.
+	 * Whether a DataSource is PostgreSQL: by the URL of a Hikari pool (so a server that
+	 * is down at start-up still counts, and start-up fails on the migration with a
+	 * message that says so), else by asking the database.
 	 */
 	static boolean isPostgresql(DataSource dataSource) {
 		if (dataSource instanceof HikariDataSource hikari && hikari.getJdbcUrl() != null) {
@@ -185,7 +196,9 @@ public final class QueueDataSource implements DisposableBean {
 		return this.store;
 	}
 
-	/** Whether this is the application's DataSource, so enqueue joins its transactions. */
+	/**
+	 * Whether this is the application's DataSource, so enqueue joins its transactions.
+	 */
 	public boolean isShared() {
 		return this.shared;
 	}

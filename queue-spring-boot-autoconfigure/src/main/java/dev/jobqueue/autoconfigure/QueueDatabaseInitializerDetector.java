@@ -5,9 +5,10 @@ import java.util.Set;
 import org.springframework.boot.sql.init.dependency.AbstractBeansOfTypeDatabaseInitializerDetector;
 
 /**
- * Tells Spring Boot that {@link QueueSchemaInitializer} initialises a database. Ordered after the detectors of
- * the application's own Flyway (1) and Liquibase: on a new file shared with the application, the queue's
- * tables would otherwise make the application's Flyway find a non-empty schema without its history table.
+ * Tells Spring Boot that {@link QueueSchemaInitializer} initialises a database. Ordered
+ * after the detectors of the application's own Flyway (1) and Liquibase: on a new file
+ * shared with the application, the queue's tables would otherwise make the application's
+ * Flyway find a non-empty schema without its history table.
  */
 public class QueueDatabaseInitializerDetector extends AbstractBeansOfTypeDatabaseInitializerDetector {
 

@@ -12,10 +12,12 @@ import dev.jobqueue.core.BackgroundLoop;
 import dev.jobqueue.core.RetentionCleaner;
 
 /**
- * Runs the queue's housekeeping on its own thread every {@code jobqueue.retention.interval}, without needing
- * {@code @EnableScheduling}: the retention cleanup (when {@code jobqueue.retention.enabled}), which ends with
- * a write-ahead log checkpoint; with retention off, only the checkpoint. Runs never overlap (the interval is
- * counted from the end of a run). At shutdown it stops a cleanup between two batches and waits for it briefly.
+ * Runs the queue's housekeeping on its own thread every
+ * {@code jobqueue.retention.interval}, without needing {@code @EnableScheduling}: the
+ * retention cleanup (when {@code jobqueue.retention.enabled}), which ends with a
+ * write-ahead log checkpoint; with retention off, only the checkpoint. Runs never overlap
+ * (the interval is counted from the end of a run). At shutdown it stops a cleanup between
+ * two batches and waits for it briefly.
  */
 public class QueueHousekeeping implements SmartLifecycle {
 
@@ -35,8 +37,8 @@ public class QueueHousekeeping implements SmartLifecycle {
 		this.cleaner = Objects.requireNonNull(cleaner, "'cleaner' must not be null");
 		Objects.requireNonNull(interval, "'interval' must not be null");
 		if (interval.isZero() || interval.isNegative()) {
-			throw new IllegalArgumentException("jobqueue.retention.interval must be positive (got " + interval
-					+ "), for example 1m");
+			throw new IllegalArgumentException(
+					"jobqueue.retention.interval must be positive (got " + interval + "), for example 1m");
 		}
 		this.interval = interval;
 		this.purge = purge;
@@ -48,7 +50,8 @@ public class QueueHousekeeping implements SmartLifecycle {
 			return;
 		}
 		this.running = true;
-		// After a failure the next run comes after the usual interval: housekeeping is never urgent.
+		// After a failure the next run comes after the usual interval: housekeeping is
+		// never urgent.
 		BackgroundLoop housekeeping = new BackgroundLoop("jobqueue-housekeeping", this::housekeep, this.interval,
 				this.interval, logger, "Queue housekeeping failed");
 		this.loop = housekeeping;
@@ -84,8 +87,8 @@ public class QueueHousekeeping implements SmartLifecycle {
 	}
 
 	/**
-	 * Stops on a thread of its own, beside the worker and the web server (see {@link QueueLifecycle}); a cleanup
-	 * stops between two batches.
+	 * Stops on a thread of its own, beside the worker and the web server (see
+	 * {@link QueueLifecycle}); a cleanup stops between two batches.
 	 */
 	@Override
 	public void stop(Runnable callback) {

@@ -7,15 +7,19 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.core.env.Environment;
 
 /**
- * Where the queue's components (worker, scheduler, housekeeping) sit in the context's lifecycle.
+ * Where the queue's components (worker, scheduler, housekeeping) sit in the context's
+ * lifecycle.
  *
  * <p>
- * They stop in the phase of the web server's graceful shutdown ({@code DEFAULT_PHASE - 1024}), each on a thread of
- * its own ({@link SmartLifecycle#stop(Runnable)}), so the server drains its requests while the worker drains its
- * jobs, and the whole shutdown takes one {@code spring.lifecycle.timeout-per-shutdown-phase}, not the sum of
- * them. Neither needs the other to stop: a request still in flight may enqueue (the queue's database closes only
- * when the beans are destroyed, after every phase), and no handler needs the web server. The worker's wait for
- * running jobs is cut to fit the phase, keeping a reserve to write the hand-backs before the context moves on.
+ * They stop in the phase of the web server's graceful shutdown
+ * ({@code DEFAULT_PHASE - 1024}), each on a thread of its own
+ * ({@link SmartLifecycle#stop(Runnable)}), so the server drains its requests while the
+ * worker drains its jobs, and the whole shutdown takes one
+ * {@code spring.lifecycle.timeout-per-shutdown-phase}, not the sum of them. Neither needs
+ * the other to stop: a request still in flight may enqueue (the queue's database closes
+ * only when the beans are destroyed, after every phase), and no handler needs the web
+ * server. The worker's wait for running jobs is cut to fit the phase, keeping a reserve
+ * to write the hand-backs before the context moves on.
  */
 final class QueueLifecycle {
 
@@ -25,7 +29,9 @@ final class QueueLifecycle {
 	/** Spring Boot's default of {@code spring.lifecycle.timeout-per-shutdown-phase}. */
 	private static final Duration DEFAULT_PHASE_TIMEOUT = Duration.ofSeconds(30);
 
-	/** The most kept back from the phase to write outcomes and hand-backs after the wait. */
+	/**
+	 * The most kept back from the phase to write outcomes and hand-backs after the wait.
+	 */
 	private static final Duration MAX_RESERVE = Duration.ofSeconds(3);
 
 	private QueueLifecycle() {
@@ -42,8 +48,9 @@ final class QueueLifecycle {
 	}
 
 	/**
-	 * How long the worker waits for running jobs at shutdown: {@code shutdownTimeout}, but short enough that
-	 * handing back the rest fits in the phase (a quarter of it is kept back, at most three seconds).
+	 * How long the worker waits for running jobs at shutdown: {@code shutdownTimeout},
+	 * but short enough that handing back the rest fits in the phase (a quarter of it is
+	 * kept back, at most three seconds).
 	 */
 	static Duration workerWait(Duration shutdownTimeout, Duration phaseTimeout) {
 		Duration reserve = phaseTimeout.dividedBy(4);

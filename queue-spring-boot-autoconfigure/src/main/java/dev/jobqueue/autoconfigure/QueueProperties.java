@@ -18,9 +18,9 @@ import dev.jobqueue.core.QueueInsights;
  * Configuration of the job queue, under {@code jobqueue.*}.
  *
  * <p>
- * Long because every property carries the Javadoc that the configuration processor turns into IDE metadata; it
- * holds nested groups of fields, getters and setters and no logic, so it is kept as one tree, as Boot's own
- * properties classes are.
+ * Long because every property carries the Javadoc that the configuration processor turns
+ * into IDE metadata; it holds nested groups of fields, getters and setters and no logic,
+ * so it is kept as one tree, as Boot's own properties classes are.
  */
 @ConfigurationProperties("jobqueue")
 public class QueueProperties {
@@ -31,7 +31,8 @@ public class QueueProperties {
 	private boolean enabled = true;
 
 	/**
-	 * Prefix of the queue's table names, so several queues or an application's own tables can share one file.
+	 * Prefix of the queue's table names, so several queues or an application's own tables
+	 * can share one file.
 	 */
 	private String tablePrefix = "";
 
@@ -155,8 +156,9 @@ public class QueueProperties {
 	public static class Enqueue {
 
 		/**
-		 * When a job enqueued inside a transaction the queue cannot join (one on another database) becomes
-		 * visible to workers: after that transaction commits (never, if it rolls back), or immediately.
+		 * When a job enqueued inside a transaction the queue cannot join (one on another
+		 * database) becomes visible to workers: after that transaction commits (never, if
+		 * it rolls back), or immediately.
 		 */
 		private EnqueueVisibility visibility = EnqueueVisibility.AFTER_COMMIT;
 
@@ -176,10 +178,12 @@ public class QueueProperties {
 	public static class Datasource {
 
 		/**
-		 * JDBC URL of the queue's own database: a SQLite file, for example jdbc:sqlite:/var/lib/myapp/jobs.db, or
-		 * PostgreSQL, for example jdbc:postgresql://db:5432/app (which needs the org.postgresql:postgresql and
-		 * org.flywaydb:flyway-database-postgresql dependencies). When not set, the queue shares the application's
-		 * DataSource if that is SQLite or PostgreSQL, else uses jobqueue.db in the working directory.
+		 * JDBC URL of the queue's own database: a SQLite file, for example
+		 * jdbc:sqlite:/var/lib/myapp/jobs.db, or PostgreSQL, for example
+		 * jdbc:postgresql://db:5432/app (which needs the org.postgresql:postgresql and
+		 * org.flywaydb:flyway-database-postgresql dependencies). When not set, the queue
+		 * shares the application's DataSource if that is SQLite or PostgreSQL, else uses
+		 * jobqueue.db in the working directory.
 		 */
 		private String url;
 
@@ -194,36 +198,42 @@ public class QueueProperties {
 		private String password;
 
 		/**
-		 * How long a statement of the queue waits for a connection of its own PostgreSQL pool, for instance while
-		 * the server is unreachable, before it fails (and the worker retries later).
+		 * How long a statement of the queue waits for a connection of its own PostgreSQL
+		 * pool, for instance while the server is unreachable, before it fails (and the
+		 * worker retries later).
 		 */
 		private Duration connectionTimeout = Duration.ofSeconds(10);
 
 		/**
-		 * How long a connection waits for SQLite's write lock before the queue retries (busy_timeout).
+		 * How long a connection waits for SQLite's write lock before the queue retries
+		 * (busy_timeout).
 		 */
 		private Duration busyTimeout = Duration.ofSeconds(5);
 
 		/**
-		 * How long a write keeps retrying while the database stays locked before it fails.
+		 * How long a write keeps retrying while the database stays locked before it
+		 * fails.
 		 */
 		private Duration lockWait = Duration.ofSeconds(30);
 
 		/**
-		 * SQLite synchronous mode of the queue's own connections: NORMAL (safe in WAL mode, fast) or FULL (also
-		 * survives a power loss without losing the last commits).
+		 * SQLite synchronous mode of the queue's own connections: NORMAL (safe in WAL
+		 * mode, fast) or FULL (also survives a power loss without losing the last
+		 * commits).
 		 */
 		private String synchronous = "NORMAL";
 
 		/**
-		 * Connections in the queue's own pool. Writes are serialised in the process, so a few suffice for reads.
+		 * Connections in the queue's own pool. Writes are serialised in the process, so a
+		 * few suffice for reads.
 		 */
 		private int poolSize = 4;
 
 		/**
-		 * When the queue creates and migrates its own tables. 'always' and 'embedded' migrate at start-up (a SQLite
-		 * file is embedded in the application); 'never' leaves the schema to the operator and only checks at
-		 * start-up that it is up to date.
+		 * When the queue creates and migrates its own tables. 'always' and 'embedded'
+		 * migrate at start-up (a SQLite file is embedded in the application); 'never'
+		 * leaves the schema to the operator and only checks at start-up that it is up to
+		 * date.
 		 */
 		private DatabaseInitializationMode initializeSchema = DatabaseInitializationMode.ALWAYS;
 
@@ -307,8 +317,8 @@ public class QueueProperties {
 	public static class Postgresql {
 
 		/**
-		 * Schema of the queue's tables on PostgreSQL; created by the migrations when missing (the database user
-		 * then needs CREATE on the database).
+		 * Schema of the queue's tables on PostgreSQL; created by the migrations when
+		 * missing (the database user then needs CREATE on the database).
 		 */
 		private String schema = "public";
 
@@ -333,8 +343,8 @@ public class QueueProperties {
 		private boolean enabled = true;
 
 		/**
-		 * Whether the worker starts claiming jobs when the application starts. The test support turns it off to
-		 * run jobs on the test thread.
+		 * Whether the worker starts claiming jobs when the application starts. The test
+		 * support turns it off to run jobs on the test thread.
 		 */
 		private boolean autoStartup = true;
 
@@ -344,14 +354,14 @@ public class QueueProperties {
 		private int concurrency = 8;
 
 		/**
-		 * Longest wait between claims. Enqueues in this process wake the worker at once; jobs enqueued by
-		 * other processes are seen within this interval.
+		 * Longest wait between claims. Enqueues in this process wake the worker at once;
+		 * jobs enqueued by other processes are seen within this interval.
 		 */
 		private Duration pollInterval = Duration.ofSeconds(1);
 
 		/**
-		 * How long a claim holds a job without renewal. A worker renews its leases every third of it; the
-		 * jobs of a worker that died are taken back once it expires.
+		 * How long a claim holds a job without renewal. A worker renews its leases every
+		 * third of it; the jobs of a worker that died are taken back once it expires.
 		 */
 		private Duration lease = Duration.ofSeconds(60);
 
@@ -366,13 +376,15 @@ public class QueueProperties {
 		private int maxSnoozes = 100;
 
 		/**
-		 * How long a cancelled running job may go on after its interrupt. A handler still running then is
-		 * reported (log and CANCEL_IGNORED event) and the job is recorded as cancelled.
+		 * How long a cancelled running job may go on after its interrupt. A handler still
+		 * running then is reported (log and CANCEL_IGNORED event) and the job is recorded
+		 * as cancelled.
 		 */
 		private Duration cancelTimeout = Duration.ofSeconds(10);
 
 		/**
-		 * Whether handlers run on virtual threads. Defaults to spring.threads.virtual.enabled (Java 21+).
+		 * Whether handlers run on virtual threads. Defaults to
+		 * spring.threads.virtual.enabled (Java 21+).
 		 */
 		private Boolean virtualThreads;
 
@@ -451,35 +463,39 @@ public class QueueProperties {
 	}
 
 	/**
-	 * How recurring schedules ({@code @JobHandler(cron = ...)}, {@code JobSchedules.register}) fire.
+	 * How recurring schedules ({@code @JobHandler(cron = ...)},
+	 * {@code JobSchedules.register}) fire.
 	 */
 	public static class Scheduling {
 
 		/**
-		 * Whether this process declares and fires its schedules. Another process declaring the same schedule
-		 * fires it; each tick yields one job across all processes either way.
+		 * Whether this process declares and fires its schedules. Another process
+		 * declaring the same schedule fires it; each tick yields one job across all
+		 * processes either way.
 		 */
 		private boolean enabled = true;
 
 		/**
-		 * Whether schedules start firing on their own thread when the application starts. The test support
-		 * turns it off to fire them on the test thread.
+		 * Whether schedules start firing on their own thread when the application starts.
+		 * The test support turns it off to fire them on the test thread.
 		 */
 		private boolean autoStartup = true;
 
 		/**
-		 * Longest wait between looks at the schedules. The scheduler also wakes at the next tick it knows of.
+		 * Longest wait between looks at the schedules. The scheduler also wakes at the
+		 * next tick it knows of.
 		 */
 		private Duration pollInterval = Duration.ofSeconds(1);
 
 		/**
-		 * Default zone of cron schedules declared without one. Defaults to the JVM's zone.
+		 * Default zone of cron schedules declared without one. Defaults to the JVM's
+		 * zone.
 		 */
 		private ZoneId zone;
 
 		/**
-		 * Default policy for ticks missed while no process fired them: 'once' enqueues one catch-up job,
-		 * 'skip' none.
+		 * Default policy for ticks missed while no process fired them: 'once' enqueues
+		 * one catch-up job, 'skip' none.
 		 */
 		private Misfire misfire = Misfire.ONCE;
 
@@ -489,7 +505,8 @@ public class QueueProperties {
 		private Duration misfireThreshold = Duration.ofMinutes(1);
 
 		/**
-		 * Schedules declared by configuration, by name: each needs a type and a cron or every.
+		 * Schedules declared by configuration, by name: each needs a type and a cron or
+		 * every.
 		 */
 		private Map<String, ScheduleEntry> schedules = new LinkedHashMap<>();
 
@@ -552,7 +569,8 @@ public class QueueProperties {
 	}
 
 	/**
-	 * One schedule declared in configuration, as {@code jobqueue.scheduling.schedules.<name>.*}.
+	 * One schedule declared in configuration, as
+	 * {@code jobqueue.scheduling.schedules.<name>.*}.
 	 */
 	public static class ScheduleEntry {
 
@@ -567,7 +585,8 @@ public class QueueProperties {
 		private String cron;
 
 		/**
-		 * Fixed interval, ticking at whole multiples of it since the epoch. Not together with cron.
+		 * Fixed interval, ticking at whole multiples of it since the epoch. Not together
+		 * with cron.
 		 */
 		private Duration every;
 
@@ -647,7 +666,8 @@ public class QueueProperties {
 		private int maxAttempts = 5;
 
 		/**
-		 * Wait after the first failed attempt; it doubles with each further one (with jitter).
+		 * Wait after the first failed attempt; it doubles with each further one (with
+		 * jitter).
 		 */
 		private Duration initialBackoff = Duration.ofSeconds(10);
 
@@ -688,32 +708,33 @@ public class QueueProperties {
 	public static class Retention {
 
 		/**
-		 * Whether finished jobs are deleted once they are older than their retention. Write-ahead log
-		 * checkpoints run every interval either way.
+		 * Whether finished jobs are deleted once they are older than their retention.
+		 * Write-ahead log checkpoints run every interval either way.
 		 */
 		private boolean enabled = true;
 
 		/**
-		 * How long succeeded jobs are kept after they finished. Zero or negative (for example -1) keeps them
-		 * forever.
+		 * How long succeeded jobs are kept after they finished. Zero or negative (for
+		 * example -1) keeps them forever.
 		 */
 		private Duration succeeded = Duration.ofDays(30);
 
 		/**
-		 * How long failed jobs are kept after they finished. Zero or negative (for example -1) keeps them
-		 * forever.
+		 * How long failed jobs are kept after they finished. Zero or negative (for
+		 * example -1) keeps them forever.
 		 */
 		private Duration failed = Duration.ofDays(90);
 
 		/**
-		 * How long cancelled jobs are kept after they finished. Zero or negative (for example -1) keeps them
-		 * forever.
+		 * How long cancelled jobs are kept after they finished. Zero or negative (for
+		 * example -1) keeps them forever.
 		 */
 		private Duration cancelled = Duration.ofDays(30);
 
 		/**
-		 * Retention per job type, overriding the per-status values for every final status of that type (for
-		 * example per-type.report=7d). Zero or negative keeps that type's jobs forever.
+		 * Retention per job type, overriding the per-status values for every final status
+		 * of that type (for example per-type.report=7d). Zero or negative keeps that
+		 * type's jobs forever.
 		 */
 		private Map<String, Duration> perType = new LinkedHashMap<>();
 
@@ -723,14 +744,16 @@ public class QueueProperties {
 		private int batchSize = 5000;
 
 		/**
-		 * How often the cleanup and the write-ahead log checkpoint run. A run deletes everything that has
-		 * expired, batch by batch, then hands the freed space back to the file system.
+		 * How often the cleanup and the write-ahead log checkpoint run. A run deletes
+		 * everything that has expired, batch by batch, then hands the freed space back to
+		 * the file system.
 		 */
 		private Duration interval = Duration.ofMinutes(1);
 
 		/**
-		 * How long the cleanup lease holds without renewal. The running cleaner renews it between batches; if its
-		 * process dies, another process takes over the cleanup once this has passed.
+		 * How long the cleanup lease holds without renewal. The running cleaner renews it
+		 * between batches; if its process dies, another process takes over the cleanup
+		 * once this has passed.
 		 */
 		private Duration lease = Duration.ofSeconds(30);
 
@@ -811,39 +834,41 @@ public class QueueProperties {
 		private Duration stuckAfter = Duration.ofMinutes(15);
 
 		/**
-		 * Error codes listed by name in the Top-N; the rest are summed under OTHER. Also bounds the
-		 * jobqueue.errors meter's error_code tag.
+		 * Error codes listed by name in the Top-N; the rest are summed under OTHER. Also
+		 * bounds the jobqueue.errors meter's error_code tag.
 		 */
 		private int topErrors = 10;
 
 		/**
-		 * Age of the oldest claimable job (due, not waiting out a backoff) beyond which the health indicator
-		 * reports the degraded status. Not set: the queue's age does not affect health.
+		 * Age of the oldest claimable job (due, not waiting out a backoff) beyond which
+		 * the health indicator reports the degraded status. Not set: the queue's age does
+		 * not affect health.
 		 */
 		private Duration maxQueueAge;
 
 		/**
-		 * Health status of the jobqueue component when jobs are stuck or the queue is older than max-queue-age.
-		 * DEGRADED is not in Boot's default status order, so the application's aggregate health stays UP
-		 * (HTTP 200); OUT_OF_SERVICE or DOWN take the whole application's health down with it.
+		 * Health status of the jobqueue component when jobs are stuck or the queue is
+		 * older than max-queue-age. DEGRADED is not in Boot's default status order, so
+		 * the application's aggregate health stays UP (HTTP 200); OUT_OF_SERVICE or DOWN
+		 * take the whole application's health down with it.
 		 */
 		private String degradedStatus = "DEGRADED";
 
 		/**
-		 * How often the snapshot behind the jobqueue.* gauges is refreshed. A scrape reads the latest snapshot
-		 * and never queries the database.
+		 * How often the snapshot behind the jobqueue.* gauges is refreshed. A scrape
+		 * reads the latest snapshot and never queries the database.
 		 */
 		private Duration refreshInterval = Duration.ofSeconds(10);
 
 		/**
-		 * A worker whose heartbeat is older than this no longer counts as handling its job types. Not set:
-		 * three times jobqueue.worker.lease.
+		 * A worker whose heartbeat is older than this no longer counts as handling its
+		 * job types. Not set: three times jobqueue.worker.lease.
 		 */
 		private Duration workerDeadAfter;
 
 		/**
-		 * Characters of a job's payload and result shown by the actuator endpoint; 0 shows only their length
-		 * (for payloads that hold personal data).
+		 * Characters of a job's payload and result shown by the actuator endpoint; 0
+		 * shows only their length (for payloads that hold personal data).
 		 */
 		private int payloadPreview = 200;
 

@@ -1,6 +1,5 @@
 package dev.jobqueue.autoconfigure;
 
-
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.LazyInitializationExcludeFilter;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -22,10 +21,10 @@ import dev.jobqueue.core.RetentionStore;
 import dev.jobqueue.core.WorkerIds;
 
 /**
- * Auto-configures retention and SQLite housekeeping: the {@link RetentionCleaner}, the operator's
- * {@link JobQueueMaintenance} and {@link QueueHousekeeping}, which runs the cleanup (or, with
- * {@code jobqueue.retention.enabled=false}, only write-ahead log checkpoints) every
- * {@code jobqueue.retention.interval}.
+ * Auto-configures retention and SQLite housekeeping: the {@link RetentionCleaner}, the
+ * operator's {@link JobQueueMaintenance} and {@link QueueHousekeeping}, which runs the
+ * cleanup (or, with {@code jobqueue.retention.enabled=false}, only write-ahead log
+ * checkpoints) every {@code jobqueue.retention.interval}.
  */
 @AutoConfiguration(after = QueueAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "jobqueue.enabled", matchIfMissing = true)
@@ -35,7 +34,8 @@ public final class QueueRetentionAutoConfiguration {
 
 	/**
 	 * A worker's row is deleted once it has been silent for this many times
-	 * jobqueue.observability.worker-dead-after: long after the endpoint has shown it dead.
+	 * jobqueue.observability.worker-dead-after: long after the endpoint has shown it
+	 * dead.
 	 */
 	static final int WORKER_ROWS_KEPT_FACTOR = 10;
 
@@ -53,10 +53,13 @@ public final class QueueRetentionAutoConfiguration {
 		QueueProperties.Retention retention = properties.getRetention();
 		RetentionPolicy policy = RetentionPolicy.of(retention.getSucceeded(), retention.getFailed(),
 				retention.getCancelled(), retention.getPerType());
-		return new RetentionCleaner(store, RetentionSettings.of(policy, retention.getBatchSize())
-			.withLease(retention.getLease())
-			.withWorkerRowsKeptFor(properties.snapshotSettings().workerDeadAfter().multipliedBy(WORKER_ROWS_KEPT_FACTOR)),
-				clock.getIfAvailable(JobQueueClock::system).clock(), WorkerIds.newId(), () -> isIdle(worker.getIfAvailable()));
+		return new RetentionCleaner(store,
+				RetentionSettings.of(policy, retention.getBatchSize())
+					.withLease(retention.getLease())
+					.withWorkerRowsKeptFor(
+							properties.snapshotSettings().workerDeadAfter().multipliedBy(WORKER_ROWS_KEPT_FACTOR)),
+				clock.getIfAvailable(JobQueueClock::system).clock(), WorkerIds.newId(),
+				() -> isIdle(worker.getIfAvailable()));
 	}
 
 	private static boolean isIdle(QueueWorker worker) {

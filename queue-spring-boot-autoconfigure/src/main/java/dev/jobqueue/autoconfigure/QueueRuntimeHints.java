@@ -13,9 +13,10 @@ import org.springframework.aot.hint.RuntimeHintsRegistrar;
 import org.springframework.aot.hint.TypeReference;
 
 /**
- * What a native image needs of the queue that a static analysis cannot see: the stores' Flyway migrations (read as
- * resources), and the Java 21 virtual-thread API that {@link dev.jobqueue.core.VirtualThreads} calls reflectively
- * (the code is compiled for Java 17). Handler methods and their payload types are registered per application by
+ * What a native image needs of the queue that a static analysis cannot see: the stores'
+ * Flyway migrations (read as resources), and the Java 21 virtual-thread API that
+ * {@link dev.jobqueue.core.VirtualThreads} calls reflectively (the code is compiled for
+ * Java 17). Handler methods and their payload types are registered per application by
  * {@link JobHandlerBeanFactoryInitializationAotProcessor}.
  */
 class QueueRuntimeHints implements RuntimeHintsRegistrar {
@@ -28,14 +29,11 @@ class QueueRuntimeHints implements RuntimeHintsRegistrar {
 	public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
 		hints.resources().registerPattern(SQLITE_MIGRATIONS).registerPattern(POSTGRESQL_MIGRATIONS);
 		hints.reflection()
-			.registerType(Thread.class, (type) -> type.withMethod("ofVirtual", List.of(),
-					ExecutableMode.INVOKE))
+			.registerType(Thread.class, (type) -> type.withMethod("ofVirtual", List.of(), ExecutableMode.INVOKE))
 			.registerType(TypeReference.of("java.lang.Thread$Builder"), MemberCategory.INVOKE_PUBLIC_METHODS)
 			.registerType(TypeReference.of("java.lang.Thread$Builder$OfVirtual"), MemberCategory.INVOKE_PUBLIC_METHODS)
-			.registerType(Executors.class,
-					(type) -> type.withMethod("newThreadPerTaskExecutor",
-							List.of(TypeReference.of(ThreadFactory.class)),
-							ExecutableMode.INVOKE));
+			.registerType(Executors.class, (type) -> type.withMethod("newThreadPerTaskExecutor",
+					List.of(TypeReference.of(ThreadFactory.class)), ExecutableMode.INVOKE));
 	}
 
 }

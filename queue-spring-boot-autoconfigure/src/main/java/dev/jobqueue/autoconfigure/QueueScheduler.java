@@ -13,9 +13,10 @@ import dev.jobqueue.core.BackgroundLoop;
 import dev.jobqueue.core.JobScheduler;
 
 /**
- * Runs {@link JobScheduler#fireDue()} on its own thread once the context is refreshed (every handler's schedule
- * registered, schema migrated): at the next tick it knows of, and at least every
- * {@code jobqueue.scheduling.poll-interval} so that schedules changed or resumed elsewhere are seen.
+ * Runs {@link JobScheduler#fireDue()} on its own thread once the context is refreshed
+ * (every handler's schedule registered, schema migrated): at the next tick it knows of,
+ * and at least every {@code jobqueue.scheduling.poll-interval} so that schedules changed
+ * or resumed elsewhere are seen.
  */
 public class QueueScheduler implements SmartLifecycle {
 
@@ -38,13 +39,17 @@ public class QueueScheduler implements SmartLifecycle {
 		this(scheduler, clock, pollInterval, true);
 	}
 
-	/** @param autoStartup whether it starts with the application ({@code jobqueue.scheduling.auto-startup}) */
+	/**
+	 * @param autoStartup whether it starts with the application
+	 * ({@code jobqueue.scheduling.auto-startup})
+	 */
 	public QueueScheduler(JobScheduler scheduler, Clock clock, Duration pollInterval, boolean autoStartup) {
 		this.scheduler = scheduler;
 		this.autoStartup = autoStartup;
 		this.clock = clock;
 		if (pollInterval == null || pollInterval.isNegative() || pollInterval.isZero()) {
-			throw new IllegalArgumentException("jobqueue.scheduling.poll-interval must be positive, got " + pollInterval);
+			throw new IllegalArgumentException(
+					"jobqueue.scheduling.poll-interval must be positive, got " + pollInterval);
 		}
 		this.pollInterval = pollInterval;
 	}
@@ -80,7 +85,10 @@ public class QueueScheduler implements SmartLifecycle {
 		}
 	}
 
-	/** Stops on a thread of its own, beside the worker and the web server (see {@link QueueLifecycle}). */
+	/**
+	 * Stops on a thread of its own, beside the worker and the web server (see
+	 * {@link QueueLifecycle}).
+	 */
 	@Override
 	public void stop(Runnable callback) {
 		BackgroundLoop firing = detach();
@@ -108,7 +116,10 @@ public class QueueScheduler implements SmartLifecycle {
 		return this.loop != null;
 	}
 
-	/** The loop's step: fires what is due, then waits until the next tick, or the poll interval at most. */
+	/**
+	 * The loop's step: fires what is due, then waits until the next tick, or the poll
+	 * interval at most.
+	 */
 	private Duration fireDue() {
 		if (!this.scheduler.names().isEmpty()) {
 			this.scheduler.fireDue();

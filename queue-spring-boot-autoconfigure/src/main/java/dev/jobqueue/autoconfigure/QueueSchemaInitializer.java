@@ -6,10 +6,11 @@ import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import dev.jobqueue.core.QueueStorage;
 
 /**
- * Migrates the queue's schema when the context starts. Registered as a database initializer (see
- * {@link QueueDatabaseInitializerDetector}), so beans marked {@code @DependsOnDatabaseInitialization} wait for
- * it. It holds a private Flyway and never exposes a {@code Flyway} bean, which would switch off the
- * application's own migrations.
+ * Migrates the queue's schema when the context starts. Registered as a database
+ * initializer (see {@link QueueDatabaseInitializerDetector}), so beans marked
+ * {@code @DependsOnDatabaseInitialization} wait for it. It holds a private Flyway and
+ * never exposes a {@code Flyway} bean, which would switch off the application's own
+ * migrations.
  */
 public class QueueSchemaInitializer implements InitializingBean {
 
@@ -21,7 +22,10 @@ public class QueueSchemaInitializer implements InitializingBean {
 		this(storage, DatabaseInitializationMode.ALWAYS);
 	}
 
-	/** @param mode {@code jobqueue.datasource.initialize-schema}: {@code NEVER} only checks the schema */
+	/**
+	 * @param mode {@code jobqueue.datasource.initialize-schema}: {@code NEVER} only
+	 * checks the schema
+	 */
 	public QueueSchemaInitializer(QueueStorage storage, DatabaseInitializationMode mode) {
 		this.storage = storage;
 		this.mode = mode;

@@ -9,10 +9,11 @@ import dev.jobqueue.core.JobWorker;
 import dev.jobqueue.core.LocalSignals;
 
 /**
- * Starts the {@link JobWorker} once the context is refreshed (all handlers registered, schema migrated) and
- * stops it gracefully at shutdown, on a thread of its own while the web server drains (see
- * {@link QueueLifecycle}): claiming stops, running jobs get {@code jobqueue.worker.shutdown-timeout} (cut to fit
- * the shutdown phase) to finish, and the rest go back to the queue, or fail if they must not run twice.
+ * Starts the {@link JobWorker} once the context is refreshed (all handlers registered,
+ * schema migrated) and stops it gracefully at shutdown, on a thread of its own while the
+ * web server drains (see {@link QueueLifecycle}): claiming stops, running jobs get
+ * {@code jobqueue.worker.shutdown-timeout} (cut to fit the shutdown phase) to finish, and
+ * the rest go back to the queue, or fail if they must not run twice.
  */
 public class QueueWorker implements SmartLifecycle {
 
@@ -25,9 +26,11 @@ public class QueueWorker implements SmartLifecycle {
 	private volatile JobWorker worker;
 
 	/**
-	 * @param factory builds a worker with this node's settings, handlers, listeners and interceptors whose handlers
-	 * run on the given executor, or on its own pool when given {@code null}
-	 * @param autoStartup whether the worker starts with the application ({@code jobqueue.worker.auto-startup})
+	 * @param factory builds a worker with this node's settings, handlers, listeners and
+	 * interceptors whose handlers run on the given executor, or on its own pool when
+	 * given {@code null}
+	 * @param autoStartup whether the worker starts with the application
+	 * ({@code jobqueue.worker.auto-startup})
 	 */
 	public QueueWorker(Function<ExecutorService, JobWorker> factory, LocalSignals signals, boolean autoStartup) {
 		this.factory = factory;
@@ -41,9 +44,10 @@ public class QueueWorker implements SmartLifecycle {
 	}
 
 	/**
-	 * A new worker like the one {@link #start()} runs, not started, whose handlers run on {@code executor}. With an
-	 * executor that runs tasks on the caller's thread, {@link JobWorker#pollOnce()} runs due jobs and writes their
-	 * outcomes before it returns: what the test support uses to run jobs on the test thread.
+	 * A new worker like the one {@link #start()} runs, not started, whose handlers run on
+	 * {@code executor}. With an executor that runs tasks on the caller's thread,
+	 * {@link JobWorker#pollOnce()} runs due jobs and writes their outcomes before it
+	 * returns: what the test support uses to run jobs on the test thread.
 	 */
 	public JobWorker newWorker(ExecutorService executor) {
 		return this.factory.apply(executor);
@@ -78,7 +82,10 @@ public class QueueWorker implements SmartLifecycle {
 		QueueLifecycle.stopInBackground("jobqueue-worker-shutdown", running::stop, callback);
 	}
 
-	/** Stops new work reaching the worker and forgets it: a start after this builds a new one. */
+	/**
+	 * Stops new work reaching the worker and forgets it: a start after this builds a new
+	 * one.
+	 */
 	private synchronized JobWorker detach() {
 		JobWorker running = this.worker;
 		if (running != null) {

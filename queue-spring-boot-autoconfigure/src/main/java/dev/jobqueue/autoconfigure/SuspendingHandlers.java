@@ -11,10 +11,11 @@ import kotlinx.coroutines.BuildersKt;
 import org.springframework.util.ClassUtils;
 
 /**
- * Kotlin {@code suspend fun} handlers. The compiler adds a trailing {@code Continuation} parameter; the handler
- * runs to completion on the worker's thread inside {@code runBlocking}, so timeouts, concurrency limits and the
- * run's observation work as for any handler. The worker interrupts the thread of a cancelled or timed-out run,
- * and {@code runBlocking} answers an interrupt by cancelling the coroutine.
+ * Kotlin {@code suspend fun} handlers. The compiler adds a trailing {@code Continuation}
+ * parameter; the handler runs to completion on the worker's thread inside
+ * {@code runBlocking}, so timeouts, concurrency limits and the run's observation work as
+ * for any handler. The worker interrupts the thread of a cancelled or timed-out run, and
+ * {@code runBlocking} answers an interrupt by cancelling the coroutine.
  * <p>
  * Only loaded when a suspending handler is found, so Kotlin stays optional.
  */
@@ -27,7 +28,10 @@ final class SuspendingHandlers {
 	private SuspendingHandlers() {
 	}
 
-	/** Whether {@code method} is a Kotlin suspend function (its last parameter is the compiler's continuation). */
+	/**
+	 * Whether {@code method} is a Kotlin suspend function (its last parameter is the
+	 * compiler's continuation).
+	 */
 	static boolean isSuspending(Method method) {
 		Class<?>[] parameters = method.getParameterTypes();
 		return parameters.length > 0 && parameters[parameters.length - 1].getName().equals(CONTINUATION);
@@ -52,8 +56,9 @@ final class SuspendingHandlers {
 	}
 
 	/**
-	 * The code that touches Kotlin's types, in a class of its own: verifying a class loads the types its methods
-	 * use, and an application without Kotlin must still be able to load {@link SuspendingHandlers}.
+	 * The code that touches Kotlin's types, in a class of its own: verifying a class
+	 * loads the types its methods use, and an application without Kotlin must still be
+	 * able to load {@link SuspendingHandlers}.
 	 */
 	private static final class Coroutines {
 
@@ -62,7 +67,8 @@ final class SuspendingHandlers {
 				Object[] withContinuation = Arrays.copyOf(args, args.length + 1);
 				withContinuation[args.length] = continuation;
 				try {
-					// Returns the result, or COROUTINE_SUSPENDED and completes the continuation later.
+					// Returns the result, or COROUTINE_SUSPENDED and completes the
+					// continuation later.
 					return method.invoke(bean, withContinuation);
 				}
 				catch (InvocationTargetException ex) {
@@ -75,7 +81,8 @@ final class SuspendingHandlers {
 			return (result instanceof Unit) ? null : result;
 		}
 
-		// Kotlin has no checked exceptions: what the handler threw goes to the worker as it is.
+		// Kotlin has no checked exceptions: what the handler threw goes to the worker as
+		// it is.
 		@SuppressWarnings("unchecked")
 		private static <E extends Throwable> E rethrow(Throwable ex) throws E {
 			throw (E) ex;

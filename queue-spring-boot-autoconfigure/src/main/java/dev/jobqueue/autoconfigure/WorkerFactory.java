@@ -26,14 +26,17 @@ import dev.jobqueue.core.WorkerListener;
 import dev.jobqueue.core.WorkerSettings;
 
 /**
- * Builds the {@link JobWorker} at start, once every handler is registered. Listener and interceptor are looked
- * up then too, so beans declared anywhere in the context take part.
+ * Builds the {@link JobWorker} at start, once every handler is registered. Listener and
+ * interceptor are looked up then too, so beans declared anywhere in the context take
+ * part.
  */
 record WorkerFactory(JobStore store, HandlerRegistry handlers, PayloadCodec codec, ErrorClassifier classifier,
 		RetryPolicy retry, Clock clock, QueueProperties.Worker properties, Environment environment,
 		Supplier<WorkerListener> listener, Supplier<RunInterceptor> interceptor, long maxResultBytes) {
 
-	/** @param executor where handlers run, or {@code null} for the worker's own pool */
+	/**
+	 * @param executor where handlers run, or {@code null} for the worker's own pool
+	 */
 	JobWorker create(ExecutorService executor) {
 		WorkerSettings settings = new WorkerSettings(WorkerIds.newId(), this.properties.getConcurrency(),
 				this.properties.getPollInterval(), this.properties.getLease(), shutdownWait(),
@@ -42,15 +45,19 @@ record WorkerFactory(JobStore store, HandlerRegistry handlers, PayloadCodec code
 				(executor != null) ? executor : executor(), this.listener.get(), this.interceptor.get());
 	}
 
-	/** {@code jobqueue.worker.shutdown-timeout}, cut to fit the context's shutdown phase (see {@link QueueLifecycle}). */
+	/**
+	 * {@code jobqueue.worker.shutdown-timeout}, cut to fit the context's shutdown phase
+	 * (see {@link QueueLifecycle}).
+	 */
 	Duration shutdownWait() {
 		Duration configured = this.properties.getShutdownTimeout();
 		Duration phase = QueueLifecycle.phaseTimeout(this.environment);
 		Duration wait = QueueLifecycle.workerWait(configured, phase);
 		if (wait.compareTo(configured) < 0) {
-			LoggerFactory.getLogger(QueueWorker.class).info("The worker waits {} for running jobs at shutdown, not "
-					+ "jobqueue.worker.shutdown-timeout={}, to hand back the rest within "
-					+ "spring.lifecycle.timeout-per-shutdown-phase={}", wait, configured, phase);
+			LoggerFactory.getLogger(QueueWorker.class)
+				.info("The worker waits {} for running jobs at shutdown, not "
+						+ "jobqueue.worker.shutdown-timeout={}, to hand back the rest within "
+						+ "spring.lifecycle.timeout-per-shutdown-phase={}", wait, configured, phase);
 		}
 		return wait;
 	}
@@ -65,7 +72,8 @@ record WorkerFactory(JobStore store, HandlerRegistry handlers, PayloadCodec code
 			}
 		}
 		CustomizableThreadFactory threads = new CustomizableThreadFactory("jobqueue-worker-");
-		// The worker hands back what still runs when it stops; a handler that ignores its interrupt must not
+		// The worker hands back what still runs when it stops; a handler that ignores its
+		// interrupt must not
 		// keep the JVM alive after that (virtual threads are daemons too).
 		threads.setDaemon(true);
 		return Executors.newFixedThreadPool(this.properties.getConcurrency(), threads);

@@ -5,8 +5,9 @@ import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * Settings of the queue's dashboard. Which values it shows is not among them: it follows the endpoint's
- * {@code management.endpoint.jobqueue.show-values} and {@code roles} ({@link ValuesPolicy}).
+ * Settings of the queue's dashboard. Which values it shows is not among them: it follows
+ * the endpoint's {@code management.endpoint.jobqueue.show-values} and {@code roles}
+ * ({@link ValuesPolicy}).
  */
 @ConfigurationProperties("jobqueue.dashboard")
 public class DashboardProperties {
@@ -22,7 +23,8 @@ public class DashboardProperties {
 	private String path = "/jobqueue";
 
 	/**
-	 * Whether the dashboard only shows the queue. Retry, cancel, pause and resume need it off.
+	 * Whether the dashboard only shows the queue. Retry, cancel, pause and resume need it
+	 * off.
 	 */
 	private boolean readOnly = true;
 

@@ -25,10 +25,11 @@ import dev.jobqueue.dashboard.QueueDashboard.JobAction;
 import dev.jobqueue.dashboard.QueueDashboard.Page;
 
 /**
- * The dashboard's URLs under its path, as Spring MVC functional routes: they go through the application's
- * filter chain like any other request, so Spring Security's rules for the path (and its CSRF check of the
- * actions' POSTs) apply. Bad input is answered with a page in words: 400 for a malformed filter or page token,
- * 403 for an action on a read-only dashboard, 404 for an unknown job, 409 for an action on a job that moved on.
+ * The dashboard's URLs under its path, as Spring MVC functional routes: they go through
+ * the application's filter chain like any other request, so Spring Security's rules for
+ * the path (and its CSRF check of the actions' POSTs) apply. Bad input is answered with a
+ * page in words: 400 for a malformed filter or page token, 403 for an action on a
+ * read-only dashboard, 404 for an unknown job, 409 for an action on a job that moved on.
  *
  * <pre>
  * GET  {path}                          overview (?window=day for the chart of the last day)
@@ -81,7 +82,8 @@ final class DashboardRoutes {
 			.GET(root + "/types/{action}", (request) -> typeAction(request, false))
 			.POST(root + "/types/{action}", (request) -> typeAction(request, true));
 		if (!root.isEmpty()) {
-			// Anything else under the dashboard's path is a page in words; at "/" the application's own 404 stays.
+			// Anything else under the dashboard's path is a page in words; at "/" the
+			// application's own 404 stays.
 			routes.route(RequestPredicates.path(root + "/**"), this::notFound);
 		}
 		return routes.build();
@@ -121,7 +123,8 @@ final class DashboardRoutes {
 		if ((type != null && type.length() > 200) || (error != null && error.length() > 200)) {
 			return badRequest(viewer, "A type or error code is at most 200 characters long.", "/jobs");
 		}
-		return respond(this.dashboard.jobs(viewer, new JobQuery(status, type, error, before, QueueDashboard.PAGE_SIZE)));
+		return respond(
+				this.dashboard.jobs(viewer, new JobQuery(status, type, error, before, QueueDashboard.PAGE_SIZE)));
 	}
 
 	private ServerResponse job(ServerRequest request) {
@@ -184,23 +187,25 @@ final class DashboardRoutes {
 
 	private ServerResponse notFound(Viewer viewer) {
 		String title = "No such page";
-		return respond(this.dashboard.page(viewer, 404, title, JobPages.message(viewer, title,
-				"The dashboard has no page at this address. Jobs are at " + viewer.url("/jobs/<id>") + ".", "/",
-				"Back to the overview")));
+		return respond(this.dashboard.page(viewer, 404, title,
+				JobPages.message(viewer, title,
+						"The dashboard has no page at this address. Jobs are at " + viewer.url("/jobs/<id>") + ".", "/",
+						"Back to the overview")));
 	}
 
 	private ServerResponse badRequest(Viewer viewer, String text, String back) {
 		String title = "That request cannot be answered";
-		return respond(this.dashboard.page(viewer, 400, title, JobPages.message(viewer, title, text, back,
-				"Start again")));
+		return respond(
+				this.dashboard.page(viewer, 400, title, JobPages.message(viewer, title, text, back, "Start again")));
 	}
 
 	private ServerResponse readOnly(Viewer viewer) {
 		String title = "This dashboard is read-only";
-		return respond(this.dashboard.page(viewer, 403, title, JobPages.message(viewer, title,
-				"Retry, cancel, pause and resume are turned off. Set jobqueue.dashboard.read-only=false (and "
-						+ "protect the dashboard's path) to allow them. Nothing was changed.",
-				"/", "Back to the overview")));
+		return respond(this.dashboard.page(viewer, 403, title,
+				JobPages.message(viewer, title,
+						"Retry, cancel, pause and resume are turned off. Set jobqueue.dashboard.read-only=false (and "
+								+ "protect the dashboard's path) to allow them. Nothing was changed.",
+						"/", "Back to the overview")));
 	}
 
 	private static ServerResponse respond(Page page) {
@@ -226,8 +231,8 @@ final class DashboardRoutes {
 				csrfToken = csrf[1];
 			}
 		}
-		return new Viewer(this.base.equals("/") ? "" : this.base, this.values.shown(servlet), this.properties.isReadOnly(),
-				csrfName, csrfToken, this.properties.getRefreshInterval().toMillis());
+		return new Viewer(this.base.equals("/") ? "" : this.base, this.values.shown(servlet),
+				this.properties.isReadOnly(), csrfName, csrfToken, this.properties.getRefreshInterval().toMillis());
 	}
 
 	private static JobStatus parseStatus(String value) {

@@ -6,7 +6,10 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.ApplicationListener;
 
-/** Says where the dashboard is once the web server listens, so nobody has to guess its address. */
+/**
+ * Says where the dashboard is once the web server listens, so nobody has to guess its
+ * address.
+ */
 final class DashboardStartupLog implements ApplicationListener<WebServerInitializedEvent> {
 
 	private static final Logger logger = LoggerFactory.getLogger(QueueDashboard.class);
@@ -22,13 +25,13 @@ final class DashboardStartupLog implements ApplicationListener<WebServerInitiali
 
 	@Override
 	public void onApplicationEvent(WebServerInitializedEvent event) {
-		String contextPath = event.getApplicationContext().getEnvironment().getProperty("server.servlet.context-path",
-				"");
+		String contextPath = event.getApplicationContext()
+			.getEnvironment()
+			.getProperty("server.servlet.context-path", "");
 		logger.info("jobqueue dashboard: http://localhost:{}{}{}/ ({}, values {})", event.getWebServer().getPort(),
 				contextPath.endsWith("/") ? contextPath.substring(0, contextPath.length() - 1) : contextPath,
 				this.properties.basePath().equals("/") ? "" : this.properties.basePath(),
-				this.properties.isReadOnly() ? "read-only" : "actions on",
-				this.values.describe());
+				this.properties.isReadOnly() ? "read-only" : "actions on", this.values.describe());
 	}
 
 }

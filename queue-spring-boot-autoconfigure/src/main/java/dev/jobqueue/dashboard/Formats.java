@@ -9,8 +9,9 @@ import java.util.Locale;
 /** How the pages write times, ages and counts: UTC, short, the same on every page. */
 final class Formats {
 
-	private static final DateTimeFormatter INSTANT = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'",
-			Locale.ROOT).withZone(ZoneOffset.UTC);
+	private static final DateTimeFormatter INSTANT = DateTimeFormatter
+		.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'", Locale.ROOT)
+		.withZone(ZoneOffset.UTC);
 
 	private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm", Locale.ROOT)
 		.withZone(ZoneOffset.UTC);

@@ -1,9 +1,10 @@
 package dev.jobqueue.dashboard;
 
 /**
- * Builds a page's markup. Values go in only through {@link #text} and {@link #attr}, which escape them, so a
- * payload of {@code <script>} is shown as text wherever it lands; {@link #raw} takes markup written in this
- * package and nothing a user or a job can influence.
+ * Builds a page's markup. Values go in only through {@link #text} and {@link #attr},
+ * which escape them, so a payload of {@code <script>} is shown as text wherever it lands;
+ * {@link #raw} takes markup written in this package and nothing a user or a job can
+ * influence.
  */
 final class Html {
 
@@ -31,7 +32,11 @@ final class Html {
 		return this;
 	}
 
-	/** An element holding one value as text: {@code <td>value</td>}. */
+	/**
+	 * An element holding one value as text: {@code
+	 *
+	<td>value</td>}.
+	 */
 	Html element(String tag, Object value) {
 		return raw("<" + tag + ">").text(value).raw("</" + tag + ">");
 	}

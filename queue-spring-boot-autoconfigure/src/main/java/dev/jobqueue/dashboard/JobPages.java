@@ -15,7 +15,10 @@ import dev.jobqueue.core.QueueInsights.JobQuery;
 import dev.jobqueue.core.QueueInsights.JobSummary;
 import dev.jobqueue.core.QueueInsights.Text;
 
-/** The job list with its filters, one job's page, the confirmation of an action, and pages that say no. */
+/**
+ * The job list with its filters, one job's page, the confirmation of an action, and pages
+ * that say no.
+ */
 final class JobPages {
 
 	private static final String HIDDEN = "hidden (management.endpoint.jobqueue.show-values)";
@@ -26,7 +29,8 @@ final class JobPages {
 	/** The list's heading and filter form, which the refresh leaves alone. */
 	static String listHeading(Viewer viewer, JobQuery query) {
 		Html html = new Html();
-		html.raw("<h1>").text(((query.status() != null) ? capitalized(query.status().dbValue()) : "All") + " jobs")
+		html.raw("<h1>")
+			.text(((query.status() != null) ? capitalized(query.status().dbValue()) : "All") + " jobs")
 			.raw("</h1>");
 		filters(html, viewer, query);
 		return html.toString();
@@ -42,17 +46,23 @@ final class JobPages {
 			.raw("<th>Attempts</th><th>Created</th><th>Due / finished</th><th>Worker</th><th>Error code</th>")
 			.raw("</tr></thead><tbody>");
 		for (JobSummary job : page.jobs()) {
-			html.raw("<tr").attr("data-job", job.id()).raw("><td>").link(viewer.url("/jobs/" + job.id()), "#" + job.id())
+			html.raw("<tr")
+				.attr("data-job", job.id())
+				.raw("><td>")
+				.link(viewer.url("/jobs/" + job.id()), "#" + job.id())
 				.raw("</td>")
 				.element("td", job.type())
-				.raw("<td><span class=\"status ").raw(job.status().dbValue()).raw("\">")
+				.raw("<td><span class=\"status ")
+				.raw(job.status().dbValue())
+				.raw("\">")
 				.text(job.status().dbValue())
 				.raw("</span></td>")
 				.element("td", job.attempts() + " of " + job.maxAttempts())
 				.element("td", Formats.ago(job.createdAt(), now))
-				.element("td", (job.finishedAt() != null) ? "finished " + Formats.ago(job.finishedAt(), now)
-						: job.runAt().isAfter(now) ? "due in " + Formats.age(Duration.between(now, job.runAt()))
-								: "due " + Formats.ago(job.runAt(), now))
+				.element("td",
+						(job.finishedAt() != null) ? "finished " + Formats.ago(job.finishedAt(), now)
+								: job.runAt().isAfter(now) ? "due in " + Formats.age(Duration.between(now, job.runAt()))
+										: "due " + Formats.ago(job.runAt(), now))
 				.element("td", job.workerId())
 				.element("td", job.errorCode())
 				.raw("</tr>");
@@ -84,7 +94,9 @@ final class JobPages {
 	}
 
 	private static void filters(Html html, Viewer viewer, JobQuery query) {
-		html.raw("<form class=\"filters\" method=\"get\"").attr("action", viewer.url("/jobs")).raw(">")
+		html.raw("<form class=\"filters\" method=\"get\"")
+			.attr("action", viewer.url("/jobs"))
+			.raw(">")
 			.raw("<label>Status <select name=\"status\"><option value=\"\">any</option>");
 		for (JobStatus status : JobStatus.values()) {
 			html.raw("<option").attr("value", status.dbValue());
@@ -94,16 +106,23 @@ final class JobPages {
 			html.raw(">").text(status.dbValue()).raw("</option>");
 		}
 		html.raw("</select></label>")
-			.raw("<label>Type <input name=\"type\" autocomplete=\"off\"").attr("value", query.type()).raw("></label>")
-			.raw("<label>Error code <input name=\"error\" autocomplete=\"off\"").attr("value", query.errorCode())
+			.raw("<label>Type <input name=\"type\" autocomplete=\"off\"")
+			.attr("value", query.type())
+			.raw("></label>")
+			.raw("<label>Error code <input name=\"error\" autocomplete=\"off\"")
+			.attr("value", query.errorCode())
 			.raw("></label><button type=\"submit\">Filter</button></form>");
 	}
 
 	static String job(Viewer viewer, JobDetail detail, String notice, Instant now) {
 		JobSummary job = detail.job();
 		Html html = new Html();
-		html.raw("<h1>Job <span id=\"job-id\">").text("#" + job.id()).raw("</span> ")
-			.raw("<span class=\"status ").raw(job.status().dbValue()).raw("\" id=\"job-status\">")
+		html.raw("<h1>Job <span id=\"job-id\">")
+			.text("#" + job.id())
+			.raw("</span> ")
+			.raw("<span class=\"status ")
+			.raw(job.status().dbValue())
+			.raw("\" id=\"job-status\">")
 			.text(job.status().dbValue())
 			.raw("</span></h1>");
 		if (notice != null) {
@@ -128,7 +147,8 @@ final class JobPages {
 		if (detail.cancelRequested()) {
 			fact(html, "Cancel", "requested, waiting for the handler to stop");
 		}
-		fact(html, "Dedup key", (detail.dedupKey() == null) ? "none" : viewer.showValues() ? detail.dedupKey() : HIDDEN);
+		fact(html, "Dedup key",
+				(detail.dedupKey() == null) ? "none" : viewer.showValues() ? detail.dedupKey() : HIDDEN);
 		if (detail.traceParent() != null) {
 			fact(html, "Trace", detail.traceParent());
 		}
@@ -139,7 +159,9 @@ final class JobPages {
 			html.raw("</p>");
 		}
 		if (job.errorCode() != null) {
-			html.raw("<h2>Latest error</h2><p><code id=\"error-code\">").text(job.errorCode()).raw("</code></p>")
+			html.raw("<h2>Latest error</h2><p><code id=\"error-code\">")
+				.text(job.errorCode())
+				.raw("</code></p>")
 				.raw("<pre id=\"error-detail\">")
 				.text(viewer.showValues() ? detail.errorDetail() : HIDDEN)
 				.raw("</pre>");
@@ -163,7 +185,9 @@ final class JobPages {
 			return;
 		}
 		String action = retry ? "retry" : "cancel";
-		html.raw("<p class=\"actions\"><a class=\"button\" id=\"action-").raw(action).raw("\"")
+		html.raw("<p class=\"actions\"><a class=\"button\" id=\"action-")
+			.raw(action)
+			.raw("\"")
 			.attr("href", viewer.url("/jobs/" + job.id() + "/" + action))
 			.attr("data-action", action)
 			.raw(">")
@@ -174,15 +198,19 @@ final class JobPages {
 	private static void value(Html html, Viewer viewer, String title, String id, Text text) {
 		html.raw("<h2>").text(title).raw("</h2>");
 		if (!viewer.showValues()) {
-			html.raw("<p class=\"muted\" id=\"").raw(id).raw("\">").text(Formats.count(text.length())
-					+ " characters, " + HIDDEN).raw("</p>");
+			html.raw("<p class=\"muted\" id=\"")
+				.raw(id)
+				.raw("\">")
+				.text(Formats.count(text.length()) + " characters, " + HIDDEN)
+				.raw("</p>");
 			return;
 		}
 		html.raw("<pre id=\"").raw(id).raw("\">").text(text.preview()).raw("</pre>");
 		if (text.truncated()) {
-			html.raw("<p class=\"muted\">").text("First " + Formats.count(text.preview() == null ? 0
-					: text.preview().length()) + " of " + Formats.count(text.length()) + " characters "
-					+ "(jobqueue.observability.payload-preview)").raw("</p>");
+			html.raw("<p class=\"muted\">")
+				.text("First " + Formats.count(text.preview() == null ? 0 : text.preview().length()) + " of "
+						+ Formats.count(text.length()) + " characters " + "(jobqueue.observability.payload-preview)")
+				.raw("</p>");
 		}
 	}
 
@@ -200,12 +228,15 @@ final class JobPages {
 				.element("td", attempt.attempt())
 				.element("td", attempt.workerId())
 				.element("td", Formats.instant(attempt.startedAt()))
-				.element("td", (attempt.finishedAt() != null)
-						? Formats.age(Duration.between(attempt.startedAt(), attempt.finishedAt())) : "running")
+				.element("td",
+						(attempt.finishedAt() != null)
+								? Formats.age(Duration.between(attempt.startedAt(), attempt.finishedAt())) : "running")
 				.element("td", (attempt.outcome() != null) ? attempt.outcome() : "RUNNING")
 				.raw("<td>");
 			if (attempt.errorCode() != null) {
-				html.raw("<code>").text(attempt.errorCode()).raw("</code> ")
+				html.raw("<code>")
+					.text(attempt.errorCode())
+					.raw("</code> ")
 					.text(viewer.showValues() ? attempt.errorDetail() : "");
 			}
 			html.raw("</td></tr>");
@@ -216,7 +247,10 @@ final class JobPages {
 	private static void events(Html html, Viewer viewer, List<Event> events) {
 		html.raw("<h2>Timeline</h2><ol class=\"timeline\" id=\"events\">");
 		for (Event event : events) {
-			html.raw("<li><time").attr("datetime", event.at().toString()).raw(">").text(Formats.instant(event.at()))
+			html.raw("<li><time")
+				.attr("datetime", event.at().toString())
+				.raw(">")
+				.text(Formats.instant(event.at()))
 				.raw("</time> <strong>")
 				.text(event.event())
 				.raw("</strong> ")
@@ -231,19 +265,37 @@ final class JobPages {
 	static String confirm(Viewer viewer, String question, String explanation, String postPath, String button,
 			String backPath) {
 		Html html = new Html();
-		html.raw("<h1>").text(question).raw("</h1><p>").text(explanation).raw("</p>")
-			.raw("<form method=\"post\" class=\"confirm\"").attr("action", viewer.url(postPath)).raw(">");
+		html.raw("<h1>")
+			.text(question)
+			.raw("</h1><p>")
+			.text(explanation)
+			.raw("</p>")
+			.raw("<form method=\"post\" class=\"confirm\"")
+			.attr("action", viewer.url(postPath))
+			.raw(">");
 		viewer.csrf(html);
-		html.raw("<button type=\"submit\" id=\"confirm\" autofocus>").text(button).raw("</button> ")
-			.raw("<a id=\"back\"").attr("href", viewer.url(backPath)).raw(">No, go back</a></form>");
+		html.raw("<button type=\"submit\" id=\"confirm\" autofocus>")
+			.text(button)
+			.raw("</button> ")
+			.raw("<a id=\"back\"")
+			.attr("href", viewer.url(backPath))
+			.raw(">No, go back</a></form>");
 		return html.toString();
 	}
 
-	/** A page that says what went wrong and what to do, for 400, 403, 404 and 409 answers. */
+	/**
+	 * A page that says what went wrong and what to do, for 400, 403, 404 and 409 answers.
+	 */
 	static String message(Viewer viewer, String title, String text, String backPath, String backLabel) {
 		Html html = new Html();
-		html.raw("<h1 id=\"problem\">").text(title).raw("</h1><p id=\"problem-detail\">").text(text).raw("</p>")
-			.raw("<p>").link(viewer.url(backPath), backLabel).raw("</p>");
+		html.raw("<h1 id=\"problem\">")
+			.text(title)
+			.raw("</h1><p id=\"problem-detail\">")
+			.text(text)
+			.raw("</p>")
+			.raw("<p>")
+			.link(viewer.url(backPath), backLabel)
+			.raw("</p>");
 		return html.toString();
 	}
 

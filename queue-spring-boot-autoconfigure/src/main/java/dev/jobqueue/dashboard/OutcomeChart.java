@@ -6,9 +6,9 @@ import java.util.Locale;
 import dev.jobqueue.core.QueueInsights.Outcomes;
 
 /**
- * The chart of runs ended per slot as an inline SVG: stacked bars (succeeded at the bottom, then retried, then
- * failed), one path per series so a day of minutes stays three elements, with the totals in words beside it
- * for readers who cannot see it.
+ * The chart of runs ended per slot as an inline SVG: stacked bars (succeeded at the
+ * bottom, then retried, then failed), one path per series so a day of minutes stays three
+ * elements, with the totals in words beside it for readers who cannot see it.
  */
 final class OutcomeChart {
 
@@ -30,15 +30,20 @@ final class OutcomeChart {
 			retried += slot.retried();
 			highest = Math.max(highest, slot.total());
 		}
-		String summary = period + ": " + Formats.count(succeeded) + " succeeded, " + Formats.count(failed)
-				+ " failed, " + Formats.count(retried) + " retried";
+		String summary = period + ": " + Formats.count(succeeded) + " succeeded, " + Formats.count(failed) + " failed, "
+				+ Formats.count(retried) + " retried";
 		html.raw("<p class=\"legend\" id=\"outcome-totals\">")
-			.raw("<span class=\"key ok\"></span>").text(Formats.count(succeeded) + " succeeded ")
-			.raw("<span class=\"key retried\"></span>").text(Formats.count(retried) + " retried ")
-			.raw("<span class=\"key failed\"></span>").text(Formats.count(failed) + " failed")
+			.raw("<span class=\"key ok\"></span>")
+			.text(Formats.count(succeeded) + " succeeded ")
+			.raw("<span class=\"key retried\"></span>")
+			.text(Formats.count(retried) + " retried ")
+			.raw("<span class=\"key failed\"></span>")
+			.text(Formats.count(failed) + " failed")
 			.raw("</p>");
 		html.raw("<svg class=\"chart\" role=\"img\" viewBox=\"0 0 " + WIDTH + " " + (HEIGHT + 18)
-				+ "\" preserveAspectRatio=\"none\"").attr("aria-label", summary).raw(">");
+				+ "\" preserveAspectRatio=\"none\"")
+			.attr("aria-label", summary)
+			.raw(">");
 		html.raw("<title>").text(summary).raw("</title>");
 		html.raw("<line class=\"axis\" x1=\"0\" y1=\"" + HEIGHT + "\" x2=\"" + WIDTH + "\" y2=\"" + HEIGHT + "\"/>");
 		if (!slots.isEmpty()) {
@@ -58,7 +63,9 @@ final class OutcomeChart {
 			html.raw("<path class=\"ok\" d=\"" + ok + "\"/>");
 			html.raw("<path class=\"retried\" d=\"" + again + "\"/>");
 			html.raw("<path class=\"failed\" d=\"" + bad + "\"/>");
-			html.raw("<text x=\"2\" y=\"12\" class=\"scale\">").text(Formats.count(highest) + " per slot").raw("</text>");
+			html.raw("<text x=\"2\" y=\"12\" class=\"scale\">")
+				.text(Formats.count(highest) + " per slot")
+				.raw("</text>");
 			html.raw("<text x=\"2\" y=\"" + (HEIGHT + 15) + "\" class=\"scale\">")
 				.text(Formats.time(slots.get(0).start()))
 				.raw("</text>");

@@ -18,9 +18,9 @@ import dev.jobqueue.core.QueueSnapshot.ErrorCount;
 import dev.jobqueue.core.QueueSnapshot.WorkerState;
 
 /**
- * The overview: what needs attention first (stuck jobs, unhandled types, failures), then the counts, the chart,
- * the running jobs, errors, types, workers and schedules. Sections keep their order so a person on call finds
- * them where they were.
+ * The overview: what needs attention first (stuck jobs, unhandled types, failures), then
+ * the counts, the chart, the running jobs, errors, types, workers and schedules. Sections
+ * keep their order so a person on call finds them where they were.
  */
 final class OverviewPage {
 
@@ -77,8 +77,9 @@ final class OverviewPage {
 		boolean any = false;
 		if (snapshot.stuck().count() > 0) {
 			any = true;
-			html.raw("<li class=\"bad\">").text(Formats.count(snapshot.stuck().count()) + " running job(s) without a "
-					+ "heartbeat for more than " + Formats.age(data.stuckAfter()) + ": ");
+			html.raw("<li class=\"bad\">")
+				.text(Formats.count(snapshot.stuck().count()) + " running job(s) without a "
+						+ "heartbeat for more than " + Formats.age(data.stuckAfter()) + ": ");
 			for (JobSummary job : snapshot.stuck().oldest()) {
 				html.link(viewer.url("/jobs/" + job.id()), "#" + job.id())
 					.text(" (" + job.type() + " on " + job.workerId() + ", last heartbeat "
@@ -95,13 +96,15 @@ final class OverviewPage {
 		long failed = snapshot.countsByStatus().get(JobStatus.FAILED);
 		if (failed > 0) {
 			any = true;
-			html.raw("<li class=\"warn\">").link(viewer.url("/jobs?status=failed"), Formats.count(failed)
-					+ " failed job(s)").raw("</li>");
+			html.raw("<li class=\"warn\">")
+				.link(viewer.url("/jobs?status=failed"), Formats.count(failed) + " failed job(s)")
+				.raw("</li>");
 		}
 		for (PausedType paused : data.paused()) {
 			any = true;
-			html.raw("<li class=\"warn\">").text("Type " + paused.type() + " is paused since "
-					+ Formats.instant(paused.since())).raw("</li>");
+			html.raw("<li class=\"warn\">")
+				.text("Type " + paused.type() + " is paused since " + Formats.instant(paused.since()))
+				.raw("</li>");
 		}
 		if (!any) {
 			html.raw("<li class=\"good\">Nothing: no stuck, unhandled, failed or paused jobs.</li>");
@@ -117,21 +120,30 @@ final class OverviewPage {
 		for (JobStatus status : JobStatus.values()) {
 			long count = counts.get(status);
 			total += count;
-			html.raw("<div class=\"tile ").raw(status.dbValue()).raw("\"><dt>")
+			html.raw("<div class=\"tile ")
+				.raw(status.dbValue())
+				.raw("\"><dt>")
 				.link(viewer.url("/jobs?status=" + status.dbValue()), status.dbValue())
-				.raw("</dt><dd").attr("data-count", status.dbValue()).raw(">")
+				.raw("</dt><dd")
+				.attr("data-count", status.dbValue())
+				.raw(">")
 				.text(Formats.count(count))
 				.raw("</dd></div>");
 		}
-		html.raw("<div class=\"tile\"><dt>").link(viewer.url("/jobs"), "total").raw("</dt><dd data-count=\"total\">")
+		html.raw("<div class=\"tile\"><dt>")
+			.link(viewer.url("/jobs"), "total")
+			.raw("</dt><dd data-count=\"total\">")
 			.text(Formats.count(total))
 			.raw("</dd></div></dl>");
 		long pending = counts.get(JobStatus.PENDING);
-		html.raw("<p id=\"claimable\">").text(Formats.count(snapshot.claimable()) + " pending job(s) due now, "
-				+ Formats.count(pending - snapshot.claimable()) + " scheduled for later or waiting out a backoff. ");
+		html.raw("<p id=\"claimable\">")
+			.text(Formats.count(snapshot.claimable()) + " pending job(s) due now, "
+					+ Formats.count(pending - snapshot.claimable())
+					+ " scheduled for later or waiting out a backoff. ");
 		JobSummary oldest = snapshot.oldestClaimable();
 		if (oldest != null) {
-			html.text("Oldest due: ").link(viewer.url("/jobs/" + oldest.id()), "#" + oldest.id())
+			html.text("Oldest due: ")
+				.link(viewer.url("/jobs/" + oldest.id()), "#" + oldest.id())
 				.text(" (" + oldest.type() + "), waiting ")
 				.raw("<strong id=\"oldest-age\">")
 				.text(Formats.age(snapshot.oldestClaimableAge()))
@@ -150,7 +162,9 @@ final class OverviewPage {
 		html.raw("<div class=\"scroll\"><table id=\"running\"><thead><tr><th>Job</th><th>Type</th><th>Worker</th>")
 			.raw("<th>Running for</th><th>Last heartbeat</th><th>Progress</th></tr></thead><tbody>");
 		for (JobSummary job : snapshot.oldestRunning()) {
-			html.raw("<tr><td>").link(viewer.url("/jobs/" + job.id()), "#" + job.id()).raw("</td>")
+			html.raw("<tr><td>")
+				.link(viewer.url("/jobs/" + job.id()), "#" + job.id())
+				.raw("</td>")
 				.element("td", job.type())
 				.element("td", job.workerId())
 				.element("td", Formats.age(Duration.between(job.startedAt(), now)))
@@ -172,7 +186,9 @@ final class OverviewPage {
 		html.raw("<div class=\"scroll\"><table id=\"errors\"><thead><tr><th>Error code</th><th>Jobs</th>")
 			.raw("<th>Failed</th><th>Retrying</th><th>Types</th></tr></thead><tbody>");
 		for (ErrorCount error : errors.top()) {
-			html.raw("<tr><td>").link(viewer.url("/jobs?error=" + error.code()), error.code()).raw("</td>")
+			html.raw("<tr><td>")
+				.link(viewer.url("/jobs?error=" + error.code()), error.code())
+				.raw("</td>")
 				.element("td", Formats.count(error.count()))
 				.element("td", Formats.count(error.failed()))
 				.element("td", Formats.count(error.retrying()))
@@ -182,8 +198,10 @@ final class OverviewPage {
 		}
 		html.raw("</tbody></table></div>");
 		if (errors.other() > 0) {
-			html.raw("<p>").text(Formats.count(errors.other()) + " more job(s) with "
-					+ (errors.distinctCodes() - errors.top().size()) + " other code(s).").raw("</p>");
+			html.raw("<p>")
+				.text(Formats.count(errors.other()) + " more job(s) with "
+						+ (errors.distinctCodes() - errors.top().size()) + " other code(s).")
+				.raw("</p>");
 		}
 		html.raw("</section>");
 	}
@@ -219,14 +237,16 @@ final class OverviewPage {
 				html.raw("</td>");
 			}
 			html.raw("<td>");
-			snapshot.retriesByType().getOrDefault(type, Map.of())
+			snapshot.retriesByType()
+				.getOrDefault(type, Map.of())
 				.forEach((attempts, count) -> html.text(attempts + "×: " + Formats.count(count) + " "));
 			html.raw("</td><td>");
 			boolean paused = pausedTypes.contains(type);
 			html.text(paused ? "paused " : "active ");
 			if (!viewer.readOnly()) {
 				String action = paused ? "resume" : "pause";
-				html.raw("<a class=\"button\"").attr("href", viewer.url("/types/" + type + "/" + action))
+				html.raw("<a class=\"button\"")
+					.attr("href", viewer.url("/types/" + type + "/" + action))
 					.attr("data-action", action)
 					.raw(">")
 					.text(paused ? "Resume" : "Pause")
@@ -279,8 +299,9 @@ final class OverviewPage {
 				.element("td", schedule.name())
 				.element("td", schedule.type())
 				.element("td", schedule.expression() + " (" + schedule.zone() + ")")
-				.element("td", Formats.instant(schedule.nextRunAt()) + " (in "
-						+ Formats.age(Duration.between(now, schedule.nextRunAt())) + ")")
+				.element("td",
+						Formats.instant(schedule.nextRunAt()) + " (in "
+								+ Formats.age(Duration.between(now, schedule.nextRunAt())) + ")")
 				.raw("<td>");
 			if (schedule.lastJobId() != null) {
 				html.link(viewer.url("/jobs/" + schedule.lastJobId()), "#" + schedule.lastJobId());

@@ -25,9 +25,9 @@ import dev.jobqueue.core.QueueInsights.JobQuery;
 import dev.jobqueue.core.QueueSnapshot;
 
 /**
- * The dashboard's pages and actions, independent of HTTP: each method reads the queue, renders a page and says
- * which status it answers with. {@link DashboardRoutes} maps requests to it. Public so an application (or a
- * benchmark) can render a page itself.
+ * The dashboard's pages and actions, independent of HTTP: each method reads the queue,
+ * renders a page and says which status it answers with. {@link DashboardRoutes} maps
+ * requests to it. Public so an application (or a benchmark) can render a page itself.
  */
 public final class QueueDashboard {
 
@@ -74,22 +74,24 @@ public final class QueueDashboard {
 
 	}
 
-	/** The overview, with the chart of the last hour or, with {@code day}, the last day. */
+	/**
+	 * The overview, with the chart of the last hour or, with {@code day}, the last day.
+	 */
 	Page overview(Viewer viewer, boolean day) {
 		Instant now = this.clock.instant();
 		QueueSnapshot snapshot = this.insights.snapshot(now, this.properties.snapshotSettings());
-		List<QueueInsights.Outcomes> outcomes = this.insights.outcomes(now.minus(day ? Duration.ofDays(1)
-				: Duration.ofHours(1)).plus(MINUTE), now, MINUTE);
-		Map<Long, JobProgress> progress = this.insights.progress(snapshot.oldestRunning()
-			.stream()
-			.map(QueueInsights.JobSummary::id)
-			.toList());
+		List<QueueInsights.Outcomes> outcomes = this.insights
+			.outcomes(now.minus(day ? Duration.ofDays(1) : Duration.ofHours(1)).plus(MINUTE), now, MINUTE);
+		Map<Long, JobProgress> progress = this.insights
+			.progress(snapshot.oldestRunning().stream().map(QueueInsights.JobSummary::id).toList());
 		OverviewPage.Data data = new OverviewPage.Data(snapshot, outcomes, day, this.queue.pausedTypes(),
 				this.schedules.get(), this.properties.getObservability().getStuckAfter(), progress);
 		return Page.ok(Layout.page(viewer, "Overview", "overview", now, "", OverviewPage.render(viewer, data), true));
 	}
 
-	/** Renders the overview as a page for {@code base} without a request, for benchmarks. */
+	/**
+	 * Renders the overview as a page for {@code base} without a request, for benchmarks.
+	 */
 	public String overviewHtml(String base) {
 		return overview(new Viewer(base, false, true, null, null, 3000), false).html();
 	}
@@ -109,8 +111,8 @@ public final class QueueDashboard {
 		if (detail.isEmpty()) {
 			return noSuchJob(viewer, id);
 		}
-		return Page.ok(Layout.page(viewer, "Job " + id, "", now, "",
-				JobPages.job(viewer, detail.get(), notice, now), true));
+		return Page
+			.ok(Layout.page(viewer, "Job " + id, "", now, "", JobPages.job(viewer, detail.get(), notice, now), true));
 	}
 
 	/** The confirmation page of a retry or cancel. */
@@ -123,12 +125,15 @@ public final class QueueDashboard {
 			return movedOn(viewer, id, action, job.get().status());
 		}
 		String question = action.label() + " job #" + id + "?";
-		return page(viewer, 200, question, JobPages.confirm(viewer, question,
-				action.explanation(job.get().type(), job.get().status()), "/jobs/" + id + "/" + action.path(),
-				"Yes, " + action.path(), "/jobs/" + id));
+		return page(viewer, 200, question,
+				JobPages.confirm(viewer, question, action.explanation(job.get().type(), job.get().status()),
+						"/jobs/" + id + "/" + action.path(), "Yes, " + action.path(), "/jobs/" + id));
 	}
 
-	/** Retries or cancels a job, if it is still in a state that allows it; nothing changes otherwise. */
+	/**
+	 * Retries or cancels a job, if it is still in a state that allows it; nothing changes
+	 * otherwise.
+	 */
 	Page jobAction(Viewer viewer, long id, JobAction action) {
 		Optional<Job> job = this.queue.find(id);
 		if (job.isEmpty()) {
@@ -160,8 +165,11 @@ public final class QueueDashboard {
 				? "No process will start jobs of type " + type + " until it is resumed; running jobs finish, "
 						+ "enqueueing goes on and its schedules wait."
 				: "Processes will start pending jobs of type " + type + " again with their next claim.";
-		return page(viewer, 200, question, JobPages.confirm(viewer, question, explanation,
-				"/types/" + (pause ? "pause" : "resume") + "?type=" + URLEncoder.encode(type, StandardCharsets.UTF_8), pause ? "Yes, pause" : "Yes, resume", "/"));
+		return page(viewer, 200, question,
+				JobPages.confirm(viewer, question, explanation,
+						"/types/" + (pause ? "pause" : "resume") + "?type="
+								+ URLEncoder.encode(type, StandardCharsets.UTF_8),
+						pause ? "Yes, pause" : "Yes, resume", "/"));
 	}
 
 	Page typeAction(Viewer viewer, String type, boolean pause) {
@@ -178,21 +186,26 @@ public final class QueueDashboard {
 
 	private Page typeUnchanged(Viewer viewer, String type, boolean pause) {
 		String title = "Job type " + type + " is " + (pause ? "already paused" : "not paused");
-		return page(viewer, 409, title, JobPages.message(viewer, title,
-				"Nothing was changed: someone else may have " + (pause ? "paused" : "resumed") + " it already.",
-				"/", "Back to the overview"));
+		return page(viewer, 409, title,
+				JobPages.message(viewer, title,
+						"Nothing was changed: someone else may have " + (pause ? "paused" : "resumed") + " it already.",
+						"/", "Back to the overview"));
 	}
 
 	private Page noSuchJob(Viewer viewer, long id) {
 		String title = "There is no job #" + id;
-		return page(viewer, 404, title, JobPages.message(viewer, title, "It was never enqueued, or it finished and "
-				+ "was deleted once its retention passed.", "/jobs", "See all jobs"));
+		return page(viewer, 404, title,
+				JobPages.message(viewer, title,
+						"It was never enqueued, or it finished and " + "was deleted once its retention passed.",
+						"/jobs", "See all jobs"));
 	}
 
 	private Page movedOn(Viewer viewer, long id, JobAction action, JobStatus status) {
 		String title = "Job #" + id + " was not " + action.done();
-		return page(viewer, 409, title, JobPages.message(viewer, title, "It is " + status.dbValue() + " now, and "
-				+ action.rule() + " Nothing was changed.", "/jobs/" + id, "Back to job #" + id));
+		return page(viewer, 409, title,
+				JobPages.message(viewer, title,
+						"It is " + status.dbValue() + " now, and " + action.rule() + " Nothing was changed.",
+						"/jobs/" + id, "Back to job #" + id));
 	}
 
 	/** A page that says no (or a confirmation), with the status to answer with. */
@@ -256,9 +269,8 @@ public final class QueueDashboard {
 			return (this == RETRY)
 					? "The " + type + " job is " + status.dbValue() + ". It goes back to pending with a fresh set "
 							+ "of attempts and runs as soon as a worker is free."
-					: "The " + type + " job is " + status.dbValue() + ". "
-							+ ((status == JobStatus.RUNNING) ? "Its handler is interrupted and the job ends cancelled."
-									: "It will not run.");
+					: "The " + type + " job is " + status.dbValue() + ". " + ((status == JobStatus.RUNNING)
+							? "Its handler is interrupted and the job ends cancelled." : "It will not run.");
 		}
 
 	}

@@ -23,9 +23,10 @@ import dev.jobqueue.autoconfigure.QueueProperties;
 import dev.jobqueue.core.QueueInsights;
 
 /**
- * The dashboard ({@code jobqueue.dashboard.enabled=true}) in a servlet web application with Spring MVC: routes
- * under {@code jobqueue.dashboard.path}, through the application's own filter chain. It shows values as the
- * {@code jobqueue} endpoint does ({@code management.endpoint.jobqueue.show-values} and {@code roles}).
+ * The dashboard ({@code jobqueue.dashboard.enabled=true}) in a servlet web application
+ * with Spring MVC: routes under {@code jobqueue.dashboard.path}, through the
+ * application's own filter chain. It shows values as the {@code jobqueue} endpoint does
+ * ({@code management.endpoint.jobqueue.show-values} and {@code roles}).
  */
 @AutoConfiguration(after = QueueAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)

@@ -12,13 +12,16 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 
 /**
- * When the dashboard shows payloads, results, error and event details, dedup keys and progress messages: the
- * {@code jobqueue} endpoint's policy ({@code management.endpoint.jobqueue.show-values} and {@code roles}), so that
- * one setting decides what a person sees of a job, whether through the endpoint or through the dashboard. Read
- * from the environment rather than from the endpoint's properties, so the dashboard needs no actuator.
+ * When the dashboard shows payloads, results, error and event details, dedup keys and
+ * progress messages: the {@code jobqueue} endpoint's policy
+ * ({@code management.endpoint.jobqueue.show-values} and {@code roles}), so that one
+ * setting decides what a person sees of a job, whether through the endpoint or through
+ * the dashboard. Read from the environment rather than from the endpoint's properties, so
+ * the dashboard needs no actuator.
  *
  * @param showValues when values are shown
- * @param roles roles that see values with {@link ShowValues#WHEN_AUTHORIZED}; empty for any signed-in user
+ * @param roles roles that see values with {@link ShowValues#WHEN_AUTHORIZED}; empty for
+ * any signed-in user
  */
 record ValuesPolicy(ShowValues showValues, Set<String> roles) {
 
@@ -37,24 +40,34 @@ record ValuesPolicy(ShowValues showValues, Set<String> roles) {
 				binder.bind(ROLES, Bindable.setOf(String.class)).orElse(Set.of()));
 	}
 
-	/** Whether the person behind {@code request} sees values, judged from its principal and roles. */
+	/**
+	 * Whether the person behind {@code request} sees values, judged from its principal
+	 * and roles.
+	 */
 	boolean shown(HttpServletRequest request) {
 		return switch (this.showValues) {
 			case ALWAYS -> true;
 			case NEVER -> false;
 			case WHEN_AUTHORIZED -> {
 				Principal principal = request.getUserPrincipal();
-				yield principal != null && (this.roles.isEmpty() || this.roles.stream().anyMatch(request::isUserInRole));
+				yield principal != null
+						&& (this.roles.isEmpty() || this.roles.stream().anyMatch(request::isUserInRole));
 			}
 		};
 	}
 
-	/** As written in the properties: {@code never}, {@code when-authorized} or {@code always}. */
+	/**
+	 * As written in the properties: {@code never}, {@code when-authorized} or
+	 * {@code always}.
+	 */
 	String describe() {
 		return this.showValues.name().toLowerCase(Locale.ROOT).replace('_', '-');
 	}
 
-	/** When values that may hold personal data are shown; the values of Boot's {@code Show}. */
+	/**
+	 * When values that may hold personal data are shown; the values of Boot's
+	 * {@code Show}.
+	 */
 	enum ShowValues {
 
 		/** Never. */

@@ -1,8 +1,9 @@
 package dev.jobqueue.dashboard;
 
 /**
- * Who looks at a page, as far as rendering cares: where the dashboard lives, whether this person may see
- * values and act, and the CSRF field a form must carry (when Spring Security guards the application).
+ * Who looks at a page, as far as rendering cares: where the dashboard lives, whether this
+ * person may see values and act, and the CSRF field a form must carry (when Spring
+ * Security guards the application).
  *
  * @param base the dashboard's path, without a trailing slash
  * @param showValues whether payloads, results, error details and dedup keys are shown

@@ -18,14 +18,17 @@ import dev.jobqueue.core.WorkerListener;
  * The worker's own meters, recorded as runs end (names as Prometheus shows them):
  * <ul>
  * <li>{@code jobqueue_queue_wait_seconds{type,outcome}}: from due time to claim.</li>
- * <li>{@code jobqueue_completed_total{type,outcome}}: runs whose outcome was written. Outcomes are
- * {@code succeeded}, {@code retry}, {@code failed}, {@code snoozed}, {@code cancelled} and
- * {@code handed_back}.</li>
- * <li>{@code jobqueue_completions_stale_total{type}}: outcomes rejected because the run had lost its job.</li>
- * <li>{@code jobqueue_claim_batch_size}: jobs per claim that found work (empty polls are not recorded).</li>
+ * <li>{@code jobqueue_completed_total{type,outcome}}: runs whose outcome was written.
+ * Outcomes are {@code succeeded}, {@code retry}, {@code failed}, {@code snoozed},
+ * {@code cancelled} and {@code handed_back}.</li>
+ * <li>{@code jobqueue_completions_stale_total{type}}: outcomes rejected because the run
+ * had lost its job.</li>
+ * <li>{@code jobqueue_claim_batch_size}: jobs per claim that found work (empty polls are
+ * not recorded).</li>
  * </ul>
- * Meters are registered in the registry this binder is bound to; events before that are not recorded. How long
- * handlers ran is not timed here: the {@code jobqueue.job} observation of each run times it once
+ * Meters are registered in the registry this binder is bound to; events before that are
+ * not recorded. How long handlers ran is not timed here: the {@code jobqueue.job}
+ * observation of each run times it once
  * ({@code jobqueue_job_seconds{type,outcome,error}}), as Boot times scheduled tasks.
  */
 public class QueueMeterListener implements WorkerListener, MeterBinder {
@@ -34,10 +37,12 @@ public class QueueMeterListener implements WorkerListener, MeterBinder {
 
 	@Override
 	public void bindTo(MeterRegistry registry) {
-		this.meters = new Meters(Timer.builder("jobqueue.queue.wait")
+		this.meters = new Meters(
+				Timer.builder("jobqueue.queue.wait")
 					.description("How long jobs waited from their due time until a worker claimed them")
 					.withRegistry(registry),
-				Counter.builder("jobqueue.completed").description("Job runs whose outcome was written")
+				Counter.builder("jobqueue.completed")
+					.description("Job runs whose outcome was written")
 					.withRegistry(registry),
 				Counter.builder("jobqueue.completions.stale")
 					.description("Run outcomes rejected because the run no longer held its job")
@@ -79,8 +84,8 @@ public class QueueMeterListener implements WorkerListener, MeterBinder {
 		return kind.name().toLowerCase(Locale.ROOT);
 	}
 
-	private record Meters(MeterProvider<Timer> queueWait,
-			MeterProvider<Counter> completed, MeterProvider<Counter> stale, DistributionSummary claimBatch) {
+	private record Meters(MeterProvider<Timer> queueWait, MeterProvider<Counter> completed,
+			MeterProvider<Counter> stale, DistributionSummary claimBatch) {
 
 	}
 

@@ -20,22 +20,26 @@ import dev.jobqueue.core.QueueSnapshot;
 import dev.jobqueue.core.QueueSnapshot.ErrorCount;
 
 /**
- * The queue's gauges, read from the latest {@link QueueSnapshot} (see {@link QueueSnapshotRefresher}), never
- * from the database at scrape time. Names as Prometheus shows them:
+ * The queue's gauges, read from the latest {@link QueueSnapshot} (see
+ * {@link QueueSnapshotRefresher}), never from the database at scrape time. Names as
+ * Prometheus shows them:
  * <ul>
- * <li>{@code jobqueue_jobs{status,type}}: jobs per status and type (every status of every known type, zeros
- * included).</li>
- * <li>{@code jobqueue_oldest_age_seconds{status}}: for {@code pending}, how long the oldest claimable job (due,
- * not waiting out a backoff) has waited; for {@code running}, how long ago the oldest running job was
- * claimed; 0 when there is none.</li>
- * <li>{@code jobqueue_errors{error_code}}: failed and retrying jobs per error code, the Top-N
- * ({@code jobqueue.observability.top-errors}) by name and the rest under {@code OTHER}, so the tag's
- * cardinality stays bounded whatever codes handlers produce.</li>
- * <li>{@code jobqueue_retries{attempts}}: unfinished and failed jobs per attempts used ({@code 0} to {@code 9},
- * then {@code 10+}).</li>
- * <li>{@code jobqueue_stuck}, {@code jobqueue_unhandled} (pending jobs of types no live worker handles),
- * {@code jobqueue_workers} (live workers), {@code jobqueue_sqlite_size_bytes{file=database|wal}},
- * {@code jobqueue_sqlite_free_pages} and the counter {@code jobqueue_sqlite_busy_retries_total}.</li>
+ * <li>{@code jobqueue_jobs{status,type}}: jobs per status and type (every status of every
+ * known type, zeros included).</li>
+ * <li>{@code jobqueue_oldest_age_seconds{status}}: for {@code pending}, how long the
+ * oldest claimable job (due, not waiting out a backoff) has waited; for {@code running},
+ * how long ago the oldest running job was claimed; 0 when there is none.</li>
+ * <li>{@code jobqueue_errors{error_code}}: failed and retrying jobs per error code, the
+ * Top-N ({@code jobqueue.observability.top-errors}) by name and the rest under
+ * {@code OTHER}, so the tag's cardinality stays bounded whatever codes handlers
+ * produce.</li>
+ * <li>{@code jobqueue_retries{attempts}}: unfinished and failed jobs per attempts used
+ * ({@code 0} to {@code 9}, then {@code 10+}).</li>
+ * <li>{@code jobqueue_stuck}, {@code jobqueue_unhandled} (pending jobs of types no live
+ * worker handles), {@code jobqueue_workers} (live workers),
+ * {@code jobqueue_sqlite_size_bytes{file=database|wal}},
+ * {@code jobqueue_sqlite_free_pages} and the counter
+ * {@code jobqueue_sqlite_busy_retries_total}.</li>
  * </ul>
  */
 public class QueueMetrics implements MeterBinder {
@@ -79,12 +83,15 @@ public class QueueMetrics implements MeterBinder {
 		Gauge.builder("jobqueue.stuck", this, (metrics) -> metrics.value((s) -> s.stuck().count()))
 			.description("Running jobs without heartbeat for longer than jobqueue.observability.stuck-after")
 			.register(registry);
-		Gauge.builder("jobqueue.unhandled", this,
-				(metrics) -> metrics.value((s) -> s.unhandled().values().stream().mapToLong(Long::longValue).sum()))
+		Gauge
+			.builder("jobqueue.unhandled", this,
+					(metrics) -> metrics.value((s) -> s.unhandled().values().stream().mapToLong(Long::longValue).sum()))
 			.description("Pending jobs of types that no live worker handles")
 			.register(registry);
-		Gauge.builder("jobqueue.workers", this,
-				(metrics) -> metrics.value((s) -> s.workers().stream().filter(QueueSnapshot.WorkerState::alive).count()))
+		Gauge
+			.builder("jobqueue.workers", this,
+					(metrics) -> metrics
+						.value((s) -> s.workers().stream().filter(QueueSnapshot.WorkerState::alive).count()))
 			.description("Live workers")
 			.register(registry);
 		Gauge.builder("jobqueue.sqlite.size", this, (metrics) -> metrics.value((s) -> s.storage().databaseBytes()))
@@ -120,7 +127,10 @@ public class QueueMetrics implements MeterBinder {
 		}
 	}
 
-	/** Takes a new snapshot: the plain gauges read it, the tagged ones get their rows replaced. */
+	/**
+	 * Takes a new snapshot: the plain gauges read it, the tagged ones get their rows
+	 * replaced.
+	 */
 	void update(QueueSnapshot snapshot) {
 		this.snapshot = snapshot;
 		for (Bound meters : this.bound) {
@@ -142,7 +152,10 @@ public class QueueMetrics implements MeterBinder {
 		return (current != null) ? reader.applyAsLong(current) : 0;
 	}
 
-	/** The error_code rows: the Top-N by name, the rest summed under OTHER (always present). */
+	/**
+	 * The error_code rows: the Top-N by name, the rest summed under OTHER (always
+	 * present).
+	 */
 	static Map<String, Long> errorRows(QueueSnapshot.ErrorSummary errors, int topErrors) {
 		Map<String, Long> rows = new TreeMap<>();
 		long other = errors.other();
@@ -162,8 +175,8 @@ public class QueueMetrics implements MeterBinder {
 	/** The attempts rows: 0 to 9 by value, the rest as 10+. */
 	static Map<String, Long> retryRows(Map<Integer, Long> retries) {
 		Map<String, Long> rows = new TreeMap<>();
-		retries.forEach((attempts, count) -> rows.merge(
-				(attempts < RETRY_BUCKETS) ? String.valueOf(attempts) : RETRY_BUCKETS + "+", count, Long::sum));
+		retries.forEach((attempts, count) -> rows
+			.merge((attempts < RETRY_BUCKETS) ? String.valueOf(attempts) : RETRY_BUCKETS + "+", count, Long::sum));
 		return rows;
 	}
 

@@ -1,6 +1,5 @@
 package dev.jobqueue.metrics;
 
-
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -18,15 +17,15 @@ import dev.jobqueue.core.QueueInsights;
 import dev.jobqueue.core.QueueStorage;
 
 /**
- * Auto-configures the queue's Micrometer meters when a {@link MeterRegistry} is present: the gauges of
- * {@link QueueMetrics} behind a scheduled {@link QueueSnapshotRefresher}, and the worker's timers and counters
- * of {@link QueueMeterListener}.
+ * Auto-configures the queue's Micrometer meters when a {@link MeterRegistry} is present:
+ * the gauges of {@link QueueMetrics} behind a scheduled {@link QueueSnapshotRefresher},
+ * and the worker's timers and counters of {@link QueueMeterListener}.
  */
-@AutoConfiguration(after = QueueAutoConfiguration.class,
-		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
-				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
-				"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
-				"org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusMetricsExportAutoConfiguration" })
+@AutoConfiguration(after = QueueAutoConfiguration.class, afterName = {
+		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+		"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
+		"org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusMetricsExportAutoConfiguration" })
 @ConditionalOnClass(MeterRegistry.class)
 @ConditionalOnBooleanProperty(name = "jobqueue.enabled", matchIfMissing = true)
 @ConditionalOnBean({ MeterRegistry.class, QueueInsights.class })
@@ -36,7 +35,8 @@ public final class QueueMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	QueueSnapshotRefresher queueSnapshotRefresher(QueueInsights insights, QueueProperties properties,
 			ObjectProvider<JobQueueClock> clock) {
-		return new QueueSnapshotRefresher(insights, properties.snapshotSettings(), clock.getIfAvailable(JobQueueClock::system).clock(),
+		return new QueueSnapshotRefresher(insights, properties.snapshotSettings(),
+				clock.getIfAvailable(JobQueueClock::system).clock(),
 				properties.getObservability().getRefreshInterval());
 	}
 

@@ -18,10 +18,11 @@ import dev.jobqueue.core.QueueInsights.SnapshotSettings;
 import dev.jobqueue.core.QueueSnapshot;
 
 /**
- * Takes a {@link QueueSnapshot} on a schedule, on its own daemon thread, and hands it to its consumers (the
- * gauges of {@link QueueMetrics}). Scrapes read the latest snapshot, so however often they come and however
- * many tags the gauges have, the database sees one snapshot per interval. A failed refresh keeps the previous
- * snapshot and is logged (by the {@link BackgroundLoop}: the first of a run of failures, then sparingly).
+ * Takes a {@link QueueSnapshot} on a schedule, on its own daemon thread, and hands it to
+ * its consumers (the gauges of {@link QueueMetrics}). Scrapes read the latest snapshot,
+ * so however often they come and however many tags the gauges have, the database sees one
+ * snapshot per interval. A failed refresh keeps the previous snapshot and is logged (by
+ * the {@link BackgroundLoop}: the first of a run of failures, then sparingly).
  */
 public class QueueSnapshotRefresher implements SmartLifecycle {
 
@@ -53,7 +54,10 @@ public class QueueSnapshotRefresher implements SmartLifecycle {
 		this.interval = interval;
 	}
 
-	/** Hands every future snapshot, and the latest one if there is one, to {@code consumer}. */
+	/**
+	 * Hands every future snapshot, and the latest one if there is one, to
+	 * {@code consumer}.
+	 */
 	public void addConsumer(Consumer<QueueSnapshot> consumer) {
 		this.consumers.add(consumer);
 		QueueSnapshot current = this.latest;
@@ -118,7 +122,8 @@ public class QueueSnapshotRefresher implements SmartLifecycle {
 			this.loop = null;
 		}
 		if (refreshing != null) {
-			// A snapshot under way is not waited for: it only reads, and the thread never keeps the JVM alive.
+			// A snapshot under way is not waited for: it only reads, and the thread never
+			// keeps the JVM alive.
 			refreshing.stop(Duration.ofSeconds(1));
 		}
 	}

@@ -7,10 +7,11 @@ import dev.jobqueue.core.Completion;
 import dev.jobqueue.metrics.QueueMeterListener;
 
 /**
- * The default {@link JobObservationConvention}: observation {@code jobqueue.job}, span {@code job <type>},
- * low-cardinality tags {@code type} and {@code outcome} (as in the {@code jobqueue.completed} counter;
- * {@code unknown} until the run ends), high-cardinality tags {@code job.id}, {@code job.attempt} and, for
- * failures, {@code error.code}.
+ * The default {@link JobObservationConvention}: observation {@code jobqueue.job}, span
+ * {@code job <type>}, low-cardinality tags {@code type} and {@code outcome} (as in the
+ * {@code jobqueue.completed} counter; {@code unknown} until the run ends),
+ * high-cardinality tags {@code job.id}, {@code job.attempt} and, for failures,
+ * {@code error.code}.
  */
 public class DefaultJobObservationConvention implements JobObservationConvention {
 
@@ -37,7 +38,8 @@ public class DefaultJobObservationConvention implements JobObservationConvention
 	@Override
 	public KeyValues getHighCardinalityKeyValues(JobObservationContext context) {
 		ClaimedJob job = context.getJob();
-		KeyValues values = KeyValues.of("job.id", String.valueOf(job.id()), "job.attempt", String.valueOf(job.attempt()));
+		KeyValues values = KeyValues.of("job.id", String.valueOf(job.id()), "job.attempt",
+				String.valueOf(job.attempt()));
 		Completion completion = context.getCompletion();
 		if (completion != null && completion.errorCode() != null) {
 			values = values.and("error.code", completion.errorCode());

@@ -12,16 +12,18 @@ import dev.jobqueue.core.Completion;
 import dev.jobqueue.core.TraceHeaders;
 
 /**
- * The observation context of one job run. It is a {@link ReceiverContext} whose carrier is the propagation
- * headers stored with the job at enqueue: a tracer's propagating handler extracts them with the application's
- * propagator, so the run's span continues the enqueuing trace, with its {@code tracestate} and baggage.
+ * The observation context of one job run. It is a {@link ReceiverContext} whose carrier
+ * is the propagation headers stored with the job at enqueue: a tracer's propagating
+ * handler extracts them with the application's propagator, so the run's span continues
+ * the enqueuing trace, with its {@code tracestate} and baggage.
  * <p>
- * Jobs stored before headers were kept hold a bare W3C {@code traceparent}; B3 headers are derived from it for
- * tracers set up with B3 propagation.
+ * Jobs stored before headers were kept hold a bare W3C {@code traceparent}; B3 headers
+ * are derived from it for tracers set up with B3 propagation.
  */
 public class JobObservationContext extends ReceiverContext<Map<String, String>> {
 
-	private static final Pattern W3C_TRACE_PARENT = Pattern.compile("[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}");
+	private static final Pattern W3C_TRACE_PARENT = Pattern
+		.compile("[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}");
 
 	private final ClaimedJob job;
 
@@ -63,7 +65,8 @@ public class JobObservationContext extends ReceiverContext<Map<String, String>> 
 	}
 
 	private static String fromLegacyTraceParent(String traceParent, String key) {
-		// Stored data is not trusted: a malformed value starts a new trace rather than failing the run.
+		// Stored data is not trusted: a malformed value starts a new trace rather than
+		// failing the run.
 		if (traceParent == null || !W3C_TRACE_PARENT.matcher(traceParent).matches()) {
 			return null;
 		}

@@ -13,10 +13,10 @@ import dev.jobqueue.core.Completion;
 import dev.jobqueue.core.RunInterceptor;
 
 /**
- * Observes each run as a {@code jobqueue.job} {@link Observation}, open in scope on the thread that runs the
- * handler (so the handler's own observations and log correlation nest under it). With a tracer, the run's
- * span continues the trace stored at enqueue (see {@link JobObservationContext}). With a no-op registry it
- * costs a null check.
+ * Observes each run as a {@code jobqueue.job} {@link Observation}, open in scope on the
+ * thread that runs the handler (so the handler's own observations and log correlation
+ * nest under it). With a tracer, the run's span continues the trace stored at enqueue
+ * (see {@link JobObservationContext}). With a no-op registry it costs a null check.
  */
 public class ObservationRunInterceptor implements RunInterceptor {
 
@@ -71,7 +71,10 @@ public class ObservationRunInterceptor implements RunInterceptor {
 		}
 	}
 
-	/** Marks a failed run's span and timer as an error; carries the error code, not a stack trace. */
+	/**
+	 * Marks a failed run's span and timer as an error; carries the error code, not a
+	 * stack trace.
+	 */
 	static final class JobRunFailure extends RuntimeException {
 
 		JobRunFailure(Completion completion) {

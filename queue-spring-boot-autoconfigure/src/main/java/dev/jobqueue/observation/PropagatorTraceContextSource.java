@@ -11,10 +11,11 @@ import io.micrometer.tracing.propagation.Propagator;
 import dev.jobqueue.core.TraceContextSource;
 
 /**
- * The propagation headers of Micrometer Tracing's current span, written by the application's configured
- * {@link Propagator}: whichever format the tracer propagates (W3C, B3, several), with {@code tracestate} and
- * baggage, is what the job stores. At run, {@link JobObservationContext} hands the same headers to the tracer's
- * receiving handler, which extracts them with the same propagator.
+ * The propagation headers of Micrometer Tracing's current span, written by the
+ * application's configured {@link Propagator}: whichever format the tracer propagates
+ * (W3C, B3, several), with {@code tracestate} and baggage, is what the job stores. At
+ * run, {@link JobObservationContext} hands the same headers to the tracer's receiving
+ * handler, which extracts them with the same propagator.
  */
 public class PropagatorTraceContextSource implements TraceContextSource {
 
@@ -27,8 +28,10 @@ public class PropagatorTraceContextSource implements TraceContextSource {
 	private volatile Propagator resolvedPropagator;
 
 	/**
-	 * @param tracer looked up on first use; may supply {@code null} when no tracer is configured
-	 * @param propagator looked up on first use; may supply {@code null} when no propagator is configured
+	 * @param tracer looked up on first use; may supply {@code null} when no tracer is
+	 * configured
+	 * @param propagator looked up on first use; may supply {@code null} when no
+	 * propagator is configured
 	 */
 	public PropagatorTraceContextSource(Supplier<Tracer> tracer, Supplier<Propagator> propagator) {
 		this.tracer = tracer;

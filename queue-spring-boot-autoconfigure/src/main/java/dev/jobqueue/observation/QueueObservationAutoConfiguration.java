@@ -16,9 +16,10 @@ import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
 import dev.jobqueue.core.TraceContextSource;
 
 /**
- * Auto-configures the {@code jobqueue.job} observation of each run and, with Micrometer Tracing, storing the
- * enqueuing trace's propagation headers, written by the application's {@link Propagator}, with each job. The
- * registry, tracer and propagator are looked up when first needed, so this does not depend on the order of the
+ * Auto-configures the {@code jobqueue.job} observation of each run and, with Micrometer
+ * Tracing, storing the enqueuing trace's propagation headers, written by the
+ * application's {@link Propagator}, with each job. The registry, tracer and propagator
+ * are looked up when first needed, so this does not depend on the order of the
  * observation and tracing auto-configurations; without them it costs nothing.
  */
 @AutoConfiguration(before = QueueAutoConfiguration.class)

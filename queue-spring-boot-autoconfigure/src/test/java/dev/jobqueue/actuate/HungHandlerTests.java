@@ -35,8 +35,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A handler that hangs without a heartbeat of its own is stuck after {@code stuck-after}, although its worker
- * keeps renewing the lease; one that heartbeats is not. The endpoint lists it with its worker, and health says so.
+ * A handler that hangs without a heartbeat of its own is stuck after {@code stuck-after},
+ * although its worker keeps renewing the lease; one that heartbeats is not. The endpoint
+ * lists it with its worker, and health says so.
  */
 @SpringBootTest(classes = ObservabilityTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "management.endpoints.web.exposure.include=jobqueue,health",

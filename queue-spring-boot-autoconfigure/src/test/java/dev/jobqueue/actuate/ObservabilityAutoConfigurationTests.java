@@ -62,11 +62,10 @@ class ObservabilityAutoConfigurationTests {
 
 	@Test
 	void endpointHidesValuesByDefaultAndItsWebExtensionComesWithWebExposure() {
-		runner().withPropertyValues("management.endpoints.web.exposure.include=jobqueue")
-			.run((context) -> {
-				assertThat(context).hasSingleBean(QueueEndpointWebExtension.class);
-				assertThat(context.getBean(QueueEndpointProperties.class).getShowValues()).isEqualTo(Show.NEVER);
-			});
+		runner().withPropertyValues("management.endpoints.web.exposure.include=jobqueue").run((context) -> {
+			assertThat(context).hasSingleBean(QueueEndpointWebExtension.class);
+			assertThat(context.getBean(QueueEndpointProperties.class).getShowValues()).isEqualTo(Show.NEVER);
+		});
 		runner().withPropertyValues("spring.jmx.enabled=true", "management.endpoints.jmx.exposure.include=jobqueue")
 			.run((context) -> assertThat(context).hasSingleBean(QueueEndpoint.class)
 				.doesNotHaveBean(QueueEndpointWebExtension.class));
@@ -74,10 +73,12 @@ class ObservabilityAutoConfigurationTests {
 
 	@Test
 	void overJmxTheEndpointAnswersWithoutHttpStatusesAndTreatsWhenAuthorizedAsAuthorized() {
-		// Upper case: a context runner's environment lacks the lenient enum conversion of a SpringApplication.
-		runner().withPropertyValues("spring.jmx.enabled=true", "management.endpoints.jmx.exposure.include=jobqueue",
-				"management.endpoint.jobqueue.access=UNRESTRICTED",
-				"management.endpoint.jobqueue.show-values=when-authorized")
+		// Upper case: a context runner's environment lacks the lenient enum conversion of
+		// a SpringApplication.
+		runner()
+			.withPropertyValues("spring.jmx.enabled=true", "management.endpoints.jmx.exposure.include=jobqueue",
+					"management.endpoint.jobqueue.access=UNRESTRICTED",
+					"management.endpoint.jobqueue.show-values=when-authorized")
 			.run((context) -> {
 				QueueEndpoint endpoint = context.getBean(QueueEndpoint.class);
 				long id = context.getBean(JobQueue.class).enqueue(JobRequest.of("email", "ada").dedupKey("k-1"));
@@ -97,8 +98,9 @@ class ObservabilityAutoConfigurationTests {
 
 	@Test
 	void aMisspelledShowValuesFailsBindingWithBootsMessage() {
-		runner().withPropertyValues("management.endpoints.web.exposure.include=jobqueue",
-				"management.endpoint.jobqueue.show-values=sometimes")
+		runner()
+			.withPropertyValues("management.endpoints.web.exposure.include=jobqueue",
+					"management.endpoint.jobqueue.show-values=sometimes")
 			.run((context) -> assertThat(context).getFailure()
 				.hasStackTraceContaining("Failed to bind properties under 'management.endpoint.jobqueue.show-values' "
 						+ "to org.springframework.boot.actuate.endpoint.Show"));

@@ -1,6 +1,5 @@
 package dev.jobqueue.actuate;
 
-
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
@@ -9,8 +8,9 @@ import dev.jobqueue.autoconfigure.JobQueueClock;
 import dev.jobqueue.testing.MutableClock;
 
 /**
- * A minimal web application with actuator and the queue, on the file of {@code jobqueue.datasource.url}, with a
- * clock the tests move. No application DataSource: the queue has its own file.
+ * A minimal web application with actuator and the queue, on the file of
+ * {@code jobqueue.datasource.url}, with a clock the tests move. No application
+ * DataSource: the queue has its own file.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration(excludeName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
@@ -28,6 +28,5 @@ public class ObservabilityTestApplication {
 	JobQueueClock jobQueueClock(MutableClock queueClock) {
 		return new JobQueueClock(queueClock);
 	}
-
 
 }

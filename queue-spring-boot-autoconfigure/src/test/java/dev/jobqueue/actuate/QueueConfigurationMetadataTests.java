@@ -12,7 +12,10 @@ import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** What an IDE offers for the queue's actuator settings: the generated metadata, merged with our additions. */
+/**
+ * What an IDE offers for the queue's actuator settings: the generated metadata, merged
+ * with our additions.
+ */
 class QueueConfigurationMetadataTests {
 
 	@Test
@@ -23,7 +26,8 @@ class QueueConfigurationMetadataTests {
 		assertThat(property(metadata, "management.endpoint.jobqueue.show-values").get("type").asString())
 			.isEqualTo("org.springframework.boot.actuate.endpoint.Show");
 		assertThat(property(metadata, "management.endpoint.jobqueue.roles")).isNotNull();
-		// The dashboard follows the endpoint's show-values and roles: no second setting of its own.
+		// The dashboard follows the endpoint's show-values and roles: no second setting
+		// of its own.
 		assertThat(property(metadata, "jobqueue.dashboard.read-only")).isNotNull();
 		assertThat(property(metadata, "jobqueue.dashboard.show-values")).isNull();
 		assertThat(property(metadata, "jobqueue.dashboard.roles")).isNull();

@@ -24,13 +24,15 @@ import dev.jobqueue.JobStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Exposed with no access settings, as Boot's own endpoints: the state can be read, but no write operation
- * (retry, cancel, pause, resume) is reachable.
+ * Exposed with no access settings, as Boot's own endpoints: the state can be read, but no
+ * write operation (retry, cancel, pause, resume) is reachable.
  */
 @SpringBootTest(classes = ObservabilityTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "jobqueue.worker.enabled=false", "management.endpoints.web.exposure.include=jobqueue" })
-// Closed after the class, not by a JVM shutdown hook: no context (web server, worker, housekeeping) is left
-// for the test JVM's exit to stop, and a slow close shows here rather than as a killed fork.
+// Closed after the class, not by a JVM shutdown hook: no context (web server, worker,
+// housekeeping) is left
+// for the test JVM's exit to stop, and a slow close shows here rather than as a killed
+// fork.
 @DirtiesContext
 class QueueEndpointDefaultAccessTests {
 

@@ -25,13 +25,16 @@ import dev.jobqueue.JobStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * With the endpoint not listed in {@code management.endpoints.web.exposure.include}, neither its reads nor its
- * write operations are reachable over HTTP, and a job stays as it was.
+ * With the endpoint not listed in {@code management.endpoints.web.exposure.include},
+ * neither its reads nor its write operations are reachable over HTTP, and a job stays as
+ * it was.
  */
 @SpringBootTest(classes = ObservabilityTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "jobqueue.worker.enabled=false", "management.endpoints.web.exposure.include=health" })
-// Closed after the class, not by a JVM shutdown hook: no context (web server, worker, housekeeping) is left
-// for the test JVM's exit to stop, and a slow close shows here rather than as a killed fork.
+// Closed after the class, not by a JVM shutdown hook: no context (web server, worker,
+// housekeeping) is left
+// for the test JVM's exit to stop, and a slow close shows here rather than as a killed
+// fork.
 @DirtiesContext
 class QueueEndpointNotExposedTests {
 
@@ -69,7 +72,8 @@ class QueueEndpointNotExposedTests {
 		assertThat(health.statusCode()).isEqualTo(200);
 		assertThat(this.queue.find(id).orElseThrow().status()).isEqualTo(JobStatus.PENDING);
 		assertThat(this.context.getBeanNamesForType(QueueEndpoint.class)).isEmpty();
-		assertThat(this.context.getBeanNamesForType(QueueHealthIndicator.class)).containsExactly("jobqueueHealthContributor");
+		assertThat(this.context.getBeanNamesForType(QueueHealthIndicator.class))
+			.containsExactly("jobqueueHealthContributor");
 	}
 
 	private URI uri(String path) {

@@ -35,9 +35,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Values (payloads, results, error details, event details, dedup keys) in every answer of the endpoint, after a
- * real worker ran a job that succeeded with the marker as its result, and one whose payload Jackson refused,
- * quoting the marker in its error.
+ * Values (payloads, results, error details, event details, dedup keys) in every answer of
+ * the endpoint, after a real worker ran a job that succeeded with the marker as its
+ * result, and one whose payload Jackson refused, quoting the marker in its error.
  */
 class QueueEndpointShowValuesTests {
 
@@ -80,7 +80,10 @@ class QueueEndpointShowValuesTests {
 
 	}
 
-	/** {@code when-authorized} with no Spring Security: nobody is authenticated, so nobody sees values. */
+	/**
+	 * {@code when-authorized} with no Spring Security: nobody is authenticated, so nobody
+	 * sees values.
+	 */
 	@Nested
 	@SpringBootTest(classes = ObservabilityTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 			properties = { "management.endpoints.web.exposure.include=jobqueue",
@@ -118,11 +121,14 @@ class QueueEndpointShowValuesTests {
 		@Test
 		void valuesAreShownWithinThePreviewLength() throws Exception {
 			String echo = get("/actuator/jobqueue/" + this.echo);
-			assertThat(echo).contains("\"dedupKey\":\"dedup-" + MARKER + "\"", "\"preview\":\"\\\"" + MARKER.substring(0, 11));
+			assertThat(echo).contains("\"dedupKey\":\"dedup-" + MARKER + "\"",
+					"\"preview\":\"\\\"" + MARKER.substring(0, 11));
 			assertThat(echo).doesNotContain("\"preview\":\"\\\"" + MARKER + "\\\"\"");
 			assertThat(get("/actuator/jobqueue/" + this.strict)).contains("\"errorDetail\":\"").contains(MARKER);
-			// The failed attempt keeps the handler's stack trace, down to the frame that threw.
-			assertThat(get("/actuator/jobqueue/" + this.thrower)).contains("\"errorTrace\":\"java.lang.IllegalStateException")
+			// The failed attempt keeps the handler's stack trace, down to the frame that
+			// threw.
+			assertThat(get("/actuator/jobqueue/" + this.thrower))
+				.contains("\"errorTrace\":\"java.lang.IllegalStateException")
 				.contains(THROWING_FRAME);
 		}
 

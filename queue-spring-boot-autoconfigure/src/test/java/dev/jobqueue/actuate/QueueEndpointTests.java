@@ -37,8 +37,9 @@ import dev.jobqueue.sqlite.SqliteStorage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The five questions, asked over HTTP of a running application whose queue file is seeded by {@link QueueSeed},
- * with write access granted and values shown. Write operations run last: they change the seeded state.
+ * The five questions, asked over HTTP of a running application whose queue file is seeded
+ * by {@link QueueSeed}, with write access granted and values shown. Write operations run
+ * last: they change the seeded state.
  */
 @SpringBootTest(classes = ObservabilityTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "jobqueue.worker.enabled=false", "jobqueue.observability.top-errors=2",
@@ -47,8 +48,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 				"management.endpoint.health.show-details=always", "management.endpoint.jobqueue.access=unrestricted",
 				"management.endpoint.jobqueue.show-values=always" })
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-// Closed after the class, not by a JVM shutdown hook: no context (web server, worker, housekeeping) is left
-// for the test JVM's exit to stop, and a slow close shows here rather than as a killed fork.
+// Closed after the class, not by a JVM shutdown hook: no context (web server, worker,
+// housekeeping) is left
+// for the test JVM's exit to stop, and a slow close shows here rather than as a killed
+// fork.
 @DirtiesContext
 class QueueEndpointTests {
 
@@ -80,7 +83,8 @@ class QueueEndpointTests {
 	@BeforeEach
 	void seedOnce() throws Exception {
 		if (ids == null) {
-			ids = QueueSeed.seed(this.storage.jobs(), this.storage.database().dataSource(), Instant.parse(ObservabilityTestApplication.NOW));
+			ids = QueueSeed.seed(this.storage.jobs(), this.storage.database().dataSource(),
+					Instant.parse(ObservabilityTestApplication.NOW));
 		}
 	}
 
@@ -99,7 +103,8 @@ class QueueEndpointTests {
 		JsonNode email = queue.get("byType").get("email");
 		assertThat(json.convertValue(email, Map.class))
 			.isEqualTo(Map.of("pending", 2, "running", 2, "succeeded", 2, "failed", 2, "cancelled", 1));
-		assertThat(fieldNames(queue.get("byType"))).containsExactly("email", "invoice", "orphan", "report", "thumbnail");
+		assertThat(fieldNames(queue.get("byType"))).containsExactly("email", "invoice", "orphan", "report",
+				"thumbnail");
 	}
 
 	@Test
@@ -107,10 +112,12 @@ class QueueEndpointTests {
 	void oldestClaimableJobIgnoresJobsInBackoffAndOldestRunningJobsNameTheirWorker() throws Exception {
 		JsonNode queue = get("/actuator/jobqueue", 200);
 		JsonNode pending = queue.get("pending");
-		// p4's only worker is dead and no worker handles p5: they are held, not claimable.
+		// p4's only worker is dead and no worker handles p5: they are held, not
+		// claimable.
 		assertThat(pending.get("claimable").asLong()).isEqualTo(2);
 		assertThat(pending.get("scheduled").asLong()).isEqualTo(3);
-		// p3 was created first, but it waits out a backoff: p1 is the oldest that a worker could take.
+		// p3 was created first, but it waits out a backoff: p1 is the oldest that a
+		// worker could take.
 		JsonNode oldest = pending.get("oldestClaimable");
 		assertThat(oldest.get("id").asLong()).isEqualTo(ids.get("p1"));
 		assertThat(oldest.get("waitingSeconds").asDouble()).isEqualTo(120.0);
@@ -217,15 +224,17 @@ class QueueEndpointTests {
 		JsonNode last = get("/actuator/jobqueue/failed?size=2&before=" + ids.get("f2"), 200);
 		assertThat(ids(last)).containsExactly(ids.get("f1"));
 		assertThat(last.get("nextBefore").isNull()).isTrue();
-		assertThat(ids(get("/actuator/jobqueue/pending?type=email", 200))).containsExactly(ids.get("p2"), ids.get("p1"));
-		assertThat(ids(get("/actuator/jobqueue/all?errorCode=TIMEOUT:HANDLER", 200)))
-			.containsExactly(ids.get("f5"), ids.get("f2"), ids.get("f1"), ids.get("p2"));
+		assertThat(ids(get("/actuator/jobqueue/pending?type=email", 200))).containsExactly(ids.get("p2"),
+				ids.get("p1"));
+		assertThat(ids(get("/actuator/jobqueue/all?errorCode=TIMEOUT:HANDLER", 200))).containsExactly(ids.get("f5"),
+				ids.get("f2"), ids.get("f1"), ids.get("p2"));
 		assertThat(ids(get("/actuator/jobqueue/all?type=report", 200))).containsExactly(ids.get("f5"), ids.get("p4"));
 		assertThat(get("/actuator/jobqueue/failed?size=101", 400).get("message").asString())
 			.isEqualTo("Page size 101 is out of range: use 1 to 100 and page on with ?before=<nextBefore>");
 		assertThat(get("/actuator/jobqueue/late", 400).get("message").asString())
 			.startsWith("'late' is neither a job id nor a status");
-		assertThat(get("/actuator/jobqueue/999999", 404).get("message").asString()).startsWith("There is no job 999999");
+		assertThat(get("/actuator/jobqueue/999999", 404).get("message").asString())
+			.startsWith("There is no job 999999");
 	}
 
 	@Test
@@ -264,7 +273,8 @@ class QueueEndpointTests {
 		assertThat(pausedTypes.get(0).get("since").asString()).isEqualTo(ObservabilityTestApplication.NOW);
 		assertThat(get("/actuator/jobqueue/schedules", 200).get("schedules").get(0).get("paused").asBoolean()).isTrue();
 
-		// A paused type is listed by the overview, and its due jobs are held: neither claimable nor late.
+		// A paused type is listed by the overview, and its due jobs are held: neither
+		// claimable nor late.
 		assertThat(post("/actuator/jobqueue/email/pause", 200).get("applied").asBoolean()).isTrue();
 		JsonNode queue = get("/actuator/jobqueue", 200);
 		List<String> overviewPaused = new ArrayList<>();
@@ -327,8 +337,10 @@ class QueueEndpointTests {
 	}
 
 	private JsonNode post(String path, int expectedStatus) throws IOException, InterruptedException {
-		return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
-			.POST(HttpRequest.BodyPublishers.ofString("{}")).build(), expectedStatus);
+		return send(HttpRequest.newBuilder(uri(path))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString("{}"))
+			.build(), expectedStatus);
 	}
 
 	private JsonNode send(HttpRequest request, int expectedStatus) throws IOException, InterruptedException {

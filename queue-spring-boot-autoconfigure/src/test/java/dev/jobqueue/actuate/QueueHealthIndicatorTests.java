@@ -35,9 +35,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The health indicator on a real file. Tests may run as root, where {@code chmod} does not stop reads or
- * writes, so an unusable database is made in two other ways: a read-only connection (what a read-only mount or
- * file gives), and a file overwritten with bytes that are not a database.
+ * The health indicator on a real file. Tests may run as root, where {@code chmod} does
+ * not stop reads or writes, so an unusable database is made in two other ways: a
+ * read-only connection (what a read-only mount or file gives), and a file overwritten
+ * with bytes that are not a database.
  */
 @SuppressWarnings("unchecked")
 class QueueHealthIndicatorTests extends QueueFileTests {
@@ -53,8 +54,9 @@ class QueueHealthIndicatorTests extends QueueFileTests {
 	@Test
 	void degradedWhenAJobIsLeftRunningPastStuckAfter() {
 		long id = this.harness.queue.enqueue("email", "hello");
-		this.db.store().claim(new ClaimRequest("w-gone", 1, Set.of("email"), Map.of(), Set.of(),
-				this.clock.instant().plus(Duration.ofHours(1))), this.clock.instant());
+		this.db.store()
+			.claim(new ClaimRequest("w-gone", 1, Set.of("email"), Map.of(), Set.of(),
+					this.clock.instant().plus(Duration.ofHours(1))), this.clock.instant());
 		assertThat(indicator(null, Status.OUT_OF_SERVICE).health(true).getStatus()).isEqualTo(Status.UP);
 
 		this.clock.advance(Duration.ofMinutes(16));
@@ -128,7 +130,8 @@ class QueueHealthIndicatorTests extends QueueFileTests {
 		Files.deleteIfExists(Path.of(this.db.file() + "-wal"));
 		Files.deleteIfExists(Path.of(this.db.file() + "-shm"));
 		Files.write(this.db.file(), "overwritten by a backup script that got the path wrong\n".repeat(100).getBytes());
-		SQLiteDataSource broken = new SQLiteDataSource(SqliteDataSources.connectionConfig(Duration.ofSeconds(1), "NORMAL"));
+		SQLiteDataSource broken = new SQLiteDataSource(
+				SqliteDataSources.connectionConfig(Duration.ofSeconds(1), "NORMAL"));
 		broken.setUrl(this.db.url());
 		Health health = indicatorOn(broken).health(true);
 		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
@@ -145,7 +148,8 @@ class QueueHealthIndicatorTests extends QueueFileTests {
 				statement.execute("BEGIN IMMEDIATE");
 				statement.execute("UPDATE jobs SET priority = priority + 1");
 				locked.countDown();
-				// Released by the probe's completion; a probe that waits for the lock never releases it.
+				// Released by the probe's completion; a probe that waits for the lock
+				// never releases it.
 				boolean releasedWhileLocked = probed.await(10, TimeUnit.SECONDS);
 				statement.execute("ROLLBACK");
 				return releasedWhileLocked;
@@ -155,7 +159,8 @@ class QueueHealthIndicatorTests extends QueueFileTests {
 		holder.setDaemon(true);
 		holder.start();
 		assertThat(locked.await(10, TimeUnit.SECONDS)).isTrue();
-		// As patient as a production pool can be: a probe that asks for the write lock waits out the holder.
+		// As patient as a production pool can be: a probe that asks for the write lock
+		// waits out the holder.
 		try (HikariDataSource patient = SqliteDataSources.create(this.db.url(), Duration.ofMinutes(1), "NORMAL", 2)) {
 			Health health = indicatorOn(patient).health(true);
 			probed.countDown();
@@ -169,7 +174,8 @@ class QueueHealthIndicatorTests extends QueueFileTests {
 	void downWhenTheWorkerFailsRoundAfterRoundAndUpOnceItWritesAgain() {
 		this.harness.handle(HandlerDefinition.of("email", (payload, context) -> null));
 		this.harness.queue.enqueue("email", "hello");
-		// A real write failure on the worker's claim, as a full disk or a damaged page would give.
+		// A real write failure on the worker's claim, as a full disk or a damaged page
+		// would give.
 		this.db.execute("CREATE TRIGGER refuse_claims BEFORE UPDATE OF status ON jobs "
 				+ "BEGIN SELECT RAISE(ABORT, 'simulated write failure'); END");
 		JobWorker worker = this.harness.worker("w-failing", Executors.newSingleThreadExecutor());
@@ -197,11 +203,15 @@ class QueueHealthIndicatorTests extends QueueFileTests {
 		}
 	}
 
-	/** A worker of another process that handles these types and has just beaten its heartbeat. */
+	/**
+	 * A worker of another process that handles these types and has just beaten its
+	 * heartbeat.
+	 */
 	private void workerAliveNow(String... types) {
-		this.db.execute("INSERT OR REPLACE INTO job_workers (worker_id, host, pid, types, concurrency, started_at, "
-				+ "heartbeat_at) VALUES ('w-other', 'other-host', 1, ?, 4, ?, ?)", String.join(",", types),
-				this.clock.instant().toEpochMilli(), this.clock.instant().toEpochMilli());
+		this.db.execute(
+				"INSERT OR REPLACE INTO job_workers (worker_id, host, pid, types, concurrency, started_at, "
+						+ "heartbeat_at) VALUES ('w-other', 'other-host', 1, ?, 4, ?, ?)",
+				String.join(",", types), this.clock.instant().toEpochMilli(), this.clock.instant().toEpochMilli());
 	}
 
 	private QueueHealthIndicator indicator(Duration maxQueueAge, Status degraded) {

@@ -31,16 +31,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The auto-configured pieces together in a running application: jobs run by the real worker show up in the
- * Prometheus scrape (worker listener, run observation, snapshot gauges) and in the health endpoint.
+ * The auto-configured pieces together in a running application: jobs run by the real
+ * worker show up in the Prometheus scrape (worker listener, run observation, snapshot
+ * gauges) and in the health endpoint.
  */
 @SpringBootTest(classes = ObservabilityTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "management.endpoints.web.exposure.include=jobqueue,health,prometheus",
 				"management.endpoint.health.show-details=always", "jobqueue.worker.poll-interval=100ms",
 				"jobqueue.observability.refresh-interval=1h" })
 @Import(QueueObservabilityIntegrationTests.Handlers.class)
-// Closed after the class, not by a JVM shutdown hook: no context (web server, worker, housekeeping) is left
-// for the test JVM's exit to stop, and a slow close shows here rather than as a killed fork.
+// Closed after the class, not by a JVM shutdown hook: no context (web server, worker,
+// housekeeping) is left
+// for the test JVM's exit to stop, and a slow close shows here rather than as a killed
+// fork.
 @DirtiesContext
 class QueueObservabilityIntegrationTests {
 
@@ -72,7 +75,8 @@ class QueueObservabilityIntegrationTests {
 
 		assertThat(scrape).contains("jobqueue_jobs{status=\"succeeded\",type=\"greet\"} 1.0",
 				"jobqueue_jobs{status=\"failed\",type=\"fail\"} 1.0", "jobqueue_oldest_age_seconds{status=\"pending\"}",
-				"jobqueue_oldest_age_seconds{status=\"running\"}", "jobqueue_errors{error_code=\"INVALID_INPUT:INVALID\"} 1.0",
+				"jobqueue_oldest_age_seconds{status=\"running\"}",
+				"jobqueue_errors{error_code=\"INVALID_INPUT:INVALID\"} 1.0",
 				"jobqueue_errors{error_code=\"OTHER\"} 0.0", "jobqueue_retries{attempts=\"1\"} 1.0",
 				"jobqueue_queue_wait_seconds_count{outcome=\"failed\",type=\"fail\"} 1",
 				"jobqueue_completed_total{outcome=\"succeeded\",type=\"greet\"} 1.0", "jobqueue_claim_batch_size_count",

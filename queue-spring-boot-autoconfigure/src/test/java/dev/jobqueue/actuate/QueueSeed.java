@@ -21,7 +21,8 @@ import dev.jobqueue.core.WorkerInfo;
 import dev.jobqueue.sqlite.SqliteJobStore;
 
 /**
- * Jobs in every state, at known times before {@code now}, with the numbers the observability tests assert.
+ * Jobs in every state, at known times before {@code now}, with the numbers the
+ * observability tests assert.
  *
  * <pre>
  * pending    p1 email     due now-120s (oldest claimable)        attempts 0
@@ -50,37 +51,62 @@ final class QueueSeed {
 		try (Connection connection = dataSource.getConnection()) {
 			long t = now.toEpochMilli();
 			long s = 1000;
-			ids.put("p3", insert(connection, "thumbnail", "pending", 2, t + 600 * s, t - 3600 * s, t - 700 * s, null, null, "DEPENDENCY:S3", null));
-			ids.put("p1", insert(connection, "email", "pending", 0, t - 120 * s, t - 300 * s, null, null, null, null, null));
-			ids.put("p2", insert(connection, "email", "pending", 1, t - 30 * s, t - 200 * s, t - 100 * s, null, null, "TIMEOUT:HANDLER", null));
-			ids.put("p4", insert(connection, "report", "pending", 0, t - 60 * s, t - 60 * s, null, null, null, null, null));
-			ids.put("p5", insert(connection, "orphan", "pending", 0, t - 10 * s, t - 10 * s, null, null, null, null, null));
-			ids.put("r1", insert(connection, "email", "running", 1, t - 700 * s, t - 700 * s, t - 600 * s, "w-alive", t - 20 * s, null, null));
-			ids.put("r2", insert(connection, "thumbnail", "running", 3, t - 3100 * s, t - 5000 * s, t - 3000 * s, "w-alive", t - 2000 * s, "DEPENDENCY:S3", null));
-			ids.put("r3", insert(connection, "email", "running", 1, t - 100 * s, t - 100 * s, t - 100 * s, "w-alive", t - 100 * s, null, null));
-			ids.put("s1", insert(connection, "email", "succeeded", 1, t - 900 * s, t - 900 * s, t - 890 * s, "w-alive", t - 890 * s, null, t - 880 * s));
-			ids.put("s2", insert(connection, "email", "succeeded", 1, t - 800 * s, t - 800 * s, t - 790 * s, "w-alive", t - 790 * s, null, t - 780 * s));
-			ids.put("s3", insert(connection, "thumbnail", "succeeded", 1, t - 800 * s, t - 800 * s, t - 790 * s, "w-alive", t - 790 * s, null, t - 780 * s));
-			ids.put("f1", insert(connection, "email", "failed", 3, t - 900 * s, t - 1900 * s, t - 900 * s, "w-alive", t - 900 * s, "TIMEOUT:HANDLER", t - 890 * s));
-			ids.put("f2", insert(connection, "email", "failed", 3, t - 900 * s, t - 1900 * s, t - 900 * s, "w-alive", t - 900 * s, "TIMEOUT:HANDLER", t - 890 * s));
-			ids.put("f3", insert(connection, "thumbnail", "failed", 3, t - 900 * s, t - 1900 * s, t - 900 * s, "w-alive", t - 900 * s, "DEPENDENCY:S3", t - 890 * s));
-			ids.put("f4", insert(connection, "thumbnail", "failed", 1, t - 900 * s, t - 1900 * s, t - 900 * s, "w-alive", t - 900 * s, "INVALID_INPUT:PAYLOAD", t - 890 * s));
-			ids.put("f5", insert(connection, "report", "failed", 3, t - 900 * s, t - 1900 * s, t - 900 * s, "w-dead", t - 900 * s, "TIMEOUT:HANDLER", t - 890 * s));
-			ids.put("c1", insert(connection, "email", "cancelled", 0, t - 900 * s, t - 900 * s, null, null, null, null, t - 850 * s));
+			ids.put("p3", insert(connection, "thumbnail", "pending", 2, t + 600 * s, t - 3600 * s, t - 700 * s, null,
+					null, "DEPENDENCY:S3", null));
+			ids.put("p1",
+					insert(connection, "email", "pending", 0, t - 120 * s, t - 300 * s, null, null, null, null, null));
+			ids.put("p2", insert(connection, "email", "pending", 1, t - 30 * s, t - 200 * s, t - 100 * s, null, null,
+					"TIMEOUT:HANDLER", null));
+			ids.put("p4",
+					insert(connection, "report", "pending", 0, t - 60 * s, t - 60 * s, null, null, null, null, null));
+			ids.put("p5",
+					insert(connection, "orphan", "pending", 0, t - 10 * s, t - 10 * s, null, null, null, null, null));
+			ids.put("r1", insert(connection, "email", "running", 1, t - 700 * s, t - 700 * s, t - 600 * s, "w-alive",
+					t - 20 * s, null, null));
+			ids.put("r2", insert(connection, "thumbnail", "running", 3, t - 3100 * s, t - 5000 * s, t - 3000 * s,
+					"w-alive", t - 2000 * s, "DEPENDENCY:S3", null));
+			ids.put("r3", insert(connection, "email", "running", 1, t - 100 * s, t - 100 * s, t - 100 * s, "w-alive",
+					t - 100 * s, null, null));
+			ids.put("s1", insert(connection, "email", "succeeded", 1, t - 900 * s, t - 900 * s, t - 890 * s, "w-alive",
+					t - 890 * s, null, t - 880 * s));
+			ids.put("s2", insert(connection, "email", "succeeded", 1, t - 800 * s, t - 800 * s, t - 790 * s, "w-alive",
+					t - 790 * s, null, t - 780 * s));
+			ids.put("s3", insert(connection, "thumbnail", "succeeded", 1, t - 800 * s, t - 800 * s, t - 790 * s,
+					"w-alive", t - 790 * s, null, t - 780 * s));
+			ids.put("f1", insert(connection, "email", "failed", 3, t - 900 * s, t - 1900 * s, t - 900 * s, "w-alive",
+					t - 900 * s, "TIMEOUT:HANDLER", t - 890 * s));
+			ids.put("f2", insert(connection, "email", "failed", 3, t - 900 * s, t - 1900 * s, t - 900 * s, "w-alive",
+					t - 900 * s, "TIMEOUT:HANDLER", t - 890 * s));
+			ids.put("f3", insert(connection, "thumbnail", "failed", 3, t - 900 * s, t - 1900 * s, t - 900 * s,
+					"w-alive", t - 900 * s, "DEPENDENCY:S3", t - 890 * s));
+			ids.put("f4", insert(connection, "thumbnail", "failed", 1, t - 900 * s, t - 1900 * s, t - 900 * s,
+					"w-alive", t - 900 * s, "INVALID_INPUT:PAYLOAD", t - 890 * s));
+			ids.put("f5", insert(connection, "report", "failed", 3, t - 900 * s, t - 1900 * s, t - 900 * s, "w-dead",
+					t - 900 * s, "TIMEOUT:HANDLER", t - 890 * s));
+			ids.put("c1", insert(connection, "email", "cancelled", 0, t - 900 * s, t - 900 * s, null, null, null, null,
+					t - 850 * s));
 		}
-		store.registerWorker(new WorkerInfo("w-dead", "host-b", 2, Set.of("report"), 2), now.minus(Duration.ofMinutes(10)));
-		store.registerWorker(new WorkerInfo("w-alive", "host-a", 1, Set.of("email", "thumbnail"), 4), now.minusSeconds(10));
+		store.registerWorker(new WorkerInfo("w-dead", "host-b", 2, Set.of("report"), 2),
+				now.minus(Duration.ofMinutes(10)));
+		store.registerWorker(new WorkerInfo("w-alive", "host-a", 1, Set.of("email", "thumbnail"), 4),
+				now.minusSeconds(10));
 		return ids;
 	}
 
-	/** An invoice job run through the store: claimed, failed and retried, claimed again, succeeded. */
+	/**
+	 * An invoice job run through the store: claimed, failed and retried, claimed again,
+	 * succeeded.
+	 */
 	private static long timelineJob(SqliteJobStore store, Instant now) {
 		Instant start = now.minusSeconds(500);
-		long id = store.enqueue(List.of(new NewJob("invoice", "{\"invoice\":\"INV-2026-0001\",\"lines\":[1,2,3]}", 0,
-				start, 3, null, null)), start, () -> {
-				}).get(0);
+		long id = store.enqueue(List
+			.of(new NewJob("invoice", "{\"invoice\":\"INV-2026-0001\",\"lines\":[1,2,3]}", 0, start, 3, null, null)),
+				start, () -> {
+				})
+			.get(0);
 		ClaimedJob first = claim(store, start.plusSeconds(10));
-		store.complete(List.of(Completion.retry(first, "DEPENDENCY:PDF", "renderer answered 503", start.plusSeconds(30))),
+		store.complete(
+				List.of(Completion.retry(first, "DEPENDENCY:PDF", "renderer answered 503", start.plusSeconds(30))),
 				"w-alive", start.plusSeconds(20));
 		ClaimedJob second = claim(store, start.plusSeconds(40));
 		store.complete(List.of(Completion.succeeded(second, "\"sent\"")), "w-alive", start.plusSeconds(50));

@@ -14,14 +14,18 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
- * The layering, checked on the compiled main classes of every module: the API imports nothing internal, the engine
- * imports neither Spring nor JDBC nor a store, stores know nothing of Spring Boot, and nothing reads the wall clock
- * behind the injected one. (The core module's compile classpath holds no Spring at all; this also covers what a
+ * The layering, checked on the compiled main classes of every module: the API imports
+ * nothing internal, the engine imports neither Spring nor JDBC nor a store, stores know
+ * nothing of Spring Boot, and nothing reads the wall clock behind the injected one. (The
+ * core module's compile classpath holds no Spring at all; this also covers what a
  * classpath cannot, such as JDBC, which is part of the JDK.)
  */
 class ArchitectureTests {
 
-	/** The product's classes: not tests, nor the behaviour suite (jobqueue-store-tests), which is test code too. */
+	/**
+	 * The product's classes: not tests, nor the behaviour suite (jobqueue-store-tests),
+	 * which is test code too.
+	 */
 	private static final ImportOption MAIN_CLASSES_ONLY = (location) -> !location.contains("/test-classes/")
 			&& !location.contains("-tests.jar") && !location.contains("jobqueue-store-tests");
 

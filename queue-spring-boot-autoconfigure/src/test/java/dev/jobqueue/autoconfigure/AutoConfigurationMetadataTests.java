@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The auto-configuration processor writes the conditions of our auto-configurations to metadata, so Boot can skip
- * them at start-up without loading their classes.
+ * The auto-configuration processor writes the conditions of our auto-configurations to
+ * metadata, so Boot can skip them at start-up without loading their classes.
  */
 class AutoConfigurationMetadataTests {
 

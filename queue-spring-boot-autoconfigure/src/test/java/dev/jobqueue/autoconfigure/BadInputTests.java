@@ -53,9 +53,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The bad input catalogue: each bad input gets a clear error or a recorded outcome, nothing is lost, and the
- * database stays consistent. Handler-level cases run in a Spring context, so real {@code @JobHandler} methods
- * and payload mapping are exercised.
+ * The bad input catalogue: each bad input gets a clear error or a recorded outcome,
+ * nothing is lost, and the database stays consistent. Handler-level cases run in a Spring
+ * context, so real {@code @JobHandler} methods and payload mapping are exercised.
  */
 class BadInputTests {
 
@@ -119,25 +119,30 @@ class BadInputTests {
 		bad.put("type with a newline", () -> this.harness.queue.enqueue("thumb\nnail", 1));
 		bad.put("type of 10,000 characters", () -> this.harness.queue.enqueue("t".repeat(10_000), 1));
 		bad.put("negative priority", () -> this.harness.queue.enqueue(JobRequest.of("ok", 1).priority(-1_000_000)));
-		bad.put("absurd priority", () -> this.harness.queue.enqueue(JobRequest.of("ok", 1).priority(Integer.MAX_VALUE)));
-		bad.put("negative delay", () -> this.harness.queue.enqueue(JobRequest.of("ok", 1).delay(Duration.ofSeconds(-5))));
-		bad.put("absurd delay", () -> this.harness.queue.enqueue(JobRequest.of("ok", 1).delay(Duration.ofDays(100_000))));
+		bad.put("absurd priority",
+				() -> this.harness.queue.enqueue(JobRequest.of("ok", 1).priority(Integer.MAX_VALUE)));
+		bad.put("negative delay",
+				() -> this.harness.queue.enqueue(JobRequest.of("ok", 1).delay(Duration.ofSeconds(-5))));
+		bad.put("absurd delay",
+				() -> this.harness.queue.enqueue(JobRequest.of("ok", 1).delay(Duration.ofDays(100_000))));
 		bad.put("absurd runAt", () -> this.harness.queue.enqueue(JobRequest.of("ok", 1).runAt(Instant.MAX)));
 		bad.put("zero maxAttempts", () -> this.harness.queue.enqueue(JobRequest.of("ok", 1).maxAttempts(0)));
 		bad.put("negative maxAttempts", () -> this.harness.queue.enqueue(JobRequest.of("ok", 1).maxAttempts(-3)));
-		bad.put("absurd maxAttempts", () -> this.harness.queue.enqueue(JobRequest.of("ok", 1).maxAttempts(Integer.MAX_VALUE)));
+		bad.put("absurd maxAttempts",
+				() -> this.harness.queue.enqueue(JobRequest.of("ok", 1).maxAttempts(Integer.MAX_VALUE)));
 		bad.put("blank dedup key", () -> this.harness.queue.enqueue(JobRequest.of("ok", 1).dedupKey(" ")));
 		bad.put("oversized payload", () -> this.harness.queue.enqueue("ok", "p".repeat(200_000)));
 		bad.put("payload that is not JSON-able", () -> this.harness.queue.enqueue("ok", new Unwritable()));
-		bad.put("one bad job in a batch", () -> this.harness.queue.enqueueAll(
-				List.of(JobRequest.of("ok", 1), JobRequest.of("ok", 2).priority(5_000))));
+		bad.put("one bad job in a batch", () -> this.harness.queue
+			.enqueueAll(List.of(JobRequest.of("ok", 1), JobRequest.of("ok", 2).priority(5_000))));
 		for (Map.Entry<String, Runnable> entry : bad.entrySet()) {
 			tried.incrementAndGet();
 			assertThatExceptionOfType(RuntimeException.class).as(entry.getKey())
 				.isThrownBy(entry.getValue()::run)
 				.satisfies((ex) -> {
-					assertThat(ex).as(entry.getKey()).isInstanceOfAny(JobQueueException.class, NullPointerException.class,
-							IllegalArgumentException.class);
+					assertThat(ex).as(entry.getKey())
+						.isInstanceOfAny(JobQueueException.class, NullPointerException.class,
+								IllegalArgumentException.class);
 					assertThat(ex.getMessage()).as(entry.getKey()).isNotBlank().hasSizeGreaterThan(25);
 				});
 		}
@@ -171,7 +176,8 @@ class BadInputTests {
 				return status(ok) == JobStatus.SUCCEEDED;
 			});
 			assertThat(this.harness.queue.find(oom).orElseThrow().errorCode()).isEqualTo("RESOURCE:OUT_OF_MEMORY");
-			assertThat(this.harness.queue.find(overflow).orElseThrow().errorCode()).isEqualTo("INTERNAL:STACK_OVERFLOW");
+			assertThat(this.harness.queue.find(overflow).orElseThrow().errorCode())
+				.isEqualTo("INTERNAL:STACK_OVERFLOW");
 			assertThat(status(oom)).isEqualTo(JobStatus.FAILED);
 			assertThat(status(overflow)).isEqualTo(JobStatus.FAILED);
 			assertThat(threads).hasSize(3);
@@ -256,7 +262,8 @@ class BadInputTests {
 	void handlerEnqueueingReentrantlyWorksWithoutDeadlock() throws Exception {
 		this.harness.handle(HandlerDefinition.of("parent", (payload, context) -> {
 			long child = this.harness.queue.enqueue("child", "of " + context.jobId());
-			this.harness.queue.enqueueAll(List.of(JobRequest.of("child", "batch 1"), JobRequest.of("child", "batch 2")));
+			this.harness.queue
+				.enqueueAll(List.of(JobRequest.of("child", "batch 1"), JobRequest.of("child", "batch 2")));
 			return child;
 		}));
 		this.harness.handle(HandlerDefinition.of("child", (payload, context) -> {
@@ -288,7 +295,8 @@ class BadInputTests {
 		this.harness.handle(new HandlerDefinition(type, (payload, context) -> {
 			throw new IllegalStateException("detail " + sql + " \" OR 1=1 --");
 		}, 1, null, 0, true, "sql"));
-		long id = this.harness.queue.enqueue(JobRequest.of(type, Map.of("q", sql + " UNION SELECT * FROM jobs")).dedupKey(sql));
+		long id = this.harness.queue
+			.enqueue(JobRequest.of(type, Map.of("q", sql + " UNION SELECT * FROM jobs")).dedupKey(sql));
 		tried.addAndGet(4);
 		this.harness.directWorker("w").pollOnce();
 		Job job = this.harness.queue.find(id).orElseThrow();
@@ -322,7 +330,8 @@ class BadInputTests {
 				.hasMessageContaining("Refusing to start"));
 	}
 
-	// Handler-level cases in a Spring context with real @JobHandler methods and Jackson payload mapping.
+	// Handler-level cases in a Spring context with real @JobHandler methods and Jackson
+	// payload mapping.
 
 	record Greeting(String name, int count) {
 	}
@@ -374,7 +383,8 @@ class BadInputTests {
 	void malformedJsonWrittenByHandAndPayloadsThatDoNotMapFailOnceAsInvalidInput() {
 		inContext("", (context) -> {
 			JobQueue queue = context.getBean(JobQueue.class);
-			JdbcTemplate jdbc = new JdbcTemplate(context.getBean(dev.jobqueue.autoconfigure.QueueDataSource.class).dataSource());
+			JdbcTemplate jdbc = new JdbcTemplate(
+					context.getBean(dev.jobqueue.autoconfigure.QueueDataSource.class).dataSource());
 			long now = System.currentTimeMillis();
 			jdbc.update("INSERT INTO jobs (type, status, payload, max_attempts, run_at, created_at) "
 					+ "VALUES ('greet', 'pending', '{\"name\": \"Ada\", ', 3, ?, ?)", now, now);
@@ -421,7 +431,8 @@ class BadInputTests {
 			}
 			tried.addAndGet(values.size());
 			await().atMost(Duration.ofSeconds(30))
-				.until(() -> ids.stream().allMatch((id) -> queue.find(id).orElseThrow().status() == JobStatus.SUCCEEDED));
+				.until(() -> ids.stream()
+					.allMatch((id) -> queue.find(id).orElseThrow().status() == JobStatus.SUCCEEDED));
 			assertThat(context.getBean(Handlers.class).received).containsExactlyInAnyOrderElementsOf(values);
 			tools.jackson.databind.json.JsonMapper mapper = tools.jackson.databind.json.JsonMapper.builder().build();
 			for (int i = 0; i < values.size(); i++) {

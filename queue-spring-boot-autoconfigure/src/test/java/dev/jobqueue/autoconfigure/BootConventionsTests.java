@@ -31,7 +31,10 @@ import dev.jobqueue.observation.QueueObservationAutoConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The queue follows the conventions Boot users rely on for {@code @Scheduled} and Boot's own starters. */
+/**
+ * The queue follows the conventions Boot users rely on for {@code @Scheduled} and Boot's
+ * own starters.
+ */
 class BootConventionsTests {
 
 	@TempDir
@@ -50,8 +53,8 @@ class BootConventionsTests {
 	@Test
 	void handlerBeansStayEagerUnderLazyInitialization() {
 		this.contextRunner.withPropertyValues(ownUrl())
-			.withInitializer((context) -> context.addBeanFactoryPostProcessor(
-					new LazyInitializationBeanFactoryPostProcessor()))
+			.withInitializer(
+					(context) -> context.addBeanFactoryPostProcessor(new LazyInitializationBeanFactoryPostProcessor()))
 			.withUserConfiguration(HandlerConfiguration.class)
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
@@ -90,8 +93,8 @@ class BootConventionsTests {
 
 	@Test
 	void aCronOfDashDisablesTheSchedule() {
-		this.contextRunner.withPropertyValues(ownUrl(), "app.report.cron=-", "app.report.zone=Europe/Paris",
-				"app.report.timeout=90s")
+		this.contextRunner
+			.withPropertyValues(ownUrl(), "app.report.cron=-", "app.report.zone=Europe/Paris", "app.report.timeout=90s")
 			.withUserConfiguration(PlaceholderConfiguration.class)
 			.run((context) -> {
 				assertThat(context).hasNotFailed();

@@ -26,9 +26,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Closing the context while handlers run for 30 s, with {@code spring.lifecycle.timeout-per-shutdown-phase=2s}:
- * the close ends within the phase (the worker's wait is cut to fit it), and every run that did not end is handed
- * back, or failed if it must not run twice, before the database closes.
+ * Closing the context while handlers run for 30 s, with
+ * {@code spring.lifecycle.timeout-per-shutdown-phase=2s}: the close ends within the phase
+ * (the worker's wait is cut to fit it), and every run that did not end is handed back, or
+ * failed if it must not run twice, before the database closes.
  */
 class GracefulShutdownTests {
 

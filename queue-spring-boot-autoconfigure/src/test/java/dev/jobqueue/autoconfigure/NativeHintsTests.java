@@ -22,8 +22,8 @@ import dev.jobqueue.JobHandler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What a native image of an application with handlers needs, checked with Spring's hint predicates (a GraalVM
- * toolchain is not available here to build one).
+ * What a native image of an application with handlers needs, checked with Spring's hint
+ * predicates (a GraalVM toolchain is not available here to build one).
  */
 class NativeHintsTests {
 
@@ -71,9 +71,10 @@ class NativeHintsTests {
 			.accepts(hints);
 		assertThat(RuntimeHintsPredicates.resource().forResource("dev/jobqueue/sqlite/migration/V4__schedules.sql"))
 			.accepts(hints);
-		// Java 21 methods: the build runs on Java 17, where the predicates cannot look them up, so read the hints.
-		assertThat(hints.reflection().getTypeHint(Thread.class).methods()).anyMatch((method) -> method.getName()
-			.equals("ofVirtual"));
+		// Java 21 methods: the build runs on Java 17, where the predicates cannot look
+		// them up, so read the hints.
+		assertThat(hints.reflection().getTypeHint(Thread.class).methods())
+			.anyMatch((method) -> method.getName().equals("ofVirtual"));
 		assertThat(hints.reflection().getTypeHint(java.util.concurrent.Executors.class).methods())
 			.anyMatch((method) -> method.getName().equals("newThreadPerTaskExecutor"));
 		assertThat(RuntimeHintsPredicates.reflection()

@@ -42,8 +42,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The queue on PostgreSQL chosen by configuration alone: its own pool from {@code jobqueue.datasource.url}, or the
- * application's PostgreSQL DataSource, whose transactions enqueue joins. Each test gets a database of its own.
+ * The queue on PostgreSQL chosen by configuration alone: its own pool from
+ * {@code jobqueue.datasource.url}, or the application's PostgreSQL DataSource, whose
+ * transactions enqueue joins. Each test gets a database of its own.
  */
 @ExtendWith(PostgresServer.class)
 class PostgresAutoConfigurationTests {
@@ -79,7 +80,8 @@ class PostgresAutoConfigurationTests {
 				assertThat(storage.tables().schema()).isEqualTo("jobs_schema");
 				await().atMost(Duration.ofSeconds(10)).until(() -> storage.notifications().listening());
 				long id = context.getBean(JobQueue.class).enqueue("greet", new Greeting("Ada"));
-				// The worker polls every 10 s: the job starting sooner is the notification's doing.
+				// The worker polls every 10 s: the job starting sooner is the
+				// notification's doing.
 				await().atMost(Duration.ofSeconds(5))
 					.untilAsserted(() -> assertThat(context.getBean(Handlers.class).greeted).containsExactly("Ada"));
 				JdbcTemplate jdbc = new JdbcTemplate(context.getBean(QueueDataSource.class).dataSource());
@@ -92,7 +94,8 @@ class PostgresAutoConfigurationTests {
 				assertThat(storageState.store()).isEqualTo("postgresql");
 				assertThat(storageState.databaseBytes()).isPositive();
 				assertThat(storageState.details()).containsEntry("schema", "jobs_schema");
-				assertThat(List.copyOf(((Map<?, ?>) storageState.details().get("tables")).keySet())).asString().contains("jobs", "job_attempts");
+				assertThat(List.copyOf(((Map<?, ?>) storageState.details().get("tables")).keySet())).asString()
+					.contains("jobs", "job_attempts");
 				assertThat((Map<?, ?>) storageState.details().get("connections")).isNotEmpty();
 			});
 	}
@@ -185,7 +188,8 @@ class PostgresAutoConfigurationTests {
 				assertThat(context).hasNotFailed();
 				QueueHealthIndicator health = context.getBean(QueueHealthIndicator.class);
 				assertThat(health.health().getStatus()).isEqualTo(Status.UP);
-				// The database refuses new connections and every open one is cut: to the queue, the server is gone.
+				// The database refuses new connections and every open one is cut: to the
+				// queue, the server is gone.
 				admin("ALTER DATABASE " + this.database + " ALLOW_CONNECTIONS false");
 				admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + this.database + "'");
 				await().atMost(Duration.ofSeconds(20))

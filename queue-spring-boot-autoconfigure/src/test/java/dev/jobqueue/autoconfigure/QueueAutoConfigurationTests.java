@@ -140,8 +140,7 @@ class QueueAutoConfigurationTests {
 
 	@Test
 	void refusesASharedDataSourceWhoseTransactionsBeginDeferred() {
-		withApplicationDataSource()
-			.withPropertyValues(sharedSqlite())
+		withApplicationDataSource().withPropertyValues(sharedSqlite())
 			.withPropertyValues("spring.datasource.hikari.data-source-properties.transaction_mode=DEFERRED")
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
@@ -170,7 +169,8 @@ class QueueAutoConfigurationTests {
 
 	@Test
 	void failsStartUpListingTheDataSourcesWhenSeveralAndNoneIsChosen() {
-		this.contextRunner.withBean(Path.class, () -> this.dir).withUserConfiguration(TwoSqliteDataSources.class)
+		this.contextRunner.withBean(Path.class, () -> this.dir)
+			.withUserConfiguration(TwoSqliteDataSources.class)
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.rootCause()
@@ -236,7 +236,8 @@ class QueueAutoConfigurationTests {
 				JdbcTemplate jdbc = new JdbcTemplate(context.getBean(DataSource.class));
 				assertThat(jdbc.queryForObject("SELECT count(*) FROM images", Integer.class)).isZero();
 				assertThat(jdbc.queryForObject("SELECT count(*) FROM jobs", Integer.class)).isZero();
-				assertThat(jdbc.queryForObject("SELECT count(*) FROM flyway_schema_history", Integer.class)).isPositive();
+				assertThat(jdbc.queryForObject("SELECT count(*) FROM flyway_schema_history", Integer.class))
+					.isPositive();
 				assertThat(jdbc.queryForObject("SELECT count(*) FROM jobqueue_schema_history", Integer.class))
 					.isPositive();
 			});
@@ -264,7 +265,8 @@ class QueueAutoConfigurationTests {
 			.run((context) -> {
 				JobQueue queue = context.getBean(JobQueue.class);
 				long id = queue.enqueue("order", new OrderPlaced("A-1", 3));
-				assertThat(queue.find(id).orElseThrow().payload()).isEqualTo("{\"order_number\":\"A-1\",\"item_count\":3}");
+				assertThat(queue.find(id).orElseThrow().payload())
+					.isEqualTo("{\"order_number\":\"A-1\",\"item_count\":3}");
 			});
 	}
 
@@ -273,13 +275,15 @@ class QueueAutoConfigurationTests {
 
 	@Test
 	void failsStartUpOnTwoHandlersForOneTypeNamingBoth() {
-		this.contextRunner.withPropertyValues(ownUrl()).withUserConfiguration(DuplicateHandlers.class).run((context) -> {
-			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).rootCause()
-				.hasMessageContaining("Job type 'greet' has two handlers")
-				.hasMessageContaining("Greeter.greet()")
-				.hasMessageContaining("OtherGreeter.hello()");
-		});
+		this.contextRunner.withPropertyValues(ownUrl())
+			.withUserConfiguration(DuplicateHandlers.class)
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).rootCause()
+					.hasMessageContaining("Job type 'greet' has two handlers")
+					.hasMessageContaining("Greeter.greet()")
+					.hasMessageContaining("OtherGreeter.hello()");
+			});
 	}
 
 	@Test
@@ -292,7 +296,8 @@ class QueueAutoConfigurationTests {
 		});
 		this.contextRunner.withPropertyValues(ownUrl()).withUserConfiguration(BadTimeout.class).run((context) -> {
 			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("timeout 'soon' is not a duration");
+			assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("timeout 'soon' is not a duration");
 		});
 	}
 
@@ -374,7 +379,8 @@ class QueueAutoConfigurationTests {
 	static HikariDataSource sqlite(Path file) {
 		HikariDataSource pool = new HikariDataSource();
 		pool.setJdbcUrl("jdbc:sqlite:" + file);
-		pool.setDataSourceProperties(SqliteDataSources.connectionConfig(Duration.ofSeconds(5), "NORMAL").toProperties());
+		pool.setDataSourceProperties(
+				SqliteDataSources.connectionConfig(Duration.ofSeconds(5), "NORMAL").toProperties());
 		return pool;
 	}
 

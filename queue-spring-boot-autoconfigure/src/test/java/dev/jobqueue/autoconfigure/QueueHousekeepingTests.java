@@ -54,7 +54,8 @@ class QueueHousekeepingTests {
 			};
 			RetentionPolicy policy = RetentionPolicy.of(Duration.ofDays(30), Duration.ofDays(90), Duration.ofDays(30),
 					Map.of());
-			// Ten jobs a batch and a long pause after each: the whole cleanup would take minutes.
+			// Ten jobs a batch and a long pause after each: the whole cleanup would take
+			// minutes.
 			RetentionSettings settings = RetentionSettings.of(policy, 10).withBatchPause(1_000);
 			RetentionCleaner cleaner = new RetentionCleaner(slow, settings, this.clock, "me", () -> true);
 			QueueHousekeeping housekeeping = new QueueHousekeeping(cleaner, Duration.ofMillis(10), true);

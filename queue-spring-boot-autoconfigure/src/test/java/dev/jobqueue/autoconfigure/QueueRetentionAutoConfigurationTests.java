@@ -74,13 +74,15 @@ class QueueRetentionAutoConfigurationTests {
 			assertThat(cleaner.settings().lease()).isEqualTo(Duration.ofSeconds(1));
 			RetentionStore store = context.getBean(RetentionStore.class);
 			Instant now = Instant.now();
-			// A process that took the lease and died: a lease still held, then one taken two leases ago.
+			// A process that took the lease and died: a lease still held, then one taken
+			// two leases ago.
 			assertThat(store.acquireLease(RetentionCleaner.LEASE_TASK, "crashed", now, now.plusSeconds(60))).isTrue();
 			assertThat(cleaner.purgeOnce(() -> false).outcome()).isEqualTo(RetentionReport.Outcome.SKIPPED);
 			store.releaseLease(RetentionCleaner.LEASE_TASK, "crashed");
 			Instant taken = now.minusSeconds(2);
 			assertThat(store.acquireLease(RetentionCleaner.LEASE_TASK, "crashed", taken,
-					taken.plus(cleaner.settings().lease()))).isTrue();
+					taken.plus(cleaner.settings().lease())))
+				.isTrue();
 			assertThat(cleaner.purgeOnce(() -> false).outcome()).isEqualTo(RetentionReport.Outcome.COMPLETED);
 		});
 	}
@@ -94,21 +96,25 @@ class QueueRetentionAutoConfigurationTests {
 			long now = Instant.now().toEpochMilli();
 			try (java.sql.Connection connection = dataSource.getConnection();
 					java.sql.Statement statement = connection.createStatement()) {
-				statement.executeUpdate("INSERT INTO job_workers (worker_id, host, pid, types, concurrency, started_at, "
-						+ "heartbeat_at) VALUES ('w-crashed', 'h', 1, 'a', 1, 0, " + (now - Duration.ofMinutes(11).toMillis())
-						+ "), ('w-silent', 'h', 2, 'a', 1, 0, " + (now - Duration.ofMinutes(5).toMillis()) + ")");
+				statement
+					.executeUpdate("INSERT INTO job_workers (worker_id, host, pid, types, concurrency, started_at, "
+							+ "heartbeat_at) VALUES ('w-crashed', 'h', 1, 'a', 1, 0, "
+							+ (now - Duration.ofMinutes(11).toMillis()) + "), ('w-silent', 'h', 2, 'a', 1, 0, "
+							+ (now - Duration.ofMinutes(5).toMillis()) + ")");
 			}
 
 			cleaner.purgeOnce(() -> false);
 
 			try (java.sql.Connection connection = dataSource.getConnection();
 					java.sql.Statement statement = connection.createStatement();
-					java.sql.ResultSet rows = statement.executeQuery("SELECT worker_id FROM job_workers ORDER BY worker_id")) {
+					java.sql.ResultSet rows = statement
+						.executeQuery("SELECT worker_id FROM job_workers ORDER BY worker_id")) {
 				java.util.List<String> left = new java.util.ArrayList<>();
 				while (rows.next()) {
 					left.add(rows.getString(1));
 				}
-				// Dead for the endpoint after a minute, kept to be seen until ten; this process's own worker stays.
+				// Dead for the endpoint after a minute, kept to be seen until ten; this
+				// process's own worker stays.
 				assertThat(left).contains("w-silent").doesNotContain("w-crashed");
 			}
 		});
@@ -128,7 +134,8 @@ class QueueRetentionAutoConfigurationTests {
 
 	@Test
 	void withRetentionDisabledHousekeepingOnlyCheckpoints() {
-		// No worker: its heartbeat would write to the log between the checkpoint and the look at its size.
+		// No worker: its heartbeat would write to the log between the checkpoint and the
+		// look at its size.
 		contextRunner().withPropertyValues("jobqueue.retention.enabled=false", "jobqueue.worker.enabled=false")
 			.run((context) -> {
 				JobRows.insert(context.getBean(QueueDataSource.class).dataSource(), "", 50, "thumbnail",

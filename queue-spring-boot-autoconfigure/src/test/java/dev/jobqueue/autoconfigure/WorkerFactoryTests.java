@@ -14,7 +14,9 @@ class WorkerFactoryTests {
 	void handlersRunOnVirtualThreadsWhenTheApplicationEnablesThemOnJava21() throws Exception {
 		MockEnvironment environment = new MockEnvironment().withProperty("spring.threads.virtual.enabled", "true");
 		QueueProperties.Worker worker = new QueueProperties.Worker();
-		ExecutorService executor = new WorkerFactory(null, null, null, null, null, null, worker, environment, null, null, 1).executor();
+		ExecutorService executor = new WorkerFactory(null, null, null, null, null, null, worker, environment, null,
+				null, 1)
+			.executor();
 		Thread thread = executor.submit(Thread::currentThread).get();
 		executor.shutdown();
 		boolean java21 = Runtime.version().feature() >= 21;
@@ -26,7 +28,8 @@ class WorkerFactoryTests {
 	@Test
 	void platformThreadsByDefault() throws Exception {
 		ExecutorService executor = new WorkerFactory(null, null, null, null, null, null, new QueueProperties.Worker(),
-				new MockEnvironment(), null, null, 1).executor();
+				new MockEnvironment(), null, null, 1)
+			.executor();
 		Thread thread = executor.submit(Thread::currentThread).get();
 		executor.shutdown();
 		assertThat(thread.getName()).startsWith("jobqueue-worker-");

@@ -37,9 +37,10 @@ import dev.jobqueue.JobQueue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The dashboard behind an application's own Spring Security configuration (the README's two lines): strangers
- * are turned away, a user without the role too, and an operator's actions need the CSRF token the forms carry.
- * Values follow the endpoint's {@code show-values=when-authorized} and {@code roles}, judged from the request's
+ * The dashboard behind an application's own Spring Security configuration (the README's
+ * two lines): strangers are turned away, a user without the role too, and an operator's
+ * actions need the CSRF token the forms carry. Values follow the endpoint's
+ * {@code show-values=when-authorized} and {@code roles}, judged from the request's
  * principal: a support user may open the page but does not see the payload.
  */
 @SpringBootTest(classes = DashboardSecurityTests.SecuredApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
@@ -125,9 +126,12 @@ class DashboardSecurityTests {
 
 		@Bean
 		SecurityFilterChain securityFilterChain(HttpSecurity http) throws Exception {
-			// The README's two lines: the dashboard's path needs a role; CSRF protection stays on.
-			http.authorizeHttpRequests((requests) -> requests.requestMatchers("/jobqueue/**").hasAnyRole("OPS", "SUPPORT")
-				.anyRequest().permitAll());
+			// The README's two lines: the dashboard's path needs a role; CSRF protection
+			// stays on.
+			http.authorizeHttpRequests((requests) -> requests.requestMatchers("/jobqueue/**")
+				.hasAnyRole("OPS", "SUPPORT")
+				.anyRequest()
+				.permitAll());
 			http.httpBasic(Customizer.withDefaults());
 			return http.build();
 		}

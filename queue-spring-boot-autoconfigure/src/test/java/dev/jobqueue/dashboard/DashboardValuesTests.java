@@ -41,9 +41,10 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The dashboard shows values as the {@code jobqueue} endpoint does, from the same setting
- * ({@code management.endpoint.jobqueue.show-values}): a real worker runs a job whose payload, dedup key and result
- * hold the marker, one whose error quotes it, and one that reports progress with it in its message; every page of
- * the dashboard is then read, and the endpoint's answer for the job in progress.
+ * ({@code management.endpoint.jobqueue.show-values}): a real worker runs a job whose
+ * payload, dedup key and result hold the marker, one whose error quotes it, and one that
+ * reports progress with it in its message; every page of the dashboard is then read, and
+ * the endpoint's answer for the job in progress.
  */
 class DashboardValuesTests {
 
@@ -66,7 +67,8 @@ class DashboardValuesTests {
 			for (String path : pages()) {
 				assertThat(get(path)).as(path).doesNotContain(MARKER);
 			}
-			assertThat(get("/jobqueue/jobs/" + this.echo)).contains("hidden (management.endpoint.jobqueue.show-values)");
+			assertThat(get("/jobqueue/jobs/" + this.echo))
+				.contains("hidden (management.endpoint.jobqueue.show-values)");
 			assertThat(get("/jobqueue/jobs/" + this.slow)).contains("id=\"progress-" + this.slow + "\"");
 			assertThat(get("/actuator/jobqueue/" + this.slow)).doesNotContain(MARKER)
 				.contains("\"message\":\"******\"");
@@ -74,7 +76,10 @@ class DashboardValuesTests {
 
 	}
 
-	/** {@code when-authorized} without Spring Security: nobody is signed in, so nobody sees values. */
+	/**
+	 * {@code when-authorized} without Spring Security: nobody is signed in, so nobody
+	 * sees values.
+	 */
 	@Nested
 	@SpringBootTest(classes = ValuesApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 			properties = { "jobqueue.dashboard.enabled=true", "jobqueue.dashboard.read-only=false",
@@ -221,7 +226,10 @@ class DashboardValuesTests {
 		void strict(Size size) {
 		}
 
-		/** Reports progress with the payload in its message until the test lets it finish (at most 60 s). */
+		/**
+		 * Reports progress with the payload in its message until the test lets it finish
+		 * (at most 60 s).
+		 */
 		@JobHandler("slow")
 		void slow(String text, JobContext context) throws InterruptedException {
 			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);

@@ -48,8 +48,7 @@ class QueueDashboardAutoConfigurationTests {
 			assertThat(context).hasBean("queueDashboardRoutes");
 			DashboardProperties properties = context.getBean(DashboardProperties.class);
 			assertThat(properties.isReadOnly()).isTrue();
-			assertThat(ValuesPolicy.of(context.getEnvironment()).showValues())
-				.isEqualTo(ValuesPolicy.ShowValues.NEVER);
+			assertThat(ValuesPolicy.of(context.getEnvironment()).showValues()).isEqualTo(ValuesPolicy.ShowValues.NEVER);
 			assertThat(properties.basePath()).isEqualTo("/jobqueue");
 		});
 	}

@@ -71,29 +71,37 @@ class QueueMetricsTests {
 		runWorkload();
 		this.refresher.refresh();
 
-		assertThat(registry.get("jobqueue.jobs").tags("status", "succeeded", "type", "greet").gauge().value()).isEqualTo(2);
-		assertThat(registry.get("jobqueue.jobs").tags("status", "failed", "type", "parse").gauge().value()).isEqualTo(1);
-		assertThat(registry.get("jobqueue.jobs").tags("status", "pending", "type", "flaky").gauge().value()).isEqualTo(1);
+		assertThat(registry.get("jobqueue.jobs").tags("status", "succeeded", "type", "greet").gauge().value())
+			.isEqualTo(2);
+		assertThat(registry.get("jobqueue.jobs").tags("status", "failed", "type", "parse").gauge().value())
+			.isEqualTo(1);
+		assertThat(registry.get("jobqueue.jobs").tags("status", "pending", "type", "flaky").gauge().value())
+			.isEqualTo(1);
 		assertThat(registry.get("jobqueue.jobs").tags("status", "running", "type", "greet").gauge().value()).isZero();
-		assertThat(registry.get("jobqueue.jobs").tags("status", "pending", "type", "greet").gauge().value()).isEqualTo(1);
-		// The delayed greet job is not claimable, and the flaky one waits out its 7.5 s backoff (due at 13.5 s).
+		assertThat(registry.get("jobqueue.jobs").tags("status", "pending", "type", "greet").gauge().value())
+			.isEqualTo(1);
+		// The delayed greet job is not claimable, and the flaky one waits out its 7.5 s
+		// backoff (due at 13.5 s).
 		assertThat(registry.get("jobqueue.oldest.age").tag("status", "pending").gauge().value()).isZero();
 		this.clock.advance(Duration.ofSeconds(30));
 		this.refresher.refresh();
 		assertThat(registry.get("jobqueue.oldest.age").tag("status", "pending").gauge().value()).isEqualTo(22.5);
-		assertThat(registry.get("jobqueue.errors").tag("error_code", "INVALID_INPUT:INVALID").gauge().value()).isEqualTo(1);
+		assertThat(registry.get("jobqueue.errors").tag("error_code", "INVALID_INPUT:INVALID").gauge().value())
+			.isEqualTo(1);
 		assertThat(registry.get("jobqueue.errors").tag("error_code", "DEPENDENCY:FLAKY").gauge().value()).isEqualTo(1);
 		assertThat(registry.get("jobqueue.errors").tag("error_code", "OTHER").gauge().value()).isZero();
 		assertThat(registry.get("jobqueue.retries").tag("attempts", "0").gauge().value()).isEqualTo(1);
 		assertThat(registry.get("jobqueue.retries").tag("attempts", "1").gauge().value()).isEqualTo(2);
 
-		// Runs are timed once, by the jobqueue.job observation, as Boot times scheduled tasks.
+		// Runs are timed once, by the jobqueue.job observation, as Boot times scheduled
+		// tasks.
 		assertThat(registry.find("jobqueue.execution").meters()).isEmpty();
 		Timer wait = registry.get("jobqueue.queue.wait").tags("type", "greet", "outcome", "succeeded").timer();
 		assertThat(wait.max(TimeUnit.SECONDS)).isEqualTo(6.0);
 		assertThat(registry.get("jobqueue.completed").tags("type", "greet", "outcome", "succeeded").counter().count())
 			.isEqualTo(2);
-		assertThat(registry.get("jobqueue.completed").tags("type", "parse", "outcome", "failed").counter().count()).isOne();
+		assertThat(registry.get("jobqueue.completed").tags("type", "parse", "outcome", "failed").counter().count())
+			.isOne();
 		assertThat(registry.get("jobqueue.claim.batch.size").summary().count()).isEqualTo(2);
 		assertThat(registry.get("jobqueue.claim.batch.size").summary().max()).isEqualTo(3);
 		assertThat(registry.get("jobqueue.sqlite.busy.retries").functionCounter().count()).isZero();
@@ -106,8 +114,9 @@ class QueueMetricsTests {
 		MeterRegistry registry = new SimpleMeterRegistry();
 		bind(registry);
 		this.harness.queue.enqueue("greet", "ada");
-		this.db.store().claim(new ClaimRequest("w-gone", 1, Set.of("greet"), Map.of(), Set.of(),
-				this.clock.instant().plus(Duration.ofHours(1))), this.clock.instant());
+		this.db.store()
+			.claim(new ClaimRequest("w-gone", 1, Set.of("greet"), Map.of(), Set.of(),
+					this.clock.instant().plus(Duration.ofHours(1))), this.clock.instant());
 		this.clock.advance(Duration.ofMinutes(20));
 		this.refresher.refresh();
 		assertThat(registry.get("jobqueue.stuck").gauge().value()).isEqualTo(1);
@@ -120,18 +129,23 @@ class QueueMetricsTests {
 		MeterRegistry registry = new SimpleMeterRegistry();
 		bind(registry);
 		long now = this.clock.millis();
-		// Code k is carried by k jobs (up to 5), so the Top-3 is well defined: CODE-0999 ... has 5, ties by name.
-		this.db.execute("""
-				WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 2999)
-				INSERT INTO jobs (type, status, payload, attempts, max_attempts, run_at, created_at, finished_at, error_code)
-				SELECT 'parse', 'failed', '{}', 1, 1, ?, ?, ?, printf('INTERNAL:CODE-%04d', i % 1000) FROM n
-				""", now, now, now);
-		this.db.execute("""
-				INSERT INTO jobs (type, status, payload, attempts, max_attempts, run_at, created_at, finished_at, error_code)
-				VALUES ('parse', 'failed', '{}', 1, 1, ?1, ?1, ?1, 'INTERNAL:CODE-0500'),
-				       ('parse', 'failed', '{}', 1, 1, ?1, ?1, ?1, 'INTERNAL:CODE-0500'),
-				       ('parse', 'failed', '{}', 1, 1, ?1, ?1, ?1, 'INTERNAL:CODE-0007')
-				""", now);
+		// Code k is carried by k jobs (up to 5), so the Top-3 is well defined: CODE-0999
+		// ... has 5, ties by name.
+		this.db.execute(
+				"""
+						WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 2999)
+						INSERT INTO jobs (type, status, payload, attempts, max_attempts, run_at, created_at, finished_at, error_code)
+						SELECT 'parse', 'failed', '{}', 1, 1, ?, ?, ?, printf('INTERNAL:CODE-%04d', i % 1000) FROM n
+						""",
+				now, now, now);
+		this.db.execute(
+				"""
+						INSERT INTO jobs (type, status, payload, attempts, max_attempts, run_at, created_at, finished_at, error_code)
+						VALUES ('parse', 'failed', '{}', 1, 1, ?1, ?1, ?1, 'INTERNAL:CODE-0500'),
+						       ('parse', 'failed', '{}', 1, 1, ?1, ?1, ?1, 'INTERNAL:CODE-0500'),
+						       ('parse', 'failed', '{}', 1, 1, ?1, ?1, ?1, 'INTERNAL:CODE-0007')
+						""",
+				now);
 		this.refresher.refresh();
 		List<Gauge> gauges = List.copyOf(registry.find("jobqueue.errors").gauges());
 		Map<String, Double> rows = gauges.stream()
@@ -141,7 +155,8 @@ class QueueMetricsTests {
 			.containsEntry("INTERNAL:CODE-0007", 4.0)
 			.containsEntry("INTERNAL:CODE-0000", 3.0)
 			.containsEntry("OTHER", 3003.0 - 12.0);
-		// A later snapshot with other winners replaces the rows instead of adding to them.
+		// A later snapshot with other winners replaces the rows instead of adding to
+		// them.
 		this.db.execute("DELETE FROM jobs WHERE error_code IN ('INTERNAL:CODE-0500', 'INTERNAL:CODE-0007')");
 		this.refresher.refresh();
 		assertThat(registry.find("jobqueue.errors").gauges()).hasSize(4);
@@ -157,9 +172,10 @@ class QueueMetricsTests {
 		this.refresher.refresh();
 		String scrape = registry.scrape();
 		assertThat(scrape).contains("jobqueue_jobs{status=\"succeeded\",type=\"greet\"} 2.0",
-				"jobqueue_oldest_age_seconds{status=\"pending\"} 22.5", "jobqueue_oldest_age_seconds{status=\"running\"} 0.0",
-				"jobqueue_errors{error_code=\"INVALID_INPUT:INVALID\"} 1.0", "jobqueue_errors{error_code=\"OTHER\"} 0.0",
-				"jobqueue_retries{attempts=\"1\"} 2.0",
+				"jobqueue_oldest_age_seconds{status=\"pending\"} 22.5",
+				"jobqueue_oldest_age_seconds{status=\"running\"} 0.0",
+				"jobqueue_errors{error_code=\"INVALID_INPUT:INVALID\"} 1.0",
+				"jobqueue_errors{error_code=\"OTHER\"} 0.0", "jobqueue_retries{attempts=\"1\"} 2.0",
 				"jobqueue_queue_wait_seconds_max{outcome=\"succeeded\",type=\"greet\"} 6.0",
 				"jobqueue_completed_total{outcome=\"failed\",type=\"parse\"} 1.0", "jobqueue_claim_batch_size_count 2",
 				"jobqueue_sqlite_busy_retries_total 0.0", "jobqueue_stuck 0.0", "jobqueue_unhandled ",
@@ -172,8 +188,9 @@ class QueueMetricsTests {
 	}
 
 	/**
-	 * Three due jobs claimed 6 s after enqueue (two greet succeed, one parse fails for good), then a flaky job
-	 * that fails once (retry after 7.5 s), and a greet job scheduled an hour ahead.
+	 * Three due jobs claimed 6 s after enqueue (two greet succeed, one parse fails for
+	 * good), then a flaky job that fails once (retry after 7.5 s), and a greet job
+	 * scheduled an hour ahead.
 	 */
 	private void runWorkload() {
 		this.harness.handle(HandlerDefinition.of("greet", (payload, context) -> "hi"));

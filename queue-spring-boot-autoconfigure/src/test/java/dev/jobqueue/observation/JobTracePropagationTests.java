@@ -47,9 +47,10 @@ import dev.jobqueue.testing.WorkerHarness;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * With the tracer, propagator and observation registry that Boot sets up for OpenTelemetry (W3C trace context and
- * baggage), a job carries its enqueuing trace to its run whole: the run's span is a child of the enqueuing span,
- * and the run sees the enqueuing baggage and {@code tracestate}.
+ * With the tracer, propagator and observation registry that Boot sets up for
+ * OpenTelemetry (W3C trace context and baggage), a job carries its enqueuing trace to its
+ * run whole: the run's span is a child of the enqueuing span, and the run sees the
+ * enqueuing baggage and {@code tracestate}.
  */
 class JobTracePropagationTests {
 
@@ -102,7 +103,8 @@ class JobTracePropagationTests {
 						this.handlers, this.clock, new EnqueueLimits(3, 64 * 1024),
 						context.getBean(PropagatorTraceContextSource.class));
 
-				// An incoming request that carries vendor trace state; the application adds baggage.
+				// An incoming request that carries vendor trace state; the application
+				// adds baggage.
 				Map<String, String> incoming = Map.of("traceparent", INCOMING_TRACE_PARENT, "tracestate",
 						"congo=t61rcWkgMzE");
 				Span request = propagator.extract(incoming, Map::get).name("POST /images").start();

@@ -40,7 +40,10 @@ import dev.jobqueue.testing.WorkerHarness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A job enqueued inside a span runs in a child span of it: the trace goes through the queue. */
+/**
+ * A job enqueued inside a span runs in a child span of it: the trace goes through the
+ * queue.
+ */
 class JobTracingTests {
 
 	@TempDir
@@ -73,7 +76,8 @@ class JobTracingTests {
 			currentInHandler.set(this.tracer.currentSpan());
 			return null;
 		}));
-		DefaultJobQueue queue = queue(new PropagatorTraceContextSource(() -> this.tracer, () -> new W3cTestPropagator(this.tracer)));
+		DefaultJobQueue queue = queue(
+				new PropagatorTraceContextSource(() -> this.tracer, () -> new W3cTestPropagator(this.tracer)));
 		SimpleSpan request = this.tracer.nextSpan().name("POST /images").start();
 		request.context().setSampled(true);
 		long id;
@@ -89,11 +93,15 @@ class JobTracingTests {
 
 		worker(new ObservationRunInterceptor(observationRegistry(), null)).pollOnce();
 
-		SimpleSpan run = this.tracer.getSpans().stream().filter((span) -> "job thumbnail".equals(span.getName()))
-			.findFirst().orElseThrow();
+		SimpleSpan run = this.tracer.getSpans()
+			.stream()
+			.filter((span) -> "job thumbnail".equals(span.getName()))
+			.findFirst()
+			.orElseThrow();
 		assertThat(run.getTraceId()).isEqualTo(traceId);
 		assertThat(run.getParentId()).isEqualTo(request.context().spanId());
-		assertThat(run.getTags()).containsEntry("type", "thumbnail").containsEntry("outcome", "succeeded")
+		assertThat(run.getTags()).containsEntry("type", "thumbnail")
+			.containsEntry("outcome", "succeeded")
 			.containsEntry("job.id", String.valueOf(id));
 		assertThat(run.getEndTimestamp()).isNotNull();
 		assertThat(currentInHandler.get().context().spanId()).isEqualTo(run.getSpanId());
@@ -106,14 +114,16 @@ class JobTracingTests {
 		this.handlers.register(HandlerDefinition.of("thumbnail", (payload, context) -> {
 			throw new JobFailedException("DEPENDENCY:S3", "bucket unavailable", false);
 		}));
-		queue(new PropagatorTraceContextSource(() -> this.tracer, () -> new W3cTestPropagator(this.tracer))).enqueue("thumbnail", "image-42");
+		queue(new PropagatorTraceContextSource(() -> this.tracer, () -> new W3cTestPropagator(this.tracer)))
+			.enqueue("thumbnail", "image-42");
 
 		worker(new ObservationRunInterceptor(observationRegistry(), null)).pollOnce();
 
 		SimpleSpan run = this.tracer.onlySpan();
 		assertThat(run.getTags()).containsEntry("outcome", "failed").containsEntry("error.code", "DEPENDENCY:S3");
 		assertThat(run.getError()).hasMessageStartingWith("DEPENDENCY:S3: ").hasMessageEndingWith("bucket unavailable");
-		assertThat(this.meters.get("jobqueue.job").tags("type", "thumbnail", "outcome", "failed").timer().count()).isOne();
+		assertThat(this.meters.get("jobqueue.job").tags("type", "thumbnail", "outcome", "failed").timer().count())
+			.isOne();
 	}
 
 	@Test
@@ -176,8 +186,8 @@ class JobTracingTests {
 		WorkerSettings settings = new WorkerSettings("w1", 2, java.time.Duration.ofMillis(50),
 				java.time.Duration.ofSeconds(30), java.time.Duration.ofSeconds(5), 3);
 		return new JobWorker(this.db.store(), this.handlers, WorkerHarness.CODEC, new DefaultErrorClassifier(),
-				new RetryPolicy(java.time.Duration.ofSeconds(1), java.time.Duration.ofSeconds(10), () -> 0.5), this.clock,
-				settings, new DirectExecutorService(), WorkerListener.NONE, interceptor);
+				new RetryPolicy(java.time.Duration.ofSeconds(1), java.time.Duration.ofSeconds(10), () -> 0.5),
+				this.clock, settings, new DirectExecutorService(), WorkerListener.NONE, interceptor);
 	}
 
 }

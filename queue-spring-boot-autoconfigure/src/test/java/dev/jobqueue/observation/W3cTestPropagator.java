@@ -8,9 +8,10 @@ import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.propagation.Propagator;
 
 /**
- * W3C trace context propagation for the test tracer, standing in for the propagator a Brave or OpenTelemetry
- * bridge brings (neither is available to this build). 128-bit trace ids whose upper half is zero are read back
- * as the 64-bit ids the test tracer makes, as Brave does.
+ * W3C trace context propagation for the test tracer, standing in for the propagator a
+ * Brave or OpenTelemetry bridge brings (neither is available to this build). 128-bit
+ * trace ids whose upper half is zero are read back as the 64-bit ids the test tracer
+ * makes, as Brave does.
  */
 final class W3cTestPropagator implements Propagator {
 
@@ -27,8 +28,8 @@ final class W3cTestPropagator implements Propagator {
 
 	@Override
 	public <C> void inject(TraceContext context, C carrier, Setter<C> setter) {
-		setter.set(carrier, "traceparent", "00-" + "0".repeat(32 - context.traceId().length()) + context.traceId()
-				+ "-" + context.spanId() + "-01");
+		setter.set(carrier, "traceparent", "00-" + "0".repeat(32 - context.traceId().length()) + context.traceId() + "-"
+				+ context.spanId() + "-01");
 	}
 
 	@Override

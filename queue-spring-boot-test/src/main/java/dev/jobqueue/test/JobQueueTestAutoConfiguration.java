@@ -20,10 +20,11 @@ import dev.jobqueue.core.QueueInsights;
 import dev.jobqueue.test.AutoConfigureJobQueue.RunJobs;
 
 /**
- * The beans of {@link AutoConfigureJobQueue}: the queue's test clock (as the queue's {@link JobQueueClock}) and the
- * {@link JobQueueTester}. Declared before the queue's own auto-configuration, so that the queue reads the test
- * clock; a {@code Clock} bean of the application's is left alone. The tester is declared even when the
- * context has no queue, so that a test using it is told what is missing.
+ * The beans of {@link AutoConfigureJobQueue}: the queue's test clock (as the queue's
+ * {@link JobQueueClock}) and the {@link JobQueueTester}. Declared before the queue's own
+ * auto-configuration, so that the queue reads the test clock; a {@code Clock} bean of the
+ * application's is left alone. The tester is declared even when the context has no queue,
+ * so that a test using it is told what is missing.
  */
 @AutoConfiguration(before = QueueAutoConfiguration.class)
 public final class JobQueueTestAutoConfiguration {
@@ -31,7 +32,8 @@ public final class JobQueueTestAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	TestQueueClock testQueueClock() {
-		// Whole milliseconds, as the store keeps instants: times read back equal the clock's.
+		// Whole milliseconds, as the store keeps instants: times read back equal the
+		// clock's.
 		return new TestQueueClock(Clock.systemUTC().instant().truncatedTo(ChronoUnit.MILLIS));
 	}
 

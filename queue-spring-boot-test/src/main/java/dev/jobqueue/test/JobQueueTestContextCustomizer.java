@@ -20,10 +20,11 @@ import org.springframework.test.context.MergedContextConfiguration;
 import dev.jobqueue.test.AutoConfigureJobQueue.RunJobs;
 
 /**
- * Applies {@link AutoConfigureJobQueue} to a test context before it refreshes: keeps the worker and scheduler from
- * starting when jobs run on the test thread, and points the queue at a file in a new temporary directory that is
- * deleted when the context closes. Equal for equal settings, so that Spring's context cache shares contexts as
- * usual (each cached context has its own file).
+ * Applies {@link AutoConfigureJobQueue} to a test context before it refreshes: keeps the
+ * worker and scheduler from starting when jobs run on the test thread, and points the
+ * queue at a file in a new temporary directory that is deleted when the context closes.
+ * Equal for equal settings, so that Spring's context cache shares contexts as usual (each
+ * cached context has its own file).
  */
 final class JobQueueTestContextCustomizer implements ContextCustomizer {
 
@@ -53,7 +54,8 @@ final class JobQueueTestContextCustomizer implements ContextCustomizer {
 			Path directory = createDirectory();
 			String url = SQLITE_PREFIX + directory.resolve("jobqueue.db");
 			properties.put(databaseProperty(environment), url);
-			// Registered first, so destroyed last: after the pools that hold the file open are closed.
+			// Registered first, so destroyed last: after the pools that hold the file
+			// open are closed.
 			((DefaultListableBeanFactory) context.getBeanFactory()).registerDisposableBean("jobqueueTestDatabase",
 					() -> delete(directory));
 		}
@@ -61,9 +63,9 @@ final class JobQueueTestContextCustomizer implements ContextCustomizer {
 	}
 
 	/**
-	 * Where the throwaway file goes: the queue's own URL, or the application's SQLite DataSource when the queue
-	 * shares it (as it does when it has no URL of its own), so that enqueue joins the caller's transaction as in
-	 * production.
+	 * Where the throwaway file goes: the queue's own URL, or the application's SQLite
+	 * DataSource when the queue shares it (as it does when it has no URL of its own), so
+	 * that enqueue joins the caller's transaction as in production.
 	 */
 	private static String databaseProperty(ConfigurableEnvironment environment) {
 		String queueUrl = environment.getProperty("jobqueue.datasource.url");

@@ -9,7 +9,10 @@ import org.springframework.test.context.ContextCustomizer;
 import org.springframework.test.context.ContextCustomizerFactory;
 import org.springframework.test.context.TestContextAnnotationUtils;
 
-/** Finds {@link AutoConfigureJobQueue} on a test class (or an enclosing class) and applies it. */
+/**
+ * Finds {@link AutoConfigureJobQueue} on a test class (or an enclosing class) and applies
+ * it.
+ */
 final class JobQueueTestContextCustomizerFactory implements ContextCustomizerFactory {
 
 	@Override

@@ -32,8 +32,9 @@ import dev.jobqueue.core.QueueInsights.JobSummary;
 import dev.jobqueue.test.AutoConfigureJobQueue.RunJobs;
 
 /**
- * Drives the queue of a test: runs due jobs on the test thread, moves the queue's clock, waits until the queue is
- * idle. Declared by {@link AutoConfigureJobQueue}; inject it into the test.
+ * Drives the queue of a test: runs due jobs on the test thread, moves the queue's clock,
+ * waits until the queue is idle. Declared by {@link AutoConfigureJobQueue}; inject it
+ * into the test.
  *
  * <pre class="code">
  * long id = jobQueue.enqueue("thumbnail", request);
@@ -44,7 +45,9 @@ import dev.jobqueue.test.AutoConfigureJobQueue.RunJobs;
  */
 public class JobQueueTester implements ApplicationListener<ContextClosedEvent> {
 
-	/** Rounds of {@link #runDueJobs()} before it gives up on jobs that keep coming due. */
+	/**
+	 * Rounds of {@link #runDueJobs()} before it gives up on jobs that keep coming due.
+	 */
 	static final int MAX_ROUNDS = 1000;
 
 	private static final int PAGE = 200;
@@ -88,13 +91,15 @@ public class JobQueueTester implements ApplicationListener<ContextClosedEvent> {
 	}
 
 	/**
-	 * Fires the schedules that are due and runs every due job on the calling thread, round after round, until none
-	 * is due: jobs that the handlers enqueue (due now) run too; jobs scheduled for later, or waiting out a retry
-	 * backoff, wait until the clock is moved past their time.
-	 * @return the jobs that ran, as stored once the call is done (a job that failed and will be retried is
-	 * {@code PENDING} with its error code), in the order they first ran
-	 * @throws IllegalStateException if the test runs jobs in the background, the context has no queue or no worker,
-	 * or jobs keep coming due for {@value #MAX_ROUNDS} rounds
+	 * Fires the schedules that are due and runs every due job on the calling thread,
+	 * round after round, until none is due: jobs that the handlers enqueue (due now) run
+	 * too; jobs scheduled for later, or waiting out a retry backoff, wait until the clock
+	 * is moved past their time.
+	 * @return the jobs that ran, as stored once the call is done (a job that failed and
+	 * will be retried is {@code PENDING} with its error code), in the order they first
+	 * ran
+	 * @throws IllegalStateException if the test runs jobs in the background, the context
+	 * has no queue or no worker, or jobs keep coming due for {@value #MAX_ROUNDS} rounds
 	 */
 	public synchronized List<Job> runDueJobs() {
 		if (this.runJobs == RunJobs.IN_BACKGROUND) {
@@ -129,12 +134,14 @@ public class JobQueueTester implements ApplicationListener<ContextClosedEvent> {
 	}
 
 	/**
-	 * Moves the queue's clock forward: jobs scheduled for then, retry backoffs ending by then and cron ticks up
-	 * to then come due. Runs nothing itself; call {@link #runDueJobs()} (or {@link #awaitIdle(Duration)}).
-	 * Retry backoffs are jittered: attempt {@code n} waits between half and all of
+	 * Moves the queue's clock forward: jobs scheduled for then, retry backoffs ending by
+	 * then and cron ticks up to then come due. Runs nothing itself; call
+	 * {@link #runDueJobs()} (or {@link #awaitIdle(Duration)}). Retry backoffs are
+	 * jittered: attempt {@code n} waits between half and all of
 	 * {@code min(max-backoff, initial-backoff × 2^(n-1))}, so move past the whole of it.
 	 * @return the queue's new time
-	 * @throws IllegalArgumentException if {@code duration} is negative: the clock only moves forward
+	 * @throws IllegalArgumentException if {@code duration} is negative: the clock only
+	 * moves forward
 	 */
 	public Instant advanceClock(Duration duration) {
 		Instant now = clock().advance(duration);
@@ -143,7 +150,8 @@ public class JobQueueTester implements ApplicationListener<ContextClosedEvent> {
 	}
 
 	/**
-	 * Moves the queue's clock forward to {@code instant}; see {@link #advanceClock(Duration)}.
+	 * Moves the queue's clock forward to {@code instant}; see
+	 * {@link #advanceClock(Duration)}.
 	 * @throws IllegalArgumentException if {@code instant} is before the queue's time
 	 */
 	public Instant advanceClockTo(Instant instant) {
@@ -153,10 +161,12 @@ public class JobQueueTester implements ApplicationListener<ContextClosedEvent> {
 	}
 
 	/**
-	 * Waits until the application's worker has run every due job: none due of a type this application handles
-	 * (and has not paused), none running.
-	 * @throws IllegalStateException if jobs run on the test thread in this test (nothing would ever run them)
-	 * @throws AssertionError if the queue is not idle within {@code timeout}, naming what is left
+	 * Waits until the application's worker has run every due job: none due of a type this
+	 * application handles (and has not paused), none running.
+	 * @throws IllegalStateException if jobs run on the test thread in this test (nothing
+	 * would ever run them)
+	 * @throws AssertionError if the queue is not idle within {@code timeout}, naming what
+	 * is left
 	 */
 	public void awaitIdle(Duration timeout) {
 		if (this.runJobs == RunJobs.ON_TEST_THREAD) {
@@ -198,8 +208,10 @@ public class JobQueueTester implements ApplicationListener<ContextClosedEvent> {
 
 	private List<JobSummary> busyJobs(int limit) {
 		QueueInsights queueInsights = require(this.insights.getIfAvailable(), "QueueInsights");
-		// Due pending jobs first, running ones after: a job claimed between the two reads is then seen running,
-		// where the other order could miss it (no longer pending, not yet running when running jobs were read).
+		// Due pending jobs first, running ones after: a job claimed between the two reads
+		// is then seen running,
+		// where the other order could miss it (no longer pending, not yet running when
+		// running jobs were read).
 		List<JobSummary> busy = new ArrayList<>();
 		Instant now = now();
 		Set<String> paused = require(this.jobQueue.getIfAvailable(), "JobQueue").pausedTypes()
@@ -212,7 +224,8 @@ public class JobQueueTester implements ApplicationListener<ContextClosedEvent> {
 			}
 			Long before = null;
 			do {
-				QueueInsights.JobPage page = queueInsights.jobs(new JobQuery(JobStatus.PENDING, type, null, before, PAGE));
+				QueueInsights.JobPage page = queueInsights
+					.jobs(new JobQuery(JobStatus.PENDING, type, null, before, PAGE));
 				for (JobSummary job : page.jobs()) {
 					if (!job.runAt().isAfter(now) && busy.size() < limit) {
 						busy.add(job);
@@ -223,8 +236,8 @@ public class JobQueueTester implements ApplicationListener<ContextClosedEvent> {
 			while (before != null && busy.size() < limit);
 		}
 		if (busy.size() < limit) {
-			busy.addAll(queueInsights.jobs(new JobQuery(JobStatus.RUNNING, null, null, null, limit - busy.size()))
-				.jobs());
+			busy.addAll(
+					queueInsights.jobs(new JobQuery(JobStatus.RUNNING, null, null, null, limit - busy.size())).jobs());
 		}
 		return busy;
 	}

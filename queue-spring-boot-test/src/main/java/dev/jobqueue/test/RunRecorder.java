@@ -10,8 +10,9 @@ import dev.jobqueue.core.Completion;
 import dev.jobqueue.core.WorkerListener;
 
 /**
- * Notes the ids of the jobs a {@link JobQueueTester#runDueJobs()} call runs. Outcomes are written on the thread that
- * polls, which for runs on the test thread is the thread that records.
+ * Notes the ids of the jobs a {@link JobQueueTester#runDueJobs()} call runs. Outcomes are
+ * written on the thread that polls, which for runs on the test thread is the thread that
+ * records.
  */
 final class RunRecorder implements WorkerListener {
 

@@ -8,9 +8,10 @@ import java.time.ZoneOffset;
 import java.util.Objects;
 
 /**
- * The queue's clock in a test: it stands still until the test moves it forward, so due times, retry backoffs, lease
- * expiries and cron ticks come when the test says, without sleeping. It never moves backwards: the queue's
- * bookkeeping (leases, the order of events) assumes time does not go back.
+ * The queue's clock in a test: it stands still until the test moves it forward, so due
+ * times, retry backoffs, lease expiries and cron ticks come when the test says, without
+ * sleeping. It never moves backwards: the queue's bookkeeping (leases, the order of
+ * events) assumes time does not go back.
  */
 public final class TestQueueClock extends Clock {
 

@@ -36,8 +36,8 @@ class BackgroundJobsTests {
 
 	@Test
 	void aDelayedJobRunsInTheBackgroundOnceTheClockPassesItsTime() {
-		long id = this.jobQueue.enqueue(JobRequest.of("greet", new TestApplication.Greeting("Grace"))
-			.delay(Duration.ofDays(1)));
+		long id = this.jobQueue
+			.enqueue(JobRequest.of("greet", new TestApplication.Greeting("Grace")).delay(Duration.ofDays(1)));
 		this.tester.awaitIdle(Duration.ofSeconds(10));
 		assertThat(this.jobQueue.find(id).orElseThrow().status()).isEqualTo(JobStatus.PENDING);
 

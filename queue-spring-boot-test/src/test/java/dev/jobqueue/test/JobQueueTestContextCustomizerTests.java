@@ -37,8 +37,9 @@ class JobQueueTestContextCustomizerTests {
 	@Test
 	void aQueueSharingTheApplicationsSqliteDataSourceSharesTheThrowawayFile() {
 		GenericApplicationContext context = new GenericApplicationContext();
-		context.getEnvironment().getPropertySources().addLast(new MapPropertySource("app",
-				Map.of("spring.datasource.url", "jdbc:sqlite:data/app.db")));
+		context.getEnvironment()
+			.getPropertySources()
+			.addLast(new MapPropertySource("app", Map.of("spring.datasource.url", "jdbc:sqlite:data/app.db")));
 		new JobQueueTestContextCustomizer(RunJobs.ON_TEST_THREAD, true).customizeContext(context, this.configuration);
 
 		assertThat(context.getEnvironment().getProperty("spring.datasource.url")).contains("jobqueue-test-");

@@ -60,8 +60,8 @@ class JobQueueTesterTests {
 
 	@Test
 	void aDelayedJobRunsOnceTheClockPassesItsTime() {
-		long id = this.jobQueue.enqueue(JobRequest.of("greet", new TestApplication.Greeting("Linus"))
-			.delay(Duration.ofMinutes(10)));
+		long id = this.jobQueue
+			.enqueue(JobRequest.of("greet", new TestApplication.Greeting("Linus")).delay(Duration.ofMinutes(10)));
 		assertThat(this.tester.runDueJobs()).isEmpty();
 
 		this.tester.advanceClock(Duration.ofMinutes(10));

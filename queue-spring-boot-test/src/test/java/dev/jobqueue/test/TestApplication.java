@@ -20,7 +20,10 @@ import dev.jobqueue.JobQueue;
 @EnableAutoConfiguration
 class TestApplication {
 
-	/** The application's own clock, for its own use: the queue's timing must not depend on it. */
+	/**
+	 * The application's own clock, for its own use: the queue's timing must not depend on
+	 * it.
+	 */
 	@Bean
 	Clock applicationClock() {
 		return Clock.fixed(Instant.parse("2000-01-01T00:00:00Z"), ZoneOffset.UTC);

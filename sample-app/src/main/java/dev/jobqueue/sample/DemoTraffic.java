@@ -14,8 +14,8 @@ import org.springframework.stereotype.Component;
 import dev.jobqueue.JobQueue;
 
 /**
- * Uploads a made-up image every few seconds, one in twenty with impossible dimensions, and now and then asks for
- * an archive (a long job with a progress bar on the dashboard).
+ * Uploads a made-up image every few seconds, one in twenty with impossible dimensions,
+ * and now and then asks for an archive (a long job with a progress bar on the dashboard).
  */
 @Component
 @ConditionalOnBooleanProperty(name = "sample.demo-traffic.enabled")

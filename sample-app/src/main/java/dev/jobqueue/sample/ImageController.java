@@ -31,7 +31,10 @@ public class ImageController {
 		this.jobQueue = jobQueue;
 	}
 
-	/** What a client uploads (a real service would take the bytes; the sample takes their description). */
+	/**
+	 * What a client uploads (a real service would take the bytes; the sample takes their
+	 * description).
+	 */
 	public record UploadRequest(String name, int width, int height) {
 	}
 
@@ -42,8 +45,9 @@ public class ImageController {
 	static final long MAX_PIXELS = 100_000_000L;
 
 	/**
-	 * Stores an upload and enqueues its jobs. The request is checked here, at the edge, so a bad one is a 400 or
-	 * 413 that says what is wrong, not a constraint failure deep in the database.
+	 * Stores an upload and enqueues its jobs. The request is checked here, at the edge,
+	 * so a bad one is a 400 or 413 that says what is wrong, not a constraint failure deep
+	 * in the database.
 	 */
 	@PostMapping("/images")
 	public ResponseEntity<ImageService.Upload> upload(@RequestBody UploadRequest request) {

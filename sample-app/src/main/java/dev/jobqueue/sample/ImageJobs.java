@@ -46,7 +46,8 @@ public class ImageJobs {
 	@JobHandler(value = "caption", maxAttempts = 3, timeout = "PT20S", concurrency = 2)
 	public String caption(ImageRef image, JobContext context) throws InterruptedException {
 		if (context.attempt() == 1 && this.models.captionerBusy()) {
-			context.snooze(Duration.ofSeconds(5)); // the captioning model is busy: come back later, no attempt used
+			context.snooze(Duration.ofSeconds(5)); // the captioning model is busy: come
+													// back later, no attempt used
 		}
 		for (int step = 0; step < 5; step++) {
 			Thread.sleep(this.models.captionStepMillis());
@@ -68,8 +69,8 @@ public class ImageJobs {
 	}
 
 	/**
-	 * Packs images into an archive, one at a time: a long job that reports how far it is, so the dashboard draws
-	 * its progress bar moving.
+	 * Packs images into an archive, one at a time: a long job that reports how far it is,
+	 * so the dashboard draws its progress bar moving.
 	 */
 	@JobHandler(value = "archive", timeout = "PT5M")
 	public String archive(ArchiveRequest request, JobContext context) throws InterruptedException {
@@ -90,7 +91,8 @@ public class ImageJobs {
 			throw new InvalidJobInputException("DIMENSIONS",
 					"image " + request.imageId() + " is " + request.width() + "x" + request.height(), null);
 		}
-		String thumbnail = "thumbs/" + request.imageId() + "-128x" + (128 * request.height() / request.width()) + ".jpg";
+		String thumbnail = "thumbs/" + request.imageId() + "-128x" + (128 * request.height() / request.width())
+				+ ".jpg";
 		this.images.setThumbnail(request.imageId(), thumbnail);
 		return thumbnail;
 	}

@@ -8,9 +8,10 @@ import org.springframework.stereotype.Component;
 import dev.jobqueue.JobErrorCode;
 
 /**
- * The "ML" behind the image jobs, simulated: it takes a while and fails now and then, the way a model server or an
- * external API does, so the queue's retries and error codes have something to show. Tests replace it with a bean of
- * their own that answers at once and fails when they say.
+ * The "ML" behind the image jobs, simulated: it takes a while and fails now and then, the
+ * way a model server or an external API does, so the queue's retries and error codes have
+ * something to show. Tests replace it with a bean of their own that answers at once and
+ * fails when they say.
  */
 @Component
 public class ImageModels {

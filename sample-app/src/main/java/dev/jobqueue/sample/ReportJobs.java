@@ -7,8 +7,8 @@ import org.springframework.stereotype.Component;
 import dev.jobqueue.JobHandler;
 
 /**
- * A recurring report. The cron schedule fires once per tick across every process sharing the file, and once
- * (not once per missed tick) after downtime.
+ * A recurring report. The cron schedule fires once per tick across every process sharing
+ * the file, and once (not once per missed tick) after downtime.
  */
 @Component
 public class ReportJobs {

@@ -9,8 +9,8 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 
 /**
- * An image service whose slow work (tagging, captioning, thumbnails, a nightly report) runs as background jobs
- * in the same SQLite file as its data.
+ * An image service whose slow work (tagging, captioning, thumbnails, a nightly report)
+ * runs as background jobs in the same SQLite file as its data.
  */
 @SpringBootApplication
 @ConfigurationPropertiesScan

@@ -11,25 +11,27 @@ import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.web.SecurityFilterChain;
 
 /**
- * Who may do what. Uploads and reads are open, as the sample's public API. Anything that changes a job (the
- * app's own retry and cancel, the actuator's retry, cancel, pause and resume) and every actuator endpoint but
- * health, info and prometheus need the one operator user of {@code spring.security.user.*} (HTTP Basic). The
- * dashboard at {@code /jobqueue} is for the operator too, signed in with a form.
+ * Who may do what. Uploads and reads are open, as the sample's public API. Anything that
+ * changes a job (the app's own retry and cancel, the actuator's retry, cancel, pause and
+ * resume) and every actuator endpoint but health, info and prometheus need the one
+ * operator user of {@code spring.security.user.*} (HTTP Basic). The dashboard at
+ * {@code /jobqueue} is for the operator too, signed in with a form.
  */
 @Configuration(proxyBeanMethods = false)
 class SecurityConfiguration {
 
 	/**
-	 * The dashboard is a set of pages in a browser: a sign-in form and a session, and CSRF protection on, as the
-	 * browser would send the session's cookie with a form posted from another site too.
+	 * The dashboard is a set of pages in a browser: a sign-in form and a session, and
+	 * CSRF protection on, as the browser would send the session's cookie with a form
+	 * posted from another site too.
 	 */
 	@Bean
 	@Order(1)
 	SecurityFilterChain dashboardSecurityFilterChain(HttpSecurity http) {
 		http.securityMatcher("/jobqueue/**", "/login", "/logout");
 		// The README's two lines that protect the dashboard.
-		http.authorizeHttpRequests((requests) -> requests.requestMatchers("/jobqueue/**").hasRole("OPERATOR")
-			.anyRequest().permitAll());
+		http.authorizeHttpRequests(
+				(requests) -> requests.requestMatchers("/jobqueue/**").hasRole("OPERATOR").anyRequest().permitAll());
 		http.formLogin(Customizer.withDefaults());
 		return http.build();
 	}
@@ -37,14 +39,20 @@ class SecurityConfiguration {
 	@Bean
 	@Order(2)
 	SecurityFilterChain securityFilterChain(HttpSecurity http) {
-		http.authorizeHttpRequests((requests) -> requests
-			.requestMatchers(EndpointRequest.to("health", "info", "prometheus")).permitAll()
-			.requestMatchers(EndpointRequest.toAnyEndpoint()).hasRole("OPERATOR")
-			.requestMatchers(HttpMethod.POST, "/jobs/**").hasRole("OPERATOR")
-			.anyRequest().permitAll());
+		http.authorizeHttpRequests(
+				(requests) -> requests.requestMatchers(EndpointRequest.to("health", "info", "prometheus"))
+					.permitAll()
+					.requestMatchers(EndpointRequest.toAnyEndpoint())
+					.hasRole("OPERATOR")
+					.requestMatchers(HttpMethod.POST, "/jobs/**")
+					.hasRole("OPERATOR")
+					.anyRequest()
+					.permitAll());
 		http.httpBasic(Customizer.withDefaults());
-		// A JSON API authenticated per request with HTTP Basic: no session and no cookie, so nothing for a
-		// cross-site request to ride on, and CSRF tokens would only get in the way of curl and scripts.
+		// A JSON API authenticated per request with HTTP Basic: no session and no cookie,
+		// so nothing for a
+		// cross-site request to ride on, and CSRF tokens would only get in the way of
+		// curl and scripts.
 		http.sessionManagement((session) -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS));
 		http.csrf((csrf) -> csrf.disable());
 		return http.build();

@@ -20,8 +20,9 @@ import dev.jobqueue.test.JobQueueTester;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The image jobs, tested the way the README shows: enqueue through the application's own service, run the due
- * jobs on the test thread, move the queue's clock past a retry backoff. No sleeping, no file to manage.
+ * The image jobs, tested the way the README shows: enqueue through the application's own
+ * service, run the due jobs on the test thread, move the queue's clock past a retry
+ * backoff. No sleeping, no file to manage.
  */
 @SpringBootTest(properties = "sample.demo-traffic.enabled=false")
 @AutoConfigureJobQueue
@@ -58,7 +59,8 @@ class ImageJobsTests {
 		assertThat(image.thumbnail()).isEqualTo("thumbs/" + upload.imageId() + "-128x96.jpg");
 		assertThat(image.tags()).isNull();
 
-		// The first retry waits at most jobqueue.retry.initial-backoff (2s in application.properties).
+		// The first retry waits at most jobqueue.retry.initial-backoff (2s in
+		// application.properties).
 		this.tester.advanceClock(Duration.ofSeconds(2));
 		this.tester.runDueJobs();
 

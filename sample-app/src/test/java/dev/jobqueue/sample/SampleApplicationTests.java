@@ -22,8 +22,10 @@ import static org.awaitility.Awaitility.await;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = "sample.demo-traffic.enabled=false")
-// Closed after the class, not by a JVM shutdown hook: no context (web server, worker, housekeeping) is left
-// for the test JVM's exit to stop, and a slow close shows here rather than as a killed fork.
+// Closed after the class, not by a JVM shutdown hook: no context (web server, worker,
+// housekeeping) is left
+// for the test JVM's exit to stop, and a slow close shows here rather than as a killed
+// fork.
 @DirtiesContext
 class SampleApplicationTests {
 
@@ -57,8 +59,8 @@ class SampleApplicationTests {
 		long thumbnailJob = upload.jobIds().get(2);
 		await().atMost(Duration.ofSeconds(30))
 			.until(() -> this.jobQueue.find(thumbnailJob).orElseThrow().status() == JobStatus.SUCCEEDED);
-		assertThat(this.images.find(upload.imageId()).orElseThrow().thumbnail()).isEqualTo("thumbs/" + upload.imageId()
-				+ "-128x96.jpg");
+		assertThat(this.images.find(upload.imageId()).orElseThrow().thumbnail())
+			.isEqualTo("thumbs/" + upload.imageId() + "-128x96.jpg");
 		String health = client.get().uri("/actuator/health").retrieve().body(String.class);
 		assertThat(health).contains("\"status\":\"UP\"");
 	}

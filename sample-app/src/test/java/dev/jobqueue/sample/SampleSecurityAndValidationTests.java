@@ -23,9 +23,9 @@ import dev.jobqueue.JobStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What a client sees of the sample's edge: bad uploads refused with the reason, nothing that changes a job
- * without the operator's password, and the dashboard behind the operator's sign-in. The worker is off, so jobs
- * stay as the requests leave them.
+ * What a client sees of the sample's edge: bad uploads refused with the reason, nothing
+ * that changes a job without the operator's password, and the dashboard behind the
+ * operator's sign-in. The worker is off, so jobs stay as the requests leave them.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "sample.demo-traffic.enabled=false", "jobqueue.worker.enabled=false",
@@ -88,11 +88,13 @@ class SampleSecurityAndValidationTests {
 
 		HttpResponse<String> overview = get("/jobqueue/", null);
 		assertThat(overview.statusCode()).isEqualTo(302);
-		assertThat(overview.headers().firstValue("Location")).hasValueSatisfying(
-				(location) -> assertThat(location).endsWith("/login"));
+		assertThat(overview.headers().firstValue("Location"))
+			.hasValueSatisfying((location) -> assertThat(location).endsWith("/login"));
 		assertThat(get("/login", null).body()).contains("name=\"_csrf\"");
-		// The dashboard signs in with the form only, and its POSTs need the session's CSRF token: the operator's
-		// Basic credentials, which a browser would send along with another site's form, are not enough.
+		// The dashboard signs in with the form only, and its POSTs need the session's
+		// CSRF token: the operator's
+		// Basic credentials, which a browser would send along with another site's form,
+		// are not enough.
 		assertThat(get("/jobqueue/jobs/" + job, "test-operator-secret").statusCode()).isEqualTo(302);
 		assertThat(post("/jobqueue/jobs/" + job + "/cancel", "", "test-operator-secret").statusCode()).isEqualTo(403);
 		assertThat(this.jobQueue.find(job).orElseThrow().status()).isEqualTo(JobStatus.PENDING);

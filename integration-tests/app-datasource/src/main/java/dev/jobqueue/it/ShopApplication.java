@@ -16,9 +16,9 @@ import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobRequest;
 
 /**
- * An application with a database of its own that is not SQLite (the embedded H2 Spring Boot sets up when it finds
- * one): the queue keeps its jobs in its own file, and a job enqueued in the application's transaction runs only if
- * that transaction commits.
+ * An application with a database of its own that is not SQLite (the embedded H2 Spring
+ * Boot sets up when it finds one): the queue keeps its jobs in its own file, and a job
+ * enqueued in the application's transaction runs only if that transaction commits.
  */
 @SpringBootApplication
 public class ShopApplication {
@@ -33,7 +33,9 @@ public class ShopApplication {
 	@Service
 	public static class Orders {
 
-		/** Every job id enqueued, including those of transactions that then rolled back. */
+		/**
+		 * Every job id enqueued, including those of transactions that then rolled back.
+		 */
 		private final List<Long> enqueued = new CopyOnWriteArrayList<>();
 
 		private final JdbcClient jdbc;
@@ -72,7 +74,10 @@ public class ShopApplication {
 			this.jdbc = jdbc;
 		}
 
-		/** Fails when the order is not (yet) committed, so a job that ran too early shows up as failed. */
+		/**
+		 * Fails when the order is not (yet) committed, so a job that ran too early shows
+		 * up as failed.
+		 */
 		@JobHandler(value = "ship", maxAttempts = 1)
 		String ship(Shipment shipment) {
 			long orders = this.jdbc.sql("SELECT count(*) FROM orders WHERE id = ?")

@@ -18,8 +18,9 @@ import dev.jobqueue.it.ShopApplication.Shipment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Measures the window a job enqueued in another database's transaction leaves: from the moment that transaction
- * committed to the moment the job is visible to workers. A process that dies inside it leaves the job held.
+ * Measures the window a job enqueued in another database's transaction leaves: from the
+ * moment that transaction committed to the moment the job is visible to workers. A
+ * process that dies inside it leaves the job held.
  */
 @SpringBootTest(properties = { "jobqueue.datasource.url=jdbc:sqlite:window/jobs.db", "jobqueue.worker.enabled=false" })
 class AfterCommitWindowTests {
@@ -50,7 +51,9 @@ class AfterCommitWindowTests {
 				windows.get(transactions - 1) / 1e6);
 	}
 
-	/** Notes when the application's commit is done, before any other synchronization runs. */
+	/**
+	 * Notes when the application's commit is done, before any other synchronization runs.
+	 */
 	private record FirstAfterCommit(long[] committedAt) implements TransactionSynchronization {
 
 		@Override

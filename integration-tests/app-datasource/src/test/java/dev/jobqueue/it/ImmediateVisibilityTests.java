@@ -13,7 +13,10 @@ import dev.jobqueue.it.ShopApplication.Orders;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
-/** jobqueue.enqueue.visibility=immediate: the job is visible at once, whatever becomes of the transaction. */
+/**
+ * jobqueue.enqueue.visibility=immediate: the job is visible at once, whatever becomes of
+ * the transaction.
+ */
 @SpringBootTest(properties = { "jobqueue.datasource.url=jdbc:sqlite:immediate/jobs.db",
 		"jobqueue.enqueue.visibility=immediate" })
 class ImmediateVisibilityTests {
@@ -28,7 +31,8 @@ class ImmediateVisibilityTests {
 	void aJobOfARolledBackTransactionStillRuns() {
 		assertThatIllegalStateException().isThrownBy(() -> this.orders.place("declined", 0, true));
 		long id = this.orders.lastEnqueued();
-		// The order was rolled back, so the handler finds no order and the job fails: the reason for the default.
+		// The order was rolled back, so the handler finds no order and the job fails: the
+		// reason for the default.
 		await().atMost(Duration.ofSeconds(30))
 			.until(() -> this.queue.find(id).orElseThrow().status() == JobStatus.FAILED);
 	}

@@ -23,7 +23,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
-/** The application's own H2 database and the queue's own file: transactions the queue cannot join. */
+/**
+ * The application's own H2 database and the queue's own file: transactions the queue
+ * cannot join.
+ */
 @SpringBootTest
 class ShopApplicationTests {
 
@@ -66,7 +69,8 @@ class ShopApplicationTests {
 		long[] held = new long[1];
 		this.transactions.executeWithoutResult((status) -> {
 			held[0] = this.queue.enqueue(JobRequest.of("ship", new Shipment("not-yet")).priority(10));
-			// A job outside the transaction, of lower priority: once it has run, the worker has polled and would
+			// A job outside the transaction, of lower priority: once it has run, the
+			// worker has polled and would
 			// have taken the held job first had it been visible.
 			long probe = CompletableFuture.supplyAsync(() -> this.orders.place("probe", -10, false)).join();
 			await().atMost(Duration.ofSeconds(30)).until(() -> status(probe) == JobStatus.SUCCEEDED);

@@ -11,8 +11,8 @@ import dev.jobqueue.JobHandler;
 import dev.jobqueue.JobQueue;
 
 /**
- * An application whose own DataSource is SQLite: the queue shares it, and its writes join the application's
- * transactions.
+ * An application whose own DataSource is SQLite: the queue shares it, and its writes join
+ * the application's transactions.
  */
 @SpringBootApplication
 public class NotesApplication {

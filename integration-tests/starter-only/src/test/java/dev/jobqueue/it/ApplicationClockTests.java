@@ -19,7 +19,10 @@ import dev.jobqueue.it.StarterOnlyApplication.Greeting;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** A Clock bean of the application's own (frozen, as tests often do) leaves the queue's timing alone. */
+/**
+ * A Clock bean of the application's own (frozen, as tests often do) leaves the queue's
+ * timing alone.
+ */
 @SpringBootTest(properties = "jobqueue.datasource.url=jdbc:sqlite:clock/jobs.db")
 class ApplicationClockTests {
 

@@ -14,7 +14,10 @@ import dev.jobqueue.it.StarterOnlyApplication.Greeting;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** The README's recommended set-up: the queue's own file from jobqueue.datasource.url, and no other database. */
+/**
+ * The README's recommended set-up: the queue's own file from jobqueue.datasource.url, and
+ * no other database.
+ */
 @SpringBootTest(properties = "jobqueue.datasource.url=jdbc:sqlite:queue-url/jobs.db")
 class QueueFileTests {
 

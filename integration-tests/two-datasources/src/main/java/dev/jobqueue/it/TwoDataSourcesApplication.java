@@ -20,8 +20,8 @@ import dev.jobqueue.JobQueue;
 import dev.jobqueue.autoconfigure.JobQueueDataSource;
 
 /**
- * An application with two DataSources: its orders in H2 (primary) and a SQLite file it gives the queue with
- * {@link JobQueueDataSource @JobQueueDataSource}.
+ * An application with two DataSources: its orders in H2 (primary) and a SQLite file it
+ * gives the queue with {@link JobQueueDataSource @JobQueueDataSource}.
  */
 @SpringBootApplication
 public class TwoDataSourcesApplication {
@@ -61,7 +61,10 @@ public class TwoDataSourcesApplication {
 			this.queue = queue;
 		}
 
-		/** An order in H2 and its shipment job, in a transaction on the primary (H2) DataSource. */
+		/**
+		 * An order in H2 and its shipment job, in a transaction on the primary (H2)
+		 * DataSource.
+		 */
 		@Transactional
 		public long place(String item, boolean paymentDeclined) {
 			String orderId = UUID.randomUUID().toString();
@@ -90,7 +93,9 @@ public class TwoDataSourcesApplication {
 
 		@JobHandler(value = "ship", maxAttempts = 1)
 		void ship(Shipment shipment) {
-			if (this.jdbc.sql("SELECT count(*) FROM orders WHERE id = ?").param(shipment.orderId()).query(Long.class)
+			if (this.jdbc.sql("SELECT count(*) FROM orders WHERE id = ?")
+				.param(shipment.orderId())
+				.query(Long.class)
 				.single() == 0) {
 				throw new IllegalStateException("order " + shipment.orderId() + " is not in the database");
 			}

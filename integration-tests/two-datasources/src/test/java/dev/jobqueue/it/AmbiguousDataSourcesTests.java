@@ -12,7 +12,10 @@ import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThatException;
 
-/** Two DataSources, neither primary nor marked for the queue, and no queue URL: start-up says what to choose. */
+/**
+ * Two DataSources, neither primary nor marked for the queue, and no queue URL: start-up
+ * says what to choose.
+ */
 class AmbiguousDataSourcesTests {
 
 	@Test

@@ -38,7 +38,9 @@ class TwoDataSourcesApplicationTests {
 	void theQueueLivesInTheDataSourceMarkedForIt() {
 		long id = this.orders.place("book", false);
 		await().atMost(Duration.ofSeconds(30)).until(() -> status(id) == JobStatus.SUCCEEDED);
-		assertThat(JdbcClient.create(this.jobsDataSource).sql("SELECT status FROM jobs WHERE id = ?").param(id)
+		assertThat(JdbcClient.create(this.jobsDataSource)
+			.sql("SELECT status FROM jobs WHERE id = ?")
+			.param(id)
 			.query(String.class)
 			.single()).isEqualTo("succeeded");
 	}

@@ -14,7 +14,10 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** Over a real HTTP port: enqueue through the application's controller, watch the job on the actuator. */
+/**
+ * Over a real HTTP port: enqueue through the application's controller, watch the job on
+ * the actuator.
+ */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 class WebApplicationTests {
 
@@ -25,8 +28,8 @@ class WebApplicationTests {
 
 	@Test
 	void enqueuesOverHttpAndTheActuatorShowsTheJobSucceed() throws Exception {
-		HttpResponse<String> created = send(HttpRequest.newBuilder(uri("/greetings?name=web"))
-			.POST(HttpRequest.BodyPublishers.noBody()));
+		HttpResponse<String> created = send(
+				HttpRequest.newBuilder(uri("/greetings?name=web")).POST(HttpRequest.BodyPublishers.noBody()));
 		assertThat(created.statusCode()).isEqualTo(200);
 		String id = created.body().replaceAll("\\D", "");
 		await().atMost(Duration.ofSeconds(30))

@@ -23,9 +23,10 @@ import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A worker whose connections the server cuts ({@code pg_terminate_backend}) while it runs a job: its lease expires,
- * another worker takes the job over, and the first worker's late outcome, written once it has a connection again,
- * is rejected by the fence (the job's run counter).
+ * A worker whose connections the server cuts ({@code pg_terminate_backend}) while it runs
+ * a job: its lease expires, another worker takes the job over, and the first worker's
+ * late outcome, written once it has a connection again, is rejected by the fence (the
+ * job's run counter).
  */
 @PostgresTest
 class PostgresConnectionLossTests {
@@ -46,21 +47,29 @@ class PostgresConnectionLossTests {
 			assertThat(cut).isPositive();
 
 			assertThat(db.storage().jobs().recoverExpiredLeases(NOW.plusSeconds(3), 10)).isEqualTo(1);
-			ClaimedJob second = db.storage().jobs().claim(claim("next", NOW.plusSeconds(33)), NOW.plusSeconds(3)).get(0);
+			ClaimedJob second = db.storage()
+				.jobs()
+				.claim(claim("next", NOW.plusSeconds(33)), NOW.plusSeconds(3))
+				.get(0);
 			assertThat(second.run()).isEqualTo(first.run() + 1);
 
-			// The first write after the cut may meet a dead pooled connection; the pool drops it, the worker's loop
+			// The first write after the cut may meet a dead pooled connection; the pool
+			// drops it, the worker's loop
 			// writes again.
 			boolean[] applied;
 			try {
-				applied = lateWorker.jobs().complete(List.of(Completion.succeeded(first, null)), "late", NOW.plusSeconds(4));
+				applied = lateWorker.jobs()
+					.complete(List.of(Completion.succeeded(first, null)), "late", NOW.plusSeconds(4));
 			}
 			catch (JobQueueException ex) {
 				assertThat(ex).hasMessageContaining("cannot be reached or closed the connection");
-				applied = lateWorker.jobs().complete(List.of(Completion.succeeded(first, null)), "late", NOW.plusSeconds(4));
+				applied = lateWorker.jobs()
+					.complete(List.of(Completion.succeeded(first, null)), "late", NOW.plusSeconds(4));
 			}
 			assertThat(applied).containsExactly(false);
-			assertThat(db.storage().jobs().complete(List.of(Completion.succeeded(second, null)), "next", NOW.plusSeconds(5)))
+			assertThat(db.storage()
+				.jobs()
+				.complete(List.of(Completion.succeeded(second, null)), "next", NOW.plusSeconds(5)))
 				.containsExactly(true);
 			assertThat(db.storage().admin().find(first.id()).orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);
 			assertThat(db.count("SELECT count(*) FROM job_attempts WHERE outcome = 'SUCCEEDED'")).isOne();

@@ -27,12 +27,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A server restart mid-load: two worker JVMs burn down a backlog while the PostgreSQL server is restarted under
- * them ({@code pg_ctlcluster ... restart}). Their connections die; they retry with backoff, reconnect by
- * themselves (the listener too) and finish: nothing lost, nothing succeeded twice, no attempt left open.
+ * A server restart mid-load: two worker JVMs burn down a backlog while the PostgreSQL
+ * server is restarted under them ({@code pg_ctlcluster ... restart}). Their connections
+ * die; they retry with backoff, reconnect by themselves (the listener too) and finish:
+ * nothing lost, nothing succeeded twice, no attempt left open.
  * <p>
- * It restarts the machine's server, so it never runs in a normal build, not even with {@code -Preliability}:
- * {@code ./mvnw -B -pl jobqueue-postgresql -am -Ppostgresql-restart test}. Prints one {@code RESTART-PG ...} line.
+ * It restarts the machine's server, so it never runs in a normal build, not even with
+ * {@code -Preliability}:
+ * {@code ./mvnw -B -pl jobqueue-postgresql -am -Ppostgresql-restart test}. Prints one
+ * {@code RESTART-PG ...} line.
  */
 @PostgresTest
 @Tag("long")
@@ -74,7 +77,9 @@ class PostgresServerRestartTests {
 			assertThat(restart.waitFor(120, TimeUnit.SECONDS)).isTrue();
 			assertThat(restart.exitValue()).isZero();
 			long restartedAt = System.nanoTime();
-			await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+			await().atMost(Duration.ofMinutes(5))
+				.pollInterval(Duration.ofMillis(500))
+				.ignoreExceptions()
 				.until(() -> db.count("SELECT count(*) FROM jobs WHERE status IN ('pending', 'running')") == 0);
 			double drainSeconds = (System.nanoTime() - restartedAt) / 1e9;
 			int badExits = 0;
@@ -88,8 +93,9 @@ class PostgresServerRestartTests {
 				}
 			}
 			long succeeded = db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'");
-			long duplicated = db.count("SELECT count(*) FROM (SELECT job_id FROM job_attempts WHERE outcome = 'SUCCEEDED' "
-					+ "GROUP BY job_id HAVING count(*) > 1) twice");
+			long duplicated = db
+				.count("SELECT count(*) FROM (SELECT job_id FROM job_attempts WHERE outcome = 'SUCCEEDED' "
+						+ "GROUP BY job_id HAVING count(*) > 1) twice");
 			long openAttempts = db.count("SELECT count(*) FROM job_attempts WHERE outcome IS NULL");
 			long recovered = db.count("SELECT count(*) FROM job_attempts WHERE outcome = 'LEASE_EXPIRED'");
 			String summary = String.format(Locale.ROOT,

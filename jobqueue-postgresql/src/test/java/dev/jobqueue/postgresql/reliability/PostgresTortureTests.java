@@ -29,13 +29,16 @@ import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The process torture test on PostgreSQL: worker JVMs on one database, jobs enqueued while they run, and a SIGKILL
- * of a random worker every few seconds (a new one takes its place). At the end every job is final, none lost, none
- * with two succeeded attempts, no attempt left open. Prints one {@code TORTURE-PG ...} line.
+ * The process torture test on PostgreSQL: worker JVMs on one database, jobs enqueued
+ * while they run, and a SIGKILL of a random worker every few seconds (a new one takes its
+ * place). At the end every job is final, none lost, none with two succeeded attempts, no
+ * attempt left open. Prints one {@code TORTURE-PG ...} line.
  * <p>
- * Run twice: with SIGKILL, and with SIGTERM (graceful shutdown: no job may wait for its lease). CI size by
- * default (5,000 jobs, 3 kills). The long run: {@code ./mvnw -B -pl jobqueue-postgresql -am
- * -Ptorture-postgresql test} (100,000 jobs, 3 JVMs x 4 threads, kills until the jobs are done).
+ * Run twice: with SIGKILL, and with SIGTERM (graceful shutdown: no job may wait for its
+ * lease). CI size by default (5,000 jobs, 3 kills). The long run:
+ * {@code ./mvnw -B -pl jobqueue-postgresql -am
+ * -Ptorture-postgresql test} (100,000 jobs, 3 JVMs x 4 threads, kills until the jobs are
+ * done).
  */
 @PostgresTest
 @Tag("long")
@@ -62,8 +65,9 @@ class PostgresTortureTests {
 	}
 
 	/**
-	 * The same load with SIGTERM instead: each worker stops claiming, lets its running jobs finish (or hands them
-	 * back) and exits, so no job waits for its lease to expire.
+	 * The same load with SIGTERM instead: each worker stops claiming, lets its running
+	 * jobs finish (or hands them back) and exits, so no job waits for its lease to
+	 * expire.
 	 */
 	@Test
 	void workersStoppedGracefullyFinishOrHandBackTheirJobs() throws Exception {
@@ -71,7 +75,9 @@ class PostgresTortureTests {
 		assertThat(recoveries).isZero();
 	}
 
-	/** @return the lease recoveries */
+	/**
+	 * @return the lease recoveries
+	 */
 	private long torture(String signal) throws Exception {
 		long started = System.nanoTime();
 		Path marker = this.dir.resolve("enqueue-done");
@@ -89,7 +95,8 @@ class PostgresTortureTests {
 			enqueuer.start();
 			AtomicBoolean done = new AtomicBoolean();
 			AtomicInteger kills = new AtomicInteger();
-			Thread chaos = new Thread(() -> chaos(new Random(SEED), signal, workers, db.url(), marker, launched, done, kills));
+			Thread chaos = new Thread(
+					() -> chaos(new Random(SEED), signal, workers, db.url(), marker, launched, done, kills));
 			chaos.start();
 			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120 + JOBS / 50);
 			enqueuer.join(TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
@@ -113,18 +120,20 @@ class PostgresTortureTests {
 			}
 			long jobs = db.count("SELECT count(*) FROM jobs");
 			long unfinished = db.count("SELECT count(*) FROM jobs WHERE status IN ('pending', 'running')");
-			long lost = enqueued.get() - db.count("SELECT count(*) FROM jobs WHERE status IN ('succeeded', 'failed', 'cancelled')");
-			long duplicated = db.count("SELECT count(*) FROM (SELECT job_id FROM job_attempts WHERE outcome = 'SUCCEEDED' "
-					+ "GROUP BY job_id HAVING count(*) > 1) twice");
+			long lost = enqueued.get()
+					- db.count("SELECT count(*) FROM jobs WHERE status IN ('succeeded', 'failed', 'cancelled')");
+			long duplicated = db
+				.count("SELECT count(*) FROM (SELECT job_id FROM job_attempts WHERE outcome = 'SUCCEEDED' "
+						+ "GROUP BY job_id HAVING count(*) > 1) twice");
 			long failed = db.count("SELECT count(*) FROM jobs WHERE status = 'failed'");
 			long recovered = db.count("SELECT count(*) FROM job_attempts WHERE outcome = 'LEASE_EXPIRED'");
-			long openAttempts = db.count("SELECT count(*) FROM job_attempts a JOIN jobs j ON j.id = a.job_id "
-					+ "WHERE a.outcome IS NULL");
+			long openAttempts = db.count(
+					"SELECT count(*) FROM job_attempts a JOIN jobs j ON j.id = a.job_id " + "WHERE a.outcome IS NULL");
 			String summary = String.format(java.util.Locale.ROOT,
 					"TORTURE-PG signal=%s jobs=%d enqueued=%d processes=%d started=%d threads=%d kills=%d lost=%d duplicated=%d "
 							+ "unfinished=%d failed=%d leaseRecoveries=%d openAttempts=%d badExits=%d seconds=%.0f",
-					signal, jobs, enqueued.get(), PROCESSES, launched.get(), THREADS, kills.get(), lost, duplicated, unfinished,
-					failed, recovered, openAttempts, badExits, (System.nanoTime() - started) / 1e9);
+					signal, jobs, enqueued.get(), PROCESSES, launched.get(), THREADS, kills.get(), lost, duplicated,
+					unfinished, failed, recovered, openAttempts, badExits, (System.nanoTime() - started) / 1e9);
 			System.out.println(summary);
 			System.err.println(summary);
 			Files.writeString(Path.of("target", "torture-postgresql-summary.txt"), summary + System.lineSeparator(),
@@ -165,9 +174,8 @@ class PostgresTortureTests {
 		List<JobRequest> batch = new ArrayList<>();
 		for (int i = 0; i < JOBS; i++) {
 			int roll = random.nextInt(100);
-			batch.add((roll < 85) ? JobRequest.of("fast", i)
-					: (roll < 95) ? JobRequest.of("slow", 10 + random.nextInt(90))
-							: JobRequest.of("flaky", 1 + random.nextInt(2)));
+			batch.add((roll < 85) ? JobRequest.of("fast", i) : (roll < 95)
+					? JobRequest.of("slow", 10 + random.nextInt(90)) : JobRequest.of("flaky", 1 + random.nextInt(2)));
 			if (batch.size() == 100 || i == JOBS - 1) {
 				enqueued.addAndGet(queue.enqueueAll(batch).size());
 				batch.clear();
@@ -175,8 +183,8 @@ class PostgresTortureTests {
 		}
 	}
 
-	private void chaos(Random random, String signal, List<Process> workers, String url, Path marker, AtomicInteger launched,
-			AtomicBoolean done, AtomicInteger kills) {
+	private void chaos(Random random, String signal, List<Process> workers, String url, Path marker,
+			AtomicInteger launched, AtomicBoolean done, AtomicInteger kills) {
 		try {
 			while (!done.get() && (KILLS < 0 || kills.get() < KILLS)) {
 				long until = System.currentTimeMillis() + 2_000 + random.nextInt(3_000);
@@ -189,7 +197,8 @@ class PostgresTortureTests {
 				int victim = random.nextInt(workers.size());
 				Process process = workers.get(victim);
 				new ProcessBuilder("kill", "-" + signal, String.valueOf(process.pid())).start().waitFor();
-				// A graceful stop waits for the running jobs (at most the worker's 5 s shutdown timeout).
+				// A graceful stop waits for the running jobs (at most the worker's 5 s
+				// shutdown timeout).
 				process.waitFor(30, TimeUnit.SECONDS);
 				kills.incrementAndGet();
 				workers.set(victim, launch(url, marker, launched));

@@ -24,9 +24,10 @@ import dev.jobqueue.postgresql.PostgresStorage;
 import dev.jobqueue.postgresql.PostgresTables;
 
 /**
- * A worker JVM of the PostgreSQL torture test. Arguments: database URL, worker threads, lease in milliseconds, and
- * a marker file. Job types: {@code fast} returns; {@code slow} sleeps the payload's milliseconds; {@code flaky}
- * fails its first {@code payload} attempts. Exits once the marker exists and no job is pending or running.
+ * A worker JVM of the PostgreSQL torture test. Arguments: database URL, worker threads,
+ * lease in milliseconds, and a marker file. Job types: {@code fast} returns; {@code slow}
+ * sleeps the payload's milliseconds; {@code flaky} fails its first {@code payload}
+ * attempts. Exits once the marker exists and no job is pending or running.
  */
 public final class PostgresTortureWorker {
 
@@ -39,7 +40,8 @@ public final class PostgresTortureWorker {
 		Duration lease = Duration.ofMillis(Long.parseLong(args[2]));
 		Path marker = Path.of(args[3]);
 		HikariDataSource dataSource = PostgresDataSources.create(url, null, null, threads + 2);
-		PostgresStorage storage = new PostgresStorage(new PostgresDatabase(dataSource, url), new PostgresTables(null, ""));
+		PostgresStorage storage = new PostgresStorage(new PostgresDatabase(dataSource, url),
+				new PostgresTables(null, ""));
 		storage.initializeSchema();
 		HandlerRegistry handlers = new HandlerRegistry();
 		handlers.register(HandlerDefinition.of("fast", (payload, context) -> null));
@@ -57,10 +59,11 @@ public final class PostgresTortureWorker {
 				Duration.ofSeconds(5), 10);
 		JobWorker worker = new JobWorker(storage.jobs(), handlers,
 				new JacksonPayloadCodec(JsonMapper.builder().build()), new DefaultErrorClassifier(),
-				new RetryPolicy(Duration.ofMillis(20), Duration.ofMillis(200), Math::random), Clock.systemUTC(), settings,
-				Executors.newFixedThreadPool(threads), WorkerListener.NONE, null);
+				new RetryPolicy(Duration.ofMillis(20), Duration.ofMillis(200), Math::random), Clock.systemUTC(),
+				settings, Executors.newFixedThreadPool(threads), WorkerListener.NONE, null);
 		storage.signals(worker);
-		// SIGTERM: stop claiming, let running jobs finish (or hand them back), then exit, as a Spring Boot
+		// SIGTERM: stop claiming, let running jobs finish (or hand them back), then exit,
+		// as a Spring Boot
 		// application does on graceful shutdown.
 		Thread stopping = new Thread(() -> {
 			worker.stop();
@@ -83,7 +86,8 @@ public final class PostgresTortureWorker {
 					}
 				}
 				catch (java.sql.SQLException ex) {
-					// The server is away (restarted in PostgresServerRestartTests): ask again, as the worker does.
+					// The server is away (restarted in PostgresServerRestartTests): ask
+					// again, as the worker does.
 					System.out.println("exit check failed, trying again: " + ex.getMessage());
 				}
 			}

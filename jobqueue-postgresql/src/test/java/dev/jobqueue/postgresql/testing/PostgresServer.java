@@ -10,13 +10,15 @@ import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * Runs a test class only when the PostgreSQL test server answers. Where it does not, the class is skipped with
- * one loud line that says how to run it, unless {@code CI=true}: there a missing server fails the build.
+ * Runs a test class only when the PostgreSQL test server answers. Where it does not, the
+ * class is skipped with one loud line that says how to run it, unless {@code CI=true}:
+ * there a missing server fails the build.
  *
  * <p>
- * The server is {@code jdbc:postgresql://127.0.0.1:5432/postgres} as user {@code postgres} (trust
- * authentication), or the {@code jobqueue.test.postgresql.url} system property / {@code JOBQUEUE_TEST_POSTGRESQL_URL}
- * environment variable (a URL of a database the user may create databases from).
+ * The server is {@code jdbc:postgresql://127.0.0.1:5432/postgres} as user
+ * {@code postgres} (trust authentication), or the {@code jobqueue.test.postgresql.url}
+ * system property / {@code JOBQUEUE_TEST_POSTGRESQL_URL} environment variable (a URL of a
+ * database the user may create databases from).
  */
 public final class PostgresServer implements ExecutionCondition {
 
@@ -48,7 +50,8 @@ public final class PostgresServer implements ExecutionCondition {
 		if (isReachable()) {
 			return ConditionEvaluationResult.enabled("PostgreSQL answers at " + adminUrl());
 		}
-		String message = "PostgreSQL tests need a server at " + adminUrl() + " (" + failure + "). Start one (on Debian: "
+		String message = "PostgreSQL tests need a server at " + adminUrl() + " (" + failure
+				+ "). Start one (on Debian: "
 				+ "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start) or point "
 				+ "-Djobqueue.test.postgresql.url at one";
 		if ("true".equalsIgnoreCase(System.getenv("CI"))) {

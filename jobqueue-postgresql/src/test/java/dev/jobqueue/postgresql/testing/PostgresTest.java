@@ -9,7 +9,10 @@ import java.lang.annotation.Target;
 
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** A test that runs on the PostgreSQL test server: skipped loudly when it is missing, failed on CI. */
+/**
+ * A test that runs on the PostgreSQL test server: skipped loudly when it is missing,
+ * failed on CI.
+ */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @Documented

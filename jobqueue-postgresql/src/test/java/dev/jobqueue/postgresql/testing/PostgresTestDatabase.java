@@ -25,9 +25,10 @@ import dev.jobqueue.postgresql.PostgresTables;
 import dev.jobqueue.testing.StoreFixture;
 
 /**
- * A database of its own on the test server, created for one test and dropped after it, with a migrated queue on
- * it. Names carry the process id and a random part, so builds running at once never share one. The PostgreSQL
- * fixture of the behaviour suite (instants are {@code timestamptz} in raw SQL).
+ * A database of its own on the test server, created for one test and dropped after it,
+ * with a migrated queue on it. Names carry the process id and a random part, so builds
+ * running at once never share one. The PostgreSQL fixture of the behaviour suite
+ * (instants are {@code timestamptz} in raw SQL).
  */
 public final class PostgresTestDatabase implements StoreFixture {
 
@@ -57,7 +58,8 @@ public final class PostgresTestDatabase implements StoreFixture {
 		this.owner = owner;
 		this.dataSource = PostgresDataSources.create(url(), null, null, poolSize);
 		PostgresTables tables = new PostgresTables(schema, prefix);
-		this.storage = new PostgresStorage(new PostgresDatabase(this.dataSource, PostgresDataSources.withoutCredentials(url())), tables);
+		this.storage = new PostgresStorage(
+				new PostgresDatabase(this.dataSource, PostgresDataSources.withoutCredentials(url())), tables);
 		this.storage.initializeSchema();
 	}
 
@@ -76,7 +78,10 @@ public final class PostgresTestDatabase implements StoreFixture {
 		}
 	}
 
-	/** Creates an empty database and returns its name; the caller drops it with {@link #dropDatabase}. */
+	/**
+	 * Creates an empty database and returns its name; the caller drops it with
+	 * {@link #dropDatabase}.
+	 */
 	public static String createDatabase() {
 		String name = "jobqueue_test_" + ManagementFactory.getRuntimeMXBean().getPid() + "_" + counter.incrementAndGet()
 				+ "_" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x10000, 0xfffff));
@@ -89,7 +94,8 @@ public final class PostgresTestDatabase implements StoreFixture {
 	}
 
 	private static void execute(String sql) {
-		try (Connection connection = PostgresServer.connectAdmin(); Statement statement = connection.createStatement()) {
+		try (Connection connection = PostgresServer.connectAdmin();
+				Statement statement = connection.createStatement()) {
 			statement.execute(sql);
 		}
 		catch (SQLException ex) {
@@ -128,7 +134,10 @@ public final class PostgresTestDatabase implements StoreFixture {
 		return this.storage.schedules();
 	}
 
-	/** A pool, stores and listener of its own on the same database and schema: another process. */
+	/**
+	 * A pool, stores and listener of its own on the same database and schema: another
+	 * process.
+	 */
 	@Override
 	public PostgresTestDatabase anotherProcess() {
 		return new PostgresTestDatabase(this.name, this.schema, this.prefix, 4, false);

@@ -8,7 +8,10 @@ import org.springframework.context.annotation.Bean;
 import dev.jobqueue.JobErrorCode;
 import dev.jobqueue.JobHandler;
 
-/** A job the browser tests control: it fails while {@link #failing} is set, and succeeds otherwise. */
+/**
+ * A job the browser tests control: it fails while {@link #failing} is set, and succeeds
+ * otherwise.
+ */
 @TestConfiguration(proxyBeanMethods = false)
 class BrowserTestJobs {
 

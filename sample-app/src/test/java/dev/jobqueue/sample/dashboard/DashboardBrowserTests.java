@@ -35,10 +35,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The sample application's dashboard (actions on, values shown to the operator) in a real headless Chromium,
- * signed in as the sample's operator on its sign-in form: find a failed job,
- * read its error and attempts, retry it and watch it succeed; the overview agrees with the actuator endpoint; bad
- * input is answered in words; payloads are text. Every page leaves the browser's console clean.
+ * The sample application's dashboard (actions on, values shown to the operator) in a real
+ * headless Chromium, signed in as the sample's operator on its sign-in form: find a
+ * failed job, read its error and attempts, retry it and watch it succeed; the overview
+ * agrees with the actuator endpoint; bad input is answered in words; payloads are text.
+ * Every page leaves the browser's console clean.
  */
 @Tag("browser")
 @SpringBootTest(classes = SampleApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -128,12 +129,13 @@ class DashboardBrowserTests {
 			Map<String, Long> shown = new LinkedHashMap<>();
 			browser.textsBy("[data-count]", "data-count")
 				.forEach((status, count) -> shown.put(status, Long.parseLong(count.replace(",", ""))));
-			Map<?, ?> report = client.get().uri("http://localhost:" + this.port + "/actuator/jobqueue")
+			Map<?, ?> report = client.get()
+				.uri("http://localhost:" + this.port + "/actuator/jobqueue")
 				.retrieve()
 				.body(Map.class);
 			Map<String, Long> counts = new LinkedHashMap<>();
-			((Map<?, ?>) report.get("counts")).forEach((status, count) -> counts.put((String) status,
-					((Number) count).longValue()));
+			((Map<?, ?>) report.get("counts"))
+				.forEach((status, count) -> counts.put((String) status, ((Number) count).longValue()));
 			assertThat(shown).isEqualTo(counts);
 			assertThat(shown.get("failed")).isPositive();
 			assertThat(shown.get("succeeded")).isPositive();
@@ -163,7 +165,8 @@ class DashboardBrowserTests {
 		long onPage = progressOf(bar);
 		browser.waiting(WAIT).until((driver) -> progressOf(bar) > onPage);
 		assertThat(browser.text(".progress-message")).startsWith("packing image");
-		Map<?, ?> detail = operatorClient().get().uri("http://localhost:" + this.port + "/actuator/jobqueue/" + id)
+		Map<?, ?> detail = operatorClient().get()
+			.uri("http://localhost:" + this.port + "/actuator/jobqueue/" + id)
 			.retrieve()
 			.body(Map.class);
 		assertThat(((Map<?, ?>) detail.get("progress")).get("total")).isEqualTo(60);
@@ -199,7 +202,8 @@ class DashboardBrowserTests {
 		assertThat(status("POST", "/jobs/" + succeeded + "/retry")).isEqualTo(409);
 		assertThat(this.jobQueue.find(succeeded).orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);
 
-		// The confirmation page is open while someone else retries the job: confirming changes nothing.
+		// The confirmation page is open while someone else retries the job: confirming
+		// changes nothing.
 		this.exports.failing.set(true);
 		long failed = failedExport("moved-on");
 		browser.open(url("/jobs/" + failed + "/retry"));
@@ -209,7 +213,8 @@ class DashboardBrowserTests {
 		browser.click("#confirm");
 		assertThat(browser.text("#problem")).isEqualTo("Job #" + failed + " was not retried");
 		assertThat(browser.text("#problem-detail")).contains("It is succeeded now").contains("Nothing was changed");
-		// A 4xx document is reported in the console by the browser itself; only those are expected.
+		// A 4xx document is reported in the console by the browser itself; only those are
+		// expected.
 		assertThat(browser.consoleProblems()).isNotEmpty().allMatch((line) -> line.contains("status of 4"));
 		browser.clearConsole();
 	}
@@ -234,8 +239,9 @@ class DashboardBrowserTests {
 	}
 
 	/**
-	 * Saves the page for the README, only when asked ({@code -Djobqueue.dashboard.screenshots=true}), so an
-	 * ordinary build never rewrites the files in {@code docs/}.
+	 * Saves the page for the README, only when asked
+	 * ({@code -Djobqueue.dashboard.screenshots=true}), so an ordinary build never
+	 * rewrites the files in {@code docs/}.
 	 */
 	private static void screenshot(String name) {
 		if (Boolean.getBoolean("jobqueue.dashboard.screenshots")) {
@@ -249,7 +255,8 @@ class DashboardBrowserTests {
 	}
 
 	private long failedExport(String name) {
-		long id = this.jobQueue.enqueue(JobRequest.of("export", new BrowserTestJobs.ExportRequest(name)).maxAttempts(1));
+		long id = this.jobQueue
+			.enqueue(JobRequest.of("export", new BrowserTestJobs.ExportRequest(name)).maxAttempts(1));
 		await().atMost(WAIT).until(() -> this.jobQueue.find(id).orElseThrow().status() == JobStatus.FAILED);
 		return id;
 	}
@@ -264,7 +271,10 @@ class DashboardBrowserTests {
 		return "http://localhost:" + this.port + "/jobqueue" + path;
 	}
 
-	/** The status of a request the signed-in operator's page sends (a POST with its CSRF token). */
+	/**
+	 * The status of a request the signed-in operator's page sends (a POST with its CSRF
+	 * token).
+	 */
 	private int status(String method, String path) {
 		return browser.send(method, url(path), "http://localhost:" + this.port + "/login").status();
 	}

@@ -30,10 +30,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The dashboard with its defaults (read-only, values hidden: {@code management.endpoint.jobqueue.show-values=never}),
- * seen by the signed-in operator: no action buttons anywhere, action URLs refused with 403 by the dashboard itself
- * (a POST carries the session's CSRF token, so the security filters let it through) and nothing changed, payloads
- * and error details not shown. A stranger is sent to the sign-in form.
+ * The dashboard with its defaults (read-only, values hidden:
+ * {@code management.endpoint.jobqueue.show-values=never}), seen by the signed-in
+ * operator: no action buttons anywhere, action URLs refused with 403 by the dashboard
+ * itself (a POST carries the session's CSRF token, so the security filters let it
+ * through) and nothing changed, payloads and error details not shown. A stranger is sent
+ * to the sign-in form.
  */
 @Tag("browser")
 @SpringBootTest(classes = SampleApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -80,14 +82,14 @@ class ReadOnlyDashboardBrowserTests {
 	@Test
 	void aReadOnlyDashboardHasNoActionsAndRefusesTheirAddresses() throws Exception {
 		this.exports.failing.set(true);
-		long id = this.jobQueue.enqueue(JobRequest.of("export", new BrowserTestJobs.ExportRequest("secret-customer"))
-			.maxAttempts(1));
+		long id = this.jobQueue
+			.enqueue(JobRequest.of("export", new BrowserTestJobs.ExportRequest("secret-customer")).maxAttempts(1));
 		await().atMost(Duration.ofSeconds(30))
 			.until(() -> this.jobQueue.find(id).orElseThrow().status() == JobStatus.FAILED);
 
 		assertThat(strangerGet("/").statusCode()).isEqualTo(302);
-		assertThat(strangerGet("/").headers().firstValue("Location")).hasValueSatisfying(
-				(location) -> assertThat(location).endsWith("/login"));
+		assertThat(strangerGet("/").headers().firstValue("Location"))
+			.hasValueSatisfying((location) -> assertThat(location).endsWith("/login"));
 		browser.signIn(url("/"), Browser.OPERATOR, Browser.OPERATOR_PASSWORD);
 		browser.clearConsole();
 		assertThat(browser.text("#mode")).isEqualTo("read-only");

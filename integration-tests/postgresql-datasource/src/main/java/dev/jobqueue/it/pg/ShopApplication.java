@@ -16,8 +16,9 @@ import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobRequest;
 
 /**
- * An application whose data lives in PostgreSQL ({@code spring.datasource.url=jdbc:postgresql:...}): the queue
- * keeps its jobs in the same database, and a job enqueued in the application's transaction is written in that
+ * An application whose data lives in PostgreSQL
+ * ({@code spring.datasource.url=jdbc:postgresql:...}): the queue keeps its jobs in the
+ * same database, and a job enqueued in the application's transaction is written in that
  * transaction, so it exists (and runs) if and only if the order was committed.
  */
 @SpringBootApplication
@@ -33,7 +34,9 @@ public class ShopApplication {
 	@Service
 	public static class Orders {
 
-		/** Every job id enqueued, including those of transactions that then rolled back. */
+		/**
+		 * Every job id enqueued, including those of transactions that then rolled back.
+		 */
 		private final List<Long> enqueued = new CopyOnWriteArrayList<>();
 
 		private final JdbcClient jdbc;
@@ -72,7 +75,10 @@ public class ShopApplication {
 			this.jdbc = jdbc;
 		}
 
-		/** Fails when the order is not (yet) committed, so a job that ran too early shows up as failed. */
+		/**
+		 * Fails when the order is not (yet) committed, so a job that ran too early shows
+		 * up as failed.
+		 */
 		@JobHandler(value = "ship", maxAttempts = 1)
 		String ship(Shipment shipment) {
 			long orders = this.jdbc.sql("SELECT count(*) FROM orders WHERE id = ?")

@@ -27,8 +27,9 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The application as a user runs it, on a database of its own on the test server: orders and their shipping jobs
- * commit or roll back together, from several threads at once, while the worker runs the committed ones.
+ * The application as a user runs it, on a database of its own on the test server: orders
+ * and their shipping jobs commit or roll back together, from several threads at once,
+ * while the worker runs the committed ones.
  */
 @ExtendWith(PostgresServer.class)
 class ShopOnPostgresqlTests {
@@ -80,7 +81,8 @@ class ShopOnPostgresqlTests {
 		CompletableFuture.allOf(threads.toArray(CompletableFuture[]::new)).join();
 
 		await().atMost(Duration.ofSeconds(60))
-			.until(() -> committed.stream().allMatch((id) -> queue.find(id).orElseThrow().status() == JobStatus.SUCCEEDED));
+			.until(() -> committed.stream()
+				.allMatch((id) -> queue.find(id).orElseThrow().status() == JobStatus.SUCCEEDED));
 		long orderRows = jdbc.sql("SELECT count(*) FROM orders").query(Long.class).single();
 		long jobRows = jdbc.sql("SELECT count(*) FROM jobs").query(Long.class).single();
 		assertThat(orderRows).isEqualTo(committed.size());
