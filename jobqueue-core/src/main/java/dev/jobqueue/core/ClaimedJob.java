@@ -1,6 +1,7 @@
 package dev.jobqueue.core;
 
 import java.time.Instant;
+import java.util.Comparator;
 
 /**
  * A job this worker has just claimed.
@@ -21,5 +22,15 @@ import java.time.Instant;
  */
 public record ClaimedJob(long id, String type, String payload, int priority, int run, int attempt, int maxAttempts,
 		int snoozes, Instant runAt, Instant createdAt, String traceContext) {
+
+	/**
+	 * The order every claim takes jobs in: higher priority first, then earlier due time,
+	 * then lower id. Stores sort what a claim statement returned by it, since
+	 * {@code RETURNING} keeps no order.
+	 */
+	public static final Comparator<ClaimedJob> CLAIM_ORDER = Comparator.comparingInt(ClaimedJob::priority)
+		.reversed()
+		.thenComparing(ClaimedJob::runAt)
+		.thenComparingLong(ClaimedJob::id);
 
 }

@@ -61,11 +61,6 @@ public final class DefaultJobQueue implements JobQueue {
 		this.traceContext = (traceContext != null) ? traceContext : Map::of;
 	}
 
-	/** Where this process's worker hears of new jobs and cancellations. */
-	public QueueSignals signals() {
-		return this.signals;
-	}
-
 	/** Lets the worker of this process hear of new jobs and cancellations at once. */
 	public void setSignals(QueueSignals signals) {
 		this.signals = (signals != null) ? signals : QueueSignals.NONE;

@@ -7,7 +7,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,8 +51,6 @@ final class RunningJobs {
 
 	private final Map<Long, JobRun> runs = new ConcurrentHashMap<>();
 
-	private final Map<String, AtomicInteger> byType = new ConcurrentHashMap<>();
-
 	RunningJobs(JobStore store, WorkerSettings settings, WorkerListener listener) {
 		this.store = store;
 		this.workerId = settings.workerId();
@@ -63,18 +60,11 @@ final class RunningJobs {
 
 	void add(JobRun run) {
 		this.runs.put(run.job.id(), run);
-		countOf(run.job.type()).incrementAndGet();
 	}
 
 	/** Frees the run's slot, once. */
 	void release(JobRun run) {
-		if (this.runs.remove(run.job.id(), run)) {
-			countOf(run.job.type()).decrementAndGet();
-		}
-	}
-
-	JobRun get(long jobId) {
-		return this.runs.get(jobId);
+		this.runs.remove(run.job.id(), run);
 	}
 
 	boolean holds(JobRun run) {
@@ -96,7 +86,9 @@ final class RunningJobs {
 	 */
 	Map<String, Integer> busyByType(List<JobRun> leaving) {
 		Map<String, Integer> busy = new HashMap<>();
-		this.byType.forEach((type, count) -> busy.put(type, count.get()));
+		for (JobRun run : this.runs.values()) {
+			busy.merge(run.job.type(), 1, Integer::sum);
+		}
 		for (JobRun run : leaving) {
 			busy.merge(run.job.type(), -1, Integer::sum);
 		}
@@ -290,10 +282,6 @@ final class RunningJobs {
 			}
 		}
 		return ended;
-	}
-
-	private AtomicInteger countOf(String type) {
-		return this.byType.computeIfAbsent(type, (key) -> new AtomicInteger());
 	}
 
 }

@@ -5,7 +5,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -178,11 +177,7 @@ final class PostgresClaims {
 						PgSql.instant(rows, 10), rows.getString(11)));
 			}
 		}
-		// RETURNING keeps no order.
-		claimed.sort(Comparator.comparingInt(ClaimedJob::priority)
-			.reversed()
-			.thenComparing(ClaimedJob::runAt)
-			.thenComparingLong(ClaimedJob::id));
+		claimed.sort(ClaimedJob.CLAIM_ORDER);
 		return claimed;
 	}
 

@@ -204,11 +204,7 @@ final class SqliteClaims {
 						rows.getString(11)));
 			}
 		}
-		// RETURNING does not keep any order.
-		claimed.sort(Comparator.comparingInt(ClaimedJob::priority)
-			.reversed()
-			.thenComparing(ClaimedJob::runAt)
-			.thenComparingLong(ClaimedJob::id));
+		claimed.sort(ClaimedJob.CLAIM_ORDER);
 		return claimed;
 	}
 

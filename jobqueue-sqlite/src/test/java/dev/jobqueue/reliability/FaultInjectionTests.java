@@ -34,7 +34,7 @@ import dev.jobqueue.sqlite.SqliteJobAdminStore;
 import dev.jobqueue.sqlite.SqliteJobStore;
 import dev.jobqueue.sqlite.SqliteSchema;
 import dev.jobqueue.sqlite.TableNames;
-import dev.jobqueue.testing.DirectExecutorService;
+import dev.jobqueue.core.CallerThreadExecutor;
 import dev.jobqueue.testing.FaultyDataSource;
 import dev.jobqueue.testing.FaultyDataSource.Fault;
 import dev.jobqueue.testing.Invariants;
@@ -330,7 +330,7 @@ class FaultInjectionTests {
 					new RetryPolicy(Duration.ofSeconds(1), Duration.ofSeconds(4), () -> 0.5), this.clock,
 					new WorkerSettings("w-" + this.seed, 3, Duration.ofMillis(50), Duration.ofSeconds(30),
 							Duration.ofSeconds(1), 5),
-					new DirectExecutorService(), WorkerListener.NONE, null, this.clock.ticker());
+					new CallerThreadExecutor(), WorkerListener.NONE, null, this.clock.ticker());
 			this.faults.enabled(true);
 			String[] kindsInTurn = { "ok", "flaky", "heartbeat", "snooze", "invalid", "ok", "ok" };
 			for (int i = 0; i < this.jobs; i++) {

@@ -1,5 +1,6 @@
 package dev.jobqueue.testing;
 
+import dev.jobqueue.core.CallerThreadExecutor;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 
@@ -97,7 +98,7 @@ public final class WorkerHarness {
 	 * done.
 	 */
 	public JobWorker directWorker(String workerId) {
-		return worker(workerId, new DirectExecutorService());
+		return worker(workerId, new CallerThreadExecutor());
 	}
 
 	public JobWorker worker(String workerId, ExecutorService executor) {

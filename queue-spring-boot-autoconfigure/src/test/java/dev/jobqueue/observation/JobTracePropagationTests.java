@@ -39,7 +39,7 @@ import dev.jobqueue.core.JobWorker;
 import dev.jobqueue.core.RetryPolicy;
 import dev.jobqueue.core.WorkerListener;
 import dev.jobqueue.core.WorkerSettings;
-import dev.jobqueue.testing.DirectExecutorService;
+import dev.jobqueue.core.CallerThreadExecutor;
 import dev.jobqueue.testing.MutableClock;
 import dev.jobqueue.testing.TestDatabase;
 import dev.jobqueue.testing.WorkerHarness;
@@ -137,7 +137,7 @@ class JobTracePropagationTests {
 				Duration.ofSeconds(5), 3);
 		return new JobWorker(this.db.store(), this.handlers, WorkerHarness.CODEC, new DefaultErrorClassifier(),
 				new RetryPolicy(Duration.ofSeconds(1), Duration.ofSeconds(10), () -> 0.5), this.clock, settings,
-				new DirectExecutorService(), WorkerListener.NONE, interceptor);
+				new CallerThreadExecutor(), WorkerListener.NONE, interceptor);
 	}
 
 	/** Keeps every ended span, as it ends. */

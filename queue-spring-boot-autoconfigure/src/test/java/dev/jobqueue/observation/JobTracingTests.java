@@ -33,7 +33,7 @@ import dev.jobqueue.core.RetryPolicy;
 import dev.jobqueue.core.RunInterceptor;
 import dev.jobqueue.core.WorkerListener;
 import dev.jobqueue.core.WorkerSettings;
-import dev.jobqueue.testing.DirectExecutorService;
+import dev.jobqueue.core.CallerThreadExecutor;
 import dev.jobqueue.testing.MutableClock;
 import dev.jobqueue.testing.TestDatabase;
 import dev.jobqueue.testing.WorkerHarness;
@@ -187,7 +187,7 @@ class JobTracingTests {
 				java.time.Duration.ofSeconds(30), java.time.Duration.ofSeconds(5), 3);
 		return new JobWorker(this.db.store(), this.handlers, WorkerHarness.CODEC, new DefaultErrorClassifier(),
 				new RetryPolicy(java.time.Duration.ofSeconds(1), java.time.Duration.ofSeconds(10), () -> 0.5),
-				this.clock, settings, new DirectExecutorService(), WorkerListener.NONE, interceptor);
+				this.clock, settings, new CallerThreadExecutor(), WorkerListener.NONE, interceptor);
 	}
 
 }

@@ -1,18 +1,24 @@
-package dev.jobqueue.testing;
+package dev.jobqueue.core;
 
 import java.util.List;
 import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs tasks on the calling thread, so a worker's poll runs its jobs before it returns.
+ * Runs each task on the thread that submits it, before {@code execute} returns: a
+ * worker's poll then runs its jobs before it returns, which is how tests run due jobs on
+ * the test thread.
  */
-public final class DirectExecutorService extends AbstractExecutorService {
+public final class CallerThreadExecutor extends AbstractExecutorService {
 
 	private volatile boolean shutdown;
 
 	@Override
 	public void execute(Runnable command) {
+		if (this.shutdown) {
+			throw new RejectedExecutionException("Executor is shut down");
+		}
 		command.run();
 	}
 
