@@ -155,7 +155,7 @@ class ClaimPlannerTests {
 	}
 
 	private static ClaimRequest plan(int freeSlots, List<HandlerDefinition> handlers, Map<String, Integer> busy) {
-		return ClaimPlanner.plan("w1", freeSlots, handlers, busy, LEASE_UNTIL);
+		return ClaimPlanner.plan("w1", freeSlots, freeSlots, handlers, busy, LEASE_UNTIL);
 	}
 
 	private static HandlerDefinition handler(String type, int concurrency, int globalConcurrency) {
