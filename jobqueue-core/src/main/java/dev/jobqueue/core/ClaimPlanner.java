@@ -1,9 +1,12 @@
 package dev.jobqueue.core;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -49,37 +52,79 @@ final class ClaimPlanner {
 	 */
 	static ClaimRequest plan(String workerId, int room, int freeNow, Collection<HandlerDefinition> handlers,
 			Map<String, Integer> busy, Instant leaseUntil) {
-		int freeSlots = room;
+		return plan(workerId, room, freeNow, handlers, busy, leaseUntil, 0);
+	}
+
+	/**
+	 * As above; {@code rotation} says which of several types that are not claimed ahead
+	 * gets the first of the slots free now, when they share fewer slots than the claim
+	 * takes (any number that changes from claim to claim, so none of them waits for
+	 * good).
+	 */
+	static ClaimRequest plan(String workerId, int room, int freeNow, Collection<HandlerDefinition> handlers,
+			Map<String, Integer> busy, Instant leaseUntil, int rotation) {
 		Set<String> unlimited = new HashSet<>();
 		Map<String, Integer> limited = new HashMap<>();
 		Map<String, Integer> globalLimits = new HashMap<>();
 		Set<String> notRepeatable = new HashSet<>();
-		if (freeSlots <= 0) {
-			return new ClaimRequest(workerId, Math.max(freeSlots, 0), unlimited, limited, notRepeatable, leaseUntil,
+		if (room <= 0) {
+			return new ClaimRequest(workerId, Math.max(room, 0), unlimited, limited, notRepeatable, leaseUntil,
 					globalLimits);
 		}
+		List<String> startingAtOnce = new ArrayList<>();
 		for (HandlerDefinition handler : handlers) {
 			String type = handler.type();
 			if (!handler.repeatable()) {
 				notRepeatable.add(type);
 			}
-			boolean claimedAhead = handler.repeatable() && handler.globalConcurrency() == 0;
-			if (handler.concurrency() == 0 && claimedAhead) {
+			if (handler.concurrency() == 0 && claimedAhead(handler)) {
 				unlimited.add(type);
 				continue;
 			}
-			int free = (handler.concurrency() > 0) ? handler.concurrency() - busy.getOrDefault(type, 0) : freeSlots;
-			if (!claimedAhead) {
+			int free = (handler.concurrency() > 0) ? handler.concurrency() - busy.getOrDefault(type, 0) : room;
+			if (!claimedAhead(handler)) {
 				free = Math.min(free, freeNow);
 			}
 			if (free > 0) {
-				limited.put(type, Math.min(free, freeSlots));
+				limited.put(type, Math.min(free, room));
 				if (handler.globalConcurrency() > 0) {
 					globalLimits.put(type, handler.globalConcurrency());
 				}
+				if (!claimedAhead(handler)) {
+					startingAtOnce.add(type);
+				}
 			}
 		}
-		return new ClaimRequest(workerId, freeSlots, unlimited, limited, notRepeatable, leaseUntil, globalLimits);
+		if (room > freeNow && startingAtOnce.size() > 1) {
+			// Each such type may take every slot free now, but together they must not
+			// take more: share them out.
+			Collections.sort(startingAtOnce);
+			Map<String, Integer> shares = new HashMap<>();
+			for (int i = 0; i < freeNow; i++) {
+				shares.merge(startingAtOnce.get(Math.floorMod(rotation + i, startingAtOnce.size())), 1, Integer::sum);
+			}
+			for (String type : startingAtOnce) {
+				int share = Math.min(limited.get(type), shares.getOrDefault(type, 0));
+				if (share > 0) {
+					limited.put(type, share);
+				}
+				else {
+					limited.remove(type);
+					globalLimits.remove(type);
+				}
+			}
+		}
+		return new ClaimRequest(workerId, room, unlimited, limited, notRepeatable, leaseUntil, globalLimits);
+	}
+
+	/**
+	 * Whether jobs of the type may wait for a slot in the claim-ahead buffer: not when
+	 * its handler is not repeatable (killed while waiting, the job would fail as not
+	 * repeatable although it never ran), nor with a global cap (a job waiting here would
+	 * hold a place of the cap that a process with a free slot could use).
+	 */
+	static boolean claimedAhead(HandlerDefinition handler) {
+		return handler.repeatable() && handler.globalConcurrency() == 0;
 	}
 
 }

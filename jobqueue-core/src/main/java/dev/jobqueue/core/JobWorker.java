@@ -120,6 +120,12 @@ public final class JobWorker implements QueueSignals {
 
 	private final ExpiredLeaseWatch expiredLeases;
 
+	/**
+	 * How many jobs may still wait for a slot when the worker claims again; updated at
+	 * each claim, as handlers may be registered after the worker was made.
+	 */
+	private volatile int lowWaterAhead;
+
 	private final ConcurrentLinkedQueue<JobRun> finished = new ConcurrentLinkedQueue<>();
 
 	/**
@@ -169,6 +175,9 @@ public final class JobWorker implements QueueSignals {
 
 	private boolean lastClaimFull;
 
+	/** Claims so far, to share slots fairly among types not claimed ahead. */
+	private int claims;
+
 	public JobWorker(JobStore store, HandlerRegistry handlers, PayloadCodec codec, ErrorClassifier classifier,
 			RetryPolicy retryPolicy, Clock clock, WorkerSettings settings, ExecutorService executor,
 			WorkerListener listener, RunInterceptor interceptor) {
@@ -199,6 +208,7 @@ public final class JobWorker implements QueueSignals {
 				settings.maxResultBytes());
 		this.runs = new RunningJobs(store, settings, this.listener);
 		this.expiredLeases = new ExpiredLeaseWatch(settings.lease());
+		this.lowWaterAhead = lowWaterAhead();
 		this.info = new WorkerInfo(settings.workerId(), WorkerIds.hostName(), ProcessHandle.current().pid(),
 				handlers.types(), settings.concurrency());
 		this.nextRenewal = ticker.nanos();
@@ -441,13 +451,21 @@ public final class JobWorker implements QueueSignals {
 	/**
 	 * Whether the worker is low on jobs and claims: fewer held than its slots plus half
 	 * the claim-ahead bound, so a claim brings at least half the bound and the buffer
-	 * never runs dry while a busy worker claims. Without claim-ahead: a free slot.
+	 * never runs dry while a busy worker claims. Without claim-ahead, or with handlers of
+	 * types that are not claimed ahead: a free slot and nothing waiting, so each claim
+	 * offers those types a slot and a flood of other jobs cannot keep them out.
 	 */
 	private boolean needsJobs() {
-		return held() < this.settings.concurrency() + (this.settings.claimAhead() + 1) / 2;
+		return held() < this.settings.concurrency() + this.lowWaterAhead;
+	}
+
+	private int lowWaterAhead() {
+		return this.handlers.all().stream().allMatch(ClaimPlanner::claimedAhead) ? (this.settings.claimAhead() + 1) / 2
+				: 0;
 	}
 
 	private int claimAndDispatch(Instant now) {
+		this.lowWaterAhead = lowWaterAhead();
 		this.outcomesQueued.set(false);
 		drainFinished();
 		this.lastClaimFull = false;
@@ -462,7 +480,7 @@ public final class JobWorker implements QueueSignals {
 			return 0;
 		}
 		ClaimRequest request = ClaimPlanner.plan(workerId(), room, freeNow, this.handlers.all(),
-				this.runs.busyByType(this.unwritten), now.plus(this.settings.lease()));
+				this.runs.busyByType(this.unwritten), now.plus(this.settings.lease()), this.claims++);
 		if (request.isEmpty()) {
 			writeOutcomes(now);
 			return 0;
@@ -477,7 +495,7 @@ public final class JobWorker implements QueueSignals {
 			HandlerDefinition handler = this.handlers.find(job.type()).orElseThrow();
 			JobRun run = new JobRun(job, handler, now, this.store, workerId(), this.clock, this.ticker, this.settings);
 			this.runs.add(run);
-			if (handler.repeatable() && handler.globalConcurrency() == 0) {
+			if (ClaimPlanner.claimedAhead(handler)) {
 				synchronized (this.slots) {
 					this.waiting.add(run);
 				}

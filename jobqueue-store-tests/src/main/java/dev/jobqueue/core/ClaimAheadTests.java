@@ -24,10 +24,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Claim-ahead ({@code jobqueue.worker.claim-ahead}): a worker holds more jobs claimed than
- * it has slots, in a local buffer, and stays honest about them: leases renewed, priority
- * kept, caps kept, cancels honoured, and the buffer handed back at shutdown without
- * counting an attempt.
+ * Claim-ahead ({@code jobqueue.worker.claim-ahead}): a worker holds more jobs claimed
+ * than it has slots, in a local buffer, and stays honest about them: leases renewed,
+ * priority kept, caps kept, cancels honoured, and the buffer handed back at shutdown
+ * without counting an attempt.
  */
 public abstract class ClaimAheadTests extends StoreTests {
 
@@ -56,7 +56,8 @@ public abstract class ClaimAheadTests extends StoreTests {
 		}
 
 		assertThat(calls).hasValue(20);
-		assertThat(this.db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded' AND attempts = 1")).isEqualTo(20);
+		assertThat(this.db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded' AND attempts = 1"))
+			.isEqualTo(20);
 		assertThat(this.db.count("SELECT count(*) FROM job_attempts")).isEqualTo(20);
 	}
 
@@ -236,8 +237,7 @@ public abstract class ClaimAheadTests extends StoreTests {
 		while (next.pollOnce() > 0) {
 			// drain
 		}
-		assertThat(this.db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded' AND attempts = 1"))
-			.isEqualTo(5);
+		assertThat(this.db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded' AND attempts = 1")).isEqualTo(5);
 	}
 
 	private static HandlerDefinition blocking(String type, CountDownLatch release) {
