@@ -237,6 +237,11 @@ public final class JobWorker implements QueueSignals {
 		}
 	}
 
+	/** How many jobs this worker runs at once. */
+	public int concurrency() {
+		return this.settings.concurrency();
+	}
+
 	/** How many jobs beyond its free slots this worker may hold claimed. */
 	public int claimAhead() {
 		return this.settings.claimAhead();
