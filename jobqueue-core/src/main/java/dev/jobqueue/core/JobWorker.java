@@ -620,52 +620,70 @@ public final class JobWorker implements QueueSignals {
 		Instant now = this.clock.instant();
 		run.dispatch(this.ticker.nanos(), now);
 		try {
-			this.executor.execute(() -> {
-				Completion completion = null;
-				try {
-					completion = run.execute(this.interceptor, this.outcomes);
-				}
-				finally {
-					runEnded(run, (completion != null) ? completion : run.undetermined(null));
-				}
-			});
+			this.executor.execute(() -> runInTurn(run));
 		}
 		catch (Throwable ex) {
 			if (!(ex instanceof RejectedExecutionException)) {
 				logger.error("Could not start job {} ({}); it goes back to pending", job.id(), job.type(), ex);
 			}
-			runEnded(run, Completion.handedBack(job, now));
+			runEnded(run, Completion.handedBack(job, now), false);
 		}
 	}
 
 	/**
-	 * Called on the run's thread as it ends: queues its outcome for the next round and
-	 * wakes the loop.
+	 * Runs a job on the executor's thread, then, while jobs wait for a slot, the next
+	 * ones on the same thread: the slot passes from run to run without a hand-over to
+	 * another thread.
 	 */
-	private void runEnded(JobRun run, Completion completion) {
-		boolean low;
-		synchronized (this.slots) {
-			this.executing--;
+	private void runInTurn(JobRun first) {
+		JobRun run = first;
+		while (run != null) {
+			Completion completion = null;
+			try {
+				completion = run.execute(this.interceptor, this.outcomes);
+			}
+			finally {
+				run = runEnded(run, (completion != null) ? completion : run.undetermined(null), true);
+			}
 		}
-		startWaiting();
-		low = needsJobs();
-		if (run.finish(completion)) {
+	}
+
+	/**
+	 * Called as a run ends: queues its outcome for a coming round, frees its slot or
+	 * passes it to the next job waiting, and wakes the loop when it is low on jobs.
+	 * @param passSlot whether the caller runs the next waiting job itself (a run's
+	 * thread)
+	 * @return the next job to run on this thread, its slot taken over; or {@code null}
+	 */
+	private JobRun runEnded(JobRun run, Completion completion, boolean passSlot) {
+		boolean abandoned = run.finish(completion);
+		if (abandoned) {
 			logger.info("Job {} ({}), cancelled while it ignored its interrupt, has now returned: its worker slot is "
 					+ "free again", run.job.id(), run.job.type());
 			this.runs.release(run);
+		}
+		else if (!run.handedBack && !(this.stopped && !this.runs.holds(run))) {
+			// Not cut off at shutdown (the worker wrote its outcome), nor written by it.
+			this.finished.add(run);
+			outcomeQueued();
+		}
+		JobRun next = null;
+		synchronized (this.slots) {
+			if (passSlot && this.claiming && !this.stopped && this.executing <= this.settings.concurrency()
+					&& !this.waiting.isEmpty()) {
+				next = this.waiting.poll();
+			}
+			else {
+				this.executing--;
+			}
+		}
+		if (next != null) {
+			next.dispatch(this.ticker.nanos(), this.clock.instant());
+		}
+		if (abandoned || needsJobs()) {
 			wakeUp();
-			return;
 		}
-		if (run.handedBack || this.stopped && !this.runs.holds(run)) {
-			// Cut off at shutdown (the worker wrote its outcome), or already written by
-			// the shutdown.
-			return;
-		}
-		this.finished.add(run);
-		if (low) {
-			wakeUp();
-		}
-		outcomeQueued();
+		return next;
 	}
 
 	private void drainFinished() {
