@@ -41,10 +41,10 @@ public record WorkerSettings(String workerId, int concurrency, Duration pollInte
 	 * Default of {@link #claimAhead()}: {@value #CLAIM_AHEAD_PER_SLOT} jobs per slot, at
 	 * least {@value #MIN_DEFAULT_CLAIM_AHEAD}.
 	 */
-	public static final int CLAIM_AHEAD_PER_SLOT = 4;
+	public static final int CLAIM_AHEAD_PER_SLOT = 16;
 
 	/** The smallest default {@link #claimAhead()}, for workers with few slots. */
-	public static final int MIN_DEFAULT_CLAIM_AHEAD = 32;
+	public static final int MIN_DEFAULT_CLAIM_AHEAD = 64;
 
 	public WorkerSettings {
 		Objects.requireNonNull(workerId, "'workerId' must not be null");

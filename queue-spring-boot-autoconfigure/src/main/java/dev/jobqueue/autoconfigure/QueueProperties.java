@@ -360,7 +360,7 @@ public class QueueProperties {
 		 * jobs. Waiting jobs are claimed in the database (running, with a lease renewed
 		 * like a running job's) and handed back at shutdown without counting an attempt.
 		 * Jobs of types that are not repeatable or have a global cap never wait. 0 turns
-		 * it off; at most 1000. Default: 4 per slot, at least 32.
+		 * it off; at most 1000. Default: 16 per slot, at least 64.
 		 */
 		private Integer claimAhead;
 

@@ -86,7 +86,7 @@ class QueueObservabilityIntegrationTests {
 		// One timer per run: the observation's.
 		assertThat(scrape).doesNotContain("jobqueue_execution_seconds");
 		assertThat(get("/actuator/health/jobqueue")).contains("\"status\":\"UP\"");
-		assertThat(get("/actuator/jobqueue")).contains("\"succeeded\":1", "\"thisWorker\":{", "\"claimAhead\":32",
+		assertThat(get("/actuator/jobqueue")).contains("\"succeeded\":1", "\"thisWorker\":{", "\"claimAhead\":128",
 				"\"running\":0", "\"waitingForSlot\":0");
 	}
 

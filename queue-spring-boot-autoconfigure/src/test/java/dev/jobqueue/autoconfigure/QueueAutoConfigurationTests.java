@@ -84,13 +84,13 @@ class QueueAutoConfigurationTests {
 	}
 
 	@Test
-	void claimAheadDefaultsToFourPerSlotAndCanBeSetOrTurnedOff() {
+	void claimAheadDefaultsToSixteenPerSlotAndCanBeSetOrTurnedOff() {
 		this.contextRunner.withPropertyValues(ownUrl(), "jobqueue.worker.concurrency=16").run((context) -> {
-			assertThat(context.getBean(QueueWorker.class).worker().claimAhead()).isEqualTo(64);
+			assertThat(context.getBean(QueueWorker.class).worker().claimAhead()).isEqualTo(256);
 			assertThat(context.getBean(QueueWorker.class).worker().waitingCount()).isZero();
 		});
 		this.contextRunner.withPropertyValues(ownUrl(), "jobqueue.worker.concurrency=2")
-			.run((context) -> assertThat(context.getBean(QueueWorker.class).worker().claimAhead()).isEqualTo(32));
+			.run((context) -> assertThat(context.getBean(QueueWorker.class).worker().claimAhead()).isEqualTo(64));
 		this.contextRunner.withPropertyValues(ownUrl(), "jobqueue.worker.claim-ahead=0")
 			.run((context) -> assertThat(context.getBean(QueueWorker.class).worker().claimAhead()).isZero());
 		this.contextRunner.withPropertyValues(ownUrl(), "jobqueue.worker.claim-ahead=1000")
