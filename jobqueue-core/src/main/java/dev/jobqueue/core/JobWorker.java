@@ -719,7 +719,10 @@ public final class JobWorker implements QueueSignals {
 			JobRun run = this.unwritten.get(i);
 			this.runs.release(run);
 			if (applied[i]) {
-				this.listener.finished(run.job, run.completion, run.queueWait(), run.execution());
+				if (run.dispatched) {
+					// A job that left the buffer without starting had no run to report.
+					this.listener.finished(run.job, run.completion, run.queueWait(), run.execution());
+				}
 			}
 			else {
 				logger.warn(
