@@ -13,6 +13,7 @@ import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.jobqueue.FanOut;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobQueueException;
@@ -87,6 +88,50 @@ public final class DefaultJobQueue implements JobQueue {
 		return this.store.enqueue(jobs, now, target::jobsEnqueued);
 	}
 
+	@Override
+	public FanOut enqueueFanOut(List<JobRequest> children, JobRequest join) {
+		Objects.requireNonNull(children, "'children' must not be null");
+		if (join == null) {
+			throw new JobQueueException(
+					"The join of a fan-out is null: pass the JobRequest that runs once every " + "child finished");
+		}
+		Instant now = this.clock.instant();
+		List<NewJob> jobs = fanOutJobs(children, join, now, currentTraceContext(), 0);
+		QueueSignals target = this.signals;
+		List<Long> ids = this.store.enqueue(jobs, now, target::jobsEnqueued);
+		return new FanOut(ids.get(0), ids.subList(0, children.size()), ids.get(children.size()));
+	}
+
+	/**
+	 * The jobs of a fan-out, children first, then the join waiting for all of them: the
+	 * children at chain index {@code firstIndex}, the join at the one after.
+	 */
+	List<NewJob> fanOutJobs(List<JobRequest> children, JobRequest join, Instant now, String trace, int firstIndex) {
+		if (children.size() > EnqueueLimits.MAX_FAN_OUT) {
+			throw new JobQueueException("A fan-out of " + children.size() + " children is more than the "
+					+ EnqueueLimits.MAX_FAN_OUT + " one call may create: split the work into groups (a fan-out "
+					+ "per group, and a job after all the groups' joins)");
+		}
+		List<NewJob> jobs = new ArrayList<>(children.size() + 1);
+		List<Integer> positions = new ArrayList<>(children.size());
+		for (JobRequest child : children) {
+			NewJob job = validate(child, now, trace);
+			if (job.waits()) {
+				throw new JobQueueException("A child of a fan-out ('" + job.type() + "') waits for other jobs: "
+						+ "only the join may wait (pass the ids to join.after(...))");
+			}
+			positions.add(jobs.size());
+			jobs.add(job.withChainIndex(firstIndex));
+		}
+		NewJob joining = validate(join, now, trace);
+		if (joining.dedupKey() != null) {
+			throw new JobQueueException("The join of a fan-out ('" + joining.type() + "') waits for its children "
+					+ "and so cannot have a dedup key: drop it");
+		}
+		jobs.add(joining.withAfterInBatch(positions).withChainIndex(firstIndex + 1));
+		return jobs;
+	}
+
 	private String currentTraceContext() {
 		try {
 			return TraceHeaders.encode(this.traceContext.currentTraceHeaders());
@@ -102,6 +147,21 @@ public final class DefaultJobQueue implements JobQueue {
 	public boolean cancel(long id) {
 		QueueSignals target = this.signals;
 		return this.admin.cancel(id, this.clock.instant(), () -> target.cancelRequested(id));
+	}
+
+	@Override
+	public int cancelChain(long chainId) {
+		List<Long> steps = this.admin.cancelChain(chainId, this.clock.instant());
+		// Running steps stop at once in this process; other processes learn it with
+		// their next lease renewal.
+		QueueSignals target = this.signals;
+		steps.forEach(target::cancelRequested);
+		return steps.size();
+	}
+
+	@Override
+	public List<Job> findChain(long chainId) {
+		return this.admin.findChain(chainId);
 	}
 
 	@Override
@@ -147,7 +207,7 @@ public final class DefaultJobQueue implements JobQueue {
 		return type;
 	}
 
-	private NewJob validate(JobRequest request, Instant now, String trace) {
+	NewJob validate(JobRequest request, Instant now, String trace) {
 		if (request == null) {
 			throw new JobQueueException("A job request is null: pass JobRequest.of(type, payload) for every job");
 		}
@@ -172,8 +232,24 @@ public final class DefaultJobQueue implements JobQueue {
 			throw new JobQueueException("The dedup key of a '" + type + "' job must not be blank or longer than "
 					+ EnqueueLimits.MAX_DEDUP_KEY_LENGTH + " characters; leave it null for no deduplication");
 		}
+		List<Long> after = request.after();
+		if (after.size() > EnqueueLimits.MAX_DEPENDENCIES) {
+			throw new JobQueueException("A '" + type + "' job waits for " + after.size() + " jobs, more than the "
+					+ EnqueueLimits.MAX_DEPENDENCIES + " one request may: to wait for many jobs, create them with "
+					+ "enqueueFanOut(children, join)");
+		}
+		if (!after.isEmpty() && dedupKey != null) {
+			throw new JobQueueException("A '" + type + "' job that waits for other jobs cannot have a dedup key: "
+					+ "drop the dedup key, or enqueue it without after(...)");
+		}
+		for (long id : after) {
+			if (id <= 0) {
+				throw new JobQueueException("A '" + type + "' job waits for job id " + id + ", which no job has: "
+						+ "pass ids returned by enqueue");
+			}
+		}
 		return new NewJob(type, payloadJson(request.payload(), type), request.priority(), runAt(request, now, type),
-				maxAttempts, dedupKey, trace);
+				maxAttempts, dedupKey, trace, after, List.of(), request.dependencyPolicy(), null);
 	}
 
 	private int maxAttempts(JobRequest request, String type) {

@@ -18,6 +18,17 @@ public record EnqueueLimits(int defaultMaxAttempts, long maxPayloadBytes) {
 
 	public static final int MAX_DEDUP_KEY_LENGTH = 500;
 
+	/**
+	 * Most jobs one request may wait for
+	 * ({@link dev.jobqueue.JobRequest#after(long...)}). A fan-in over more jobs is a
+	 * fan-out ({@link #MAX_FAN_OUT}): its join waits for children created in the same
+	 * call.
+	 */
+	public static final int MAX_DEPENDENCIES = 1000;
+
+	/** Most children one fan-out may create (in one call, or from one handler). */
+	public static final int MAX_FAN_OUT = 100_000;
+
 	public EnqueueLimits {
 		if (defaultMaxAttempts < 1 || defaultMaxAttempts > MAX_ATTEMPTS) {
 			throw new IllegalArgumentException("jobqueue.retry.max-attempts must be between 1 and " + MAX_ATTEMPTS

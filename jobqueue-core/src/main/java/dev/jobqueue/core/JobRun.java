@@ -10,6 +10,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.jobqueue.ErrorCodes;
 import dev.jobqueue.JobContext;
+import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobSnoozedException;
 
 /**
@@ -418,6 +419,16 @@ final class JobRun implements JobContext {
 	@Override
 	public void snooze(Duration delay) {
 		throw new JobSnoozedException(delay);
+	}
+
+	@Override
+	public void continueWith(JobRequest next) {
+		throw new UnsupportedOperationException("Continuations are not implemented yet");
+	}
+
+	@Override
+	public void continueWithFanOut(List<JobRequest> children, JobRequest join) {
+		throw new UnsupportedOperationException("Continuations are not implemented yet");
 	}
 
 }
