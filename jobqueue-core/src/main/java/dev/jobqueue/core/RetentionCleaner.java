@@ -234,10 +234,10 @@ public final class RetentionCleaner {
 			}
 			long started = System.nanoTime();
 			int deleted = this.store.deleteFinishedChains(cutoffs, this.settings.batchSize());
-			run.batches++;
 			if (deleted == 0) {
 				return;
 			}
+			run.batches++;
 			run.deleted.merge(JobStatus.SUCCEEDED, (long) deleted, Long::sum);
 			if (leased && !run.renewLease()) {
 				return;
