@@ -1,0 +1,161 @@
+package dev.jobqueue.postgresql;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.ClaimRequest;
+import dev.jobqueue.core.ClaimedJob;
+import dev.jobqueue.core.Completion;
+import dev.jobqueue.core.NewJob;
+import dev.jobqueue.postgresql.testing.PostgresTest;
+import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Two processes (each a pool and stores of its own on one database) finishing children of
+ * the same joins at the same time, in separate transactions: the row lock on a join
+ * serialises their counts, the one that reaches zero turns it pending (once), and the
+ * joins are locked in id order so overlapping batches never deadlock.
+ */
+@PostgresTest
+class PostgresChainConcurrencyTests {
+
+	private static final Instant NOW = Instant.parse("2030-01-01T00:00:00Z");
+
+	private PostgresTestDatabase first;
+
+	private PostgresTestDatabase second;
+
+	private ExecutorService threads;
+
+	@BeforeEach
+	void createDatabase() {
+		this.first = PostgresTestDatabase.create();
+		this.second = this.first.anotherProcess();
+		this.threads = Executors.newFixedThreadPool(4);
+	}
+
+	@AfterEach
+	void dropDatabase() {
+		this.threads.shutdownNow();
+		this.second.close();
+		this.first.close();
+	}
+
+	/**
+	 * {@code children} jobs of type child, then {@code joins} jobs each waiting for all.
+	 */
+	private static List<NewJob> fanOut(int children, int joins) {
+		List<NewJob> jobs = new ArrayList<>();
+		for (int i = 0; i < children; i++) {
+			jobs.add(PostgresChainsTests.job("child").withChainIndex(0));
+		}
+		List<Integer> positions = IntStream.range(0, children).boxed().toList();
+		for (int i = 0; i < joins; i++) {
+			jobs.add(PostgresChainsTests.job("join").withAfterInBatch(positions).withChainIndex(1));
+		}
+		return jobs;
+	}
+
+	private static List<ClaimedJob> claim(PostgresTestDatabase process, String type, int limit) {
+		return process.store()
+			.claim(new ClaimRequest("w-" + process.hashCode(), limit, Set.of(type), Map.of(), Set.of(),
+					NOW.plusSeconds(300)), NOW);
+	}
+
+	private static boolean[] succeed(PostgresTestDatabase process, List<ClaimedJob> jobs) {
+		List<Completion> completions = jobs.stream().map((job) -> Completion.succeeded(job, null)).toList();
+		return process.store().complete(completions, "w-" + process.hashCode(), NOW);
+	}
+
+	private long dependenciesMet(long job) {
+		return (long) this.first
+			.column("SELECT count(*) FROM job_events WHERE job_id = ? AND event = 'DEPENDENCIES_MET'", job)
+			.get(0);
+	}
+
+	@Test
+	void theLastTwoChildrenFinishingAtOnceTurnTheirJoinPendingExactlyOnceAndItRunsOnce() throws Exception {
+		for (int round = 0; round < 40; round++) {
+			List<Long> ids = this.first.store().enqueue(fanOut(2, 1), NOW, () -> {
+			});
+			long join = ids.get(2);
+			ClaimedJob one = claim(this.first, "child", 1).get(0);
+			ClaimedJob other = claim(this.second, "child", 1).get(0);
+			CyclicBarrier together = new CyclicBarrier(2);
+			Future<boolean[]> fromFirst = this.threads.submit(() -> {
+				together.await();
+				return succeed(this.first, List.of(one));
+			});
+			Future<boolean[]> fromSecond = this.threads.submit(() -> {
+				together.await();
+				return succeed(this.second, List.of(other));
+			});
+			assertThat(fromFirst.get()).containsExactly(true);
+			assertThat(fromSecond.get()).containsExactly(true);
+
+			assertThat(this.first.admin().find(join).orElseThrow().status()).isEqualTo(JobStatus.PENDING);
+			assertThat(this.first.admin().find(join).orElseThrow().unfinishedDependencies()).isZero();
+			assertThat(dependenciesMet(join)).isEqualTo(1);
+
+			// Both processes try to claim it at once: one run.
+			CompletableFuture<List<ClaimedJob>> claimFirst = CompletableFuture
+				.supplyAsync(() -> claim(this.first, "join", 10), this.threads);
+			CompletableFuture<List<ClaimedJob>> claimSecond = CompletableFuture
+				.supplyAsync(() -> claim(this.second, "join", 10), this.threads);
+			List<ClaimedJob> claimed = new ArrayList<>(claimFirst.get());
+			claimed.addAll(claimSecond.get());
+			assertThat(claimed).extracting(ClaimedJob::id).containsExactly(join);
+			assertThat(succeed(this.first, claimed)).containsExactly(true);
+		}
+		assertThat(this.first
+			.column("SELECT count(*) FROM job_attempts a JOIN jobs j ON j.id = a.job_id " + "WHERE j.type = 'join'"))
+			.containsExactly(40L);
+	}
+
+	@Test
+	void batchesSettlingTheSameJoinsInOppositeOrdersDoNotDeadlock() throws Exception {
+		for (int round = 0; round < 20; round++) {
+			List<Long> ids = this.first.store().enqueue(fanOut(20, 5), NOW, () -> {
+			});
+			List<Long> joins = ids.subList(20, 25);
+			List<ClaimedJob> mine = claim(this.first, "child", 10);
+			List<ClaimedJob> theirs = new ArrayList<>(claim(this.second, "child", 10));
+			java.util.Collections.reverse(theirs);
+			CyclicBarrier together = new CyclicBarrier(2);
+			Future<boolean[]> fromFirst = this.threads.submit(() -> {
+				together.await();
+				return succeed(this.first, mine);
+			});
+			Future<boolean[]> fromSecond = this.threads.submit(() -> {
+				together.await();
+				return succeed(this.second, theirs);
+			});
+			assertThat(fromFirst.get()).containsOnly(true);
+			assertThat(fromSecond.get()).containsOnly(true);
+			for (long join : joins) {
+				assertThat(this.first.admin().find(join).orElseThrow().status()).isEqualTo(JobStatus.PENDING);
+				assertThat(dependenciesMet(join)).isEqualTo(1);
+			}
+		}
+		// Not one transaction was rolled back for a deadlock and run again.
+		assertThat(this.first.storage().lockRetries()).isZero();
+		assertThat(this.second.storage().lockRetries()).isZero();
+	}
+
+}
