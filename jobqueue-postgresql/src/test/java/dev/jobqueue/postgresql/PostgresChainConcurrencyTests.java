@@ -130,25 +130,42 @@ class PostgresChainConcurrencyTests {
 
 	@Test
 	void batchesSettlingTheSameJoinsInOppositeOrdersDoNotDeadlock() throws Exception {
+		int joins = 5;
 		for (int round = 0; round < 20; round++) {
-			List<Long> ids = this.first.store().enqueue(fanOut(20, 5), NOW, () -> {
+			// Join j waits for children 4j to 4j+3.
+			List<NewJob> jobs = new ArrayList<>();
+			for (int i = 0; i < joins * 4; i++) {
+				jobs.add(PostgresChainsTests.job("child"));
+			}
+			for (int j = 0; j < joins; j++) {
+				int firstChild = 4 * j;
+				jobs.add(PostgresChainsTests.job("join")
+					.withAfterInBatch(List.of(firstChild, firstChild + 1, firstChild + 2, firstChild + 3)));
+			}
+			List<Long> ids = this.first.store().enqueue(jobs, NOW, () -> {
 			});
-			List<Long> joins = ids.subList(20, 25);
-			List<ClaimedJob> mine = claim(this.first, "child", 10);
-			List<ClaimedJob> theirs = new ArrayList<>(claim(this.second, "child", 10));
-			java.util.Collections.reverse(theirs);
+			List<ClaimedJob> children = claim(this.first, "child", joins * 4);
+			children.sort(java.util.Comparator.comparingLong(ClaimedJob::id));
+			// One process finishes two children of each join, joins in ascending order;
+			// the other the two others, joins in descending order.
+			List<ClaimedJob> ascending = new ArrayList<>();
+			List<ClaimedJob> descending = new ArrayList<>();
+			for (int j = 0; j < joins; j++) {
+				ascending.addAll(children.subList(4 * j, 4 * j + 2));
+				descending.addAll(0, children.subList(4 * j + 2, 4 * j + 4));
+			}
 			CyclicBarrier together = new CyclicBarrier(2);
 			Future<boolean[]> fromFirst = this.threads.submit(() -> {
 				together.await();
-				return succeed(this.first, mine);
+				return succeed(this.first, ascending);
 			});
 			Future<boolean[]> fromSecond = this.threads.submit(() -> {
 				together.await();
-				return succeed(this.second, theirs);
+				return succeed(this.second, descending);
 			});
 			assertThat(fromFirst.get()).containsOnly(true);
 			assertThat(fromSecond.get()).containsOnly(true);
-			for (long join : joins) {
+			for (long join : ids.subList(joins * 4, joins * 5)) {
 				assertThat(this.first.admin().find(join).orElseThrow().status()).isEqualTo(JobStatus.PENDING);
 				assertThat(dependenciesMet(join)).isEqualTo(1);
 			}
