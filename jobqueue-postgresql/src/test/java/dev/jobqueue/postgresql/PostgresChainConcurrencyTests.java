@@ -10,19 +10,26 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.jobqueue.FanOut;
+import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.ClaimRequest;
 import dev.jobqueue.core.ClaimedJob;
 import dev.jobqueue.core.Completion;
+import dev.jobqueue.core.HandlerDefinition;
+import dev.jobqueue.core.JobWorker;
 import dev.jobqueue.core.NewJob;
 import dev.jobqueue.postgresql.testing.PostgresTest;
 import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
+import dev.jobqueue.testing.MutableClock;
+import dev.jobqueue.testing.WorkerHarness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -173,6 +180,61 @@ class PostgresChainConcurrencyTests {
 		// Not one transaction was rolled back for a deadlock and run again.
 		assertThat(this.first.storage().lockRetries()).isZero();
 		assertThat(this.second.storage().lockRetries()).isZero();
+	}
+
+	@Test
+	void workersOfTwoProcessesRunAFanOutAndItsJoinRunsOnceAfterEveryChild() throws Exception {
+		MutableClock clock = new MutableClock(NOW);
+		AtomicInteger rows = new AtomicInteger();
+		AtomicInteger summaries = new AtomicInteger();
+		List<Long> finishedWhenJoined = new java.util.concurrent.CopyOnWriteArrayList<>();
+		WorkerHarness here = harness(this.first, clock, rows, summaries, finishedWhenJoined);
+		WorkerHarness there = harness(this.second, clock, rows, summaries, finishedWhenJoined);
+		int children = 600;
+		FanOut fanOut = here.queue.enqueueFanOut(
+				IntStream.range(0, children).mapToObj((i) -> JobRequest.of("row", i)).toList(),
+				JobRequest.of("summary", "all rows"));
+		JobWorker one = here.directWorker("one");
+		JobWorker other = there.directWorker("other");
+		List<Future<?>> loops = new ArrayList<>();
+		for (JobWorker worker : List.of(one, other)) {
+			loops.add(this.threads.submit(() -> {
+				while (summaries.get() == 0) {
+					worker.pollOnce();
+				}
+				return null;
+			}));
+		}
+		for (Future<?> loop : loops) {
+			loop.get(5, java.util.concurrent.TimeUnit.MINUTES);
+		}
+		// Both workers poll once more: nothing runs twice.
+		one.pollOnce();
+		other.pollOnce();
+		assertThat(rows).hasValue(children);
+		assertThat(summaries).hasValue(1);
+		assertThat(finishedWhenJoined).containsExactly((long) children);
+		assertThat(this.first.admin().find(fanOut.joinId()).orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);
+		assertThat(dependenciesMet(fanOut.joinId())).isEqualTo(1);
+		// Both processes ran children.
+		assertThat(this.first.column("SELECT DISTINCT worker_id FROM jobs WHERE type = 'row' ORDER BY 1"))
+			.containsExactly("one", "other");
+	}
+
+	private WorkerHarness harness(PostgresTestDatabase process, MutableClock clock, AtomicInteger rows,
+			AtomicInteger summaries, List<Long> finishedWhenJoined) {
+		return new WorkerHarness(process, clock).concurrency(8)
+			.handle(HandlerDefinition.of("row", (payload, context) -> {
+				rows.incrementAndGet();
+				return null;
+			}))
+			.handle(HandlerDefinition.of("summary", (payload, context) -> {
+				summaries.incrementAndGet();
+				finishedWhenJoined
+					.add((Long) process.column("SELECT count(*) FROM jobs WHERE type = 'row' AND status = 'succeeded'")
+						.get(0));
+				return null;
+			}));
 	}
 
 }
