@@ -42,6 +42,11 @@ import dev.jobqueue.core.NewJob;
  * batches settling overlapping joins take their locks in one order and do not
  * deadlock.</li>
  * </ul>
+ *
+ * <p>
+ * Over 400 lines: each statement is a text block beside the code that binds it, and the
+ * linked insert binds every column as an array, so a fan-out of any width is one
+ * statement.
  */
 final class PostgresLinks {
 
