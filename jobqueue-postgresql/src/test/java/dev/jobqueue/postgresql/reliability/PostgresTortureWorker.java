@@ -27,9 +27,10 @@ import dev.jobqueue.postgresql.PostgresTables;
  * A worker JVM of the PostgreSQL torture test. Arguments: database URL, worker threads,
  * lease in milliseconds, and a marker file. Job types: {@code fast} returns; {@code slow}
  * sleeps the payload's milliseconds; {@code flaky} fails its first {@code payload}
- * attempts; {@code chain} continues with a {@code chain} step of one less while its
- * payload is above 0 ({@code JobContext.continueWith}); {@code join} (a fan-out's join)
- * returns. Exits once the marker exists and no job is waiting, pending or running.
+ * attempts; {@code chain} sleeps 50 ms and continues with a {@code chain} step of one
+ * less while its payload is above 0 ({@code JobContext.continueWith}); {@code join} (a
+ * fan-out's join) returns. Exits once the marker exists and no job is waiting, pending or
+ * running.
  */
 public final class PostgresTortureWorker {
 
@@ -58,6 +59,9 @@ public final class PostgresTortureWorker {
 			return null;
 		}));
 		handlers.register(HandlerDefinition.of("chain", (payload, context) -> {
+			// Long enough for kills to fall while steps run, between a handler's end and
+			// its outcome's write.
+			Thread.sleep(50);
 			int left = Integer.parseInt(payload);
 			if (left > 0) {
 				context.continueWith("chain", left - 1);
