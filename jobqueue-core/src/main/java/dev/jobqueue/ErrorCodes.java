@@ -73,6 +73,24 @@ public final class ErrorCodes {
 	/** The job was cancelled through the API while it ran. */
 	public static final String CANCELLED_BY_REQUEST = "CANCELLED:BY_REQUEST";
 
+	/**
+	 * A waiting job was cancelled because its chain was cancelled
+	 * ({@link JobQueue#cancelChain(long)}).
+	 */
+	public static final String CANCELLED_CHAIN = "CANCELLED:CHAIN";
+
+	/**
+	 * The category of the codes a waiting job ends with when a job it waits for failed or
+	 * was cancelled ({@link DependencyPolicy#CANCEL} or {@link DependencyPolicy#FAIL}).
+	 */
+	public static final String DEPENDENCY_FAILED = "DEPENDENCY_FAILED";
+
+	/** A job this one waited for ended failed. */
+	public static final String DEPENDENCY_FAILED_FAILED = "DEPENDENCY_FAILED:FAILED";
+
+	/** A job this one waited for ended cancelled. */
+	public static final String DEPENDENCY_FAILED_CANCELLED = "DEPENDENCY_FAILED:CANCELLED";
+
 	/** The error classifier itself threw; the failure is recorded as retryable. */
 	public static final String INTERNAL_CLASSIFIER = "INTERNAL:CLASSIFIER";
 

@@ -27,11 +27,26 @@ import org.jspecify.annotations.Nullable;
  * @param errorCode {@code CATEGORY:SUBCATEGORY} of the latest failure, or {@code null}
  * @param errorDetail a short summary of the latest failure, or {@code null}
  * @param cancelRequested whether a cancel of the running job was asked for
+ * @param chainId the chain the job is a step of (the first step's id), or {@code null}
+ * @param chainIndex its step in the chain (0 for the first), or {@code null}
+ * @param unfinishedDependencies how many of the jobs it waits for are unfinished (0 once
+ * it is no longer {@link JobStatus#WAITING waiting})
  */
 public record Job(long id, String type, JobStatus status, int priority, String payload, @Nullable String result,
 		@Nullable String dedupKey, int attempts, int maxAttempts, Instant runAt, Instant createdAt,
 		@Nullable Instant startedAt, @Nullable Instant finishedAt, @Nullable String workerId,
 		@Nullable Instant heartbeatAt, @Nullable Instant leaseUntil, @Nullable String errorCode,
-		@Nullable String errorDetail, boolean cancelRequested) {
+		@Nullable String errorDetail, boolean cancelRequested, @Nullable Long chainId, @Nullable Integer chainIndex,
+		int unfinishedDependencies) {
+
+	/** A job outside any chain that waits for nothing. */
+	public Job(long id, String type, JobStatus status, int priority, String payload, @Nullable String result,
+			@Nullable String dedupKey, int attempts, int maxAttempts, Instant runAt, Instant createdAt,
+			@Nullable Instant startedAt, @Nullable Instant finishedAt, @Nullable String workerId,
+			@Nullable Instant heartbeatAt, @Nullable Instant leaseUntil, @Nullable String errorCode,
+			@Nullable String errorDetail, boolean cancelRequested) {
+		this(id, type, status, priority, payload, result, dedupKey, attempts, maxAttempts, runAt, createdAt, startedAt,
+				finishedAt, workerId, heartbeatAt, leaseUntil, errorCode, errorDetail, cancelRequested, null, null, 0);
+	}
 
 }

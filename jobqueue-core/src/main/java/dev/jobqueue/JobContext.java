@@ -1,6 +1,7 @@
 package dev.jobqueue;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * What a running handler may know and do about its job. Declare it as an extra parameter
@@ -55,5 +56,35 @@ public interface JobContext {
 	 * handler must let through.
 	 */
 	void snooze(Duration delay);
+
+	/**
+	 * Says what runs after this job: if this run succeeds, the next step of its chain is
+	 * inserted in the same transaction that records the success, fenced like it, so it
+	 * exists exactly once however often the handler ran. If the run does not succeed (it
+	 * throws, is retried, snoozes, is cancelled), nothing is created: the next attempt
+	 * decides again. The step joins this job's chain ({@link Job#chainId()}, this job's
+	 * id if it was not in one) at the next chain index.
+	 * @throws IllegalArgumentException if the request is invalid (as enqueue would say),
+	 * waits for other jobs or has a dedup key
+	 * @throws IllegalStateException if this run already said what comes next
+	 */
+	default void continueWith(String type, Object payload) {
+		continueWith(JobRequest.of(type, payload));
+	}
+
+	/** As {@link #continueWith(String, Object)}, with options. */
+	void continueWith(JobRequest next);
+
+	/**
+	 * Says that this job continues with many jobs and one that joins them: if this run
+	 * succeeds, {@code children} (the next chain index) and {@code join} (the one after,
+	 * waiting for every child as in {@link JobQueue#enqueueFanOut}) are inserted in the
+	 * transaction that records the success, exactly once. For "import a file → one job
+	 * per row → a summary when all rows are done".
+	 * @throws IllegalArgumentException if a request is invalid, waits for other jobs or
+	 * has a dedup key, or there are more than {@code EnqueueLimits.MAX_FAN_OUT} children
+	 * @throws IllegalStateException if this run already said what comes next
+	 */
+	void continueWithFanOut(List<JobRequest> children, JobRequest join);
 
 }

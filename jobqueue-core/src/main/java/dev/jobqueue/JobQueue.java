@@ -41,11 +41,42 @@ public interface JobQueue {
 	List<Long> enqueueAll(List<JobRequest> requests);
 
 	/**
+	 * Fans out and back in, in one transaction: enqueues {@code children} and a
+	 * {@code join} job that waits for all of them ({@link JobStatus#WAITING}) and becomes
+	 * pending in the transaction that finishes the last child. The children may be more
+	 * than the {@link JobRequest#after(long...)} limit (up to
+	 * {@code EnqueueLimits.MAX_FAN_OUT}); finishing each child costs one indexed update
+	 * of the join, however many there are. The join may itself wait for other existing
+	 * jobs ({@code join.after(...)}), and its {@link DependencyPolicy} decides what a
+	 * failed child does to it. Children must not wait for other jobs. All of them form
+	 * one chain (see {@link FanOut}).
+	 * @return the children's ids and the join's id
+	 * @throws JobQueueException if a request is invalid or the database cannot be
+	 * written; nothing is written then
+	 */
+	FanOut enqueueFanOut(List<JobRequest> children, JobRequest join);
+
+	/**
 	 * Cancels a job: a pending job is cancelled at once, a running one is interrupted and
 	 * ends cancelled.
 	 * @return whether the job was pending or running
 	 */
 	boolean cancel(long id);
+
+	/**
+	 * Cancels every unfinished step of a chain (the jobs sharing {@code chainId}, see
+	 * {@link Job#chainId()}): waiting and pending steps end cancelled with
+	 * {@link ErrorCodes#CANCELLED_CHAIN}, running ones are interrupted and end cancelled,
+	 * and no continuation is created from them any more. Jobs outside the chain that wait
+	 * for a cancelled step follow their {@link DependencyPolicy}.
+	 * @return how many steps were waiting, pending or running
+	 */
+	int cancelChain(long chainId);
+
+	/**
+	 * The steps of a chain, by chain index then id; empty if no job has this chain id.
+	 */
+	List<Job> findChain(long chainId);
 
 	/**
 	 * Puts a failed or cancelled job back to pending with a fresh set of attempts.

@@ -2,6 +2,11 @@ package dev.jobqueue;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
@@ -27,8 +32,18 @@ public final class JobRequest {
 
 	private final @Nullable String dedupKey;
 
+	private final List<Long> after;
+
+	private final DependencyPolicy dependencyPolicy;
+
 	private JobRequest(String type, @Nullable Object payload, int priority, @Nullable Instant runAt,
 			@Nullable Duration delay, @Nullable Integer maxAttempts, @Nullable String dedupKey) {
+		this(type, payload, priority, runAt, delay, maxAttempts, dedupKey, List.of(), DependencyPolicy.CANCEL);
+	}
+
+	private JobRequest(String type, @Nullable Object payload, int priority, @Nullable Instant runAt,
+			@Nullable Duration delay, @Nullable Integer maxAttempts, @Nullable String dedupKey, List<Long> after,
+			DependencyPolicy dependencyPolicy) {
 		this.type = type;
 		this.payload = payload;
 		this.priority = priority;
@@ -36,6 +51,8 @@ public final class JobRequest {
 		this.delay = delay;
 		this.maxAttempts = maxAttempts;
 		this.dedupKey = dedupKey;
+		this.after = after;
+		this.dependencyPolicy = dependencyPolicy;
 	}
 
 	/**
@@ -49,17 +66,19 @@ public final class JobRequest {
 	/** Higher runs first; jobs of equal priority run in due-time order. Default 0. */
 	public JobRequest priority(int priority) {
 		return new JobRequest(this.type, this.payload, priority, this.runAt, this.delay, this.maxAttempts,
-				this.dedupKey);
+				this.dedupKey, this.after, this.dependencyPolicy);
 	}
 
 	/** Not before this instant. Replaces any {@link #delay(Duration)}. */
 	public JobRequest runAt(Instant runAt) {
-		return new JobRequest(this.type, this.payload, this.priority, runAt, null, this.maxAttempts, this.dedupKey);
+		return new JobRequest(this.type, this.payload, this.priority, runAt, null, this.maxAttempts, this.dedupKey,
+				this.after, this.dependencyPolicy);
 	}
 
 	/** Not before this long after enqueue. Replaces any {@link #runAt(Instant)}. */
 	public JobRequest delay(Duration delay) {
-		return new JobRequest(this.type, this.payload, this.priority, null, delay, this.maxAttempts, this.dedupKey);
+		return new JobRequest(this.type, this.payload, this.priority, null, delay, this.maxAttempts, this.dedupKey,
+				this.after, this.dependencyPolicy);
 	}
 
 	/**
@@ -68,7 +87,7 @@ public final class JobRequest {
 	 */
 	public JobRequest maxAttempts(int maxAttempts) {
 		return new JobRequest(this.type, this.payload, this.priority, this.runAt, this.delay, maxAttempts,
-				this.dedupKey);
+				this.dedupKey, this.after, this.dependencyPolicy);
 	}
 
 	/**
@@ -77,7 +96,42 @@ public final class JobRequest {
 	 */
 	public JobRequest dedupKey(@Nullable String dedupKey) {
 		return new JobRequest(this.type, this.payload, this.priority, this.runAt, this.delay, this.maxAttempts,
-				dedupKey);
+				dedupKey, this.after, this.dependencyPolicy);
+	}
+
+	/**
+	 * Waits for these jobs: the job is stored {@link JobStatus#WAITING waiting} and is
+	 * not claimed while any of them is unfinished; it becomes pending in the transaction
+	 * that finishes the last one. Jobs already finished count at once. Every id must be a
+	 * job of this queue (the same tables) that exists, and at most
+	 * {@code EnqueueLimits.MAX_DEPENDENCIES} ids are accepted: otherwise enqueue fails
+	 * and writes nothing. Because a job can only wait for jobs that exist, waiting can
+	 * never form a cycle. Replaces ids given before; duplicates count once.
+	 */
+	public JobRequest after(long... ids) {
+		Objects.requireNonNull(ids, "'ids' must not be null");
+		return after(Arrays.stream(ids).boxed().toList());
+	}
+
+	/** As {@link #after(long...)}. */
+	public JobRequest after(Collection<Long> ids) {
+		Objects.requireNonNull(ids, "'ids' must not be null");
+		List<Long> distinct = new ArrayList<>(new LinkedHashSet<>(ids));
+		if (distinct.contains(null)) {
+			throw new IllegalArgumentException("A job id to wait for must not be null");
+		}
+		return new JobRequest(this.type, this.payload, this.priority, this.runAt, this.delay, this.maxAttempts,
+				this.dedupKey, List.copyOf(distinct), this.dependencyPolicy);
+	}
+
+	/**
+	 * What the job does when a job it waits for ends failed or cancelled; default
+	 * {@link DependencyPolicy#CANCEL}.
+	 */
+	public JobRequest onDependencyFailure(DependencyPolicy policy) {
+		Objects.requireNonNull(policy, "'policy' must not be null");
+		return new JobRequest(this.type, this.payload, this.priority, this.runAt, this.delay, this.maxAttempts,
+				this.dedupKey, this.after, policy);
 	}
 
 	public String type() {
@@ -112,24 +166,38 @@ public final class JobRequest {
 		return this.dedupKey;
 	}
 
+	/** The ids of the jobs this one waits for, without duplicates; empty for none. */
+	public List<Long> after() {
+		return this.after;
+	}
+
+	/** What the job does when a job it waits for fails or is cancelled. */
+	public DependencyPolicy dependencyPolicy() {
+		return this.dependencyPolicy;
+	}
+
 	@Override
 	public boolean equals(@Nullable Object other) {
 		return (other instanceof JobRequest that) && this.priority == that.priority && this.type.equals(that.type)
 				&& Objects.equals(this.payload, that.payload) && Objects.equals(this.runAt, that.runAt)
 				&& Objects.equals(this.delay, that.delay) && Objects.equals(this.maxAttempts, that.maxAttempts)
-				&& Objects.equals(this.dedupKey, that.dedupKey);
+				&& Objects.equals(this.dedupKey, that.dedupKey) && this.after.equals(that.after)
+				&& this.dependencyPolicy == that.dependencyPolicy;
 	}
 
 	@Override
 	public int hashCode() {
 		return Objects.hash(this.type, this.payload, this.priority, this.runAt, this.delay, this.maxAttempts,
-				this.dedupKey);
+				this.dedupKey, this.after, this.dependencyPolicy);
 	}
 
 	@Override
 	public String toString() {
 		return "JobRequest[type=" + this.type + ", priority=" + this.priority + ", runAt=" + this.runAt + ", delay="
-				+ this.delay + ", maxAttempts=" + this.maxAttempts + ", dedupKey=" + this.dedupKey + "]";
+				+ this.delay + ", maxAttempts=" + this.maxAttempts + ", dedupKey=" + this.dedupKey
+				+ (this.after.isEmpty() ? ""
+						: ", after=" + this.after + ", onDependencyFailure=" + this.dependencyPolicy)
+				+ "]";
 	}
 
 }

@@ -1,6 +1,7 @@
 package dev.jobqueue.core;
 
 import java.time.Instant;
+import java.util.List;
 
 import dev.jobqueue.ErrorCodes;
 
@@ -17,19 +18,40 @@ import dev.jobqueue.ErrorCodes;
  * @param nextRunAt when to run again, for {@link Kind#RETRY} and {@link Kind#SNOOZED}
  * @param errorTrace the failure's stack trace, bounded, kept with the attempt; or
  * {@code null}
+ * @param next for {@link Kind#SUCCEEDED}: the continuation the handler asked for
+ * ({@link dev.jobqueue.JobContext#continueWith}), to insert in the same transaction only
+ * if this completion applies, and only if no cancel of the job was asked for. Their
+ * {@link NewJob#chainIndex()} counts from this job (1 = the next step); the completing
+ * job joins the chain as its first step (chain id = its own id, index 0) if it was in
+ * none. {@link NewJob#afterInBatch()} refers to positions in this list. Empty for none.
  */
 public record Completion(long jobId, int run, Kind kind, String result, String errorCode, String errorDetail,
-		Instant nextRunAt, String errorTrace) {
+		Instant nextRunAt, String errorTrace, List<NewJob> next) {
+
+	public Completion {
+		next = (next != null) ? List.copyOf(next) : List.of();
+	}
+
+	public Completion(long jobId, int run, Kind kind, String result, String errorCode, String errorDetail,
+			Instant nextRunAt, String errorTrace) {
+		this(jobId, run, kind, result, errorCode, errorDetail, nextRunAt, errorTrace, List.of());
+	}
 
 	public Completion(long jobId, int run, Kind kind, String result, String errorCode, String errorDetail,
 			Instant nextRunAt) {
-		this(jobId, run, kind, result, errorCode, errorDetail, nextRunAt, null);
+		this(jobId, run, kind, result, errorCode, errorDetail, nextRunAt, null, List.of());
 	}
 
 	/** This outcome with the failure's stack trace. */
 	public Completion withErrorTrace(String trace) {
 		return new Completion(this.jobId, this.run, this.kind, this.result, this.errorCode, this.errorDetail,
-				this.nextRunAt, trace);
+				this.nextRunAt, trace, this.next);
+	}
+
+	/** This success with the jobs to create with it; see {@link #next()}. */
+	public Completion withNext(List<NewJob> jobs) {
+		return new Completion(this.jobId, this.run, this.kind, this.result, this.errorCode, this.errorDetail,
+				this.nextRunAt, this.errorTrace, jobs);
 	}
 
 	/** What happened to a run. */

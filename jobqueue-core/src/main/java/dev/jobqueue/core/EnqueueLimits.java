@@ -11,12 +11,26 @@ public record EnqueueLimits(int defaultMaxAttempts, long maxPayloadBytes) {
 	/** Priorities outside this range are surely a mistake. */
 	public static final int MAX_PRIORITY = 1000;
 
+	/** Attempts of a job when nothing else says (jobqueue.retry.max-attempts). */
+	public static final int DEFAULT_MAX_ATTEMPTS = 5;
+
 	/** Attempts above this are surely a mistake. */
 	public static final int MAX_ATTEMPTS = 1000;
 
 	public static final int MAX_TYPE_LENGTH = 200;
 
 	public static final int MAX_DEDUP_KEY_LENGTH = 500;
+
+	/**
+	 * Most jobs one request may wait for
+	 * ({@link dev.jobqueue.JobRequest#after(long...)}). A fan-in over more jobs is a
+	 * fan-out ({@link #MAX_FAN_OUT}): its join waits for children created in the same
+	 * call.
+	 */
+	public static final int MAX_DEPENDENCIES = 1000;
+
+	/** Most children one fan-out may create (in one call, or from one handler). */
+	public static final int MAX_FAN_OUT = 100_000;
 
 	public EnqueueLimits {
 		if (defaultMaxAttempts < 1 || defaultMaxAttempts > MAX_ATTEMPTS) {

@@ -15,7 +15,11 @@ import dev.jobqueue.PausedType;
  */
 public interface JobAdminStore {
 
-	/** See {@link dev.jobqueue.JobQueue#cancel(long)}. */
+	/**
+	 * See {@link dev.jobqueue.JobQueue#cancel(long)}; a waiting job is cancelled like a
+	 * pending one. A job cancelled here settles the jobs waiting for it in the same
+	 * transaction, as {@link JobStore#complete} does.
+	 */
 	boolean cancel(long id, Instant now);
 
 	/**
@@ -46,6 +50,23 @@ public interface JobAdminStore {
 	}
 
 	Optional<Job> find(long id);
+
+	/**
+	 * Cancels the unfinished steps of a chain in one transaction: waiting and pending
+	 * steps end cancelled with {@link dev.jobqueue.ErrorCodes#CANCELLED_CHAIN} (settling
+	 * the jobs waiting for them), running steps get their cancel requested (and a success
+	 * they still report creates no continuation). Joins the caller's transaction where
+	 * the store shares it.
+	 * @return the ids of the steps that were waiting, pending or running, in id order
+	 */
+	default List<Long> cancelChain(long chainId, Instant now) {
+		throw new UnsupportedOperationException("This store does not support chains yet");
+	}
+
+	/** The steps of a chain, by chain index then id; see {@link #find(long)}. */
+	default List<Job> findChain(long chainId) {
+		throw new UnsupportedOperationException("This store does not support chains yet");
+	}
 
 	/**
 	 * Pauses claims of a type in every process; see

@@ -43,7 +43,19 @@ public enum JobEvent {
 	/** The lease of a dead worker's run expired and the job is pending again. */
 	RECOVERED,
 	/** A failed or cancelled job was put back to pending with a fresh set of attempts. */
-	RETRIED;
+	RETRIED,
+	/**
+	 * The job's success created the next step(s) of its chain; the detail names their
+	 * ids.
+	 */
+	CONTINUED,
+	/** The last job a waiting job waited for finished: it is pending now. */
+	DEPENDENCIES_MET,
+	/**
+	 * A job this one waited for failed or was cancelled, and its dependency policy ended
+	 * it (the event before says how: {@link #CANCELLED} or {@link #FAILED}).
+	 */
+	DEPENDENCY_FAILED;
 
 	/** The event a store records for a completion written by the job's worker. */
 	public static JobEvent of(Completion.Kind kind) {

@@ -16,10 +16,14 @@ public interface JobStore {
 
 	/**
 	 * Inserts jobs, all or none. Joins the caller's transaction where the store shares
-	 * it.
+	 * it. Jobs that wait ({@link NewJob#waits()}) are inserted {@code waiting} with a row
+	 * per dependency and their count of unfinished ones (see {@link NewJob}); jobs with a
+	 * {@link NewJob#chainIndex()} form one new chain.
 	 * @param afterCommit run once the jobs are visible to workers
 	 * @return the ids in request order; a job whose dedup key matches an unfinished job
 	 * yields that job's id
+	 * @throws dev.jobqueue.JobQueueException naming the ids, when a job waits for an id
+	 * that is no job of this queue's tables; nothing is written then
 	 */
 	List<Long> enqueue(List<NewJob> jobs, Instant now, Runnable afterCommit);
 
@@ -27,7 +31,13 @@ public interface JobStore {
 	List<ClaimedJob> claim(ClaimRequest request, Instant now);
 
 	/**
-	 * Writes run outcomes, all in one transaction.
+	 * Writes run outcomes, all in one transaction. Every outcome that finishes a job
+	 * (succeeded, failed, cancelled) also settles the jobs waiting for it, in the same
+	 * transaction: one indexed update per finished job decrements its dependents' count
+	 * of unfinished dependencies, flips those reaching zero to {@code pending}, and
+	 * applies the {@link dev.jobqueue.DependencyPolicy} of those it failed (which may
+	 * finish them and settle their own dependents in turn). A success inserts its
+	 * {@link Completion#next() continuation} only if it applied.
 	 * @return for each completion, whether it applied; a completion whose run no longer
 	 * holds the job is rejected
 	 */
@@ -79,7 +89,8 @@ public interface JobStore {
 	 * {@link dev.jobqueue.ErrorCodes#LEASE_EXPIRED_NOT_REPEATABLE} or
 	 * {@link dev.jobqueue.ErrorCodes#LEASE_EXPIRED_MAX_ATTEMPTS} when they must not run
 	 * twice or have no attempts left; a job going back to pending records
-	 * {@link dev.jobqueue.ErrorCodes#LEASE_EXPIRED_WORKER_LOST} on its attempt.
+	 * {@link dev.jobqueue.ErrorCodes#LEASE_EXPIRED_WORKER_LOST} on its attempt. A job
+	 * failed this way settles the jobs waiting for it, as in {@link #complete}.
 	 * @return how many jobs were taken back
 	 */
 	int recoverExpiredLeases(Instant now, int limit);

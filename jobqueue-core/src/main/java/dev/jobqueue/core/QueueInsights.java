@@ -143,13 +143,33 @@ public interface QueueInsights {
 	 * @param attempts every run, in order
 	 * @param events its timeline, oldest first (the latest {@link #MAX_EVENTS} events)
 	 * @param progress the latest progress its handler reported, or {@code null}
+	 * @param links its chain and what it waits for; {@link JobLinks#NONE} for a job in no
+	 * chain that waits for nothing and that nothing waits for
 	 */
 	record JobDetail(JobSummary job, Instant leaseUntil, String errorDetail, String dedupKey, boolean cancelRequested,
 			String traceParent, Text payload, Text result, List<Attempt> attempts, List<Event> events,
-			JobProgress progress) {
+			JobProgress progress, JobLinks links) {
 
 		/** Most events returned for one job. */
 		public static final int MAX_EVENTS = 200;
+
+		public JobDetail {
+			links = (links != null) ? links : JobLinks.NONE;
+		}
+
+		/** A job without links (see {@link JobLinks#NONE}). */
+		public JobDetail(JobSummary job, Instant leaseUntil, String errorDetail, String dedupKey,
+				boolean cancelRequested, String traceParent, Text payload, Text result, List<Attempt> attempts,
+				List<Event> events, JobProgress progress) {
+			this(job, leaseUntil, errorDetail, dedupKey, cancelRequested, traceParent, payload, result, attempts,
+					events, progress, JobLinks.NONE);
+		}
+
+		/** This detail with its links. */
+		public JobDetail withLinks(JobLinks links) {
+			return new JobDetail(this.job, this.leaseUntil, this.errorDetail, this.dedupKey, this.cancelRequested,
+					this.traceParent, this.payload, this.result, this.attempts, this.events, this.progress, links);
+		}
 
 		/** A job whose store keeps no progress. */
 		public JobDetail(JobSummary job, Instant leaseUntil, String errorDetail, String dedupKey,
@@ -157,6 +177,41 @@ public interface QueueInsights {
 				List<Event> events) {
 			this(job, leaseUntil, errorDetail, dedupKey, cancelRequested, traceParent, payload, result, attempts,
 					events, null);
+		}
+
+	}
+
+	/**
+	 * A job's place among other jobs: its chain, what it waits for, what waits for it.
+	 * Lists hold at most {@link #MAX_LISTED} jobs each; the counts are exact.
+	 *
+	 * @param chainId the chain it is a step of (the first step's id), or {@code null}
+	 * @param chainIndex its step in the chain, or {@code null}
+	 * @param chainSteps the chain's steps by chain index then id (this job included);
+	 * empty when not in a chain
+	 * @param chainLength how many jobs the chain has
+	 * @param unfinishedDependencies how many of the jobs it waits for are unfinished
+	 * @param dependencyPolicy what it does when one of them fails, or {@code null} when
+	 * it waits for nothing
+	 * @param waitsFor the jobs it waits (or waited) for, by id
+	 * @param waitsForCount how many jobs it waits (or waited) for
+	 * @param waitedBy the jobs that wait (or waited) for it, by id
+	 * @param waitedByCount how many jobs wait (or waited) for it
+	 */
+	record JobLinks(Long chainId, Integer chainIndex, List<JobSummary> chainSteps, long chainLength,
+			int unfinishedDependencies, dev.jobqueue.DependencyPolicy dependencyPolicy, List<JobSummary> waitsFor,
+			long waitsForCount, List<JobSummary> waitedBy, long waitedByCount) {
+
+		/** Most jobs in each list. */
+		public static final int MAX_LISTED = 100;
+
+		/** No chain, no dependencies, no dependents. */
+		public static final JobLinks NONE = new JobLinks(null, null, List.of(), 0, 0, null, List.of(), 0, List.of(), 0);
+
+		public JobLinks {
+			chainSteps = List.copyOf(chainSteps);
+			waitsFor = List.copyOf(waitsFor);
+			waitedBy = List.copyOf(waitedBy);
 		}
 
 	}

@@ -38,6 +38,9 @@ import dev.jobqueue.JobStatus;
  * interrupt) and returns at once with {@link RetentionReport.Outcome#STOPPED}. Every
  * batch is committed, so a run that stops or crashes leaves a consistent database, and
  * the next run deletes what is left.</li>
+ * <li>Chains go whole ({@link RetentionStore#deleteFinishedChains}): the per-type deletes
+ * skip chain steps, and a chain is deleted once every step is older than the longest
+ * retention of its status over the types that have finished jobs.</li>
  * <li>If the file has free pages and incremental vacuum is on, they are handed back in
  * bounded steps, each its own short transaction, up to {@code maxReclaimSteps} per
  * run.</li>
@@ -45,6 +48,8 @@ import dev.jobqueue.JobStatus;
  * waits) while jobs run in this process, truncating the log file when the process is
  * idle.</li>
  * </ol>
+ * Longer than our usual 400 lines because the run's steps, its stop checks and its report
+ * belong together; split, each part would need the others' state.
  */
 public final class RetentionCleaner {
 
@@ -176,9 +181,19 @@ public final class RetentionCleaner {
 	}
 
 	private void deleteExpired(Run run, BiFunction<JobStatus, String, Optional<Instant>> cutoffs, boolean leased) {
+		// A chain goes whole, once each step is older than the longest retention of its
+		// status over the types that have finished jobs in it: never before any of its
+		// steps would go alone.
+		Map<JobStatus, Instant> chainCutoffs = new EnumMap<>(JobStatus.class);
 		for (JobStatus status : FINAL_STATUSES) {
+			Instant chainCutoff = null;
+			boolean keptForever = false;
 			for (String type : this.store.finishedTypes(status)) {
 				Optional<Instant> cutoff = cutoffs.apply(status, type);
+				keptForever |= cutoff.isEmpty();
+				if (cutoff.isPresent() && (chainCutoff == null || cutoff.get().isBefore(chainCutoff))) {
+					chainCutoff = cutoff.get();
+				}
 				if (cutoff.isEmpty()) {
 					continue;
 				}
@@ -202,6 +217,37 @@ public final class RetentionCleaner {
 					}
 				}
 			}
+			if (!keptForever && chainCutoff != null) {
+				chainCutoffs.put(status, chainCutoff);
+			}
+		}
+		deleteExpiredChains(run, chainCutoffs, leased);
+	}
+
+	/**
+	 * Deletes whole chains; their steps count with the succeeded jobs in the report (a
+	 * chain goes once its last step finished, most often with success).
+	 */
+	private void deleteExpiredChains(Run run, Map<JobStatus, Instant> cutoffs, boolean leased) {
+		if (cutoffs.isEmpty()) {
+			return;
+		}
+		while (true) {
+			if (run.shouldStop()) {
+				run.end(RetentionReport.Outcome.STOPPED, null);
+				return;
+			}
+			long started = System.nanoTime();
+			int deleted = this.store.deleteFinishedChains(cutoffs, this.settings.batchSize());
+			if (deleted == 0) {
+				return;
+			}
+			run.batches++;
+			run.deleted.merge(JobStatus.SUCCEEDED, (long) deleted, Long::sum);
+			if (leased && !run.renewLease()) {
+				return;
+			}
+			run.pause(System.nanoTime() - started);
 		}
 	}
 

@@ -2,6 +2,7 @@ package dev.jobqueue.core;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 import dev.jobqueue.JobStatus;
 
@@ -28,9 +29,24 @@ public interface RetentionStore {
 	/**
 	 * Deletes up to {@code limit} jobs of {@code status} and {@code type} that finished
 	 * before {@code finishedBefore}, with their attempts and events, in one transaction.
+	 * Skips jobs that are steps of a chain (those go whole, by
+	 * {@link #deleteFinishedChains}) and jobs an unfinished job waits for.
 	 * @return how many jobs were deleted; fewer than {@code limit} means none is left
 	 */
 	int deleteFinished(JobStatus status, String type, Instant finishedBefore, int limit);
+
+	/**
+	 * Deletes whole chains, never part of one: up to {@code limit} chains whose every
+	 * step is finished, each step before the cutoff of its status, and none of whose
+	 * steps an unfinished job outside the chain waits for; with their steps' attempts,
+	 * events and dependency rows, in one transaction.
+	 * @param finishedBefore per final status, the cutoff; a status that is absent is kept
+	 * forever (a chain with such a step is kept)
+	 * @return how many jobs (steps) were deleted; 0 when no chain was deletable
+	 */
+	default int deleteFinishedChains(Map<JobStatus, Instant> finishedBefore, int limit) {
+		return 0;
+	}
 
 	/**
 	 * Deletes the rows of workers whose last heartbeat is before {@code heartbeatBefore}:
