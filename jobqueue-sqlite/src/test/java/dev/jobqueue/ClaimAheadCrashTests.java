@@ -49,6 +49,12 @@ class ClaimAheadCrashTests {
 			for (int i = 0; i < 3; i++) {
 				once.add(queue.enqueue("slow-once", i));
 			}
+			// On their last attempt, ahead of the others in claim order: never claimed
+			// into the buffer, so the kill cannot fail them without a run.
+			List<Long> lastAttempt = new ArrayList<>();
+			for (int i = 0; i < 4; i++) {
+				lastAttempt.add(queue.enqueue(JobRequest.of("slow", 100 + i).maxAttempts(1)));
+			}
 			List<Long> slow = new ArrayList<>();
 			for (int i = 0; i < 12; i++) {
 				slow.add(queue.enqueue("slow", i));
@@ -79,7 +85,7 @@ class ClaimAheadCrashTests {
 					settings, Executors.newFixedThreadPool(2), WorkerListener.NONE, null);
 			rescuer.start();
 			await().atMost(Duration.ofSeconds(60))
-				.until(() -> db.count("SELECT count(*) FROM jobs WHERE status IN ('succeeded', 'failed')") == 15);
+				.until(() -> db.count("SELECT count(*) FROM jobs WHERE status IN ('succeeded', 'failed')") == 19);
 			rescuer.stop();
 
 			for (long id : buffered) {
@@ -97,9 +103,18 @@ class ClaimAheadCrashTests {
 				assertThat(job.status()).isEqualTo(JobStatus.FAILED);
 				assertThat(job.errorCode()).isEqualTo("LEASE_EXPIRED:NOT_REPEATABLE");
 			}
+			for (long id : lastAttempt) {
+				Job job = queue.find(id).orElseThrow();
+				assertThat(job.status()).as("job %d on its last attempt ran", id).isEqualTo(JobStatus.SUCCEEDED);
+				assertThat(db.column("SELECT outcome FROM job_attempts WHERE job_id = ? ORDER BY run", id))
+					.containsExactly("SUCCEEDED");
+			}
+			assertThat(db.count("SELECT count(*) FROM job_attempts WHERE outcome = 'LEASE_EXPIRED' "
+					+ "AND job_id IN (SELECT id FROM jobs WHERE max_attempts = 1)"))
+				.isZero();
 			assertThat(queue.find(once.get(2)).orElseThrow().status()).as("never claimed ahead by the victim")
 				.isEqualTo(JobStatus.SUCCEEDED);
-			assertThat(db.count("SELECT count(*) FROM job_attempts WHERE outcome = 'SUCCEEDED'")).isEqualTo(13);
+			assertThat(db.count("SELECT count(*) FROM job_attempts WHERE outcome = 'SUCCEEDED'")).isEqualTo(17);
 			assertThat(db.count("SELECT count(*) FROM (SELECT job_id FROM job_attempts WHERE outcome = 'SUCCEEDED' "
 					+ "GROUP BY job_id HAVING count(*) > 1)"))
 				.isZero();

@@ -28,6 +28,9 @@ import java.util.Set;
  * <li>A type whose handler is not repeatable is not claimed ahead either: a job waiting
  * for a slot in a process that is killed would fail as not repeatable although it never
  * ran.</li>
+ * <li>Of the room, the slots free now are named: the store claims jobs on their last
+ * attempt only into those, since a process killed while such a job waits in its buffer
+ * would fail the job without it ever having run.</li>
  * <li>Types whose handler is not repeatable are named, so that the store fails rather
  * than re-runs them after a lost lease.</li>
  * </ul>
@@ -114,7 +117,8 @@ final class ClaimPlanner {
 				}
 			}
 		}
-		return new ClaimRequest(workerId, room, unlimited, limited, notRepeatable, leaseUntil, globalLimits);
+		return new ClaimRequest(workerId, room, unlimited, limited, notRepeatable, leaseUntil, globalLimits,
+				Math.max(freeNow, 0));
 	}
 
 	/**

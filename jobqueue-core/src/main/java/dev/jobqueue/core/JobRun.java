@@ -370,7 +370,7 @@ final class JobRun implements JobContext {
 	}
 
 	RunningJobRef ref() {
-		return new RunningJobRef(this.job.id(), this.job.run());
+		return new RunningJobRef(this.job.id(), this.job.run(), !this.dispatched);
 	}
 
 	@Override

@@ -68,8 +68,9 @@ public interface JobStore {
 	/**
 	 * Extends the leases of runs this worker holds and reports cancellations and lost
 	 * runs. It says that the worker is alive, not that the handlers are: it leaves each
-	 * job's heartbeat time alone, so a handler that hangs shows as stuck (see
-	 * {@link #heartbeat}).
+	 * started job's heartbeat time alone, so a handler that hangs shows as stuck (see
+	 * {@link #heartbeat}). A job {@link RunningJobRef#waiting waiting} for a slot has no
+	 * handler yet: its heartbeat time is set to {@code now}, so it never shows as stuck.
 	 */
 	LeaseRenewal renewLeases(String workerId, Collection<RunningJobRef> runs, Instant now, Instant leaseUntil);
 

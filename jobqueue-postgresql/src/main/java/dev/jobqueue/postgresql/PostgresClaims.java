@@ -63,7 +63,7 @@ final class PostgresClaims {
 	static final String CLAIM_DUE = """
 			WITH chosen AS (
 			    SELECT c.id FROM {jobs} c
-			    WHERE c.status = 'pending' AND c.type = :type AND c.run_at <= :now
+			    WHERE c.status = 'pending' AND c.type = :type AND c.run_at <= :now {attempt_left}
 			      AND c.type <> ALL(ARRAY(SELECT type FROM {paused}))
 			    ORDER BY c.priority DESC, c.run_at, c.id
 			    LIMIT :limit
@@ -85,7 +85,7 @@ final class PostgresClaims {
 			    FROM unnest(:types::text[], :rooms::int[], :global_caps::int[]) AS t(type, room, cap)
 			    CROSS JOIN LATERAL (
 			        SELECT c.id, c.priority, c.run_at FROM {jobs} c
-			        WHERE c.status = 'pending' AND c.type = t.type AND c.run_at <= :now
+			        WHERE c.status = 'pending' AND c.type = t.type AND c.run_at <= :now {attempt_left}
 			        ORDER BY c.priority DESC, c.run_at, c.id
 			        LIMIT CASE WHEN t.cap IS NULL THEN t.room
 			                   ELSE greatest(0, least(t.room, t.cap - (SELECT count(*) FROM {jobs} r
@@ -116,21 +116,55 @@ final class PostgresClaims {
 	}
 
 	List<ClaimedJob> claim(Connection connection, ClaimRequest request, Instant now) throws SQLException {
-		if (request.limitedTypes().isEmpty() && request.unlimitedTypes().size() == 1) {
-			return claimOneType(connection, request, now);
+		if (!request.claimsAhead()) {
+			return claimPart(connection, request, false, now);
 		}
-		return claimByType(connection, request, now);
+		// Two statements in one transaction: any due job into the slots free now, then
+		// for the buffer only jobs with an attempt left after this one (the first
+		// statement's jobs are running by then, so the second does not see them).
+		List<ClaimedJob> claimed = new ArrayList<>(claimPart(connection, request.startingNow(), false, now));
+		claimed.addAll(claimPart(connection, request.ahead(claimed), true, now));
+		claimed.sort(ClaimedJob.CLAIM_ORDER);
+		return claimed;
 	}
 
-	private List<ClaimedJob> claimOneType(Connection connection, ClaimRequest request, Instant now)
+	private List<ClaimedJob> claimPart(Connection connection, ClaimRequest request, boolean attemptLeft, Instant now)
 			throws SQLException {
-		try (PgSql.Statement claim = this.tables.sql(CLAIM_DUE).prepare(connection)) {
+		if (request.isEmpty()) {
+			return List.of();
+		}
+		if (request.limitedTypes().isEmpty() && request.unlimitedTypes().size() == 1) {
+			return claimOneType(connection, request, attemptLeft, now);
+		}
+		return claimByType(connection, request, attemptLeft, now);
+	}
+
+	/**
+	 * The statement, with {@code attemptLeft} only for jobs that have an attempt left
+	 * after this claim: a filter on the rows the index yields in claim order, which keeps
+	 * the early stop of {@code LIMIT}.
+	 */
+	private PgSql claimStatement(String template, boolean attemptLeft) {
+		return this.tables.sql(claimSql(template, attemptLeft));
+	}
+
+	/**
+	 * {@link #CLAIM_DUE} or {@link #CLAIM_BY_TYPE}, with or without the attempts filter.
+	 */
+	static String claimSql(String template, boolean attemptLeft) {
+		return template.replace("{attempt_left}", attemptLeft ? "AND c.attempts + 1 < c.max_attempts" : "");
+	}
+
+	private List<ClaimedJob> claimOneType(Connection connection, ClaimRequest request, boolean attemptLeft, Instant now)
+			throws SQLException {
+		try (PgSql.Statement claim = claimStatement(CLAIM_DUE, attemptLeft).prepare(connection)) {
 			claim.set("type", request.unlimitedTypes().iterator().next());
 			return execute(bindClaimedBy(claim, request, now));
 		}
 	}
 
-	private List<ClaimedJob> claimByType(Connection connection, ClaimRequest request, Instant now) throws SQLException {
+	private List<ClaimedJob> claimByType(Connection connection, ClaimRequest request, boolean attemptLeft, Instant now)
+			throws SQLException {
 		if (!request.globalLimits().isEmpty()) {
 			try (PgSql.Statement lock = this.tables.sql(LOCK_CAPPED_TYPES).prepare(connection)) {
 				lock.set("channel", this.tables.channel())
@@ -151,7 +185,7 @@ final class PostgresClaims {
 			rooms.add(Math.max(0, Math.min(limited.getValue(), request.limit())));
 			caps.add(request.globalLimits().get(limited.getKey()));
 		}
-		try (PgSql.Statement claim = this.tables.sql(CLAIM_BY_TYPE).prepare(connection)) {
+		try (PgSql.Statement claim = claimStatement(CLAIM_BY_TYPE, attemptLeft).prepare(connection)) {
 			claim.setArray("types", "text", types.toArray());
 			claim.setArray("rooms", "int4", rooms.toArray());
 			claim.setArray("global_caps", "int4", caps.toArray());

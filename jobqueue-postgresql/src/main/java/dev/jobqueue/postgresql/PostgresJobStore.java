@@ -147,12 +147,14 @@ public final class PostgresJobStore implements JobStore {
 
 	/**
 	 * Renews the leases of a worker's runs in one statement; a run missing from the
-	 * result was lost. The lease only: {@code heartbeat_at} is the handler's own
-	 * ({@link #HEARTBEAT}), so a hung handler shows as stuck.
+	 * result was lost. The lease, and {@code heartbeat_at} only of jobs waiting for a
+	 * slot (no handler yet): a started job's is its handler's own ({@link #HEARTBEAT}),
+	 * so a hung handler shows as stuck.
 	 */
 	static final String RENEW_LEASES = """
-			UPDATE {jobs} j SET lease_until = :lease_until
-			FROM unnest(:ids::bigint[], :runs::int[]) AS r(id, run)
+			UPDATE {jobs} j SET lease_until = :lease_until,
+			    heartbeat_at = CASE WHEN r.waiting THEN :now ELSE j.heartbeat_at END
+			FROM unnest(:ids::bigint[], :runs::int[], :waiting::boolean[]) AS r(id, run, waiting)
 			WHERE j.id = r.id AND j.runs = r.run AND j.status = 'running' AND j.worker_id = :worker_id
 			RETURNING j.id, j.cancel_requested
 			""";
@@ -584,9 +586,11 @@ public final class PostgresJobStore implements JobStore {
 		}
 		Long[] ids = new Long[runs.size()];
 		Integer[] runNumbers = new Integer[runs.size()];
+		Boolean[] waiting = new Boolean[runs.size()];
 		int k = 0;
 		for (RunningJobRef run : runs) {
 			ids[k] = run.jobId();
+			waiting[k] = run.waiting();
 			runNumbers[k++] = run.run();
 		}
 		return this.database.write("renew the leases of " + runs.size() + " running job(s)", (connection) -> {
@@ -599,6 +603,8 @@ public final class PostgresJobStore implements JobStore {
 				renew.set("lease_until", leaseUntil)
 					.setArray("ids", "int8", ids)
 					.setArray("runs", "int4", runNumbers)
+					.setArray("waiting", "bool", waiting)
+					.set("now", now)
 					.set("worker_id", workerId);
 				try (ResultSet rows = renew.executeQuery()) {
 					while (rows.next()) {

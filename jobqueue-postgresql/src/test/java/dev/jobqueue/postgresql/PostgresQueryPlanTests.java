@@ -151,17 +151,24 @@ class PostgresQueryPlanTests {
 
 	@Test
 	void claimsReadPendingJobsInClaimOrderFromTheirPartialIndexes() throws SQLException {
-		List<String> several = explain(PostgresClaims.CLAIM_BY_TYPE,
+		claimsReadPendingJobsInClaimOrderFromTheirPartialIndexes(false);
+		// The claim-ahead part: only jobs with an attempt left, still on the indexes.
+		claimsReadPendingJobsInClaimOrderFromTheirPartialIndexes(true);
+	}
+
+	private void claimsReadPendingJobsInClaimOrderFromTheirPartialIndexes(boolean attemptLeft) throws SQLException {
+		List<String> several = explain(PostgresClaims.claimSql(PostgresClaims.CLAIM_BY_TYPE, attemptLeft),
 				Map.of("types", new String[] { "type1", "type2", "type3" }, "rooms", new Integer[] { 100, 100, 100 },
 						"global_caps", new Integer[] { null, null, null }, "worker_id", "w", "now", this.now,
 						"lease_until", this.now.plusSeconds(30), "not_repeatable", Set.of(), "limit", 100));
 		assertThat(several).anyMatch((line) -> line.contains("Index Scan using jobs_claim_type_idx on jobs c"))
 			.anyMatch((line) -> line.contains("Index Scan using jobs_pkey on jobs j"))
 			.noneMatch((line) -> line.contains("Seq Scan on jobs"));
-		List<String> one = explain(PostgresClaims.CLAIM_DUE, Map.of("type", "type1", "worker_id", "w", "now", this.now,
-				"lease_until", this.now.plusSeconds(30), "not_repeatable", Set.of(), "limit", 100));
+		List<String> one = explain(PostgresClaims.claimSql(PostgresClaims.CLAIM_DUE, attemptLeft),
+				Map.of("type", "type1", "worker_id", "w", "now", this.now, "lease_until", this.now.plusSeconds(30),
+						"not_repeatable", Set.of(), "limit", 100));
 		assertThat(one).noneMatch((line) -> line.contains("Seq Scan on jobs"));
-		List<String> capped = explain(PostgresClaims.CLAIM_BY_TYPE,
+		List<String> capped = explain(PostgresClaims.claimSql(PostgresClaims.CLAIM_BY_TYPE, attemptLeft),
 				Map.of("types", new String[] { "type3", "type4" }, "rooms", new Integer[] { 2, 5 }, "global_caps",
 						new Integer[] { null, 3 }, "worker_id", "w", "now", this.now, "lease_until",
 						this.now.plusSeconds(30), "not_repeatable", Set.of(), "limit", 100));
@@ -178,7 +185,8 @@ class PostgresQueryPlanTests {
 			.noneMatch((line) -> line.contains("Seq Scan on jobs"));
 		assertThat(explain(PostgresJobStore.RENEW_LEASES,
 				Map.of("lease_until", this.now.plusSeconds(30), "ids", new Long[] { 1L, 2L }, "runs",
-						new Integer[] { 1, 1 }, "worker_id", "w")))
+						new Integer[] { 1, 1 }, "waiting", new Boolean[] { false, true }, "now", this.now, "worker_id",
+						"w")))
 			.anyMatch((line) -> line.matches(".*Index Scan using jobs_(pkey|running_idx).*"))
 			.noneMatch((line) -> line.contains("Seq Scan on jobs"));
 	}
@@ -277,6 +285,9 @@ class PostgresQueryPlanTests {
 		}
 		else if (value instanceof Long[] numbers) {
 			statement.setArray(name, "int8", numbers);
+		}
+		else if (value instanceof Boolean[] flags) {
+			statement.setArray(name, "bool", flags);
 		}
 	}
 

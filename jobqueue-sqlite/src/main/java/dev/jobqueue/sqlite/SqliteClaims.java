@@ -47,6 +47,7 @@ final class SqliteClaims {
 					WHERE id IN (
 					    SELECT id FROM {jobs} INDEXED BY {claim_index}
 					    WHERE status = 'pending' AND type IN (:types) AND run_at <= :now AND type NOT IN (SELECT type FROM {paused})
+					      {attempt_left}
 					    ORDER BY priority DESC, run_at, id
 					    LIMIT :limit)
 					"""
@@ -58,7 +59,7 @@ final class SqliteClaims {
 	 */
 	private static final String CLAIM_CANDIDATES = """
 			SELECT id, priority, run_at FROM {jobs} INDEXED BY {claim_index}
-			WHERE status = 'pending' AND type IN (:types) AND run_at <= :now
+			WHERE status = 'pending' AND type IN (:types) AND run_at <= :now {attempt_left}
 			ORDER BY priority DESC, run_at, id
 			LIMIT :limit
 			""";
@@ -113,20 +114,41 @@ final class SqliteClaims {
 
 	/** Claims and records the claims (an attempt row and an event per job). */
 	List<ClaimedJob> claim(Connection connection, ClaimRequest request, Instant now) throws SQLException {
-		List<ClaimedJob> claimed = request.limitedTypes().isEmpty() ? claimDue(connection, request, now)
-				: claimBestCandidates(connection, request, now);
+		List<ClaimedJob> claimed;
+		if (request.claimsAhead()) {
+			// Two statements in one transaction: any due job into the slots free now,
+			// then for the buffer only jobs with an attempt left after this one.
+			claimed = new ArrayList<>(claimPart(connection, request.startingNow(), false, now));
+			ClaimRequest ahead = request.ahead(claimed);
+			if (!ahead.isEmpty()) {
+				claimed.addAll(claimPart(connection, ahead, true, now));
+			}
+			claimed.sort(ClaimedJob.CLAIM_ORDER);
+		}
+		else {
+			claimed = claimPart(connection, request, false, now);
+		}
 		recordClaims(connection, claimed, request.workerId(), now);
 		return claimed;
 	}
 
-	private List<ClaimedJob> claimBestCandidates(Connection connection, ClaimRequest request, Instant now)
+	private List<ClaimedJob> claimPart(Connection connection, ClaimRequest request, boolean attemptLeft, Instant now)
 			throws SQLException {
+		if (request.isEmpty()) {
+			return List.of();
+		}
+		return request.limitedTypes().isEmpty() ? claimDue(connection, request, attemptLeft, now)
+				: claimBestCandidates(connection, request, attemptLeft, now);
+	}
+
+	private List<ClaimedJob> claimBestCandidates(Connection connection, ClaimRequest request, boolean attemptLeft,
+			Instant now) throws SQLException {
 		Set<String> paused = pausedTypeNames(connection);
 		List<Candidate> candidates = new ArrayList<>();
 		Set<String> unlimited = new HashSet<>(request.unlimitedTypes());
 		unlimited.removeAll(paused);
 		if (!unlimited.isEmpty()) {
-			selectCandidates(connection, candidates, unlimited, request.limit(), now);
+			selectCandidates(connection, candidates, unlimited, request.limit(), attemptLeft, now);
 		}
 		for (Map.Entry<String, Integer> limited : request.limitedTypes().entrySet()) {
 			String type = limited.getKey();
@@ -139,7 +161,7 @@ final class SqliteClaims {
 				room = Math.min(room, globalCap - runningOfType(connection, type));
 			}
 			if (room > 0) {
-				selectCandidates(connection, candidates, Set.of(type), room, now);
+				selectCandidates(connection, candidates, Set.of(type), room, attemptLeft, now);
 			}
 		}
 		if (candidates.isEmpty()) {
@@ -156,9 +178,10 @@ final class SqliteClaims {
 		}
 	}
 
-	private List<ClaimedJob> claimDue(Connection connection, ClaimRequest request, Instant now) throws SQLException {
+	private List<ClaimedJob> claimDue(Connection connection, ClaimRequest request, boolean attemptLeft, Instant now)
+			throws SQLException {
 		Set<String> types = request.unlimitedTypes();
-		try (NamedStatement claim = claimDueStatement(types.size()).prepare(connection)) {
+		try (NamedStatement claim = claimDueStatement(types.size(), attemptLeft).prepare(connection)) {
 			bindClaimedBy(claim, request, now).bindEach("types", types).bind("limit", request.limit());
 			return readClaimed(claim);
 		}
@@ -178,20 +201,37 @@ final class SqliteClaims {
 
 	/** The single-statement claim for {@code typeCount} types. */
 	NamedSql claimDueStatement(int typeCount) {
-		return this.claimDue.computeIfAbsent(typeCount, (count) -> parseForTypes(CLAIM_DUE, count));
+		return claimDueStatement(typeCount, false);
 	}
 
-	private NamedSql claimCandidatesStatement(int typeCount) {
-		return this.claimCandidates.computeIfAbsent(typeCount, (count) -> parseForTypes(CLAIM_CANDIDATES, count));
+	/**
+	 * The single-statement claim for {@code typeCount} types; with {@code attemptLeft}
+	 * only of jobs that have an attempt left after this claim.
+	 */
+	NamedSql claimDueStatement(int typeCount, boolean attemptLeft) {
+		return this.claimDue.computeIfAbsent(key(typeCount, attemptLeft),
+				(key) -> parseForTypes(CLAIM_DUE, typeCount, attemptLeft));
+	}
+
+	private NamedSql claimCandidatesStatement(int typeCount, boolean attemptLeft) {
+		return this.claimCandidates.computeIfAbsent(key(typeCount, attemptLeft),
+				(key) -> parseForTypes(CLAIM_CANDIDATES, typeCount, attemptLeft));
+	}
+
+	private static int key(int typeCount, boolean attemptLeft) {
+		return attemptLeft ? -typeCount : typeCount;
 	}
 
 	/**
 	 * One type reads the index that starts with the type; several read the index of all
-	 * pending jobs.
+	 * pending jobs. The attempts filter is checked on the rows the index yields in claim
+	 * order, so it keeps the early stop of {@code LIMIT}.
 	 */
-	private NamedSql parseForTypes(String template, int typeCount) {
+	private NamedSql parseForTypes(String template, int typeCount, boolean attemptLeft) {
 		String index = (typeCount == 1) ? "{p}jobs_claim_type_idx" : "{p}jobs_claim_idx";
-		return this.tables.sql(template.replace("{claim_index}", index), Map.of("types", typeCount));
+		String filter = attemptLeft ? "AND attempts + 1 < max_attempts" : "";
+		return this.tables.sql(template.replace("{claim_index}", index).replace("{attempt_left}", filter),
+				Map.of("types", typeCount));
 	}
 
 	private static List<ClaimedJob> readClaimed(NamedStatement claim) throws SQLException {
@@ -226,8 +266,8 @@ final class SqliteClaims {
 	}
 
 	private void selectCandidates(Connection connection, List<Candidate> candidates, Set<String> types, int limit,
-			Instant now) throws SQLException {
-		try (NamedStatement select = claimCandidatesStatement(types.size()).prepare(connection)) {
+			boolean attemptLeft, Instant now) throws SQLException {
+		try (NamedStatement select = claimCandidatesStatement(types.size(), attemptLeft).prepare(connection)) {
 			select.bindEach("types", types).bind("now", now).bind("limit", limit);
 			try (ResultSet rows = select.executeQuery()) {
 				while (rows.next()) {

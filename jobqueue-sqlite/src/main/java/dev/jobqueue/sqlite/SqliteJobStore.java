@@ -40,11 +40,13 @@ import dev.jobqueue.core.WorkerInfo;
 public final class SqliteJobStore implements JobStore {
 
 	/**
-	 * The worker's renewal: the lease only; {@code heartbeat_at} is the handler's own
-	 * (see {@link #HEARTBEAT}).
+	 * The worker's renewal: the lease, and {@code heartbeat_at} only of a job waiting for
+	 * a slot (no handler yet); a started job's is its handler's own (see
+	 * {@link #HEARTBEAT}).
 	 */
 	private static final String RENEW_LEASE = """
-			UPDATE {jobs} SET lease_until = :lease_until
+			UPDATE {jobs} SET lease_until = :lease_until,
+			    heartbeat_at = CASE WHEN :waiting = 1 THEN :now ELSE heartbeat_at END
 			WHERE id = :job_id AND runs = :run AND status = 'running' AND worker_id = :worker_id
 			RETURNING cancel_requested
 			""";
@@ -262,27 +264,30 @@ public final class SqliteJobStore implements JobStore {
 			return LeaseRenewal.NONE;
 		}
 		return this.database.write("renew the leases of " + runs.size() + " running job(s)",
-				(connection) -> extendLeases(connection, this.renewLease, workerId, runs, null, leaseUntil));
+				(connection) -> extendLeases(connection, this.renewLease, workerId, runs, now, false, leaseUntil));
 	}
 
 	@Override
 	public LeaseRenewal heartbeat(String workerId, RunningJobRef run, Instant now, Instant leaseUntil) {
 		return this.database.write("record the heartbeat of job " + run.jobId(),
-				(connection) -> extendLeases(connection, this.heartbeat, workerId, List.of(run), now, leaseUntil));
+				(connection) -> extendLeases(connection, this.heartbeat, workerId, List.of(run), now, true,
+						leaseUntil));
 	}
 
 	/**
-	 * @param heartbeatAt the handler's heartbeat, or {@code null} for a renewal by the
-	 * worker
+	 * @param handlerHeartbeat whether this is a handler's heartbeat (else a renewal by
+	 * the worker, which also refreshes the heartbeat time of jobs waiting for a slot)
 	 */
 	private static LeaseRenewal extendLeases(Connection connection, NamedSql statement, String workerId,
-			Collection<RunningJobRef> runs, Instant heartbeatAt, Instant leaseUntil) throws SQLException {
+			Collection<RunningJobRef> runs, Instant now, boolean handlerHeartbeat, Instant leaseUntil)
+			throws SQLException {
 		Set<Long> cancelRequested = new HashSet<>();
 		Set<Long> lost = new HashSet<>();
 		try (NamedStatement renew = statement.prepare(connection)) {
 			for (RunningJobRef run : runs) {
-				if (heartbeatAt != null) {
-					renew.bind("now", heartbeatAt);
+				renew.bind("now", now);
+				if (!handlerHeartbeat) {
+					renew.bind("waiting", run.waiting() ? 1 : 0);
 				}
 				renew.bind("lease_until", leaseUntil)
 					.bind("job_id", run.jobId())

@@ -95,6 +95,34 @@ public abstract class ClaimAheadTests extends StoreTests {
 	}
 
 	@Test
+	void aRenewalRefreshesTheHeartbeatOfWaitingJobsOnlySoNoneShowsAsStuck() throws Exception {
+		// Stuck is measured on heartbeat_at: a job waiting for a slot is alive (not
+		// started), a started handler keeps its own heartbeat, so a hung one shows.
+		CountDownLatch release = new CountDownLatch(1);
+		this.harness.concurrency(1).claimAhead(2).lease(Duration.ofSeconds(30)).handle(blocking("held", release));
+		for (int i = 0; i < 3; i++) {
+			this.harness.queue.enqueue("held", i);
+		}
+		JobWorker worker = this.harness.worker("w1", this.executor);
+		Instant claimedAt = this.clock.instant();
+		assertThat(worker.pollOnce()).isEqualTo(3);
+		await().atMost(Duration.ofSeconds(10)).until(() -> worker.runningCount() == 1);
+
+		this.clock.advance(Duration.ofSeconds(11));
+		worker.pollOnce();
+
+		assertThat(this.db.count("SELECT count(*) FROM jobs WHERE status = 'running' AND heartbeat_at = ?",
+				this.db.timestamp(this.clock.instant())))
+			.as("the two waiting jobs are alive as of the renewal")
+			.isEqualTo(2);
+		assertThat(this.db.count("SELECT count(*) FROM jobs WHERE status = 'running' AND heartbeat_at = ?",
+				this.db.timestamp(claimedAt)))
+			.as("the running handler's heartbeat is its own")
+			.isEqualTo(1);
+		release.countDown();
+	}
+
+	@Test
 	void theBufferRunsHighestPriorityFirstAndANewHigherJobGoesAhead() {
 		Semaphore permits = new Semaphore(0);
 		List<String> started = new CopyOnWriteArrayList<>();
@@ -160,6 +188,46 @@ public abstract class ClaimAheadTests extends StoreTests {
 		assertThat(worker.waitingCount()).isZero();
 		assertThat(worker.pollOnce()).isZero();
 		assertThat(this.db.count("SELECT count(*) FROM jobs WHERE status = 'running'")).isEqualTo(2);
+	}
+
+	@Test
+	void aJobOnItsLastAttemptIsClaimedOnlyIntoAFreeSlot() {
+		// Killed while such a job waits in the buffer, the process would leave it to
+		// fail LEASE_EXPIRED:MAX_ATTEMPTS without it ever having run.
+		this.harness.concurrency(1).claimAhead(3).handle(HandlerDefinition.of("last", (payload, context) -> null));
+		for (int i = 0; i < 3; i++) {
+			this.harness.queue.enqueue(JobRequest.of("last", i).maxAttempts(1).priority(9));
+		}
+		for (int i = 0; i < 4; i++) {
+			this.harness.queue.enqueue(JobRequest.of("last", 10 + i).maxAttempts(3));
+		}
+		JobWorker worker = this.harness.worker("w1", neverStarting());
+
+		assertThat(worker.pollOnce()).as("one into the slot, three ahead").isEqualTo(4);
+		assertThat(worker.waitingCount()).isEqualTo(3);
+		assertThat(this.db.count("SELECT count(*) FROM jobs WHERE status = 'running' AND max_attempts = 1"))
+			.as("only the job starting at once is on its last attempt")
+			.isEqualTo(1);
+		assertThat(this.db.count("SELECT count(*) FROM jobs WHERE status = 'running' AND max_attempts = 3"))
+			.isEqualTo(3);
+	}
+
+	@Test
+	void aCappedTypesJobOnItsLastAttemptIsClaimedOnlyIntoAFreeSlot() {
+		this.harness.concurrency(1)
+			.claimAhead(3)
+			.handle(new HandlerDefinition("capped", (payload, context) -> null, 0, null, 4, true, "test"));
+		for (int i = 0; i < 3; i++) {
+			this.harness.queue.enqueue(JobRequest.of("capped", i).maxAttempts(1).priority(9));
+		}
+		for (int i = 0; i < 4; i++) {
+			this.harness.queue.enqueue(JobRequest.of("capped", 10 + i).maxAttempts(3));
+		}
+		JobWorker worker = this.harness.worker("w1", neverStarting());
+
+		assertThat(worker.pollOnce()).isEqualTo(4);
+		assertThat(this.db.count("SELECT count(*) FROM jobs WHERE status = 'running' AND max_attempts = 1"))
+			.isEqualTo(1);
 	}
 
 	@Test
