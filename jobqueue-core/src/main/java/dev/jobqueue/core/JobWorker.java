@@ -5,10 +5,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
-import java.util.PriorityQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
@@ -93,9 +91,6 @@ public final class JobWorker implements QueueSignals {
 	private static final long OUTCOME_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(OUTCOME_DELAY_MILLIS);
 
 	/** Order of the claim-ahead buffer: the order claims take jobs in. */
-	private static final Comparator<JobRun> WAITING_ORDER = Comparator.comparing((JobRun run) -> run.job,
-			ClaimedJob.CLAIM_ORDER);
-
 	private final JobStore store;
 
 	private final HandlerRegistry handlers;
@@ -133,17 +128,8 @@ public final class JobWorker implements QueueSignals {
 	 */
 	private final List<JobRun> unwritten = new ArrayList<>();
 
-	/** Guards {@link #waiting} and {@link #executing}. */
-	private final Object slots = new Object();
-
-	/** Jobs claimed ahead, waiting for a slot; guarded by {@link #slots}. */
-	private final PriorityQueue<JobRun> waiting = new PriorityQueue<>(WAITING_ORDER);
-
-	/**
-	 * Runs handed to the executor whose handler has not returned; guarded by
-	 * {@link #slots}.
-	 */
-	private int executing;
+	/** Slots in use and the claim-ahead buffer. */
+	private final SlotBuffer slots;
 
 	/** Whether this thread is in {@link #startWaiting()}: it does not recurse. */
 	private final ThreadLocal<Boolean> startingWaiting = new ThreadLocal<>();
@@ -206,6 +192,7 @@ public final class JobWorker implements QueueSignals {
 				new EnqueueLimits(EnqueueLimits.DEFAULT_MAX_ATTEMPTS, settings.maxResultBytes()));
 		this.clock = Objects.requireNonNull(clock, "'clock' must not be null");
 		this.settings = Objects.requireNonNull(settings, "'settings' must not be null");
+		this.slots = new SlotBuffer(settings.concurrency(), () -> this.claiming && !this.stopped);
 		this.executor = Objects.requireNonNull(executor, "'executor' must not be null");
 		this.ticker = Objects.requireNonNull(ticker, "'ticker' must not be null");
 		this.listener = GuardedWorkerListener.of(listener);
@@ -250,9 +237,7 @@ public final class JobWorker implements QueueSignals {
 	 * ({@code running} there, with a lease), not started.
 	 */
 	public int waitingCount() {
-		synchronized (this.slots) {
-			return this.waiting.size();
-		}
+		return this.slots.waitingCount();
 	}
 
 	/** How many jobs this worker runs at once. */
@@ -461,9 +446,7 @@ public final class JobWorker implements QueueSignals {
 
 	/** Jobs held and not done: running (handler not returned) or waiting for a slot. */
 	private int held() {
-		synchronized (this.slots) {
-			return this.executing + this.waiting.size();
-		}
+		return this.slots.held();
 	}
 
 	/** Most jobs held at once: the slots plus the claim-ahead bound. */
@@ -492,12 +475,8 @@ public final class JobWorker implements QueueSignals {
 		this.outcomesQueued.set(false);
 		drainFinished();
 		this.lastClaimFull = false;
-		int room;
-		int freeNow;
-		synchronized (this.slots) {
-			room = capacity() - this.executing - this.waiting.size();
-			freeNow = this.settings.concurrency() - this.executing - this.waiting.size();
-		}
+		int freeNow = this.slots.freeNow();
+		int room = freeNow + this.settings.claimAhead();
 		if (room <= 0) {
 			writeOutcomes(now);
 			return 0;
@@ -520,9 +499,7 @@ public final class JobWorker implements QueueSignals {
 					this.newJobs);
 			this.runs.add(run);
 			if (ClaimPlanner.claimedAhead(handler)) {
-				synchronized (this.slots) {
-					this.waiting.add(run);
-				}
+				this.slots.addWaiting(run);
 			}
 			else {
 				// Never claimed ahead (see ClaimPlanner): claimed only into a free
@@ -531,9 +508,7 @@ public final class JobWorker implements QueueSignals {
 			}
 		}
 		for (JobRun run : startNow) {
-			synchronized (this.slots) {
-				this.executing++;
-			}
+			this.slots.takeSlot();
 			dispatch(run);
 		}
 		startWaiting();
@@ -552,16 +527,7 @@ public final class JobWorker implements QueueSignals {
 		}
 		this.startingWaiting.set(Boolean.TRUE);
 		try {
-			while (true) {
-				JobRun next;
-				synchronized (this.slots) {
-					if (!this.claiming || this.stopped || this.executing >= this.settings.concurrency()
-							|| this.waiting.isEmpty()) {
-						return;
-					}
-					next = this.waiting.poll();
-					this.executing++;
-				}
+			for (JobRun next; (next = this.slots.startNext()) != null;) {
 				dispatch(next);
 			}
 		}
@@ -576,19 +542,7 @@ public final class JobWorker implements QueueSignals {
 	 * outcome is rejected (the job runs elsewhere), which frees its place.
 	 */
 	private void settleWaiting() {
-		List<JobRun> settled = new ArrayList<>();
-		synchronized (this.slots) {
-			if (this.waiting.isEmpty()) {
-				return;
-			}
-			for (JobRun run : this.waiting) {
-				if (run.cancelRequested || run.leaseLost) {
-					settled.add(run);
-				}
-			}
-			this.waiting.removeAll(settled);
-		}
-		for (JobRun run : settled) {
+		for (JobRun run : this.slots.removeWaiting((waiting) -> waiting.cancelRequested || waiting.leaseLost)) {
 			queueOutcome(run, run.cancelRequested ? Completion.cancelled(run.job)
 					: Completion.handedBack(run.job, run.claimedAt));
 		}
@@ -599,15 +553,7 @@ public final class JobWorker implements QueueSignals {
 	 * time with its attempt not counted; written with the round's outcomes.
 	 */
 	private void handBackWaiting() {
-		List<JobRun> unstarted;
-		synchronized (this.slots) {
-			if (this.waiting.isEmpty()) {
-				return;
-			}
-			unstarted = new ArrayList<>(this.waiting);
-			this.waiting.clear();
-		}
-		for (JobRun run : unstarted) {
+		for (JobRun run : this.slots.drainWaiting()) {
 			queueOutcome(run, Completion.handedBackUnstarted(run.job,
 					"claimed ahead by worker " + workerId() + ", which stopped before the job started"));
 		}
@@ -628,9 +574,9 @@ public final class JobWorker implements QueueSignals {
 	}
 
 	/**
-	 * Hands a run to the executor, its slot already counted in {@link #executing}.
-	 * Whatever fails here (a full executor, an {@link Error} such as a thread that cannot
-	 * be created) hands the job back: its handler has not begun, and it must not stay
+	 * Hands a run to the executor, its slot already taken in {@link #slots}. Whatever
+	 * fails here (a full executor, an {@link Error} such as a thread that cannot be
+	 * created) hands the job back: its handler has not begun, and it must not stay
 	 * {@code running}.
 	 */
 	private void dispatch(JobRun run) {
@@ -685,16 +631,7 @@ public final class JobWorker implements QueueSignals {
 			this.finished.add(run);
 			outcomeQueued();
 		}
-		JobRun next = null;
-		synchronized (this.slots) {
-			if (passSlot && this.claiming && !this.stopped && this.executing <= this.settings.concurrency()
-					&& !this.waiting.isEmpty()) {
-				next = this.waiting.poll();
-			}
-			else {
-				this.executing--;
-			}
-		}
+		JobRun next = this.slots.endRun(passSlot);
 		if (next != null) {
 			next.dispatch(this.ticker.nanos(), this.clock.instant());
 		}
