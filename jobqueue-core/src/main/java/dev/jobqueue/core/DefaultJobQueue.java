@@ -1,6 +1,5 @@
 package dev.jobqueue.core;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,7 +32,7 @@ public final class DefaultJobQueue implements JobQueue {
 	 * Due times further out than this are surely a mistake (a delay in the wrong unit,
 	 * say).
 	 */
-	static final Duration MAX_DELAY = Duration.ofDays(3660);
+	static final Duration MAX_DELAY = NewJobs.MAX_DELAY;
 
 	private final JobStore store;
 
@@ -49,6 +48,8 @@ public final class DefaultJobQueue implements JobQueue {
 
 	private final TraceContextSource traceContext;
 
+	private final NewJobs newJobs;
+
 	private volatile QueueSignals signals = QueueSignals.NONE;
 
 	public DefaultJobQueue(JobStore store, JobAdminStore admin, PayloadCodec codec, HandlerRegistry handlers,
@@ -60,6 +61,7 @@ public final class DefaultJobQueue implements JobQueue {
 		this.clock = Objects.requireNonNull(clock, "'clock' must not be null");
 		this.limits = Objects.requireNonNull(limits, "'limits' must not be null");
 		this.traceContext = (traceContext != null) ? traceContext : Map::of;
+		this.newJobs = new NewJobs(codec, handlers, limits);
 	}
 
 	/** Lets the worker of this process hear of new jobs and cancellations at once. */
@@ -82,7 +84,7 @@ public final class DefaultJobQueue implements JobQueue {
 		String trace = currentTraceContext();
 		List<NewJob> jobs = new ArrayList<>(requests.size());
 		for (JobRequest request : requests) {
-			jobs.add(validate(request, now, trace));
+			jobs.add(this.newJobs.validate(request, now, trace));
 		}
 		QueueSignals target = this.signals;
 		return this.store.enqueue(jobs, now, target::jobsEnqueued);
@@ -96,40 +98,10 @@ public final class DefaultJobQueue implements JobQueue {
 					"The join of a fan-out is null: pass the JobRequest that runs once every " + "child finished");
 		}
 		Instant now = this.clock.instant();
-		List<NewJob> jobs = fanOutJobs(children, join, now, currentTraceContext(), 0);
+		List<NewJob> jobs = this.newJobs.fanOut(children, join, now, currentTraceContext(), 0);
 		QueueSignals target = this.signals;
 		List<Long> ids = this.store.enqueue(jobs, now, target::jobsEnqueued);
 		return new FanOut(ids.get(0), ids.subList(0, children.size()), ids.get(children.size()));
-	}
-
-	/**
-	 * The jobs of a fan-out, children first, then the join waiting for all of them: the
-	 * children at chain index {@code firstIndex}, the join at the one after.
-	 */
-	List<NewJob> fanOutJobs(List<JobRequest> children, JobRequest join, Instant now, String trace, int firstIndex) {
-		if (children.size() > EnqueueLimits.MAX_FAN_OUT) {
-			throw new JobQueueException("A fan-out of " + children.size() + " children is more than the "
-					+ EnqueueLimits.MAX_FAN_OUT + " one call may create: split the work into groups (a fan-out "
-					+ "per group, and a job after all the groups' joins)");
-		}
-		List<NewJob> jobs = new ArrayList<>(children.size() + 1);
-		List<Integer> positions = new ArrayList<>(children.size());
-		for (JobRequest child : children) {
-			NewJob job = validate(child, now, trace);
-			if (job.waits()) {
-				throw new JobQueueException("A child of a fan-out ('" + job.type() + "') waits for other jobs: "
-						+ "only the join may wait (pass the ids to join.after(...))");
-			}
-			positions.add(jobs.size());
-			jobs.add(job.withChainIndex(firstIndex));
-		}
-		NewJob joining = validate(join, now, trace);
-		if (joining.dedupKey() != null) {
-			throw new JobQueueException("The join of a fan-out ('" + joining.type() + "') waits for its children "
-					+ "and so cannot have a dedup key: drop it");
-		}
-		jobs.add(joining.withAfterInBatch(positions).withChainIndex(firstIndex + 1));
-		return jobs;
 	}
 
 	private String currentTraceContext() {
@@ -205,109 +177,6 @@ public final class DefaultJobQueue implements JobQueue {
 					"Cannot " + action + " a null or blank job type: pass the type its " + "@JobHandler declares");
 		}
 		return type;
-	}
-
-	NewJob validate(JobRequest request, Instant now, String trace) {
-		if (request == null) {
-			throw new JobQueueException("A job request is null: pass JobRequest.of(type, payload) for every job");
-		}
-		String type = request.type();
-		if (type == null || type.isBlank()) {
-			throw new JobQueueException("A job type must not be null or blank: pass the type its @JobHandler "
-					+ "declares, for example enqueue(\"thumbnail\", payload)");
-		}
-		if (type.length() > EnqueueLimits.MAX_TYPE_LENGTH || !type.equals(type.strip())
-				|| type.chars().anyMatch(Character::isISOControl)) {
-			throw new JobQueueException("Job type '" + abbreviate(type) + "' is not usable: a type has at most "
-					+ EnqueueLimits.MAX_TYPE_LENGTH + " characters, no control characters and no leading or "
-					+ "trailing spaces");
-		}
-		if (Math.abs(request.priority()) > EnqueueLimits.MAX_PRIORITY) {
-			throw new JobQueueException("Priority " + request.priority() + " of a '" + type + "' job is out of range: "
-					+ "use a value between -" + EnqueueLimits.MAX_PRIORITY + " and " + EnqueueLimits.MAX_PRIORITY);
-		}
-		int maxAttempts = maxAttempts(request, type);
-		String dedupKey = request.dedupKey();
-		if (dedupKey != null && (dedupKey.isBlank() || dedupKey.length() > EnqueueLimits.MAX_DEDUP_KEY_LENGTH)) {
-			throw new JobQueueException("The dedup key of a '" + type + "' job must not be blank or longer than "
-					+ EnqueueLimits.MAX_DEDUP_KEY_LENGTH + " characters; leave it null for no deduplication");
-		}
-		List<Long> after = request.after();
-		if (after.size() > EnqueueLimits.MAX_DEPENDENCIES) {
-			throw new JobQueueException("A '" + type + "' job waits for " + after.size() + " jobs, more than the "
-					+ EnqueueLimits.MAX_DEPENDENCIES + " one request may: to wait for many jobs, create them with "
-					+ "enqueueFanOut(children, join)");
-		}
-		if (!after.isEmpty() && dedupKey != null) {
-			throw new JobQueueException("A '" + type + "' job that waits for other jobs cannot have a dedup key: "
-					+ "drop the dedup key, or enqueue it without after(...)");
-		}
-		for (long id : after) {
-			if (id <= 0) {
-				throw new JobQueueException("A '" + type + "' job waits for job id " + id + ", which no job has: "
-						+ "pass ids returned by enqueue");
-			}
-		}
-		return new NewJob(type, payloadJson(request.payload(), type), request.priority(), runAt(request, now, type),
-				maxAttempts, dedupKey, trace, after, List.of(), request.dependencyPolicy(), null);
-	}
-
-	private int maxAttempts(JobRequest request, String type) {
-		Integer requested = request.maxAttempts();
-		if (requested != null) {
-			if (requested < 1 || requested > EnqueueLimits.MAX_ATTEMPTS) {
-				throw new JobQueueException("maxAttempts " + requested + " of a '" + type + "' job is out of range: "
-						+ "use a value between 1 and " + EnqueueLimits.MAX_ATTEMPTS);
-			}
-			return requested;
-		}
-		return this.handlers.find(type)
-			.map(HandlerDefinition::maxAttempts)
-			.filter((attempts) -> attempts > 0)
-			.orElse(this.limits.defaultMaxAttempts());
-	}
-
-	private Instant runAt(JobRequest request, Instant now, String type) {
-		if (request.delay() != null) {
-			Duration delay = request.delay();
-			if (delay.isNegative() || delay.compareTo(MAX_DELAY) > 0) {
-				throw new JobQueueException("Delay " + delay + " of a '" + type + "' job is out of range: use a "
-						+ "duration between zero and " + MAX_DELAY.toDays() + " days");
-			}
-			return now.plus(delay);
-		}
-		if (request.runAt() != null) {
-			if (request.runAt().isAfter(now.plus(MAX_DELAY))) {
-				throw new JobQueueException("runAt " + request.runAt() + " of a '" + type + "' job is more than "
-						+ MAX_DELAY.toDays() + " days away: check the instant (was a delay given in the wrong unit?)");
-			}
-			return request.runAt().isBefore(now) ? now : request.runAt();
-		}
-		return now;
-	}
-
-	private String payloadJson(Object payload, String type) {
-		String json;
-		try {
-			json = JsonText.escapeLoneSurrogates(this.codec.toJson(payload));
-		}
-		catch (RuntimeException ex) {
-			throw new JobQueueException("The payload of a '" + type + "' job (" + payload.getClass().getName()
-					+ ") cannot be written as JSON: " + ex.getMessage() + ". Pass a record or bean that Jackson can "
-					+ "serialise, holding plain data rather than resources such as streams or connections.", ex);
-		}
-		long size = (json.length() * 3L > this.limits.maxPayloadBytes()) ? json.getBytes(StandardCharsets.UTF_8).length
-				: json.length();
-		if (size > this.limits.maxPayloadBytes()) {
-			throw new JobQueueException("The payload of a '" + type + "' job is " + size + " bytes as JSON, more "
-					+ "than jobqueue.max-payload-size (" + this.limits.maxPayloadBytes() + " bytes). Keep large data "
-					+ "in a file or object store and enqueue a reference to it, or raise the limit.");
-		}
-		return json;
-	}
-
-	private static String abbreviate(String text) {
-		return (text.length() > 60) ? text.substring(0, 57) + "..." : text;
 	}
 
 }

@@ -11,6 +11,9 @@ public record EnqueueLimits(int defaultMaxAttempts, long maxPayloadBytes) {
 	/** Priorities outside this range are surely a mistake. */
 	public static final int MAX_PRIORITY = 1000;
 
+	/** Attempts of a job when nothing else says (jobqueue.retry.max-attempts). */
+	public static final int DEFAULT_MAX_ATTEMPTS = 5;
+
 	/** Attempts above this are surely a mistake. */
 	public static final int MAX_ATTEMPTS = 1000;
 

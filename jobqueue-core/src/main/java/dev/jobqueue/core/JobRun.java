@@ -4,12 +4,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.jobqueue.ErrorCodes;
 import dev.jobqueue.JobContext;
+import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobSnoozedException;
 
@@ -66,6 +68,13 @@ final class JobRun implements JobContext {
 
 	private final WorkerSettings settings;
 
+	private final NewJobs newJobs;
+
+	/**
+	 * The continuation the handler asked for, or {@code null}; guarded by {@code this}.
+	 */
+	private List<NewJob> next;
+
 	private volatile Thread thread;
 
 	/** Whether the handler's thread took the run; guarded by {@code this}. */
@@ -115,6 +124,12 @@ final class JobRun implements JobContext {
 
 	JobRun(ClaimedJob job, HandlerDefinition handler, Instant claimedAt, JobStore store, String workerId, Clock clock,
 			Ticker ticker, WorkerSettings settings) {
+		this(job, handler, claimedAt, store, workerId, clock, ticker, settings, null);
+	}
+
+	JobRun(ClaimedJob job, HandlerDefinition handler, Instant claimedAt, JobStore store, String workerId, Clock clock,
+			Ticker ticker, WorkerSettings settings, NewJobs newJobs) {
+		this.newJobs = newJobs;
 		this.job = job;
 		this.handler = handler;
 		this.claimedAt = claimedAt;
@@ -192,7 +207,7 @@ final class JobRun implements JobContext {
 		}
 		try {
 			return (failure != null) ? outcomes.threw(state(), failure, this.clock.instant())
-					: outcomes.returned(state(), result, this.clock.instant());
+					: withContinuation(outcomes.returned(state(), result, this.clock.instant()));
 		}
 		catch (Throwable ex) {
 			return undetermined((failure != null) ? failure : ex);
@@ -423,12 +438,65 @@ final class JobRun implements JobContext {
 
 	@Override
 	public void continueWith(JobRequest next) {
-		throw new UnsupportedOperationException("Continuations are not implemented yet");
+		if (next == null) {
+			throw new IllegalArgumentException("The next step is null: pass JobRequest.of(type, payload)");
+		}
+		setNext(checkedContinuation(() -> List
+			.of(this.newJobs.validate(next, this.clock.instant(), this.job.traceContext()).withChainIndex(1))));
 	}
 
 	@Override
 	public void continueWithFanOut(List<JobRequest> children, JobRequest join) {
-		throw new UnsupportedOperationException("Continuations are not implemented yet");
+		if (children == null || join == null) {
+			throw new IllegalArgumentException("The children and the join of a fan-out must not be null");
+		}
+		setNext(checkedContinuation(
+				() -> this.newJobs.fanOut(children, join, this.clock.instant(), this.job.traceContext(), 1)));
+	}
+
+	/**
+	 * Validates a continuation as enqueue would, with what a continuation may not have on
+	 * top; a bad one throws {@link IllegalArgumentException}, which fails the run.
+	 */
+	private List<NewJob> checkedContinuation(Supplier<List<NewJob>> validation) {
+		List<NewJob> jobs;
+		try {
+			jobs = validation.get();
+		}
+		catch (JobQueueException ex) {
+			throw new IllegalArgumentException(ex.getMessage(), ex);
+		}
+		for (NewJob job : jobs) {
+			if (!job.after().isEmpty()) {
+				throw new IllegalArgumentException("A continuation ('" + job.type() + "') cannot wait for other jobs "
+						+ "(after(...)): enqueue it with jobQueue.enqueue(request.after(...)) instead, or use "
+						+ "continueWithFanOut for children and a join");
+			}
+			if (job.dedupKey() != null) {
+				throw new IllegalArgumentException("A continuation ('" + job.type() + "') cannot have a dedup key: "
+						+ "the queue creates it exactly once already");
+			}
+		}
+		return jobs;
+	}
+
+	private synchronized void setNext(List<NewJob> jobs) {
+		if (this.next != null) {
+			throw new IllegalStateException("Job " + this.job.id() + " (" + this.job.type() + ") already said what "
+					+ "runs next: a run continues with one step (or one fan-out)");
+		}
+		this.next = jobs;
+	}
+
+	/**
+	 * The outcome with the continuation the handler asked for, if the run succeeded; any
+	 * other outcome creates nothing.
+	 */
+	private synchronized Completion withContinuation(Completion completion) {
+		if (this.next == null || completion.kind() != Completion.Kind.SUCCEEDED) {
+			return completion;
+		}
+		return completion.withNext(this.next);
 	}
 
 }

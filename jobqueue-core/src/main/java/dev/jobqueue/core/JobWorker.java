@@ -102,6 +102,11 @@ public final class JobWorker implements QueueSignals {
 
 	private volatile boolean claiming = true;
 
+	/** Validates the continuations handlers ask for ({@link JobRun#continueWith}). */
+	private volatile NewJobs newJobs;
+
+	private final PayloadCodec codec;
+
 	private volatile boolean stopped;
 
 	private volatile BackgroundLoop loop;
@@ -137,6 +142,9 @@ public final class JobWorker implements QueueSignals {
 			WorkerListener listener, RunInterceptor interceptor, Ticker ticker) {
 		this.store = Objects.requireNonNull(store, "'store' must not be null");
 		this.handlers = Objects.requireNonNull(handlers, "'handlers' must not be null");
+		this.codec = Objects.requireNonNull(codec, "'codec' must not be null");
+		this.newJobs = new NewJobs(codec, handlers,
+				new EnqueueLimits(EnqueueLimits.DEFAULT_MAX_ATTEMPTS, settings.maxResultBytes()));
 		this.clock = Objects.requireNonNull(clock, "'clock' must not be null");
 		this.settings = Objects.requireNonNull(settings, "'settings' must not be null");
 		this.executor = Objects.requireNonNull(executor, "'executor' must not be null");
@@ -153,6 +161,16 @@ public final class JobWorker implements QueueSignals {
 				handlers.types(), settings.concurrency());
 		this.nextRenewal = ticker.nanos();
 		this.nextRecovery = this.nextRenewal;
+	}
+
+	/**
+	 * The limits continuations are checked against: those of enqueue (the default takes
+	 * {@link EnqueueLimits#DEFAULT_MAX_ATTEMPTS} attempts and the largest result as the
+	 * largest payload).
+	 */
+	public void setEnqueueLimits(EnqueueLimits limits) {
+		this.newJobs = new NewJobs(this.codec, this.handlers,
+				Objects.requireNonNull(limits, "'limits' must not be null"));
 	}
 
 	public String workerId() {
@@ -379,7 +397,8 @@ public final class JobWorker implements QueueSignals {
 	 */
 	private void dispatch(ClaimedJob job, Instant now) {
 		HandlerDefinition handler = this.handlers.find(job.type()).orElseThrow();
-		JobRun run = new JobRun(job, handler, now, this.store, workerId(), this.clock, this.ticker, this.settings);
+		JobRun run = new JobRun(job, handler, now, this.store, workerId(), this.clock, this.ticker, this.settings,
+				this.newJobs);
 		this.runs.add(run);
 		try {
 			this.executor.execute(() -> {

@@ -46,7 +46,10 @@ final class JobInserts {
 
 	private final JobEvents events;
 
+	private final SqliteLinks links;
+
 	JobInserts(TableNames tables, JobEvents events) {
+		this.links = new SqliteLinks(tables, events);
 		this.insertJob = tables.sql(INSERT_JOB);
 		this.insertJobWithoutDedupKey = tables.sql(INSERT_JOB_WITHOUT_DEDUP_KEY);
 		this.findUnfinishedByDedupKey = tables.sql(FIND_UNFINISHED_BY_DEDUP_KEY);
@@ -59,6 +62,9 @@ final class JobInserts {
 	 * yields that job's id
 	 */
 	List<Long> insert(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {
+		if (SqliteLinks.linked(jobs)) {
+			return this.links.insert(connection, jobs, now);
+		}
 		if (jobs.size() > 1 && jobs.stream().allMatch((job) -> job.dedupKey() == null)) {
 			return insertWithoutDedupKeys(connection, jobs, now);
 		}

@@ -18,4 +18,16 @@ final class SqlColumns {
 		return rows.wasNull() ? null : Instant.ofEpochMilli(millis);
 	}
 
+	/** A nullable integer column. */
+	static Long nullableLong(ResultSet rows, String column) throws SQLException {
+		long value = rows.getLong(column);
+		return rows.wasNull() ? null : value;
+	}
+
+	/** A nullable integer column. */
+	static Integer nullableInt(ResultSet rows, String column) throws SQLException {
+		int value = rows.getInt(column);
+		return rows.wasNull() ? null : value;
+	}
+
 }

@@ -4,7 +4,10 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 import dev.jobqueue.core.Completion;
 
@@ -71,7 +74,10 @@ final class SqliteCompletions {
 
 	private final JobEvents events;
 
+	private final SqliteLinks links;
+
 	SqliteCompletions(TableNames tables, JobEvents events) {
+		this.links = new SqliteLinks(tables, events);
 		this.markSucceeded = tables.sql(MARK_SUCCEEDED);
 		this.markFailed = tables.sql(MARK_FAILED);
 		this.markCancelled = tables.sql(MARK_CANCELLED);
@@ -126,7 +132,28 @@ final class SqliteCompletions {
 			attempt.executeBatch();
 			event.executeBatch();
 		}
+		Map<Long, String> finished = new HashMap<>();
+		for (int i = 0; i < completions.size(); i++) {
+			Completion completion = completions.get(i);
+			if (applied[i] && FINAL.contains(statuses[i])) {
+				finished.put(completion.jobId(), statuses[i]);
+			}
+			if (applied[i] && completion.kind() == Completion.Kind.SUCCEEDED && !completion.next().isEmpty()) {
+				this.links.continueChain(connection, completion, workerId, now);
+			}
+		}
+		this.links.settle(connection, finished, workerId, now);
 		return applied;
+	}
+
+	private static final Set<String> FINAL = Set.of("succeeded", "failed", "cancelled");
+
+	/**
+	 * Settles the jobs waiting for jobs finished outside a completion (see
+	 * {@link SqliteLinks#settle}).
+	 */
+	void settle(Connection connection, Map<Long, String> finished, String actor, Instant now) throws SQLException {
+		this.links.settle(connection, finished, actor, now);
 	}
 
 	/**

@@ -5,6 +5,9 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import dev.jobqueue.ErrorCodes;
+import java.util.Map;
+import java.util.HashMap;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -22,7 +25,20 @@ import dev.jobqueue.core.JobAdminStore;
 public final class SqliteJobAdminStore implements JobAdminStore {
 
 	private static final String CANCEL_PENDING = """
-			UPDATE {jobs} SET status = 'cancelled', finished_at = :now WHERE id = :job_id AND status = 'pending'
+			UPDATE {jobs} SET status = 'cancelled', finished_at = :now, waiting_for = 0
+			WHERE id = :job_id AND status IN ('pending', 'waiting')
+			""";
+
+	private static final String CANCEL_CHAIN_UNSTARTED = """
+			UPDATE {jobs} SET status = 'cancelled', finished_at = :now, waiting_for = 0, error_code = :error_code,
+			    error_detail = 'its chain was cancelled'
+			WHERE chain_id = :chain_id AND status IN ('pending', 'waiting')
+			RETURNING id
+			""";
+
+	private static final String CANCEL_CHAIN_RUNNING = """
+			UPDATE {jobs} SET cancel_requested = 1 WHERE chain_id = :chain_id AND status = 'running'
+			RETURNING id
 			""";
 
 	/**
@@ -40,10 +56,18 @@ public final class SqliteJobAdminStore implements JobAdminStore {
 			WHERE id = :job_id AND status IN ('failed', 'cancelled')
 			""";
 
-	private static final String SELECT_JOB = """
+	private static final String JOB_COLUMNS = """
 			SELECT id, type, status, priority, payload, result, dedup_key, attempts, max_attempts, run_at, created_at,
-			       started_at, finished_at, worker_id, heartbeat_at, lease_until, error_code, error_detail, cancel_requested
+			       started_at, finished_at, worker_id, heartbeat_at, lease_until, error_code, error_detail, cancel_requested,
+			       chain_id, chain_index, waiting_for
+			""";
+
+	private static final String SELECT_JOB = JOB_COLUMNS + """
 			FROM {jobs} WHERE id = :job_id
+			""";
+
+	private static final String SELECT_CHAIN = JOB_COLUMNS + """
+			FROM {jobs} WHERE chain_id = :chain_id ORDER BY chain_index, id
 			""";
 
 	private static final String INSERT_PAUSED_TYPE = """
@@ -71,6 +95,14 @@ public final class SqliteJobAdminStore implements JobAdminStore {
 
 	private final NamedSql selectJob;
 
+	private final NamedSql selectChain;
+
+	private final NamedSql cancelChainUnstarted;
+
+	private final NamedSql cancelChainRunning;
+
+	private final SqliteLinks links;
+
 	private final NamedSql insertPausedType;
 
 	private final NamedSql deletePausedType;
@@ -85,6 +117,10 @@ public final class SqliteJobAdminStore implements JobAdminStore {
 		this.requestCancelRunning = tables.sql(REQUEST_CANCEL_RUNNING);
 		this.retryFinished = tables.sql(RETRY_FINISHED);
 		this.selectJob = tables.sql(SELECT_JOB);
+		this.selectChain = tables.sql(SELECT_CHAIN);
+		this.cancelChainUnstarted = tables.sql(CANCEL_CHAIN_UNSTARTED);
+		this.cancelChainRunning = tables.sql(CANCEL_CHAIN_RUNNING);
+		this.links = new SqliteLinks(tables, this.events);
 		this.insertPausedType = tables.sql(INSERT_PAUSED_TYPE);
 		this.deletePausedType = tables.sql(DELETE_PAUSED_TYPE);
 		this.selectPausedTypes = tables.sql(SELECT_PAUSED_TYPES);
@@ -102,8 +138,9 @@ public final class SqliteJobAdminStore implements JobAdminStore {
 			try (NamedStatement cancel = this.cancelPending.prepare(connection);
 					NamedStatement event = this.events.prepare(connection)) {
 				if (cancel.bind("now", now).bind("job_id", id).executeUpdate() == 1) {
-					JobEvents.add(event, id, now, "CANCELLED", "api", "cancelled while pending");
+					JobEvents.add(event, id, now, "CANCELLED", "api", "cancelled before it ran");
 					event.executeBatch();
+					this.links.settle(connection, Map.of(id, "cancelled"), "api", now);
 					return true;
 				}
 				try (NamedStatement request = this.requestCancelRunning.prepare(connection)) {
@@ -159,6 +196,54 @@ public final class SqliteJobAdminStore implements JobAdminStore {
 		});
 	}
 
+	@Override
+	public List<Long> cancelChain(long chainId, Instant now) {
+		return this.database.writeJoiningTransaction("cancel chain " + chainId, (connection) -> {
+			List<Long> steps = new ArrayList<>();
+			Map<Long, String> cancelled = new HashMap<>();
+			try (NamedStatement unstarted = this.cancelChainUnstarted.prepare(connection);
+					NamedStatement running = this.cancelChainRunning.prepare(connection);
+					NamedStatement event = this.events.prepare(connection)) {
+				unstarted.bind("now", now).bind("chain_id", chainId).bind("error_code", ErrorCodes.CANCELLED_CHAIN);
+				try (ResultSet rows = unstarted.executeQuery()) {
+					while (rows.next()) {
+						long id = rows.getLong(1);
+						steps.add(id);
+						cancelled.put(id, "cancelled");
+						JobEvents.add(event, id, now, "CANCELLED", "api", "chain " + chainId + " cancelled");
+					}
+				}
+				try (ResultSet rows = running.bind("chain_id", chainId).executeQuery()) {
+					while (rows.next()) {
+						long id = rows.getLong(1);
+						steps.add(id);
+						JobEvents.add(event, id, now, "CANCEL_REQUESTED", "api",
+								"chain " + chainId + " cancelled: the handler is interrupted");
+					}
+				}
+				event.executeBatch();
+			}
+			this.links.settle(connection, cancelled, "api", now);
+			steps.sort(null);
+			return steps;
+		}, (steps) -> {
+		});
+	}
+
+	@Override
+	public List<Job> findChain(long chainId) {
+		return this.database.read("read chain " + chainId, (connection) -> {
+			List<Job> steps = new ArrayList<>();
+			try (NamedStatement select = this.selectChain.prepare(connection);
+					ResultSet rows = select.bind("chain_id", chainId).executeQuery()) {
+				while (rows.next()) {
+					steps.add(job(rows));
+				}
+			}
+			return steps;
+		});
+	}
+
 	private static Job job(ResultSet rows) throws SQLException {
 		return new Job(rows.getLong("id"), rows.getString("type"), JobStatus.fromDbValue(rows.getString("status")),
 				rows.getInt("priority"), rows.getString("payload"), rows.getString("result"),
@@ -167,7 +252,8 @@ public final class SqliteJobAdminStore implements JobAdminStore {
 				SqlColumns.instant(rows, "started_at"), SqlColumns.instant(rows, "finished_at"),
 				rows.getString("worker_id"), SqlColumns.instant(rows, "heartbeat_at"),
 				SqlColumns.instant(rows, "lease_until"), rows.getString("error_code"), rows.getString("error_detail"),
-				rows.getInt("cancel_requested") == 1);
+				rows.getInt("cancel_requested") == 1, SqlColumns.nullableLong(rows, "chain_id"),
+				SqlColumns.nullableInt(rows, "chain_index"), rows.getInt("waiting_for"));
 	}
 
 	@Override

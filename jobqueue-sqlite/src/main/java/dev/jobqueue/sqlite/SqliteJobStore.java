@@ -7,7 +7,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
@@ -318,9 +320,11 @@ public final class SqliteJobStore implements JobStore {
 					NamedStatement attempt = this.completions.prepareFinishAttempt(connection);
 					NamedStatement event = this.events.prepare(connection)) {
 				recover.bind("now", now).bind("limit", limit);
-				int recovered = recordRecovered(recover, attempt, event, now);
+				Map<Long, String> finished = new HashMap<>();
+				int recovered = recordRecovered(recover, attempt, event, now, finished);
 				attempt.executeBatch();
 				event.executeBatch();
+				this.completions.settle(connection, finished, "recovery", now);
 				return recovered;
 			}
 		});
@@ -350,6 +354,7 @@ public final class SqliteJobStore implements JobStore {
 		}
 		return this.database.write("recover jobs with expired leases", (connection) -> {
 			int recovered = 0;
+			Map<Long, String> finished = new HashMap<>();
 			try (NamedStatement recover = this.recoverSeen.prepare(connection);
 					NamedStatement attempt = this.completions.prepareFinishAttempt(connection);
 					NamedStatement event = this.events.prepare(connection)) {
@@ -358,11 +363,12 @@ public final class SqliteJobStore implements JobStore {
 						.bind("job_id", lease.jobId())
 						.bind("run", lease.run())
 						.bind("lease_until", lease.leaseUntil());
-					recovered += recordRecovered(recover, attempt, event, now);
+					recovered += recordRecovered(recover, attempt, event, now, finished);
 				}
 				attempt.executeBatch();
 				event.executeBatch();
 			}
+			this.completions.settle(connection, finished, "recovery", now);
 			return recovered;
 		});
 	}
@@ -372,7 +378,7 @@ public final class SqliteJobStore implements JobStore {
 	 * back.
 	 */
 	private static int recordRecovered(NamedStatement recover, NamedStatement attempt, NamedStatement event,
-			Instant now) throws SQLException {
+			Instant now, Map<Long, String> finished) throws SQLException {
 		int recovered = 0;
 		try (ResultSet rows = recover.executeQuery()) {
 			while (rows.next()) {
@@ -380,6 +386,9 @@ public final class SqliteJobStore implements JobStore {
 				long id = rows.getLong(1);
 				String status = rows.getString(3);
 				String detail = rows.getString(5);
+				if (!"pending".equals(status)) {
+					finished.put(id, status);
+				}
 				SqliteCompletions.finishAttempt(attempt, id, rows.getInt(2), "LEASE_EXPIRED",
 						"LEASE_EXPIRED:WORKER_LOST", detail, null, now);
 				String eventName = switch (status) {

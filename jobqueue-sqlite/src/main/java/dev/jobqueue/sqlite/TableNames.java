@@ -38,6 +38,10 @@ public final class TableNames {
 		return this.prefix + "job_events";
 	}
 
+	public String dependencies() {
+		return this.prefix + "job_dependencies";
+	}
+
 	public String workers() {
 		return this.prefix + "job_workers";
 	}
@@ -71,14 +75,16 @@ public final class TableNames {
 	}
 
 	/**
-	 * Replaces {@code {jobs}}, {@code {attempts}}, {@code {events}}, {@code {workers}},
-	 * {@code {schedules}}, {@code {paused}} and {@code {p}}.
+	 * Replaces {@code {jobs}}, {@code {attempts}}, {@code {events}},
+	 * {@code {dependencies}}, {@code {workers}}, {@code {schedules}}, {@code {paused}}
+	 * and {@code {p}}.
 	 */
 	public String expand(String template) {
 		return this.expanded.computeIfAbsent(template,
 				(key) -> key.replace("{jobs}", jobs())
 					.replace("{attempts}", attempts())
 					.replace("{events}", events())
+					.replace("{dependencies}", dependencies())
 					.replace("{workers}", workers())
 					.replace("{schedules}", schedules())
 					.replace("{paused}", pausedTypes())

@@ -105,8 +105,10 @@ public final class WorkerHarness {
 		WorkerSettings settings = new WorkerSettings(workerId, this.concurrency, Duration.ofMillis(50), this.lease,
 				this.shutdownTimeout, this.maxSnoozes, this.cancelTimeout);
 		RetryPolicy retry = new RetryPolicy(Duration.ofSeconds(10), Duration.ofMinutes(10), () -> 0.5);
-		return new JobWorker(this.db.store(), this.handlers, CODEC, new DefaultErrorClassifier(), retry, this.clock,
-				settings, executor, this.listener, this.interceptor, this.clock.ticker());
+		JobWorker worker = new JobWorker(this.db.store(), this.handlers, CODEC, new DefaultErrorClassifier(), retry,
+				this.clock, settings, executor, this.listener, this.interceptor, this.clock.ticker());
+		worker.setEnqueueLimits(new EnqueueLimits(3, 64 * 1024));
+		return worker;
 	}
 
 }

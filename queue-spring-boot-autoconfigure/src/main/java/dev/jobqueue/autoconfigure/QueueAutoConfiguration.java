@@ -30,6 +30,7 @@ import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.core.JobScheduler;
 import dev.jobqueue.core.JobAdminStore;
 import dev.jobqueue.core.JobStore;
+import dev.jobqueue.core.JobWorker;
 import dev.jobqueue.core.LocalSignals;
 import dev.jobqueue.core.QueueStorage;
 import dev.jobqueue.core.ScheduleStore;
@@ -216,7 +217,14 @@ public final class QueueAutoConfiguration {
 				properties.getWorker(), environment, () -> WorkerListener.composite(listeners.orderedStream().toList()),
 				() -> RunInterceptor.chain(interceptors.orderedStream().toList()),
 				properties.getMaxResultSize().toBytes());
-		return new QueueWorker(factory::create, signals, properties.getWorker().isAutoStartup());
+		// Continuations a handler asks for are checked against the limits of enqueue.
+		EnqueueLimits limits = new EnqueueLimits(properties.getRetry().getMaxAttempts(),
+				properties.getMaxPayloadSize().toBytes());
+		return new QueueWorker((executor) -> {
+			JobWorker worker = factory.create(executor);
+			worker.setEnqueueLimits(limits);
+			return worker;
+		}, signals, properties.getWorker().isAutoStartup());
 	}
 
 	@Bean

@@ -1,0 +1,353 @@
+package dev.jobqueue.sqlite;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import dev.jobqueue.DependencyPolicy;
+import dev.jobqueue.ErrorCodes;
+import dev.jobqueue.JobQueueException;
+import dev.jobqueue.core.Completion;
+import dev.jobqueue.core.NewJob;
+
+/**
+ * Chains and dependencies on SQLite (docs/chains.md), inside a write transaction the
+ * caller holds: jobs that wait or belong to a chain go in here, a success's continuation
+ * joins its chain here, and every path that finishes a job calls {@link #settle} so the
+ * jobs waiting for it count down, become pending, or end by their policy, in the same
+ * transaction.
+ */
+final class SqliteLinks {
+
+	private static final String SELECT_EXISTING = """
+			SELECT id, status FROM {jobs} WHERE id IN (SELECT value FROM json_each(:ids))
+			""";
+
+	private static final String INSERT_LINKED = """
+			INSERT INTO {jobs} (type, status, priority, payload, max_attempts, run_at, created_at, trace_parent,
+			    chain_id, chain_index, waiting_for, dependency_policy, finished_at, error_code, error_detail)
+			VALUES (:type, :status, :priority, :payload, :max_attempts, :run_at, :now, :trace_parent,
+			    :chain_id, :chain_index, :waiting_for, :dependency_policy, :finished_at, :error_code, :error_detail)
+			RETURNING id
+			""";
+
+	/** The first step of a new chain names the chain after itself. */
+	private static final String START_CHAIN = """
+			UPDATE {jobs} SET chain_id = id WHERE id = :job_id
+			""";
+
+	private static final String INSERT_DEPENDENCY = """
+			INSERT OR IGNORE INTO {dependencies} (depends_on, job_id) VALUES (:depends_on, :job_id)
+			""";
+
+	/**
+	 * The completing job joins a chain (its own, as the first step, if it was in none),
+	 * unless a cancel of it was asked for: then it continues with nothing.
+	 */
+	private static final String JOIN_CHAIN = """
+			UPDATE {jobs} SET chain_id = coalesce(chain_id, id), chain_index = coalesce(chain_index, 0)
+			WHERE id = :job_id AND cancel_requested = 0
+			RETURNING chain_id, chain_index
+			""";
+
+	private static final String ANY_DEPENDENTS = """
+			SELECT DISTINCT depends_on FROM {dependencies} WHERE depends_on IN (SELECT value FROM json_each(:ids))
+			""";
+
+	/**
+	 * The fan-in statement: one probe of the dependency table's primary key, one update
+	 * per waiting job. {@code :any_policy} is 1 when the finished job succeeded (every
+	 * dependent counts down), 0 when it failed or was cancelled (only policy
+	 * {@code run}). A job turning pending is due no earlier than now: waiting is not
+	 * lateness.
+	 */
+	private static final String COUNT_DOWN = """
+			UPDATE {jobs}
+			SET waiting_for = waiting_for - 1,
+			    status = CASE WHEN waiting_for <= 1 THEN 'pending' ELSE status END,
+			    run_at = CASE WHEN waiting_for <= 1 AND run_at < :now THEN :now ELSE run_at END
+			WHERE status = 'waiting' AND id IN (SELECT job_id FROM {dependencies} WHERE depends_on = :finished)
+			  AND (:any_policy = 1 OR dependency_policy = 'run')
+			RETURNING id, status
+			""";
+
+	private static final String END_BY_POLICY = """
+			UPDATE {jobs}
+			SET status = CASE dependency_policy WHEN 'fail' THEN 'failed' ELSE 'cancelled' END,
+			    waiting_for = 0, finished_at = :now, error_code = :error_code, error_detail = :error_detail
+			WHERE status = 'waiting' AND dependency_policy IN ('cancel', 'fail')
+			  AND id IN (SELECT job_id FROM {dependencies} WHERE depends_on = :finished)
+			RETURNING id, status
+			""";
+
+	private final TableNames tables;
+
+	private final NamedSql selectExisting;
+
+	private final NamedSql insertLinked;
+
+	private final NamedSql startChain;
+
+	private final NamedSql insertDependency;
+
+	private final NamedSql joinChain;
+
+	private final NamedSql anyDependents;
+
+	private final NamedSql countDown;
+
+	private final NamedSql endByPolicy;
+
+	private final JobEvents events;
+
+	SqliteLinks(TableNames tables, JobEvents events) {
+		this.tables = tables;
+		this.events = events;
+		this.selectExisting = tables.sql(SELECT_EXISTING);
+		this.insertLinked = tables.sql(INSERT_LINKED);
+		this.startChain = tables.sql(START_CHAIN);
+		this.insertDependency = tables.sql(INSERT_DEPENDENCY);
+		this.joinChain = tables.sql(JOIN_CHAIN);
+		this.anyDependents = tables.sql(ANY_DEPENDENTS);
+		this.countDown = tables.sql(COUNT_DOWN);
+		this.endByPolicy = tables.sql(END_BY_POLICY);
+	}
+
+	/** Whether {@code jobs} need this class's insert rather than the plain one. */
+	static boolean linked(List<NewJob> jobs) {
+		for (NewJob job : jobs) {
+			if (job.waits() || job.chainIndex() != null) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Inserts jobs that wait or form a chain (a fan-out, an {@code after(...)}); jobs of
+	 * the call with a chain index start one new chain.
+	 * @throws JobQueueException when a job waits for an id that is no job of these
+	 * tables; the caller's transaction then rolls back
+	 */
+	List<Long> insert(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {
+		return insert(connection, jobs, now, null, 0);
+	}
+
+	/**
+	 * @param chainId the chain the jobs with a chain index join, or {@code null} to start
+	 * one named after the first of them
+	 * @param chainBase added to each job's chain index
+	 */
+	private List<Long> insert(Connection connection, List<NewJob> jobs, Instant now, Long chainId, int chainBase)
+			throws SQLException {
+		Map<Long, String> existing = existingStatuses(connection, jobs);
+		List<Long> ids = new ArrayList<>(jobs.size());
+		List<String> statuses = new ArrayList<>(jobs.size());
+		Long chain = chainId;
+		try (NamedStatement insert = this.insertLinked.prepare(connection);
+				NamedStatement dependency = this.insertDependency.prepare(connection);
+				NamedStatement event = this.events.prepare(connection)) {
+			for (NewJob job : jobs) {
+				Set<Long> waitsFor = new LinkedHashSet<>(job.after());
+				List<String> dependencyStatuses = new ArrayList<>(waitsFor.size() + job.afterInBatch().size());
+				for (long id : job.after()) {
+					dependencyStatuses.add(existing.get(id));
+				}
+				for (int position : job.afterInBatch()) {
+					if (waitsFor.add(ids.get(position))) {
+						dependencyStatuses.add(statuses.get(position));
+					}
+				}
+				Outcome outcome = outcome(job.dependencyPolicy(), dependencyStatuses);
+				insert.bind("type", job.type())
+					.bind("status", outcome.status)
+					.bind("priority", job.priority())
+					.bind("payload", job.payload())
+					.bind("max_attempts", job.maxAttempts())
+					.bind("run_at", job.runAt())
+					.bind("now", now)
+					.bind("trace_parent", job.traceContext())
+					.bind("chain_id", (job.chainIndex() != null) ? chain : null)
+					.bind("chain_index", (job.chainIndex() != null) ? Long.valueOf(chainBase + job.chainIndex()) : null)
+					.bind("waiting_for", outcome.waitingFor)
+					.bind("dependency_policy", waitsFor.isEmpty() ? null : job.dependencyPolicy().dbValue())
+					.bind("finished_at", outcome.finished ? now : null)
+					.bind("error_code", outcome.errorCode)
+					.bind("error_detail", outcome.errorDetail);
+				long id = insert.queryLong();
+				if (job.chainIndex() != null && chain == null) {
+					chain = id;
+					try (NamedStatement start = this.startChain.prepare(connection)) {
+						start.bind("job_id", id).executeUpdate();
+					}
+				}
+				for (long dependsOn : waitsFor) {
+					dependency.bind("depends_on", dependsOn).bind("job_id", id).addBatch();
+				}
+				ids.add(id);
+				statuses.add(outcome.status);
+				JobEvents.add(event, id, now, "ENQUEUED", null,
+						waitsFor.isEmpty() ? null : "waits for " + waitsFor.size() + " job(s)");
+				if (outcome.finished) {
+					JobEvents.add(event, id, now, "DEPENDENCY_FAILED", null, outcome.errorDetail);
+				}
+			}
+			dependency.executeBatch();
+			event.executeBatch();
+		}
+		return ids;
+	}
+
+	private Map<Long, String> existingStatuses(Connection connection, List<NewJob> jobs) throws SQLException {
+		Set<Long> wanted = new TreeSet<>();
+		jobs.forEach((job) -> wanted.addAll(job.after()));
+		Map<Long, String> found = new HashMap<>();
+		if (wanted.isEmpty()) {
+			return found;
+		}
+		try (NamedStatement select = this.selectExisting.prepare(connection)) {
+			try (ResultSet rows = select.bind("ids", JsonArrays.of(wanted)).executeQuery()) {
+				while (rows.next()) {
+					found.put(rows.getLong(1), rows.getString(2));
+				}
+			}
+		}
+		wanted.removeAll(found.keySet());
+		if (!wanted.isEmpty()) {
+			throw new JobQueueException("Cannot wait for job(s) " + wanted + ": no such job in this queue (tables "
+					+ this.tables.jobs() + "). Pass ids that enqueue returned for this queue (a job of another table "
+					+ "prefix is not one of its jobs, and a deleted job is gone); nothing was enqueued.");
+		}
+		return found;
+	}
+
+	/** What a new job is, given how the jobs it waits for stand. */
+	private static Outcome outcome(DependencyPolicy policy, List<String> dependencyStatuses) {
+		int unfinished = 0;
+		for (String status : dependencyStatuses) {
+			boolean failed = "failed".equals(status) || "cancelled".equals(status);
+			if (failed && policy != DependencyPolicy.RUN) {
+				String code = "failed".equals(status) ? ErrorCodes.DEPENDENCY_FAILED_FAILED
+						: ErrorCodes.DEPENDENCY_FAILED_CANCELLED;
+				return new Outcome((policy == DependencyPolicy.FAIL) ? "failed" : "cancelled", 0, true, code,
+						"A job it waits for was already " + status + " at enqueue");
+			}
+			if (!failed && !"succeeded".equals(status)) {
+				unfinished++;
+			}
+		}
+		return new Outcome((unfinished > 0) ? "waiting" : "pending", unfinished, false, null, null);
+	}
+
+	private record Outcome(String status, int waitingFor, boolean finished, String errorCode, String errorDetail) {
+
+	}
+
+	/**
+	 * Inserts the continuation of an applied success: the completing job joins its chain
+	 * and the new jobs follow it. Nothing when a cancel of the job was asked for.
+	 */
+	void continueChain(Connection connection, Completion completion, String workerId, Instant now) throws SQLException {
+		long chainId;
+		int chainIndex;
+		try (NamedStatement join = this.joinChain.prepare(connection);
+				ResultSet rows = join.bind("job_id", completion.jobId()).executeQuery()) {
+			if (!rows.next()) {
+				try (NamedStatement event = this.events.prepare(connection)) {
+					JobEvents.add(event, completion.jobId(), now, "CONTINUED", workerId,
+							"no next step created: a cancel of the job was requested");
+					event.executeBatch();
+				}
+				return;
+			}
+			chainId = rows.getLong(1);
+			chainIndex = rows.getInt(2);
+		}
+		List<Long> ids = insert(connection, completion.next(), now, chainId, chainIndex);
+		try (NamedStatement event = this.events.prepare(connection)) {
+			JobEvents.add(event, completion.jobId(), now, "CONTINUED", workerId, describe(ids));
+			event.executeBatch();
+		}
+	}
+
+	private static String describe(List<Long> ids) {
+		if (ids.size() <= 5) {
+			return "next: job(s) " + ids;
+		}
+		return "next: " + ids.size() + " jobs, " + ids.get(0) + " to " + ids.get(ids.size() - 1);
+	}
+
+	/**
+	 * Settles the jobs waiting for jobs that just finished: counts them down, turns those
+	 * with nothing left to wait for pending, and ends those a failure ends by their
+	 * policy (then settles the jobs waiting for those in turn).
+	 * @param finished job id → its final status ({@code succeeded}, {@code failed},
+	 * {@code cancelled})
+	 */
+	void settle(Connection connection, Map<Long, String> finished, String actor, Instant now) throws SQLException {
+		if (finished.isEmpty()) {
+			return;
+		}
+		Deque<Map.Entry<Long, String>> work = new ArrayDeque<>();
+		try (NamedStatement any = this.anyDependents.prepare(connection);
+				ResultSet rows = any.bind("ids", JsonArrays.of(finished.keySet())).executeQuery()) {
+			while (rows.next()) {
+				long id = rows.getLong(1);
+				work.add(Map.entry(id, finished.get(id)));
+			}
+		}
+		if (work.isEmpty()) {
+			return;
+		}
+		try (NamedStatement down = this.countDown.prepare(connection);
+				NamedStatement end = this.endByPolicy.prepare(connection);
+				NamedStatement event = this.events.prepare(connection)) {
+			while (!work.isEmpty()) {
+				Map.Entry<Long, String> next = work.poll();
+				long id = next.getKey();
+				boolean succeeded = "succeeded".equals(next.getValue());
+				down.bind("now", now).bind("finished", id).bind("any_policy", succeeded);
+				try (ResultSet rows = down.executeQuery()) {
+					while (rows.next()) {
+						if ("pending".equals(rows.getString(2))) {
+							JobEvents.add(event, rows.getLong(1), now, "DEPENDENCIES_MET", actor,
+									"the last job it waited for (" + id + ") finished");
+						}
+					}
+				}
+				if (succeeded) {
+					continue;
+				}
+				boolean failed = "failed".equals(next.getValue());
+				end.bind("now", now)
+					.bind("finished", id)
+					.bind("error_code",
+							failed ? ErrorCodes.DEPENDENCY_FAILED_FAILED : ErrorCodes.DEPENDENCY_FAILED_CANCELLED)
+					.bind("error_detail", "Job " + id + ", which it waited for, ended " + next.getValue());
+				try (ResultSet rows = end.executeQuery()) {
+					while (rows.next()) {
+						long ended = rows.getLong(1);
+						String status = rows.getString(2);
+						JobEvents.add(event, ended, now, "DEPENDENCY_FAILED", actor,
+								"job " + id + " ended " + next.getValue());
+						JobEvents.add(event, ended, now, "failed".equals(status) ? "FAILED" : "CANCELLED", actor,
+								failed ? ErrorCodes.DEPENDENCY_FAILED_FAILED : ErrorCodes.DEPENDENCY_FAILED_CANCELLED);
+						work.add(Map.entry(ended, status));
+					}
+				}
+			}
+			event.executeBatch();
+		}
+	}
+
+}
