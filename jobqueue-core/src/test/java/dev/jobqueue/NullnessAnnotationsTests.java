@@ -29,7 +29,8 @@ class NullnessAnnotationsTests {
 	@Test
 	void aJobsOptionalStateIsNullableAndNothingElse() {
 		assertThat(nullableComponents(Job.class)).containsExactlyInAnyOrder("result", "dedupKey", "startedAt",
-				"finishedAt", "workerId", "heartbeatAt", "leaseUntil", "errorCode", "errorDetail");
+				"finishedAt", "workerId", "heartbeatAt", "leaseUntil", "errorCode", "errorDetail", "chainId",
+				"chainIndex");
 		assertThat(nullableComponents(ScheduleInfo.class)).containsExactlyInAnyOrder("lastTickAt", "lastJobId");
 		assertThat(nullableComponents(PausedType.class)).isEmpty();
 	}

@@ -176,9 +176,19 @@ public final class RetentionCleaner {
 	}
 
 	private void deleteExpired(Run run, BiFunction<JobStatus, String, Optional<Instant>> cutoffs, boolean leased) {
+		// A chain goes whole, once each step is older than the longest retention of its
+		// status over the types that have finished jobs in it: never before any of its
+		// steps would go alone.
+		Map<JobStatus, Instant> chainCutoffs = new EnumMap<>(JobStatus.class);
 		for (JobStatus status : FINAL_STATUSES) {
+			Instant chainCutoff = null;
+			boolean keptForever = false;
 			for (String type : this.store.finishedTypes(status)) {
 				Optional<Instant> cutoff = cutoffs.apply(status, type);
+				keptForever |= cutoff.isEmpty();
+				if (cutoff.isPresent() && (chainCutoff == null || cutoff.get().isBefore(chainCutoff))) {
+					chainCutoff = cutoff.get();
+				}
 				if (cutoff.isEmpty()) {
 					continue;
 				}
@@ -202,6 +212,37 @@ public final class RetentionCleaner {
 					}
 				}
 			}
+			if (!keptForever && chainCutoff != null) {
+				chainCutoffs.put(status, chainCutoff);
+			}
+		}
+		deleteExpiredChains(run, chainCutoffs, leased);
+	}
+
+	/**
+	 * Deletes whole chains; their steps count with the succeeded jobs in the report (a
+	 * chain goes once its last step finished, most often with success).
+	 */
+	private void deleteExpiredChains(Run run, Map<JobStatus, Instant> cutoffs, boolean leased) {
+		if (cutoffs.isEmpty()) {
+			return;
+		}
+		while (true) {
+			if (run.shouldStop()) {
+				run.end(RetentionReport.Outcome.STOPPED, null);
+				return;
+			}
+			long started = System.nanoTime();
+			int deleted = this.store.deleteFinishedChains(cutoffs, this.settings.batchSize());
+			if (deleted == 0) {
+				return;
+			}
+			run.batches++;
+			run.deleted.merge(JobStatus.SUCCEEDED, (long) deleted, Long::sum);
+			if (leased && !run.renewLease()) {
+				return;
+			}
+			run.pause(System.nanoTime() - started);
 		}
 	}
 

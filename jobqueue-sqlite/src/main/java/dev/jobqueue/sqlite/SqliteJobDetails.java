@@ -12,11 +12,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.jobqueue.DependencyPolicy;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.JobProgress;
 import dev.jobqueue.core.QueueInsights.Attempt;
 import dev.jobqueue.core.QueueInsights.Event;
 import dev.jobqueue.core.QueueInsights.JobDetail;
+import dev.jobqueue.core.QueueInsights.JobLinks;
 import dev.jobqueue.core.QueueInsights.JobPage;
 import dev.jobqueue.core.QueueInsights.JobQuery;
 import dev.jobqueue.core.QueueInsights.JobSummary;
@@ -38,9 +40,38 @@ final class SqliteJobDetails {
 	private static final String JOB = """
 			SELECT %s, lease_until, error_detail, dedup_key, cancel_requested, trace_parent,
 			       length(payload), substr(payload, 1, :preview), length(result), substr(result, 1, :preview),
-			       progress_done, progress_total, progress_message, progress_at
+			       progress_done, progress_total, progress_message, progress_at,
+			       chain_id, chain_index, waiting_for, dependency_policy
 			FROM {jobs} WHERE id = :job_id
 			""".formatted(SUMMARY_COLUMNS);
+
+	private static final String CHAIN_STEPS = """
+			SELECT %s FROM {jobs} WHERE chain_id = :chain_id ORDER BY chain_index, id LIMIT :limit
+			""".formatted(SUMMARY_COLUMNS);
+
+	private static final String CHAIN_LENGTH = """
+			SELECT count(*) FROM {jobs} WHERE chain_id = :chain_id
+			""";
+
+	private static final String WAITS_FOR = """
+			SELECT %s FROM {jobs} WHERE id IN (
+			    SELECT depends_on FROM {dependencies} WHERE job_id = :job_id ORDER BY depends_on LIMIT :limit)
+			ORDER BY id
+			""".formatted(SUMMARY_COLUMNS);
+
+	private static final String WAITS_FOR_COUNT = """
+			SELECT count(*) FROM {dependencies} WHERE job_id = :job_id
+			""";
+
+	private static final String WAITED_BY = """
+			SELECT %s FROM {jobs} WHERE id IN (
+			    SELECT job_id FROM {dependencies} WHERE depends_on = :job_id ORDER BY job_id LIMIT :limit)
+			ORDER BY id
+			""".formatted(SUMMARY_COLUMNS);
+
+	private static final String WAITED_BY_COUNT = """
+			SELECT count(*) FROM {dependencies} WHERE depends_on = :job_id
+			""";
 
 	private static final String PROGRESS = """
 			SELECT progress_done, progress_total, progress_message, progress_at FROM {jobs}
@@ -68,6 +99,18 @@ final class SqliteJobDetails {
 
 	private final NamedSql progress;
 
+	private final NamedSql chainSteps;
+
+	private final NamedSql chainLength;
+
+	private final NamedSql waitsFor;
+
+	private final NamedSql waitsForCount;
+
+	private final NamedSql waitedBy;
+
+	private final NamedSql waitedByCount;
+
 	/** Job list statements by the filters they have (see {@link #listStatement}). */
 	private final Map<Integer, NamedSql> lists = new ConcurrentHashMap<>();
 
@@ -77,6 +120,12 @@ final class SqliteJobDetails {
 		this.attempts = tables.sql(ATTEMPTS);
 		this.events = tables.sql(EVENTS);
 		this.progress = tables.sql(PROGRESS);
+		this.chainSteps = tables.sql(CHAIN_STEPS);
+		this.chainLength = tables.sql(CHAIN_LENGTH);
+		this.waitsFor = tables.sql(WAITS_FOR);
+		this.waitsForCount = tables.sql(WAITS_FOR_COUNT);
+		this.waitedBy = tables.sql(WAITED_BY);
+		this.waitedByCount = tables.sql(WAITED_BY_COUNT);
 	}
 
 	Optional<JobDetail> job(Connection connection, long id, int payloadPreviewChars) throws SQLException {
@@ -90,11 +139,60 @@ final class SqliteJobDetails {
 				JobSummary job = summary(rows);
 				Text payload = text(rows, 19, preview);
 				Text result = (rows.getObject(21) != null) ? text(rows, 21, preview) : null;
+				Long chainId = SqlColumns.nullableLong(rows, "chain_id");
+				Integer chainIndex = SqlColumns.nullableInt(rows, "chain_index");
+				int waitingFor = rows.getInt("waiting_for");
+				String policy = rows.getString("dependency_policy");
 				return Optional.of(new JobDetail(job, SqlColumns.instant(rows, "lease_until"), rows.getString(15),
 						rows.getString(16), rows.getInt(17) == 1, TraceHeaders.traceParent(rows.getString(18)), payload,
-						result, attempts(connection, id), events(connection, id), progress(rows, 23)));
+						result, attempts(connection, id), events(connection, id), progress(rows, 23),
+						links(connection, id, chainId, chainIndex, waitingFor, policy)));
 			}
 		}
+	}
+
+	/**
+	 * The job's chain and dependencies: a few indexed reads, each list capped at
+	 * {@link JobLinks#MAX_LISTED}.
+	 */
+	private JobLinks links(Connection connection, long id, Long chainId, Integer chainIndex, int waitingFor,
+			String policy) throws SQLException {
+		List<JobSummary> steps = List.of();
+		long length = 0;
+		if (chainId != null) {
+			try (NamedStatement select = this.chainSteps.prepare(connection)) {
+				steps = summaries(select.bind("chain_id", chainId).bind("limit", JobLinks.MAX_LISTED));
+			}
+			try (NamedStatement count = this.chainLength.prepare(connection)) {
+				length = count.bind("chain_id", chainId).queryLong();
+			}
+		}
+		long waitsForTotal;
+		try (NamedStatement count = this.waitsForCount.prepare(connection)) {
+			waitsForTotal = count.bind("job_id", id).queryLong();
+		}
+		List<JobSummary> waits = List.of();
+		if (waitsForTotal > 0) {
+			try (NamedStatement select = this.waitsFor.prepare(connection)) {
+				waits = summaries(select.bind("job_id", id).bind("limit", JobLinks.MAX_LISTED));
+			}
+		}
+		long waitedByTotal;
+		try (NamedStatement count = this.waitedByCount.prepare(connection)) {
+			waitedByTotal = count.bind("job_id", id).queryLong();
+		}
+		List<JobSummary> waiting = List.of();
+		if (waitedByTotal > 0) {
+			try (NamedStatement select = this.waitedBy.prepare(connection)) {
+				waiting = summaries(select.bind("job_id", id).bind("limit", JobLinks.MAX_LISTED));
+			}
+		}
+		if (chainId == null && waitsForTotal == 0 && waitedByTotal == 0) {
+			return JobLinks.NONE;
+		}
+		return new JobLinks(chainId, chainIndex, steps, length, waitingFor,
+				(policy != null) ? DependencyPolicy.fromDbValue(policy) : null, waits, waitsForTotal, waiting,
+				waitedByTotal);
 	}
 
 	Map<Long, JobProgress> progress(Connection connection, Collection<Long> ids) throws SQLException {

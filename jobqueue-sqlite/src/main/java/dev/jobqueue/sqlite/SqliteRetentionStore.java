@@ -8,6 +8,7 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 import org.sqlite.SQLiteConnection;
@@ -67,11 +68,42 @@ public final class SqliteRetentionStore implements RetentionStore {
 			ORDER BY type LIMIT 1
 			""";
 
+	/**
+	 * Chain steps go whole (see {@link #DELETE_CHAIN}); a job an unfinished job waits for
+	 * stays while that one is unfinished.
+	 */
 	private static final String DELETE_FINISHED = """
 			DELETE FROM {jobs} WHERE id IN (
-			    SELECT id FROM {jobs} INDEXED BY {p}jobs_finished_idx
-			    WHERE status = :status AND type = :type AND finished_at < :finished_before
+			    SELECT j.id FROM {jobs} j INDEXED BY {p}jobs_finished_idx
+			    WHERE j.status = :status AND j.type = :type AND j.finished_at < :finished_before
+			      AND j.chain_id IS NULL
+			      AND NOT EXISTS (SELECT 1 FROM {dependencies} d JOIN {jobs} w ON w.id = d.job_id
+			                      WHERE d.depends_on = j.id AND w.status IN ('waiting', 'pending', 'running'))
 			    LIMIT :limit)
+			""";
+
+	/** The next chain after {@code :after}: one seek of the chain index per chain. */
+	private static final String NEXT_CHAIN = """
+			SELECT chain_id FROM {jobs} WHERE chain_id > :after ORDER BY chain_id LIMIT 1
+			""";
+
+	/**
+	 * Whether a chain must stay: a step unfinished or finished too recently for its
+	 * status, or a step that an unfinished job (outside the chain) waits for.
+	 */
+	private static final String CHAIN_KEPT = """
+			SELECT EXISTS (
+			    SELECT 1 FROM {jobs} s WHERE s.chain_id = :chain_id
+			      AND NOT ((s.status = 'succeeded' AND s.finished_at < :succeeded_before)
+			            OR (s.status = 'failed' AND s.finished_at < :failed_before)
+			            OR (s.status = 'cancelled' AND s.finished_at < :cancelled_before)))
+			    OR EXISTS (
+			    SELECT 1 FROM {jobs} s JOIN {dependencies} d ON d.depends_on = s.id JOIN {jobs} w ON w.id = d.job_id
+			    WHERE s.chain_id = :chain_id AND w.status IN ('waiting', 'pending', 'running'))
+			""";
+
+	private static final String DELETE_CHAIN = """
+			DELETE FROM {jobs} WHERE chain_id = :chain_id
 			""";
 
 	/**
@@ -92,6 +124,12 @@ public final class SqliteRetentionStore implements RetentionStore {
 
 	private final NamedSql deleteFinished;
 
+	private final NamedSql nextChain;
+
+	private final NamedSql chainKept;
+
+	private final NamedSql deleteChain;
+
 	private final NamedSql deleteSilentWorkers;
 
 	private volatile Path file;
@@ -104,6 +142,9 @@ public final class SqliteRetentionStore implements RetentionStore {
 		this.firstFinishedType = tables.sql(FIRST_FINISHED_TYPE);
 		this.nextFinishedType = tables.sql(NEXT_FINISHED_TYPE);
 		this.deleteFinished = tables.sql(DELETE_FINISHED);
+		this.nextChain = tables.sql(NEXT_CHAIN);
+		this.chainKept = tables.sql(CHAIN_KEPT);
+		this.deleteChain = tables.sql(DELETE_CHAIN);
 		this.deleteSilentWorkers = tables.sql(DELETE_SILENT_WORKERS);
 	}
 
@@ -153,6 +194,53 @@ public final class SqliteRetentionStore implements RetentionStore {
 			}
 			return types;
 		});
+	}
+
+	/**
+	 * Walks the chains in id order, one index seek each, and deletes up to {@code limit}
+	 * of those that may go, each whole, in one transaction.
+	 */
+	@Override
+	public int deleteFinishedChains(Map<JobStatus, Instant> finishedBefore, int limit) {
+		if (finishedBefore.isEmpty()) {
+			return 0;
+		}
+		return this.database.write("delete expired chains", (connection) -> {
+			int deleted = 0;
+			int chains = 0;
+			long after = 0;
+			try (NamedStatement next = this.nextChain.prepare(connection);
+					NamedStatement kept = this.chainKept.prepare(connection);
+					NamedStatement delete = this.deleteChain.prepare(connection)) {
+				while (chains < limit) {
+					Long chainId = null;
+					try (ResultSet rows = next.bind("after", after).executeQuery()) {
+						if (rows.next()) {
+							chainId = rows.getLong(1);
+						}
+					}
+					if (chainId == null) {
+						break;
+					}
+					after = chainId;
+					kept.bind("chain_id", chainId)
+						.bind("succeeded_before", cutoff(finishedBefore, JobStatus.SUCCEEDED))
+						.bind("failed_before", cutoff(finishedBefore, JobStatus.FAILED))
+						.bind("cancelled_before", cutoff(finishedBefore, JobStatus.CANCELLED));
+					if (kept.queryLong() == 1) {
+						continue;
+					}
+					deleted += delete.bind("chain_id", chainId).executeUpdate();
+					chains++;
+				}
+			}
+			return deleted;
+		});
+	}
+
+	/** A status kept forever has no cutoff: no finished time is before the epoch. */
+	private static Instant cutoff(Map<JobStatus, Instant> finishedBefore, JobStatus status) {
+		return finishedBefore.getOrDefault(status, Instant.EPOCH);
 	}
 
 	@Override

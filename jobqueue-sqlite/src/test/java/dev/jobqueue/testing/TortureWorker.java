@@ -28,7 +28,10 @@ import dev.jobqueue.core.WorkerSettings;
  * <li>{@code flaky}: fails its first {@code payload} attempts, then succeeds;</li>
  * <li>{@code heartbeat}: beats {@code payload} times, 300 ms apart, longer in all than a
  * short lease;</li>
- * <li>{@code doomed}: always fails.</li>
+ * <li>{@code doomed}: always fails;</li>
+ * <li>{@code chain}: a chain step; with a payload above 0 it continues with a
+ * {@code chain} step of one less ({@code JobContext.continueWith}), so a chain enqueued
+ * with {@code k} has {@code k + 1} steps.</li>
  * </ul>
  * Each handler body that runs to its end appends the job id to
  * {@code completed-<pid>.txt} next to the database. Prints {@code loopFailures=N}
@@ -72,6 +75,13 @@ public final class TortureWorker {
 			}
 			return completed(completions, context);
 		}));
+		handlers.register(HandlerDefinition.of("chain", (payload, context) -> {
+			int left = Integer.parseInt(payload);
+			if (left > 0) {
+				context.continueWith("chain", left - 1);
+			}
+			return completed(completions, context);
+		}));
 		handlers.register(HandlerDefinition.of("doomed", (payload, context) -> {
 			throw new IllegalStateException("doomed job fails for good");
 		}));
@@ -91,7 +101,7 @@ public final class TortureWorker {
 				System.out.println("loopFailures=" + failures);
 			}
 			if (Files.exists(marker)
-					&& db.count("SELECT count(*) FROM jobs WHERE status IN ('pending', 'running')") == 0) {
+					&& db.count("SELECT count(*) FROM jobs WHERE status IN ('waiting', 'pending', 'running')") == 0) {
 				break;
 			}
 		}

@@ -47,14 +47,16 @@ import dev.jobqueue.core.RetentionReport;
  * retry distribution, the Top-N error codes, pending types no live worker handles,
  * workers, retention and the SQLite file's state.</li>
  * <li>{@code GET /actuator/jobqueue/{id}}: one job with payload, result, attempts and
- * event timeline.</li>
+ * event timeline, its chain with the chain's steps, what it waits for and what waits for
+ * it.</li>
  * <li>{@code GET /actuator/jobqueue/{status}?type=&errorCode=&size=&before=}: jobs newest
- * first, where status is one of {@code pending, running, succeeded, failed, cancelled} or
- * {@code all}; {@code before} is the {@code nextBefore} of the previous page.</li>
+ * first, where status is one of
+ * {@code waiting, pending, running, succeeded, failed, cancelled} or {@code all};
+ * {@code before} is the {@code nextBefore} of the previous page.</li>
  * <li>{@code GET /actuator/jobqueue/schedules} (every schedule with its next run) and
  * {@code GET /actuator/jobqueue/paused} (paused types).</li>
  * <li>{@code POST /actuator/jobqueue/{id}/retry}, {@code /{id}/cancel},
- * {@code /{type}/pause} and {@code /{type}/resume}.</li>
+ * {@code /{chainId}/cancel-chain}, {@code /{type}/pause} and {@code /{type}/resume}.</li>
  * </ul>
  * Like Boot's own endpoints, its write operations are off unless granted
  * ({@code management.endpoint.jobqueue.access=unrestricted}), and values (payloads,
@@ -210,12 +212,34 @@ public class QueueEndpoint {
 		String normalized = action.toLowerCase(Locale.ROOT);
 		return switch (normalized) {
 			case "retry", "cancel" -> applyToJob(target, normalized);
+			case "cancel-chain" -> cancelChain(target, normalized);
 			case "pause", "resume" -> applyToType(target, normalized);
-			default -> throw new InvalidEndpointRequestException(
-					"Unknown action '" + action + "': use POST "
-							+ "/actuator/jobqueue/{id}/retry, /{id}/cancel, /{type}/pause or /{type}/resume",
-					"Unknown action");
+			default -> throw new InvalidEndpointRequestException("Unknown action '" + action + "': use POST "
+					+ "/actuator/jobqueue/{id}/retry, /{id}/cancel, /{chainId}/cancel-chain, /{type}/pause or "
+					+ "/{type}/resume", "Unknown action");
 		};
+	}
+
+	private Applied cancelChain(String target, String action) {
+		Long chainId = parseId(target);
+		if (chainId == null) {
+			throw new InvalidEndpointRequestException(
+					"'" + target + "' is not a chain id: cancel-chain takes the id of "
+							+ "a chain (its first step's id), as in POST /actuator/jobqueue/42/cancel-chain",
+					"Not a chain id");
+		}
+		if (this.queue.findChain(chainId).isEmpty()) {
+			return new Applied(new ActionResult(target, action, false, null, "There is no chain " + chainId
+					+ " (a chain's id is its first step's id; finished chains are deleted after their retention)"),
+					Outcome.NO_SUCH_JOB);
+		}
+		int cancelled = this.queue.cancelChain(chainId);
+		if (cancelled == 0) {
+			return new Applied(new ActionResult(target, action, false, null,
+					"Every step of chain " + chainId + " had finished already"), Outcome.WRONG_STATE);
+		}
+		return new Applied(new ActionResult(target, action, true, null, cancelled + " unfinished step(s) cancelled"),
+				Outcome.APPLIED);
 	}
 
 	private Applied applyToJob(String target, String action) {
@@ -245,7 +269,7 @@ public class QueueEndpoint {
 		}
 		String message = action.equals("retry")
 				? "Only failed or cancelled jobs can be retried; this one is " + job.get().status().dbValue()
-				: "Only pending or running jobs can be cancelled; this one is " + job.get().status().dbValue();
+				: "Only waiting, pending or running jobs can be cancelled; this one is " + job.get().status().dbValue();
 		return new Applied(new ActionResult(target, action, false, status, message), Outcome.WRONG_STATE);
 	}
 
@@ -293,7 +317,7 @@ public class QueueEndpoint {
 			}
 		}
 		throw new InvalidEndpointRequestException("'" + value + "' is neither a job id nor a status: use "
-				+ "/actuator/jobqueue/{id}, one of pending, running, succeeded, failed, cancelled, all, or "
+				+ "/actuator/jobqueue/{id}, one of waiting, pending, running, succeeded, failed, cancelled, all, or "
 				+ "/actuator/jobqueue/schedules or /actuator/jobqueue/paused", "Unknown job id or status");
 	}
 
@@ -449,6 +473,53 @@ public class QueueEndpoint {
 	}
 
 	/**
+	 * A job's chain (docs/chains.md).
+	 *
+	 * @param chainId the chain's id (its first step's id)
+	 * @param chainIndex this job's step, 0 first
+	 * @param length how many jobs the chain has
+	 * @param steps its steps by index (at most {@link QueueInsights.JobLinks#MAX_LISTED})
+	 */
+	public record ChainView(long chainId, int chainIndex, long length, List<JobView> steps) {
+
+		static ChainView of(QueueInsights.JobLinks links, Instant now) {
+			if (links.chainId() == null) {
+				return null;
+			}
+			return new ChainView(links.chainId(), (links.chainIndex() != null) ? links.chainIndex() : 0,
+					links.chainLength(), links.chainSteps().stream().map((step) -> JobView.of(step, now)).toList());
+		}
+
+	}
+
+	/**
+	 * What a job waits for and what waits for it.
+	 *
+	 * @param unfinished how many of the jobs it waits for are unfinished (0 unless it is
+	 * waiting)
+	 * @param onDependencyFailure what it does when one of them fails or is cancelled, or
+	 * {@code null} when it waits for nothing
+	 * @param waitsForCount how many jobs it waits (or waited) for
+	 * @param waitsFor those jobs (at most {@link QueueInsights.JobLinks#MAX_LISTED})
+	 * @param waitedByCount how many jobs wait (or waited) for it
+	 * @param waitedBy those jobs (at most {@link QueueInsights.JobLinks#MAX_LISTED})
+	 */
+	public record DependenciesView(int unfinished, String onDependencyFailure, long waitsForCount,
+			List<JobView> waitsFor, long waitedByCount, List<JobView> waitedBy) {
+
+		static DependenciesView of(QueueInsights.JobLinks links, Instant now) {
+			if (links.waitsForCount() == 0 && links.waitedByCount() == 0) {
+				return null;
+			}
+			return new DependenciesView(links.unfinishedDependencies(),
+					(links.dependencyPolicy() != null) ? links.dependencyPolicy().dbValue() : null,
+					links.waitsForCount(), links.waitsFor().stream().map((job) -> JobView.of(job, now)).toList(),
+					links.waitedByCount(), links.waitedBy().stream().map((job) -> JobView.of(job, now)).toList());
+		}
+
+	}
+
+	/**
 	 * A page of jobs, newest first.
 	 *
 	 * @param jobs the jobs
@@ -477,16 +548,22 @@ public class QueueEndpoint {
 	 * @param progress the latest progress its handler reported
 	 * ({@code JobContext.progress}), or {@code null} (its message hidden unless values
 	 * are shown)
+	 * @param chain the chain the job is a step of, with its steps, or {@code null}
+	 * @param dependencies what the job waits for and what waits for it, or {@code null}
+	 * when neither
 	 */
 	public record JobDetailView(JobView job, Instant leaseUntil, String errorDetail, String dedupKey,
 			boolean cancelRequested, String traceParent, QueueInsights.Text payload, QueueInsights.Text result,
-			List<QueueInsights.Attempt> attempts, List<QueueInsights.Event> events, JobProgress progress) {
+			List<QueueInsights.Attempt> attempts, List<QueueInsights.Event> events, JobProgress progress,
+			ChainView chain, DependenciesView dependencies) {
 
 		static JobDetailView of(JobDetail detail, Instant now, boolean showValues) {
+			ChainView chain = ChainView.of(detail.links(), now);
+			DependenciesView dependencies = DependenciesView.of(detail.links(), now);
 			if (showValues) {
 				return new JobDetailView(JobView.of(detail.job(), now), detail.leaseUntil(), detail.errorDetail(),
 						detail.dedupKey(), detail.cancelRequested(), detail.traceParent(), detail.payload(),
-						detail.result(), detail.attempts(), detail.events(), detail.progress());
+						detail.result(), detail.attempts(), detail.events(), detail.progress(), chain, dependencies);
 			}
 			List<QueueInsights.Attempt> attempts = detail.attempts()
 				.stream()
@@ -501,7 +578,7 @@ public class QueueEndpoint {
 			return new JobDetailView(JobView.of(detail.job(), now), detail.leaseUntil(), hide(detail.errorDetail()),
 					hide(detail.dedupKey()), detail.cancelRequested(), detail.traceParent(),
 					lengthOnly(detail.payload()), lengthOnly(detail.result()), attempts, events,
-					hide(detail.progress()));
+					hide(detail.progress()), chain, dependencies);
 		}
 
 		private static JobProgress hide(JobProgress progress) {

@@ -92,7 +92,7 @@ class ObservabilityAutoConfigurationTests {
 				assertThat(missing.message()).startsWith("There is no job 999999");
 				assertThat(endpoint.act(String.valueOf(id), "cancel").applied()).isTrue();
 				assertThat(endpoint.act(String.valueOf(id), "cancel").message())
-					.isEqualTo("Only pending or running jobs can be cancelled; this one is cancelled");
+					.isEqualTo("Only waiting, pending or running jobs can be cancelled; this one is cancelled");
 			});
 	}
 
