@@ -17,7 +17,7 @@ import java.util.Set;
 final class Options {
 
 	static final List<String> SCENARIOS = List.of("enqueue", "enqueue-all", "burn-down", "latency", "big-table", "idle",
-			"heap", "durability", "dashboard");
+			"heap", "durability", "dashboard", "fan-out");
 
 	final boolean quick;
 
@@ -64,6 +64,9 @@ final class Options {
 	 */
 	final int repeat;
 
+	/** Children of the fan-out scenario's enqueueFanOut (and plain jobs next to it). */
+	final int fanOutChildren;
+
 	/** Jobs of each warm-up run, before anything is measured. */
 	final int warmUpJobs;
 
@@ -99,6 +102,7 @@ final class Options {
 		this.durabilityJobs = args.integer("durability-jobs", q ? 500 : 20_000);
 		this.repeat = Math.max(1, args.integer("repeat", q ? 1 : 3));
 		this.warmUpJobs = args.integer("warm-up-jobs", q ? 300 : 3_000);
+		this.fanOutChildren = args.integer("fan-out-children", q ? 500 : 10_000);
 		this.directory = Path.of(args.value("dir", System.getProperty("java.io.tmpdir")));
 		this.keepFiles = args.flag("keep-files");
 		this.urlParameters = args.value("sqlite-url-params", "");
@@ -172,6 +176,7 @@ final class Options {
 				  --durability-jobs=N       jobs per durability measurement (20000)
 				  --repeat=N                runs of each raw baseline and enqueue measurement, best counts (3)
 				  --warm-up-jobs=N          jobs of each warm-up run before measuring (3000)
+				  --fan-out-children=N      children of the fan-out run, and plain jobs next to it (10000)
 				  --dir=PATH                where the database files go (java.io.tmpdir)
 				  --sqlite-url-params=K=V&..  extra sqlite-jdbc settings on every file URL, for experiments
 				  --keep-files              keep the database files after the run

@@ -90,6 +90,9 @@ final class Scenarios {
 		if (this.options.runs("dashboard")) {
 			progress("dashboard", this::dashboard);
 		}
+		if (this.options.runs("fan-out")) {
+			progress("fan-out", () -> new FanOutScenario(this.options, this.table, this.directory).run());
+		}
 	}
 
 	/**
