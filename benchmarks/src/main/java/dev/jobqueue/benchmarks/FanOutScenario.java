@@ -12,10 +12,12 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import dev.jobqueue.FanOut;
 import dev.jobqueue.Job;
+import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.ClaimedJob;
 import dev.jobqueue.core.Completion;
+import dev.jobqueue.core.JobInvoker;
 import dev.jobqueue.core.WorkerListener;
 
 /**
@@ -35,12 +37,41 @@ final class FanOutScenario {
 
 	private final ResultTable table;
 
-	private final Path directory;
+	private final Backend backend;
 
+	/** On SQLite files in {@code directory}. */
 	FanOutScenario(Options options, ResultTable table, Path directory) {
+		this(options, table, new SqliteBackend(directory, options.keepFiles));
+	}
+
+	FanOutScenario(Options options, ResultTable table, Backend backend) {
 		this.options = options;
 		this.table = table;
-		this.directory = directory;
+		this.backend = backend;
+	}
+
+	/** Where a run's queue lives: a fresh database per run, gone when it is closed. */
+	interface Backend {
+
+		/** For the scenario's name, or empty for SQLite (the table's default). */
+		String label();
+
+		Node open(String name, JobInvoker handler) throws Exception;
+
+	}
+
+	/** A queue with a worker on demand; closing it drops its database. */
+	interface Node extends AutoCloseable {
+
+		JobQueue queue();
+
+		void startWorker(int threads, Duration pollInterval, WorkerListener listener);
+
+		void stopWorker();
+
+		@Override
+		void close() throws Exception;
+
 	}
 
 	/** One measured run: enqueue time, time until the last child finished, the join. */
@@ -53,13 +84,13 @@ final class FanOutScenario {
 		Run bestPlain = null;
 		// The run-wide warm-up does not go through the fan-out paths: warm them first.
 		int warmUp = Math.max(1, this.options.warmUpJobs);
-		inDb("fan-out-warm-up", (db) -> plainRun(db, warmUp));
-		inDb("fan-out-warm-up", (db) -> fanOutRun(db, warmUp));
+		plainRun("fan-out-warm-up", warmUp);
+		fanOutRun("fan-out-warm-up", warmUp);
 		// Alternating, best of --repeat: other programs on the machine only slow a run
 		// down.
 		for (int round = 0; round < this.options.repeat; round++) {
-			Run plain = inDb("fan-out-plain", (db) -> plainRun(db, children));
-			Run fanOut = inDb("fan-out", (db) -> fanOutRun(db, children));
+			Run plain = plainRun("fan-out-plain", children);
+			Run fanOut = fanOutRun("fan-out", children);
 			bestPlain = (bestPlain == null || plain.childrenNanos() < bestPlain.childrenNanos()) ? plain : bestPlain;
 			if (bestFanOut == null || fanOut.childrenNanos() < bestFanOut.childrenNanos()) {
 				bestFanOut = fanOut;
@@ -70,7 +101,8 @@ final class FanOutScenario {
 				break;
 			}
 		}
-		String scenario = "fan-out/fan-in of " + String.format("%,d", children) + " children";
+		String scenario = "fan-out/fan-in of " + String.format("%,d", children) + " children"
+				+ (this.backend.label().isEmpty() ? "" : " (" + this.backend.label() + ")");
 		String t = String.valueOf(THREADS);
 		this.table.add(new ResultTable.Row(scenario, t, "enqueue, one call (children/s)",
 				perSecond(children, bestFanOut.enqueueNanos()), "jobs/s", perSecond(children, bestPlain.enqueueNanos()),
@@ -91,7 +123,7 @@ final class FanOutScenario {
 				bestFanOut.joinDelayNanos() / 1e6, "ms", null, null, null, "", null));
 	}
 
-	private Run fanOutRun(Db db, int children) {
+	private Run fanOutRun(String name, int children) throws Exception {
 		AtomicLong joinId = new AtomicLong(-1);
 		AtomicInteger joinRuns = new AtomicInteger();
 		AtomicLong joinStarted = new AtomicLong();
@@ -106,7 +138,7 @@ final class FanOutScenario {
 				done.countDown();
 			}
 		};
-		try (QueueNode node = new QueueNode(db).handle((payload, context) -> {
+		try (Node node = this.backend.open(name, (payload, context) -> {
 			if (context.jobId() == joinId.get()) {
 				joinStarted.set(System.nanoTime());
 				joinRuns.incrementAndGet();
@@ -116,15 +148,15 @@ final class FanOutScenario {
 			List<JobRequest> requests = requests(children);
 			JobRequest join = JobRequest.of(QueueNode.TYPE, new Payload(-1));
 			long enqueueStart = System.nanoTime();
-			FanOut fanOut = node.queue.enqueueFanOut(requests, join);
+			FanOut fanOut = node.queue().enqueueFanOut(requests, join);
 			long enqueueNanos = System.nanoTime() - enqueueStart;
 			joinId.set(fanOut.joinId());
 			long start = System.nanoTime();
-			node.startWorker(THREADS, false, this.options.pollInterval, listener);
+			node.startWorker(THREADS, this.options.pollInterval, listener);
 			await(done, "fan-out of " + children + " children and its join");
 			node.stopWorker();
 			return new Run(enqueueNanos, lastChildFinished.get() - start, joinStarted.get() - lastChildFinished.get(),
-					joinRuns.get(), joinAfterLastChild(node.queue.findChain(fanOut.chainId()), fanOut.joinId()));
+					joinRuns.get(), joinAfterLastChild(node.queue().findChain(fanOut.chainId()), fanOut.joinId()));
 		}
 	}
 
@@ -147,7 +179,7 @@ final class FanOutScenario {
 		return join.status() == JobStatus.SUCCEEDED && join.attempts() == 1 && !join.startedAt().isBefore(lastChild);
 	}
 
-	private Run plainRun(Db db, int jobs) {
+	private Run plainRun(String name, int jobs) throws Exception {
 		AtomicLong lastFinished = new AtomicLong();
 		CountDownLatch done = new CountDownLatch(jobs);
 		WorkerListener listener = new WorkerListener() {
@@ -157,13 +189,13 @@ final class FanOutScenario {
 				done.countDown();
 			}
 		};
-		try (QueueNode node = new QueueNode(db).handle((payload, context) -> null)) {
+		try (Node node = this.backend.open(name, (payload, context) -> null)) {
 			List<JobRequest> requests = requests(jobs);
 			long enqueueStart = System.nanoTime();
-			node.queue.enqueueAll(requests);
+			node.queue().enqueueAll(requests);
 			long enqueueNanos = System.nanoTime() - enqueueStart;
 			long start = System.nanoTime();
-			node.startWorker(THREADS, false, this.options.pollInterval, listener);
+			node.startWorker(THREADS, this.options.pollInterval, listener);
 			await(done, "burn-down of " + jobs + " plain jobs");
 			node.stopWorker();
 			return new Run(enqueueNanos, lastFinished.get() - start, 0, 0, true);
@@ -182,23 +214,49 @@ final class FanOutScenario {
 		return jobs / (nanos / 1e9);
 	}
 
-	interface DbRun {
+	/**
+	 * Each run on a new SQLite file, with the queue as {@link QueueNode} assembles it.
+	 */
+	record SqliteBackend(Path directory, boolean keepFiles) implements Backend {
 
-		Run run(Db db) throws Exception;
-
-	}
-
-	private Run inDb(String name, DbRun work) throws Exception {
-		Db db = Db.file(this.directory, name, "NORMAL");
-		try {
-			return work.run(db);
+		@Override
+		public String label() {
+			return "";
 		}
-		finally {
-			db.close();
-			if (!this.options.keepFiles) {
-				db.delete();
-			}
+
+		@Override
+		public Node open(String name, JobInvoker handler) {
+			Db db = Db.file(this.directory, name, "NORMAL");
+			QueueNode node = new QueueNode(db).handle(handler);
+			return new Node() {
+
+				@Override
+				public JobQueue queue() {
+					return node.queue;
+				}
+
+				@Override
+				public void startWorker(int threads, Duration pollInterval, WorkerListener listener) {
+					node.startWorker(threads, false, pollInterval, listener);
+				}
+
+				@Override
+				public void stopWorker() {
+					node.stopWorker();
+				}
+
+				@Override
+				public void close() {
+					node.close();
+					db.close();
+					if (!SqliteBackend.this.keepFiles) {
+						db.delete();
+					}
+				}
+
+			};
 		}
+
 	}
 
 	private static void await(CountDownLatch latch, String what) {
