@@ -53,6 +53,10 @@ final class NewJobs {
 				throw new JobQueueException("A child of a fan-out ('" + job.type() + "') waits for other jobs: "
 						+ "only the join may wait (pass the ids to join.after(...))");
 			}
+			if (job.dedupKey() != null) {
+				throw new JobQueueException("A child of a fan-out ('" + job.type() + "') has a dedup key: a fan-out "
+						+ "creates its children itself, once; drop the key");
+			}
 			positions.add(jobs.size());
 			jobs.add(job.withChainIndex(firstIndex));
 		}

@@ -150,6 +150,14 @@ class TortureTests {
 			long loopFailures = loopFailures(logs);
 			Map<Long, Integer> bodies = completedBodies(this.dir);
 			long bodiesTwice = bodies.values().stream().filter((runs) -> runs > 1).count();
+			// Chain steps whose body ran to its end twice: a kill between the handler's
+			// end
+			// and the outcome's write, the window in which a handler's own enqueue would
+			// create the next step twice.
+			long chainBodiesTwice = db.column("SELECT id FROM jobs WHERE type = 'chain'")
+				.stream()
+				.filter((id) -> bodies.getOrDefault(((Number) id).longValue(), 0) > 1)
+				.count();
 			long succeededWithoutBody = db.column("SELECT id FROM jobs WHERE status = 'succeeded'")
 				.stream()
 				.filter((id) -> !bodies.containsKey(((Number) id).longValue()))
@@ -160,12 +168,12 @@ class TortureTests {
 					+ "threads=%d kills=%d lost=%d duplicated=%d unfinished=%d succeeded=%d failed=%d (expected %d) "
 					+ "unexpectedFailures=%d attempts=%d leaseRecoveries=%d handlerBodiesRunTwice=%d "
 					+ "succeededWithoutHandler=%d openAttempts=%d lockErrorsInJobs=%d enqueueErrors=%d loopFailures=%d "
-					+ "badExits=%d invariantViolations=%d chains=%d chainSteps=%d lostSteps=%d duplicatedSteps=%d "
-					+ "seconds=%.0f seed=%d", jobs, enqueued.get(), PROCESSES, logs.size(), THREADS, kills.get(), lost,
-					duplicated, unfinished, succeeded, failed, expectedFailures.get(), unexpectedFailures, attempts,
-					recovered, bodiesTwice, succeededWithoutBody, openAttempts, lockErrorsRecorded, enqueueErrors.get(),
-					loopFailures, exitFailures, violations.size(), chains.get(), chainSteps, lostSteps, duplicatedSteps,
-					seconds, SEED);
+					+ "badExits=%d invariantViolations=%d chains=%d chainSteps=%d chainBodiesRunTwice=%d lostSteps=%d "
+					+ "duplicatedSteps=%d " + "seconds=%.0f seed=%d", jobs, enqueued.get(), PROCESSES, logs.size(),
+					THREADS, kills.get(), lost, duplicated, unfinished, succeeded, failed, expectedFailures.get(),
+					unexpectedFailures, attempts, recovered, bodiesTwice, succeededWithoutBody, openAttempts,
+					lockErrorsRecorded, enqueueErrors.get(), loopFailures, exitFailures, violations.size(),
+					chains.get(), chainSteps, lostSteps, duplicatedSteps, seconds, SEED);
 			System.out.println(summary);
 			System.err.println(summary);
 			Files.writeString(Path.of("target", "torture-summary.txt"), summary + System.lineSeparator());

@@ -15,6 +15,7 @@ import dev.jobqueue.FanOut;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
+import dev.jobqueue.metrics.QueueMetrics;
 import dev.jobqueue.metrics.QueueMetricsAutoConfiguration;
 import dev.jobqueue.metrics.QueueSnapshotRefresher;
 
@@ -68,9 +69,11 @@ class QueueEndpointChainTests {
 			assertThat(plain.chain()).isNull();
 			assertThat(plain.dependencies()).isNull();
 
-			QueueSnapshotRefresher refresher = context.getBean(QueueSnapshotRefresher.class);
-			refresher.refresh();
-			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			// Boot's metrics auto-configuration binds meter binders; this context has
+			// none.
+			MeterRegistry registry = new SimpleMeterRegistry();
+			context.getBean(QueueMetrics.class).bindTo(registry);
+			context.getBean(QueueSnapshotRefresher.class).refresh();
 			assertThat(registry.get("jobqueue.jobs").tags("status", "waiting", "type", "summary").gauge().value())
 				.isEqualTo(1);
 			assertThat(registry.get("jobqueue.jobs").tags("status", "waiting", "type", "report").gauge().value())
