@@ -284,9 +284,16 @@ class DashboardBrowserTests {
 		this.exports.failing.set(true);
 		long id = failedExport("phone");
 		this.exports.failing.set(false);
+		List<JobRequest> children = new java.util.ArrayList<>();
+		for (int i = 0; i < 12; i++) {
+			children.add(JobRequest.of("held", "phone-" + i));
+		}
+		FanOut fanOut = this.jobQueue.enqueueFanOut(children,
+				JobRequest.of("export", new BrowserTestJobs.ExportRequest("phone-join")));
 		browser.driver().manage().window().setSize(new org.openqa.selenium.Dimension(390, 844));
 		try {
-			for (String path : List.of("/", "/jobs?status=failed", "/jobs/" + id)) {
+			for (String path : List.of("/", "/jobs?status=failed", "/jobs/" + id, "/jobs/" + fanOut.joinId(),
+					"/jobs?status=waiting")) {
 				browser.open(url(path));
 				Object overflow = browser.driver()
 					.executeScript("return document.documentElement.scrollWidth > window.innerWidth + 1");
@@ -295,6 +302,7 @@ class DashboardBrowserTests {
 		}
 		finally {
 			browser.driver().manage().window().setSize(new org.openqa.selenium.Dimension(1280, 900));
+			this.jobQueue.cancelChain(fanOut.chainId());
 		}
 	}
 
