@@ -251,7 +251,6 @@ class DashboardBrowserTests {
 		assertThat(browser.text("#chain-summary")).startsWith("Step 3 of the chain started by #" + chainId);
 		assertThat(browser.attribute("#chain [data-job='" + publish + "']", "aria-current")).isEqualTo("true");
 		assertThat(browser.consoleProblems()).isEmpty();
-		screenshot("dashboard-chain.png");
 	}
 
 	@Test
