@@ -38,6 +38,9 @@ import dev.jobqueue.JobStatus;
  * interrupt) and returns at once with {@link RetentionReport.Outcome#STOPPED}. Every
  * batch is committed, so a run that stops or crashes leaves a consistent database, and
  * the next run deletes what is left.</li>
+ * <li>Chains go whole ({@link RetentionStore#deleteFinishedChains}): the per-type deletes
+ * skip chain steps, and a chain is deleted once every step is older than the longest
+ * retention of its status over the types that have finished jobs.</li>
  * <li>If the file has free pages and incremental vacuum is on, they are handed back in
  * bounded steps, each its own short transaction, up to {@code maxReclaimSteps} per
  * run.</li>
@@ -45,6 +48,8 @@ import dev.jobqueue.JobStatus;
  * waits) while jobs run in this process, truncating the log file when the process is
  * idle.</li>
  * </ol>
+ * Longer than our usual 400 lines because the run's steps, its stop checks and its report
+ * belong together; split, each part would need the others' state.
  */
 public final class RetentionCleaner {
 

@@ -169,11 +169,11 @@ class TortureTests {
 					+ "unexpectedFailures=%d attempts=%d leaseRecoveries=%d handlerBodiesRunTwice=%d "
 					+ "succeededWithoutHandler=%d openAttempts=%d lockErrorsInJobs=%d enqueueErrors=%d loopFailures=%d "
 					+ "badExits=%d invariantViolations=%d chains=%d chainSteps=%d chainBodiesRunTwice=%d lostSteps=%d "
-					+ "duplicatedSteps=%d " + "seconds=%.0f seed=%d", jobs, enqueued.get(), PROCESSES, logs.size(),
-					THREADS, kills.get(), lost, duplicated, unfinished, succeeded, failed, expectedFailures.get(),
+					+ "duplicatedSteps=%d seconds=%.0f seed=%d", jobs, enqueued.get(), PROCESSES, logs.size(), THREADS,
+					kills.get(), lost, duplicated, unfinished, succeeded, failed, expectedFailures.get(),
 					unexpectedFailures, attempts, recovered, bodiesTwice, succeededWithoutBody, openAttempts,
 					lockErrorsRecorded, enqueueErrors.get(), loopFailures, exitFailures, violations.size(),
-					chains.get(), chainSteps, lostSteps, duplicatedSteps, seconds, SEED);
+					chains.get(), chainSteps, chainBodiesTwice, lostSteps, duplicatedSteps, seconds, SEED);
 			System.out.println(summary);
 			System.err.println(summary);
 			Files.writeString(Path.of("target", "torture-summary.txt"), summary + System.lineSeparator());
