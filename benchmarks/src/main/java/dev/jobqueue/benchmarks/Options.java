@@ -108,7 +108,7 @@ final class Options {
 		this.warmUpJobs = args.integer("warm-up-jobs", q ? 300 : 3_000);
 		this.directory = Path.of(args.value("dir", System.getProperty("java.io.tmpdir")));
 		this.keepFiles = args.flag("keep-files");
-		this.stacks = parseStacks(args.value("stacks", "engine,starter"));
+		this.stacks = parseStacks(args.value("stacks", "engine,starter,starter-shared"));
 		this.urlParameters = args.value("sqlite-url-params", "");
 		Db.urlParameters = this.urlParameters;
 		args.requireAllUsed();
@@ -122,8 +122,9 @@ final class Options {
 		List<String> stacks = new java.util.ArrayList<>();
 		for (String stack : value.split(",")) {
 			String name = stack.strip();
-			if (!name.equals("engine") && !name.equals("starter")) {
-				throw new IllegalArgumentException("Unknown stack '" + name + "': use engine, starter or both");
+			if (!List.of("engine", "starter", "starter-shared").contains(name)) {
+				throw new IllegalArgumentException(
+						"Unknown stack '" + name + "': use one or more of engine, starter, starter-shared");
 			}
 			stacks.add(name);
 		}
@@ -199,7 +200,8 @@ final class Options {
 				  --dir=PATH                where the database files go (java.io.tmpdir)
 				  --sqlite-url-params=K=V&..  extra sqlite-jdbc settings on every file URL, for experiments
 				  --keep-files              keep the database files after the run
-				  --stacks=engine,starter   the bare engine, the starter in a Spring Boot application, or both
+				  --stacks=engine,starter,starter-shared   the bare engine; the starter in a Spring Boot application
+				                            with the queue's own pool; the starter sharing the application's DataSource
 				""".formatted(SCENARIOS);
 	}
 

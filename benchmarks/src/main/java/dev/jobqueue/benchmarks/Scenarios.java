@@ -116,7 +116,8 @@ final class Scenarios {
 			});
 			if (this.options.stack("starter")) {
 				withDb("warm-up", "NORMAL", (db) -> Raw.singleInserts(db, 2, n, false));
-				withDb("warm-up", "NORMAL", (db) -> starterEnqueue(db, 2, n));
+				withDb("warm-up", "NORMAL", (db) -> starterEnqueue(db, false, 2, n));
+				withDb("warm-up", "NORMAL", (db) -> starterEnqueue(db, true, 2, n));
 				withDb("warm-up", "NORMAL", (db) -> {
 					db.seedPending(QueueNode.TYPE, n);
 					return starterBurnDown(db, 2, false);
@@ -136,6 +137,7 @@ final class Scenarios {
 			double rawJobOnly = 0;
 			double engine = 0;
 			double starter = 0;
+			double shared = 0;
 			// Interleaved, so a slow phase of the machine hits every measurement alike.
 			for (int round = 0; round < this.options.repeat; round++) {
 				rawWithEvent = Math.max(rawWithEvent,
@@ -147,7 +149,11 @@ final class Scenarios {
 				}
 				if (this.options.stack("starter")) {
 					starter = Math.max(starter,
-							withDb("enqueue-starter", "NORMAL", (db) -> starterEnqueue(db, threads, jobs)));
+							withDb("enqueue-starter", "NORMAL", (db) -> starterEnqueue(db, false, threads, jobs)));
+				}
+				if (this.options.stack("starter-shared")) {
+					shared = Math.max(shared,
+							withDb("enqueue-shared", "NORMAL", (db) -> starterEnqueue(db, true, threads, jobs)));
 				}
 			}
 			String t = String.valueOf(threads);
@@ -163,7 +169,15 @@ final class Scenarios {
 				this.table.throughput("enqueue, 1 job per call (starter)", t, "JobQueue bean, enqueue(type, payload)",
 						starter, rawJobOnly, RAW_JOB_ONLY, 0.5);
 			}
+			if (this.options.stack("starter-shared")) {
+				String scenario = "enqueue, 1 job per call (starter, application's DataSource)";
+				this.table.throughput(scenario, t, "JobQueue bean, enqueue(type, payload)", shared, rawWithEvent,
+						RAW_JOB_AND_EVENT, 0.7);
+				this.table.throughput(scenario, t, "JobQueue bean, enqueue(type, payload)", shared, rawJobOnly,
+						RAW_JOB_ONLY, 0.5);
+			}
 			stacksRow("enqueue, 1 job per call", t, starter, engine);
+			stacksRow("enqueue, 1 job per call (application's DataSource)", t, shared, engine);
 		}
 	}
 
@@ -181,8 +195,8 @@ final class Scenarios {
 				engine, "bare engine, same run", ratio, "within 15 %", ratio >= 0.85 && ratio <= 1 / 0.85));
 	}
 
-	private double starterEnqueue(Db db, int threads, int jobs) {
-		try (StarterNode node = new StarterNode(db, 0, false, this.options.pollInterval, (payload, context) -> {
+	private double starterEnqueue(Db db, boolean shared, int threads, int jobs) {
+		try (StarterNode node = new StarterNode(db, shared, 0, false, this.options.pollInterval, (payload, context) -> {
 		}, WorkerListener.NONE)) {
 			return Timing.jobsPerSecond(jobs, Raw.runThreads(threads, (thread) -> () -> {
 				for (int i = 0; i < Raw.share(jobs, threads, thread); i++) {

@@ -51,11 +51,36 @@ final class StarterNode implements AutoCloseable {
 	 */
 	StarterNode(Db db, int workerThreads, boolean virtual, Duration pollInterval, Handler handler,
 			WorkerListener listener) {
+		this(db, false, workerThreads, virtual, pollInterval, handler, listener);
+	}
+
+	/**
+	 * @param shared whether the queue shares the application's DataSource
+	 * ({@code spring.datasource.*}, set up as the sample application does), or has its
+	 * own pool ({@code jobqueue.datasource.url})
+	 */
+	StarterNode(Db db, boolean shared, int workerThreads, boolean virtual, Duration pollInterval, Handler handler,
+			WorkerListener listener) {
 		StarterNode.handler = handler;
 		StarterNode.listener = listener;
 		Map<String, Object> properties = new HashMap<>();
-		properties.put("jobqueue.datasource.url", db.url);
-		properties.put("jobqueue.datasource.synchronous", db.synchronous);
+		if (shared) {
+			// As the sample application sets it up: the queue's pragmas as driver
+			// properties, and transactions that take the write lock when they begin.
+			properties.put("spring.datasource.url", db.url);
+			properties.put("spring.datasource.hikari.maximum-pool-size", 4);
+			properties.put("spring.datasource.hikari.data-source-properties.journal_mode", "WAL");
+			properties.put("spring.datasource.hikari.data-source-properties.synchronous", db.synchronous);
+			properties.put("spring.datasource.hikari.data-source-properties.foreign_keys", true);
+			properties.put("spring.datasource.hikari.data-source-properties.busy_timeout", 5000);
+			properties.put("spring.datasource.hikari.data-source-properties.transaction_mode", "IMMEDIATE");
+		}
+		else {
+			properties.put("jobqueue.datasource.url", db.url);
+			properties.put("jobqueue.datasource.synchronous", db.synchronous);
+			properties.put("spring.autoconfigure.exclude",
+					"org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration");
+		}
 		properties.put("jobqueue.worker.enabled", workerThreads > 0);
 		properties.put("jobqueue.worker.auto-startup", false);
 		properties.put("jobqueue.worker.concurrency", Math.max(1, workerThreads));
