@@ -20,6 +20,8 @@ import dev.jobqueue.JobHandler;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.autoconfigure.QueueWorker;
 import dev.jobqueue.core.WorkerListener;
+import dev.jobqueue.sqlite.SqliteDatabase;
+import dev.jobqueue.sqlite.SqliteStorage;
 
 /**
  * The queue as a user runs it: a Spring Boot application with the starter, actuator, a
@@ -95,6 +97,11 @@ final class StarterNode implements AutoCloseable {
 			.properties(properties)
 			.run();
 		this.queue = this.context.getBean(JobQueue.class);
+	}
+
+	/** The queue's database, as the starter built it. */
+	SqliteDatabase database() {
+		return this.context.getBean(SqliteStorage.class).database();
 	}
 
 	void startWorker() {

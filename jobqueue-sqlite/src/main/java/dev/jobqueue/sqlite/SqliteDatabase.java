@@ -255,8 +255,11 @@ public final class SqliteDatabase {
 		}
 	}
 
-	/** Checkpoints run off the committing threads so far (0 when SQLite's are on). */
-	long backgroundCheckpoints() {
+	/**
+	 * Checkpoints run on the checkpointer thread so far: 0 when the connections
+	 * checkpoint in their commits (SQLite's {@code wal_autocheckpoint}).
+	 */
+	public long backgroundCheckpoints() {
 		WalCheckpointer wal = this.checkpointer;
 		return (wal != null) ? wal.checkpoints() : 0;
 	}
