@@ -455,12 +455,15 @@ final class Scenarios {
 	 * instead.
 	 */
 	private void checkpointRow(String where, int threads, SqliteDatabase database) {
-		long autoCheckpoint = database.read("read wal_autocheckpoint", (connection) -> {
-			try (java.sql.Statement statement = connection.createStatement();
-					java.sql.ResultSet rows = statement.executeQuery("PRAGMA wal_autocheckpoint")) {
-				return rows.next() ? rows.getLong(1) : -1L;
-			}
-		});
+		long autoCheckpoint;
+		try (Connection connection = database.dataSource().getConnection();
+				java.sql.Statement statement = connection.createStatement();
+				java.sql.ResultSet rows = statement.executeQuery("PRAGMA wal_autocheckpoint")) {
+			autoCheckpoint = rows.next() ? rows.getLong(1) : -1L;
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException(ex);
+		}
 		String scenario = "latency at " + this.options.latencyRate + "/s, " + where + " (poll "
 				+ this.options.pollInterval.toMillis() + " ms)";
 		this.table.add(new ResultTable.Row(scenario, String.valueOf(threads),
