@@ -3,6 +3,7 @@ package dev.jobqueue.sqlite;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -18,6 +19,8 @@ import org.sqlite.core.CoreStatement;
  * prepared on its connection proxies when a connection goes back, so these are prepared
  * on the physical connection underneath, where they live until it closes.
  * <p>
+ * Only the queue's own connections keep statements (see {@link #queueOwned}).
+ * <p>
  * A connection is used by one thread at a time (it is borrowed from a pool, or held by a
  * transaction), so a cache needs no lock; the registry of caches has one. A statement
  * already in use (the same SQL twice in one transaction) is prepared once more, outside
@@ -30,6 +33,9 @@ final class StatementCache {
 	static final int MAX_STATEMENTS = 64;
 
 	private static final Map<SQLiteConnection, StatementCache> caches = new IdentityHashMap<>();
+
+	/** The entry of a connection whose statements are not kept. */
+	private static final StatementCache NOT_CACHED = new StatementCache(null);
 
 	private final SQLiteConnection connection;
 
@@ -65,14 +71,29 @@ final class StatementCache {
 		else {
 			return null;
 		}
+		StatementCache cache;
 		synchronized (caches) {
-			StatementCache cache = caches.get(physical);
-			if (cache == null) {
+			cache = caches.get(physical);
+		}
+		if (cache == null) {
+			cache = queueOwned(physical) ? new StatementCache(physical) : NOT_CACHED;
+			synchronized (caches) {
 				dropClosed();
-				cache = new StatementCache(physical);
 				caches.put(physical, cache);
 			}
-			return cache;
+		}
+		return (cache != NOT_CACHED) ? cache : null;
+	}
+
+	/**
+	 * Whether the queue opened this connection itself: its own pool opens every
+	 * connection with {@code wal_autocheckpoint=0} ({@link SqliteDataSources#create}). An
+	 * application's connections (a shared DataSource) are left as they were: statements
+	 * kept open on them would make the application's own {@code VACUUM} fail.
+	 */
+	private static boolean queueOwned(SQLiteConnection connection) throws SQLException {
+		try (Statement statement = connection.createStatement()) {
+			return Pragmas.number(statement, "wal_autocheckpoint") == 0;
 		}
 	}
 

@@ -70,6 +70,20 @@ class HotPathTests extends QueueFileTests {
 						});
 			}
 			assertThat(database.backgroundCheckpoints()).isZero();
+			// Nor do its connections keep statements: the application may VACUUM on them.
+			NamedSql sql = NamedSql.parse("SELECT count(*) FROM jobs WHERE type = :type");
+			try (Connection connection = pool.getConnection()) {
+				PreparedStatement first;
+				try (NamedStatement statement = sql.prepare(connection)) {
+					first = statementOf(statement);
+					assertThat(statement.bind("type", "thumbnail").queryLong())
+						.isEqualTo(2L * WalCheckpointer.COMMITS_PER_CHECKPOINT);
+				}
+				assertThat(first.isClosed()).isTrue();
+				try (Statement statement = connection.createStatement()) {
+					statement.execute("VACUUM");
+				}
+			}
 		}
 	}
 
