@@ -47,7 +47,7 @@ final class WalCheckpointer {
 
 	private static final long MAX_PAUSE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-	private static final long BEHIND_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+	private static final long BEHIND_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
 	private static final long IDLE_STOP_NANOS = TimeUnit.MINUTES.toNanos(1);
 
@@ -137,7 +137,9 @@ final class WalCheckpointer {
 			lastCommitSeen = System.nanoTime();
 			try {
 				long[] pages = checkpoint();
-				if (pages[0] > RESTART_PAGES) {
+				// Only when nothing held the first pass back: with a reader on old pages,
+				// a pass under the lock could not copy more either.
+				if (pages[0] > RESTART_PAGES && pages[1] == pages[0]) {
 					this.writeLock.lock();
 					try {
 						pages = checkpoint();
