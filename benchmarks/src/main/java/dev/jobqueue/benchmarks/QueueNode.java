@@ -79,6 +79,12 @@ final class QueueNode implements AutoCloseable {
 	JobWorker startWorker(int concurrency, boolean virtual, Duration pollInterval, WorkerListener listener) {
 		WorkerSettings settings = new WorkerSettings(WorkerIds.newId(), concurrency, pollInterval,
 				Duration.ofSeconds(60), Duration.ofSeconds(5), 3);
+		// The product default unless -Djobqueue.benchmark.claim-ahead=N says otherwise
+		// (0: off).
+		String claimAhead = System.getProperty("jobqueue.benchmark.claim-ahead");
+		if (claimAhead != null) {
+			settings = settings.withClaimAhead(Integer.parseInt(claimAhead));
+		}
 		RetryPolicy retry = new RetryPolicy(Duration.ofSeconds(10), Duration.ofHours(1), Math::random);
 		this.worker = new JobWorker(this.store, this.handlers, CODEC, new DefaultErrorClassifier(), retry,
 				Clock.systemUTC(), settings, executor(concurrency, virtual), listener, null);

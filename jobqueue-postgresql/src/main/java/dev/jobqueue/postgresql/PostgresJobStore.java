@@ -454,7 +454,8 @@ public final class PostgresJobStore implements JobStore {
 			default -> sql(MARK_PENDING_AGAIN).prepare(connection)
 				.set("next_run_at", completion.nextRunAt())
 				.set("error_code", completion.errorCode())
-				.set("error_detail", completion.errorDetail())
+				.set("error_detail",
+						(completion.kind() == Completion.Kind.HANDED_BACK) ? null : completion.errorDetail())
 				.set("gives_back", (completion.kind() != Completion.Kind.RETRY) ? 1 : 0)
 				.set("snoozed", (completion.kind() == Completion.Kind.SNOOZED) ? 1 : 0);
 		};
@@ -495,8 +496,11 @@ public final class PostgresJobStore implements JobStore {
 			case SNOOZED ->
 				addEvent(event, completion.jobId(), now, "SNOOZED", workerId, "until " + completion.nextRunAt());
 			case CANCELLED -> addEvent(event, completion.jobId(), now, "CANCELLED", workerId, null);
-			case HANDED_BACK -> addEvent(event, completion.jobId(), now, "HANDED_BACK", workerId,
-					"worker stopped before the run ended");
+			// A hand-back's detail (claimed ahead, never started) says more than the
+			// default.
+			case HANDED_BACK ->
+				addEvent(event, completion.jobId(), now, "HANDED_BACK", workerId, (completion.errorDetail() != null)
+						? completion.errorDetail() : "worker stopped before the run ended");
 		}
 	}
 
