@@ -155,8 +155,15 @@ class ProcessesAndThreadsTests {
 			assertThat(handedBack).isEqualTo(4);
 			assertThat(started.get()).as("no run started after the slots filled").isEqualTo(8);
 			assertThat(db.count("SELECT count(*) FROM jobs WHERE status = 'running'")).isZero();
+			// With claim-ahead the worker also held the other 32 jobs, waiting for a
+			// slot: the
+			// stop hands them back too, attempt not counted, each saying it had not
+			// started.
 			assertThat(db.count("SELECT count(*) FROM job_attempts WHERE outcome = 'HANDED_BACK'"))
-				.isEqualTo(handedBack);
+				.isEqualTo(handedBack + 32);
+			assertThat(db.count("SELECT count(*) FROM job_events WHERE event = 'HANDED_BACK' AND detail LIKE "
+					+ "'claimed ahead%before the job started'"))
+				.isEqualTo(32);
 
 			HandlerRegistry quick = new HandlerRegistry();
 			quick.register(HandlerDefinition.of("sleepy", (payload, context) -> null));

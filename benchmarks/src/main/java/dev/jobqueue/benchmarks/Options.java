@@ -80,6 +80,13 @@ final class Options {
 
 	final boolean keepFiles;
 
+	/**
+	 * Which assemblies of the queue the enqueue, burn-down and latency scenarios measure:
+	 * the bare engine ({@link QueueNode}), the starter in a Spring Boot application
+	 * ({@link StarterNode}), or both side by side.
+	 */
+	final List<String> stacks;
+
 	private Options(Args args) {
 		this.quick = args.flag("quick");
 		boolean q = this.quick;
@@ -105,6 +112,7 @@ final class Options {
 		this.fanOutChildren = args.integer("fan-out-children", q ? 500 : 10_000);
 		this.directory = Path.of(args.value("dir", System.getProperty("java.io.tmpdir")));
 		this.keepFiles = args.flag("keep-files");
+		this.stacks = parseStacks(args.value("stacks", "engine,starter,starter-shared"));
 		this.urlParameters = args.value("sqlite-url-params", "");
 		Db.urlParameters = this.urlParameters;
 		args.requireAllUsed();
@@ -112,6 +120,23 @@ final class Options {
 
 	static Options parse(String... arguments) {
 		return new Options(new Args(arguments));
+	}
+
+	private static List<String> parseStacks(String value) {
+		List<String> stacks = new java.util.ArrayList<>();
+		for (String stack : value.split(",")) {
+			String name = stack.strip();
+			if (!List.of("engine", "starter", "starter-shared").contains(name)) {
+				throw new IllegalArgumentException(
+						"Unknown stack '" + name + "': use one or more of engine, starter, starter-shared");
+			}
+			stacks.add(name);
+		}
+		return List.copyOf(stacks);
+	}
+
+	boolean stack(String name) {
+		return this.stacks.contains(name);
 	}
 
 	boolean runs(String scenario) {
@@ -180,6 +205,8 @@ final class Options {
 				  --dir=PATH                where the database files go (java.io.tmpdir)
 				  --sqlite-url-params=K=V&..  extra sqlite-jdbc settings on every file URL, for experiments
 				  --keep-files              keep the database files after the run
+				  --stacks=engine,starter,starter-shared   the bare engine; the starter in a Spring Boot application
+				                            with the queue's own pool; the starter sharing the application's DataSource
 				""".formatted(SCENARIOS);
 	}
 

@@ -54,11 +54,14 @@ final class QueueNode implements AutoCloseable {
 
 	final DefaultJobQueue queue;
 
+	final SqliteDatabase database;
+
 	private JobWorker worker;
 
 	QueueNode(Db db) {
 		this.pool = db.pool();
 		SqliteDatabase database = new SqliteDatabase(this.commits.wrap(this.pool), db.label, Duration.ofSeconds(30));
+		this.database = database;
 		this.store = new SqliteJobStore(database, Db.TABLES);
 		this.insights = new SqliteQueueInsights(database, Db.TABLES);
 		this.queue = new DefaultJobQueue(this.store, new SqliteJobAdminStore(database, Db.TABLES), CODEC, this.handlers,
@@ -76,6 +79,12 @@ final class QueueNode implements AutoCloseable {
 	JobWorker startWorker(int concurrency, boolean virtual, Duration pollInterval, WorkerListener listener) {
 		WorkerSettings settings = new WorkerSettings(WorkerIds.newId(), concurrency, pollInterval,
 				Duration.ofSeconds(60), Duration.ofSeconds(5), 3);
+		// The product default unless -Djobqueue.benchmark.claim-ahead=N says otherwise
+		// (0: off).
+		String claimAhead = System.getProperty("jobqueue.benchmark.claim-ahead");
+		if (claimAhead != null) {
+			settings = settings.withClaimAhead(Integer.parseInt(claimAhead));
+		}
 		RetryPolicy retry = new RetryPolicy(Duration.ofSeconds(10), Duration.ofHours(1), Math::random);
 		this.worker = new JobWorker(this.store, this.handlers, CODEC, new DefaultErrorClassifier(), retry,
 				Clock.systemUTC(), settings, executor(concurrency, virtual), listener, null);

@@ -96,4 +96,12 @@ public record Completion(long jobId, int run, Kind kind, String result, String e
 		return new Completion(job.id(), job.run(), Kind.HANDED_BACK, null, null, null, nextRunAt);
 	}
 
+	/**
+	 * A job claimed ahead that never started, handed back at its own due time so it keeps
+	 * its place; the detail goes on the attempt and the {@code HANDED_BACK} event.
+	 */
+	public static Completion handedBackUnstarted(ClaimedJob job, String detail) {
+		return new Completion(job.id(), job.run(), Kind.HANDED_BACK, null, null, detail, job.runAt());
+	}
+
 }

@@ -57,9 +57,19 @@ final class JobRun implements JobContext {
 
 	/**
 	 * When the run passes its handler's timeout (a {@link Ticker} reading); meaningful
-	 * only with a timeout.
+	 * only with a timeout, once {@link #dispatched}: time spent claimed ahead, waiting
+	 * for a slot, does not count.
 	 */
-	final long deadline;
+	volatile long deadline;
+
+	/**
+	 * Whether the run was handed to the executor; until then it waits in the worker's
+	 * claim-ahead buffer.
+	 */
+	volatile boolean dispatched;
+
+	/** When it was handed to the executor; what its queue wait is measured to. */
+	volatile Instant dispatchedAt;
 
 	private final JobStore store;
 
@@ -136,13 +146,22 @@ final class JobRun implements JobContext {
 		this.job = job;
 		this.handler = handler;
 		this.claimedAt = claimedAt;
-		long now = ticker.nanos();
-		this.deadline = (handler.timeout() != null) ? now + handler.timeout().toNanos() : now;
 		this.store = store;
 		this.workerId = workerId;
 		this.clock = clock;
 		this.ticker = ticker;
 		this.settings = settings;
+	}
+
+	/**
+	 * Marks the run as handed to the executor: its timeout starts now.
+	 * @param nowNanos a {@link Ticker} reading
+	 * @param now the wall clock
+	 */
+	void dispatch(long nowNanos, Instant now) {
+		this.deadline = (this.handler.timeout() != null) ? nowNanos + this.handler.timeout().toNanos() : nowNanos;
+		this.dispatchedAt = now;
+		this.dispatched = true;
 	}
 
 	boolean hasTimeout() {
@@ -198,6 +217,11 @@ final class JobRun implements JobContext {
 	private Completion invokeHandler(OutcomeMapper outcomes) {
 		if (this.cancelRequested) {
 			return Completion.cancelled(this.job);
+		}
+		if (this.leaseLost) {
+			// Taken back while it waited for its thread: it runs elsewhere; the outcome
+			// is rejected.
+			return Completion.handedBack(this.job, this.claimedAt);
 		}
 		this.handlerInvoked = true;
 		Object result = null;
@@ -335,9 +359,13 @@ final class JobRun implements JobContext {
 		return Duration.ofNanos(this.endNanos - this.startNanos);
 	}
 
-	/** From the job's due time until it was claimed; never negative. */
+	/**
+	 * From the job's due time until it was handed to the executor (claimed, if it never
+	 * was); never negative.
+	 */
 	Duration queueWait() {
-		Duration wait = Duration.between(this.job.runAt(), this.claimedAt);
+		Instant started = this.dispatchedAt;
+		Duration wait = Duration.between(this.job.runAt(), (started != null) ? started : this.claimedAt);
 		return wait.isNegative() ? Duration.ZERO : wait;
 	}
 

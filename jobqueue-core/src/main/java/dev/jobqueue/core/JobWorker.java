@@ -5,12 +5,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.PriorityQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,12 +39,25 @@ import org.slf4j.LoggerFactory;
  * worker has seen it expired and unchanged for a whole lease on its monotonic clock
  * ({@link ExpiredLeaseWatch}), so a wall-clock step here or in the lease holder's process
  * never takes a live job away.</li>
- * <li>Up to the number of free slots, due jobs of the types handled here are claimed
- * (what to ask for is the {@link ClaimPlanner}'s answer) and handed to the executor as
- * {@link JobRun}s. Outcomes not written yet are written in the same transaction, and
- * their slots count as free: a busy worker commits once per round, not twice. How a run
- * ended becomes its outcome in the {@link OutcomeMapper}.</li>
+ * <li>When the worker runs low on jobs, due jobs of the types handled here are claimed
+ * (what to ask for is the {@link ClaimPlanner}'s answer): up to the free slots plus the
+ * claim-ahead bound ({@link WorkerSettings#claimAhead()}). Outcomes not written yet are
+ * written in the same transaction: a busy worker commits once per claim, not twice, and
+ * claims once per many jobs. How a run ended becomes its outcome in the
+ * {@link OutcomeMapper}.</li>
  * </ol>
+ * <b>Claim-ahead.</b> Claimed jobs beyond the free slots wait in a local buffer, highest
+ * priority first (then due time, id), and start as slots free up, on the thread of the
+ * run that freed it, without a round or a write. A waiting job is claimed in the store
+ * like a running one (status {@code running}, a lease, its attempt counted), so its lease
+ * is renewed with the others, global caps count it, and a killed process loses nothing:
+ * its leases expire and the jobs run elsewhere. Its handler timeout starts when it is
+ * handed to the executor. A cancel or lost lease takes it out of the buffer in the next
+ * round. At shutdown the buffer is handed back at once ({@code HANDED_BACK}, attempt not
+ * counted). Types with a global cap or a handler that is not repeatable are never
+ * buffered (see {@link ClaimPlanner}). Outcomes of finished runs wait for the next claim,
+ * but no longer than {@value #OUTCOME_DELAY_MILLIS} ms.
+ * <p>
  * The loop ({@link BackgroundLoop}) sleeps until the poll interval passes or it is woken:
  * by an enqueue in this process, by a run that finished, or by a change of the store's
  * change token (a write by another process, such as an enqueue), which it checks every
@@ -69,6 +85,17 @@ public final class JobWorker implements QueueSignals {
 	 */
 	static final long CHANGE_CHECK_MILLIS = 50;
 
+	/**
+	 * Longest an outcome waits to go with the next claim before it is written on its own.
+	 */
+	static final long OUTCOME_DELAY_MILLIS = 50;
+
+	private static final long OUTCOME_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(OUTCOME_DELAY_MILLIS);
+
+	/** Order of the claim-ahead buffer: the order claims take jobs in. */
+	private static final Comparator<JobRun> WAITING_ORDER = Comparator.comparing((JobRun run) -> run.job,
+			ClaimedJob.CLAIM_ORDER);
+
 	private final JobStore store;
 
 	private final HandlerRegistry handlers;
@@ -93,12 +120,41 @@ public final class JobWorker implements QueueSignals {
 
 	private final ExpiredLeaseWatch expiredLeases;
 
+	/**
+	 * How many jobs may still wait for a slot when the worker claims again; updated at
+	 * each claim, as handlers may be registered after the worker was made.
+	 */
+	private volatile int lowWaterAhead;
+
 	private final ConcurrentLinkedQueue<JobRun> finished = new ConcurrentLinkedQueue<>();
 
 	/**
 	 * Finished runs whose outcome could not be written yet; owned by the polling thread.
 	 */
 	private final List<JobRun> unwritten = new ArrayList<>();
+
+	/** Guards {@link #waiting} and {@link #executing}. */
+	private final Object slots = new Object();
+
+	/** Jobs claimed ahead, waiting for a slot; guarded by {@link #slots}. */
+	private final PriorityQueue<JobRun> waiting = new PriorityQueue<>(WAITING_ORDER);
+
+	/**
+	 * Runs handed to the executor whose handler has not returned; guarded by
+	 * {@link #slots}.
+	 */
+	private int executing;
+
+	/** Whether this thread is in {@link #startWaiting()}: it does not recurse. */
+	private final ThreadLocal<Boolean> startingWaiting = new ThreadLocal<>();
+
+	/**
+	 * Whether outcomes were queued since the latest write; the first one wakes the loop.
+	 */
+	private final AtomicBoolean outcomesQueued = new AtomicBoolean();
+
+	/** When the first outcome not written yet was queued, a {@link Ticker} reading. */
+	private volatile long outcomesQueuedAt;
 
 	private volatile boolean claiming = true;
 
@@ -123,6 +179,9 @@ public final class JobWorker implements QueueSignals {
 	private long nextRecovery;
 
 	private boolean lastClaimFull;
+
+	/** Claims so far, to share slots fairly among types not claimed ahead. */
+	private int claims;
 
 	public JobWorker(JobStore store, HandlerRegistry handlers, PayloadCodec codec, ErrorClassifier classifier,
 			RetryPolicy retryPolicy, Clock clock, WorkerSettings settings, ExecutorService executor,
@@ -157,6 +216,7 @@ public final class JobWorker implements QueueSignals {
 				settings.maxResultBytes());
 		this.runs = new RunningJobs(store, settings, this.listener);
 		this.expiredLeases = new ExpiredLeaseWatch(settings.lease());
+		this.lowWaterAhead = lowWaterAhead();
 		this.info = new WorkerInfo(settings.workerId(), WorkerIds.hostName(), ProcessHandle.current().pid(),
 				handlers.types(), settings.concurrency());
 		this.nextRenewal = ticker.nanos();
@@ -177,9 +237,32 @@ public final class JobWorker implements QueueSignals {
 		return this.settings.workerId();
 	}
 
-	/** Jobs running in this worker now. */
+	/**
+	 * Jobs this worker holds that are not waiting for a slot: running, or ended with
+	 * their outcome not written yet.
+	 */
 	public int runningCount() {
-		return this.runs.size();
+		return Math.max(0, this.runs.size() - waitingCount());
+	}
+
+	/**
+	 * Jobs claimed ahead, waiting in this worker for a slot: claimed in the store
+	 * ({@code running} there, with a lease), not started.
+	 */
+	public int waitingCount() {
+		synchronized (this.slots) {
+			return this.waiting.size();
+		}
+	}
+
+	/** How many jobs this worker runs at once. */
+	public int concurrency() {
+		return this.settings.concurrency();
+	}
+
+	/** How many jobs beyond its free slots this worker may hold claimed. */
+	public int claimAhead() {
+		return this.settings.claimAhead();
 	}
 
 	/** How often the polling loop failed (the database could not be used) since start. */
@@ -239,6 +322,8 @@ public final class JobWorker implements QueueSignals {
 	 */
 	public int stop() {
 		this.claiming = false;
+		// The next round hands the buffer back; wake it now rather than at the end.
+		wakeUp();
 		long deadline = System.nanoTime() + this.settings.shutdownTimeout().toNanos();
 		while (!this.runs.isEmpty() && System.nanoTime() - deadline < 0 && this.loop != null) {
 			wakeUp();
@@ -271,6 +356,8 @@ public final class JobWorker implements QueueSignals {
 	@Override
 	public void cancelRequested(long jobId) {
 		this.runs.cancelRequested(jobId);
+		// A job waiting for a slot leaves the buffer in the next round.
+		wakeUp();
 	}
 
 	/**
@@ -291,10 +378,16 @@ public final class JobWorker implements QueueSignals {
 	private synchronized int poll(boolean writeLateOutcomes) {
 		Instant now = this.clock.instant();
 		long nowNanos = this.ticker.nanos();
-		boolean claim = this.claiming && !this.stopped;
+		boolean claiming = this.claiming && !this.stopped;
 		boolean renew = Ticker.reached(nowNanos, this.nextRenewal);
 		boolean recover = Ticker.reached(nowNanos, this.nextRecovery);
-		if (!claim || renew || recover) {
+		if (!claiming) {
+			handBackWaiting();
+		}
+		boolean outcomesDue = this.outcomesQueued.get()
+				&& Ticker.reached(nowNanos, this.outcomesQueuedAt + OUTCOME_DELAY_NANOS);
+		boolean claim = claiming && (needsJobs() || outcomesDue && held() < capacity());
+		if (!claim && outcomesDue || !claiming || renew || recover) {
 			// Before recovery looks at expired leases, outcomes known here are in the
 			// database.
 			writeOutcomes(now);
@@ -305,6 +398,7 @@ public final class JobWorker implements QueueSignals {
 			this.store.registerWorker(this.info, now);
 			this.runs.renewLeases(now);
 		}
+		settleWaiting();
 		if (recover) {
 			this.nextRecovery = nowNanos + recoveryInterval().toNanos();
 			List<ExpiredLease> due = this.expiredLeases.due(this.store.findExpiredLeases(now, RECOVERY_BATCH),
@@ -331,12 +425,16 @@ public final class JobWorker implements QueueSignals {
 		// next wait.
 		this.roundToken = changeToken();
 		int claimed = poll(false);
-		if (claimed > 0 && this.lastClaimFull && freeSlots() > 0) {
+		if (claimed > 0 && this.lastClaimFull && needsJobs()) {
 			return Duration.ZERO;
 		}
 		long nowNanos = this.ticker.nanos();
 		long wait = Math.min(this.settings.pollInterval().toMillis(),
 				Math.max(1, Duration.ofNanos(this.nextRenewal - nowNanos).toMillis()));
+		if (this.outcomesQueued.get()) {
+			wait = Math.min(wait,
+					Math.max(1, Duration.ofNanos(this.outcomesQueuedAt + OUTCOME_DELAY_NANOS - nowNanos).toMillis()));
+		}
 		return Duration.ofMillis(this.runs.millisUntilNextDeadline(nowNanos, wait));
 	}
 
@@ -361,20 +459,51 @@ public final class JobWorker implements QueueSignals {
 		}
 	}
 
-	private int freeSlots() {
-		return this.settings.concurrency() - this.runs.size();
+	/** Jobs held and not done: running (handler not returned) or waiting for a slot. */
+	private int held() {
+		synchronized (this.slots) {
+			return this.executing + this.waiting.size();
+		}
+	}
+
+	/** Most jobs held at once: the slots plus the claim-ahead bound. */
+	private int capacity() {
+		return this.settings.concurrency() + this.settings.claimAhead();
+	}
+
+	/**
+	 * Whether the worker is low on jobs and claims: fewer held than its slots plus half
+	 * the claim-ahead bound, so a claim brings at least half the bound and the buffer
+	 * never runs dry while a busy worker claims. Without claim-ahead, or with handlers of
+	 * types that are not claimed ahead: a free slot and nothing waiting, so each claim
+	 * offers those types a slot and a flood of other jobs cannot keep them out.
+	 */
+	private boolean needsJobs() {
+		return held() < this.settings.concurrency() + this.lowWaterAhead;
+	}
+
+	private int lowWaterAhead() {
+		return this.handlers.all().stream().allMatch(ClaimPlanner::claimedAhead) ? (this.settings.claimAhead() + 1) / 2
+				: 0;
 	}
 
 	private int claimAndDispatch(Instant now) {
+		this.lowWaterAhead = lowWaterAhead();
+		this.outcomesQueued.set(false);
 		drainFinished();
 		this.lastClaimFull = false;
-		// Runs whose outcome is written in the claim's transaction give their slots back.
-		int slots = freeSlots() + this.unwritten.size();
-		if (slots <= 0) {
+		int room;
+		int freeNow;
+		synchronized (this.slots) {
+			room = capacity() - this.executing - this.waiting.size();
+			freeNow = this.settings.concurrency() - this.executing - this.waiting.size();
+		}
+		if (room <= 0) {
+			writeOutcomes(now);
 			return 0;
 		}
-		ClaimRequest request = ClaimPlanner.plan(workerId(), slots, this.handlers.all(),
-				this.runs.busyByType(this.unwritten), now.plus(this.settings.lease()));
+		ClaimRequest request = ClaimPlanner.plan(workerId(), room, freeNow, this.handlers.all(),
+				this.runs.busyByType(this.unwritten), now.plus(this.settings.lease()), this.claims++);
 		if (request.isEmpty()) {
 			writeOutcomes(now);
 			return 0;
@@ -383,61 +512,196 @@ public final class JobWorker implements QueueSignals {
 		recordWritten(result.applied());
 		List<ClaimedJob> jobs = result.claimed();
 		this.listener.claimed(jobs.size());
-		this.lastClaimFull = jobs.size() == slots;
+		this.lastClaimFull = jobs.size() == room;
+		List<JobRun> startNow = new ArrayList<>();
 		for (ClaimedJob job : jobs) {
-			dispatch(job, now);
+			HandlerDefinition handler = this.handlers.find(job.type()).orElseThrow();
+			JobRun run = new JobRun(job, handler, now, this.store, workerId(), this.clock, this.ticker, this.settings,
+					this.newJobs);
+			this.runs.add(run);
+			if (ClaimPlanner.claimedAhead(handler)) {
+				synchronized (this.slots) {
+					this.waiting.add(run);
+				}
+			}
+			else {
+				// Never claimed ahead (see ClaimPlanner): claimed only into a free
+				// slot, it starts at once.
+				startNow.add(run);
+			}
 		}
+		for (JobRun run : startNow) {
+			synchronized (this.slots) {
+				this.executing++;
+			}
+			dispatch(run);
+		}
+		startWaiting();
 		return jobs.size();
 	}
 
 	/**
-	 * Hands a claimed job to the executor. Whatever fails here (a full executor, an
-	 * {@link Error} such as a thread that cannot be created) hands the job back: its
-	 * handler has not begun, and it must not stay {@code running}.
+	 * Starts jobs waiting in the buffer, highest priority first, while slots are free and
+	 * the worker claims. Runs on the polling thread after a claim and on a run's thread
+	 * as it ends; on one thread it does not recurse (a direct executor runs the job
+	 * inside {@link #dispatch}).
 	 */
-	private void dispatch(ClaimedJob job, Instant now) {
-		HandlerDefinition handler = this.handlers.find(job.type()).orElseThrow();
-		JobRun run = new JobRun(job, handler, now, this.store, workerId(), this.clock, this.ticker, this.settings,
-				this.newJobs);
-		this.runs.add(run);
+	private void startWaiting() {
+		if (this.startingWaiting.get() != null) {
+			return;
+		}
+		this.startingWaiting.set(Boolean.TRUE);
 		try {
-			this.executor.execute(() -> {
-				Completion completion = null;
-				try {
-					completion = run.execute(this.interceptor, this.outcomes);
+			while (true) {
+				JobRun next;
+				synchronized (this.slots) {
+					if (!this.claiming || this.stopped || this.executing >= this.settings.concurrency()
+							|| this.waiting.isEmpty()) {
+						return;
+					}
+					next = this.waiting.poll();
+					this.executing++;
 				}
-				finally {
-					runEnded(run, (completion != null) ? completion : run.undetermined(null));
+				dispatch(next);
+			}
+		}
+		finally {
+			this.startingWaiting.remove();
+		}
+	}
+
+	/**
+	 * Takes out of the buffer the jobs whose cancel was asked for or whose lease was
+	 * lost: they never start. Cancelled ones are recorded as cancelled; a lost one's
+	 * outcome is rejected (the job runs elsewhere), which frees its place.
+	 */
+	private void settleWaiting() {
+		List<JobRun> settled = new ArrayList<>();
+		synchronized (this.slots) {
+			if (this.waiting.isEmpty()) {
+				return;
+			}
+			for (JobRun run : this.waiting) {
+				if (run.cancelRequested || run.leaseLost) {
+					settled.add(run);
 				}
-			});
+			}
+			this.waiting.removeAll(settled);
+		}
+		for (JobRun run : settled) {
+			queueOutcome(run, run.cancelRequested ? Completion.cancelled(run.job)
+					: Completion.handedBack(run.job, run.claimedAt));
+		}
+	}
+
+	/**
+	 * At shutdown: hands back every job waiting for a slot, pending again at its own due
+	 * time with its attempt not counted; written with the round's outcomes.
+	 */
+	private void handBackWaiting() {
+		List<JobRun> unstarted;
+		synchronized (this.slots) {
+			if (this.waiting.isEmpty()) {
+				return;
+			}
+			unstarted = new ArrayList<>(this.waiting);
+			this.waiting.clear();
+		}
+		for (JobRun run : unstarted) {
+			queueOutcome(run, Completion.handedBackUnstarted(run.job,
+					"claimed ahead by worker " + workerId() + ", which stopped before the job started"));
+		}
+	}
+
+	/** An outcome for a run that never went to the executor. */
+	private void queueOutcome(JobRun run, Completion completion) {
+		run.finish(completion);
+		this.finished.add(run);
+		outcomeQueued();
+	}
+
+	private void outcomeQueued() {
+		if (this.outcomesQueued.compareAndSet(false, true)) {
+			this.outcomesQueuedAt = this.ticker.nanos();
+			wakeUp();
+		}
+	}
+
+	/**
+	 * Hands a run to the executor, its slot already counted in {@link #executing}.
+	 * Whatever fails here (a full executor, an {@link Error} such as a thread that cannot
+	 * be created) hands the job back: its handler has not begun, and it must not stay
+	 * {@code running}.
+	 */
+	private void dispatch(JobRun run) {
+		ClaimedJob job = run.job;
+		Instant now = this.clock.instant();
+		run.dispatch(this.ticker.nanos(), now);
+		try {
+			this.executor.execute(() -> runInTurn(run));
 		}
 		catch (Throwable ex) {
 			if (!(ex instanceof RejectedExecutionException)) {
 				logger.error("Could not start job {} ({}); it goes back to pending", job.id(), job.type(), ex);
 			}
-			runEnded(run, Completion.handedBack(job, now));
+			runEnded(run, Completion.handedBack(job, now), false);
 		}
 	}
 
 	/**
-	 * Called on the run's thread as it ends: queues its outcome for the next round and
-	 * wakes the loop.
+	 * Runs a job on the executor's thread, then, while jobs wait for a slot, the next
+	 * ones on the same thread: the slot passes from run to run without a hand-over to
+	 * another thread.
 	 */
-	private void runEnded(JobRun run, Completion completion) {
-		if (run.finish(completion)) {
+	private void runInTurn(JobRun first) {
+		JobRun run = first;
+		while (run != null) {
+			Completion completion = null;
+			try {
+				completion = run.execute(this.interceptor, this.outcomes);
+			}
+			finally {
+				run = runEnded(run, (completion != null) ? completion : run.undetermined(null), true);
+			}
+		}
+	}
+
+	/**
+	 * Called as a run ends: queues its outcome for a coming round, frees its slot or
+	 * passes it to the next job waiting, and wakes the loop when it is low on jobs.
+	 * @param passSlot whether the caller runs the next waiting job itself (a run's
+	 * thread)
+	 * @return the next job to run on this thread, its slot taken over; or {@code null}
+	 */
+	private JobRun runEnded(JobRun run, Completion completion, boolean passSlot) {
+		boolean abandoned = run.finish(completion);
+		if (abandoned) {
 			logger.info("Job {} ({}), cancelled while it ignored its interrupt, has now returned: its worker slot is "
 					+ "free again", run.job.id(), run.job.type());
 			this.runs.release(run);
+		}
+		else if (!run.handedBack && !(this.stopped && !this.runs.holds(run))) {
+			// Not cut off at shutdown (the worker wrote its outcome), nor written by it.
+			this.finished.add(run);
+			outcomeQueued();
+		}
+		JobRun next = null;
+		synchronized (this.slots) {
+			if (passSlot && this.claiming && !this.stopped && this.executing <= this.settings.concurrency()
+					&& !this.waiting.isEmpty()) {
+				next = this.waiting.poll();
+			}
+			else {
+				this.executing--;
+			}
+		}
+		if (next != null) {
+			next.dispatch(this.ticker.nanos(), this.clock.instant());
+		}
+		if (abandoned || needsJobs()) {
 			wakeUp();
-			return;
 		}
-		if (run.handedBack || this.stopped && !this.runs.holds(run)) {
-			// Cut off at shutdown (the worker wrote its outcome), or already written by
-			// the shutdown.
-			return;
-		}
-		this.finished.add(run);
-		wakeUp();
+		return next;
 	}
 
 	private void drainFinished() {
@@ -447,6 +711,8 @@ public final class JobWorker implements QueueSignals {
 	}
 
 	private void writeOutcomes(Instant now) {
+		// Cleared before the drain: an outcome queued after it wakes the loop again.
+		this.outcomesQueued.set(false);
 		drainFinished();
 		if (this.unwritten.isEmpty()) {
 			return;
@@ -471,7 +737,10 @@ public final class JobWorker implements QueueSignals {
 			JobRun run = this.unwritten.get(i);
 			this.runs.release(run);
 			if (applied[i]) {
-				this.listener.finished(run.job, run.completion, run.queueWait(), run.execution());
+				if (run.dispatched) {
+					// A job that left the buffer without starting had no run to report.
+					this.listener.finished(run.job, run.completion, run.queueWait(), run.execution());
+				}
 			}
 			else {
 				logger.warn(

@@ -112,10 +112,10 @@ final class RunningJobs {
 	long millisUntilNextDeadline(long nowNanos, long longest) {
 		long wait = longest;
 		for (JobRun run : this.runs.values()) {
-			if (run.hasTimeout() && !run.timedOut) {
+			if (run.hasTimeout() && run.dispatched && !run.timedOut) {
 				wait = Math.min(wait, millisUntil(nowNanos, run.deadline));
 			}
-			if (run.awaitsCancel() && !run.abandoned) {
+			if (run.awaitsCancel() && run.dispatched && !run.abandoned) {
 				wait = Math.min(wait, millisUntil(nowNanos, run.cancelDeadline()));
 			}
 		}
@@ -134,7 +134,8 @@ final class RunningJobs {
 	 */
 	void enforceTimeouts(long nowNanos, Instant now) {
 		for (JobRun run : this.runs.values()) {
-			if (run.abandoned) {
+			if (run.abandoned || !run.dispatched) {
+				// A run waiting for a slot is settled by the worker (see JobWorker).
 				continue;
 			}
 			if (run.awaitsCancel() && Ticker.reached(nowNanos, run.cancelDeadline()) && run.abandon()) {

@@ -18,15 +18,33 @@ import java.util.Objects;
  * still does
  * @param maxResultBytes largest result a handler may return, as UTF-8 JSON; a larger one
  * fails the run with {@code INVALID_OUTPUT:RESULT_TOO_LARGE}
+ * @param claimAhead how many jobs beyond its free slots the worker may hold claimed,
+ * waiting for a slot, so that a busy worker claims (and commits) once per many jobs; 0
+ * claims no more than the free slots; at most {@value #MAX_CLAIM_AHEAD}
  */
 public record WorkerSettings(String workerId, int concurrency, Duration pollInterval, Duration lease,
-		Duration shutdownTimeout, int maxSnoozes, Duration cancelTimeout, long maxResultBytes) {
+		Duration shutdownTimeout, int maxSnoozes, Duration cancelTimeout, long maxResultBytes, int claimAhead) {
 
 	/** Default of {@link #cancelTimeout()}. */
 	public static final Duration DEFAULT_CANCEL_TIMEOUT = Duration.ofSeconds(10);
 
 	/** Default of {@link #maxResultBytes()}: 2 MiB, as the default largest payload. */
 	public static final long DEFAULT_MAX_RESULT_BYTES = 2L * 1024 * 1024;
+
+	/**
+	 * Largest {@link #claimAhead()}: a process holding more jobs than it can start soon
+	 * keeps them from idle processes, and renews all their leases in one statement.
+	 */
+	public static final int MAX_CLAIM_AHEAD = 1000;
+
+	/**
+	 * Default of {@link #claimAhead()}: {@value #CLAIM_AHEAD_PER_SLOT} jobs per slot, at
+	 * least {@value #MIN_DEFAULT_CLAIM_AHEAD}.
+	 */
+	public static final int CLAIM_AHEAD_PER_SLOT = 16;
+
+	/** The smallest default {@link #claimAhead()}, for workers with few slots. */
+	public static final int MIN_DEFAULT_CLAIM_AHEAD = 64;
 
 	public WorkerSettings {
 		Objects.requireNonNull(workerId, "'workerId' must not be null");
@@ -50,6 +68,14 @@ public record WorkerSettings(String workerId, int concurrency, Duration pollInte
 		if (maxResultBytes < 1) {
 			throw new IllegalArgumentException("jobqueue.max-result-size must be positive, got " + maxResultBytes);
 		}
+		requireValidClaimAhead(claimAhead);
+	}
+
+	/** Settings with the default claim-ahead for the concurrency. */
+	public WorkerSettings(String workerId, int concurrency, Duration pollInterval, Duration lease,
+			Duration shutdownTimeout, int maxSnoozes, Duration cancelTimeout, long maxResultBytes) {
+		this(workerId, concurrency, pollInterval, lease, shutdownTimeout, maxSnoozes, cancelTimeout, maxResultBytes,
+				defaultClaimAhead(concurrency));
 	}
 
 	/** Settings with the default largest result. */
@@ -63,6 +89,32 @@ public record WorkerSettings(String workerId, int concurrency, Duration pollInte
 	public WorkerSettings(String workerId, int concurrency, Duration pollInterval, Duration lease,
 			Duration shutdownTimeout, int maxSnoozes) {
 		this(workerId, concurrency, pollInterval, lease, shutdownTimeout, maxSnoozes, DEFAULT_CANCEL_TIMEOUT);
+	}
+
+	/**
+	 * The default {@link #claimAhead()} of a worker with {@code concurrency} slots.
+	 */
+	public static int defaultClaimAhead(int concurrency) {
+		return Math.min(MAX_CLAIM_AHEAD, Math.max(MIN_DEFAULT_CLAIM_AHEAD, CLAIM_AHEAD_PER_SLOT * concurrency));
+	}
+
+	/**
+	 * Checks a claim-ahead bound.
+	 * @throws IllegalArgumentException saying what to set, when it cannot work
+	 */
+	public static void requireValidClaimAhead(int claimAhead) {
+		if (claimAhead < 0 || claimAhead > MAX_CLAIM_AHEAD) {
+			throw new IllegalArgumentException("jobqueue.worker.claim-ahead must be between 0 and " + MAX_CLAIM_AHEAD
+					+ ", got " + claimAhead + ": set it to how many jobs beyond its free slots a worker may hold "
+					+ "claimed (0 turns claim-ahead off; leave it unset for the default of " + CLAIM_AHEAD_PER_SLOT
+					+ " per slot, at least " + MIN_DEFAULT_CLAIM_AHEAD + ")");
+		}
+	}
+
+	/** This with another claim-ahead bound. */
+	public WorkerSettings withClaimAhead(int claimAhead) {
+		return new WorkerSettings(this.workerId, this.concurrency, this.pollInterval, this.lease, this.shutdownTimeout,
+				this.maxSnoozes, this.cancelTimeout, this.maxResultBytes, claimAhead);
 	}
 
 	private static void requirePositive(Duration value, String name) {

@@ -154,8 +154,47 @@ class ClaimPlannerTests {
 		assertThat(request.globalLimits()).containsOnly(entry("report", 2));
 	}
 
+	@Test
+	void claimAheadTakesMoreThanTheFreeSlotsForTypesThatMayWait() {
+		List<HandlerDefinition> handlers = List.of(handler("mail", 0, 0), handler("pdf", 4, 0));
+
+		ClaimRequest request = ClaimPlanner.plan("w1", 20, 2, handlers, Map.of("pdf", 1), LEASE_UNTIL);
+
+		assertThat(request.limit()).isEqualTo(20);
+		assertThat(request.unlimitedTypes()).containsExactly("mail");
+		assertThat(request.limitedTypes()).containsOnly(entry("pdf", 3));
+	}
+
+	@Test
+	void notRepeatableAndGloballyCappedTypesTakeOnlyTheSlotsFreeNow() {
+		HandlerDefinition once = new HandlerDefinition("once", (payload, context) -> null, 0, null, 0, false, "once");
+		List<HandlerDefinition> handlers = List.of(handler("mail", 0, 0), once);
+
+		ClaimRequest request = ClaimPlanner.plan("w1", 20, 2, handlers, Map.of(), LEASE_UNTIL);
+
+		assertThat(request.limitedTypes()).containsOnly(entry("once", 2));
+		assertThat(request.notRepeatableTypes()).containsExactly("once");
+		assertThat(ClaimPlanner.plan("w1", 20, 0, handlers, Map.of(), LEASE_UNTIL).limitedTypes()).isEmpty();
+	}
+
+	@Test
+	void typesThatMayNotWaitShareTheSlotsFreeNowInTurn() {
+		HandlerDefinition once = new HandlerDefinition("once", (payload, context) -> null, 0, null, 0, false, "once");
+		List<HandlerDefinition> handlers = List.of(handler("mail", 0, 0), once, handler("report", 0, 2));
+
+		ClaimRequest first = ClaimPlanner.plan("w1", 20, 1, handlers, Map.of(), LEASE_UNTIL, 0);
+		ClaimRequest second = ClaimPlanner.plan("w1", 20, 1, handlers, Map.of(), LEASE_UNTIL, 1);
+		ClaimRequest both = ClaimPlanner.plan("w1", 20, 3, handlers, Map.of(), LEASE_UNTIL, 0);
+
+		assertThat(first.limitedTypes()).containsOnly(entry("once", 1));
+		assertThat(first.globalLimits()).isEmpty();
+		assertThat(second.limitedTypes()).containsOnly(entry("report", 1));
+		assertThat(second.globalLimits()).containsOnly(entry("report", 2));
+		assertThat(both.limitedTypes()).containsOnly(entry("once", 2), entry("report", 1));
+	}
+
 	private static ClaimRequest plan(int freeSlots, List<HandlerDefinition> handlers, Map<String, Integer> busy) {
-		return ClaimPlanner.plan("w1", freeSlots, handlers, busy, LEASE_UNTIL);
+		return ClaimPlanner.plan("w1", freeSlots, freeSlots, handlers, busy, LEASE_UNTIL);
 	}
 
 	private static HandlerDefinition handler(String type, int concurrency, int globalConcurrency) {

@@ -4,10 +4,13 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
+import dev.jobqueue.ErrorCodes;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
@@ -28,8 +31,36 @@ public final class PostgresJobAdminStore implements JobAdminStore {
 			INSERT INTO {events} (job_id, at, event, actor, detail) VALUES (:job_id, :at, :event, :actor, :detail)
 			""";
 
-	private static final String CANCEL_PENDING = """
-			UPDATE {jobs} SET status = 'cancelled', finished_at = :now WHERE id = :job_id AND status = 'pending'
+	/** A job that has not started: pending, or waiting for other jobs. */
+	private static final String CANCEL_UNSTARTED = """
+			UPDATE {jobs} SET status = 'cancelled', finished_at = :now, waiting_for = 0
+			WHERE id = :job_id AND status IN ('pending', 'waiting')
+			""";
+
+	/**
+	 * A chain's unstarted steps, locked in id order first (as the settle of dependencies
+	 * locks waiting jobs), so a cancel of a chain and completions of its steps do not
+	 * deadlock.
+	 */
+	private static final String CANCEL_CHAIN_UNSTARTED = """
+			WITH locked AS (
+			    SELECT id FROM {jobs} WHERE chain_id = :chain_id AND status IN ('pending', 'waiting')
+			    ORDER BY id FOR UPDATE
+			)
+			UPDATE {jobs} SET status = 'cancelled', finished_at = :now, waiting_for = 0, error_code = :error_code,
+			    error_detail = 'its chain was cancelled'
+			WHERE id = ANY(ARRAY(SELECT id FROM locked)) AND status IN ('pending', 'waiting')
+			RETURNING id
+			""";
+
+	/**
+	 * A chain's running steps: their workers stop them (at once when notified, else at
+	 * their next lease renewal), and their success creates no continuation.
+	 */
+	private static final String CANCEL_CHAIN_RUNNING = """
+			UPDATE {jobs} SET cancel_requested = true
+			WHERE chain_id = :chain_id AND status = 'running'
+			RETURNING id, pg_notify(:channel, replace(:message, '#', id::text))
 			""";
 
 	/**
@@ -50,10 +81,19 @@ public final class PostgresJobAdminStore implements JobAdminStore {
 			RETURNING %s
 			""".formatted(NOTIFY);
 
-	private static final String SELECT_JOB = """
+	private static final String JOB_COLUMNS = """
 			SELECT id, type, status, priority, payload, result, dedup_key, attempts, max_attempts, run_at, created_at,
-			       started_at, finished_at, worker_id, heartbeat_at, lease_until, error_code, error_detail, cancel_requested
+			       started_at, finished_at, worker_id, heartbeat_at, lease_until, error_code, error_detail, cancel_requested,
+			       chain_id, chain_index, waiting_for
+			""";
+
+	private static final String SELECT_JOB = JOB_COLUMNS + """
 			FROM {jobs} WHERE id = :job_id
+			""";
+
+	/** A chain's steps, from jobs_chain_idx. */
+	private static final String SELECT_CHAIN = JOB_COLUMNS + """
+			FROM {jobs} WHERE chain_id = :chain_id ORDER BY chain_index, id
 			""";
 
 	private static final String INSERT_PAUSED_TYPE = """
@@ -88,12 +128,13 @@ public final class PostgresJobAdminStore implements JobAdminStore {
 	@Override
 	public boolean cancel(long id, Instant now) {
 		return this.database.write("cancel job " + id, (connection) -> {
-			try (PgSql.Statement cancel = sql(CANCEL_PENDING).prepare(connection);
+			try (PgSql.Statement cancel = sql(CANCEL_UNSTARTED).prepare(connection);
 					PgSql.Statement event = sql(INSERT_EVENT).prepare(connection)) {
 				cancel.set("now", now).set("job_id", id);
 				if (cancel.executeUpdate() == 1) {
-					PostgresJobStore.addEvent(event, id, now, "CANCELLED", "api", "cancelled while pending");
+					PostgresJobStore.addEvent(event, id, now, "CANCELLED", "api", "cancelled before it ran");
 					event.executeBatch();
+					this.jobs.links().settle(connection, Map.of(id, "cancelled"), "api", now);
 					return true;
 				}
 				try (PgSql.Statement request = sql(REQUEST_CANCEL_RUNNING).prepare(connection)) {
@@ -154,6 +195,61 @@ public final class PostgresJobAdminStore implements JobAdminStore {
 		});
 	}
 
+	@Override
+	public List<Long> cancelChain(long chainId, Instant now) {
+		return this.database.writeJoiningTransaction("cancel chain " + chainId, (connection) -> {
+			List<Long> steps = new ArrayList<>();
+			Map<Long, String> cancelled = new LinkedHashMap<>();
+			try (PgSql.Statement unstarted = sql(CANCEL_CHAIN_UNSTARTED).prepare(connection);
+					PgSql.Statement running = sql(CANCEL_CHAIN_RUNNING).prepare(connection);
+					PgSql.Statement event = sql(INSERT_EVENT).prepare(connection)) {
+				unstarted.set("now", now).set("chain_id", chainId).set("error_code", ErrorCodes.CANCELLED_CHAIN);
+				try (ResultSet rows = unstarted.executeQuery()) {
+					while (rows.next()) {
+						long id = rows.getLong(1);
+						steps.add(id);
+						cancelled.put(id, "cancelled");
+						PostgresJobStore.addEvent(event, id, now, "CANCELLED", "api",
+								"chain " + chainId + " cancelled");
+					}
+				}
+				running.set("chain_id", chainId);
+				this.jobs.notification(running, PostgresNotifications.CANCEL + "#");
+				try (ResultSet rows = running.executeQuery()) {
+					while (rows.next()) {
+						long id = rows.getLong(1);
+						steps.add(id);
+						PostgresJobStore.addEvent(event, id, now, "CANCEL_REQUESTED", "api",
+								"chain " + chainId + " cancelled: the handler is interrupted");
+					}
+				}
+				event.executeBatch();
+			}
+			if (!cancelled.isEmpty()) {
+				this.jobs.links().settle(connection, cancelled, "api", now);
+			}
+			steps.sort(null);
+			return steps;
+		}, () -> {
+		});
+	}
+
+	@Override
+	public List<Job> findChain(long chainId) {
+		return this.database.read("read chain " + chainId, (connection) -> {
+			List<Job> steps = new ArrayList<>();
+			try (PgSql.Statement select = sql(SELECT_CHAIN).prepare(connection)) {
+				select.set("chain_id", chainId);
+				try (ResultSet rows = select.executeQuery()) {
+					while (rows.next()) {
+						steps.add(mapJob(rows));
+					}
+				}
+			}
+			return steps;
+		});
+	}
+
 	private static Job mapJob(ResultSet rows) throws SQLException {
 		return new Job(rows.getLong("id"), rows.getString("type"), JobStatus.fromDbValue(rows.getString("status")),
 				rows.getInt("priority"), rows.getString("payload"), rows.getString("result"),
@@ -161,7 +257,8 @@ public final class PostgresJobAdminStore implements JobAdminStore {
 				PgSql.instant(rows, "run_at"), PgSql.instant(rows, "created_at"), PgSql.instant(rows, "started_at"),
 				PgSql.instant(rows, "finished_at"), rows.getString("worker_id"), PgSql.instant(rows, "heartbeat_at"),
 				PgSql.instant(rows, "lease_until"), rows.getString("error_code"), rows.getString("error_detail"),
-				rows.getBoolean("cancel_requested"));
+				rows.getBoolean("cancel_requested"), rows.getObject("chain_id", Long.class),
+				rows.getObject("chain_index", Integer.class), rows.getInt("waiting_for"));
 	}
 
 	@Override

@@ -7,7 +7,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -42,6 +44,12 @@ public final class PostgresJobStore implements JobStore {
 	 * if a row was inserted.
 	 */
 	private static final String NOTIFY = "(SELECT pg_notify(:channel, :message))";
+
+	/**
+	 * Whether jobs wait for the updated job {@code j}: one probe of the dependency
+	 * table's primary key, so only a job with dependents costs a settle statement.
+	 */
+	private static final String HAS_DEPENDENTS = "EXISTS (SELECT 1 FROM {dependencies} d WHERE d.depends_on = j.id)";
 
 	static final String INSERT_JOB = """
 			WITH inserted AS (
@@ -98,38 +106,38 @@ public final class PostgresJobStore implements JobStore {
 			), event_rows AS (
 			    INSERT INTO {events} (job_id, at, event, actor) SELECT id, :now, 'SUCCEEDED', :worker_id FROM done
 			)
-			SELECT id FROM done
+			SELECT id, EXISTS (SELECT 1 FROM {dependencies} d WHERE d.depends_on = done.id) FROM done
 			""";
 
 	private static final String MARK_FAILED = """
-			UPDATE {jobs}
+			UPDATE {jobs} j
 			SET status = 'failed', finished_at = :now, lease_until = NULL, error_code = :error_code,
 			    error_detail = :error_detail
-			WHERE id = :job_id AND runs = :run AND status = 'running'
-			RETURNING status
-			""";
+			WHERE j.id = :job_id AND j.runs = :run AND j.status = 'running'
+			RETURNING j.status, %s
+			""".formatted(HAS_DEPENDENTS);
 
 	private static final String MARK_CANCELLED = """
-			UPDATE {jobs}
+			UPDATE {jobs} j
 			SET status = 'cancelled', finished_at = :now, lease_until = NULL
-			WHERE id = :job_id AND runs = :run AND status = 'running'
-			RETURNING status
-			""";
+			WHERE j.id = :job_id AND j.runs = :run AND j.status = 'running'
+			RETURNING j.status, %s
+			""".formatted(HAS_DEPENDENTS);
 
 	/**
 	 * Back to pending: a retry after its backoff, or (giving the attempt back) a snooze
 	 * or hand-back.
 	 */
 	private static final String MARK_PENDING_AGAIN = """
-			UPDATE {jobs}
-			SET status = CASE WHEN cancel_requested THEN 'cancelled' ELSE 'pending' END,
-			    finished_at = CASE WHEN cancel_requested THEN :now::timestamptz END,
-			    run_at = :next_run_at, lease_until = NULL, error_code = coalesce(:error_code::text, error_code),
-			    error_detail = coalesce(:error_detail::text, error_detail), attempts = attempts - :gives_back,
-			    snoozes = snoozes + :snoozed
-			WHERE id = :job_id AND runs = :run AND status = 'running'
-			RETURNING status
-			""";
+			UPDATE {jobs} j
+			SET status = CASE WHEN j.cancel_requested THEN 'cancelled' ELSE 'pending' END,
+			    finished_at = CASE WHEN j.cancel_requested THEN :now::timestamptz END,
+			    run_at = :next_run_at, lease_until = NULL, error_code = coalesce(:error_code::text, j.error_code),
+			    error_detail = coalesce(:error_detail::text, j.error_detail), attempts = j.attempts - :gives_back,
+			    snoozes = j.snoozes + :snoozed
+			WHERE j.id = :job_id AND j.runs = :run AND j.status = 'running'
+			RETURNING j.status, %s
+			""".formatted(HAS_DEPENDENTS);
 
 	private static final String FINISH_ATTEMPT = """
 			UPDATE {attempts} SET finished_at = :now, outcome = :outcome, error_code = :error_code,
@@ -189,8 +197,9 @@ public final class PostgresJobStore implements JobStore {
 			                       THEN :now::timestamptz END,
 			    run_at = :now, lease_until = NULL
 			WHERE j.id = ANY(ARRAY(SELECT id FROM expired)) AND j.status = 'running' AND j.lease_until < :now
-			RETURNING j.id, j.runs, j.status, j.error_code, j.error_detail
-			""";
+			RETURNING j.id, j.runs, j.status, j.error_code, j.error_detail, %s
+			"""
+		.formatted(HAS_DEPENDENTS);
 
 	/**
 	 * One lease as it was seen expired: fenced on the run and the lease's end, so a
@@ -211,8 +220,9 @@ public final class PostgresJobStore implements JobStore {
 			                       THEN :now::timestamptz END,
 			    run_at = :now, lease_until = NULL
 			WHERE j.id = :job_id AND j.runs = :run AND j.lease_until = :lease_until AND j.status = 'running'
-			RETURNING j.id, j.runs, j.status, j.error_code, j.error_detail
-			""";
+			RETURNING j.id, j.runs, j.status, j.error_code, j.error_detail, %s
+			"""
+		.formatted(HAS_DEPENDENTS);
 
 	private static final String ANY_EXPIRED_LEASE = """
 			SELECT 1 FROM {jobs} WHERE status = 'running' AND lease_until < :now LIMIT 1
@@ -237,11 +247,18 @@ public final class PostgresJobStore implements JobStore {
 
 	private final PostgresNotifications notifications;
 
+	private final PostgresLinks links;
+
 	public PostgresJobStore(PostgresDatabase database, PostgresTables tables, PostgresNotifications notifications) {
 		this.database = Objects.requireNonNull(database, "'database' must not be null");
 		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
 		this.notifications = Objects.requireNonNull(notifications, "'notifications' must not be null");
 		this.claims = new PostgresClaims(tables);
+		this.links = new PostgresLinks(tables, notifications);
+	}
+
+	PostgresLinks links() {
+		return this.links;
 	}
 
 	public PostgresDatabase database() {
@@ -260,12 +277,16 @@ public final class PostgresJobStore implements JobStore {
 		// and NOTIFY): atomic by
 		// itself, so outside a caller's transaction it needs no BEGIN and COMMIT of its
 		// own.
-		boolean oneStatement = jobs.size() == 1 || jobs.stream().allMatch((job) -> job.dedupKey() == null);
+		boolean oneStatement = !PostgresLinks.linked(jobs)
+				&& (jobs.size() == 1 || jobs.stream().allMatch((job) -> job.dedupKey() == null));
 		return this.database.writeJoiningTransaction(action, (connection) -> insertJobs(connection, jobs, now),
 				afterCommit, oneStatement);
 	}
 
 	List<Long> insertJobs(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {
+		if (PostgresLinks.linked(jobs)) {
+			return this.links.insert(connection, jobs, now);
+		}
 		if (jobs.size() > 1 && jobs.stream().allMatch((job) -> job.dedupKey() == null)) {
 			return insertJobsWithoutDedupKeys(connection, jobs, now);
 		}
@@ -368,11 +389,14 @@ public final class PostgresJobStore implements JobStore {
 		if (request.isEmpty()) {
 			return new CompleteAndClaim(complete(completions, workerId, now), List.of());
 		}
-		return this.database.write("record the outcome of " + completions.size() + " job(s) and claim jobs",
-				(connection) -> {
-					boolean[] applied = writeCompletions(connection, completions, workerId, now);
-					return new CompleteAndClaim(applied, this.claims.claim(connection, request, now));
-				});
+		int[] turnedPending = new int[1];
+		CompleteAndClaim result = this.database
+			.write("record the outcome of " + completions.size() + " job(s) and claim jobs", (connection) -> {
+				boolean[] applied = writeCompletions(connection, completions, workerId, now, turnedPending);
+				return new CompleteAndClaim(applied, this.claims.claim(connection, request, now));
+			});
+		wakeUpIf(turnedPending);
+		return result;
 	}
 
 	@Override
@@ -380,27 +404,45 @@ public final class PostgresJobStore implements JobStore {
 		if (completions.isEmpty()) {
 			return new boolean[0];
 		}
-		return this.database.write("record the outcome of " + completions.size() + " job(s)",
-				(connection) -> writeCompletions(connection, completions, workerId, now));
+		int[] turnedPending = new int[1];
+		boolean[] applied = this.database.write("record the outcome of " + completions.size() + " job(s)",
+				(connection) -> writeCompletions(connection, completions, workerId, now, turnedPending));
+		wakeUpIf(turnedPending);
+		return applied;
 	}
 
+	/**
+	 * Jobs that turned pending when a job they waited for finished: this process's worker
+	 * hears of them at once (other processes by the notification the settle sent).
+	 */
+	private void wakeUpIf(int[] turnedPending) {
+		if (turnedPending[0] > 0) {
+			this.notifications.localJobsEnqueued();
+		}
+	}
+
+	/**
+	 * Writes the outcomes, then the continuations of applied successes, then settles the
+	 * jobs waiting for the jobs that finished, all in the caller's transaction.
+	 */
 	private boolean[] writeCompletions(Connection connection, List<Completion> completions, String workerId,
-			Instant now) throws SQLException {
+			Instant now, int[] turnedPending) throws SQLException {
 		boolean[] applied = new boolean[completions.size()];
+		Map<Long, String> finishedWithDependents = new LinkedHashMap<>();
 		List<Integer> successes = new ArrayList<>();
 		List<Integer> others = new ArrayList<>();
 		for (int i = 0; i < completions.size(); i++) {
 			(completions.get(i).kind() == Completion.Kind.SUCCEEDED ? successes : others).add(i);
 		}
 		if (!successes.isEmpty()) {
-			markSucceeded(connection, completions, successes, applied, workerId, now);
+			markSucceeded(connection, completions, successes, applied, workerId, now, finishedWithDependents);
 		}
 		if (!others.isEmpty()) {
 			try (PgSql.Statement attempt = sql(FINISH_ATTEMPT).prepare(connection);
 					PgSql.Statement event = sql(INSERT_EVENT).prepare(connection)) {
 				for (int i : others) {
 					Completion completion = completions.get(i);
-					String status = markOther(connection, completion, now);
+					String status = markOther(connection, completion, now, finishedWithDependents);
 					applied[i] = status != null;
 					if (applied[i]) {
 						recordOutcome(attempt, event, completion, status, workerId, now);
@@ -410,11 +452,21 @@ public final class PostgresJobStore implements JobStore {
 				event.executeBatch();
 			}
 		}
+		for (int i : successes) {
+			Completion completion = completions.get(i);
+			if (applied[i] && !completion.next().isEmpty()) {
+				this.links.continueChain(connection, completion, workerId, now);
+			}
+		}
+		if (!finishedWithDependents.isEmpty()) {
+			turnedPending[0] += this.links.settle(connection, finishedWithDependents, workerId, now);
+		}
 		return applied;
 	}
 
 	private void markSucceeded(Connection connection, List<Completion> completions, List<Integer> successes,
-			boolean[] applied, String workerId, Instant now) throws SQLException {
+			boolean[] applied, String workerId, Instant now, Map<Long, String> finishedWithDependents)
+			throws SQLException {
 		Long[] ids = new Long[successes.size()];
 		Integer[] runs = new Integer[successes.size()];
 		String[] results = new String[successes.size()];
@@ -434,6 +486,9 @@ public final class PostgresJobStore implements JobStore {
 			try (ResultSet rows = succeed.executeQuery()) {
 				while (rows.next()) {
 					done.add(rows.getLong(1));
+					if (rows.getBoolean(2)) {
+						finishedWithDependents.put(rows.getLong(1), "succeeded");
+					}
 				}
 			}
 		}
@@ -445,7 +500,8 @@ public final class PostgresJobStore implements JobStore {
 	/**
 	 * @return the job's new status, or {@code null} if the run no longer holds the job
 	 */
-	private String markOther(Connection connection, Completion completion, Instant now) throws SQLException {
+	private String markOther(Connection connection, Completion completion, Instant now,
+			Map<Long, String> finishedWithDependents) throws SQLException {
 		PgSql.Statement mark = switch (completion.kind()) {
 			case FAILED -> sql(MARK_FAILED).prepare(connection)
 				.set("error_code", completion.errorCode())
@@ -454,14 +510,22 @@ public final class PostgresJobStore implements JobStore {
 			default -> sql(MARK_PENDING_AGAIN).prepare(connection)
 				.set("next_run_at", completion.nextRunAt())
 				.set("error_code", completion.errorCode())
-				.set("error_detail", completion.errorDetail())
+				.set("error_detail",
+						(completion.kind() == Completion.Kind.HANDED_BACK) ? null : completion.errorDetail())
 				.set("gives_back", (completion.kind() != Completion.Kind.RETRY) ? 1 : 0)
 				.set("snoozed", (completion.kind() == Completion.Kind.SNOOZED) ? 1 : 0);
 		};
 		try (mark) {
 			mark.set("now", now).set("job_id", completion.jobId()).set("run", completion.run());
 			try (ResultSet rows = mark.executeQuery()) {
-				return rows.next() ? rows.getString(1) : null;
+				if (!rows.next()) {
+					return null;
+				}
+				String status = rows.getString(1);
+				if (!"pending".equals(status) && rows.getBoolean(2)) {
+					finishedWithDependents.put(completion.jobId(), status);
+				}
+				return status;
 			}
 		}
 	}
@@ -495,8 +559,11 @@ public final class PostgresJobStore implements JobStore {
 			case SNOOZED ->
 				addEvent(event, completion.jobId(), now, "SNOOZED", workerId, "until " + completion.nextRunAt());
 			case CANCELLED -> addEvent(event, completion.jobId(), now, "CANCELLED", workerId, null);
-			case HANDED_BACK -> addEvent(event, completion.jobId(), now, "HANDED_BACK", workerId,
-					"worker stopped before the run ended");
+			// A hand-back's detail (claimed ahead, never started) says more than the
+			// default.
+			case HANDED_BACK ->
+				addEvent(event, completion.jobId(), now, "HANDED_BACK", workerId, (completion.errorDetail() != null)
+						? completion.errorDetail() : "worker stopped before the run ended");
 		}
 	}
 
@@ -559,17 +626,23 @@ public final class PostgresJobStore implements JobStore {
 		if (!any) {
 			return 0;
 		}
-		return this.database.write("recover jobs with expired leases", (connection) -> {
+		int[] turnedPending = new int[1];
+		int recovered = this.database.write("recover jobs with expired leases", (connection) -> {
+			Map<Long, String> finishedWithDependents = new LinkedHashMap<>();
+			int count;
 			try (PgSql.Statement recover = sql(RECOVER_EXPIRED).prepare(connection);
 					PgSql.Statement attempt = sql(FINISH_ATTEMPT).prepare(connection);
 					PgSql.Statement event = sql(INSERT_EVENT).prepare(connection)) {
 				recover.set("now", now).set("limit", limit);
-				int recovered = recordRecovered(recover, attempt, event, now);
+				count = recordRecovered(recover, attempt, event, now, finishedWithDependents);
 				attempt.executeBatch();
 				event.executeBatch();
-				return recovered;
 			}
+			turnedPending[0] = settle(connection, finishedWithDependents, now);
+			return count;
 		});
+		wakeUpIf(turnedPending);
+		return recovered;
 	}
 
 	@Override
@@ -593,8 +666,10 @@ public final class PostgresJobStore implements JobStore {
 		if (leases.isEmpty()) {
 			return 0;
 		}
-		return this.database.write("recover jobs with expired leases", (connection) -> {
+		int[] turnedPending = new int[1];
+		int count = this.database.write("recover jobs with expired leases", (connection) -> {
 			int recovered = 0;
+			Map<Long, String> finishedWithDependents = new LinkedHashMap<>();
 			try (PgSql.Statement recover = sql(RECOVER_SEEN).prepare(connection);
 					PgSql.Statement attempt = sql(FINISH_ATTEMPT).prepare(connection);
 					PgSql.Statement event = sql(INSERT_EVENT).prepare(connection)) {
@@ -603,13 +678,16 @@ public final class PostgresJobStore implements JobStore {
 						.set("job_id", lease.jobId())
 						.set("run", lease.run())
 						.set("lease_until", lease.leaseUntil());
-					recovered += recordRecovered(recover, attempt, event, now);
+					recovered += recordRecovered(recover, attempt, event, now, finishedWithDependents);
 				}
 				attempt.executeBatch();
 				event.executeBatch();
 			}
+			turnedPending[0] = settle(connection, finishedWithDependents, now);
 			return recovered;
 		});
+		wakeUpIf(turnedPending);
+		return count;
 	}
 
 	@Override
@@ -636,7 +714,7 @@ public final class PostgresJobStore implements JobStore {
 	 * back.
 	 */
 	private static int recordRecovered(PgSql.Statement recover, PgSql.Statement attempt, PgSql.Statement event,
-			Instant now) throws SQLException {
+			Instant now, Map<Long, String> finishedWithDependents) throws SQLException {
 		int recovered = 0;
 		try (ResultSet rows = recover.executeQuery()) {
 			while (rows.next()) {
@@ -644,6 +722,9 @@ public final class PostgresJobStore implements JobStore {
 				long id = rows.getLong(1);
 				String status = rows.getString(3);
 				String detail = rows.getString(5);
+				if (!"pending".equals(status) && rows.getBoolean(6)) {
+					finishedWithDependents.put(id, status);
+				}
 				attempt.set("now", now)
 					.set("outcome", "LEASE_EXPIRED")
 					.set("error_code", "LEASE_EXPIRED:WORKER_LOST")
@@ -661,6 +742,12 @@ public final class PostgresJobStore implements JobStore {
 			}
 		}
 		return recovered;
+	}
+
+	private int settle(Connection connection, Map<Long, String> finishedWithDependents, Instant now)
+			throws SQLException {
+		return finishedWithDependents.isEmpty() ? 0
+				: this.links.settle(connection, finishedWithDependents, "recovery", now);
 	}
 
 	@Override

@@ -107,6 +107,19 @@ public final class PostgresNotifications implements AutoCloseable {
 		return kind + "/" + this.node;
 	}
 
+	/**
+	 * Tells this process's worker that jobs became claimable in a transaction it just
+	 * committed (other processes hear of them by the notification sent in it).
+	 */
+	void localJobsEnqueued() {
+		try {
+			this.signals.jobsEnqueued();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not wake up the worker: {}", ex.toString());
+		}
+	}
+
 	/** Whether notifications arrive now. */
 	public boolean listening() {
 		return this.listening;

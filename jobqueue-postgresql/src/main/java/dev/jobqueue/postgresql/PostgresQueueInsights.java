@@ -22,6 +22,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 
+import dev.jobqueue.DependencyPolicy;
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.QueueInsights;
@@ -101,9 +102,41 @@ public final class PostgresQueueInsights implements QueueInsights {
 
 	private static final String JOB = """
 			SELECT %s, lease_until, error_detail, dedup_key, cancel_requested, trace_parent,
-			       length(payload), substr(payload, 1, :preview), length(result), substr(result, 1, :preview)
+			       length(payload), substr(payload, 1, :preview), length(result), substr(result, 1, :preview),
+			       chain_id, chain_index, waiting_for, dependency_policy
 			FROM {jobs} WHERE id = :job_id
 			""".formatted(SUMMARY_COLUMNS);
+
+	/** A chain's first steps, from jobs_chain_idx. */
+	static final String CHAIN_STEPS = """
+			SELECT %s FROM {jobs} WHERE chain_id = :chain_id ORDER BY chain_index, id LIMIT :limit
+			""".formatted(SUMMARY_COLUMNS);
+
+	static final String CHAIN_LENGTH = """
+			SELECT count(*) FROM {jobs} WHERE chain_id = :chain_id
+			""";
+
+	/** What a job waits for, from job_dependencies_job_idx. */
+	static final String WAITS_FOR = """
+			SELECT %s FROM {jobs} WHERE id = ANY(ARRAY(
+			    SELECT depends_on FROM {dependencies} WHERE job_id = :job_id ORDER BY depends_on LIMIT :limit))
+			ORDER BY id
+			""".formatted(SUMMARY_COLUMNS);
+
+	static final String WAITS_FOR_COUNT = """
+			SELECT count(*) FROM {dependencies} WHERE job_id = :job_id
+			""";
+
+	/** What waits for a job, from the dependency table's primary key. */
+	static final String WAITED_BY = """
+			SELECT %s FROM {jobs} WHERE id = ANY(ARRAY(
+			    SELECT job_id FROM {dependencies} WHERE depends_on = :job_id ORDER BY job_id LIMIT :limit))
+			ORDER BY id
+			""".formatted(SUMMARY_COLUMNS);
+
+	static final String WAITED_BY_COUNT = """
+			SELECT count(*) FROM {dependencies} WHERE depends_on = :job_id
+			""";
 
 	private static final String ATTEMPTS = """
 			SELECT run, attempt, worker_id, started_at, finished_at, outcome, error_code, error_detail, error_trace
@@ -216,7 +249,7 @@ public final class PostgresQueueInsights implements QueueInsights {
 	@Override
 	public Optional<JobDetail> job(long id, int payloadPreviewChars) {
 		int preview = Math.max(0, payloadPreviewChars);
-		return this.database.read("read job " + id, (connection) -> {
+		return this.database.readConsistent("read job " + id, (connection) -> {
 			try (PgSql.Statement select = sql(JOB).prepare(connection)) {
 				select.set("preview", Math.max(1, preview)).set("job_id", id);
 				try (ResultSet rows = select.executeQuery()) {
@@ -226,9 +259,15 @@ public final class PostgresQueueInsights implements QueueInsights {
 					JobSummary job = summary(rows);
 					Text payload = text(rows, 19, preview);
 					Text result = (rows.getObject(21) != null) ? text(rows, 21, preview) : null;
-					return Optional.of(new JobDetail(job, PgSql.instant(rows, "lease_until"), rows.getString(15),
+					Long chainId = rows.getObject("chain_id", Long.class);
+					Integer chainIndex = rows.getObject("chain_index", Integer.class);
+					int waitingFor = rows.getInt("waiting_for");
+					String policy = rows.getString("dependency_policy");
+					JobDetail detail = new JobDetail(job, PgSql.instant(rows, "lease_until"), rows.getString(15),
 							rows.getString(16), rows.getBoolean(17), TraceHeaders.traceParent(rows.getString(18)),
-							payload, result, attempts(connection, id), events(connection, id)));
+							payload, result, attempts(connection, id), events(connection, id));
+					return Optional
+						.of(detail.withLinks(links(connection, id, chainId, chainIndex, waitingFor, policy)));
 				}
 			}
 		});
@@ -476,6 +515,33 @@ public final class PostgresQueueInsights implements QueueInsights {
 		return new StorageState("postgresql", this.database.location(), bytes, 0, 8192, bytes / 8192, 0,
 				this.database.retries(),
 				Map.of("schema", this.tables.schema(), "tables", tables, "connections", connections));
+	}
+
+	/**
+	 * A job's chain and dependencies: lists of at most {@link JobLinks#MAX_LISTED} jobs,
+	 * exact counts.
+	 */
+	private JobLinks links(Connection connection, long id, Long chainId, Integer chainIndex, int waitingFor,
+			String policy) throws SQLException {
+		int limit = JobLinks.MAX_LISTED;
+		List<JobSummary> steps = List.of();
+		long chainLength = 0;
+		if (chainId != null) {
+			steps = summaries(sql(CHAIN_STEPS).prepare(connection).set("chain_id", chainId).set("limit", limit));
+			chainLength = singleLong(connection, sql(CHAIN_LENGTH).prepare(connection).set("chain_id", chainId));
+		}
+		long waitsForCount = singleLong(connection, sql(WAITS_FOR_COUNT).prepare(connection).set("job_id", id));
+		List<JobSummary> waitsFor = (waitsForCount > 0)
+				? summaries(sql(WAITS_FOR).prepare(connection).set("job_id", id).set("limit", limit)) : List.of();
+		long waitedByCount = singleLong(connection, sql(WAITED_BY_COUNT).prepare(connection).set("job_id", id));
+		List<JobSummary> waitedBy = (waitedByCount > 0)
+				? summaries(sql(WAITED_BY).prepare(connection).set("job_id", id).set("limit", limit)) : List.of();
+		if (chainId == null && waitsForCount == 0 && waitedByCount == 0 && policy == null) {
+			return JobLinks.NONE;
+		}
+		return new JobLinks(chainId, chainIndex, steps, chainLength, waitingFor,
+				(policy != null) ? DependencyPolicy.fromDbValue(policy) : null, waitsFor, waitsForCount, waitedBy,
+				waitedByCount);
 	}
 
 	private List<Attempt> attempts(Connection connection, long id) throws SQLException {

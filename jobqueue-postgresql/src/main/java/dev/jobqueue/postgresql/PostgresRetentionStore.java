@@ -6,6 +6,7 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 import dev.jobqueue.JobStatus;
@@ -68,9 +69,42 @@ public final class PostgresRetentionStore implements RetentionStore {
 	 */
 	static final String DELETE_FINISHED = """
 			DELETE FROM {jobs} WHERE id = ANY(ARRAY(
-			    SELECT id FROM {jobs}
-			    WHERE status = :status AND type = :type AND finished_at < :finished_before AND finished_at IS NOT NULL
+			    SELECT f.id FROM {jobs} f
+			    WHERE f.status = :status AND f.type = :type AND f.finished_at < :finished_before
+			      AND f.finished_at IS NOT NULL AND f.chain_id IS NULL
+			      AND NOT EXISTS (SELECT 1 FROM {dependencies} d JOIN {jobs} w ON w.id = d.job_id
+			                      WHERE d.depends_on = f.id AND w.status IN ('waiting', 'pending', 'running'))
 			    LIMIT :limit))
+			""";
+
+	/**
+	 * Whole chains, oldest first: the chain index is read in chain order and each chain
+	 * checked as a group, so the scan stops after {@code :limit} deletable chains. A step
+	 * is finished before the cutoff of its status (a status without a cutoff is kept),
+	 * and no unfinished job outside the chain waits for one of its steps. The delete
+	 * takes only finished steps, so a step retried meanwhile stays.
+	 */
+	static final String DELETE_FINISHED_CHAINS = """
+			WITH chains AS (
+			    SELECT s.chain_id FROM {jobs} s
+			    WHERE s.chain_id IS NOT NULL
+			    GROUP BY s.chain_id
+			    HAVING bool_and(coalesce(
+			               (s.status = 'succeeded' AND s.finished_at < :succeeded_before)
+			               OR (s.status = 'failed' AND s.finished_at < :failed_before)
+			               OR (s.status = 'cancelled' AND s.finished_at < :cancelled_before), false))
+			       AND NOT EXISTS (SELECT 1 FROM {jobs} c JOIN {dependencies} d ON d.depends_on = c.id
+			                       JOIN {jobs} w ON w.id = d.job_id
+			                       WHERE c.chain_id = s.chain_id AND w.status IN ('waiting', 'pending', 'running')
+			                         AND w.chain_id IS DISTINCT FROM s.chain_id)
+			    ORDER BY s.chain_id
+			    LIMIT :limit
+			), deleted AS (
+			    DELETE FROM {jobs} WHERE chain_id = ANY(ARRAY(SELECT chain_id FROM chains))
+			        AND status IN ('succeeded', 'failed', 'cancelled')
+			    RETURNING 1
+			)
+			SELECT count(*) FROM deleted
 			""";
 
 	/** Tables and indexes of the queue (heap, TOAST and indexes of each table). */
@@ -80,8 +114,8 @@ public final class PostgresRetentionStore implements RetentionStore {
 			WHERE n.nspname = :schema AND c.relkind = 'r' AND c.relname = ANY(:tables::text[])
 			""";
 
-	static final List<String> TABLES = List.of("jobs", "job_attempts", "job_events", "job_workers", "job_housekeeping",
-			"job_schedules", "job_paused_types");
+	static final List<String> TABLES = List.of("jobs", "job_attempts", "job_events", "job_dependencies", "job_workers",
+			"job_housekeeping", "job_schedules", "job_paused_types");
 
 	private final PostgresDatabase database;
 
@@ -151,6 +185,25 @@ public final class PostgresRetentionStore implements RetentionStore {
 					.set("finished_before", finishedBefore)
 					.set("limit", limit)
 					.executeUpdate();
+			}
+		});
+	}
+
+	@Override
+	public int deleteFinishedChains(Map<JobStatus, Instant> finishedBefore, int limit) {
+		Objects.requireNonNull(finishedBefore, "'finishedBefore' must not be null");
+		if (limit <= 0 || finishedBefore.isEmpty()) {
+			return 0;
+		}
+		return this.database.write("delete expired chains", (connection) -> {
+			try (PgSql.Statement delete = sql(DELETE_FINISHED_CHAINS).prepare(connection)) {
+				delete.set("succeeded_before", finishedBefore.get(JobStatus.SUCCEEDED))
+					.set("failed_before", finishedBefore.get(JobStatus.FAILED))
+					.set("cancelled_before", finishedBefore.get(JobStatus.CANCELLED))
+					.set("limit", limit);
+				try (ResultSet rows = delete.executeQuery()) {
+					return rows.next() ? rows.getInt(1) : 0;
+				}
 			}
 		});
 	}

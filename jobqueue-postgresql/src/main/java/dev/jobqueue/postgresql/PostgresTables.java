@@ -70,15 +70,17 @@ public final class PostgresTables {
 	}
 
 	/**
-	 * Replaces {@code {jobs}}, {@code {attempts}}, {@code {events}}, {@code {workers}},
-	 * {@code {schedules}}, {@code {paused}} and {@code {housekeeping}} by their qualified
-	 * names and parses the {@code :name} parameters, once per template.
+	 * Replaces {@code {jobs}}, {@code {attempts}}, {@code {events}},
+	 * {@code {dependencies}}, {@code {workers}}, {@code {schedules}}, {@code {paused}}
+	 * and {@code {housekeeping}} by their qualified names and parses the {@code :name}
+	 * parameters, once per template.
 	 */
 	PgSql sql(String template) {
 		return this.parsed.computeIfAbsent(template,
 				(key) -> PgSql.parse(key.replace("{jobs}", jobs())
 					.replace("{attempts}", qualified("job_attempts"))
 					.replace("{events}", qualified("job_events"))
+					.replace("{dependencies}", qualified("job_dependencies"))
 					.replace("{workers}", qualified("job_workers"))
 					.replace("{schedules}", qualified("job_schedules"))
 					.replace("{paused}", qualified("job_paused_types"))

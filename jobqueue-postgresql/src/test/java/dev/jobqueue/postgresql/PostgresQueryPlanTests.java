@@ -67,7 +67,81 @@ class PostgresQueryPlanTests {
 				SELECT 'type' || (i % 10), 'running', 0, '{}', 1, 3, 1, t, t, t, t, t + interval '30 s', 'w2'
 				FROM generate_series(1, 40) i, LATERAL (SELECT timestamptz '2030-01-09T23:59' + i * interval '1 s') s(t)
 				""");
+		// A fan-out of 10,000 running children and the join waiting for them.
+		this.db.execute(
+				"""
+						INSERT INTO jobs (type, status, priority, payload, attempts, max_attempts, runs, run_at, created_at,
+						                  started_at, heartbeat_at, lease_until, worker_id, chain_index)
+						SELECT 'row', 'running', 0, '{}', 1, 3, 1, t, t, t, t, t + interval '1 day', 'w3', 0
+						FROM generate_series(1, 10000) i, LATERAL (SELECT timestamptz '2030-01-09T23:00' + i * interval '1 ms') s(t)
+						""");
+		this.db.execute("""
+				INSERT INTO jobs (type, status, payload, max_attempts, run_at, created_at, chain_index, waiting_for,
+				                  dependency_policy)
+				VALUES ('summary', 'waiting', '{}', 3, timestamptz '2030-01-09', timestamptz '2030-01-09', 1, 10000,
+				        'cancel')
+				""");
+		this.db.execute(
+				"""
+						UPDATE jobs SET chain_id = (SELECT min(id) FROM jobs WHERE type = 'row') WHERE type IN ('row', 'summary')
+						""");
+		this.db.execute("""
+				INSERT INTO job_dependencies (depends_on, job_id)
+				SELECT r.id, s.id FROM jobs r, jobs s WHERE r.type = 'row' AND s.type = 'summary'
+				""");
+		// 3,000 finished chains of three steps, older than the fan-out.
+		this.db.execute("""
+				INSERT INTO jobs (type, status, payload, max_attempts, runs, run_at, created_at, finished_at, chain_id,
+				                  chain_index)
+				SELECT 'step', 'succeeded', '{}', 3, 1, t, t, t + interval '1 s', -i, k
+				FROM generate_series(1, 3000) i, generate_series(0, 2) k,
+				     LATERAL (SELECT timestamptz '2030-01-02' + i * interval '1 s') s(t)
+				""");
+		this.db.execute("UPDATE jobs SET chain_id = id WHERE chain_index = 0 AND chain_id < 0");
+		this.db.execute("""
+				UPDATE jobs s SET chain_id = f.id FROM jobs f
+				WHERE s.chain_id < 0 AND f.type = 'step' AND f.chain_index = 0 AND f.created_at = s.created_at
+				""");
+		// Other jobs waiting (joins of fan-outs still running): settling one join reads
+		// none of them.
+		this.db.execute(
+				"""
+						INSERT INTO jobs (type, status, payload, max_attempts, run_at, created_at, waiting_for, dependency_policy)
+						SELECT 'other-summary', 'waiting', '{}', 3, timestamptz '2030-01-09', timestamptz '2030-01-09', 2, 'run'
+						FROM generate_series(1, 5000) i
+						""");
 		this.db.execute("VACUUM ANALYZE");
+	}
+
+	@Test
+	void finishingOneChildOfAWideFanInUpdatesItsJoinThroughTheDependencyKey() throws SQLException {
+		long child = (long) this.db.column("SELECT min(id) FROM jobs WHERE type = 'row'").get(0);
+		List<String> plan = explain(PostgresLinks.SETTLE,
+				Map.of("ids", new Long[] { child }, "statuses", new String[] { "succeeded" }, "now", this.now));
+		assertThat(plan).anyMatch((line) -> line.contains("using job_dependencies_pkey on job_dependencies"))
+			.anyMatch((line) -> line.contains("Index Scan using jobs_pkey on jobs"))
+			.noneMatch((line) -> line.contains("Seq Scan"))
+			.noneMatch((line) -> line.contains("Index Cond: (status = 'waiting'::text)"));
+		// The completion asks whether anybody waits for the job: one probe of the same
+		// key.
+		assertThat(explain(PostgresJobStore.MARK_SUCCEEDED,
+				Map.of("ids", new Long[] { child }, "runs", new Integer[] { 1 }, "results", new String[] { null },
+						"now", this.now, "worker_id", "w3")))
+			.anyMatch((line) -> line.contains("using job_dependencies_pkey on job_dependencies"))
+			.noneMatch((line) -> line.matches(".*Seq Scan on (jobs|job_dependencies) .*"));
+	}
+
+	@Test
+	void chainsAreReadFromTheirIndexes() throws SQLException {
+		long chain = (long) this.db.column("SELECT min(id) FROM jobs WHERE type = 'row'").get(0);
+		assertThat(explain(PostgresQueueInsights.CHAIN_STEPS, Map.of("chain_id", chain, "limit", 100)))
+			.anyMatch((line) -> line.contains("jobs_chain_idx"))
+			.noneMatch((line) -> line.contains("Seq Scan on jobs"));
+		assertThat(explain(PostgresRetentionStore.DELETE_FINISHED_CHAINS,
+				Map.of("succeeded_before", this.now, "failed_before", this.now, "cancelled_before", this.now, "limit",
+						100)))
+			.anyMatch((line) -> line.contains("jobs_chain_idx"))
+			.noneMatch((line) -> line.contains("Seq Scan on jobs"));
 	}
 
 	@AfterAll
@@ -182,6 +256,9 @@ class PostgresQueryPlanTests {
 	private static void bind(PgSql.Statement statement, String name, Object value) throws SQLException {
 		if (value instanceof String text) {
 			statement.set(name, text);
+		}
+		else if (value instanceof Long number) {
+			statement.set(name, number.longValue());
 		}
 		else if (value instanceof Integer number) {
 			statement.set(name, number.intValue());

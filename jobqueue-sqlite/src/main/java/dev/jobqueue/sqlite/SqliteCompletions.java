@@ -173,7 +173,7 @@ final class SqliteCompletions {
 			else if (completion.kind() != Completion.Kind.CANCELLED) {
 				mark.bind("next_run_at", completion.nextRunAt())
 					.bind("error_code", completion.errorCode())
-					.bind("error_detail", completion.errorDetail())
+					.bind("error_detail", jobErrorDetail(completion))
 					.bind("attempt_given_back", completion.kind() != Completion.Kind.RETRY)
 					.bind("snoozed", completion.kind() == Completion.Kind.SNOOZED);
 			}
@@ -204,9 +204,21 @@ final class SqliteCompletions {
 					completion.errorCode() + " retry at " + completion.nextRunAt());
 			case SNOOZED -> JobEvents.add(event, id, now, "SNOOZED", workerId, "until " + completion.nextRunAt());
 			case CANCELLED -> JobEvents.add(event, id, now, "CANCELLED", workerId, null);
-			case HANDED_BACK ->
-				JobEvents.add(event, id, now, "HANDED_BACK", workerId, "worker stopped before the run ended");
+			case HANDED_BACK -> JobEvents.add(event, id, now, "HANDED_BACK", workerId, handedBackDetail(completion));
 		}
+	}
+
+	/**
+	 * The error detail a completion leaves on the job: a hand-back's detail describes the
+	 * hand-back, not a failure, so it goes on the attempt and the event only.
+	 */
+	static String jobErrorDetail(Completion completion) {
+		return (completion.kind() == Completion.Kind.HANDED_BACK) ? null : completion.errorDetail();
+	}
+
+	/** The detail of a {@code HANDED_BACK} event. */
+	static String handedBackDetail(Completion completion) {
+		return (completion.errorDetail() != null) ? completion.errorDetail() : "worker stopped before the run ended";
 	}
 
 	/**

@@ -19,7 +19,8 @@ import dev.jobqueue.core.WorkerSettings;
  * A worker JVM for tests about processes. Arguments: database file, concurrency, lease in
  * milliseconds, and a mode: {@code drain} (exit 0 once no unfinished job is left, 3 if
  * the worker loop ever failed) or {@code block} (handlers write a marker file and then
- * sleep, waiting to be killed).
+ * sleep, waiting to be killed); optionally the claim-ahead bound (the default for the
+ * concurrency without it).
  */
 public final class WorkerProcess {
 
@@ -47,6 +48,9 @@ public final class WorkerProcess {
 		}
 		WorkerSettings settings = new WorkerSettings(WorkerIds.newId(), concurrency, Duration.ofMillis(100), lease,
 				Duration.ofSeconds(5), 10);
+		if (args.length > 4) {
+			settings = settings.withClaimAhead(Integer.parseInt(args[4]));
+		}
 		JobWorker worker = new JobWorker(db.store(), handlers, WorkerHarness.CODEC, new DefaultErrorClassifier(),
 				new RetryPolicy(Duration.ofMillis(10), Duration.ofMillis(100), Math::random), Clock.systemUTC(),
 				settings, Executors.newFixedThreadPool(concurrency), WorkerListener.NONE, null);
@@ -65,10 +69,16 @@ public final class WorkerProcess {
 
 	/** Starts a worker JVM with the test class path. */
 	public static Process launch(Path file, int concurrency, long leaseMillis, String mode, Path log) throws Exception {
+		return launch(file, concurrency, leaseMillis, mode, log, WorkerSettings.defaultClaimAhead(concurrency));
+	}
+
+	/** Starts a worker JVM with the test class path and a claim-ahead bound. */
+	public static Process launch(Path file, int concurrency, long leaseMillis, String mode, Path log, int claimAhead)
+			throws Exception {
 		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 		ProcessBuilder builder = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
 				WorkerProcess.class.getName(), file.toString(), String.valueOf(concurrency),
-				String.valueOf(leaseMillis), mode);
+				String.valueOf(leaseMillis), mode, String.valueOf(claimAhead));
 		builder.redirectErrorStream(true);
 		builder.redirectOutput(log.toFile());
 		return builder.start();

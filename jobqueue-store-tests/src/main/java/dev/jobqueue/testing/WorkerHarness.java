@@ -46,6 +46,9 @@ public final class WorkerHarness {
 
 	private Duration shutdownTimeout = Duration.ofSeconds(5);
 
+	/** {@code null}: the default for the concurrency. */
+	private Integer claimAhead;
+
 	public WorkerHarness(StoreFixture db, MutableClock clock) {
 		this.db = db;
 		this.clock = clock;
@@ -83,6 +86,11 @@ public final class WorkerHarness {
 		return this;
 	}
 
+	public WorkerHarness claimAhead(int claimAhead) {
+		this.claimAhead = claimAhead;
+		return this;
+	}
+
 	public WorkerHarness interceptor(RunInterceptor interceptor) {
 		this.interceptor = interceptor;
 		return this;
@@ -104,6 +112,9 @@ public final class WorkerHarness {
 	public JobWorker worker(String workerId, ExecutorService executor) {
 		WorkerSettings settings = new WorkerSettings(workerId, this.concurrency, Duration.ofMillis(50), this.lease,
 				this.shutdownTimeout, this.maxSnoozes, this.cancelTimeout);
+		if (this.claimAhead != null) {
+			settings = settings.withClaimAhead(this.claimAhead);
+		}
 		RetryPolicy retry = new RetryPolicy(Duration.ofSeconds(10), Duration.ofMinutes(10), () -> 0.5);
 		JobWorker worker = new JobWorker(this.db.store(), this.handlers, CODEC, new DefaultErrorClassifier(), retry,
 				this.clock, settings, executor, this.listener, this.interceptor, this.clock.ticker());

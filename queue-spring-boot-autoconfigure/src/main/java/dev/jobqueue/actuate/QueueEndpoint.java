@@ -95,12 +95,27 @@ public class QueueEndpoint {
 
 	private final Show showValues;
 
+	private final Supplier<LocalWorker> localWorker;
+
 	/**
 	 * @param retentionReport the latest cleanup's report, if any
 	 * @param showValues whether payloads, results, error details and dedup keys are shown
 	 */
 	public QueueEndpoint(QueueInsights insights, JobQueue queue, JobSchedules schedules, QueueProperties properties,
 			Clock clock, Supplier<Optional<RetentionReport>> retentionReport, Show showValues) {
+		this(insights, queue, schedules, properties, clock, retentionReport, showValues, () -> null);
+	}
+
+	/**
+	 * @param retentionReport the latest cleanup's report, if any
+	 * @param showValues whether payloads, results, error details and dedup keys are shown
+	 * @param localWorker this process's worker as it stands now, or {@code null} when it
+	 * runs none
+	 */
+	public QueueEndpoint(QueueInsights insights, JobQueue queue, JobSchedules schedules, QueueProperties properties,
+			Clock clock, Supplier<Optional<RetentionReport>> retentionReport, Show showValues,
+			Supplier<LocalWorker> localWorker) {
+		this.localWorker = (localWorker != null) ? localWorker : () -> null;
 		this.insights = Objects.requireNonNull(insights, "'insights' must not be null");
 		this.queue = Objects.requireNonNull(queue, "'queue' must not be null");
 		this.schedules = Objects.requireNonNull(schedules, "'schedules' must not be null");
@@ -136,7 +151,7 @@ public class QueueEndpoint {
 		return new QueueReport(now, counts, byType, pendingReport,
 				snapshot.oldestRunning().stream().map((job) -> JobView.of(job, now)).toList(), stuck,
 				new Retries(snapshot.retries(), snapshot.retriesByType()), snapshot.errors(), snapshot.unhandled(),
-				this.queue.pausedTypes(), snapshot.workers(), retention(), snapshot.storage());
+				this.queue.pausedTypes(), snapshot.workers(), this.localWorker.get(), retention(), snapshot.storage());
 	}
 
 	/**
@@ -348,6 +363,8 @@ public class QueueEndpoint {
 	 * @param paused the paused types, whose pending jobs are held (not counted as
 	 * claimable)
 	 * @param workers registered workers
+	 * @param thisWorker the worker of the process that answers, with the jobs it holds
+	 * claimed ahead apart from those it runs; {@code null} when it runs none
 	 * @param retention retention settings and the latest cleanup
 	 * @param storage the state of the database the queue lives in (SQLite: file, WAL,
 	 * free pages; PostgreSQL: table and index sizes, dead rows, connections)
@@ -355,7 +372,24 @@ public class QueueEndpoint {
 	public record QueueReport(Instant at, Map<String, Long> counts, Map<String, Map<String, Long>> byType,
 			Pending pending, List<JobView> oldestRunning, Stuck stuck, Retries retries,
 			QueueSnapshot.ErrorSummary errors, Map<String, Long> unhandled, List<PausedType> paused,
-			List<QueueSnapshot.WorkerState> workers, Retention retention, QueueSnapshot.StorageState storage) {
+			List<QueueSnapshot.WorkerState> workers, LocalWorker thisWorker, Retention retention,
+			QueueSnapshot.StorageState storage) {
+
+	}
+
+	/**
+	 * The worker of this process. Jobs it holds claimed ahead are {@code running} in the
+	 * database (claimed, with a lease), so the counts above include them; only the worker
+	 * itself tells them apart, and only for its own process.
+	 *
+	 * @param workerId its id
+	 * @param slots jobs it runs at once ({@code jobqueue.worker.concurrency})
+	 * @param claimAhead jobs beyond its free slots it may hold claimed
+	 * ({@code jobqueue.worker.claim-ahead})
+	 * @param running jobs running, or ended with their outcome not written yet
+	 * @param waitingForSlot jobs claimed ahead, waiting for a slot
+	 */
+	public record LocalWorker(String workerId, int slots, int claimAhead, int running, int waitingForSlot) {
 
 	}
 

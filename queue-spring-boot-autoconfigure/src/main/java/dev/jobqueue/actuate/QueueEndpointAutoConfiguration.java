@@ -16,6 +16,8 @@ import org.springframework.context.annotation.Bean;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobSchedules;
 import dev.jobqueue.autoconfigure.JobQueueClock;
+import dev.jobqueue.autoconfigure.QueueWorker;
+import dev.jobqueue.core.JobWorker;
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
 import dev.jobqueue.autoconfigure.QueueProperties;
 import dev.jobqueue.core.JobQueueMaintenance;
@@ -37,11 +39,20 @@ public final class QueueEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	QueueEndpoint queueEndpoint(QueueInsights insights, JobQueue queue, JobSchedules schedules,
 			QueueProperties properties, QueueEndpointProperties endpointProperties, ObjectProvider<JobQueueClock> clock,
-			ObjectProvider<JobQueueMaintenance> maintenance) {
+			ObjectProvider<JobQueueMaintenance> maintenance, ObjectProvider<QueueWorker> worker) {
 		return new QueueEndpoint(insights, queue, schedules, properties,
 				clock.getIfAvailable(JobQueueClock::system).clock(),
 				() -> Optional.ofNullable(maintenance.getIfUnique()).flatMap(JobQueueMaintenance::lastRetentionReport),
-				endpointProperties.getShowValues());
+				endpointProperties.getShowValues(), () -> localWorker(worker.getIfUnique()));
+	}
+
+	private static QueueEndpoint.LocalWorker localWorker(QueueWorker queueWorker) {
+		JobWorker running = (queueWorker != null) ? queueWorker.worker() : null;
+		if (running == null) {
+			return null;
+		}
+		return new QueueEndpoint.LocalWorker(running.workerId(), running.concurrency(), running.claimAhead(),
+				running.runningCount(), running.waitingCount());
 	}
 
 	@Bean

@@ -11,6 +11,7 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
 import dev.jobqueue.Misfire;
+import dev.jobqueue.core.WorkerSettings;
 import dev.jobqueue.core.EnqueueVisibility;
 import dev.jobqueue.core.QueueInsights;
 
@@ -354,6 +355,16 @@ public class QueueProperties {
 		private int concurrency = 8;
 
 		/**
+		 * How many jobs beyond its free slots the worker may hold claimed, waiting in a
+		 * local buffer for a slot, so a busy worker claims (and commits) once per many
+		 * jobs. Waiting jobs are claimed in the database (running, with a lease renewed
+		 * like a running job's) and handed back at shutdown without counting an attempt.
+		 * Jobs of types that are not repeatable or have a global cap never wait. 0 turns
+		 * it off; at most 1000. Default: 16 per slot, at least 64.
+		 */
+		private Integer claimAhead;
+
+		/**
 		 * Longest wait between claims. Enqueues in this process wake the worker at once;
 		 * jobs enqueued by other processes are seen within this interval.
 		 */
@@ -410,6 +421,25 @@ public class QueueProperties {
 
 		public void setConcurrency(int concurrency) {
 			this.concurrency = concurrency;
+		}
+
+		public Integer getClaimAhead() {
+			return this.claimAhead;
+		}
+
+		public void setClaimAhead(Integer claimAhead) {
+			if (claimAhead != null) {
+				WorkerSettings.requireValidClaimAhead(claimAhead);
+			}
+			this.claimAhead = claimAhead;
+		}
+
+		/**
+		 * {@link #getClaimAhead() claim-ahead}, or its default for the concurrency when
+		 * not set.
+		 */
+		public int claimAheadOrDefault() {
+			return (this.claimAhead != null) ? this.claimAhead : WorkerSettings.defaultClaimAhead(this.concurrency);
 		}
 
 		public Duration getPollInterval() {

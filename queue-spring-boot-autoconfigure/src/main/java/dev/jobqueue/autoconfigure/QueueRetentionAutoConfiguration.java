@@ -64,7 +64,7 @@ public final class QueueRetentionAutoConfiguration {
 
 	private static boolean isIdle(QueueWorker worker) {
 		JobWorker running = (worker != null) ? worker.worker() : null;
-		return running == null || running.runningCount() == 0;
+		return running == null || running.runningCount() == 0 && running.waitingCount() == 0;
 	}
 
 	@Bean

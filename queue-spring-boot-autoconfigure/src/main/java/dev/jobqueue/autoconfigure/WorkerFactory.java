@@ -40,7 +40,8 @@ record WorkerFactory(JobStore store, HandlerRegistry handlers, PayloadCodec code
 	JobWorker create(ExecutorService executor) {
 		WorkerSettings settings = new WorkerSettings(WorkerIds.newId(), this.properties.getConcurrency(),
 				this.properties.getPollInterval(), this.properties.getLease(), shutdownWait(),
-				this.properties.getMaxSnoozes(), this.properties.getCancelTimeout(), this.maxResultBytes);
+				this.properties.getMaxSnoozes(), this.properties.getCancelTimeout(), this.maxResultBytes,
+				this.properties.claimAheadOrDefault());
 		return new JobWorker(this.store, this.handlers, this.codec, this.classifier, this.retry, this.clock, settings,
 				(executor != null) ? executor : executor(), this.listener.get(), this.interceptor.get());
 	}

@@ -37,10 +37,10 @@ public class QueueMeterListener implements WorkerListener, MeterBinder {
 
 	@Override
 	public void bindTo(MeterRegistry registry) {
-		this.meters = new Meters(
-				Timer.builder("jobqueue.queue.wait")
-					.description("How long jobs waited from their due time until a worker claimed them")
-					.withRegistry(registry),
+		this.meters = new Meters(Timer.builder("jobqueue.queue.wait")
+			.description(
+					"How long jobs waited from their due time until a worker started them, time claimed ahead included")
+			.withRegistry(registry),
 				Counter.builder("jobqueue.completed")
 					.description("Job runs whose outcome was written")
 					.withRegistry(registry),

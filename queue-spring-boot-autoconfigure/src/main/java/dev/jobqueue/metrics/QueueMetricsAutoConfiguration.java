@@ -13,13 +13,15 @@ import org.springframework.context.annotation.Bean;
 import dev.jobqueue.autoconfigure.JobQueueClock;
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
 import dev.jobqueue.autoconfigure.QueueProperties;
+import dev.jobqueue.autoconfigure.QueueWorker;
 import dev.jobqueue.core.QueueInsights;
 import dev.jobqueue.core.QueueStorage;
 
 /**
  * Auto-configures the queue's Micrometer meters when a {@link MeterRegistry} is present:
  * the gauges of {@link QueueMetrics} behind a scheduled {@link QueueSnapshotRefresher},
- * and the worker's timers and counters of {@link QueueMeterListener}.
+ * the worker's timers and counters of {@link QueueMeterListener}, and the jobs the worker
+ * holds ({@link QueueWorkerMetrics}).
  */
 @AutoConfiguration(after = QueueAutoConfiguration.class, afterName = {
 		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
@@ -47,6 +49,13 @@ public final class QueueMetricsAutoConfiguration {
 		QueueStorage queueStorage = storage.getIfUnique();
 		return new QueueMetrics(refresher, properties.getObservability().getTopErrors(),
 				(queueStorage != null) ? queueStorage::lockRetries : null);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(QueueWorker.class)
+	QueueWorkerMetrics queueWorkerMetrics(QueueWorker worker) {
+		return new QueueWorkerMetrics(worker);
 	}
 
 	@Bean

@@ -81,11 +81,13 @@ class QueueObservabilityIntegrationTests {
 				"jobqueue_queue_wait_seconds_count{outcome=\"failed\",type=\"fail\"} 1",
 				"jobqueue_completed_total{outcome=\"succeeded\",type=\"greet\"} 1.0", "jobqueue_claim_batch_size_count",
 				"jobqueue_sqlite_busy_retries_total", "jobqueue_stuck 0.0", "jobqueue_workers 1.0",
-				"jobqueue_job_seconds_count{error=\"none\",outcome=\"succeeded\",type=\"greet\"} 1");
+				"jobqueue_job_seconds_count{error=\"none\",outcome=\"succeeded\",type=\"greet\"} 1",
+				"jobqueue_worker_jobs{state=\"running\"} 0.0", "jobqueue_worker_jobs{state=\"waiting\"} 0.0");
 		// One timer per run: the observation's.
 		assertThat(scrape).doesNotContain("jobqueue_execution_seconds");
 		assertThat(get("/actuator/health/jobqueue")).contains("\"status\":\"UP\"");
-		assertThat(get("/actuator/jobqueue")).contains("\"succeeded\":1");
+		assertThat(get("/actuator/jobqueue")).contains("\"succeeded\":1", "\"thisWorker\":{", "\"claimAhead\":128",
+				"\"running\":0", "\"waitingForSlot\":0");
 	}
 
 	private String get(String path) throws IOException, InterruptedException {

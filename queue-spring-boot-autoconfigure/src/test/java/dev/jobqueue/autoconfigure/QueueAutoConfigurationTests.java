@@ -84,6 +84,31 @@ class QueueAutoConfigurationTests {
 	}
 
 	@Test
+	void claimAheadDefaultsToSixteenPerSlotAndCanBeSetOrTurnedOff() {
+		this.contextRunner.withPropertyValues(ownUrl(), "jobqueue.worker.concurrency=16").run((context) -> {
+			assertThat(context.getBean(QueueWorker.class).worker().claimAhead()).isEqualTo(256);
+			assertThat(context.getBean(QueueWorker.class).worker().waitingCount()).isZero();
+		});
+		this.contextRunner.withPropertyValues(ownUrl(), "jobqueue.worker.concurrency=2")
+			.run((context) -> assertThat(context.getBean(QueueWorker.class).worker().claimAhead()).isEqualTo(64));
+		this.contextRunner.withPropertyValues(ownUrl(), "jobqueue.worker.claim-ahead=0")
+			.run((context) -> assertThat(context.getBean(QueueWorker.class).worker().claimAhead()).isZero());
+		this.contextRunner.withPropertyValues(ownUrl(), "jobqueue.worker.claim-ahead=1000")
+			.run((context) -> assertThat(context.getBean(QueueWorker.class).worker().claimAhead()).isEqualTo(1000));
+	}
+
+	@Test
+	void aClaimAheadThatCannotWorkFailsBindingSayingWhatToSet() {
+		for (String bad : new String[] { "-1", "1001" }) {
+			this.contextRunner.withPropertyValues(ownUrl(), "jobqueue.worker.claim-ahead=" + bad)
+				.run((context) -> assertThat(context.getStartupFailure()).isNotNull()
+					.rootCause()
+					.hasMessageContaining("jobqueue.worker.claim-ahead must be between 0 and 1000, got " + bad)
+					.hasMessageContaining("0 turns claim-ahead off"));
+		}
+	}
+
+	@Test
 	void backsOffWhenDisabled() {
 		this.contextRunner.withPropertyValues(ownUrl(), "jobqueue.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(JobQueue.class).doesNotHaveBean(QueueWorker.class));

@@ -27,7 +27,10 @@ import dev.jobqueue.postgresql.PostgresTables;
  * A worker JVM of the PostgreSQL torture test. Arguments: database URL, worker threads,
  * lease in milliseconds, and a marker file. Job types: {@code fast} returns; {@code slow}
  * sleeps the payload's milliseconds; {@code flaky} fails its first {@code payload}
- * attempts. Exits once the marker exists and no job is pending or running.
+ * attempts; {@code chain} sleeps 50 ms and continues with a {@code chain} step of one
+ * less while its payload is above 0 ({@code JobContext.continueWith}); {@code join} (a
+ * fan-out's join) returns. Exits once the marker exists and no job is waiting, pending or
+ * running.
  */
 public final class PostgresTortureWorker {
 
@@ -55,6 +58,17 @@ public final class PostgresTortureWorker {
 			}
 			return null;
 		}));
+		handlers.register(HandlerDefinition.of("chain", (payload, context) -> {
+			// Long enough for kills to fall while steps run, between a handler's end and
+			// its outcome's write.
+			Thread.sleep(50);
+			int left = Integer.parseInt(payload);
+			if (left > 0) {
+				context.continueWith("chain", left - 1);
+			}
+			return null;
+		}));
+		handlers.register(HandlerDefinition.of("join", (payload, context) -> null));
 		WorkerSettings settings = new WorkerSettings(WorkerIds.newId(), threads, Duration.ofMillis(100), lease,
 				Duration.ofSeconds(5), 10);
 		JobWorker worker = new JobWorker(storage.jobs(), handlers,
@@ -79,7 +93,8 @@ public final class PostgresTortureWorker {
 			if (Files.exists(marker)) {
 				try (var connection = dataSource.getConnection();
 						var rows = connection.createStatement()
-							.executeQuery("SELECT count(*) FROM jobs WHERE status IN ('pending', 'running')")) {
+							.executeQuery(
+									"SELECT count(*) FROM jobs WHERE status IN ('waiting', 'pending', 'running')")) {
 					rows.next();
 					if (rows.getLong(1) == 0) {
 						break;

@@ -1,0 +1,592 @@
+package dev.jobqueue.postgresql;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import dev.jobqueue.DependencyPolicy;
+import dev.jobqueue.ErrorCodes;
+import dev.jobqueue.JobQueueException;
+import dev.jobqueue.core.Completion;
+import dev.jobqueue.core.NewJob;
+
+/**
+ * Chains and dependencies on PostgreSQL (docs/chains.md), inside a transaction the caller
+ * holds: jobs that wait or form a chain are inserted here, a success's continuation joins
+ * its chain here, and every path that finishes a job calls {@link #settle} so the jobs
+ * waiting for it count down, become pending, or end by their policy, in the same
+ * transaction.
+ *
+ * <p>
+ * Concurrency, at READ COMMITTED:
+ * <ul>
+ * <li>An enqueue locks the jobs it waits for {@code FOR SHARE} before it reads their
+ * status. A completion of one of them either committed before (the lock waits for it,
+ * then the status read is the final one) or waits for the enqueue to commit (its settle
+ * statement, which starts later, then sees the new dependency row). So no dependency row
+ * is ever missed by the settle of the job it names.</li>
+ * <li>Two transactions finishing children of one join both update the join's row: the row
+ * lock serialises them, and the second re-reads the row the first committed before it
+ * computes {@code waiting_for - n} and the new status ({@code UPDATE ... RETURNING}
+ * reports the status it wrote). Exactly one of them turns the join pending.</li>
+ * <li>The settle statement locks the waiting jobs it changes in id order first, so
+ * batches settling overlapping joins take their locks in one order and do not
+ * deadlock.</li>
+ * </ul>
+ *
+ * <p>
+ * Over 400 lines: each statement is a text block beside the code that binds it, and the
+ * linked insert binds every column as an array, so a fan-out of any width is one
+ * statement.
+ */
+final class PostgresLinks {
+
+	private static final String NOTIFY = "(SELECT pg_notify(:channel, :message))";
+
+	/**
+	 * The jobs waited for, locked so none finishes unseen while the waiting job is
+	 * inserted.
+	 */
+	private static final String LOCK_EXISTING = """
+			SELECT id, status FROM {jobs} WHERE id = ANY(:ids::bigint[]) ORDER BY id FOR SHARE
+			""";
+
+	/**
+	 * Ids taken ahead of the insert, so a chain's id and a join's dependency rows are
+	 * known before the rows are written (one statement for any number of jobs).
+	 */
+	private static final String ALLOCATE_IDS = """
+			SELECT nextval(pg_get_serial_sequence(:table, 'id')) FROM generate_series(1, :count)
+			""";
+
+	static final String INSERT_LINKED = """
+			WITH inserted AS (
+			    INSERT INTO {jobs} (id, type, status, priority, payload, dedup_key, max_attempts, run_at, created_at,
+			        trace_parent, chain_id, chain_index, waiting_for, dependency_policy, finished_at, error_code,
+			        error_detail)
+			    OVERRIDING SYSTEM VALUE
+			    SELECT id, type, status, priority, payload, dedup_key, max_attempts, run_at::timestamptz, :now,
+			        trace_parent, chain_id, chain_index, waiting_for, dependency_policy,
+			        CASE WHEN status IN ('failed', 'cancelled') THEN :now::timestamptz END, error_code, error_detail
+			    FROM unnest(:ids::bigint[], :types::text[], :statuses::text[], :priorities::int[], :payloads::text[],
+			                :dedup_keys::text[], :max_attempts::int[], :run_ats::text[], :trace_parents::text[],
+			                :chain_ids::bigint[], :chain_indexes::int[], :waiting_fors::int[], :policies::text[],
+			                :error_codes::text[], :error_details::text[])
+			         AS j(id, type, status, priority, payload, dedup_key, max_attempts, run_at, trace_parent, chain_id,
+			              chain_index, waiting_for, dependency_policy, error_code, error_detail)
+			    ORDER BY id
+			    ON CONFLICT (dedup_key) WHERE dedup_key IS NOT NULL AND status IN ('pending', 'running') DO NOTHING
+			    RETURNING id
+			), dependency_rows AS (
+			    INSERT INTO {dependencies} (depends_on, job_id)
+			    SELECT d.depends_on, d.job_id FROM unnest(:depends_on::bigint[], :dependents::bigint[]) AS d(depends_on, job_id)
+			    WHERE d.job_id IN (SELECT id FROM inserted)
+			    ON CONFLICT DO NOTHING
+			), event_rows AS (
+			    INSERT INTO {events} (job_id, at, event, detail)
+			    SELECT e.job_id, :now, e.event, e.detail
+			    FROM unnest(:event_jobs::bigint[], :event_names::text[], :event_details::text[]) WITH ORDINALITY
+			         AS e(job_id, event, detail, ord)
+			    WHERE e.job_id IN (SELECT id FROM inserted)
+			    ORDER BY e.ord
+			)
+			SELECT id, %s FROM inserted
+			"""
+		.formatted(NOTIFY);
+
+	/** An unfinished job holding a dedup key, locked as {@link #LOCK_EXISTING} does. */
+	private static final String LOCK_BY_DEDUP_KEY = """
+			SELECT id, status FROM {jobs} WHERE dedup_key = :dedup_key AND status IN ('pending', 'running') FOR SHARE
+			""";
+
+	/**
+	 * The completing job joins a chain (its own, as the first step, if it was in none),
+	 * unless a cancel of it was asked for: then it continues with nothing.
+	 */
+	private static final String JOIN_CHAIN = """
+			UPDATE {jobs} SET chain_id = coalesce(chain_id, id), chain_index = coalesce(chain_index, 0)
+			WHERE id = :job_id AND NOT cancel_requested
+			RETURNING chain_id, chain_index
+			""";
+
+	private static final String INSERT_EVENT = """
+			INSERT INTO {events} (job_id, at, event, actor, detail) VALUES (:job_id, :at, :event, :actor, :detail)
+			""";
+
+	/**
+	 * The fan-in statement, for every job finished in one round: the dependency table's
+	 * primary key finds the waiting jobs (one probe per finished job), which are locked
+	 * in id order, then each is updated once, by how many of the jobs it waits for
+	 * finished and how. A success counts down; a failure or cancel counts down under
+	 * policy {@code run} and otherwise ends the job ({@code fail} → failed, else
+	 * cancelled). A job left with nothing to wait for turns pending, due no earlier than
+	 * now (waiting is not lateness). SET expressions read the row as locked, so
+	 * concurrent settles of one join each subtract from the other's result.
+	 */
+	static final String SETTLE = """
+			WITH finished AS (
+			    SELECT f.id, f.status FROM unnest(:ids::bigint[], :statuses::text[]) AS f(id, status)
+			), per_job AS (
+			    SELECT d.job_id,
+			           count(*) FILTER (WHERE f.status = 'succeeded') AS succeeded,
+			           count(*) FILTER (WHERE f.status = 'failed') AS failed,
+			           count(*) FILTER (WHERE f.status <> 'succeeded') AS unsuccessful,
+			           coalesce(min(f.id) FILTER (WHERE f.status = 'failed'),
+			                    min(f.id) FILTER (WHERE f.status <> 'succeeded')) AS culprit
+			    FROM finished f JOIN {dependencies} d ON d.depends_on = f.id
+			    GROUP BY d.job_id
+			), locked AS (
+			    SELECT w.id FROM {jobs} w
+			    WHERE w.id = ANY(ARRAY(SELECT job_id FROM per_job)) AND w.status = 'waiting'
+			    ORDER BY w.id
+			    FOR UPDATE
+			)
+			UPDATE {jobs} j
+			SET status = CASE WHEN p.unsuccessful > 0 AND j.dependency_policy IS DISTINCT FROM 'run'
+			                      THEN CASE WHEN j.dependency_policy = 'fail' THEN 'failed' ELSE 'cancelled' END
+			                  WHEN j.waiting_for <= p.succeeded
+			                       + CASE WHEN j.dependency_policy = 'run' THEN p.unsuccessful ELSE 0 END
+			                      THEN 'pending'
+			                  ELSE 'waiting' END,
+			    waiting_for = CASE WHEN p.unsuccessful > 0 AND j.dependency_policy IS DISTINCT FROM 'run' THEN 0
+			                       ELSE greatest(0, j.waiting_for - p.succeeded
+			                            - CASE WHEN j.dependency_policy = 'run' THEN p.unsuccessful ELSE 0 END) END,
+			    run_at = CASE WHEN NOT (p.unsuccessful > 0 AND j.dependency_policy IS DISTINCT FROM 'run')
+			                       AND j.waiting_for <= p.succeeded
+			                           + CASE WHEN j.dependency_policy = 'run' THEN p.unsuccessful ELSE 0 END
+			                       AND j.run_at < :now
+			                  THEN :now::timestamptz ELSE j.run_at END,
+			    finished_at = CASE WHEN p.unsuccessful > 0 AND j.dependency_policy IS DISTINCT FROM 'run'
+			                       THEN :now::timestamptz ELSE j.finished_at END,
+			    error_code = CASE WHEN p.unsuccessful > 0 AND j.dependency_policy IS DISTINCT FROM 'run'
+			                      THEN CASE WHEN p.failed > 0 THEN 'DEPENDENCY_FAILED:FAILED'
+			                                ELSE 'DEPENDENCY_FAILED:CANCELLED' END
+			                      ELSE j.error_code END,
+			    error_detail = CASE WHEN p.unsuccessful > 0 AND j.dependency_policy IS DISTINCT FROM 'run'
+			                        THEN 'Job ' || p.culprit || ', which it waited for, ended '
+			                             || CASE WHEN p.failed > 0 THEN 'failed' ELSE 'cancelled' END
+			                        ELSE j.error_detail END
+			FROM per_job p
+			WHERE j.id = p.job_id AND j.id = ANY(ARRAY(SELECT id FROM locked)) AND j.status = 'waiting'
+			RETURNING j.id, j.status, p.culprit
+			""";
+
+	private static final String NOTIFY_ENQUEUED = """
+			SELECT pg_notify(:channel, :message)
+			""";
+
+	private final PostgresTables tables;
+
+	private final PostgresNotifications notifications;
+
+	PostgresLinks(PostgresTables tables, PostgresNotifications notifications) {
+		this.tables = tables;
+		this.notifications = notifications;
+	}
+
+	/** Whether {@code jobs} need this class's insert rather than the plain one. */
+	static boolean linked(List<NewJob> jobs) {
+		for (NewJob job : jobs) {
+			if (job.waits() || job.chainIndex() != null) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Inserts jobs that wait or form a chain (a fan-out, an {@code after(...)}); jobs of
+	 * the call with a chain index start one new chain named after the first of them.
+	 * @throws JobQueueException when a job waits for an id that is no job of these
+	 * tables; nothing is written (the caller's transaction rolls back)
+	 */
+	List<Long> insert(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {
+		return insert(connection, jobs, now, null, 0);
+	}
+
+	/**
+	 * @param chainId the chain that jobs with a chain index join, or {@code null} to
+	 * start one named after the first of them
+	 * @param chainBase added to each job's chain index
+	 */
+	private List<Long> insert(Connection connection, List<NewJob> jobs, Instant now, Long chainId, int chainBase)
+			throws SQLException {
+		Map<Long, String> statusById = lockExisting(connection, jobs);
+		List<Long> ids = new ArrayList<>(jobs.size());
+		List<String> statuses = new ArrayList<>(jobs.size());
+		Long[] chain = { chainId };
+		// A job with a dedup key may turn out to be an existing job: it goes in alone, so
+		// the jobs after it wait for whichever job it is. The others go in together.
+		int start = 0;
+		while (start < jobs.size()) {
+			int end = start + 1;
+			if (jobs.get(start).dedupKey() == null) {
+				while (end < jobs.size() && jobs.get(end).dedupKey() == null) {
+					end++;
+				}
+			}
+			insertSegment(connection, jobs.subList(start, end), now, chain, chainBase, statusById, ids, statuses);
+			start = end;
+		}
+		return ids;
+	}
+
+	private void insertSegment(Connection connection, List<NewJob> segment, Instant now, Long[] chain, int chainBase,
+			Map<Long, String> statusById, List<Long> ids, List<String> statuses) throws SQLException {
+		int size = segment.size();
+		List<Long> allocated = allocateIds(connection, size);
+		Batch batch = new Batch(size);
+		for (int k = 0; k < size; k++) {
+			NewJob job = segment.get(k);
+			long id = allocated.get(k);
+			Set<Long> waitsFor = new LinkedHashSet<>(job.after());
+			List<String> dependencyStatuses = new ArrayList<>();
+			for (long dependency : job.after()) {
+				dependencyStatuses.add(statusById.get(dependency));
+			}
+			for (int position : job.afterInBatch()) {
+				if (waitsFor.add(ids.get(position))) {
+					dependencyStatuses.add(statuses.get(position));
+				}
+			}
+			Outcome outcome = outcome(job.dependencyPolicy(), dependencyStatuses);
+			if (job.chainIndex() != null && chain[0] == null) {
+				chain[0] = id;
+			}
+			batch.add(k, id, job, outcome, (job.chainIndex() != null) ? chain[0] : null,
+					(job.chainIndex() != null) ? chainBase + job.chainIndex() : null,
+					waitsFor.isEmpty() ? null : job.dependencyPolicy().dbValue());
+			for (long dependsOn : waitsFor) {
+				batch.dependsOn.add(dependsOn);
+				batch.dependents.add(id);
+			}
+			batch.event(id, "ENQUEUED", waitsFor.isEmpty() ? null : "waits for " + waitsFor.size() + " job(s)");
+			if (outcome.errorCode != null) {
+				batch.event(id, "DEPENDENCY_FAILED", outcome.errorDetail);
+				batch.event(id, "failed".equals(outcome.status) ? "FAILED" : "CANCELLED", outcome.errorCode);
+			}
+			// Counted as if inserted; corrected below for a job found by its dedup key.
+			ids.add(id);
+			statuses.add(outcome.status);
+		}
+		Set<Long> inserted = new TreeSet<>();
+		try (PgSql.Statement insert = this.tables.sql(INSERT_LINKED).prepare(connection)) {
+			batch.bind(insert).set("now", now).set("channel", this.tables.channel());
+			insert.set("message", this.notifications.message(PostgresNotifications.ENQUEUED));
+			try (ResultSet rows = insert.executeQuery()) {
+				while (rows.next()) {
+					inserted.add(rows.getLong(1));
+				}
+			}
+		}
+		int first = ids.size() - size;
+		for (int k = 0; k < size; k++) {
+			if (!inserted.contains(allocated.get(k))) {
+				NewJob job = segment.get(k);
+				long[] existing = new long[1];
+				String status = lockByDedupKey(connection, job.dedupKey(), existing);
+				ids.set(first + k, existing[0]);
+				statuses.set(first + k, status);
+				if (chain[0] != null && chain[0].equals(allocated.get(k))) {
+					// The chain is named after its first step, and that step is a job
+					// that
+					// existed already: the id is what enqueue returns for it.
+					chain[0] = existing[0];
+				}
+			}
+		}
+	}
+
+	private List<Long> allocateIds(Connection connection, int count) throws SQLException {
+		List<Long> ids = new ArrayList<>(count);
+		try (PgSql.Statement allocate = this.tables.sql(ALLOCATE_IDS).prepare(connection)) {
+			allocate.set("table", this.tables.jobs()).set("count", count);
+			try (ResultSet rows = allocate.executeQuery()) {
+				while (rows.next()) {
+					ids.add(rows.getLong(1));
+				}
+			}
+		}
+		// Ids in request order, as the plain insert returns them.
+		ids.sort(null);
+		return ids;
+	}
+
+	private String lockByDedupKey(Connection connection, String dedupKey, long[] id) throws SQLException {
+		try (PgSql.Statement select = this.tables.sql(LOCK_BY_DEDUP_KEY).prepare(connection)) {
+			select.set("dedup_key", dedupKey);
+			try (ResultSet rows = select.executeQuery()) {
+				if (rows.next()) {
+					id[0] = rows.getLong(1);
+					return rows.getString(2);
+				}
+			}
+		}
+		throw new SQLException("A job insert was ignored but no unfinished job has its dedup key '" + dedupKey
+				+ "' any more (it finished meanwhile); enqueue it again", "40001");
+	}
+
+	private Map<Long, String> lockExisting(Connection connection, List<NewJob> jobs) throws SQLException {
+		Set<Long> wanted = new TreeSet<>();
+		jobs.forEach((job) -> wanted.addAll(job.after()));
+		Map<Long, String> found = new HashMap<>();
+		if (wanted.isEmpty()) {
+			return found;
+		}
+		try (PgSql.Statement select = this.tables.sql(LOCK_EXISTING).prepare(connection)) {
+			select.setArray("ids", "int8", wanted.toArray());
+			try (ResultSet rows = select.executeQuery()) {
+				while (rows.next()) {
+					found.put(rows.getLong(1), rows.getString(2));
+				}
+			}
+		}
+		wanted.removeAll(found.keySet());
+		if (!wanted.isEmpty()) {
+			throw new JobQueueException("Cannot wait for job(s) " + wanted + ": no such job in this queue (table "
+					+ this.tables.jobs() + "). Pass ids that enqueue returned for this queue (a job of another table "
+					+ "prefix or schema is not one of its jobs, and a deleted job is gone); nothing was enqueued.");
+		}
+		return found;
+	}
+
+	/** What a new job is, given how the jobs it waits for stand. */
+	private static Outcome outcome(DependencyPolicy policy, List<String> dependencyStatuses) {
+		int unfinished = 0;
+		for (String status : dependencyStatuses) {
+			boolean unsuccessful = "failed".equals(status) || "cancelled".equals(status);
+			if (unsuccessful && policy != DependencyPolicy.RUN) {
+				String code = "failed".equals(status) ? ErrorCodes.DEPENDENCY_FAILED_FAILED
+						: ErrorCodes.DEPENDENCY_FAILED_CANCELLED;
+				return new Outcome((policy == DependencyPolicy.FAIL) ? "failed" : "cancelled", 0, code,
+						"A job it waits for was already " + status + " at enqueue");
+			}
+			if (!unsuccessful && !"succeeded".equals(status)) {
+				unfinished++;
+			}
+		}
+		return new Outcome((unfinished > 0) ? "waiting" : "pending", unfinished, null, null);
+	}
+
+	private record Outcome(String status, int waitingFor, String errorCode, String errorDetail) {
+
+	}
+
+	/** The columns of one insert, as arrays. */
+	private static final class Batch {
+
+		final Long[] ids;
+
+		final String[] types;
+
+		final String[] statuses;
+
+		final Integer[] priorities;
+
+		final String[] payloads;
+
+		final String[] dedupKeys;
+
+		final Integer[] maxAttempts;
+
+		final String[] runAts;
+
+		final String[] traceParents;
+
+		final Long[] chainIds;
+
+		final Integer[] chainIndexes;
+
+		final Integer[] waitingFors;
+
+		final String[] policies;
+
+		final String[] errorCodes;
+
+		final String[] errorDetails;
+
+		final List<Long> dependsOn = new ArrayList<>();
+
+		final List<Long> dependents = new ArrayList<>();
+
+		final List<Long> eventJobs = new ArrayList<>();
+
+		final List<String> eventNames = new ArrayList<>();
+
+		final List<String> eventDetails = new ArrayList<>();
+
+		Batch(int size) {
+			this.ids = new Long[size];
+			this.types = new String[size];
+			this.statuses = new String[size];
+			this.priorities = new Integer[size];
+			this.payloads = new String[size];
+			this.dedupKeys = new String[size];
+			this.maxAttempts = new Integer[size];
+			this.runAts = new String[size];
+			this.traceParents = new String[size];
+			this.chainIds = new Long[size];
+			this.chainIndexes = new Integer[size];
+			this.waitingFors = new Integer[size];
+			this.policies = new String[size];
+			this.errorCodes = new String[size];
+			this.errorDetails = new String[size];
+		}
+
+		void add(int k, long id, NewJob job, Outcome outcome, Long chainId, Integer chainIndex, String policy) {
+			this.ids[k] = id;
+			this.types[k] = job.type();
+			this.statuses[k] = outcome.status;
+			this.priorities[k] = job.priority();
+			this.payloads[k] = job.payload();
+			this.dedupKeys[k] = job.dedupKey();
+			this.maxAttempts[k] = job.maxAttempts();
+			this.runAts[k] = PgSql.timestamp(job.runAt()).toString();
+			this.traceParents[k] = job.traceContext();
+			this.chainIds[k] = chainId;
+			this.chainIndexes[k] = chainIndex;
+			this.waitingFors[k] = outcome.waitingFor;
+			this.policies[k] = policy;
+			this.errorCodes[k] = outcome.errorCode;
+			this.errorDetails[k] = outcome.errorDetail;
+		}
+
+		void event(long jobId, String name, String detail) {
+			this.eventJobs.add(jobId);
+			this.eventNames.add(name);
+			this.eventDetails.add(detail);
+		}
+
+		PgSql.Statement bind(PgSql.Statement insert) throws SQLException {
+			return insert.setArray("ids", "int8", this.ids)
+				.setArray("types", "text", this.types)
+				.setArray("statuses", "text", this.statuses)
+				.setArray("priorities", "int4", this.priorities)
+				.setArray("payloads", "text", this.payloads)
+				.setArray("dedup_keys", "text", this.dedupKeys)
+				.setArray("max_attempts", "int4", this.maxAttempts)
+				.setArray("run_ats", "text", this.runAts)
+				.setArray("trace_parents", "text", this.traceParents)
+				.setArray("chain_ids", "int8", this.chainIds)
+				.setArray("chain_indexes", "int4", this.chainIndexes)
+				.setArray("waiting_fors", "int4", this.waitingFors)
+				.setArray("policies", "text", this.policies)
+				.setArray("error_codes", "text", this.errorCodes)
+				.setArray("error_details", "text", this.errorDetails)
+				.setArray("depends_on", "int8", this.dependsOn.toArray())
+				.setArray("dependents", "int8", this.dependents.toArray())
+				.setArray("event_jobs", "int8", this.eventJobs.toArray())
+				.setArray("event_names", "text", this.eventNames.toArray())
+				.setArray("event_details", "text", this.eventDetails.toArray());
+		}
+
+	}
+
+	/**
+	 * Inserts the continuation of an applied success: the completing job joins its chain
+	 * and the new jobs follow it. Nothing when a cancel of the job was asked for.
+	 * @return whether jobs were inserted
+	 */
+	boolean continueChain(Connection connection, Completion completion, String workerId, Instant now)
+			throws SQLException {
+		long chainId;
+		int chainIndex;
+		try (PgSql.Statement join = this.tables.sql(JOIN_CHAIN).prepare(connection)) {
+			join.set("job_id", completion.jobId());
+			try (ResultSet rows = join.executeQuery()) {
+				if (!rows.next()) {
+					event(connection, completion.jobId(), now, "CONTINUED", workerId,
+							"no next step created: a cancel of the job was requested");
+					return false;
+				}
+				chainId = rows.getLong(1);
+				chainIndex = rows.getInt(2);
+			}
+		}
+		List<Long> ids = insert(connection, completion.next(), now, chainId, chainIndex);
+		event(connection, completion.jobId(), now, "CONTINUED", workerId, describe(ids));
+		return true;
+	}
+
+	private void event(Connection connection, long jobId, Instant now, String name, String actor, String detail)
+			throws SQLException {
+		try (PgSql.Statement event = this.tables.sql(INSERT_EVENT).prepare(connection)) {
+			PostgresJobStore.addEvent(event, jobId, now, name, actor, detail);
+			event.executeBatch();
+		}
+	}
+
+	private static String describe(List<Long> ids) {
+		if (ids.size() <= 5) {
+			return "next: job(s) " + ids;
+		}
+		return "next: " + ids.size() + " jobs, " + ids.get(0) + " to " + ids.get(ids.size() - 1);
+	}
+
+	/**
+	 * Settles the jobs waiting for jobs that just finished: counts them down, turns those
+	 * with nothing left to wait for pending, and ends those a failure ends by their
+	 * policy, then settles the jobs waiting for those in turn (one statement per round).
+	 * Sends a notification when a job turned pending, so workers of other processes claim
+	 * it at once.
+	 * @param finished job id → its final status ({@code succeeded}, {@code failed},
+	 * {@code cancelled}); only jobs that may have dependents need to be passed
+	 * @return how many jobs turned pending
+	 */
+	int settle(Connection connection, Map<Long, String> finished, String actor, Instant now) throws SQLException {
+		int turnedPending = 0;
+		Map<Long, String> round = new LinkedHashMap<>(finished);
+		try (PgSql.Statement event = this.tables.sql(INSERT_EVENT).prepare(connection)) {
+			while (!round.isEmpty()) {
+				Map<Long, String> next = new LinkedHashMap<>();
+				try (PgSql.Statement settle = this.tables.sql(SETTLE).prepare(connection)) {
+					settle.setArray("ids", "int8", round.keySet().toArray())
+						.setArray("statuses", "text", round.values().toArray())
+						.set("now", now);
+					try (ResultSet rows = settle.executeQuery()) {
+						while (rows.next()) {
+							long id = rows.getLong(1);
+							String status = rows.getString(2);
+							if ("pending".equals(status)) {
+								turnedPending++;
+								PostgresJobStore.addEvent(event, id, now, "DEPENDENCIES_MET", actor,
+										"the last job it waited for finished");
+							}
+							else if (!"waiting".equals(status)) {
+								long culprit = rows.getLong(3);
+								String culpritStatus = round.get(culprit);
+								PostgresJobStore.addEvent(event, id, now, "DEPENDENCY_FAILED", actor,
+										"job " + culprit + " ended " + culpritStatus);
+								PostgresJobStore.addEvent(event, id, now,
+										"failed".equals(status) ? "FAILED" : "CANCELLED", actor,
+										"failed".equals(culpritStatus) ? ErrorCodes.DEPENDENCY_FAILED_FAILED
+												: ErrorCodes.DEPENDENCY_FAILED_CANCELLED);
+								next.put(id, status);
+							}
+						}
+					}
+				}
+				round = next;
+			}
+			event.executeBatch();
+		}
+		if (turnedPending > 0) {
+			try (PgSql.Statement notify = this.tables.sql(NOTIFY_ENQUEUED).prepare(connection)) {
+				notify.set("channel", this.tables.channel())
+					.set("message", this.notifications.message(PostgresNotifications.ENQUEUED));
+				notify.executeQuery().close();
+			}
+		}
+		return turnedPending;
+	}
+
+}
