@@ -62,7 +62,7 @@ final class SqliteLinks {
 			""";
 
 	/** Finished jobs that some job still has to count. */
-	private static final String ANY_DEPENDENTS = """
+	static final String ANY_DEPENDENTS = """
 			SELECT DISTINCT depends_on FROM {dependencies}
 			WHERE depends_on IN (SELECT value FROM json_each(:ids)) AND settled = 0
 			""";
@@ -75,7 +75,7 @@ final class SqliteLinks {
 	 * lateness. Only rows not yet settled count: a dependency that was retried after it
 	 * finished, and finished again, was counted the first time.
 	 */
-	private static final String COUNT_DOWN = """
+	static final String COUNT_DOWN = """
 			UPDATE {jobs}
 			SET waiting_for = waiting_for - 1,
 			    status = CASE WHEN waiting_for <= 1 THEN 'pending' ELSE status END,
@@ -86,7 +86,7 @@ final class SqliteLinks {
 			RETURNING id, status
 			""";
 
-	private static final String END_BY_POLICY = """
+	static final String END_BY_POLICY = """
 			UPDATE {jobs}
 			SET status = CASE dependency_policy WHEN 'fail' THEN 'failed' ELSE 'cancelled' END,
 			    waiting_for = 0, finished_at = :now, error_code = :error_code, error_detail = :error_detail
@@ -101,7 +101,7 @@ final class SqliteLinks {
 	 * again. SQLite updates one table per statement; the write transaction makes the
 	 * three one step.
 	 */
-	private static final String MARK_SETTLED = """
+	static final String MARK_SETTLED = """
 			UPDATE {dependencies} SET settled = 1 WHERE depends_on = :finished AND settled = 0
 			""";
 
