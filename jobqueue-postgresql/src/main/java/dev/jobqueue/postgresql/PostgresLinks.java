@@ -38,6 +38,10 @@ import dev.jobqueue.core.NewJob;
  * lock serialises them, and the second re-reads the row the first committed before it
  * computes {@code waiting_for - n} and the new status ({@code UPDATE ... RETURNING}
  * reports the status it wrote). Exactly one of them turns the join pending.</li>
+ * <li>The settle statement marks the finished jobs' dependency rows settled as it counts
+ * them, so a job finishing again after a retry finds nothing left to count. Those rows
+ * are the finished job's own: no other transaction settles them meanwhile, since a job
+ * finishes once per run.</li>
  * <li>The settle statement locks the waiting jobs it changes in id order first, so
  * batches settling overlapping joins take their locks in one order and do not
  * deadlock.</li>
