@@ -49,7 +49,7 @@ public final class PostgresJobStore implements JobStore {
 	 * Whether jobs wait for the updated job {@code j}: one probe of the dependency
 	 * table's primary key, so only a job with dependents costs a settle statement.
 	 */
-	private static final String HAS_DEPENDENTS = "EXISTS (SELECT 1 FROM {dependencies} d WHERE d.depends_on = j.id)";
+	private static final String HAS_DEPENDENTS = "EXISTS (SELECT 1 FROM {dependencies} d WHERE d.depends_on = j.id AND NOT d.settled)";
 
 	static final String INSERT_JOB = """
 			WITH inserted AS (
@@ -106,7 +106,7 @@ public final class PostgresJobStore implements JobStore {
 			), event_rows AS (
 			    INSERT INTO {events} (job_id, at, event, actor) SELECT id, :now, 'SUCCEEDED', :worker_id FROM done
 			)
-			SELECT id, EXISTS (SELECT 1 FROM {dependencies} d WHERE d.depends_on = done.id) FROM done
+			SELECT id, EXISTS (SELECT 1 FROM {dependencies} d WHERE d.depends_on = done.id AND NOT d.settled) FROM done
 			""";
 
 	private static final String MARK_FAILED = """
@@ -285,6 +285,15 @@ public final class PostgresJobStore implements JobStore {
 
 	List<Long> insertJobs(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {
 		if (PostgresLinks.linked(jobs)) {
+			if (jobs.size() > 1 && jobs.stream().anyMatch((job) -> job.dedupKey() != null)) {
+				// enqueueAll mixing jobs that wait with jobs that have a dedup key (those
+				// never wait): each goes in its own way, in order.
+				List<Long> ids = new ArrayList<>(jobs.size());
+				for (NewJob job : jobs) {
+					ids.addAll(insertJobs(connection, List.of(job), now));
+				}
+				return ids;
+			}
 			return this.links.insert(connection, jobs, now);
 		}
 		if (jobs.size() > 1 && jobs.stream().allMatch((job) -> job.dedupKey() == null)) {
