@@ -20,6 +20,7 @@ import dev.jobqueue.core.Completion;
 import dev.jobqueue.core.ExpiredLease;
 import dev.jobqueue.core.JobStore;
 import dev.jobqueue.core.LeaseRenewal;
+import dev.jobqueue.core.LinkedJobs;
 import dev.jobqueue.core.NewJob;
 import dev.jobqueue.core.RunningJobRef;
 import dev.jobqueue.core.WorkerInfo;
@@ -277,14 +278,14 @@ public final class PostgresJobStore implements JobStore {
 		// and NOTIFY): atomic by
 		// itself, so outside a caller's transaction it needs no BEGIN and COMMIT of its
 		// own.
-		boolean oneStatement = !PostgresLinks.linked(jobs)
+		boolean oneStatement = !LinkedJobs.anyLinked(jobs)
 				&& (jobs.size() == 1 || jobs.stream().allMatch((job) -> job.dedupKey() == null));
 		return this.database.writeJoiningTransaction(action, (connection) -> insertJobs(connection, jobs, now),
 				afterCommit, oneStatement);
 	}
 
 	List<Long> insertJobs(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {
-		if (PostgresLinks.linked(jobs)) {
+		if (LinkedJobs.anyLinked(jobs)) {
 			if (jobs.size() > 1 && jobs.stream().anyMatch((job) -> job.dedupKey() != null)) {
 				// enqueueAll mixing jobs that wait with jobs that have a dedup key (those
 				// never wait): each goes in its own way, in order.

@@ -5,7 +5,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,10 +12,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-import dev.jobqueue.DependencyPolicy;
 import dev.jobqueue.ErrorCodes;
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.core.Completion;
+import dev.jobqueue.core.LinkedJobs;
 import dev.jobqueue.core.NewJob;
 
 /**
@@ -203,16 +202,6 @@ final class PostgresLinks {
 		this.notifications = notifications;
 	}
 
-	/** Whether {@code jobs} need this class's insert rather than the plain one. */
-	static boolean linked(List<NewJob> jobs) {
-		for (NewJob job : jobs) {
-			if (job.waits() || job.chainIndex() != null) {
-				return true;
-			}
-		}
-		return false;
-	}
-
 	/**
 	 * Inserts jobs that wait or form a chain (a fan-out, an {@code after(...)}); jobs of
 	 * the call with a chain index start one new chain named after the first of them.
@@ -230,7 +219,7 @@ final class PostgresLinks {
 	 */
 	private List<Long> insert(Connection connection, List<NewJob> jobs, Instant now, Long chainId, int chainBase)
 			throws SQLException {
-		refuseDedupKeys(jobs);
+		LinkedJobs.refuseDedupKeys(jobs);
 		Map<Long, String> statusById = lockExisting(connection, jobs);
 		int size = jobs.size();
 		List<Long> ids = allocateIds(connection, size);
@@ -247,7 +236,7 @@ final class PostgresLinks {
 			for (int position : job.afterInBatch()) {
 				dependencyStatus.putIfAbsent(ids.get(position), statuses.get(position));
 			}
-			Outcome outcome = outcome(job.dependencyPolicy(), dependencyStatus.values());
+			LinkedJobs.Start outcome = LinkedJobs.start(job.dependencyPolicy(), dependencyStatus.values());
 			if (job.chainIndex() != null && chain == null) {
 				chain = id;
 			}
@@ -258,15 +247,15 @@ final class PostgresLinks {
 				batch.dependsOn.add(waited.getKey());
 				batch.dependents.add(id);
 				// A dependency finished already is counted now, by the outcome above.
-				batch.settled.add(finished(waited.getValue()));
+				batch.settled.add(LinkedJobs.finished(waited.getValue()));
 			}
 			batch.event(id, "ENQUEUED",
 					dependencyStatus.isEmpty() ? null : "waits for " + dependencyStatus.size() + " job(s)");
-			if (outcome.errorCode != null) {
-				batch.event(id, "DEPENDENCY_FAILED", outcome.errorDetail);
-				batch.event(id, "failed".equals(outcome.status) ? "FAILED" : "CANCELLED", outcome.errorCode);
+			if (outcome.errorCode() != null) {
+				batch.event(id, "DEPENDENCY_FAILED", outcome.errorDetail());
+				batch.event(id, "failed".equals(outcome.status()) ? "FAILED" : "CANCELLED", outcome.errorCode());
 			}
-			statuses.add(outcome.status);
+			statuses.add(outcome.status());
 		}
 		try (PgSql.Statement insert = this.tables.sql(INSERT_LINKED).prepare(connection)) {
 			batch.bind(insert).set("now", now).set("channel", this.tables.channel());
@@ -274,20 +263,6 @@ final class PostgresLinks {
 			insert.executeQuery().close();
 		}
 		return ids;
-	}
-
-	/**
-	 * The engine refuses a dedup key on a job that waits, on a fan-out's child or join
-	 * and on a continuation (docs/chains.md); this insert has no dedup column, so a key
-	 * that got here anyway is refused rather than dropped.
-	 */
-	static void refuseDedupKeys(List<NewJob> jobs) {
-		for (NewJob job : jobs) {
-			if (job.dedupKey() != null) {
-				throw new IllegalArgumentException("A '" + job.type() + "' job that waits for other jobs or is a "
-						+ "step of a chain cannot have a dedup key ('" + job.dedupKey() + "'): drop the key");
-			}
-		}
 	}
 
 	private List<Long> allocateIds(Connection connection, int count) throws SQLException {
@@ -327,32 +302,6 @@ final class PostgresLinks {
 					+ "prefix or schema is not one of its jobs, and a deleted job is gone); nothing was enqueued.");
 		}
 		return found;
-	}
-
-	/** What a new job is, given how the jobs it waits for stand. */
-	private static boolean finished(String status) {
-		return "succeeded".equals(status) || "failed".equals(status) || "cancelled".equals(status);
-	}
-
-	private static Outcome outcome(DependencyPolicy policy, Collection<String> dependencyStatuses) {
-		int unfinished = 0;
-		for (String status : dependencyStatuses) {
-			boolean unsuccessful = "failed".equals(status) || "cancelled".equals(status);
-			if (unsuccessful && policy != DependencyPolicy.RUN) {
-				String code = "failed".equals(status) ? ErrorCodes.DEPENDENCY_FAILED_FAILED
-						: ErrorCodes.DEPENDENCY_FAILED_CANCELLED;
-				return new Outcome((policy == DependencyPolicy.FAIL) ? "failed" : "cancelled", 0, code,
-						"A job it waits for was already " + status + " at enqueue");
-			}
-			if (!unsuccessful && !"succeeded".equals(status)) {
-				unfinished++;
-			}
-		}
-		return new Outcome((unfinished > 0) ? "waiting" : "pending", unfinished, null, null);
-	}
-
-	private record Outcome(String status, int waitingFor, String errorCode, String errorDetail) {
-
 	}
 
 	/** The columns of one insert, as arrays. */
@@ -415,10 +364,11 @@ final class PostgresLinks {
 			this.errorDetails = new String[size];
 		}
 
-		void add(int k, long id, NewJob job, Outcome outcome, Long chainId, Integer chainIndex, String policy) {
+		void add(int k, long id, NewJob job, LinkedJobs.Start outcome, Long chainId, Integer chainIndex,
+				String policy) {
 			this.ids[k] = id;
 			this.types[k] = job.type();
-			this.statuses[k] = outcome.status;
+			this.statuses[k] = outcome.status();
 			this.priorities[k] = job.priority();
 			this.payloads[k] = job.payload();
 			this.maxAttempts[k] = job.maxAttempts();
@@ -426,10 +376,10 @@ final class PostgresLinks {
 			this.traceParents[k] = job.traceContext();
 			this.chainIds[k] = chainId;
 			this.chainIndexes[k] = chainIndex;
-			this.waitingFors[k] = outcome.waitingFor;
+			this.waitingFors[k] = outcome.waitingFor();
 			this.policies[k] = policy;
-			this.errorCodes[k] = outcome.errorCode;
-			this.errorDetails[k] = outcome.errorDetail;
+			this.errorCodes[k] = outcome.errorCode();
+			this.errorDetails[k] = outcome.errorDetail();
 		}
 
 		void event(long jobId, String name, String detail) {
@@ -485,7 +435,7 @@ final class PostgresLinks {
 			}
 		}
 		List<Long> ids = insert(connection, completion.next(), now, chainId, chainIndex);
-		event(connection, completion.jobId(), now, "CONTINUED", workerId, describe(ids));
+		event(connection, completion.jobId(), now, "CONTINUED", workerId, LinkedJobs.describeNext(ids));
 		return true;
 	}
 
@@ -495,13 +445,6 @@ final class PostgresLinks {
 			PostgresJobStore.addEvent(event, jobId, now, name, actor, detail);
 			event.executeBatch();
 		}
-	}
-
-	private static String describe(List<Long> ids) {
-		if (ids.size() <= 5) {
-			return "next: job(s) " + ids;
-		}
-		return "next: " + ids.size() + " jobs, " + ids.get(0) + " to " + ids.get(ids.size() - 1);
 	}
 
 	/**

@@ -6,7 +6,6 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -15,10 +14,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-import dev.jobqueue.DependencyPolicy;
 import dev.jobqueue.ErrorCodes;
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.core.Completion;
+import dev.jobqueue.core.LinkedJobs;
 import dev.jobqueue.core.NewJob;
 
 /**
@@ -141,16 +140,6 @@ final class SqliteLinks {
 		this.markSettled = tables.sql(MARK_SETTLED);
 	}
 
-	/** Whether {@code jobs} need this class's insert rather than the plain one. */
-	static boolean linked(List<NewJob> jobs) {
-		for (NewJob job : jobs) {
-			if (job.waits() || job.chainIndex() != null) {
-				return true;
-			}
-		}
-		return false;
-	}
-
 	/**
 	 * Inserts jobs that wait or form a chain (a fan-out, an {@code after(...)}); jobs of
 	 * the call with a chain index start one new chain.
@@ -168,7 +157,7 @@ final class SqliteLinks {
 	 */
 	private List<Long> insert(Connection connection, List<NewJob> jobs, Instant now, Long chainId, int chainBase)
 			throws SQLException {
-		refuseDedupKeys(jobs);
+		LinkedJobs.refuseDedupKeys(jobs);
 		Map<Long, String> existing = existingStatuses(connection, jobs);
 		List<Long> ids = new ArrayList<>(jobs.size());
 		List<String> statuses = new ArrayList<>(jobs.size());
@@ -185,9 +174,9 @@ final class SqliteLinks {
 					dependencyStatus.putIfAbsent(ids.get(position), statuses.get(position));
 				}
 				Set<Long> waitsFor = dependencyStatus.keySet();
-				Outcome outcome = outcome(job.dependencyPolicy(), dependencyStatus.values());
+				LinkedJobs.Start outcome = LinkedJobs.start(job.dependencyPolicy(), dependencyStatus.values());
 				insert.bind("type", job.type())
-					.bind("status", outcome.status)
+					.bind("status", outcome.status())
 					.bind("priority", job.priority())
 					.bind("payload", job.payload())
 					.bind("max_attempts", job.maxAttempts())
@@ -196,11 +185,11 @@ final class SqliteLinks {
 					.bind("trace_parent", job.traceContext())
 					.bind("chain_id", (job.chainIndex() != null) ? chain : null)
 					.bind("chain_index", (job.chainIndex() != null) ? Long.valueOf(chainBase + job.chainIndex()) : null)
-					.bind("waiting_for", outcome.waitingFor)
+					.bind("waiting_for", outcome.waitingFor())
 					.bind("dependency_policy", waitsFor.isEmpty() ? null : job.dependencyPolicy().dbValue())
-					.bind("finished_at", outcome.finished ? now : null)
-					.bind("error_code", outcome.errorCode)
-					.bind("error_detail", outcome.errorDetail);
+					.bind("finished_at", outcome.finished() ? now : null)
+					.bind("error_code", outcome.errorCode())
+					.bind("error_detail", outcome.errorDetail());
 				long id = insert.queryLong();
 				if (job.chainIndex() != null && chain == null) {
 					chain = id;
@@ -212,35 +201,23 @@ final class SqliteLinks {
 					// A dependency finished already is counted now, by the outcome above.
 					dependency.bind("depends_on", waited.getKey())
 						.bind("job_id", id)
-						.bind("settled", finished(waited.getValue()))
+						.bind("settled", LinkedJobs.finished(waited.getValue()))
 						.addBatch();
 				}
 				ids.add(id);
-				statuses.add(outcome.status);
+				statuses.add(outcome.status());
 				JobEvents.add(event, id, now, "ENQUEUED", null,
 						waitsFor.isEmpty() ? null : "waits for " + waitsFor.size() + " job(s)");
-				if (outcome.finished) {
-					JobEvents.add(event, id, now, "DEPENDENCY_FAILED", null, outcome.errorDetail);
+				if (outcome.finished()) {
+					JobEvents.add(event, id, now, "DEPENDENCY_FAILED", null, outcome.errorDetail());
+					JobEvents.add(event, id, now, "failed".equals(outcome.status()) ? "FAILED" : "CANCELLED", null,
+							outcome.errorCode());
 				}
 			}
 			dependency.executeBatch();
 			event.executeBatch();
 		}
 		return ids;
-	}
-
-	/**
-	 * The engine refuses a dedup key on a job that waits, on a fan-out's child or join
-	 * and on a continuation (docs/chains.md); this insert has no dedup column, so a key
-	 * that got here anyway is refused rather than dropped.
-	 */
-	static void refuseDedupKeys(List<NewJob> jobs) {
-		for (NewJob job : jobs) {
-			if (job.dedupKey() != null) {
-				throw new IllegalArgumentException("A '" + job.type() + "' job that waits for other jobs or is a "
-						+ "step of a chain cannot have a dedup key ('" + job.dedupKey() + "'): drop the key");
-			}
-		}
 	}
 
 	private Map<Long, String> existingStatuses(Connection connection, List<NewJob> jobs) throws SQLException {
@@ -266,32 +243,6 @@ final class SqliteLinks {
 		return found;
 	}
 
-	/** What a new job is, given how the jobs it waits for stand. */
-	private static boolean finished(String status) {
-		return "succeeded".equals(status) || "failed".equals(status) || "cancelled".equals(status);
-	}
-
-	private static Outcome outcome(DependencyPolicy policy, Collection<String> dependencyStatuses) {
-		int unfinished = 0;
-		for (String status : dependencyStatuses) {
-			boolean failed = "failed".equals(status) || "cancelled".equals(status);
-			if (failed && policy != DependencyPolicy.RUN) {
-				String code = "failed".equals(status) ? ErrorCodes.DEPENDENCY_FAILED_FAILED
-						: ErrorCodes.DEPENDENCY_FAILED_CANCELLED;
-				return new Outcome((policy == DependencyPolicy.FAIL) ? "failed" : "cancelled", 0, true, code,
-						"A job it waits for was already " + status + " at enqueue");
-			}
-			if (!failed && !"succeeded".equals(status)) {
-				unfinished++;
-			}
-		}
-		return new Outcome((unfinished > 0) ? "waiting" : "pending", unfinished, false, null, null);
-	}
-
-	private record Outcome(String status, int waitingFor, boolean finished, String errorCode, String errorDetail) {
-
-	}
-
 	/**
 	 * Inserts the continuation of an applied success: the completing job joins its chain
 	 * and the new jobs follow it. Nothing when a cancel of the job was asked for.
@@ -314,16 +265,9 @@ final class SqliteLinks {
 		}
 		List<Long> ids = insert(connection, completion.next(), now, chainId, chainIndex);
 		try (NamedStatement event = this.events.prepare(connection)) {
-			JobEvents.add(event, completion.jobId(), now, "CONTINUED", workerId, describe(ids));
+			JobEvents.add(event, completion.jobId(), now, "CONTINUED", workerId, LinkedJobs.describeNext(ids));
 			event.executeBatch();
 		}
-	}
-
-	private static String describe(List<Long> ids) {
-		if (ids.size() <= 5) {
-			return "next: job(s) " + ids;
-		}
-		return "next: " + ids.size() + " jobs, " + ids.get(0) + " to " + ids.get(ids.size() - 1);
 	}
 
 	/**
