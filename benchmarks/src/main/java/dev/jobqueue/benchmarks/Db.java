@@ -1,11 +1,6 @@
 package dev.jobqueue.benchmarks;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.JarURLConnection;
-import java.net.URISyntaxException;
-import java.net.URL;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -15,15 +10,13 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.jar.JarEntry;
-import java.util.jar.JarFile;
-import java.util.stream.Stream;
 
 import com.zaxxer.hikari.HikariDataSource;
+import org.flywaydb.core.Flyway;
+
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 
 import dev.jobqueue.sqlite.SqliteDataSources;
 import dev.jobqueue.sqlite.SqliteSchema;
@@ -32,8 +25,8 @@ import dev.jobqueue.sqlite.TableNames;
 /**
  * One benchmark database: a file (on disk or tmpfs) with the queue's schema applied by
  * {@link SqliteSchema}, or a shared-cache in-memory database. The queue refuses a
- * database that cannot use WAL, which an in-memory one cannot, so there the same
- * migration script is applied directly; everything else is identical.
+ * database that cannot use WAL, which an in-memory one cannot, so there Flyway applies
+ * the same migrations directly; everything else is identical.
  */
 final class Db implements AutoCloseable {
 
@@ -68,7 +61,7 @@ final class Db implements AutoCloseable {
 				return;
 			}
 			if (file == null) {
-				applyMigrationScript(this.keeper);
+				migrateInMemory(this.keeper);
 			}
 			else {
 				try (HikariDataSource pool = SqliteDataSources.create(url, BUSY_TIMEOUT, synchronous, 1)) {
@@ -211,67 +204,18 @@ final class Db implements AutoCloseable {
 	}
 
 	/**
-	 * Applies every migration script of the queue, in version order, as
-	 * {@link SqliteSchema} would.
+	 * Migrates an in-memory database with the queue's own migrations (SQL and Java) run
+	 * by Flyway as {@link SqliteSchema} configures it, on the connection that keeps the
+	 * database alive: only the WAL check of {@link SqliteSchema} is left out.
 	 */
-	private static void applyMigrationScript(Connection connection) throws SQLException {
-		for (String name : migrationNames()) {
-			String script;
-			try (InputStream in = SqliteSchema.class.getResourceAsStream("/" + MIGRATIONS + name)) {
-				script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-			}
-			catch (IOException ex) {
-				throw new IllegalStateException("Could not read the queue migration " + name, ex);
-			}
-			StringBuilder withoutComments = new StringBuilder();
-			for (String line : script.split("\n")) {
-				int comment = line.indexOf("--");
-				withoutComments.append((comment >= 0) ? line.substring(0, comment) : line).append('\n');
-			}
-			try (Statement statement = connection.createStatement()) {
-				for (String sql : withoutComments.toString().replace("${prefix}", "").split(";")) {
-					if (!sql.isBlank()) {
-						statement.execute(sql);
-					}
-				}
-			}
-		}
-	}
-
-	private static final String MIGRATIONS = "dev/jobqueue/sqlite/migration/";
-
-	/** The V*.sql names next to V1 on the classpath (a jar or a folder), by version. */
-	private static List<String> migrationNames() {
-		URL first = SqliteSchema.class.getResource("/" + MIGRATIONS + "V1__create_jobs.sql");
-		if (first == null) {
-			throw new IllegalStateException("The queue's V1 migration is not on the classpath");
-		}
-		List<String> names = new ArrayList<>();
-		try {
-			if (first.getProtocol().equals("jar")) {
-				JarURLConnection jar = (JarURLConnection) first.openConnection();
-				jar.setUseCaches(false);
-				try (JarFile file = jar.getJarFile()) {
-					file.stream()
-						.map(JarEntry::getName)
-						.filter((name) -> name.startsWith(MIGRATIONS) && name.endsWith(".sql"))
-						.forEach((name) -> names.add(name.substring(MIGRATIONS.length())));
-				}
-			}
-			else {
-				try (Stream<Path> files = Files.list(Path.of(first.toURI()).getParent())) {
-					files.map((path) -> path.getFileName().toString())
-						.filter((name) -> name.endsWith(".sql"))
-						.forEach(names::add);
-				}
-			}
-		}
-		catch (IOException | URISyntaxException ex) {
-			throw new IllegalStateException("Could not list the queue's migrations next to " + first, ex);
-		}
-		names.removeIf((name) -> !name.matches("V\\d+__.*\\.sql"));
-		names.sort(Comparator.comparingInt((String name) -> Integer.parseInt(name.substring(1, name.indexOf("__")))));
-		return names;
+	private static void migrateInMemory(Connection connection) {
+		Flyway.configure(Db.class.getClassLoader())
+			.dataSource(new SingleConnectionDataSource(connection, true))
+			.table(TABLES.schemaHistory())
+			.locations(SqliteSchema.MIGRATION_LOCATION)
+			.placeholders(Map.of("prefix", TABLES.prefix()))
+			.load()
+			.migrate();
 	}
 
 	@Override

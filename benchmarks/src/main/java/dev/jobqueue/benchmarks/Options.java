@@ -17,7 +17,7 @@ import java.util.Set;
 final class Options {
 
 	static final List<String> SCENARIOS = List.of("enqueue", "enqueue-all", "burn-down", "latency", "big-table", "idle",
-			"heap", "durability", "dashboard");
+			"heap", "durability", "dashboard", "fan-out");
 
 	final boolean quick;
 
@@ -64,6 +64,9 @@ final class Options {
 	 */
 	final int repeat;
 
+	/** Children of the fan-out scenario's enqueueFanOut (and plain jobs next to it). */
+	final int fanOutChildren;
+
 	/** Jobs of each warm-up run, before anything is measured. */
 	final int warmUpJobs;
 
@@ -76,6 +79,13 @@ final class Options {
 	final String urlParameters;
 
 	final boolean keepFiles;
+
+	/**
+	 * Which assemblies of the queue the enqueue, burn-down and latency scenarios measure:
+	 * the bare engine ({@link QueueNode}), the starter in a Spring Boot application
+	 * ({@link StarterNode}), or both side by side.
+	 */
+	final List<String> stacks;
 
 	private Options(Args args) {
 		this.quick = args.flag("quick");
@@ -99,8 +109,10 @@ final class Options {
 		this.durabilityJobs = args.integer("durability-jobs", q ? 500 : 20_000);
 		this.repeat = Math.max(1, args.integer("repeat", q ? 1 : 3));
 		this.warmUpJobs = args.integer("warm-up-jobs", q ? 300 : 3_000);
+		this.fanOutChildren = args.integer("fan-out-children", q ? 500 : 10_000);
 		this.directory = Path.of(args.value("dir", System.getProperty("java.io.tmpdir")));
 		this.keepFiles = args.flag("keep-files");
+		this.stacks = parseStacks(args.value("stacks", "engine,starter,starter-shared"));
 		this.urlParameters = args.value("sqlite-url-params", "");
 		Db.urlParameters = this.urlParameters;
 		args.requireAllUsed();
@@ -108,6 +120,23 @@ final class Options {
 
 	static Options parse(String... arguments) {
 		return new Options(new Args(arguments));
+	}
+
+	private static List<String> parseStacks(String value) {
+		List<String> stacks = new java.util.ArrayList<>();
+		for (String stack : value.split(",")) {
+			String name = stack.strip();
+			if (!List.of("engine", "starter", "starter-shared").contains(name)) {
+				throw new IllegalArgumentException(
+						"Unknown stack '" + name + "': use one or more of engine, starter, starter-shared");
+			}
+			stacks.add(name);
+		}
+		return List.copyOf(stacks);
+	}
+
+	boolean stack(String name) {
+		return this.stacks.contains(name);
 	}
 
 	boolean runs(String scenario) {
@@ -172,9 +201,12 @@ final class Options {
 				  --durability-jobs=N       jobs per durability measurement (20000)
 				  --repeat=N                runs of each raw baseline and enqueue measurement, best counts (3)
 				  --warm-up-jobs=N          jobs of each warm-up run before measuring (3000)
+				  --fan-out-children=N      children of the fan-out run, and plain jobs next to it (10000)
 				  --dir=PATH                where the database files go (java.io.tmpdir)
 				  --sqlite-url-params=K=V&..  extra sqlite-jdbc settings on every file URL, for experiments
 				  --keep-files              keep the database files after the run
+				  --stacks=engine,starter,starter-shared   the bare engine; the starter in a Spring Boot application
+				                            with the queue's own pool; the starter sharing the application's DataSource
 				""".formatted(SCENARIOS);
 	}
 

@@ -26,6 +26,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import com.zaxxer.hikari.HikariDataSource;
 
+import dev.jobqueue.JobQueue;
+
 import dev.jobqueue.core.ClaimedJob;
 import dev.jobqueue.core.Completion;
 import dev.jobqueue.core.DefaultErrorClassifier;
@@ -33,6 +35,7 @@ import dev.jobqueue.core.DefaultJobQueue;
 import dev.jobqueue.core.EnqueueLimits;
 import dev.jobqueue.core.HandlerDefinition;
 import dev.jobqueue.core.HandlerRegistry;
+import dev.jobqueue.core.JobInvoker;
 import dev.jobqueue.core.JobWorker;
 import dev.jobqueue.core.RetryPolicy;
 import dev.jobqueue.core.WorkerIds;
@@ -122,17 +125,30 @@ public final class PostgresBenchmarkMain {
 		}
 		String adminUrl = "jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres";
 		boolean quick = false;
+		boolean fanOut = false;
+		List<String> fanOutOptions = new ArrayList<>();
 		for (String arg : args) {
 			if (arg.startsWith("--admin-url=")) {
 				adminUrl = arg.substring("--admin-url=".length());
 			}
 			else if (arg.equals("--quick")) {
 				quick = true;
+				fanOutOptions.add(arg);
+			}
+			else if (arg.equals("--scenario=fan-out")) {
+				fanOut = true;
+			}
+			else if (arg.startsWith("--fan-out-children=") || arg.startsWith("--repeat=")) {
+				fanOutOptions.add(arg);
 			}
 			else {
-				throw new IllegalArgumentException(
-						"Unknown option " + arg + ": use --quick and --admin-url=<jdbc url>");
+				throw new IllegalArgumentException("Unknown option " + arg + ": use --quick, --admin-url=<jdbc url>, "
+						+ "and --scenario=fan-out [--fan-out-children=N] [--repeat=N] for the fan-out run alone");
 			}
+		}
+		if (fanOut) {
+			runFanOut(adminUrl, fanOutOptions);
+			return;
 		}
 		new PostgresBenchmarkMain(adminUrl, quick).run();
 	}
@@ -159,6 +175,60 @@ public final class PostgresBenchmarkMain {
 		this.rows.add(new String[] { "enqueue in another process -> handler starts, worker polls every 1 s (ms)", "",
 				String.format(Locale.ROOT, "p50 %.1f, p99 %.1f, max %.1f", latency[0], latency[1], latency[2]), "" });
 		print();
+	}
+
+	/**
+	 * The fan-out scenario of the SQLite run ({@link FanOutScenario}) on PostgreSQL: each
+	 * run on a database of its own.
+	 */
+	private static void runFanOut(String adminUrl, List<String> options) throws Exception {
+		ResultTable table = new ResultTable();
+		FanOutScenario.Backend backend = new FanOutScenario.Backend() {
+			@Override
+			public String label() {
+				return "PostgreSQL";
+			}
+
+			@Override
+			public FanOutScenario.Node open(String name, JobInvoker handler) throws Exception {
+				TempDatabase db = new TempDatabase(adminUrl);
+				Node node = new Node(db.url, 8, handler);
+				return new FanOutScenario.Node() {
+					private JobWorker worker;
+
+					@Override
+					public JobQueue queue() {
+						return node.queue;
+					}
+
+					@Override
+					public void startWorker(int threads, Duration pollInterval, WorkerListener listener) {
+						this.worker = node.worker(threads, pollInterval, listener);
+						this.worker.start();
+					}
+
+					@Override
+					public void stopWorker() {
+						if (this.worker != null) {
+							this.worker.stop();
+							this.worker = null;
+						}
+					}
+
+					@Override
+					public void close() throws Exception {
+						stopWorker();
+						node.close();
+						db.close();
+					}
+				};
+			}
+		};
+		new FanOutScenario(Options.parse(options.toArray(String[]::new)), table, backend).run();
+		System.out.println("jobqueue benchmark on PostgreSQL: fan-out " + options + ", Java " + Runtime.version() + ", "
+				+ Runtime.getRuntime().availableProcessors() + " cores");
+		System.out.println();
+		table.print(System.out);
 	}
 
 	private interface Measurement {
@@ -438,11 +508,15 @@ public final class PostgresBenchmarkMain {
 		final DefaultJobQueue queue;
 
 		Node(String url, int poolSize) {
+			this(url, poolSize, (payload, context) -> null);
+		}
+
+		Node(String url, int poolSize, JobInvoker handler) {
 			this.dataSource = PostgresDataSources.create(url, null, null, poolSize);
 			this.storage = new PostgresStorage(new PostgresDatabase(this.dataSource, url),
 					new PostgresTables(null, ""));
 			this.storage.initializeSchema();
-			this.handlers.register(HandlerDefinition.of(TYPE, (payload, context) -> null));
+			this.handlers.register(HandlerDefinition.of(TYPE, handler));
 			this.queue = new DefaultJobQueue(this.storage.jobs(), this.storage.admin(), QueueNode.CODEC, this.handlers,
 					Clock.systemUTC(), new EnqueueLimits(5, 1 << 20), null);
 		}

@@ -54,11 +54,14 @@ final class QueueNode implements AutoCloseable {
 
 	final DefaultJobQueue queue;
 
+	final SqliteDatabase database;
+
 	private JobWorker worker;
 
 	QueueNode(Db db) {
 		this.pool = db.pool();
 		SqliteDatabase database = new SqliteDatabase(this.commits.wrap(this.pool), db.label, Duration.ofSeconds(30));
+		this.database = database;
 		this.store = new SqliteJobStore(database, Db.TABLES);
 		this.insights = new SqliteQueueInsights(database, Db.TABLES);
 		this.queue = new DefaultJobQueue(this.store, new SqliteJobAdminStore(database, Db.TABLES), CODEC, this.handlers,

@@ -20,6 +20,7 @@ import dev.jobqueue.core.Completion;
 import dev.jobqueue.core.ExpiredLease;
 import dev.jobqueue.core.JobStore;
 import dev.jobqueue.core.LeaseRenewal;
+import dev.jobqueue.core.LinkedJobs;
 import dev.jobqueue.core.NewJob;
 import dev.jobqueue.core.RunningJobRef;
 import dev.jobqueue.core.WorkerInfo;
@@ -49,7 +50,7 @@ public final class PostgresJobStore implements JobStore {
 	 * Whether jobs wait for the updated job {@code j}: one probe of the dependency
 	 * table's primary key, so only a job with dependents costs a settle statement.
 	 */
-	private static final String HAS_DEPENDENTS = "EXISTS (SELECT 1 FROM {dependencies} d WHERE d.depends_on = j.id)";
+	private static final String HAS_DEPENDENTS = "EXISTS (SELECT 1 FROM {dependencies} d WHERE d.depends_on = j.id AND NOT d.settled)";
 
 	static final String INSERT_JOB = """
 			WITH inserted AS (
@@ -106,7 +107,7 @@ public final class PostgresJobStore implements JobStore {
 			), event_rows AS (
 			    INSERT INTO {events} (job_id, at, event, actor) SELECT id, :now, 'SUCCEEDED', :worker_id FROM done
 			)
-			SELECT id, EXISTS (SELECT 1 FROM {dependencies} d WHERE d.depends_on = done.id) FROM done
+			SELECT id, EXISTS (SELECT 1 FROM {dependencies} d WHERE d.depends_on = done.id AND NOT d.settled) FROM done
 			""";
 
 	private static final String MARK_FAILED = """
@@ -279,14 +280,23 @@ public final class PostgresJobStore implements JobStore {
 		// and NOTIFY): atomic by
 		// itself, so outside a caller's transaction it needs no BEGIN and COMMIT of its
 		// own.
-		boolean oneStatement = !PostgresLinks.linked(jobs)
+		boolean oneStatement = !LinkedJobs.anyLinked(jobs)
 				&& (jobs.size() == 1 || jobs.stream().allMatch((job) -> job.dedupKey() == null));
 		return this.database.writeJoiningTransaction(action, (connection) -> insertJobs(connection, jobs, now),
 				afterCommit, oneStatement);
 	}
 
 	List<Long> insertJobs(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {
-		if (PostgresLinks.linked(jobs)) {
+		if (LinkedJobs.anyLinked(jobs)) {
+			if (jobs.size() > 1 && jobs.stream().anyMatch((job) -> job.dedupKey() != null)) {
+				// enqueueAll mixing jobs that wait with jobs that have a dedup key (those
+				// never wait): each goes in its own way, in order.
+				List<Long> ids = new ArrayList<>(jobs.size());
+				for (NewJob job : jobs) {
+					ids.addAll(insertJobs(connection, List.of(job), now));
+				}
+				return ids;
+			}
 			return this.links.insert(connection, jobs, now);
 		}
 		if (jobs.size() > 1 && jobs.stream().allMatch((job) -> job.dedupKey() == null)) {

@@ -7,16 +7,15 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-import dev.jobqueue.DependencyPolicy;
 import dev.jobqueue.ErrorCodes;
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.core.Completion;
+import dev.jobqueue.core.LinkedJobs;
 import dev.jobqueue.core.NewJob;
 
 /**
@@ -38,6 +37,10 @@ import dev.jobqueue.core.NewJob;
  * lock serialises them, and the second re-reads the row the first committed before it
  * computes {@code waiting_for - n} and the new status ({@code UPDATE ... RETURNING}
  * reports the status it wrote). Exactly one of them turns the join pending.</li>
+ * <li>The settle statement marks the finished jobs' dependency rows settled as it counts
+ * them, so a job finishing again after a retry finds nothing left to count. Those rows
+ * are the finished job's own: no other transaction settles them meanwhile, since a job
+ * finishes once per run.</li>
  * <li>The settle statement locks the waiting jobs it changes in id order first, so
  * batches settling overlapping joins take their locks in one order and do not
  * deadlock.</li>
@@ -70,25 +73,25 @@ final class PostgresLinks {
 
 	static final String INSERT_LINKED = """
 			WITH inserted AS (
-			    INSERT INTO {jobs} (id, type, status, priority, payload, dedup_key, max_attempts, run_at, created_at,
+			    INSERT INTO {jobs} (id, type, status, priority, payload, max_attempts, run_at, created_at,
 			        trace_parent, chain_id, chain_index, waiting_for, dependency_policy, finished_at, error_code,
 			        error_detail)
 			    OVERRIDING SYSTEM VALUE
-			    SELECT id, type, status, priority, payload, dedup_key, max_attempts, run_at::timestamptz, :now,
+			    SELECT id, type, status, priority, payload, max_attempts, run_at::timestamptz, :now,
 			        trace_parent, chain_id, chain_index, waiting_for, dependency_policy,
 			        CASE WHEN status IN ('failed', 'cancelled') THEN :now::timestamptz END, error_code, error_detail
 			    FROM unnest(:ids::bigint[], :types::text[], :statuses::text[], :priorities::int[], :payloads::text[],
-			                :dedup_keys::text[], :max_attempts::int[], :run_ats::text[], :trace_parents::text[],
+			                :max_attempts::int[], :run_ats::text[], :trace_parents::text[],
 			                :chain_ids::bigint[], :chain_indexes::int[], :waiting_fors::int[], :policies::text[],
 			                :error_codes::text[], :error_details::text[])
-			         AS j(id, type, status, priority, payload, dedup_key, max_attempts, run_at, trace_parent, chain_id,
+			         AS j(id, type, status, priority, payload, max_attempts, run_at, trace_parent, chain_id,
 			              chain_index, waiting_for, dependency_policy, error_code, error_detail)
 			    ORDER BY id
-			    ON CONFLICT (dedup_key) WHERE dedup_key IS NOT NULL AND status IN ('pending', 'running') DO NOTHING
 			    RETURNING id
 			), dependency_rows AS (
-			    INSERT INTO {dependencies} (depends_on, job_id)
-			    SELECT d.depends_on, d.job_id FROM unnest(:depends_on::bigint[], :dependents::bigint[]) AS d(depends_on, job_id)
+			    INSERT INTO {dependencies} (depends_on, job_id, settled)
+			    SELECT d.depends_on, d.job_id, d.settled
+			    FROM unnest(:depends_on::bigint[], :dependents::bigint[], :settled::boolean[]) AS d(depends_on, job_id, settled)
 			    WHERE d.job_id IN (SELECT id FROM inserted)
 			    ON CONFLICT DO NOTHING
 			), event_rows AS (
@@ -102,11 +105,6 @@ final class PostgresLinks {
 			SELECT id, %s FROM inserted
 			"""
 		.formatted(NOTIFY);
-
-	/** An unfinished job holding a dedup key, locked as {@link #LOCK_EXISTING} does. */
-	private static final String LOCK_BY_DEDUP_KEY = """
-			SELECT id, status FROM {jobs} WHERE dedup_key = :dedup_key AND status IN ('pending', 'running') FOR SHARE
-			""";
 
 	/**
 	 * The completing job joins a chain (its own, as the first step, if it was in none),
@@ -131,10 +129,21 @@ final class PostgresLinks {
 	 * cancelled). A job left with nothing to wait for turns pending, due no earlier than
 	 * now (waiting is not lateness). SET expressions read the row as locked, so
 	 * concurrent settles of one join each subtract from the other's result.
+	 *
+	 * <p>
+	 * Only dependency rows not yet settled count, and the statement marks them settled as
+	 * it counts them: a dependency that is retried after it finished, and finishes again,
+	 * was counted the first time and is not counted again. Rows of waiting jobs that no
+	 * longer wait are marked too: the finished job has nothing left to tell them.
 	 */
 	static final String SETTLE = """
 			WITH finished AS (
 			    SELECT f.id, f.status FROM unnest(:ids::bigint[], :statuses::text[]) AS f(id, status)
+			), marked AS (
+			    UPDATE {dependencies} d SET settled = true
+			    FROM finished f
+			    WHERE d.depends_on = f.id AND NOT d.settled
+			    RETURNING d.depends_on, d.job_id
 			), per_job AS (
 			    SELECT d.job_id,
 			           count(*) FILTER (WHERE f.status = 'succeeded') AS succeeded,
@@ -142,7 +151,7 @@ final class PostgresLinks {
 			           count(*) FILTER (WHERE f.status <> 'succeeded') AS unsuccessful,
 			           coalesce(min(f.id) FILTER (WHERE f.status = 'failed'),
 			                    min(f.id) FILTER (WHERE f.status <> 'succeeded')) AS culprit
-			    FROM finished f JOIN {dependencies} d ON d.depends_on = f.id
+			    FROM finished f JOIN marked d ON d.depends_on = f.id
 			    GROUP BY d.job_id
 			), locked AS (
 			    SELECT w.id FROM {jobs} w
@@ -193,16 +202,6 @@ final class PostgresLinks {
 		this.notifications = notifications;
 	}
 
-	/** Whether {@code jobs} need this class's insert rather than the plain one. */
-	static boolean linked(List<NewJob> jobs) {
-		for (NewJob job : jobs) {
-			if (job.waits() || job.chainIndex() != null) {
-				return true;
-			}
-		}
-		return false;
-	}
-
 	/**
 	 * Inserts jobs that wait or form a chain (a fan-out, an {@code after(...)}); jobs of
 	 * the call with a chain index start one new chain named after the first of them.
@@ -220,90 +219,50 @@ final class PostgresLinks {
 	 */
 	private List<Long> insert(Connection connection, List<NewJob> jobs, Instant now, Long chainId, int chainBase)
 			throws SQLException {
+		LinkedJobs.refuseDedupKeys(jobs);
 		Map<Long, String> statusById = lockExisting(connection, jobs);
-		List<Long> ids = new ArrayList<>(jobs.size());
-		List<String> statuses = new ArrayList<>(jobs.size());
-		Long[] chain = { chainId };
-		// A job with a dedup key may turn out to be an existing job: it goes in alone, so
-		// the jobs after it wait for whichever job it is. The others go in together.
-		int start = 0;
-		while (start < jobs.size()) {
-			int end = start + 1;
-			if (jobs.get(start).dedupKey() == null) {
-				while (end < jobs.size() && jobs.get(end).dedupKey() == null) {
-					end++;
-				}
-			}
-			insertSegment(connection, jobs.subList(start, end), now, chain, chainBase, statusById, ids, statuses);
-			start = end;
-		}
-		return ids;
-	}
-
-	private void insertSegment(Connection connection, List<NewJob> segment, Instant now, Long[] chain, int chainBase,
-			Map<Long, String> statusById, List<Long> ids, List<String> statuses) throws SQLException {
-		int size = segment.size();
-		List<Long> allocated = allocateIds(connection, size);
+		int size = jobs.size();
+		List<Long> ids = allocateIds(connection, size);
+		List<String> statuses = new ArrayList<>(size);
+		Long chain = chainId;
 		Batch batch = new Batch(size);
 		for (int k = 0; k < size; k++) {
-			NewJob job = segment.get(k);
-			long id = allocated.get(k);
-			Set<Long> waitsFor = new LinkedHashSet<>(job.after());
-			List<String> dependencyStatuses = new ArrayList<>();
+			NewJob job = jobs.get(k);
+			long id = ids.get(k);
+			Map<Long, String> dependencyStatus = new LinkedHashMap<>();
 			for (long dependency : job.after()) {
-				dependencyStatuses.add(statusById.get(dependency));
+				dependencyStatus.put(dependency, statusById.get(dependency));
 			}
 			for (int position : job.afterInBatch()) {
-				if (waitsFor.add(ids.get(position))) {
-					dependencyStatuses.add(statuses.get(position));
-				}
+				dependencyStatus.putIfAbsent(ids.get(position), statuses.get(position));
 			}
-			Outcome outcome = outcome(job.dependencyPolicy(), dependencyStatuses);
-			if (job.chainIndex() != null && chain[0] == null) {
-				chain[0] = id;
+			LinkedJobs.Start outcome = LinkedJobs.start(job.dependencyPolicy(), dependencyStatus.values());
+			if (job.chainIndex() != null && chain == null) {
+				chain = id;
 			}
-			batch.add(k, id, job, outcome, (job.chainIndex() != null) ? chain[0] : null,
+			batch.add(k, id, job, outcome, (job.chainIndex() != null) ? chain : null,
 					(job.chainIndex() != null) ? chainBase + job.chainIndex() : null,
-					waitsFor.isEmpty() ? null : job.dependencyPolicy().dbValue());
-			for (long dependsOn : waitsFor) {
-				batch.dependsOn.add(dependsOn);
+					dependencyStatus.isEmpty() ? null : job.dependencyPolicy().dbValue());
+			for (Map.Entry<Long, String> waited : dependencyStatus.entrySet()) {
+				batch.dependsOn.add(waited.getKey());
 				batch.dependents.add(id);
+				// A dependency finished already is counted now, by the outcome above.
+				batch.settled.add(LinkedJobs.finished(waited.getValue()));
 			}
-			batch.event(id, "ENQUEUED", waitsFor.isEmpty() ? null : "waits for " + waitsFor.size() + " job(s)");
-			if (outcome.errorCode != null) {
-				batch.event(id, "DEPENDENCY_FAILED", outcome.errorDetail);
-				batch.event(id, "failed".equals(outcome.status) ? "FAILED" : "CANCELLED", outcome.errorCode);
+			batch.event(id, "ENQUEUED",
+					dependencyStatus.isEmpty() ? null : "waits for " + dependencyStatus.size() + " job(s)");
+			if (outcome.errorCode() != null) {
+				batch.event(id, "DEPENDENCY_FAILED", outcome.errorDetail());
+				batch.event(id, "failed".equals(outcome.status()) ? "FAILED" : "CANCELLED", outcome.errorCode());
 			}
-			// Counted as if inserted; corrected below for a job found by its dedup key.
-			ids.add(id);
-			statuses.add(outcome.status);
+			statuses.add(outcome.status());
 		}
-		Set<Long> inserted = new TreeSet<>();
 		try (PgSql.Statement insert = this.tables.sql(INSERT_LINKED).prepare(connection)) {
 			batch.bind(insert).set("now", now).set("channel", this.tables.channel());
 			insert.set("message", this.notifications.message(PostgresNotifications.ENQUEUED));
-			try (ResultSet rows = insert.executeQuery()) {
-				while (rows.next()) {
-					inserted.add(rows.getLong(1));
-				}
-			}
+			insert.executeQuery().close();
 		}
-		int first = ids.size() - size;
-		for (int k = 0; k < size; k++) {
-			if (!inserted.contains(allocated.get(k))) {
-				NewJob job = segment.get(k);
-				long[] existing = new long[1];
-				String status = lockByDedupKey(connection, job.dedupKey(), existing);
-				ids.set(first + k, existing[0]);
-				statuses.set(first + k, status);
-				if (chain[0] != null && chain[0].equals(allocated.get(k))) {
-					// The chain is named after its first step, and that step is a job
-					// that
-					// existed already: the id is what enqueue returns for it.
-					chain[0] = existing[0];
-				}
-			}
-		}
+		return ids;
 	}
 
 	private List<Long> allocateIds(Connection connection, int count) throws SQLException {
@@ -319,20 +278,6 @@ final class PostgresLinks {
 		// Ids in request order, as the plain insert returns them.
 		ids.sort(null);
 		return ids;
-	}
-
-	private String lockByDedupKey(Connection connection, String dedupKey, long[] id) throws SQLException {
-		try (PgSql.Statement select = this.tables.sql(LOCK_BY_DEDUP_KEY).prepare(connection)) {
-			select.set("dedup_key", dedupKey);
-			try (ResultSet rows = select.executeQuery()) {
-				if (rows.next()) {
-					id[0] = rows.getLong(1);
-					return rows.getString(2);
-				}
-			}
-		}
-		throw new SQLException("A job insert was ignored but no unfinished job has its dedup key '" + dedupKey
-				+ "' any more (it finished meanwhile); enqueue it again", "40001");
 	}
 
 	private Map<Long, String> lockExisting(Connection connection, List<NewJob> jobs) throws SQLException {
@@ -359,28 +304,6 @@ final class PostgresLinks {
 		return found;
 	}
 
-	/** What a new job is, given how the jobs it waits for stand. */
-	private static Outcome outcome(DependencyPolicy policy, List<String> dependencyStatuses) {
-		int unfinished = 0;
-		for (String status : dependencyStatuses) {
-			boolean unsuccessful = "failed".equals(status) || "cancelled".equals(status);
-			if (unsuccessful && policy != DependencyPolicy.RUN) {
-				String code = "failed".equals(status) ? ErrorCodes.DEPENDENCY_FAILED_FAILED
-						: ErrorCodes.DEPENDENCY_FAILED_CANCELLED;
-				return new Outcome((policy == DependencyPolicy.FAIL) ? "failed" : "cancelled", 0, code,
-						"A job it waits for was already " + status + " at enqueue");
-			}
-			if (!unsuccessful && !"succeeded".equals(status)) {
-				unfinished++;
-			}
-		}
-		return new Outcome((unfinished > 0) ? "waiting" : "pending", unfinished, null, null);
-	}
-
-	private record Outcome(String status, int waitingFor, String errorCode, String errorDetail) {
-
-	}
-
 	/** The columns of one insert, as arrays. */
 	private static final class Batch {
 
@@ -393,8 +316,6 @@ final class PostgresLinks {
 		final Integer[] priorities;
 
 		final String[] payloads;
-
-		final String[] dedupKeys;
 
 		final Integer[] maxAttempts;
 
@@ -418,6 +339,8 @@ final class PostgresLinks {
 
 		final List<Long> dependents = new ArrayList<>();
 
+		final List<Boolean> settled = new ArrayList<>();
+
 		final List<Long> eventJobs = new ArrayList<>();
 
 		final List<String> eventNames = new ArrayList<>();
@@ -430,7 +353,6 @@ final class PostgresLinks {
 			this.statuses = new String[size];
 			this.priorities = new Integer[size];
 			this.payloads = new String[size];
-			this.dedupKeys = new String[size];
 			this.maxAttempts = new Integer[size];
 			this.runAts = new String[size];
 			this.traceParents = new String[size];
@@ -442,22 +364,22 @@ final class PostgresLinks {
 			this.errorDetails = new String[size];
 		}
 
-		void add(int k, long id, NewJob job, Outcome outcome, Long chainId, Integer chainIndex, String policy) {
+		void add(int k, long id, NewJob job, LinkedJobs.Start outcome, Long chainId, Integer chainIndex,
+				String policy) {
 			this.ids[k] = id;
 			this.types[k] = job.type();
-			this.statuses[k] = outcome.status;
+			this.statuses[k] = outcome.status();
 			this.priorities[k] = job.priority();
 			this.payloads[k] = job.payload();
-			this.dedupKeys[k] = job.dedupKey();
 			this.maxAttempts[k] = job.maxAttempts();
 			this.runAts[k] = PgSql.timestamp(job.runAt()).toString();
 			this.traceParents[k] = job.traceContext();
 			this.chainIds[k] = chainId;
 			this.chainIndexes[k] = chainIndex;
-			this.waitingFors[k] = outcome.waitingFor;
+			this.waitingFors[k] = outcome.waitingFor();
 			this.policies[k] = policy;
-			this.errorCodes[k] = outcome.errorCode;
-			this.errorDetails[k] = outcome.errorDetail;
+			this.errorCodes[k] = outcome.errorCode();
+			this.errorDetails[k] = outcome.errorDetail();
 		}
 
 		void event(long jobId, String name, String detail) {
@@ -472,7 +394,6 @@ final class PostgresLinks {
 				.setArray("statuses", "text", this.statuses)
 				.setArray("priorities", "int4", this.priorities)
 				.setArray("payloads", "text", this.payloads)
-				.setArray("dedup_keys", "text", this.dedupKeys)
 				.setArray("max_attempts", "int4", this.maxAttempts)
 				.setArray("run_ats", "text", this.runAts)
 				.setArray("trace_parents", "text", this.traceParents)
@@ -484,6 +405,7 @@ final class PostgresLinks {
 				.setArray("error_details", "text", this.errorDetails)
 				.setArray("depends_on", "int8", this.dependsOn.toArray())
 				.setArray("dependents", "int8", this.dependents.toArray())
+				.setArray("settled", "bool", this.settled.toArray())
 				.setArray("event_jobs", "int8", this.eventJobs.toArray())
 				.setArray("event_names", "text", this.eventNames.toArray())
 				.setArray("event_details", "text", this.eventDetails.toArray());
@@ -513,7 +435,7 @@ final class PostgresLinks {
 			}
 		}
 		List<Long> ids = insert(connection, completion.next(), now, chainId, chainIndex);
-		event(connection, completion.jobId(), now, "CONTINUED", workerId, describe(ids));
+		event(connection, completion.jobId(), now, "CONTINUED", workerId, LinkedJobs.describeNext(ids));
 		return true;
 	}
 
@@ -523,13 +445,6 @@ final class PostgresLinks {
 			PostgresJobStore.addEvent(event, jobId, now, name, actor, detail);
 			event.executeBatch();
 		}
-	}
-
-	private static String describe(List<Long> ids) {
-		if (ids.size() <= 5) {
-			return "next: job(s) " + ids;
-		}
-		return "next: " + ids.size() + " jobs, " + ids.get(0) + " to " + ids.get(ids.size() - 1);
 	}
 
 	/**

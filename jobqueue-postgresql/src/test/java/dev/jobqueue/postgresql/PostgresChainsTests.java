@@ -337,16 +337,4 @@ class PostgresChainsTests {
 		return new QueueInsights.SnapshotSettings(Duration.ofMinutes(5), 10, Duration.ofMinutes(1), 10);
 	}
 
-	@Test
-	void aDuplicateChildOfAFanOutIsTheExistingJobAndTheJoinWaitsForIt() {
-		long existing = enqueue(List.of(new NewJob("child", "{}", 0, NOW, 3, "key", null))).get(0);
-		List<NewJob> jobs = new ArrayList<>(fanOut(2, job("join")));
-		jobs.set(1, new NewJob("child", "{}", 0, NOW, 3, "key", null).withChainIndex(0));
-		List<Long> ids = enqueue(jobs);
-		assertThat(ids.get(1)).isEqualTo(existing);
-		assertThat(find(ids.get(2)).unfinishedDependencies()).isEqualTo(2);
-		assertThat(this.db.column("SELECT depends_on FROM job_dependencies WHERE job_id = ? ORDER BY 1", ids.get(2)))
-			.containsExactly(Math.min(ids.get(0), existing), Math.max(ids.get(0), existing));
-	}
-
 }

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.jobqueue.core.LinkedJobs;
 import dev.jobqueue.core.NewJob;
 
 /**
@@ -62,7 +63,16 @@ final class JobInserts {
 	 * yields that job's id
 	 */
 	List<Long> insert(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {
-		if (SqliteLinks.linked(jobs)) {
+		if (LinkedJobs.anyLinked(jobs)) {
+			if (jobs.size() > 1 && jobs.stream().anyMatch((job) -> job.dedupKey() != null)) {
+				// enqueueAll mixing jobs that wait with jobs that have a dedup key (those
+				// never wait): each goes in its own way, in order.
+				List<Long> ids = new ArrayList<>(jobs.size());
+				for (NewJob job : jobs) {
+					ids.addAll(insert(connection, List.of(job), now));
+				}
+				return ids;
+			}
 			return this.links.insert(connection, jobs, now);
 		}
 		if (jobs.size() > 1 && jobs.stream().allMatch((job) -> job.dedupKey() == null)) {

@@ -149,9 +149,19 @@ final class NamedSql {
 			.orElseThrow();
 	}
 
-	/** Prepares the statement on {@code connection}; the caller closes it. */
+	/**
+	 * Prepares the statement on {@code connection}, or takes it from the connection's
+	 * {@link StatementCache}; the caller closes it (which gives a cached one back).
+	 */
 	NamedStatement prepare(Connection connection) throws SQLException {
-		return new NamedStatement(this, connection.prepareStatement(this.text));
+		StatementCache cache = StatementCache.of(connection);
+		if (cache != null) {
+			java.sql.PreparedStatement cached = cache.take(this);
+			if (cached != null) {
+				return new NamedStatement(this, cached, cache);
+			}
+		}
+		return new NamedStatement(this, connection.prepareStatement(this.text), null);
 	}
 
 	@Override

@@ -25,9 +25,16 @@ final class NamedStatement implements AutoCloseable {
 	/** One bit per name not bound since the last execution or batch entry. */
 	private long unbound;
 
-	NamedStatement(NamedSql sql, PreparedStatement statement) {
+	/** Where the statement goes back on close; {@code null} to close it. */
+	private final StatementCache cache;
+
+	/** The rows of the last query, closed before a cached statement goes back. */
+	private ResultSet rows;
+
+	NamedStatement(NamedSql sql, PreparedStatement statement, StatementCache cache) {
 		this.sql = sql;
 		this.statement = statement;
+		this.cache = cache;
 		this.allNames = (sql.parameterCount() == Long.SIZE) ? -1L : (1L << sql.parameterCount()) - 1;
 		this.unbound = this.allNames;
 	}
@@ -113,7 +120,8 @@ final class NamedStatement implements AutoCloseable {
 	/** The caller closes the rows (or this statement, which closes them). */
 	ResultSet executeQuery() throws SQLException {
 		requireAllBound();
-		return this.statement.executeQuery();
+		this.rows = this.statement.executeQuery();
+		return this.rows;
 	}
 
 	/**
@@ -150,7 +158,16 @@ final class NamedStatement implements AutoCloseable {
 
 	@Override
 	public void close() throws SQLException {
-		this.statement.close();
+		if (this.cache == null) {
+			this.statement.close();
+			return;
+		}
+		// Closed rows reset the statement: it holds no read snapshot while it waits.
+		if (this.rows != null) {
+			this.rows.close();
+			this.rows = null;
+		}
+		this.cache.release(this.sql, this.statement);
 	}
 
 }

@@ -61,6 +61,10 @@ public final class SqliteDataSources {
 		// connection means the file is gone.
 		hikari.setConnectionTimeout(10_000);
 		hikari.setDataSourceProperties(config.toProperties());
+		// The queue's writes checkpoint on a thread of their own (WalCheckpointer), not
+		// in
+		// the commit of an enqueue or a claim.
+		hikari.setConnectionInitSql("PRAGMA wal_autocheckpoint=0");
 		return new HikariDataSource(hikari);
 	}
 

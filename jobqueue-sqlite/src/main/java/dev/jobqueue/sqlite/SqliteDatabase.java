@@ -65,6 +65,12 @@ public final class SqliteDatabase {
 	 */
 	private volatile FileIdentity identity;
 
+	/**
+	 * Checkpoints off the committing threads, when the connections have
+	 * {@code wal_autocheckpoint} off; {@code null} when SQLite checkpoints on commit.
+	 */
+	private volatile WalCheckpointer checkpointer;
+
 	public SqliteDatabase(DataSource dataSource, String location, Duration lockWait) {
 		this.dataSource = Objects.requireNonNull(dataSource, "'dataSource' must not be null");
 		this.location = Objects.requireNonNull(location, "'location' must not be null");
@@ -96,7 +102,9 @@ public final class SqliteDatabase {
 			this.writeLock.lock();
 			try (Connection connection = this.dataSource.getConnection()) {
 				checkFile(connection, action);
-				return inTransaction(connection, work);
+				T result = inTransaction(connection, work);
+				committed();
+				return result;
 			}
 			catch (SQLException ex) {
 				if (!SqliteErrors.isBusy(ex) || System.nanoTime() > deadline) {
@@ -121,6 +129,7 @@ public final class SqliteDatabase {
 	public <T> T writeOutsideTransaction(String action, SqlWork<T> work) {
 		this.writeLock.lock();
 		try (Connection connection = this.dataSource.getConnection()) {
+			StatementCache.clear(connection);
 			return work.run(connection);
 		}
 		catch (SQLException ex) {
@@ -153,7 +162,10 @@ public final class SqliteDatabase {
 			try {
 				if (DataSourceUtils.isConnectionTransactional(connection, this.dataSource)) {
 					T result = work.run(connection);
-					registerAfterCommit(() -> afterCommit.accept(result));
+					registerAfterCommit(() -> {
+						committed();
+						afterCommit.accept(result);
+					});
 					return result;
 				}
 			}
@@ -207,6 +219,9 @@ public final class SqliteDatabase {
 		FileIdentity known = this.identity;
 		if (known == null) {
 			known = identify(connection);
+			if (known.file() != null && !autoCheckpoints(connection)) {
+				this.checkpointer = new WalCheckpointer(this.dataSource, this.location, this.writeLock);
+			}
 			this.identity = known;
 		}
 		if (known.file() == null) {
@@ -230,6 +245,33 @@ public final class SqliteDatabase {
 					+ known.file() + " was replaced by another file while the application ran; the queue's open "
 					+ "connections still point at the old one, so it writes nothing. Restart the application to use "
 					+ "the file now at that path.");
+		}
+	}
+
+	private void committed() {
+		WalCheckpointer wal = this.checkpointer;
+		if (wal != null) {
+			wal.committed();
+		}
+	}
+
+	/**
+	 * Checkpoints run on the checkpointer thread so far: 0 when the connections
+	 * checkpoint in their commits (SQLite's {@code wal_autocheckpoint}).
+	 */
+	public long backgroundCheckpoints() {
+		WalCheckpointer wal = this.checkpointer;
+		return (wal != null) ? wal.checkpoints() : 0;
+	}
+
+	/**
+	 * Whether SQLite checkpoints on commit on this connection ({@code wal_autocheckpoint}
+	 * above 0), or the log is not a WAL.
+	 */
+	private static boolean autoCheckpoints(Connection connection) throws SQLException {
+		try (Statement statement = connection.createStatement()) {
+			return !"wal".equalsIgnoreCase(Pragmas.text(statement, "journal_mode"))
+					|| Pragmas.number(statement, "wal_autocheckpoint") > 0;
 		}
 	}
 

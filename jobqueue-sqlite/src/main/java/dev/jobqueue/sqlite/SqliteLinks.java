@@ -8,16 +8,16 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-import dev.jobqueue.DependencyPolicy;
 import dev.jobqueue.ErrorCodes;
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.core.Completion;
+import dev.jobqueue.core.LinkedJobs;
 import dev.jobqueue.core.NewJob;
 
 /**
@@ -47,7 +47,7 @@ final class SqliteLinks {
 			""";
 
 	private static final String INSERT_DEPENDENCY = """
-			INSERT OR IGNORE INTO {dependencies} (depends_on, job_id) VALUES (:depends_on, :job_id)
+			INSERT OR IGNORE INTO {dependencies} (depends_on, job_id, settled) VALUES (:depends_on, :job_id, :settled)
 			""";
 
 	/**
@@ -60,8 +60,10 @@ final class SqliteLinks {
 			RETURNING chain_id, chain_index
 			""";
 
-	private static final String ANY_DEPENDENTS = """
-			SELECT DISTINCT depends_on FROM {dependencies} WHERE depends_on IN (SELECT value FROM json_each(:ids))
+	/** Finished jobs that some job still has to count. */
+	static final String ANY_DEPENDENTS = """
+			SELECT DISTINCT depends_on FROM {dependencies}
+			WHERE depends_on IN (SELECT value FROM json_each(:ids)) AND settled = 0
 			""";
 
 	/**
@@ -69,25 +71,37 @@ final class SqliteLinks {
 	 * per waiting job. {@code :any_policy} is 1 when the finished job succeeded (every
 	 * dependent counts down), 0 when it failed or was cancelled (only policy
 	 * {@code run}). A job turning pending is due no earlier than now: waiting is not
-	 * lateness.
+	 * lateness. Only rows not yet settled count: a dependency that was retried after it
+	 * finished, and finished again, was counted the first time.
 	 */
-	private static final String COUNT_DOWN = """
+	static final String COUNT_DOWN = """
 			UPDATE {jobs}
 			SET waiting_for = waiting_for - 1,
 			    status = CASE WHEN waiting_for <= 1 THEN 'pending' ELSE status END,
 			    run_at = CASE WHEN waiting_for <= 1 AND run_at < :now THEN :now ELSE run_at END
-			WHERE status = 'waiting' AND id IN (SELECT job_id FROM {dependencies} WHERE depends_on = :finished)
+			WHERE status = 'waiting'
+			  AND id IN (SELECT job_id FROM {dependencies} WHERE depends_on = :finished AND settled = 0)
 			  AND (:any_policy = 1 OR dependency_policy = 'run')
 			RETURNING id, status
 			""";
 
-	private static final String END_BY_POLICY = """
+	static final String END_BY_POLICY = """
 			UPDATE {jobs}
 			SET status = CASE dependency_policy WHEN 'fail' THEN 'failed' ELSE 'cancelled' END,
 			    waiting_for = 0, finished_at = :now, error_code = :error_code, error_detail = :error_detail
 			WHERE status = 'waiting' AND dependency_policy IN ('cancel', 'fail')
-			  AND id IN (SELECT job_id FROM {dependencies} WHERE depends_on = :finished)
+			  AND id IN (SELECT job_id FROM {dependencies} WHERE depends_on = :finished AND settled = 0)
 			RETURNING id, status
+			""";
+
+	/**
+	 * After the two statements above, in the same transaction: every job waiting for the
+	 * finished job has counted it, ended by it, or no longer waits, so none may count it
+	 * again. SQLite updates one table per statement; the write transaction makes the
+	 * three one step.
+	 */
+	static final String MARK_SETTLED = """
+			UPDATE {dependencies} SET settled = 1 WHERE depends_on = :finished AND settled = 0
 			""";
 
 	private final TableNames tables;
@@ -108,6 +122,8 @@ final class SqliteLinks {
 
 	private final NamedSql endByPolicy;
 
+	private final NamedSql markSettled;
+
 	private final JobEvents events;
 
 	SqliteLinks(TableNames tables, JobEvents events) {
@@ -121,16 +137,7 @@ final class SqliteLinks {
 		this.anyDependents = tables.sql(ANY_DEPENDENTS);
 		this.countDown = tables.sql(COUNT_DOWN);
 		this.endByPolicy = tables.sql(END_BY_POLICY);
-	}
-
-	/** Whether {@code jobs} need this class's insert rather than the plain one. */
-	static boolean linked(List<NewJob> jobs) {
-		for (NewJob job : jobs) {
-			if (job.waits() || job.chainIndex() != null) {
-				return true;
-			}
-		}
-		return false;
+		this.markSettled = tables.sql(MARK_SETTLED);
 	}
 
 	/**
@@ -150,6 +157,7 @@ final class SqliteLinks {
 	 */
 	private List<Long> insert(Connection connection, List<NewJob> jobs, Instant now, Long chainId, int chainBase)
 			throws SQLException {
+		LinkedJobs.refuseDedupKeys(jobs);
 		Map<Long, String> existing = existingStatuses(connection, jobs);
 		List<Long> ids = new ArrayList<>(jobs.size());
 		List<String> statuses = new ArrayList<>(jobs.size());
@@ -158,19 +166,17 @@ final class SqliteLinks {
 				NamedStatement dependency = this.insertDependency.prepare(connection);
 				NamedStatement event = this.events.prepare(connection)) {
 			for (NewJob job : jobs) {
-				Set<Long> waitsFor = new LinkedHashSet<>(job.after());
-				List<String> dependencyStatuses = new ArrayList<>(waitsFor.size() + job.afterInBatch().size());
+				Map<Long, String> dependencyStatus = new LinkedHashMap<>();
 				for (long id : job.after()) {
-					dependencyStatuses.add(existing.get(id));
+					dependencyStatus.put(id, existing.get(id));
 				}
 				for (int position : job.afterInBatch()) {
-					if (waitsFor.add(ids.get(position))) {
-						dependencyStatuses.add(statuses.get(position));
-					}
+					dependencyStatus.putIfAbsent(ids.get(position), statuses.get(position));
 				}
-				Outcome outcome = outcome(job.dependencyPolicy(), dependencyStatuses);
+				Set<Long> waitsFor = dependencyStatus.keySet();
+				LinkedJobs.Start outcome = LinkedJobs.start(job.dependencyPolicy(), dependencyStatus.values());
 				insert.bind("type", job.type())
-					.bind("status", outcome.status)
+					.bind("status", outcome.status())
 					.bind("priority", job.priority())
 					.bind("payload", job.payload())
 					.bind("max_attempts", job.maxAttempts())
@@ -179,11 +185,11 @@ final class SqliteLinks {
 					.bind("trace_parent", job.traceContext())
 					.bind("chain_id", (job.chainIndex() != null) ? chain : null)
 					.bind("chain_index", (job.chainIndex() != null) ? Long.valueOf(chainBase + job.chainIndex()) : null)
-					.bind("waiting_for", outcome.waitingFor)
+					.bind("waiting_for", outcome.waitingFor())
 					.bind("dependency_policy", waitsFor.isEmpty() ? null : job.dependencyPolicy().dbValue())
-					.bind("finished_at", outcome.finished ? now : null)
-					.bind("error_code", outcome.errorCode)
-					.bind("error_detail", outcome.errorDetail);
+					.bind("finished_at", outcome.finished() ? now : null)
+					.bind("error_code", outcome.errorCode())
+					.bind("error_detail", outcome.errorDetail());
 				long id = insert.queryLong();
 				if (job.chainIndex() != null && chain == null) {
 					chain = id;
@@ -191,15 +197,21 @@ final class SqliteLinks {
 						start.bind("job_id", id).executeUpdate();
 					}
 				}
-				for (long dependsOn : waitsFor) {
-					dependency.bind("depends_on", dependsOn).bind("job_id", id).addBatch();
+				for (Map.Entry<Long, String> waited : dependencyStatus.entrySet()) {
+					// A dependency finished already is counted now, by the outcome above.
+					dependency.bind("depends_on", waited.getKey())
+						.bind("job_id", id)
+						.bind("settled", LinkedJobs.finished(waited.getValue()))
+						.addBatch();
 				}
 				ids.add(id);
-				statuses.add(outcome.status);
+				statuses.add(outcome.status());
 				JobEvents.add(event, id, now, "ENQUEUED", null,
 						waitsFor.isEmpty() ? null : "waits for " + waitsFor.size() + " job(s)");
-				if (outcome.finished) {
-					JobEvents.add(event, id, now, "DEPENDENCY_FAILED", null, outcome.errorDetail);
+				if (outcome.finished()) {
+					JobEvents.add(event, id, now, "DEPENDENCY_FAILED", null, outcome.errorDetail());
+					JobEvents.add(event, id, now, "failed".equals(outcome.status()) ? "FAILED" : "CANCELLED", null,
+							outcome.errorCode());
 				}
 			}
 			dependency.executeBatch();
@@ -231,28 +243,6 @@ final class SqliteLinks {
 		return found;
 	}
 
-	/** What a new job is, given how the jobs it waits for stand. */
-	private static Outcome outcome(DependencyPolicy policy, List<String> dependencyStatuses) {
-		int unfinished = 0;
-		for (String status : dependencyStatuses) {
-			boolean failed = "failed".equals(status) || "cancelled".equals(status);
-			if (failed && policy != DependencyPolicy.RUN) {
-				String code = "failed".equals(status) ? ErrorCodes.DEPENDENCY_FAILED_FAILED
-						: ErrorCodes.DEPENDENCY_FAILED_CANCELLED;
-				return new Outcome((policy == DependencyPolicy.FAIL) ? "failed" : "cancelled", 0, true, code,
-						"A job it waits for was already " + status + " at enqueue");
-			}
-			if (!failed && !"succeeded".equals(status)) {
-				unfinished++;
-			}
-		}
-		return new Outcome((unfinished > 0) ? "waiting" : "pending", unfinished, false, null, null);
-	}
-
-	private record Outcome(String status, int waitingFor, boolean finished, String errorCode, String errorDetail) {
-
-	}
-
 	/**
 	 * Inserts the continuation of an applied success: the completing job joins its chain
 	 * and the new jobs follow it. Nothing when a cancel of the job was asked for.
@@ -275,16 +265,9 @@ final class SqliteLinks {
 		}
 		List<Long> ids = insert(connection, completion.next(), now, chainId, chainIndex);
 		try (NamedStatement event = this.events.prepare(connection)) {
-			JobEvents.add(event, completion.jobId(), now, "CONTINUED", workerId, describe(ids));
+			JobEvents.add(event, completion.jobId(), now, "CONTINUED", workerId, LinkedJobs.describeNext(ids));
 			event.executeBatch();
 		}
-	}
-
-	private static String describe(List<Long> ids) {
-		if (ids.size() <= 5) {
-			return "next: job(s) " + ids;
-		}
-		return "next: " + ids.size() + " jobs, " + ids.get(0) + " to " + ids.get(ids.size() - 1);
 	}
 
 	/**
@@ -311,6 +294,7 @@ final class SqliteLinks {
 		}
 		try (NamedStatement down = this.countDown.prepare(connection);
 				NamedStatement end = this.endByPolicy.prepare(connection);
+				NamedStatement mark = this.markSettled.prepare(connection);
 				NamedStatement event = this.events.prepare(connection)) {
 			while (!work.isEmpty()) {
 				Map.Entry<Long, String> next = work.poll();
@@ -326,6 +310,7 @@ final class SqliteLinks {
 					}
 				}
 				if (succeeded) {
+					mark.bind("finished", id).executeUpdate();
 					continue;
 				}
 				boolean failed = "failed".equals(next.getValue());
@@ -345,6 +330,7 @@ final class SqliteLinks {
 						work.add(Map.entry(ended, status));
 					}
 				}
+				mark.bind("finished", id).executeUpdate();
 			}
 			event.executeBatch();
 		}

@@ -100,8 +100,12 @@ public final class SqliteSchema {
 					+ "jobqueue.datasource.initialize-schema=never: " + pending.length
 					+ " migration(s) are not applied " + "(history table " + this.tables.schemaHistory()
 					+ "), the first being version " + pending[0].getVersion() + " (" + pending[0].getDescription()
-					+ "). Apply the scripts under " + MIGRATION_LOCATION + " (placeholder ${prefix} = '"
-					+ this.tables.prefix() + "'), or remove the " + "setting to let the queue migrate at start-up.");
+					+ "). Let the queue migrate once: start it without the setting (or with "
+					+ "initialize-schema=always), then set it back. Or run Flyway yourself with the jobqueue-sqlite "
+					+ "jar on its classpath: locations " + MIGRATION_LOCATION + ", table " + this.tables.schemaHistory()
+					+ ", placeholder prefix = '" + this.tables.prefix()
+					+ "'. Copying the SQL scripts is not enough: V9 is a Java migration "
+					+ "(dev.jobqueue.sqlite.migration.V9__Chains), found only on the classpath.");
 		}
 	}
 

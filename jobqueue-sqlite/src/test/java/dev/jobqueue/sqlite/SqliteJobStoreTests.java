@@ -51,6 +51,21 @@ class SqliteJobStoreTests extends QueueFileTests {
 		}
 	}
 
+	@Test
+	void theFanInStatementsProbeTheDependencyKeyAndUpdateJobsByTheirKey() {
+		long child = this.harness.queue.enqueue("row", 1);
+		this.harness.queue.enqueue(JobRequest.of("summary", 1).after(child));
+		SqliteJobStore store = this.db.store();
+		for (String statement : List.of(SqliteLinks.ANY_DEPENDENTS, SqliteLinks.COUNT_DOWN, SqliteLinks.END_BY_POLICY,
+				SqliteLinks.MARK_SETTLED)) {
+			List<String> plan = queryPlan(store.tables().expand(statement));
+			assertThat(plan).as(statement)
+				.anyMatch((step) -> step.matches(".*job_dependencies USING PRIMARY KEY \\(depends_on=.*"))
+				.noneMatch((step) -> step.matches("SCAN (jobs|job_dependencies)( .*)?"))
+				.noneMatch((step) -> step.contains("TEMP B-TREE"));
+		}
+	}
+
 	private List<String> queryPlan(String sql) {
 		List<String> plan = new ArrayList<>();
 		try (var connection = this.db.dataSource().getConnection();

@@ -27,7 +27,8 @@ import org.sqlite.SQLiteConfig;
  * <li>every job has one ENQUEUED event; finished jobs have a finish time and no lease,
  * running jobs a lease;</li>
  * <li>a waiting job's count of unfinished dependencies is positive and matches its
- * dependency rows, and no chain has two steps at one index (docs/chains.md).</li>
+ * unsettled dependency rows, a finished job's rows are settled, and no chain has two
+ * steps at one index (docs/chains.md).</li>
  * </ul>
  */
 public final class Invariants {
@@ -81,25 +82,25 @@ public final class Invariants {
 			WHERE status = 'running' AND (lease_until IS NULL OR worker_id IS NULL)
 			""" }, { "pending job holding a lease", """
 			SELECT id, lease_until, NULL FROM %1$sjobs WHERE status = 'pending' AND lease_until IS NOT NULL
-			""" },
-			{ "waiting job whose count differs from its unfinished dependencies",
-					"""
-							SELECT j.id, j.waiting_for, (SELECT count(*) FROM %1$sjob_dependencies d JOIN %1$sjobs x ON x.id = d.depends_on
-							        WHERE d.job_id = j.id AND x.status NOT IN ('succeeded', 'failed', 'cancelled'))
-							FROM %1$sjobs j WHERE j.status = 'waiting' AND (j.waiting_for <= 0
-							    OR j.waiting_for != (SELECT count(*) FROM %1$sjob_dependencies d JOIN %1$sjobs x ON x.id = d.depends_on
-							        WHERE d.job_id = j.id AND x.status NOT IN ('succeeded', 'failed', 'cancelled')))
-							""" },
-			{ "chain with two steps at one index", """
-					SELECT chain_id, chain_index, count(*) FROM %1$sjobs j WHERE chain_id IS NOT NULL
-					  AND NOT EXISTS (SELECT 1 FROM %1$sjob_dependencies d WHERE d.job_id = j.id)
-					  AND NOT EXISTS (SELECT 1 FROM %1$sjob_dependencies d WHERE d.depends_on = j.id)
-					GROUP BY chain_id, chain_index HAVING count(*) > 1
-					""" }, { "events or attempts of a job that does not exist", """
-					SELECT job_id, NULL, NULL FROM %1$sjob_events WHERE job_id NOT IN (SELECT id FROM %1$sjobs)
-					UNION ALL
-					SELECT job_id, NULL, NULL FROM %1$sjob_attempts WHERE job_id NOT IN (SELECT id FROM %1$sjobs)
-					""" } };
+			""" }, { "waiting job whose count differs from its unsettled dependency rows", """
+			SELECT j.id, j.waiting_for, (SELECT count(*) FROM %1$sjob_dependencies d
+			        WHERE d.job_id = j.id AND d.settled = 0)
+			FROM %1$sjobs j WHERE j.status = 'waiting' AND (j.waiting_for <= 0
+			    OR j.waiting_for != (SELECT count(*) FROM %1$sjob_dependencies d
+			        WHERE d.job_id = j.id AND d.settled = 0))
+			""" }, { "dependency row left unsettled although its job finished", """
+			SELECT d.depends_on, d.job_id, x.status FROM %1$sjob_dependencies d JOIN %1$sjobs x ON x.id = d.depends_on
+			WHERE d.settled = 0 AND x.status IN ('succeeded', 'failed', 'cancelled')
+			""" }, { "chain with two steps at one index", """
+			SELECT chain_id, chain_index, count(*) FROM %1$sjobs j WHERE chain_id IS NOT NULL
+			  AND NOT EXISTS (SELECT 1 FROM %1$sjob_dependencies d WHERE d.job_id = j.id)
+			  AND NOT EXISTS (SELECT 1 FROM %1$sjob_dependencies d WHERE d.depends_on = j.id)
+			GROUP BY chain_id, chain_index HAVING count(*) > 1
+			""" }, { "events or attempts of a job that does not exist", """
+			SELECT job_id, NULL, NULL FROM %1$sjob_events WHERE job_id NOT IN (SELECT id FROM %1$sjobs)
+			UNION ALL
+			SELECT job_id, NULL, NULL FROM %1$sjob_attempts WHERE job_id NOT IN (SELECT id FROM %1$sjobs)
+			""" } };
 
 	private Invariants() {
 	}

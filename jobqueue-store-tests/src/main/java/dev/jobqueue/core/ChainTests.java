@@ -339,4 +339,27 @@ public abstract class ChainTests extends StoreTests {
 		assertThat(jobCount()).isEqualTo(2);
 	}
 
+	@Test
+	void aDedupKeyBesideJobsThatWaitStillDeduplicatesButTheStoreRefusesOneOnAChainStep() {
+		long dependency = this.harness.queue.enqueue("slow", 1);
+		long existing = this.harness.queue.enqueue(JobRequest.of("report", "first").dedupKey("daily"));
+		List<Long> ids = this.harness.queue.enqueueAll(List.of(JobRequest.of("report", "again").dedupKey("daily"),
+				JobRequest.of("next", 1).after(dependency), JobRequest.of("report", "other").dedupKey("weekly")));
+		assertThat(ids.get(0)).isEqualTo(existing);
+		assertThat(job(ids.get(1)).status()).isEqualTo(JobStatus.WAITING);
+		assertThat(job(ids.get(2)).dedupKey()).isEqualTo("weekly");
+
+		// The engine refuses a dedup key on a fan-out's child; a store handed one anyway
+		// refuses it rather than drop it, and writes nothing.
+		long before = jobCount();
+		Instant now = this.clock.instant();
+		List<NewJob> fanOut = List.of(new NewJob("child", "{}", 0, now, 3, "key", null).withChainIndex(0),
+				new NewJob("join", "{}", 0, now, 3, null, null).withAfterInBatch(List.of(0)).withChainIndex(1));
+		assertThatExceptionOfType(IllegalArgumentException.class)
+			.isThrownBy(() -> this.db.store().enqueue(fanOut, now, () -> {
+			}))
+			.withMessageContaining("cannot have a dedup key");
+		assertThat(jobCount()).isEqualTo(before);
+	}
+
 }

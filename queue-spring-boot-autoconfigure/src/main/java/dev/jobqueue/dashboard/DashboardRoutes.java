@@ -35,7 +35,7 @@ import dev.jobqueue.dashboard.QueueDashboard.Page;
  * GET  {path}                          overview (?window=day for the chart of the last day)
  * GET  {path}/jobs?status=&amp;type=&amp;error=&amp;before=   jobs, newest first; before is the page token
  * GET  {path}/jobs/{id}                one job
- * GET  {path}/jobs/{id}/retry|cancel   confirmation      POST: the action
+ * GET  {path}/jobs/{id}/retry|cancel|cancel-chain   confirmation      POST: the action
  * GET  {path}/types/pause|resume?type= confirmation      POST: the action
  * </pre>
  */
@@ -47,7 +47,8 @@ final class DashboardRoutes {
 		.isPresent("org.springframework.security.web.csrf.CsrfToken", DashboardRoutes.class.getClassLoader());
 
 	private static final Map<String, String> NOTICES = Map.of("retry", "Job put back to pending: it runs again soon.",
-			"cancel", "Cancel requested.");
+			"cancel", "Cancel requested.", "cancel-chain",
+			"Chain cancelled: its waiting and pending jobs will not run, running ones are interrupted.");
 
 	private final QueueDashboard dashboard;
 
@@ -105,8 +106,8 @@ final class DashboardRoutes {
 		if (statusText != null) {
 			status = parseStatus(statusText);
 			if (status == null) {
-				return badRequest(viewer, "Unknown status '" + statusText + "': use pending, running, succeeded, "
-						+ "failed or cancelled, or leave it empty for all jobs.", "/jobs");
+				return badRequest(viewer, "Unknown status '" + statusText + "': use waiting, pending, running, "
+						+ "succeeded, failed or cancelled, or leave it empty for all jobs.", "/jobs");
 			}
 		}
 		String beforeText = blankToNull(request.param("before").orElse(null));
@@ -201,11 +202,10 @@ final class DashboardRoutes {
 
 	private ServerResponse readOnly(Viewer viewer) {
 		String title = "This dashboard is read-only";
-		return respond(this.dashboard.page(viewer, 403, title,
-				JobPages.message(viewer, title,
-						"Retry, cancel, pause and resume are turned off. Set jobqueue.dashboard.read-only=false (and "
-								+ "protect the dashboard's path) to allow them. Nothing was changed.",
-						"/", "Back to the overview")));
+		return respond(this.dashboard.page(viewer, 403, title, JobPages.message(viewer, title,
+				"Retry, cancel, cancel chain, pause and resume are turned off. Set jobqueue.dashboard.read-only=false (and "
+						+ "protect the dashboard's path) to allow them. Nothing was changed.",
+				"/", "Back to the overview")));
 	}
 
 	private static ServerResponse respond(Page page) {

@@ -4,7 +4,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+
+import dev.jobqueue.JobStatus;
 
 /** How the pages write times, ages and counts: UTC, short, the same on every page. */
 final class Formats {
@@ -16,7 +20,29 @@ final class Formats {
 	private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm", Locale.ROOT)
 		.withZone(ZoneOffset.UTC);
 
+	/**
+	 * The statuses in the order a job goes through them: waiting (an addition, last in
+	 * the enum) before pending.
+	 */
+	private static final List<JobStatus> STATUSES = lifecycleOrder();
+
 	private Formats() {
+	}
+
+	/** Every status, in the order of a job's life; for counts, filters and columns. */
+	static List<JobStatus> statuses() {
+		return STATUSES;
+	}
+
+	private static List<JobStatus> lifecycleOrder() {
+		List<JobStatus> statuses = new ArrayList<>();
+		statuses.add(JobStatus.WAITING);
+		for (JobStatus status : JobStatus.values()) {
+			if (status != JobStatus.WAITING) {
+				statuses.add(status);
+			}
+		}
+		return List.copyOf(statuses);
 	}
 
 	static String instant(Instant instant) {

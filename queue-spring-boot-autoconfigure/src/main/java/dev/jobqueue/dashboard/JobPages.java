@@ -10,6 +10,7 @@ import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.QueueInsights.Attempt;
 import dev.jobqueue.core.QueueInsights.Event;
 import dev.jobqueue.core.QueueInsights.JobDetail;
+import dev.jobqueue.core.QueueInsights.JobLinks;
 import dev.jobqueue.core.QueueInsights.JobPage;
 import dev.jobqueue.core.QueueInsights.JobQuery;
 import dev.jobqueue.core.QueueInsights.JobSummary;
@@ -59,10 +60,7 @@ final class JobPages {
 				.raw("</span></td>")
 				.element("td", job.attempts() + " of " + job.maxAttempts())
 				.element("td", Formats.ago(job.createdAt(), now))
-				.element("td",
-						(job.finishedAt() != null) ? "finished " + Formats.ago(job.finishedAt(), now)
-								: job.runAt().isAfter(now) ? "due in " + Formats.age(Duration.between(now, job.runAt()))
-										: "due " + Formats.ago(job.runAt(), now))
+				.element("td", dueOrFinished(job, now))
 				.element("td", job.workerId())
 				.element("td", job.errorCode())
 				.raw("</tr>");
@@ -74,6 +72,18 @@ final class JobPages {
 				.raw(">Older jobs →</a></p>");
 		}
 		return html.toString();
+	}
+
+	private static String dueOrFinished(JobSummary job, Instant now) {
+		if (job.finishedAt() != null) {
+			return "finished " + Formats.ago(job.finishedAt(), now);
+		}
+		if (job.status() == JobStatus.WAITING) {
+			// Its due time starts to count once what it waits for has finished.
+			return "waits for other jobs";
+		}
+		return job.runAt().isAfter(now) ? "due in " + Formats.age(Duration.between(now, job.runAt()))
+				: "due " + Formats.ago(job.runAt(), now);
 	}
 
 	static String listUrl(Viewer viewer, JobStatus status, String type, String errorCode, Long before) {
@@ -98,7 +108,7 @@ final class JobPages {
 			.attr("action", viewer.url("/jobs"))
 			.raw(">")
 			.raw("<label>Status <select name=\"status\"><option value=\"\">any</option>");
-		for (JobStatus status : JobStatus.values()) {
+		for (JobStatus status : Formats.statuses()) {
 			html.raw("<option").attr("value", status.dbValue());
 			if (status == query.status()) {
 				html.raw(" selected");
@@ -114,8 +124,13 @@ final class JobPages {
 			.raw("></label><button type=\"submit\">Filter</button></form>");
 	}
 
-	static String job(Viewer viewer, JobDetail detail, String notice, Instant now) {
+	/**
+	 * @param chain the job's whole chain when it was read, or {@code null} (see
+	 * {@link ChainSection.Chain})
+	 */
+	static String job(Viewer viewer, JobDetail detail, ChainSection.Chain chain, String notice, Instant now) {
 		JobSummary job = detail.job();
+		JobLinks links = detail.links();
 		Html html = new Html();
 		html.raw("<h1>Job <span id=\"job-id\">")
 			.text("#" + job.id())
@@ -128,7 +143,7 @@ final class JobPages {
 		if (notice != null) {
 			html.raw("<p class=\"notice\" role=\"status\" id=\"notice\">").text(notice).raw("</p>");
 		}
-		actions(html, viewer, job);
+		actions(html, viewer, job, ChainSection.mayHaveUnfinishedSteps(links, chain));
 		html.raw("<dl class=\"facts\">");
 		fact(html, "Type", job.type());
 		fact(html, "Attempts", job.attempts() + " of " + job.maxAttempts());
@@ -153,6 +168,7 @@ final class JobPages {
 			fact(html, "Trace", detail.traceParent());
 		}
 		html.raw("</dl>");
+		ChainSection.render(html, viewer, job.id(), links, chain);
 		if (job.status() == JobStatus.RUNNING || detail.progress() != null) {
 			html.raw("<h2>Progress</h2><p>");
 			ProgressBar.render(html, viewer, job.id(), detail.progress());
@@ -175,24 +191,34 @@ final class JobPages {
 		return html.toString();
 	}
 
-	private static void actions(Html html, Viewer viewer, JobSummary job) {
+	private static void actions(Html html, Viewer viewer, JobSummary job, boolean chainUnfinished) {
 		if (viewer.readOnly()) {
 			return;
 		}
-		boolean retry = job.status() == JobStatus.FAILED || job.status() == JobStatus.CANCELLED;
-		boolean cancel = job.status() == JobStatus.PENDING || job.status() == JobStatus.RUNNING;
-		if (!retry && !cancel) {
+		boolean retry = QueueDashboard.JobAction.RETRY.appliesTo(job.status());
+		boolean cancel = QueueDashboard.JobAction.CANCEL.appliesTo(job.status());
+		if (!retry && !cancel && !chainUnfinished) {
 			return;
 		}
-		String action = retry ? "retry" : "cancel";
-		html.raw("<p class=\"actions\"><a class=\"button\" id=\"action-")
+		html.raw("<p class=\"actions\">");
+		if (retry || cancel) {
+			actionLink(html, viewer, job.id(), retry ? "retry" : "cancel", retry ? "Retry…" : "Cancel…");
+		}
+		if (chainUnfinished) {
+			actionLink(html, viewer, job.id(), "cancel-chain", "Cancel chain…");
+		}
+		html.raw("</p>");
+	}
+
+	private static void actionLink(Html html, Viewer viewer, long id, String action, String label) {
+		html.raw(" <a class=\"button\" id=\"action-")
 			.raw(action)
 			.raw("\"")
-			.attr("href", viewer.url("/jobs/" + job.id() + "/" + action))
+			.attr("href", viewer.url("/jobs/" + id + "/" + action))
 			.attr("data-action", action)
 			.raw(">")
-			.text(retry ? "Retry…" : "Cancel…")
-			.raw("</a></p>");
+			.text(label)
+			.raw("</a>");
 	}
 
 	private static void value(Html html, Viewer viewer, String title, String id, Text text) {

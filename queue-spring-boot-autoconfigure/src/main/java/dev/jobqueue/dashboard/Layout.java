@@ -48,6 +48,7 @@ final class Layout {
 		navItem(html, viewer.url("/jobs?status=failed"), "Failed", "failed".equals(section));
 		navItem(html, viewer.url("/jobs?status=running"), "Running", "running".equals(section));
 		navItem(html, viewer.url("/jobs?status=pending"), "Pending", "pending".equals(section));
+		navItem(html, viewer.url("/jobs?status=waiting"), "Waiting", "waiting".equals(section));
 		navItem(html, viewer.url("/jobs"), "All jobs", "all".equals(section));
 		html.raw("</ul></nav>");
 		html.raw("<p class=\"mode\" id=\"mode\">")

@@ -117,7 +117,7 @@ final class OverviewPage {
 		html.raw("<section aria-labelledby=\"counts-title\"><h2 id=\"counts-title\">Jobs by status</h2>")
 			.raw("<dl class=\"tiles\" id=\"counts\">");
 		long total = 0;
-		for (JobStatus status : JobStatus.values()) {
+		for (JobStatus status : Formats.statuses()) {
 			long count = counts.get(status);
 			total += count;
 			html.raw("<div class=\"tile ")
@@ -138,8 +138,10 @@ final class OverviewPage {
 		long pending = counts.get(JobStatus.PENDING);
 		html.raw("<p id=\"claimable\">")
 			.text(Formats.count(snapshot.claimable()) + " pending job(s) due now, "
-					+ Formats.count(pending - snapshot.claimable())
-					+ " scheduled for later or waiting out a backoff. ");
+					+ Formats.count(pending - snapshot.claimable()) + " scheduled for later or waiting out a backoff, ")
+			.link(viewer.url("/jobs?status=waiting"),
+					Formats.count(counts.get(JobStatus.WAITING)) + " waiting for other jobs")
+			.text(". ");
 		JobSummary oldest = snapshot.oldestClaimable();
 		if (oldest != null) {
 			html.text("Oldest due: ")
@@ -218,14 +220,14 @@ final class OverviewPage {
 			return;
 		}
 		html.raw("<div class=\"scroll\"><table id=\"types\"><thead><tr><th>Type</th>");
-		for (JobStatus status : JobStatus.values()) {
+		for (JobStatus status : Formats.statuses()) {
 			html.element("th", status.dbValue());
 		}
 		html.raw("<th>Attempts used (jobs)</th><th>State</th></tr></thead><tbody>");
 		for (String type : types) {
 			Map<JobStatus, Long> counts = snapshot.counts().getOrDefault(type, Map.of());
 			html.raw("<tr><td>").link(viewer.url("/jobs?type=" + type), type).raw("</td>");
-			for (JobStatus status : JobStatus.values()) {
+			for (JobStatus status : Formats.statuses()) {
 				long count = counts.getOrDefault(status, 0L);
 				html.raw("<td>");
 				if (count > 0) {

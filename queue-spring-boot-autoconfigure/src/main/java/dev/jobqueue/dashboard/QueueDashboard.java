@@ -34,6 +34,13 @@ public final class QueueDashboard {
 	/** Jobs per list page. */
 	static final int PAGE_SIZE = 25;
 
+	/**
+	 * Longest chain a job's page reads in full (to number its steps and count what is
+	 * unfinished); a longer one shows the first steps its links list. The page refreshes
+	 * every few seconds, so reading a fan-out of 100,000 steps each time is not worth it.
+	 */
+	static final int CHAIN_READ_LIMIT = 1_000;
+
 	private static final Duration MINUTE = Duration.ofMinutes(1);
 
 	private final QueueInsights insights;
@@ -111,8 +118,19 @@ public final class QueueDashboard {
 		if (detail.isEmpty()) {
 			return noSuchJob(viewer, id);
 		}
-		return Page
-			.ok(Layout.page(viewer, "Job " + id, "", now, "", JobPages.job(viewer, detail.get(), notice, now), true));
+		ChainSection.Chain chain = readChain(detail.get().links());
+		return Page.ok(Layout.page(viewer, "Job " + id, "", now, "",
+				JobPages.job(viewer, detail.get(), chain, notice, now), true));
+	}
+
+	/**
+	 * The whole chain, if the job is in one that is short enough to read on each refresh.
+	 */
+	private ChainSection.Chain readChain(QueueInsights.JobLinks links) {
+		if (links.chainId() == null || links.chainLength() > CHAIN_READ_LIMIT) {
+			return null;
+		}
+		return ChainSection.Chain.of(this.queue.findChain(links.chainId()));
 	}
 
 	/** The confirmation page of a retry or cancel. */
@@ -120,6 +138,9 @@ public final class QueueDashboard {
 		Optional<Job> job = this.queue.find(id);
 		if (job.isEmpty()) {
 			return noSuchJob(viewer, id);
+		}
+		if (action == JobAction.CANCEL_CHAIN) {
+			return confirmCancelChain(viewer, job.get());
 		}
 		if (!action.appliesTo(job.get().status())) {
 			return movedOn(viewer, id, action, job.get().status());
@@ -139,6 +160,9 @@ public final class QueueDashboard {
 		if (job.isEmpty()) {
 			return noSuchJob(viewer, id);
 		}
+		if (action == JobAction.CANCEL_CHAIN) {
+			return cancelChain(viewer, job.get());
+		}
 		boolean applied;
 		try {
 			applied = (action == JobAction.RETRY) ? this.queue.retry(id) : this.queue.cancel(id);
@@ -152,6 +176,63 @@ public final class QueueDashboard {
 			return movedOn(viewer, id, action, now);
 		}
 		return Page.seeOther(viewer.url("/jobs/" + id + "?done=" + action.path()));
+	}
+
+	private Page confirmCancelChain(Viewer viewer, Job job) {
+		Long chainId = job.chainId();
+		if (chainId == null) {
+			return notInAChain(viewer, job.id());
+		}
+		List<Job> steps = this.queue.findChain(chainId);
+		long unfinished = steps.stream().filter((step) -> ChainSection.unfinished(step.status())).count();
+		if (unfinished == 0) {
+			return chainFinished(viewer, job.id(), chainId);
+		}
+		long running = steps.stream().filter((step) -> step.status() == JobStatus.RUNNING).count();
+		String question = "Cancel the chain of job #" + job.id() + "?";
+		String explanation = "Chain #" + chainId + " has " + steps.size() + " job(s), " + unfinished
+				+ " of them unfinished. Its waiting and pending jobs will not run"
+				+ ((running > 0) ? ", its " + running + " running job(s) are interrupted" : "")
+				+ ", and no step after them is created. Jobs outside the chain that wait for one of them follow "
+				+ "their dependency policy. Finished jobs stay as they are.";
+		return page(viewer, 200, question, JobPages.confirm(viewer, question, explanation,
+				"/jobs/" + job.id() + "/cancel-chain", "Yes, cancel the chain", "/jobs/" + job.id()));
+	}
+
+	private Page cancelChain(Viewer viewer, Job job) {
+		Long chainId = job.chainId();
+		if (chainId == null) {
+			return notInAChain(viewer, job.id());
+		}
+		int cancelled;
+		try {
+			cancelled = this.queue.cancelChain(chainId);
+		}
+		catch (JobQueueException ex) {
+			return page(viewer, 409, "Chain #" + chainId + " was not changed",
+					JobPages.message(viewer, "Chain #" + chainId + " was not changed", ex.getMessage(),
+							"/jobs/" + job.id(), "Back to job #" + job.id()));
+		}
+		if (cancelled == 0) {
+			return chainFinished(viewer, job.id(), chainId);
+		}
+		return Page.seeOther(viewer.url("/jobs/" + job.id() + "?done=cancel-chain"));
+	}
+
+	private Page notInAChain(Viewer viewer, long id) {
+		String title = "Job #" + id + " is in no chain";
+		return page(viewer, 409, title,
+				JobPages.message(viewer, title,
+						"Only a job that is a step of a chain has a chain to cancel. Nothing was changed.",
+						"/jobs/" + id, "Back to job #" + id));
+	}
+
+	private Page chainFinished(Viewer viewer, long id, long chainId) {
+		String title = "Chain #" + chainId + " was not cancelled";
+		return page(viewer, 409, title,
+				JobPages.message(viewer, title,
+						"Every job of it has finished, so there is nothing left to cancel. Nothing was changed.",
+						"/jobs/" + id, "Back to job #" + id));
 	}
 
 	/** The confirmation page of pausing or resuming a type. */
@@ -218,7 +299,13 @@ public final class QueueDashboard {
 
 		RETRY("retry", "Retry", "retried", "only failed or cancelled jobs can be retried."),
 
-		CANCEL("cancel", "Cancel", "cancelled", "only pending or running jobs can be cancelled.");
+		CANCEL("cancel", "Cancel", "cancelled", "only waiting, pending or running jobs can be cancelled."),
+
+		/**
+		 * Every unfinished step of the job's chain; decided by the chain, not the job.
+		 */
+		CANCEL_CHAIN("cancel-chain", "Cancel the chain of", "cancelled",
+				"only a chain with unfinished jobs can be cancelled.");
 
 		private final String path;
 
@@ -261,8 +348,11 @@ public final class QueueDashboard {
 		}
 
 		boolean appliesTo(JobStatus status) {
-			return (this == RETRY) ? (status == JobStatus.FAILED || status == JobStatus.CANCELLED)
-					: (status == JobStatus.PENDING || status == JobStatus.RUNNING);
+			return switch (this) {
+				case RETRY -> status == JobStatus.FAILED || status == JobStatus.CANCELLED;
+				case CANCEL -> ChainSection.unfinished(status);
+				case CANCEL_CHAIN -> true;
+			};
 		}
 
 		String explanation(String type, JobStatus status) {
@@ -270,7 +360,8 @@ public final class QueueDashboard {
 					? "The " + type + " job is " + status.dbValue() + ". It goes back to pending with a fresh set "
 							+ "of attempts and runs as soon as a worker is free."
 					: "The " + type + " job is " + status.dbValue() + ". " + ((status == JobStatus.RUNNING)
-							? "Its handler is interrupted and the job ends cancelled." : "It will not run.");
+							? "Its handler is interrupted and the job ends cancelled." : "It will not run.")
+							+ " Jobs that wait for it follow their dependency policy.";
 		}
 
 	}

@@ -14,14 +14,17 @@ import org.springframework.stereotype.Component;
 import dev.jobqueue.JobQueue;
 
 /**
- * Uploads a made-up image every few seconds, one in twenty with impossible dimensions,
- * and now and then asks for an archive (a long job with a progress bar on the dashboard).
+ * Uploads a made-up image every few seconds, one in twenty with impossible dimensions and
+ * one in four to publish (a chain: scan → thumbnail → publish, which an "unsafe" image
+ * does not get through), and now and then asks for an archive (a long job with a progress
+ * bar on the dashboard) or re-tags the latest images (a fan-out and its join).
  */
 @Component
 @ConditionalOnBooleanProperty(name = "sample.demo-traffic.enabled")
 public class DemoTraffic implements SmartLifecycle {
 
-	private static final String[] NAMES = { "cat-on-sofa", "alps", "harbour", "cat-in-box", "forest", "city-night" };
+	private static final String[] NAMES = { "cat-on-sofa", "alps", "harbour", "cat-in-box", "forest", "city-night",
+			"unsafe-meme" };
 
 	private final ImageService service;
 
@@ -48,9 +51,13 @@ public class DemoTraffic implements SmartLifecycle {
 		ThreadLocalRandom random = ThreadLocalRandom.current();
 		String name = NAMES[random.nextInt(NAMES.length)];
 		boolean broken = random.nextInt(20) == 0;
-		this.service.upload(name, broken ? 0 : 640 + random.nextInt(2000), 480 + random.nextInt(1000));
+		this.service.upload(name, broken ? 0 : 640 + random.nextInt(2000), 480 + random.nextInt(1000),
+				random.nextInt(4) == 0);
 		if (random.nextInt(10) == 0) {
 			this.jobQueue.enqueue("archive", new ImageJobs.ArchiveRequest(40 + random.nextInt(80)));
+		}
+		if (random.nextInt(40) == 0) {
+			this.service.retag(20);
 		}
 	}
 

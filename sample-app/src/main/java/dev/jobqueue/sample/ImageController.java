@@ -9,9 +9,11 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
 
+import dev.jobqueue.FanOut;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobQueue;
 
@@ -35,8 +37,16 @@ public class ImageController {
 	 * What a client uploads (a real service would take the bytes; the sample takes their
 	 * description).
 	 */
-	public record UploadRequest(String name, int width, int height) {
+	public record UploadRequest(String name, int width, int height, Boolean publish) {
+
+		public UploadRequest(String name, int width, int height) {
+			this(name, width, height, null);
+		}
+
 	}
+
+	/** Most images one re-tagging covers. */
+	static final int MAX_RETAG = 1_000;
 
 	/** Longest image name accepted. */
 	static final int MAX_NAME_LENGTH = 200;
@@ -53,7 +63,21 @@ public class ImageController {
 	public ResponseEntity<ImageService.Upload> upload(@RequestBody UploadRequest request) {
 		validate(request);
 		return ResponseEntity.status(HttpStatus.ACCEPTED)
-			.body(this.service.upload(request.name().strip(), request.width(), request.height()));
+			.body(this.service.upload(request.name().strip(), request.width(), request.height(),
+					Boolean.TRUE.equals(request.publish())));
+	}
+
+	/**
+	 * Tags the {@code limit} most recent images again, then sums their tags up: a fan-out
+	 * and its join, which {@code GET /chains/{chainId}} follows.
+	 */
+	@PostMapping("/images/retag")
+	public ResponseEntity<FanOut> retag(@RequestParam(defaultValue = "100") int limit) {
+		if (limit < 1 || limit > MAX_RETAG) {
+			throw new ResponseStatusException(HttpStatus.BAD_REQUEST,
+					"'limit' must be between 1 and " + MAX_RETAG + ", got " + limit);
+		}
+		return ResponseEntity.status(HttpStatus.ACCEPTED).body(this.service.retag(limit));
 	}
 
 	private static void validate(UploadRequest request) {
@@ -88,6 +112,13 @@ public class ImageController {
 	@GetMapping("/jobs/{id}")
 	public ResponseEntity<Job> job(@PathVariable long id) {
 		return ResponseEntity.of(this.jobQueue.find(id));
+	}
+
+	/** The jobs of a chain (a publishing, a re-tagging) in step order; 404 if none. */
+	@GetMapping("/chains/{id}")
+	public ResponseEntity<List<Job>> chain(@PathVariable long id) {
+		List<Job> steps = this.jobQueue.findChain(id);
+		return steps.isEmpty() ? ResponseEntity.notFound().build() : ResponseEntity.ok(steps);
 	}
 
 	@PostMapping("/jobs/{id}/cancel")

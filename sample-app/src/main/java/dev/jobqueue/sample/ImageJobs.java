@@ -32,8 +32,19 @@ public class ImageJobs {
 	public record ImageRef(long imageId, String name) {
 	}
 
-	/** What a thumbnail job needs. */
-	public record ThumbnailRequest(long imageId, int width, int height) {
+	/**
+	 * What a thumbnail job needs.
+	 *
+	 * @param publish whether the image is being published: then the thumbnail is a step
+	 * of the publishing chain and continues with {@code publish}. Null (as in jobs
+	 * enqueued before publishing existed) is false.
+	 */
+	public record ThumbnailRequest(long imageId, int width, int height, Boolean publish) {
+
+		public ThumbnailRequest(long imageId, int width, int height) {
+			this(imageId, width, height, null);
+		}
+
 	}
 
 	@JobHandler("tag")
@@ -86,7 +97,7 @@ public class ImageJobs {
 	}
 
 	@JobHandler(value = "thumbnail", repeatable = false)
-	public String thumbnail(ThumbnailRequest request) {
+	public String thumbnail(ThumbnailRequest request, JobContext context) {
 		if (request.width() <= 0 || request.height() <= 0) {
 			throw new InvalidJobInputException("DIMENSIONS",
 					"image " + request.imageId() + " is " + request.width() + "x" + request.height(), null);
@@ -94,6 +105,10 @@ public class ImageJobs {
 		String thumbnail = "thumbs/" + request.imageId() + "-128x" + (128 * request.height() / request.width())
 				+ ".jpg";
 		this.images.setThumbnail(request.imageId(), thumbnail);
+		if (Boolean.TRUE.equals(request.publish())) {
+			// The next step of the publishing chain: created only if this run succeeds.
+			context.continueWith("publish", new PublishingJobs.Publication(request.imageId()));
+		}
 		return thumbnail;
 	}
 

@@ -35,6 +35,15 @@ public class ImageModels {
 		return List.of("photo", name.toLowerCase().contains("cat") ? "cat" : "landscape");
 	}
 
+	/**
+	 * What a content scan finds: {@code clean}, or {@code unsafe} for an image whose name
+	 * says so (the sample's stand-in for a moderation model).
+	 */
+	public String scan(String name) throws InterruptedException {
+		Thread.sleep(ThreadLocalRandom.current().nextInt(20, 100));
+		return name.toLowerCase().contains("unsafe") ? "unsafe" : "clean";
+	}
+
 	/** How long one step of captioning takes, in milliseconds. */
 	public long captionStepMillis() {
 		return ThreadLocalRandom.current().nextInt(50, 150);

@@ -29,7 +29,8 @@ public class ImageRepository {
 			.param(id)
 			.query((rows, n) -> new Image(rows.getLong("id"), rows.getString("name"), rows.getInt("width"),
 					rows.getInt("height"), rows.getString("tags"), rows.getString("caption"),
-					rows.getString("thumbnail"), Instant.ofEpochMilli(rows.getLong("uploaded_at"))))
+					rows.getString("thumbnail"), Instant.ofEpochMilli(rows.getLong("uploaded_at")),
+					rows.getString("scan"), rows.getString("published_url")))
 			.optional();
 	}
 
@@ -47,6 +48,28 @@ public class ImageRepository {
 
 	public void setThumbnail(long id, String thumbnail) {
 		this.jdbc.sql("UPDATE images SET thumbnail = ? WHERE id = ?").params(thumbnail, id).update();
+	}
+
+	public void setScan(long id, String scan) {
+		this.jdbc.sql("UPDATE images SET scan = ? WHERE id = ?").params(scan, id).update();
+	}
+
+	public void setPublishedUrl(long id, String url) {
+		this.jdbc.sql("UPDATE images SET published_url = ? WHERE id = ?").params(url, id).update();
+	}
+
+	/**
+	 * The tags of these images, as stored (comma-separated, or null when not tagged yet).
+	 */
+	public List<String> tagsOf(List<Long> ids) {
+		if (ids.isEmpty()) {
+			return List.of();
+		}
+		String marks = String.join(",", java.util.Collections.nCopies(ids.size(), "?"));
+		return this.jdbc.sql("SELECT tags FROM images WHERE id IN (" + marks + ")")
+			.params(ids.toArray())
+			.query((rows, n) -> rows.getString("tags"))
+			.list();
 	}
 
 	public long count() {

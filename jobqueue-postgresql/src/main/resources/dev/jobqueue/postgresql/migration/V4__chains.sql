@@ -28,10 +28,13 @@ ALTER TABLE ${prefix}jobs ADD CONSTRAINT ${prefix}jobs_status_check
 
 -- One row per (job waited for, waiting job). Finishing a job finds its dependents through the primary key, so a
 -- fan-in of any width costs one index probe and one row update per finished child. The rows stay after the
--- dependency finished ("waits for" in the endpoint) and go with the jobs.
+-- dependency finished ("waits for" in the endpoint) and go with the jobs. settled is true once the waiting job
+-- counted the row (at enqueue, or when the dependency finished): a dependency retried after it finished, that
+-- finishes again, is not counted twice.
 CREATE TABLE ${prefix}job_dependencies (
     depends_on bigint NOT NULL REFERENCES ${prefix}jobs (id) ON DELETE CASCADE,
     job_id     bigint NOT NULL REFERENCES ${prefix}jobs (id) ON DELETE CASCADE,
+    settled    boolean NOT NULL DEFAULT false,
     PRIMARY KEY (depends_on, job_id)
 );
 

@@ -73,10 +73,14 @@ public class V9__Chains extends BaseJavaMigration {
 						+ "WHERE chain_id IS NOT NULL",
 				// One row per (waited-for job, waiting job): finishing a job finds its
 				// dependents through the primary key, so a fan-in costs one probe per
-				// child.
+				// child. settled = 1 once the waiting job counted the row (at enqueue
+				// or when the dependency finished): a dependency that is retried and
+				// finishes again is not counted twice.
 				"CREATE TABLE " + p + "job_dependencies (" + "depends_on INTEGER NOT NULL REFERENCES " + p
 						+ "jobs (id) ON DELETE CASCADE, " + "job_id INTEGER NOT NULL REFERENCES " + p
-						+ "jobs (id) ON DELETE CASCADE, " + "PRIMARY KEY (depends_on, job_id)) WITHOUT ROWID",
+						+ "jobs (id) ON DELETE CASCADE, "
+						+ "settled INTEGER NOT NULL DEFAULT 0 CHECK (settled IN (0, 1)), "
+						+ "PRIMARY KEY (depends_on, job_id)) WITHOUT ROWID",
 				"CREATE INDEX " + p + "job_dependencies_job_idx ON " + p + "job_dependencies (job_id, depends_on)" };
 	}
 

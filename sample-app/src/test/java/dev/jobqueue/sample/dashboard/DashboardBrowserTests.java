@@ -25,10 +25,13 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.web.client.RestClient;
 
+import dev.jobqueue.FanOut;
+import dev.jobqueue.Job;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.sample.ImageJobs;
+import dev.jobqueue.sample.ImageService;
 import dev.jobqueue.sample.SampleApplication;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -81,6 +84,9 @@ class DashboardBrowserTests {
 
 	@Autowired
 	BrowserTestJobs.Exports exports;
+
+	@Autowired
+	ImageService imageService;
 
 	@BeforeEach
 	void signIn() {
@@ -220,13 +226,73 @@ class DashboardBrowserTests {
 	}
 
 	@Test
+	void aPublishedImagesChainShowsItsStepsInOrderEachLinkingToItsJob() {
+		ImageService.Upload upload = this.imageService.upload("harbour", 1024, 768, true);
+		long chainId = upload.chainId();
+		await().atMost(WAIT).until(() -> {
+			List<Job> steps = this.jobQueue.findChain(chainId);
+			return steps.size() == 3 && steps.stream().allMatch((step) -> step.status() == JobStatus.SUCCEEDED);
+		});
+		List<Job> steps = this.jobQueue.findChain(chainId);
+		browser.open(url("/jobs/" + chainId));
+		assertThat(browser.text("#chain-summary")).startsWith("Step 1 of the chain").contains("3 job(s) in all");
+		assertThat(browser.count("#chain > li")).isEqualTo(3);
+		for (int i = 0; i < 3; i++) {
+			Job step = steps.get(i);
+			assertThat(browser.text("#chain > li:nth-child(" + (i + 1) + ")"))
+				.isEqualTo("#" + step.id() + " " + step.type() + " succeeded");
+		}
+		assertThat(steps).extracting(Job::type).containsExactly("scan", "thumbnail", "publish");
+		assertThat(browser.count("#action-cancel-chain")).isZero();
+		// Each step links to its own page, which shows the same chain with itself marked.
+		long publish = steps.get(2).id();
+		browser.click("#chain [data-job='" + publish + "'] a");
+		browser.waiting(WAIT).until((driver) -> driver.getCurrentUrl().endsWith("/jobs/" + publish));
+		assertThat(browser.text("#chain-summary")).startsWith("Step 3 of the chain started by #" + chainId);
+		assertThat(browser.attribute("#chain [data-job='" + publish + "']", "aria-current")).isEqualTo("true");
+		assertThat(browser.consoleProblems()).isEmpty();
+	}
+
+	@Test
+	void aWaitingJoinIsCountedShowsWhatItWaitsForAndItsChainIsCancelledWithTheKeyboard() {
+		FanOut fanOut = this.jobQueue.enqueueFanOut(
+				List.of(JobRequest.of("held", "first"), JobRequest.of("held", "second")),
+				JobRequest.of("export", new BrowserTestJobs.ExportRequest("after-both")));
+		long join = fanOut.joinId();
+		browser.open(url("/"));
+		assertThat(Long.parseLong(browser.text("[data-count='waiting']").replace(",", ""))).isPositive();
+		browser.click("a[href$='/jobs?status=waiting']");
+		browser.waiting(WAIT).until((driver) -> browser.count("tr[data-job='" + join + "']") == 1);
+		browser.click("tr[data-job='" + join + "'] a");
+		assertThat(browser.text("#job-status")).isEqualTo("waiting");
+		assertThat(browser.text("#waits-for-summary")).startsWith("Waits for 2 job(s), 2 of them unfinished");
+		assertThat(browser.count("#waits-for [data-job]")).isEqualTo(2);
+
+		browser.click("#action-cancel-chain");
+		assertThat(browser.text("h1")).isEqualTo("Cancel the chain of job #" + join + "?");
+		browser.driver().switchTo().activeElement().sendKeys(Keys.ENTER);
+		browser.waiting(WAIT).until(ExpectedConditions.textToBe(org.openqa.selenium.By.id("job-status"), "cancelled"));
+		assertThat(browser.text("#notice")).startsWith("Chain cancelled");
+		assertThat(browser.count("#action-cancel-chain")).isZero();
+		assertThat(this.jobQueue.findChain(fanOut.chainId())).extracting(Job::status).containsOnly(JobStatus.CANCELLED);
+		assertThat(browser.consoleProblems()).isEmpty();
+	}
+
+	@Test
 	void thePagesFitAPhoneScreen() {
 		this.exports.failing.set(true);
 		long id = failedExport("phone");
 		this.exports.failing.set(false);
+		List<JobRequest> children = new java.util.ArrayList<>();
+		for (int i = 0; i < 12; i++) {
+			children.add(JobRequest.of("held", "phone-" + i));
+		}
+		FanOut fanOut = this.jobQueue.enqueueFanOut(children,
+				JobRequest.of("export", new BrowserTestJobs.ExportRequest("phone-join")));
 		browser.driver().manage().window().setSize(new org.openqa.selenium.Dimension(390, 844));
 		try {
-			for (String path : List.of("/", "/jobs?status=failed", "/jobs/" + id)) {
+			for (String path : List.of("/", "/jobs?status=failed", "/jobs/" + id, "/jobs/" + fanOut.joinId(),
+					"/jobs?status=waiting")) {
 				browser.open(url(path));
 				Object overflow = browser.driver()
 					.executeScript("return document.documentElement.scrollWidth > window.innerWidth + 1");
@@ -235,6 +301,7 @@ class DashboardBrowserTests {
 		}
 		finally {
 			browser.driver().manage().window().setSize(new org.openqa.selenium.Dimension(1280, 900));
+			this.jobQueue.cancelChain(fanOut.chainId());
 		}
 	}
 

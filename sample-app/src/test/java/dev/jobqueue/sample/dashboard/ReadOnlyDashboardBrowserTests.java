@@ -6,6 +6,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,6 +22,7 @@ import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import dev.jobqueue.FanOut;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobStatus;
@@ -111,6 +113,20 @@ class ReadOnlyDashboardBrowserTests {
 				assertThat(response.body()).as(method + " " + path).contains("This dashboard is read-only");
 			}
 		}
+		// A chain with unfinished steps is shown, but offers no cancel.
+		FanOut fanOut = this.jobQueue.enqueueFanOut(List.of(JobRequest.of("held", "read-only")),
+				JobRequest.of("export", new BrowserTestJobs.ExportRequest("read-only-join")));
+		browser.open(url("/jobs/" + fanOut.joinId()));
+		assertThat(browser.text("#job-status")).isEqualTo("waiting");
+		assertThat(browser.text("#chain-summary")).contains("2 job(s) in all, 2 unfinished");
+		assertThat(browser.count("[data-action], #action-cancel-chain")).isZero();
+		for (String method : new String[] { "GET", "POST" }) {
+			String path = "/jobs/" + fanOut.joinId() + "/cancel-chain";
+			assertThat(browser.send(method, url(path), "http://localhost:" + this.port + "/login").status())
+				.as(method + " " + path)
+				.isEqualTo(403);
+		}
+		assertThat(this.jobQueue.find(fanOut.joinId()).orElseThrow().status()).isEqualTo(JobStatus.WAITING);
 		browser.open(url("/jobs/" + id + "/retry"));
 		assertThat(browser.text("#problem")).isEqualTo("This dashboard is read-only");
 		assertThat(this.jobQueue.find(id).orElseThrow().status()).isEqualTo(JobStatus.FAILED);

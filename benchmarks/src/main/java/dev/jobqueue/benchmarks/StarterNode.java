@@ -1,0 +1,161 @@
+package dev.jobqueue.benchmarks;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
+
+import org.springframework.boot.Banner;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+
+import dev.jobqueue.JobContext;
+import dev.jobqueue.JobHandler;
+import dev.jobqueue.JobQueue;
+import dev.jobqueue.autoconfigure.QueueWorker;
+import dev.jobqueue.core.WorkerListener;
+import dev.jobqueue.sqlite.SqliteDatabase;
+import dev.jobqueue.sqlite.SqliteStorage;
+
+/**
+ * The queue as a user runs it: a Spring Boot application with the starter, actuator, a
+ * Prometheus meter registry and the observation registry, the handler a
+ * {@link JobHandler @JobHandler} method, and the {@link JobQueue} bean as injected. The
+ * queue has its own pool on the benchmark's file ({@code jobqueue.datasource.url}).
+ */
+final class StarterNode implements AutoCloseable {
+
+	/** What the handler of the running application does with each job. */
+	interface Handler {
+
+		void handle(Payload payload, JobContext context);
+
+	}
+
+	private static volatile Handler handler = (payload, context) -> {
+	};
+
+	private static volatile WorkerListener listener = WorkerListener.NONE;
+
+	final ConfigurableApplicationContext context;
+
+	final JobQueue queue;
+
+	/**
+	 * Starts the application; its worker (when {@code workerThreads > 0}) starts only
+	 * when {@link #startWorker()} is called.
+	 */
+	StarterNode(Db db, int workerThreads, boolean virtual, Duration pollInterval, Handler handler,
+			WorkerListener listener) {
+		this(db, false, workerThreads, virtual, pollInterval, handler, listener);
+	}
+
+	/**
+	 * @param shared whether the queue shares the application's DataSource
+	 * ({@code spring.datasource.*}, set up as the sample application does), or has its
+	 * own pool ({@code jobqueue.datasource.url})
+	 */
+	StarterNode(Db db, boolean shared, int workerThreads, boolean virtual, Duration pollInterval, Handler handler,
+			WorkerListener listener) {
+		StarterNode.handler = handler;
+		StarterNode.listener = listener;
+		Map<String, Object> properties = new HashMap<>();
+		if (shared) {
+			// As the sample application sets it up: the queue's pragmas as driver
+			// properties, and transactions that take the write lock when they begin.
+			properties.put("spring.datasource.url", db.url);
+			properties.put("spring.datasource.hikari.maximum-pool-size", 4);
+			properties.put("spring.datasource.hikari.data-source-properties.journal_mode", "WAL");
+			properties.put("spring.datasource.hikari.data-source-properties.synchronous", db.synchronous);
+			properties.put("spring.datasource.hikari.data-source-properties.foreign_keys", true);
+			properties.put("spring.datasource.hikari.data-source-properties.busy_timeout", 5000);
+			properties.put("spring.datasource.hikari.data-source-properties.transaction_mode", "IMMEDIATE");
+		}
+		else {
+			properties.put("jobqueue.datasource.url", db.url);
+			properties.put("jobqueue.datasource.synchronous", db.synchronous);
+			properties.put("spring.autoconfigure.exclude",
+					"org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration");
+		}
+		properties.put("jobqueue.worker.enabled", workerThreads > 0);
+		properties.put("jobqueue.worker.auto-startup", false);
+		properties.put("jobqueue.worker.concurrency", Math.max(1, workerThreads));
+		properties.put("jobqueue.worker.virtual-threads", virtual);
+		properties.put("jobqueue.worker.poll-interval", pollInterval.toMillis() + "ms");
+		properties.put("jobqueue.scheduling.enabled", false);
+		properties.put("management.endpoints.access.default", "unrestricted");
+		properties.put("spring.main.register-shutdown-hook", false);
+		this.context = new SpringApplicationBuilder(Application.class).web(WebApplicationType.NONE)
+			.bannerMode(Banner.Mode.OFF)
+			.logStartupInfo(false)
+			.properties(properties)
+			.run();
+		this.queue = this.context.getBean(JobQueue.class);
+	}
+
+	/** The queue's database, as the starter built it. */
+	SqliteDatabase database() {
+		return this.context.getBean(SqliteStorage.class).database();
+	}
+
+	void startWorker() {
+		this.context.getBean(QueueWorker.class).start();
+	}
+
+	/** What the application context holds of the telemetry a user's application has. */
+	String telemetry() {
+		return "meter registry "
+				+ this.context.getBeanProvider(MeterRegistry.class)
+					.stream()
+					.map((registry) -> registry.getClass().getSimpleName())
+					.toList()
+				+ ", observation registry "
+				+ this.context.getBeanProvider(ObservationRegistry.class)
+					.stream()
+					.map((registry) -> registry.isNoop() ? "no-op" : "recording")
+					.toList();
+	}
+
+	@Override
+	public void close() {
+		this.context.close();
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	static class Application {
+
+		@Bean
+		NoopHandler benchmarkHandler() {
+			return new NoopHandler();
+		}
+
+		@Bean
+		WorkerListener benchmarkWorkerListener() {
+			return new WorkerListener() {
+				@Override
+				public void finished(dev.jobqueue.core.ClaimedJob job, dev.jobqueue.core.Completion completion,
+						Duration queueWait, Duration execution) {
+					listener.finished(job, completion, queueWait, execution);
+				}
+			};
+		}
+
+	}
+
+	static class NoopHandler {
+
+		@JobHandler(QueueNode.TYPE)
+		public void run(Payload payload, JobContext context) {
+			handler.handle(payload, context);
+		}
+
+	}
+
+}
