@@ -100,10 +100,17 @@ public final class SqliteDatabase {
 		long pause = 5;
 		while (true) {
 			this.writeLock.lock();
-			try (Connection connection = this.dataSource.getConnection()) {
-				checkFile(connection, action);
-				T result = inTransaction(connection, work);
-				committed();
+			try {
+				T result;
+				boolean checkpointerBehind;
+				try (Connection connection = this.dataSource.getConnection()) {
+					checkFile(connection, action);
+					result = inTransaction(connection, work);
+					checkpointerBehind = committed();
+				}
+				if (checkpointerBehind) {
+					this.checkpointer.catchUp();
+				}
 				return result;
 			}
 			catch (SQLException ex) {
@@ -248,11 +255,13 @@ public final class SqliteDatabase {
 		}
 	}
 
-	private void committed() {
+	/**
+	 * @return whether the checkpointer thread is so far behind that the writer, still
+	 * holding the write lock, must checkpoint ({@link WalCheckpointer#catchUp})
+	 */
+	private boolean committed() {
 		WalCheckpointer wal = this.checkpointer;
-		if (wal != null) {
-			wal.committed();
-		}
+		return wal != null && wal.committed();
 	}
 
 	/**
@@ -302,9 +311,23 @@ public final class SqliteDatabase {
 			return result;
 		}
 		finally {
-			if (open && !rollbackQuietly(connection)) {
-				discard(connection);
+			if (open) {
+				// A statement that took part in a failed transaction may be left unusable
+				// by the driver (after SQLITE_FULL, say): prepare every statement anew.
+				clearStatementCache(connection);
+				if (!rollbackQuietly(connection)) {
+					discard(connection);
+				}
 			}
+		}
+	}
+
+	private static void clearStatementCache(Connection connection) {
+		try {
+			StatementCache.clear(connection);
+		}
+		catch (SQLException | RuntimeException ex) {
+			// The connection is going away: its statements go with it.
 		}
 	}
 
