@@ -57,6 +57,15 @@ public final class SqliteDatabase {
 
 	private final ReentrantLock writeLock = new ReentrantLock(true);
 
+	/**
+	 * Held by whoever checkpoints in this process (the checkpointer thread, a writer
+	 * catching up, a truncating checkpoint or {@code VACUUM}): SQLite runs one checkpoint
+	 * at a time and answers a second with "busy" at once, so a truncation racing the
+	 * checkpointer thread would leave the log untruncated. Taken after {@link #writeLock}
+	 * by those that hold both.
+	 */
+	private final ReentrantLock checkpointLock = new ReentrantLock();
+
 	private final LongAdder busyRetries = new LongAdder();
 
 	/**
@@ -135,6 +144,7 @@ public final class SqliteDatabase {
 	 */
 	public <T> T writeOutsideTransaction(String action, SqlWork<T> work) {
 		this.writeLock.lock();
+		this.checkpointLock.lock();
 		try (Connection connection = this.dataSource.getConnection()) {
 			StatementCache.clear(connection);
 			return work.run(connection);
@@ -143,6 +153,7 @@ public final class SqliteDatabase {
 			throw SqliteErrors.translate(ex, action, this.location);
 		}
 		finally {
+			this.checkpointLock.unlock();
 			this.writeLock.unlock();
 		}
 	}
@@ -227,7 +238,8 @@ public final class SqliteDatabase {
 		if (known == null) {
 			known = identify(connection);
 			if (known.file() != null && !autoCheckpoints(connection)) {
-				this.checkpointer = new WalCheckpointer(this.dataSource, this.location, this.writeLock);
+				this.checkpointer = new WalCheckpointer(this.dataSource, this.location, this.writeLock,
+						this.checkpointLock);
 			}
 			this.identity = known;
 		}

@@ -82,10 +82,17 @@ final class WalCheckpointer {
 
 	private volatile long catchUps;
 
-	WalCheckpointer(DataSource dataSource, String location, ReentrantLock writeLock) {
+	/**
+	 * Held while checkpointing, shared with the database's other checkpoints (see
+	 * {@link SqliteDatabase}).
+	 */
+	private final ReentrantLock checkpointLock;
+
+	WalCheckpointer(DataSource dataSource, String location, ReentrantLock writeLock, ReentrantLock checkpointLock) {
 		this.dataSource = dataSource;
 		this.location = location;
 		this.writeLock = writeLock;
+		this.checkpointLock = checkpointLock;
 	}
 
 	/**
@@ -219,6 +226,7 @@ final class WalCheckpointer {
 	 * @return pages in the log, and pages of it copied into the database
 	 */
 	private long[] checkpoint() throws SQLException {
+		this.checkpointLock.lock();
 		try (Connection connection = this.dataSource.getConnection();
 				Statement statement = connection.createStatement();
 				ResultSet rows = statement.executeQuery("PRAGMA wal_checkpoint(PASSIVE)")) {
@@ -227,6 +235,9 @@ final class WalCheckpointer {
 			// mode
 			return rows.next() ? new long[] { Math.max(0, rows.getLong(2)), Math.max(0, rows.getLong(3)) }
 					: new long[] { 0, 0 };
+		}
+		finally {
+			this.checkpointLock.unlock();
 		}
 	}
 
