@@ -57,6 +57,15 @@ public final class SqliteDatabase {
 
 	private final ReentrantLock writeLock = new ReentrantLock(true);
 
+	/**
+	 * Held by whoever checkpoints in this process (the checkpointer thread, a writer
+	 * catching up, a truncating checkpoint or {@code VACUUM}): SQLite runs one checkpoint
+	 * at a time and answers a second with "busy" at once, so a truncation racing the
+	 * checkpointer thread would leave the log untruncated. Taken after {@link #writeLock}
+	 * by those that hold both.
+	 */
+	private final ReentrantLock checkpointLock = new ReentrantLock();
+
 	private final LongAdder busyRetries = new LongAdder();
 
 	/**
@@ -100,10 +109,17 @@ public final class SqliteDatabase {
 		long pause = 5;
 		while (true) {
 			this.writeLock.lock();
-			try (Connection connection = this.dataSource.getConnection()) {
-				checkFile(connection, action);
-				T result = inTransaction(connection, work);
-				committed();
+			try {
+				T result;
+				boolean checkpointerBehind;
+				try (Connection connection = this.dataSource.getConnection()) {
+					checkFile(connection, action);
+					result = inTransaction(connection, work);
+					checkpointerBehind = committed();
+				}
+				if (checkpointerBehind) {
+					this.checkpointer.catchUp();
+				}
 				return result;
 			}
 			catch (SQLException ex) {
@@ -128,6 +144,7 @@ public final class SqliteDatabase {
 	 */
 	public <T> T writeOutsideTransaction(String action, SqlWork<T> work) {
 		this.writeLock.lock();
+		this.checkpointLock.lock();
 		try (Connection connection = this.dataSource.getConnection()) {
 			StatementCache.clear(connection);
 			return work.run(connection);
@@ -136,6 +153,7 @@ public final class SqliteDatabase {
 			throw SqliteErrors.translate(ex, action, this.location);
 		}
 		finally {
+			this.checkpointLock.unlock();
 			this.writeLock.unlock();
 		}
 	}
@@ -220,7 +238,8 @@ public final class SqliteDatabase {
 		if (known == null) {
 			known = identify(connection);
 			if (known.file() != null && !autoCheckpoints(connection)) {
-				this.checkpointer = new WalCheckpointer(this.dataSource, this.location, this.writeLock);
+				this.checkpointer = new WalCheckpointer(this.dataSource, this.location, this.writeLock,
+						this.checkpointLock);
 			}
 			this.identity = known;
 		}
@@ -248,11 +267,13 @@ public final class SqliteDatabase {
 		}
 	}
 
-	private void committed() {
+	/**
+	 * @return whether the checkpointer thread is so far behind that the writer, still
+	 * holding the write lock, must checkpoint ({@link WalCheckpointer#catchUp})
+	 */
+	private boolean committed() {
 		WalCheckpointer wal = this.checkpointer;
-		if (wal != null) {
-			wal.committed();
-		}
+		return wal != null && wal.committed();
 	}
 
 	/**
@@ -302,9 +323,23 @@ public final class SqliteDatabase {
 			return result;
 		}
 		finally {
-			if (open && !rollbackQuietly(connection)) {
-				discard(connection);
+			if (open) {
+				// A statement that took part in a failed transaction may be left unusable
+				// by the driver (after SQLITE_FULL, say): prepare every statement anew.
+				clearStatementCache(connection);
+				if (!rollbackQuietly(connection)) {
+					discard(connection);
+				}
 			}
+		}
+	}
+
+	private static void clearStatementCache(Connection connection) {
+		try {
+			StatementCache.clear(connection);
+		}
+		catch (SQLException | RuntimeException ex) {
+			// The connection is going away: its statements go with it.
 		}
 	}
 

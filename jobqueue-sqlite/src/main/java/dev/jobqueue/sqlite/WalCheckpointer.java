@@ -23,7 +23,10 @@ import org.slf4j.LoggerFactory;
  * {@link #COMMITS_PER_CHECKPOINT} commits have gone by, or a second after the last
  * checkpoint when there was any commit. The log stays as bounded as under the
  * auto-checkpoint: while a checkpoint leaves more than {@link #PAGES_PER_CHECKPOINT}
- * pages behind (the auto-checkpoint's threshold), the next one follows at once.
+ * pages behind (the auto-checkpoint's threshold), the next one follows at once. On a
+ * machine so busy that this thread is not scheduled for {@link #MAX_COMMITS_BEHIND}
+ * commits, the writer that reaches that count checkpoints itself ({@link #catchUp}): a
+ * bounded log wins over a commit path free of checkpoints.
  * <p>
  * Every process that writes with auto-checkpoint off runs its own checkpointer, so each
  * keeps the log bounded whoever else shares the file. The thread stops after a minute
@@ -44,6 +47,12 @@ final class WalCheckpointer {
 
 	/** A log longer than this is made to start over (16 MB at 4 KB pages). */
 	static final long RESTART_PAGES = 4 * PAGES_PER_CHECKPOINT;
+
+	/**
+	 * Commits without a checkpoint after which the writer checkpoints itself
+	 * ({@link #catchUp}): about {@link #RESTART_PAGES} pages at ~15 pages a commit.
+	 */
+	static final int MAX_COMMITS_BEHIND = 4 * COMMITS_PER_CHECKPOINT;
 
 	private static final long MAX_PAUSE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -71,17 +80,35 @@ final class WalCheckpointer {
 	/** Checkpoints run so far, for tests. */
 	private volatile long checkpoints;
 
-	WalCheckpointer(DataSource dataSource, String location, ReentrantLock writeLock) {
+	private volatile long catchUps;
+
+	/**
+	 * Held while checkpointing, shared with the database's other checkpoints (see
+	 * {@link SqliteDatabase}).
+	 */
+	private final ReentrantLock checkpointLock;
+
+	WalCheckpointer(DataSource dataSource, String location, ReentrantLock writeLock, ReentrantLock checkpointLock) {
 		this.dataSource = dataSource;
 		this.location = location;
 		this.writeLock = writeLock;
+		this.checkpointLock = checkpointLock;
 	}
 
-	/** Counts a commit; wakes the thread (starting it if needed) when one is due. */
-	void committed() {
+	/**
+	 * Counts a commit; wakes the thread (starting it if needed) when one is due.
+	 * @return whether the thread has not begun a checkpoint for
+	 * {@link #MAX_COMMITS_BEHIND} commits (a machine so busy that it was not scheduled):
+	 * the committing writer must then {@link #catchUp} while it holds the write lock, so
+	 * the log stays bounded however the threads are scheduled
+	 */
+	boolean committed() {
 		this.lock.lock();
 		try {
 			this.commits++;
+			if (this.commits >= MAX_COMMITS_BEHIND) {
+				return true;
+			}
 			if (!this.running) {
 				this.running = true;
 				Thread thread = new Thread(this::run, "jobqueue-checkpointer");
@@ -91,10 +118,40 @@ final class WalCheckpointer {
 			else if (this.commits == COMMITS_PER_CHECKPOINT) {
 				this.due.signal();
 			}
+			return false;
 		}
 		finally {
 			this.lock.unlock();
 		}
+	}
+
+	/**
+	 * A checkpoint on the writer's own thread, run while it holds the process's write
+	 * lock, when the checkpointer thread fell {@link #MAX_COMMITS_BEHIND} commits behind:
+	 * no writer of this process adds to the log meanwhile, so the checkpoint copies it
+	 * all (unless a reader holds old pages) and the next commit starts the log over. A
+	 * failure is left to the thread's next pass: the writer's own commit went through.
+	 */
+	void catchUp() {
+		this.lock.lock();
+		try {
+			this.commits = 0;
+		}
+		finally {
+			this.lock.unlock();
+		}
+		try {
+			checkpoint();
+			this.catchUps++;
+		}
+		catch (SQLException | RuntimeException ex) {
+			logger.debug("Checkpoint of {} by a writer failed: {}", this.location, ex.toString());
+		}
+	}
+
+	/** Checkpoints run by writers because the thread was behind, for tests. */
+	long catchUps() {
+		return this.catchUps;
 	}
 
 	long checkpoints() {
@@ -169,6 +226,7 @@ final class WalCheckpointer {
 	 * @return pages in the log, and pages of it copied into the database
 	 */
 	private long[] checkpoint() throws SQLException {
+		this.checkpointLock.lock();
 		try (Connection connection = this.dataSource.getConnection();
 				Statement statement = connection.createStatement();
 				ResultSet rows = statement.executeQuery("PRAGMA wal_checkpoint(PASSIVE)")) {
@@ -177,6 +235,9 @@ final class WalCheckpointer {
 			// mode
 			return rows.next() ? new long[] { Math.max(0, rows.getLong(2)), Math.max(0, rows.getLong(3)) }
 					: new long[] { 0, 0 };
+		}
+		finally {
+			this.checkpointLock.unlock();
 		}
 	}
 

@@ -237,7 +237,9 @@ class FaultInjectionTests {
 			DefaultJobQueue queue = new DefaultJobQueue(store, adminOf(store), WorkerHarness.CODEC,
 					new HandlerRegistry(), Clock.systemUTC(), new EnqueueLimits(3, 1 << 20), null);
 			// Where an enqueue's COMMIT falls among its steps, from one enqueue of
-			// another key.
+			// another key, after the database's first write (which also looks at how
+			// the connections checkpoint).
+			queue.enqueue(JobRequest.of("charge", "order-40").dedupKey("charge:order-40"));
 			long before = faults.steps();
 			queue.enqueue(JobRequest.of("charge", "order-41").dedupKey("charge:order-41"));
 			List<String> probe = faults.stepStatements().subList((int) before, (int) faults.steps());

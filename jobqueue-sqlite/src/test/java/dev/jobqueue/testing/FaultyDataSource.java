@@ -23,6 +23,7 @@ import java.util.logging.Logger;
 
 import javax.sql.DataSource;
 
+import org.sqlite.SQLiteConnection;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
 
@@ -232,6 +233,13 @@ public final class FaultyDataSource implements DataSource {
 
 		@Override
 		public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+			if (method.getName().equals("isWrapperFor") && args != null && args[0] == SQLiteConnection.class) {
+				// The queue keeps its prepared statements on the SQLite connection it
+				// finds underneath (StatementCache); statements must pass through this
+				// proxy to meet their faults, so the cache is not offered one. (unwrap
+				// still reaches it, for closing a connection that cannot roll back.)
+				return false;
+			}
 			if (method.getName().equals("unwrap") && args != null && args[0] instanceof Class<?> type) {
 				if (type.isInstance(proxy)) {
 					return proxy;
