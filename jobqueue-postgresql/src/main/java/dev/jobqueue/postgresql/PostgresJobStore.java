@@ -176,6 +176,27 @@ public final class PostgresJobStore implements JobStore {
 			""";
 
 	/**
+	 * How a lease that expired ends (the SET clause both recoveries share): cancelled
+	 * when a cancel was asked for, failed when the job must not run twice or has no
+	 * attempts left, else pending again.
+	 */
+	private static final String RECOVERED = """
+			SET status = CASE WHEN j.cancel_requested THEN 'cancelled'
+			                  WHEN NOT j.repeatable OR j.attempts >= j.max_attempts THEN 'failed'
+			                  ELSE 'pending' END,
+			    error_code = CASE WHEN j.cancel_requested THEN j.error_code
+			                      WHEN NOT j.repeatable THEN 'LEASE_EXPIRED:NOT_REPEATABLE'
+			                      WHEN j.attempts >= j.max_attempts THEN 'LEASE_EXPIRED:MAX_ATTEMPTS'
+			                      ELSE 'LEASE_EXPIRED:WORKER_LOST' END,
+			    error_detail = 'Worker ' || coalesce(j.worker_id, '?') || ' stopped renewing its lease, which expired at '
+			                   || to_char(j.lease_until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+			    finished_at = CASE WHEN j.cancel_requested OR NOT j.repeatable OR j.attempts >= j.max_attempts
+			                       THEN :now::timestamptz END,
+			    run_at = :now, lease_until = NULL
+			"""
+		.strip();
+
+	/**
 	 * Takes back expired runs, skipping rows another process is recovering (or a worker
 	 * is renewing) right now. Final when the job must not run twice or has no attempts
 	 * left; SET expressions see the old row.
@@ -187,22 +208,10 @@ public final class PostgresJobStore implements JobStore {
 			    FOR UPDATE SKIP LOCKED
 			)
 			UPDATE {jobs} j
-			SET status = CASE WHEN j.cancel_requested THEN 'cancelled'
-			                  WHEN NOT j.repeatable OR j.attempts >= j.max_attempts THEN 'failed'
-			                  ELSE 'pending' END,
-			    error_code = CASE WHEN j.cancel_requested THEN j.error_code
-			                      WHEN NOT j.repeatable THEN 'LEASE_EXPIRED:NOT_REPEATABLE'
-			                      WHEN j.attempts >= j.max_attempts THEN 'LEASE_EXPIRED:MAX_ATTEMPTS'
-			                      ELSE 'LEASE_EXPIRED:WORKER_LOST' END,
-			    error_detail = 'Worker ' || coalesce(j.worker_id, '?') || ' stopped renewing its lease, which expired at '
-			                   || to_char(j.lease_until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-			    finished_at = CASE WHEN j.cancel_requested OR NOT j.repeatable OR j.attempts >= j.max_attempts
-			                       THEN :now::timestamptz END,
-			    run_at = :now, lease_until = NULL
+			%s
 			WHERE j.id = ANY(ARRAY(SELECT id FROM expired)) AND j.status = 'running' AND j.lease_until < :now
 			RETURNING j.id, j.runs, j.status, j.error_code, j.error_detail, %s
-			"""
-		.formatted(HAS_DEPENDENTS);
+			""".formatted(RECOVERED, HAS_DEPENDENTS);
 
 	/**
 	 * One lease as it was seen expired: fenced on the run and the lease's end, so a
@@ -210,22 +219,10 @@ public final class PostgresJobStore implements JobStore {
 	 */
 	static final String RECOVER_SEEN = """
 			UPDATE {jobs} j
-			SET status = CASE WHEN j.cancel_requested THEN 'cancelled'
-			                  WHEN NOT j.repeatable OR j.attempts >= j.max_attempts THEN 'failed'
-			                  ELSE 'pending' END,
-			    error_code = CASE WHEN j.cancel_requested THEN j.error_code
-			                      WHEN NOT j.repeatable THEN 'LEASE_EXPIRED:NOT_REPEATABLE'
-			                      WHEN j.attempts >= j.max_attempts THEN 'LEASE_EXPIRED:MAX_ATTEMPTS'
-			                      ELSE 'LEASE_EXPIRED:WORKER_LOST' END,
-			    error_detail = 'Worker ' || coalesce(j.worker_id, '?') || ' stopped renewing its lease, which expired at '
-			                   || to_char(j.lease_until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-			    finished_at = CASE WHEN j.cancel_requested OR NOT j.repeatable OR j.attempts >= j.max_attempts
-			                       THEN :now::timestamptz END,
-			    run_at = :now, lease_until = NULL
+			%s
 			WHERE j.id = :job_id AND j.runs = :run AND j.lease_until = :lease_until AND j.status = 'running'
 			RETURNING j.id, j.runs, j.status, j.error_code, j.error_detail, %s
-			"""
-		.formatted(HAS_DEPENDENTS);
+			""".formatted(RECOVERED, HAS_DEPENDENTS);
 
 	private static final String ANY_EXPIRED_LEASE = """
 			SELECT 1 FROM {jobs} WHERE status = 'running' AND lease_until < :now LIMIT 1

@@ -115,35 +115,37 @@ final class SqliteClaims {
 	/** Claims and records the claims (an attempt row and an event per job). */
 	List<ClaimedJob> claim(Connection connection, ClaimRequest request, Instant now) throws SQLException {
 		List<ClaimedJob> claimed;
+		// Read once for both parts of a claim ahead; the single statement reads it
+		// inline.
+		Set<String> paused = request.limitedTypes().isEmpty() ? Set.of() : pausedTypeNames(connection);
 		if (request.claimsAhead()) {
 			// Two statements in one transaction: any due job into the slots free now,
 			// then for the buffer only jobs with an attempt left after this one.
-			claimed = new ArrayList<>(claimPart(connection, request.startingNow(), false, now));
+			claimed = new ArrayList<>(claimPart(connection, request.startingNow(), false, paused, now));
 			ClaimRequest ahead = request.ahead(claimed);
 			if (!ahead.isEmpty()) {
-				claimed.addAll(claimPart(connection, ahead, true, now));
+				claimed.addAll(claimPart(connection, ahead, true, paused, now));
 			}
 			claimed.sort(ClaimedJob.CLAIM_ORDER);
 		}
 		else {
-			claimed = claimPart(connection, request, false, now);
+			claimed = claimPart(connection, request, false, paused, now);
 		}
 		recordClaims(connection, claimed, request.workerId(), now);
 		return claimed;
 	}
 
-	private List<ClaimedJob> claimPart(Connection connection, ClaimRequest request, boolean attemptLeft, Instant now)
-			throws SQLException {
+	private List<ClaimedJob> claimPart(Connection connection, ClaimRequest request, boolean attemptLeft,
+			Set<String> paused, Instant now) throws SQLException {
 		if (request.isEmpty()) {
 			return List.of();
 		}
 		return request.limitedTypes().isEmpty() ? claimDue(connection, request, attemptLeft, now)
-				: claimBestCandidates(connection, request, attemptLeft, now);
+				: claimBestCandidates(connection, request, attemptLeft, paused, now);
 	}
 
 	private List<ClaimedJob> claimBestCandidates(Connection connection, ClaimRequest request, boolean attemptLeft,
-			Instant now) throws SQLException {
-		Set<String> paused = pausedTypeNames(connection);
+			Set<String> paused, Instant now) throws SQLException {
 		List<Candidate> candidates = new ArrayList<>();
 		Set<String> unlimited = new HashSet<>(request.unlimitedTypes());
 		unlimited.removeAll(paused);
