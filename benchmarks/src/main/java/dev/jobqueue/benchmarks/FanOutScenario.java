@@ -15,10 +15,10 @@ import dev.jobqueue.Job;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobStatus;
-import dev.jobqueue.core.ClaimedJob;
-import dev.jobqueue.core.Completion;
 import dev.jobqueue.core.JobInvoker;
-import dev.jobqueue.core.WorkerListener;
+import dev.jobqueue.core.store.ClaimedJob;
+import dev.jobqueue.core.store.Completion;
+import dev.jobqueue.core.worker.WorkerListener;
 
 /**
  * What a fan-out costs per child (issue 15): {@code enqueueFanOut} of N no-op children

@@ -27,20 +27,19 @@ import java.util.concurrent.atomic.AtomicLong;
 import com.zaxxer.hikari.HikariDataSource;
 
 import dev.jobqueue.JobQueue;
-
-import dev.jobqueue.core.ClaimedJob;
-import dev.jobqueue.core.Completion;
-import dev.jobqueue.core.DefaultErrorClassifier;
 import dev.jobqueue.core.DefaultJobQueue;
 import dev.jobqueue.core.EnqueueLimits;
 import dev.jobqueue.core.HandlerDefinition;
 import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.core.JobInvoker;
-import dev.jobqueue.core.JobWorker;
-import dev.jobqueue.core.RetryPolicy;
 import dev.jobqueue.core.WorkerIds;
-import dev.jobqueue.core.WorkerListener;
-import dev.jobqueue.core.WorkerSettings;
+import dev.jobqueue.core.store.ClaimedJob;
+import dev.jobqueue.core.store.Completion;
+import dev.jobqueue.core.worker.DefaultErrorClassifier;
+import dev.jobqueue.core.worker.JobWorker;
+import dev.jobqueue.core.worker.RetryPolicy;
+import dev.jobqueue.core.worker.WorkerListener;
+import dev.jobqueue.core.worker.WorkerSettings;
 import dev.jobqueue.postgresql.PostgresDataSources;
 import dev.jobqueue.postgresql.PostgresDatabase;
 import dev.jobqueue.postgresql.PostgresStorage;

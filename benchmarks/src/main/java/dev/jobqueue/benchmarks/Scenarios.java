@@ -26,10 +26,10 @@ import java.util.function.Function;
 
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.autoconfigure.QueueProperties;
-import dev.jobqueue.core.ClaimedJob;
-import dev.jobqueue.core.Completion;
+import dev.jobqueue.core.store.ClaimedJob;
+import dev.jobqueue.core.store.Completion;
+import dev.jobqueue.core.worker.WorkerListener;
 import dev.jobqueue.dashboard.QueueDashboard;
-import dev.jobqueue.core.WorkerListener;
 import dev.jobqueue.sqlite.SqliteDatabase;
 
 /**

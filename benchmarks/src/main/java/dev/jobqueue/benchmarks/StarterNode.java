@@ -19,7 +19,7 @@ import dev.jobqueue.JobContext;
 import dev.jobqueue.JobHandler;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.autoconfigure.QueueWorker;
-import dev.jobqueue.core.WorkerListener;
+import dev.jobqueue.core.worker.WorkerListener;
 import dev.jobqueue.sqlite.SqliteDatabase;
 import dev.jobqueue.sqlite.SqliteStorage;
 
@@ -140,8 +140,8 @@ final class StarterNode implements AutoCloseable {
 		WorkerListener benchmarkWorkerListener() {
 			return new WorkerListener() {
 				@Override
-				public void finished(dev.jobqueue.core.ClaimedJob job, dev.jobqueue.core.Completion completion,
-						Duration queueWait, Duration execution) {
+				public void finished(dev.jobqueue.core.store.ClaimedJob job,
+						dev.jobqueue.core.store.Completion completion, Duration queueWait, Duration execution) {
 					listener.finished(job, completion, queueWait, execution);
 				}
 			};

@@ -18,6 +18,11 @@ import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.PausedType;
+import dev.jobqueue.core.store.JobAdminStore;
+import dev.jobqueue.core.store.JobStore;
+import dev.jobqueue.core.store.NewJob;
+import dev.jobqueue.core.store.QueueSignals;
+import dev.jobqueue.core.store.TraceHeaders;
 
 /**
  * Validates requests, turns payloads into JSON and hands them to the store. Every check

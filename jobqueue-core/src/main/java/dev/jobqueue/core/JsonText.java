@@ -1,7 +1,7 @@
 package dev.jobqueue.core;
 
 /** Makes JSON text safe to store as UTF-8 without changing what it means. */
-final class JsonText {
+public final class JsonText {
 
 	private JsonText() {
 	}
@@ -13,7 +13,7 @@ final class JsonText {
 	 * another string than was enqueued. Escaped, it reads back exactly. A surrogate can
 	 * only occur inside a JSON string, where an escape means the same char.
 	 */
-	static String escapeLoneSurrogates(String json) {
+	public static String escapeLoneSurrogates(String json) {
 		if (json == null) {
 			return null;
 		}

@@ -3,6 +3,8 @@ package dev.jobqueue.core;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import dev.jobqueue.core.store.QueueSignals;
+
 /**
  * The signals of one process: the queue and the scheduler tell it of new jobs and
  * cancellations, and it passes them on to whoever listens (the worker, while it runs).

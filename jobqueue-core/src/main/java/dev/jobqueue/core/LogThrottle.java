@@ -12,7 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * always logged at once. Keys are few (a job type and an error code): the map is emptied
  * when it grows past a bound, which at worst writes a few lines more.
  */
-final class LogThrottle {
+public final class LogThrottle {
 
 	private static final int MAX_KEYS = 10_000;
 
@@ -24,7 +24,7 @@ final class LogThrottle {
 
 	private final Map<String, Window> windows = new ConcurrentHashMap<>();
 
-	LogThrottle(int burst, Duration window, Ticker ticker) {
+	public LogThrottle(int burst, Duration window, Ticker ticker) {
 		this.burst = burst;
 		this.windowNanos = window.toNanos();
 		this.ticker = ticker;
@@ -34,7 +34,7 @@ final class LogThrottle {
 	 * @return {@code -1} if this occurrence is not to be logged; else how many
 	 * occurrences of the key were left out since the last line written
 	 */
-	long admit(String key) {
+	public long admit(String key) {
 		if (this.windows.size() > MAX_KEYS) {
 			this.windows.clear();
 		}

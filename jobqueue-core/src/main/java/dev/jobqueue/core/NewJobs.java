@@ -9,13 +9,14 @@ import java.util.Objects;
 
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobRequest;
+import dev.jobqueue.core.store.NewJob;
 
 /**
  * Turns {@link JobRequest}s into {@link NewJob}s, checking everything a store would
- * otherwise find out too late: enqueue and continuations ({@link JobRun}) share the rules
- * and the messages.
+ * otherwise find out too late: enqueue and continuations (a run's {@code continueWith})
+ * share the rules and the messages.
  */
-final class NewJobs {
+public final class NewJobs {
 
 	/**
 	 * Due times further out than this are surely a mistake (a delay in the wrong unit,
@@ -29,7 +30,7 @@ final class NewJobs {
 
 	private final EnqueueLimits limits;
 
-	NewJobs(PayloadCodec codec, HandlerRegistry handlers, EnqueueLimits limits) {
+	public NewJobs(PayloadCodec codec, HandlerRegistry handlers, EnqueueLimits limits) {
 		this.codec = Objects.requireNonNull(codec, "'codec' must not be null");
 		this.handlers = Objects.requireNonNull(handlers, "'handlers' must not be null");
 		this.limits = Objects.requireNonNull(limits, "'limits' must not be null");
@@ -39,7 +40,7 @@ final class NewJobs {
 	 * The jobs of a fan-out, children first, then the join waiting for all of them: the
 	 * children at chain index {@code firstIndex}, the join at the one after.
 	 */
-	List<NewJob> fanOut(List<JobRequest> children, JobRequest join, Instant now, String trace, int firstIndex) {
+	public List<NewJob> fanOut(List<JobRequest> children, JobRequest join, Instant now, String trace, int firstIndex) {
 		if (children.size() > EnqueueLimits.MAX_FAN_OUT) {
 			throw new JobQueueException("A fan-out of " + children.size() + " children is more than the "
 					+ EnqueueLimits.MAX_FAN_OUT + " one call may create: split the work into groups (a fan-out "
@@ -69,7 +70,7 @@ final class NewJobs {
 		return jobs;
 	}
 
-	NewJob validate(JobRequest request, Instant now, String trace) {
+	public NewJob validate(JobRequest request, Instant now, String trace) {
 		if (request == null) {
 			throw new JobQueueException("A job request is null: pass JobRequest.of(type, payload) for every job");
 		}

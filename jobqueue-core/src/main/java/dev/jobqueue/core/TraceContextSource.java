@@ -2,6 +2,8 @@ package dev.jobqueue.core;
 
 import java.util.Map;
 
+import dev.jobqueue.core.store.TraceHeaders;
+
 /**
  * Tells the propagation headers of the trace context current on the calling thread (for
  * example {@code traceparent}, {@code tracestate} and {@code baggage}, or B3 headers:

@@ -17,7 +17,7 @@ public final class WorkerIds {
 				+ Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
 	}
 
-	static String hostName() {
+	public static String hostName() {
 		try {
 			return InetAddress.getLocalHost().getHostName();
 		}

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
-import dev.jobqueue.core.ClaimRequest;
-import dev.jobqueue.core.ClaimedJob;
+import dev.jobqueue.core.store.ClaimRequest;
+import dev.jobqueue.core.store.ClaimedJob;
 
 /**
  * How jobs are claimed: one statement per round, inside a transaction the caller holds.

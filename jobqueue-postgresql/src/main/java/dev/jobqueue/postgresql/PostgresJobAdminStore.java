@@ -15,7 +15,7 @@ import dev.jobqueue.Job;
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.PausedType;
-import dev.jobqueue.core.JobAdminStore;
+import dev.jobqueue.core.store.JobAdminStore;
 
 /**
  * The {@link JobAdminStore} on PostgreSQL: what an operator does to one job or one type.

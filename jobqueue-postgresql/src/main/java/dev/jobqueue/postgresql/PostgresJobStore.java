@@ -13,17 +13,17 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
-import dev.jobqueue.core.ClaimRequest;
-import dev.jobqueue.core.ClaimedJob;
-import dev.jobqueue.core.CompleteAndClaim;
-import dev.jobqueue.core.Completion;
-import dev.jobqueue.core.ExpiredLease;
-import dev.jobqueue.core.JobStore;
-import dev.jobqueue.core.LeaseRenewal;
-import dev.jobqueue.core.LinkedJobs;
-import dev.jobqueue.core.NewJob;
-import dev.jobqueue.core.RunningJobRef;
-import dev.jobqueue.core.WorkerInfo;
+import dev.jobqueue.core.store.ClaimRequest;
+import dev.jobqueue.core.store.ClaimedJob;
+import dev.jobqueue.core.store.CompleteAndClaim;
+import dev.jobqueue.core.store.Completion;
+import dev.jobqueue.core.store.ExpiredLease;
+import dev.jobqueue.core.store.JobStore;
+import dev.jobqueue.core.store.LeaseRenewal;
+import dev.jobqueue.core.store.LinkedJobs;
+import dev.jobqueue.core.store.NewJob;
+import dev.jobqueue.core.store.RunningJobRef;
+import dev.jobqueue.core.store.WorkerInfo;
 
 /**
  * The {@link JobStore} on PostgreSQL. Statements name their parameters ({@code :job_id})

@@ -14,9 +14,9 @@ import java.util.TreeSet;
 
 import dev.jobqueue.ErrorCodes;
 import dev.jobqueue.JobQueueException;
-import dev.jobqueue.core.Completion;
-import dev.jobqueue.core.LinkedJobs;
-import dev.jobqueue.core.NewJob;
+import dev.jobqueue.core.store.Completion;
+import dev.jobqueue.core.store.LinkedJobs;
+import dev.jobqueue.core.store.NewJob;
 
 /**
  * Chains and dependencies on PostgreSQL (docs/chains.md), inside a transaction the caller

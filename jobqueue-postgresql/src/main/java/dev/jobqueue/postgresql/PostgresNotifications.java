@@ -15,7 +15,7 @@ import org.postgresql.PGNotification;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.jobqueue.core.QueueSignals;
+import dev.jobqueue.core.store.QueueSignals;
 
 /**
  * Wake-ups across processes and hosts with {@code LISTEN/NOTIFY}. Enqueues (and cancels

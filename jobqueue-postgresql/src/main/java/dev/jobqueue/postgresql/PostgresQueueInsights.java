@@ -25,13 +25,13 @@ import java.util.TreeMap;
 import dev.jobqueue.DependencyPolicy;
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
-import dev.jobqueue.core.QueueInsights;
-import dev.jobqueue.core.QueueSnapshot;
-import dev.jobqueue.core.QueueSnapshot.ErrorCount;
-import dev.jobqueue.core.QueueSnapshot.ErrorSummary;
-import dev.jobqueue.core.QueueSnapshot.StorageState;
-import dev.jobqueue.core.QueueSnapshot.WorkerState;
-import dev.jobqueue.core.TraceHeaders;
+import dev.jobqueue.core.store.QueueInsights;
+import dev.jobqueue.core.store.QueueSnapshot;
+import dev.jobqueue.core.store.QueueSnapshot.ErrorCount;
+import dev.jobqueue.core.store.QueueSnapshot.ErrorSummary;
+import dev.jobqueue.core.store.QueueSnapshot.StorageState;
+import dev.jobqueue.core.store.QueueSnapshot.WorkerState;
+import dev.jobqueue.core.store.TraceHeaders;
 
 /**
  * {@link QueueInsights} on PostgreSQL. A snapshot is a handful of statements in one

@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.Objects;
 
 import dev.jobqueue.JobStatus;
-import dev.jobqueue.core.RetentionStore;
-import dev.jobqueue.core.StorageStats;
+import dev.jobqueue.core.store.RetentionStore;
+import dev.jobqueue.core.store.StorageStats;
 
 /**
  * The {@link RetentionStore} on PostgreSQL.

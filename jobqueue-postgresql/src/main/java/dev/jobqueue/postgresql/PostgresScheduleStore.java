@@ -15,11 +15,11 @@ import org.slf4j.LoggerFactory;
 
 import dev.jobqueue.Misfire;
 import dev.jobqueue.ScheduleInfo;
-import dev.jobqueue.core.DeclaredSchedule;
-import dev.jobqueue.core.DueSchedule;
-import dev.jobqueue.core.ScheduleFiring;
-import dev.jobqueue.core.ScheduleStore;
-import dev.jobqueue.core.TickDecision;
+import dev.jobqueue.core.store.DeclaredSchedule;
+import dev.jobqueue.core.store.DueSchedule;
+import dev.jobqueue.core.store.ScheduleFiring;
+import dev.jobqueue.core.store.ScheduleStore;
+import dev.jobqueue.core.store.TickDecision;
 
 /**
  * The {@link ScheduleStore} on PostgreSQL, in the same database as the jobs: a schedule's

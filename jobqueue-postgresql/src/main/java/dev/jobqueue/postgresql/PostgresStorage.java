@@ -2,8 +2,8 @@ package dev.jobqueue.postgresql;
 
 import java.util.Objects;
 
-import dev.jobqueue.core.QueueSignals;
-import dev.jobqueue.core.QueueStorage;
+import dev.jobqueue.core.store.QueueSignals;
+import dev.jobqueue.core.store.QueueStorage;
 
 /**
  * The queue on one PostgreSQL database: its job, schedule and retention stores and

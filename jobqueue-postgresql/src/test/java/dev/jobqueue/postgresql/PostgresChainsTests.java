@@ -17,11 +17,11 @@ import dev.jobqueue.ErrorCodes;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
-import dev.jobqueue.core.ClaimRequest;
-import dev.jobqueue.core.ClaimedJob;
-import dev.jobqueue.core.Completion;
-import dev.jobqueue.core.NewJob;
-import dev.jobqueue.core.QueueInsights;
+import dev.jobqueue.core.store.ClaimRequest;
+import dev.jobqueue.core.store.ClaimedJob;
+import dev.jobqueue.core.store.Completion;
+import dev.jobqueue.core.store.NewJob;
+import dev.jobqueue.core.store.QueueInsights;
 import dev.jobqueue.postgresql.testing.PostgresTest;
 import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
 

@@ -15,15 +15,15 @@ import org.junit.jupiter.api.Test;
 
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
-import dev.jobqueue.core.ClaimRequest;
-import dev.jobqueue.core.ClaimedJob;
-import dev.jobqueue.core.Completion;
-import dev.jobqueue.core.LeaseRenewal;
-import dev.jobqueue.core.NewJob;
-import dev.jobqueue.core.QueueInsights;
-import dev.jobqueue.core.QueueSnapshot;
-import dev.jobqueue.core.RunningJobRef;
-import dev.jobqueue.core.WorkerInfo;
+import dev.jobqueue.core.store.ClaimRequest;
+import dev.jobqueue.core.store.ClaimedJob;
+import dev.jobqueue.core.store.Completion;
+import dev.jobqueue.core.store.LeaseRenewal;
+import dev.jobqueue.core.store.NewJob;
+import dev.jobqueue.core.store.QueueInsights;
+import dev.jobqueue.core.store.QueueSnapshot;
+import dev.jobqueue.core.store.RunningJobRef;
+import dev.jobqueue.core.store.WorkerInfo;
 import dev.jobqueue.postgresql.testing.PostgresTest;
 import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
 

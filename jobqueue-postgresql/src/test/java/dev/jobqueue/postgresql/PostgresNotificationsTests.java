@@ -13,9 +13,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import dev.jobqueue.core.ClaimRequest;
-import dev.jobqueue.core.NewJob;
-import dev.jobqueue.core.QueueSignals;
+import dev.jobqueue.core.store.ClaimRequest;
+import dev.jobqueue.core.store.NewJob;
+import dev.jobqueue.core.store.QueueSignals;
 import dev.jobqueue.postgresql.testing.PostgresTest;
 import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
 

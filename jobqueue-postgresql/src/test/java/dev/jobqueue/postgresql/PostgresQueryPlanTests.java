@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 import dev.jobqueue.JobStatus;
-import dev.jobqueue.core.QueueInsights.JobQuery;
+import dev.jobqueue.core.store.QueueInsights.JobQuery;
 import dev.jobqueue.postgresql.testing.PostgresTest;
 import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
 

@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
-import dev.jobqueue.core.NewJob;
+import dev.jobqueue.core.store.NewJob;
 
 /**
  * Enqueues inside a Spring transaction on another database, so the job runs only if that

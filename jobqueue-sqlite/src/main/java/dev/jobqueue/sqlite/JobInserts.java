@@ -8,8 +8,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.jobqueue.core.LinkedJobs;
-import dev.jobqueue.core.NewJob;
+import dev.jobqueue.core.store.LinkedJobs;
+import dev.jobqueue.core.store.NewJob;
 
 /**
  * The two ways jobs go in: one row at a time with {@code RETURNING} when a dedup key may

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import dev.jobqueue.core.Completion;
+import dev.jobqueue.core.store.Completion;
 
 /**
  * Writes run outcomes inside a write transaction the caller holds: the job's new state,

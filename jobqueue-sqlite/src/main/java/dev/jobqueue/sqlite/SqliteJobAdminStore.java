@@ -5,18 +5,18 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import dev.jobqueue.ErrorCodes;
 import java.util.Map;
 import java.util.HashMap;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 
+import dev.jobqueue.ErrorCodes;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.PausedType;
-import dev.jobqueue.core.JobAdminStore;
+import dev.jobqueue.core.store.JobAdminStore;
 
 /**
  * The {@link JobAdminStore} on SQLite: cancel, retry and read single jobs, pause and

@@ -14,16 +14,16 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import dev.jobqueue.DependencyPolicy;
 import dev.jobqueue.JobStatus;
-import dev.jobqueue.core.JobProgress;
-import dev.jobqueue.core.QueueInsights.Attempt;
-import dev.jobqueue.core.QueueInsights.Event;
-import dev.jobqueue.core.QueueInsights.JobDetail;
-import dev.jobqueue.core.QueueInsights.JobLinks;
-import dev.jobqueue.core.QueueInsights.JobPage;
-import dev.jobqueue.core.QueueInsights.JobQuery;
-import dev.jobqueue.core.QueueInsights.JobSummary;
-import dev.jobqueue.core.QueueInsights.Text;
-import dev.jobqueue.core.TraceHeaders;
+import dev.jobqueue.core.store.JobProgress;
+import dev.jobqueue.core.store.QueueInsights.Attempt;
+import dev.jobqueue.core.store.QueueInsights.Event;
+import dev.jobqueue.core.store.QueueInsights.JobDetail;
+import dev.jobqueue.core.store.QueueInsights.JobLinks;
+import dev.jobqueue.core.store.QueueInsights.JobPage;
+import dev.jobqueue.core.store.QueueInsights.JobQuery;
+import dev.jobqueue.core.store.QueueInsights.JobSummary;
+import dev.jobqueue.core.store.QueueInsights.Text;
+import dev.jobqueue.core.store.TraceHeaders;
 
 /**
  * The job lists and single-job views of {@link SqliteQueueInsights}: a page of jobs

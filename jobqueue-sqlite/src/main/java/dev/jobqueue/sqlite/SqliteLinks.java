@@ -16,9 +16,9 @@ import java.util.TreeSet;
 
 import dev.jobqueue.ErrorCodes;
 import dev.jobqueue.JobQueueException;
-import dev.jobqueue.core.Completion;
-import dev.jobqueue.core.LinkedJobs;
-import dev.jobqueue.core.NewJob;
+import dev.jobqueue.core.store.Completion;
+import dev.jobqueue.core.store.LinkedJobs;
+import dev.jobqueue.core.store.NewJob;
 
 /**
  * Chains and dependencies on SQLite (docs/chains.md), inside a write transaction the

@@ -8,7 +8,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.jobqueue.core.QueueInsights.Outcomes;
+import dev.jobqueue.core.store.QueueInsights.Outcomes;
 
 /**
  * Runs ended per time slot, for {@link SqliteQueueInsights#outcomes}: two range reads of

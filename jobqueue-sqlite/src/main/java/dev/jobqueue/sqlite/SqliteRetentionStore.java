@@ -15,8 +15,8 @@ import org.sqlite.SQLiteConnection;
 
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
-import dev.jobqueue.core.RetentionStore;
-import dev.jobqueue.core.StorageStats;
+import dev.jobqueue.core.store.RetentionStore;
+import dev.jobqueue.core.store.StorageStats;
 
 /**
  * The {@link RetentionStore} on SQLite.

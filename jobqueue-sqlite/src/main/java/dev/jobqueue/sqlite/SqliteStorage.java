@@ -2,8 +2,8 @@ package dev.jobqueue.sqlite;
 
 import java.util.Objects;
 
-import dev.jobqueue.core.EnqueueVisibility;
-import dev.jobqueue.core.QueueStorage;
+import dev.jobqueue.core.store.EnqueueVisibility;
+import dev.jobqueue.core.store.QueueStorage;
 
 /**
  * The queue on one SQLite database: its job, schedule and retention stores and insights

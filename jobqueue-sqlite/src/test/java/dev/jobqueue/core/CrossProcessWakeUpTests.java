@@ -10,6 +10,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.jobqueue.core.worker.DefaultErrorClassifier;
+import dev.jobqueue.core.worker.JobWorker;
+import dev.jobqueue.core.worker.RetryPolicy;
+import dev.jobqueue.core.worker.WorkerListener;
+import dev.jobqueue.core.worker.WorkerSettings;
 import dev.jobqueue.testing.MutableClock;
 import dev.jobqueue.testing.TestDatabase;
 import dev.jobqueue.testing.WorkerHarness;

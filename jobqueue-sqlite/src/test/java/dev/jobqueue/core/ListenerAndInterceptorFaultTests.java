@@ -10,6 +10,10 @@ import org.junit.jupiter.api.Test;
 
 import dev.jobqueue.Job;
 import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.store.ClaimedJob;
+import dev.jobqueue.core.store.Completion;
+import dev.jobqueue.core.worker.JobWorker;
+import dev.jobqueue.core.worker.WorkerListener;
 import dev.jobqueue.testing.Invariants;
 import dev.jobqueue.testing.QueueFileTests;
 

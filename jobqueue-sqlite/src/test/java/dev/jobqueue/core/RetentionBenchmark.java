@@ -11,6 +11,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.retention.RetentionCleaner;
+import dev.jobqueue.core.retention.RetentionPolicy;
+import dev.jobqueue.core.retention.RetentionReport;
+import dev.jobqueue.core.retention.RetentionSettings;
 import dev.jobqueue.sqlite.SqliteRetentionStore;
 import dev.jobqueue.sqlite.TableNames;
 import dev.jobqueue.testing.JobRows;

@@ -18,6 +18,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.retention.DefaultJobQueueMaintenance;
+import dev.jobqueue.core.retention.JobQueueMaintenance;
+import dev.jobqueue.core.retention.RetentionCleaner;
+import dev.jobqueue.core.retention.RetentionPolicy;
+import dev.jobqueue.core.retention.RetentionReport;
+import dev.jobqueue.core.retention.RetentionSettings;
+import dev.jobqueue.core.store.RetentionStore;
 import dev.jobqueue.sqlite.SqliteRetentionStore;
 import dev.jobqueue.sqlite.TableNames;
 import dev.jobqueue.testing.DelegatingRetentionStore;

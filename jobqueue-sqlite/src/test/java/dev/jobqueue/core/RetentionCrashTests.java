@@ -14,13 +14,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.retention.RetentionCleaner;
+import dev.jobqueue.core.retention.RetentionPolicy;
+import dev.jobqueue.core.retention.RetentionReport;
+import dev.jobqueue.core.retention.RetentionSettings;
 import dev.jobqueue.sqlite.SqliteRetentionStore;
 import dev.jobqueue.sqlite.TableNames;
 import dev.jobqueue.testing.JobRows;
+import dev.jobqueue.testing.LongTest;
 import dev.jobqueue.testing.MutableClock;
 import dev.jobqueue.testing.RetentionCleanerMain;
 import dev.jobqueue.testing.TestDatabase;
-import dev.jobqueue.testing.LongTest;
 
 import static dev.jobqueue.testing.RetentionFixtures.orphans;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -22,15 +22,27 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.retention.RetentionCleaner;
+import dev.jobqueue.core.retention.RetentionPolicy;
+import dev.jobqueue.core.retention.RetentionReport;
+import dev.jobqueue.core.retention.RetentionSettings;
+import dev.jobqueue.core.store.ClaimedJob;
+import dev.jobqueue.core.store.Completion;
+import dev.jobqueue.core.store.RetentionStore;
+import dev.jobqueue.core.worker.DefaultErrorClassifier;
+import dev.jobqueue.core.worker.JobWorker;
+import dev.jobqueue.core.worker.RetryPolicy;
+import dev.jobqueue.core.worker.WorkerListener;
+import dev.jobqueue.core.worker.WorkerSettings;
 import dev.jobqueue.sqlite.SqliteRetentionStore;
 import dev.jobqueue.sqlite.TableNames;
 import dev.jobqueue.testing.FailureCountingJobStore;
 import dev.jobqueue.testing.JobRows;
+import dev.jobqueue.testing.LongTest;
 import dev.jobqueue.testing.MutableClock;
 import dev.jobqueue.testing.RetentionCleanerMain;
 import dev.jobqueue.testing.TestDatabase;
 import dev.jobqueue.testing.WorkerHarness;
-import dev.jobqueue.testing.LongTest;
 
 import static dev.jobqueue.testing.RetentionFixtures.orphans;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -16,6 +16,7 @@ import dev.jobqueue.ErrorCodes;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.worker.JobWorker;
 import dev.jobqueue.testing.Invariants;
 import dev.jobqueue.testing.QueueFileTests;
 

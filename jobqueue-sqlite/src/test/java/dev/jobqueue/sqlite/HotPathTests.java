@@ -65,7 +65,7 @@ class HotPathTests extends QueueFileTests {
 			SqliteJobStore store = new SqliteJobStore(database, new TableNames(""));
 			for (int i = 0; i < 2 * WalCheckpointer.COMMITS_PER_CHECKPOINT; i++) {
 				store.enqueue(java.util.List
-					.of(new dev.jobqueue.core.NewJob("thumbnail", "{}", 0, this.clock.instant(), 3, null, null)),
+					.of(new dev.jobqueue.core.store.NewJob("thumbnail", "{}", 0, this.clock.instant(), 3, null, null)),
 						this.clock.instant(), () -> {
 						});
 			}

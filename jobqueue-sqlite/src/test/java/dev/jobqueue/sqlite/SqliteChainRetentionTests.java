@@ -8,10 +8,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.core.HandlerDefinition;
-import dev.jobqueue.core.JobWorker;
-import dev.jobqueue.core.RetentionCleaner;
-import dev.jobqueue.core.RetentionPolicy;
-import dev.jobqueue.core.RetentionSettings;
+import dev.jobqueue.core.retention.RetentionCleaner;
+import dev.jobqueue.core.retention.RetentionPolicy;
+import dev.jobqueue.core.retention.RetentionSettings;
+import dev.jobqueue.core.worker.JobWorker;
 import dev.jobqueue.testing.MutableClock;
 import dev.jobqueue.testing.TestDatabase;
 import dev.jobqueue.testing.WorkerHarness;

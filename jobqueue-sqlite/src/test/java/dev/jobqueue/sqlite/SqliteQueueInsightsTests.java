@@ -16,10 +16,10 @@ import org.sqlite.SQLiteDataSource;
 
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
-import dev.jobqueue.core.QueueInsights;
-import dev.jobqueue.core.QueueInsights.JobQuery;
-import dev.jobqueue.core.QueueInsights.SnapshotSettings;
-import dev.jobqueue.core.QueueSnapshot;
+import dev.jobqueue.core.store.QueueInsights;
+import dev.jobqueue.core.store.QueueInsights.JobQuery;
+import dev.jobqueue.core.store.QueueInsights.SnapshotSettings;
+import dev.jobqueue.core.store.QueueSnapshot;
 import dev.jobqueue.testing.TestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;

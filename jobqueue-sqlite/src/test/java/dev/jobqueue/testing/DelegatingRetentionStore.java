@@ -4,8 +4,8 @@ import java.time.Instant;
 import java.util.List;
 
 import dev.jobqueue.JobStatus;
-import dev.jobqueue.core.RetentionStore;
-import dev.jobqueue.core.StorageStats;
+import dev.jobqueue.core.store.RetentionStore;
+import dev.jobqueue.core.store.StorageStats;
 
 /**
  * A {@link RetentionStore} that forwards to another; tests override a method to pause or

@@ -6,14 +6,14 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Supplier;
 
-import dev.jobqueue.core.ClaimRequest;
-import dev.jobqueue.core.ClaimedJob;
-import dev.jobqueue.core.Completion;
-import dev.jobqueue.core.JobStore;
-import dev.jobqueue.core.LeaseRenewal;
-import dev.jobqueue.core.NewJob;
-import dev.jobqueue.core.RunningJobRef;
-import dev.jobqueue.core.WorkerInfo;
+import dev.jobqueue.core.store.ClaimRequest;
+import dev.jobqueue.core.store.ClaimedJob;
+import dev.jobqueue.core.store.Completion;
+import dev.jobqueue.core.store.JobStore;
+import dev.jobqueue.core.store.LeaseRenewal;
+import dev.jobqueue.core.store.NewJob;
+import dev.jobqueue.core.store.RunningJobRef;
+import dev.jobqueue.core.store.WorkerInfo;
 
 /** A {@link JobStore} that forwards to another and keeps every exception a caller saw. */
 public final class FailureCountingJobStore implements JobStore {
@@ -62,12 +62,12 @@ public final class FailureCountingJobStore implements JobStore {
 	}
 
 	@Override
-	public java.util.List<dev.jobqueue.core.ExpiredLease> findExpiredLeases(Instant now, int limit) {
+	public java.util.List<dev.jobqueue.core.store.ExpiredLease> findExpiredLeases(Instant now, int limit) {
 		return watch(() -> this.delegate.findExpiredLeases(now, limit));
 	}
 
 	@Override
-	public int recoverExpiredLeases(Collection<dev.jobqueue.core.ExpiredLease> leases, Instant now) {
+	public int recoverExpiredLeases(Collection<dev.jobqueue.core.store.ExpiredLease> leases, Instant now) {
 		return watch(() -> this.delegate.recoverExpiredLeases(leases, now));
 	}
 

@@ -5,14 +5,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 
-import dev.jobqueue.core.DefaultErrorClassifier;
 import dev.jobqueue.core.HandlerDefinition;
 import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.core.JobInvoker;
-import dev.jobqueue.core.JobWorker;
-import dev.jobqueue.core.RetryPolicy;
-import dev.jobqueue.core.WorkerListener;
-import dev.jobqueue.core.WorkerSettings;
+import dev.jobqueue.core.worker.DefaultErrorClassifier;
+import dev.jobqueue.core.worker.JobWorker;
+import dev.jobqueue.core.worker.RetryPolicy;
+import dev.jobqueue.core.worker.WorkerListener;
+import dev.jobqueue.core.worker.WorkerSettings;
 
 /**
  * One worker process for the global concurrency test: 8 worker threads on the shared file

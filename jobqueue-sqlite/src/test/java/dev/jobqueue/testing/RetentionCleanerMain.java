@@ -12,10 +12,10 @@ import java.util.Map;
 import com.zaxxer.hikari.HikariDataSource;
 
 import dev.jobqueue.JobStatus;
-import dev.jobqueue.core.RetentionCleaner;
-import dev.jobqueue.core.RetentionPolicy;
-import dev.jobqueue.core.RetentionReport;
-import dev.jobqueue.core.RetentionSettings;
+import dev.jobqueue.core.retention.RetentionCleaner;
+import dev.jobqueue.core.retention.RetentionPolicy;
+import dev.jobqueue.core.retention.RetentionReport;
+import dev.jobqueue.core.retention.RetentionSettings;
 import dev.jobqueue.sqlite.SqliteDataSources;
 import dev.jobqueue.sqlite.SqliteDatabase;
 import dev.jobqueue.sqlite.SqliteRetentionStore;

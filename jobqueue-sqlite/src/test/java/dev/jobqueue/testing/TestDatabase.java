@@ -15,7 +15,7 @@ import java.util.List;
 
 import com.zaxxer.hikari.HikariDataSource;
 
-import dev.jobqueue.core.ScheduleStore;
+import dev.jobqueue.core.store.ScheduleStore;
 import dev.jobqueue.sqlite.SqliteDataSources;
 import dev.jobqueue.sqlite.SqliteDatabase;
 import dev.jobqueue.sqlite.SqliteJobAdminStore;

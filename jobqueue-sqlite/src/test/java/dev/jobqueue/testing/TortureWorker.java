@@ -10,14 +10,14 @@ import java.time.Duration;
 import java.util.concurrent.Executors;
 
 import dev.jobqueue.JobContext;
-import dev.jobqueue.core.DefaultErrorClassifier;
 import dev.jobqueue.core.HandlerDefinition;
 import dev.jobqueue.core.HandlerRegistry;
-import dev.jobqueue.core.JobWorker;
-import dev.jobqueue.core.RetryPolicy;
 import dev.jobqueue.core.WorkerIds;
-import dev.jobqueue.core.WorkerListener;
-import dev.jobqueue.core.WorkerSettings;
+import dev.jobqueue.core.worker.DefaultErrorClassifier;
+import dev.jobqueue.core.worker.JobWorker;
+import dev.jobqueue.core.worker.RetryPolicy;
+import dev.jobqueue.core.worker.WorkerListener;
+import dev.jobqueue.core.worker.WorkerSettings;
 
 /**
  * A worker JVM of the torture test. Arguments: database file, worker threads, lease in

@@ -19,6 +19,11 @@ import dev.jobqueue.Job;
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.store.ClaimRequest;
+import dev.jobqueue.core.store.ClaimedJob;
+import dev.jobqueue.core.store.Completion;
+import dev.jobqueue.core.store.NewJob;
+import dev.jobqueue.core.worker.JobWorker;
 import dev.jobqueue.testing.StoreFixture;
 import dev.jobqueue.testing.StoreTests;
 

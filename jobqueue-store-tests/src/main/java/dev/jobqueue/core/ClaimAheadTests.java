@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.worker.JobWorker;
 import dev.jobqueue.testing.StoreTests;
 
 import static org.assertj.core.api.Assertions.assertThat;

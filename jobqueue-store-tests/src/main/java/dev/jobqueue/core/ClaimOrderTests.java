@@ -9,6 +9,9 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 import dev.jobqueue.JobRequest;
+import dev.jobqueue.core.store.ClaimRequest;
+import dev.jobqueue.core.store.ClaimedJob;
+import dev.jobqueue.core.worker.JobWorker;
 import dev.jobqueue.testing.StoreTests;
 
 import static org.assertj.core.api.Assertions.assertThat;

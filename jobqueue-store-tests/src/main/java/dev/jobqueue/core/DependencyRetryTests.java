@@ -10,6 +10,7 @@ import dev.jobqueue.ErrorCodes;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.worker.JobWorker;
 import dev.jobqueue.testing.StoreTests;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobRequest;
+import dev.jobqueue.core.store.ClaimRequest;
 import dev.jobqueue.testing.StoreTests;
 
 import static org.assertj.core.api.Assertions.assertThat;

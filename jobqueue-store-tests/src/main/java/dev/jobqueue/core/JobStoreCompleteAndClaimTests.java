@@ -7,6 +7,11 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
+import dev.jobqueue.core.store.ClaimRequest;
+import dev.jobqueue.core.store.ClaimedJob;
+import dev.jobqueue.core.store.CompleteAndClaim;
+import dev.jobqueue.core.store.Completion;
+import dev.jobqueue.core.store.NewJob;
 import dev.jobqueue.testing.StoreTests;
 
 import static org.assertj.core.api.Assertions.assertThat;

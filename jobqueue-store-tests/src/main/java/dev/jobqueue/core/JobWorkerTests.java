@@ -15,6 +15,10 @@ import dev.jobqueue.Job;
 import dev.jobqueue.JobErrorCode;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.store.ClaimRequest;
+import dev.jobqueue.core.store.ClaimedJob;
+import dev.jobqueue.core.store.Completion;
+import dev.jobqueue.core.worker.JobWorker;
 import dev.jobqueue.testing.StoreTests;
 import dev.jobqueue.testing.WorkerHarness;
 

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.PausedType;
+import dev.jobqueue.core.worker.JobWorker;
 import dev.jobqueue.testing.MutableClock;
 import dev.jobqueue.testing.StoreFixture;
 import dev.jobqueue.testing.StoreTests;

@@ -3,9 +3,9 @@ package dev.jobqueue.testing;
 import java.time.Instant;
 import java.util.List;
 
-import dev.jobqueue.core.JobAdminStore;
-import dev.jobqueue.core.JobStore;
-import dev.jobqueue.core.ScheduleStore;
+import dev.jobqueue.core.store.JobAdminStore;
+import dev.jobqueue.core.store.JobStore;
+import dev.jobqueue.core.store.ScheduleStore;
 
 /**
  * A real, migrated queue database for one test, as the behaviour suite sees any store:

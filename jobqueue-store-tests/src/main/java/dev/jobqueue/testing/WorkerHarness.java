@@ -1,23 +1,23 @@
 package dev.jobqueue.testing;
 
-import dev.jobqueue.core.CallerThreadExecutor;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 
 import tools.jackson.databind.json.JsonMapper;
 
-import dev.jobqueue.jackson.JacksonPayloadCodec;
-import dev.jobqueue.core.DefaultErrorClassifier;
+import dev.jobqueue.core.CallerThreadExecutor;
 import dev.jobqueue.core.DefaultJobQueue;
 import dev.jobqueue.core.EnqueueLimits;
 import dev.jobqueue.core.HandlerDefinition;
 import dev.jobqueue.core.HandlerRegistry;
-import dev.jobqueue.core.JobWorker;
 import dev.jobqueue.core.PayloadCodec;
-import dev.jobqueue.core.RetryPolicy;
-import dev.jobqueue.core.RunInterceptor;
-import dev.jobqueue.core.WorkerListener;
-import dev.jobqueue.core.WorkerSettings;
+import dev.jobqueue.core.worker.DefaultErrorClassifier;
+import dev.jobqueue.core.worker.JobWorker;
+import dev.jobqueue.core.worker.RetryPolicy;
+import dev.jobqueue.core.worker.RunInterceptor;
+import dev.jobqueue.core.worker.WorkerListener;
+import dev.jobqueue.core.worker.WorkerSettings;
+import dev.jobqueue.jackson.JacksonPayloadCodec;
 
 /** A queue and a worker on a test database, with a clock the test moves. */
 public final class WorkerHarness {

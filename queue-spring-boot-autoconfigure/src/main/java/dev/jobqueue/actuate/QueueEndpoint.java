@@ -28,14 +28,14 @@ import dev.jobqueue.JobStatus;
 import dev.jobqueue.PausedType;
 import dev.jobqueue.ScheduleInfo;
 import dev.jobqueue.autoconfigure.QueueProperties;
-import dev.jobqueue.core.JobProgress;
-import dev.jobqueue.core.QueueInsights;
-import dev.jobqueue.core.QueueInsights.JobDetail;
-import dev.jobqueue.core.QueueInsights.JobPage;
-import dev.jobqueue.core.QueueInsights.JobQuery;
-import dev.jobqueue.core.QueueInsights.JobSummary;
-import dev.jobqueue.core.QueueSnapshot;
-import dev.jobqueue.core.RetentionReport;
+import dev.jobqueue.core.retention.RetentionReport;
+import dev.jobqueue.core.store.JobProgress;
+import dev.jobqueue.core.store.QueueInsights;
+import dev.jobqueue.core.store.QueueInsights.JobDetail;
+import dev.jobqueue.core.store.QueueInsights.JobPage;
+import dev.jobqueue.core.store.QueueInsights.JobQuery;
+import dev.jobqueue.core.store.QueueInsights.JobSummary;
+import dev.jobqueue.core.store.QueueSnapshot;
 
 /**
  * The {@code jobqueue} actuator endpoint: the state of the queue, one job, lists of jobs,

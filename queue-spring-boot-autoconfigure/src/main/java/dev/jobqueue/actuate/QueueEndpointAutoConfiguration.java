@@ -16,12 +16,12 @@ import org.springframework.context.annotation.Bean;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobSchedules;
 import dev.jobqueue.autoconfigure.JobQueueClock;
-import dev.jobqueue.autoconfigure.QueueWorker;
-import dev.jobqueue.core.JobWorker;
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
 import dev.jobqueue.autoconfigure.QueueProperties;
-import dev.jobqueue.core.JobQueueMaintenance;
-import dev.jobqueue.core.QueueInsights;
+import dev.jobqueue.autoconfigure.QueueWorker;
+import dev.jobqueue.core.retention.JobQueueMaintenance;
+import dev.jobqueue.core.store.QueueInsights;
+import dev.jobqueue.core.worker.JobWorker;
 
 /**
  * Auto-configures the {@code jobqueue} actuator endpoint when actuator is on the

@@ -16,7 +16,7 @@ import dev.jobqueue.autoconfigure.JobQueueClock;
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
 import dev.jobqueue.autoconfigure.QueueProperties;
 import dev.jobqueue.autoconfigure.QueueWorker;
-import dev.jobqueue.core.QueueInsights;
+import dev.jobqueue.core.store.QueueInsights;
 
 /**
  * Auto-configures the {@code jobqueue} health indicator (disable with

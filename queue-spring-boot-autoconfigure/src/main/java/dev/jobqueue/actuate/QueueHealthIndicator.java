@@ -13,10 +13,10 @@ import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
-import dev.jobqueue.core.JobWorker;
-import dev.jobqueue.core.QueueInsights;
-import dev.jobqueue.core.QueueInsights.JobSummary;
-import dev.jobqueue.core.QueueInsights.StuckJobs;
+import dev.jobqueue.core.store.QueueInsights;
+import dev.jobqueue.core.store.QueueInsights.JobSummary;
+import dev.jobqueue.core.store.QueueInsights.StuckJobs;
+import dev.jobqueue.core.worker.JobWorker;
 
 /**
  * Health of the job queue, as {@code jobqueue} in {@code /actuator/health}.

@@ -3,7 +3,7 @@ package dev.jobqueue.autoconfigure;
 import java.util.Map;
 
 import dev.jobqueue.Schedule;
-import dev.jobqueue.core.JobScheduler;
+import dev.jobqueue.core.schedule.JobScheduler;
 
 /**
  * Turns {@code jobqueue.scheduling.schedules.<name>.*} into schedules, with errors that

@@ -19,8 +19,8 @@ import dev.jobqueue.JobHandler;
 import dev.jobqueue.Schedule;
 import dev.jobqueue.core.HandlerDefinition;
 import dev.jobqueue.core.HandlerRegistry;
-import dev.jobqueue.core.JobScheduler;
 import dev.jobqueue.core.PayloadCodec;
+import dev.jobqueue.core.schedule.JobScheduler;
 
 /**
  * Registers every {@link JobHandler} method of every bean, looking at the bean's ultimate

@@ -9,7 +9,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 import dev.jobqueue.core.BackgroundLoop;
-import dev.jobqueue.core.RetentionCleaner;
+import dev.jobqueue.core.retention.RetentionCleaner;
 
 /**
  * Runs the queue's housekeeping on its own thread every

@@ -11,9 +11,9 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
 import dev.jobqueue.Misfire;
-import dev.jobqueue.core.WorkerSettings;
-import dev.jobqueue.core.EnqueueVisibility;
-import dev.jobqueue.core.QueueInsights;
+import dev.jobqueue.core.store.EnqueueVisibility;
+import dev.jobqueue.core.store.QueueInsights;
+import dev.jobqueue.core.worker.WorkerSettings;
 
 /**
  * Configuration of the job queue, under {@code jobqueue.*}.
@@ -140,7 +140,7 @@ public class QueueProperties {
 
 	/**
 	 * What an operations snapshot looks at, from the observability and worker settings.
-	 * @return the settings of {@link dev.jobqueue.core.QueueInsights#snapshot}
+	 * @return the settings of {@link dev.jobqueue.core.store.QueueInsights#snapshot}
 	 */
 	public QueueInsights.SnapshotSettings snapshotSettings() {
 		Duration deadAfter = this.observability.getWorkerDeadAfter();

@@ -10,15 +10,15 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 
-import dev.jobqueue.core.DefaultJobQueueMaintenance;
-import dev.jobqueue.core.JobQueueMaintenance;
-import dev.jobqueue.core.JobWorker;
-import dev.jobqueue.core.QueueStorage;
-import dev.jobqueue.core.RetentionCleaner;
-import dev.jobqueue.core.RetentionPolicy;
-import dev.jobqueue.core.RetentionSettings;
-import dev.jobqueue.core.RetentionStore;
 import dev.jobqueue.core.WorkerIds;
+import dev.jobqueue.core.retention.DefaultJobQueueMaintenance;
+import dev.jobqueue.core.retention.JobQueueMaintenance;
+import dev.jobqueue.core.retention.RetentionCleaner;
+import dev.jobqueue.core.retention.RetentionPolicy;
+import dev.jobqueue.core.retention.RetentionSettings;
+import dev.jobqueue.core.store.QueueStorage;
+import dev.jobqueue.core.store.RetentionStore;
+import dev.jobqueue.core.worker.JobWorker;
 
 /**
  * Auto-configures retention and SQLite housekeeping: the {@link RetentionCleaner}, the

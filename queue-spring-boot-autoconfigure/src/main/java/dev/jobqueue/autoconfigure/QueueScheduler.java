@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 import dev.jobqueue.core.BackgroundLoop;
-import dev.jobqueue.core.JobScheduler;
+import dev.jobqueue.core.schedule.JobScheduler;
 
 /**
  * Runs {@link JobScheduler#fireDue()} on its own thread once the context is refreshed

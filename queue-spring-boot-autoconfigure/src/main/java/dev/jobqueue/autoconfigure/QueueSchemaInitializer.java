@@ -3,7 +3,7 @@ package dev.jobqueue.autoconfigure;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
 
-import dev.jobqueue.core.QueueStorage;
+import dev.jobqueue.core.store.QueueStorage;
 
 /**
  * Migrates the queue's schema when the context starts. Registered as a database

@@ -5,8 +5,8 @@ import java.util.function.Function;
 
 import org.springframework.context.SmartLifecycle;
 
-import dev.jobqueue.core.JobWorker;
 import dev.jobqueue.core.LocalSignals;
+import dev.jobqueue.core.worker.JobWorker;
 
 /**
  * Starts the {@link JobWorker} once the context is refreshed (all handlers registered,

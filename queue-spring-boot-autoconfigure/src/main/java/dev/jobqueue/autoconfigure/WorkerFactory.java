@@ -13,17 +13,17 @@ import org.springframework.boot.thread.Threading;
 import org.springframework.core.env.Environment;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
-import dev.jobqueue.core.ErrorClassifier;
 import dev.jobqueue.core.HandlerRegistry;
-import dev.jobqueue.core.JobStore;
-import dev.jobqueue.core.JobWorker;
 import dev.jobqueue.core.PayloadCodec;
-import dev.jobqueue.core.RetryPolicy;
-import dev.jobqueue.core.RunInterceptor;
 import dev.jobqueue.core.VirtualThreads;
 import dev.jobqueue.core.WorkerIds;
-import dev.jobqueue.core.WorkerListener;
-import dev.jobqueue.core.WorkerSettings;
+import dev.jobqueue.core.store.JobStore;
+import dev.jobqueue.core.worker.ErrorClassifier;
+import dev.jobqueue.core.worker.JobWorker;
+import dev.jobqueue.core.worker.RetryPolicy;
+import dev.jobqueue.core.worker.RunInterceptor;
+import dev.jobqueue.core.worker.WorkerListener;
+import dev.jobqueue.core.worker.WorkerSettings;
 
 /**
  * Builds the {@link JobWorker} at start, once every handler is registered. Listener and

@@ -20,7 +20,7 @@ import org.springframework.web.servlet.function.ServerRequest;
 import org.springframework.web.servlet.function.ServerResponse;
 
 import dev.jobqueue.JobStatus;
-import dev.jobqueue.core.QueueInsights.JobQuery;
+import dev.jobqueue.core.store.QueueInsights.JobQuery;
 import dev.jobqueue.dashboard.QueueDashboard.JobAction;
 import dev.jobqueue.dashboard.QueueDashboard.Page;
 

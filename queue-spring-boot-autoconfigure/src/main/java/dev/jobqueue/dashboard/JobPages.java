@@ -7,14 +7,14 @@ import java.util.List;
 import org.springframework.web.util.UriComponentsBuilder;
 
 import dev.jobqueue.JobStatus;
-import dev.jobqueue.core.QueueInsights.Attempt;
-import dev.jobqueue.core.QueueInsights.Event;
-import dev.jobqueue.core.QueueInsights.JobDetail;
-import dev.jobqueue.core.QueueInsights.JobLinks;
-import dev.jobqueue.core.QueueInsights.JobPage;
-import dev.jobqueue.core.QueueInsights.JobQuery;
-import dev.jobqueue.core.QueueInsights.JobSummary;
-import dev.jobqueue.core.QueueInsights.Text;
+import dev.jobqueue.core.store.QueueInsights.Attempt;
+import dev.jobqueue.core.store.QueueInsights.Event;
+import dev.jobqueue.core.store.QueueInsights.JobDetail;
+import dev.jobqueue.core.store.QueueInsights.JobLinks;
+import dev.jobqueue.core.store.QueueInsights.JobPage;
+import dev.jobqueue.core.store.QueueInsights.JobQuery;
+import dev.jobqueue.core.store.QueueInsights.JobSummary;
+import dev.jobqueue.core.store.QueueInsights.Text;
 
 /**
  * The job list with its filters, one job's page, the confirmation of an action, and pages

@@ -10,12 +10,12 @@ import java.util.TreeSet;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.PausedType;
 import dev.jobqueue.ScheduleInfo;
-import dev.jobqueue.core.JobProgress;
-import dev.jobqueue.core.QueueInsights.JobSummary;
-import dev.jobqueue.core.QueueInsights.Outcomes;
-import dev.jobqueue.core.QueueSnapshot;
-import dev.jobqueue.core.QueueSnapshot.ErrorCount;
-import dev.jobqueue.core.QueueSnapshot.WorkerState;
+import dev.jobqueue.core.store.JobProgress;
+import dev.jobqueue.core.store.QueueInsights.JobSummary;
+import dev.jobqueue.core.store.QueueInsights.Outcomes;
+import dev.jobqueue.core.store.QueueSnapshot;
+import dev.jobqueue.core.store.QueueSnapshot.ErrorCount;
+import dev.jobqueue.core.store.QueueSnapshot.WorkerState;
 
 /**
  * The overview: what needs attention first (stuck jobs, unhandled types, failures), then

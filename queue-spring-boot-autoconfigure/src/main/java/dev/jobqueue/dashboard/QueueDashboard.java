@@ -17,12 +17,12 @@ import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.ScheduleInfo;
 import dev.jobqueue.autoconfigure.QueueProperties;
-import dev.jobqueue.core.JobProgress;
-import dev.jobqueue.core.QueueInsights;
-import dev.jobqueue.core.QueueInsights.JobDetail;
-import dev.jobqueue.core.QueueInsights.JobPage;
-import dev.jobqueue.core.QueueInsights.JobQuery;
-import dev.jobqueue.core.QueueSnapshot;
+import dev.jobqueue.core.store.JobProgress;
+import dev.jobqueue.core.store.QueueInsights;
+import dev.jobqueue.core.store.QueueInsights.JobDetail;
+import dev.jobqueue.core.store.QueueInsights.JobPage;
+import dev.jobqueue.core.store.QueueInsights.JobQuery;
+import dev.jobqueue.core.store.QueueSnapshot;
 
 /**
  * The dashboard's pages and actions, independent of HTTP: each method reads the queue,

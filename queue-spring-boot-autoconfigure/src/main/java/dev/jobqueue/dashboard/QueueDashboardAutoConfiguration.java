@@ -20,7 +20,7 @@ import dev.jobqueue.JobSchedules;
 import dev.jobqueue.autoconfigure.JobQueueClock;
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
 import dev.jobqueue.autoconfigure.QueueProperties;
-import dev.jobqueue.core.QueueInsights;
+import dev.jobqueue.core.store.QueueInsights;
 
 /**
  * The dashboard ({@code jobqueue.dashboard.enabled=true}) in a servlet web application

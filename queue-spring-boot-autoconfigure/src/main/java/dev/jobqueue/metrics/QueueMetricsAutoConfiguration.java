@@ -14,8 +14,8 @@ import dev.jobqueue.autoconfigure.JobQueueClock;
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
 import dev.jobqueue.autoconfigure.QueueProperties;
 import dev.jobqueue.autoconfigure.QueueWorker;
-import dev.jobqueue.core.QueueInsights;
-import dev.jobqueue.core.QueueStorage;
+import dev.jobqueue.core.store.QueueInsights;
+import dev.jobqueue.core.store.QueueStorage;
 
 /**
  * Auto-configures the queue's Micrometer meters when a {@link MeterRegistry} is present:

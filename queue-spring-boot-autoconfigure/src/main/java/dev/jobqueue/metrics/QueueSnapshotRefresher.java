@@ -13,9 +13,9 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 import dev.jobqueue.core.BackgroundLoop;
-import dev.jobqueue.core.QueueInsights;
-import dev.jobqueue.core.QueueInsights.SnapshotSettings;
-import dev.jobqueue.core.QueueSnapshot;
+import dev.jobqueue.core.store.QueueInsights;
+import dev.jobqueue.core.store.QueueInsights.SnapshotSettings;
+import dev.jobqueue.core.store.QueueSnapshot;
 
 /**
  * Takes a {@link QueueSnapshot} on a schedule, on its own daemon thread, and hands it to

@@ -7,7 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 import dev.jobqueue.autoconfigure.QueueWorker;
-import dev.jobqueue.core.JobWorker;
+import dev.jobqueue.core.worker.JobWorker;
 
 /**
  * The jobs this process's worker holds, read from the worker at scrape time (no query):

@@ -2,8 +2,8 @@ package dev.jobqueue.observation;
 
 import io.micrometer.common.KeyValues;
 
-import dev.jobqueue.core.ClaimedJob;
-import dev.jobqueue.core.Completion;
+import dev.jobqueue.core.store.ClaimedJob;
+import dev.jobqueue.core.store.Completion;
 import dev.jobqueue.metrics.QueueMeterListener;
 
 /**

@@ -7,9 +7,9 @@ import java.util.regex.Pattern;
 import io.micrometer.observation.transport.Kind;
 import io.micrometer.observation.transport.ReceiverContext;
 
-import dev.jobqueue.core.ClaimedJob;
-import dev.jobqueue.core.Completion;
-import dev.jobqueue.core.TraceHeaders;
+import dev.jobqueue.core.store.ClaimedJob;
+import dev.jobqueue.core.store.Completion;
+import dev.jobqueue.core.store.TraceHeaders;
 
 /**
  * The observation context of one job run. It is a {@link ReceiverContext} whose carrier

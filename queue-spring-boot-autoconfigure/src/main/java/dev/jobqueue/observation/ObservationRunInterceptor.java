@@ -8,9 +8,9 @@ import io.micrometer.observation.ObservationRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.jobqueue.core.ClaimedJob;
-import dev.jobqueue.core.Completion;
-import dev.jobqueue.core.RunInterceptor;
+import dev.jobqueue.core.store.ClaimedJob;
+import dev.jobqueue.core.store.Completion;
+import dev.jobqueue.core.worker.RunInterceptor;
 
 /**
  * Observes each run as a {@code jobqueue.job} {@link Observation}, open in scope on the

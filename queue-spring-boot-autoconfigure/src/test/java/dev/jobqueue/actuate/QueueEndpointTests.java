@@ -31,7 +31,7 @@ import org.springframework.test.context.DynamicPropertySource;
 
 import dev.jobqueue.JobSchedules;
 import dev.jobqueue.Schedule;
-import dev.jobqueue.core.JobQueueMaintenance;
+import dev.jobqueue.core.retention.JobQueueMaintenance;
 import dev.jobqueue.sqlite.SqliteStorage;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -22,9 +22,9 @@ import org.sqlite.SQLiteDataSource;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
-import dev.jobqueue.core.ClaimRequest;
 import dev.jobqueue.core.HandlerDefinition;
-import dev.jobqueue.core.JobWorker;
+import dev.jobqueue.core.store.ClaimRequest;
+import dev.jobqueue.core.worker.JobWorker;
 import dev.jobqueue.sqlite.SqliteDataSources;
 import dev.jobqueue.sqlite.SqliteDatabase;
 import dev.jobqueue.sqlite.SqliteQueueInsights;

@@ -13,11 +13,11 @@ import java.util.Set;
 
 import javax.sql.DataSource;
 
-import dev.jobqueue.core.ClaimRequest;
-import dev.jobqueue.core.ClaimedJob;
-import dev.jobqueue.core.Completion;
-import dev.jobqueue.core.NewJob;
-import dev.jobqueue.core.WorkerInfo;
+import dev.jobqueue.core.store.ClaimRequest;
+import dev.jobqueue.core.store.ClaimedJob;
+import dev.jobqueue.core.store.Completion;
+import dev.jobqueue.core.store.NewJob;
+import dev.jobqueue.core.store.WorkerInfo;
 import dev.jobqueue.sqlite.SqliteJobStore;
 
 /**

@@ -56,7 +56,7 @@ class ArchitectureTests {
 					"com.fasterxml..", "dev.jobqueue.sqlite..", "dev.jobqueue.postgresql..", "dev.jobqueue.jackson..",
 					"dev.jobqueue.autoconfigure..", "dev.jobqueue.actuate..", "dev.jobqueue.dashboard..",
 					"dev.jobqueue.metrics..", "dev.jobqueue.observation..")
-			.because("the engine talks to a database only through the store interfaces in dev.jobqueue.core"));
+			.because("the engine talks to a database only through the store interfaces in dev.jobqueue.core.store"));
 	}
 
 	@Test
@@ -90,6 +90,33 @@ class ArchitectureTests {
 			.callMethod(Clock.class, "systemDefaultZone")
 			.because("time is injected (a Clock), so leases, backoff, retention and cron can be tested without "
 					+ "waiting"));
+	}
+
+	@Test
+	void storeSpiDependsOnNothingElseInTheEngine() {
+		check(noClasses().that()
+			.resideInAPackage("dev.jobqueue.core.store..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.jobqueue.core", "dev.jobqueue.core.worker..", "dev.jobqueue.core.schedule..",
+					"dev.jobqueue.core.retention..")
+			.because("a store module implements the SPI and needs nothing of the engine that uses it"));
+	}
+
+	@Test
+	void engineRootKnowsNoneOfItsParts() {
+		check(noClasses().that()
+			.resideInAPackage("dev.jobqueue.core")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.jobqueue.core.worker..", "dev.jobqueue.core.schedule..",
+					"dev.jobqueue.core.retention..")
+			.because("the worker, the scheduler and retention build on the queue's shared parts, not the reverse"));
+	}
+
+	@Test
+	void engineSubPackagesHaveNoCycles() {
+		check(slices().matching("dev.jobqueue.core.(*)..").should().beFreeOfCycles());
 	}
 
 	@Test

@@ -25,7 +25,7 @@ import dev.jobqueue.ScheduleInfo;
 import dev.jobqueue.actuate.QueueEndpointAutoConfiguration;
 import dev.jobqueue.actuate.QueueHealthAutoConfiguration;
 import dev.jobqueue.core.HandlerRegistry;
-import dev.jobqueue.core.JobScheduler;
+import dev.jobqueue.core.schedule.JobScheduler;
 import dev.jobqueue.metrics.QueueMetricsAutoConfiguration;
 import dev.jobqueue.observation.QueueObservationAutoConfiguration;
 

@@ -34,9 +34,9 @@ import dev.jobqueue.JobHandler;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobStatus;
-import dev.jobqueue.core.DefaultErrorClassifier;
-import dev.jobqueue.core.ErrorClassifier;
 import dev.jobqueue.core.HandlerRegistry;
+import dev.jobqueue.core.worker.DefaultErrorClassifier;
+import dev.jobqueue.core.worker.ErrorClassifier;
 import dev.jobqueue.sqlite.SqliteDataSources;
 import dev.jobqueue.sqlite.SqliteJobStore;
 

@@ -13,10 +13,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.jobqueue.JobStatus;
-import dev.jobqueue.core.RetentionCleaner;
-import dev.jobqueue.core.RetentionPolicy;
-import dev.jobqueue.core.RetentionReport;
-import dev.jobqueue.core.RetentionSettings;
+import dev.jobqueue.core.retention.RetentionCleaner;
+import dev.jobqueue.core.retention.RetentionPolicy;
+import dev.jobqueue.core.retention.RetentionReport;
+import dev.jobqueue.core.retention.RetentionSettings;
 import dev.jobqueue.sqlite.SqliteRetentionStore;
 import dev.jobqueue.sqlite.TableNames;
 import dev.jobqueue.testing.DelegatingRetentionStore;

@@ -12,11 +12,11 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.jobqueue.JobStatus;
-import dev.jobqueue.core.JobQueueMaintenance;
-import dev.jobqueue.core.RetentionCleaner;
-import dev.jobqueue.core.RetentionReport;
-import dev.jobqueue.core.RetentionStore;
-import dev.jobqueue.core.StorageStats;
+import dev.jobqueue.core.retention.JobQueueMaintenance;
+import dev.jobqueue.core.retention.RetentionCleaner;
+import dev.jobqueue.core.retention.RetentionReport;
+import dev.jobqueue.core.store.RetentionStore;
+import dev.jobqueue.core.store.StorageStats;
 import dev.jobqueue.testing.JobRows;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -22,7 +22,7 @@ import dev.jobqueue.PausedType;
 import dev.jobqueue.Schedule;
 import dev.jobqueue.ScheduleInfo;
 import dev.jobqueue.core.HandlerRegistry;
-import dev.jobqueue.core.JobScheduler;
+import dev.jobqueue.core.schedule.JobScheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

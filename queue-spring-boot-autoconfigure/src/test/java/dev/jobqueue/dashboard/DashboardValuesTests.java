@@ -34,7 +34,7 @@ import dev.jobqueue.JobHandler;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobStatus;
-import dev.jobqueue.core.QueueInsights;
+import dev.jobqueue.core.store.QueueInsights;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -110,7 +110,7 @@ class QueueDashboardAutoConfigurationTests {
 	static class OwnDashboard {
 
 		@Bean
-		QueueDashboard ownDashboard(dev.jobqueue.core.QueueInsights insights, dev.jobqueue.JobQueue queue,
+		QueueDashboard ownDashboard(dev.jobqueue.core.store.QueueInsights insights, dev.jobqueue.JobQueue queue,
 				dev.jobqueue.autoconfigure.QueueProperties properties) {
 			return new QueueDashboard(insights, queue, null, properties, java.time.Clock.systemUTC());
 		}

@@ -16,7 +16,7 @@ import dev.jobqueue.autoconfigure.QueueScheduler;
 import dev.jobqueue.autoconfigure.QueueWorker;
 import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.core.LocalSignals;
-import dev.jobqueue.core.QueueInsights;
+import dev.jobqueue.core.store.QueueInsights;
 import dev.jobqueue.test.AutoConfigureJobQueue.RunJobs;
 
 /**

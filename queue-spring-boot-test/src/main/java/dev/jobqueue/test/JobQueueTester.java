@@ -16,7 +16,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.event.ContextClosedEvent;
 
-import dev.jobqueue.core.CallerThreadExecutor;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobStatus;
@@ -24,12 +23,13 @@ import dev.jobqueue.PausedType;
 import dev.jobqueue.autoconfigure.JobQueueClock;
 import dev.jobqueue.autoconfigure.QueueScheduler;
 import dev.jobqueue.autoconfigure.QueueWorker;
+import dev.jobqueue.core.CallerThreadExecutor;
 import dev.jobqueue.core.HandlerRegistry;
-import dev.jobqueue.core.JobWorker;
 import dev.jobqueue.core.LocalSignals;
-import dev.jobqueue.core.QueueInsights;
-import dev.jobqueue.core.QueueInsights.JobQuery;
-import dev.jobqueue.core.QueueInsights.JobSummary;
+import dev.jobqueue.core.store.QueueInsights;
+import dev.jobqueue.core.store.QueueInsights.JobQuery;
+import dev.jobqueue.core.store.QueueInsights.JobSummary;
+import dev.jobqueue.core.worker.JobWorker;
 import dev.jobqueue.test.AutoConfigureJobQueue.RunJobs;
 
 /**

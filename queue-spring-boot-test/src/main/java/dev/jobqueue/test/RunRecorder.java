@@ -5,9 +5,9 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.jobqueue.core.ClaimedJob;
-import dev.jobqueue.core.Completion;
-import dev.jobqueue.core.WorkerListener;
+import dev.jobqueue.core.store.ClaimedJob;
+import dev.jobqueue.core.store.Completion;
+import dev.jobqueue.core.worker.WorkerListener;
 
 /**
  * Notes the ids of the jobs a {@link JobQueueTester#runDueJobs()} call runs. Outcomes are

@@ -11,10 +11,10 @@ import org.junit.jupiter.api.Test;
 
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
-import dev.jobqueue.core.ClaimRequest;
-import dev.jobqueue.core.ClaimedJob;
-import dev.jobqueue.core.Completion;
-import dev.jobqueue.core.NewJob;
+import dev.jobqueue.core.store.ClaimRequest;
+import dev.jobqueue.core.store.ClaimedJob;
+import dev.jobqueue.core.store.Completion;
+import dev.jobqueue.core.store.NewJob;
 import dev.jobqueue.postgresql.PostgresDatabase;
 import dev.jobqueue.postgresql.PostgresStorage;
 import dev.jobqueue.postgresql.testing.PostgresTest;

@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import com.zaxxer.hikari.HikariDataSource;
 
-import dev.jobqueue.core.ScheduleStore;
+import dev.jobqueue.core.store.ScheduleStore;
 import dev.jobqueue.postgresql.PostgresDataSources;
 import dev.jobqueue.postgresql.PostgresDatabase;
 import dev.jobqueue.postgresql.PostgresJobAdminStore;

@@ -1,0 +1,85 @@
+package dev.jobqueue.core.store;
+
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What one claim may take.
+ *
+ * @param workerId the claiming worker
+ * @param limit most jobs to claim in all
+ * @param unlimitedTypes types limited only by {@code limit}
+ * @param limitedTypes types with a per-process cap, each with the slots it has free now
+ * @param notRepeatableTypes types whose jobs must fail rather than run again after a lost
+ * lease
+ * @param leaseUntil until when the claimed jobs are held
+ * @param globalLimits types (among {@code limitedTypes}) with a cap on running jobs
+ * across all processes; the store counts their running jobs in the claim's own
+ * transaction
+ * @param freeNow how many of the {@code limit} jobs start at once; the rest wait for a
+ * slot in the claim-ahead buffer, so the store takes for them only jobs that have an
+ * attempt left after this one (killed while waiting, a job on its last attempt would fail
+ * without ever having run)
+ */
+public record ClaimRequest(String workerId, int limit, Set<String> unlimitedTypes, Map<String, Integer> limitedTypes,
+		Set<String> notRepeatableTypes, Instant leaseUntil, Map<String, Integer> globalLimits, int freeNow) {
+
+	public ClaimRequest {
+		globalLimits = (globalLimits != null) ? globalLimits : Map.of();
+		freeNow = Math.max(0, Math.min(freeNow, limit));
+	}
+
+	/** A claim in which every job starts at once. */
+	public ClaimRequest(String workerId, int limit, Set<String> unlimitedTypes, Map<String, Integer> limitedTypes,
+			Set<String> notRepeatableTypes, Instant leaseUntil, Map<String, Integer> globalLimits) {
+		this(workerId, limit, unlimitedTypes, limitedTypes, notRepeatableTypes, leaseUntil, globalLimits, limit);
+	}
+
+	/** A claim without global caps in which every job starts at once. */
+	public ClaimRequest(String workerId, int limit, Set<String> unlimitedTypes, Map<String, Integer> limitedTypes,
+			Set<String> notRepeatableTypes, Instant leaseUntil) {
+		this(workerId, limit, unlimitedTypes, limitedTypes, notRepeatableTypes, leaseUntil, Map.of(), limit);
+	}
+
+	public boolean isEmpty() {
+		return this.limit <= 0 || (this.unlimitedTypes.isEmpty() && this.limitedTypes.isEmpty());
+	}
+
+	/** Whether some of the jobs are claimed ahead, to wait for a slot. */
+	public boolean claimsAhead() {
+		return this.freeNow < this.limit;
+	}
+
+	/**
+	 * The part of the claim that starts at once: any due job, at most {@link #freeNow}. A
+	 * store claims it first, then {@link #ahead(List)} in the same transaction.
+	 */
+	public ClaimRequest startingNow() {
+		return new ClaimRequest(this.workerId, this.freeNow, this.unlimitedTypes, this.limitedTypes,
+				this.notRepeatableTypes, this.leaseUntil, this.globalLimits, this.freeNow);
+	}
+
+	/**
+	 * The part of the claim that waits for a slot, after {@code claimedNow} were taken by
+	 * {@link #startingNow()}: the rest of the limit and of each type's room, without the
+	 * types that are never claimed ahead (not repeatable, globally capped). The store
+	 * takes only jobs whose claim would not be their last attempt.
+	 */
+	public ClaimRequest ahead(List<ClaimedJob> claimedNow) {
+		Map<String, Integer> rooms = new HashMap<>();
+		this.limitedTypes.forEach((type, room) -> {
+			if (!this.notRepeatableTypes.contains(type) && !this.globalLimits.containsKey(type)) {
+				int left = room - (int) claimedNow.stream().filter((job) -> job.type().equals(type)).count();
+				if (left > 0) {
+					rooms.put(type, left);
+				}
+			}
+		});
+		return new ClaimRequest(this.workerId, this.limit - claimedNow.size(), this.unlimitedTypes, rooms,
+				this.notRepeatableTypes, this.leaseUntil, Map.of(), 0);
+	}
+
+}

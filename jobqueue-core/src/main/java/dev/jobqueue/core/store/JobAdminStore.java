@@ -1,0 +1,98 @@
+package dev.jobqueue.core.store;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import dev.jobqueue.Job;
+import dev.jobqueue.PausedType;
+
+/**
+ * What an operator (through {@link dev.jobqueue.JobQueue}) does to single jobs and to job
+ * types: cancel, retry, read one job, pause and resume a type. Kept apart from
+ * {@link JobStore} because the worker needs none of it. Same rules as there: no clock,
+ * one transaction per method, transient lock conflicts retried inside.
+ */
+public interface JobAdminStore {
+
+	/**
+	 * See {@link dev.jobqueue.JobQueue#cancel(long)}; a waiting job is cancelled like a
+	 * pending one. A job cancelled here settles the jobs waiting for it in the same
+	 * transaction, as {@link JobStore#complete} does.
+	 */
+	boolean cancel(long id, Instant now);
+
+	/**
+	 * Cancels, joining the caller's transaction where the store shares it.
+	 * @param afterCommit run once the cancel is committed, if it applied
+	 */
+	default boolean cancel(long id, Instant now, Runnable afterCommit) {
+		boolean cancelled = cancel(id, now);
+		if (cancelled) {
+			afterCommit.run();
+		}
+		return cancelled;
+	}
+
+	/** See {@link dev.jobqueue.JobQueue#retry(long)}. */
+	boolean retry(long id, Instant now);
+
+	/**
+	 * Retries, joining the caller's transaction where the store shares it.
+	 * @param afterCommit run once the retry is committed, if it applied
+	 */
+	default boolean retry(long id, Instant now, Runnable afterCommit) {
+		boolean retried = retry(id, now);
+		if (retried) {
+			afterCommit.run();
+		}
+		return retried;
+	}
+
+	Optional<Job> find(long id);
+
+	/**
+	 * Cancels the unfinished steps of a chain in one transaction: waiting and pending
+	 * steps end cancelled with {@link dev.jobqueue.ErrorCodes#CANCELLED_CHAIN} (settling
+	 * the jobs waiting for them), running steps get their cancel requested (and a success
+	 * they still report creates no continuation). Joins the caller's transaction where
+	 * the store shares it.
+	 * @return the ids of the steps that were waiting, pending or running, in id order
+	 */
+	default List<Long> cancelChain(long chainId, Instant now) {
+		throw new UnsupportedOperationException("This store does not support chains yet");
+	}
+
+	/** The steps of a chain, by chain index then id; see {@link #find(long)}. */
+	default List<Job> findChain(long chainId) {
+		throw new UnsupportedOperationException("This store does not support chains yet");
+	}
+
+	/**
+	 * Pauses claims of a type in every process; see
+	 * {@link dev.jobqueue.JobQueue#pause(String)}. Joins the caller's transaction where
+	 * the store shares it.
+	 * @return whether it was not paused before
+	 */
+	boolean pause(String type, String actor, Instant now);
+
+	/**
+	 * @return whether the type was paused
+	 */
+	boolean resume(String type);
+
+	/**
+	 * Resumes, joining the caller's transaction where the store shares it.
+	 * @param afterCommit run once the resume is committed, if the type was paused
+	 */
+	default boolean resume(String type, Runnable afterCommit) {
+		boolean resumed = resume(type);
+		if (resumed) {
+			afterCommit.run();
+		}
+		return resumed;
+	}
+
+	List<PausedType> pausedTypes();
+
+}

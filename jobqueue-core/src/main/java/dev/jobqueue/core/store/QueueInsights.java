@@ -1,0 +1,305 @@
+package dev.jobqueue.core.store;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+import dev.jobqueue.JobStatus;
+
+/**
+ * The read side of a queue for the people who run it: what is in it, what is late, what
+ * fails and why. Like {@link JobStore} it never reads a clock. Implementations answer
+ * each method with a few indexed queries, so calling them on a schedule or per HTTP
+ * request stays cheap however many finished jobs are kept.
+ */
+public interface QueueInsights {
+
+	/** The whole picture, computed in one go; see {@link QueueSnapshot}. */
+	QueueSnapshot snapshot(Instant now, SnapshotSettings settings);
+
+	/**
+	 * The oldest pending job that is due now (not scheduled for later, not waiting out a
+	 * backoff) of a type that is not paused and that a live worker handles: a paused type
+	 * or one no worker handles is not late, it is held (see
+	 * {@link QueueSnapshot#unhandled()} and the paused types).
+	 * @param workersAliveAfter a worker whose last heartbeat is before this no longer
+	 * counts as handling its types
+	 */
+	Optional<JobSummary> oldestClaimable(Instant now, Instant workersAliveAfter);
+
+	/**
+	 * Running jobs whose last heartbeat is before {@code heartbeatBefore}, oldest
+	 * heartbeat first.
+	 */
+	StuckJobs stuck(Instant heartbeatBefore, int limit);
+
+	/** One job with its attempts and event timeline. */
+	Optional<JobDetail> job(long id, int payloadPreviewChars);
+
+	/**
+	 * The latest progress the given jobs reported, for those that did. Stores that do not
+	 * keep progress answer an empty map.
+	 */
+	default Map<Long, JobProgress> progress(Collection<Long> jobIds) {
+		return Map.of();
+	}
+
+	/** Jobs matching a filter, newest first. */
+	JobPage jobs(JobQuery query);
+
+	/**
+	 * How many runs ended per time slot, read from the attempts the store keeps (so it
+	 * survives restarts and agrees across processes; finished jobs removed by retention
+	 * no longer count).
+	 * @param from start of the first slot (rounded down to a multiple of {@code slot}
+	 * since the epoch)
+	 * @param to end of the period (exclusive)
+	 * @param slot length of one slot, at least a second
+	 * @return every slot from the one holding {@code from} to the one before {@code to},
+	 * empty ones included
+	 */
+	List<Outcomes> outcomes(Instant from, Instant to, Duration slot);
+
+	/**
+	 * Checks, for a health probe, that the database can be read and is open for writing,
+	 * without taking a write lock or writing: one read, and whether the connection or the
+	 * file refuses writes. A writer holding the lock does not make it wait. Failures that
+	 * show only on a real write (a full disk) are the worker's to report, from its own
+	 * writes.
+	 * @throws dev.jobqueue.JobQueueException with the reason when the database cannot be
+	 * read or written
+	 */
+	void checkAvailable();
+
+	/**
+	 * What a snapshot looks at.
+	 *
+	 * @param stuckAfter a running job whose last heartbeat is older than this is stuck
+	 * @param topErrors error codes listed by name; the rest are summed
+	 * @param workerDeadAfter a worker whose last heartbeat is older than this no longer
+	 * counts as handling its types
+	 * @param jobsListed how many jobs the lists of oldest running and stuck jobs show
+	 */
+	record SnapshotSettings(Duration stuckAfter, int topErrors, Duration workerDeadAfter, int jobsListed) {
+
+		public SnapshotSettings {
+			Objects.requireNonNull(stuckAfter, "'stuckAfter' must not be null");
+			Objects.requireNonNull(workerDeadAfter, "'workerDeadAfter' must not be null");
+			if (topErrors < 1 || jobsListed < 1) {
+				throw new IllegalArgumentException("topErrors and jobsListed must be at least 1");
+			}
+		}
+
+	}
+
+	/**
+	 * A job in a list: its state without payload or result.
+	 *
+	 * @param id the job's id
+	 * @param type the job type
+	 * @param status its status
+	 * @param priority higher runs first
+	 * @param attempts attempts used
+	 * @param maxAttempts attempts it may use
+	 * @param createdAt when it was enqueued
+	 * @param runAt when it is (or was) due; for a retry, the end of its backoff
+	 * @param startedAt claim time of its latest run, or {@code null}
+	 * @param finishedAt when it reached a final status, or {@code null}
+	 * @param workerId worker of its latest run, or {@code null}
+	 * @param heartbeatAt latest proof of life of its running worker, or {@code null}
+	 * @param errorCode code of its latest failure, or {@code null}
+	 */
+	record JobSummary(long id, String type, JobStatus status, int priority, int attempts, int maxAttempts,
+			Instant createdAt, Instant runAt, Instant startedAt, Instant finishedAt, String workerId,
+			Instant heartbeatAt, String errorCode) {
+
+	}
+
+	/**
+	 * Stuck jobs.
+	 *
+	 * @param count how many there are
+	 * @param oldest the ones with the oldest heartbeat, up to the limit asked for
+	 */
+	record StuckJobs(long count, List<JobSummary> oldest) {
+
+	}
+
+	/**
+	 * One job in full, payload and result shortened.
+	 *
+	 * @param job its state
+	 * @param leaseUntil until when its running worker holds it, or {@code null}
+	 * @param errorDetail summary of its latest failure, or {@code null}
+	 * @param dedupKey its deduplication key, or {@code null}
+	 * @param cancelRequested whether a cancel of the running job was asked for
+	 * @param traceParent the W3C traceparent current at enqueue, or {@code null}
+	 * @param payload its payload, shortened
+	 * @param result its result, shortened, or {@code null}
+	 * @param attempts every run, in order
+	 * @param events its timeline, oldest first (the latest {@link #MAX_EVENTS} events)
+	 * @param progress the latest progress its handler reported, or {@code null}
+	 * @param links its chain and what it waits for; {@link JobLinks#NONE} for a job in no
+	 * chain that waits for nothing and that nothing waits for
+	 */
+	record JobDetail(JobSummary job, Instant leaseUntil, String errorDetail, String dedupKey, boolean cancelRequested,
+			String traceParent, Text payload, Text result, List<Attempt> attempts, List<Event> events,
+			JobProgress progress, JobLinks links) {
+
+		/** Most events returned for one job. */
+		public static final int MAX_EVENTS = 200;
+
+		public JobDetail {
+			links = (links != null) ? links : JobLinks.NONE;
+		}
+
+		/** A job without links (see {@link JobLinks#NONE}). */
+		public JobDetail(JobSummary job, Instant leaseUntil, String errorDetail, String dedupKey,
+				boolean cancelRequested, String traceParent, Text payload, Text result, List<Attempt> attempts,
+				List<Event> events, JobProgress progress) {
+			this(job, leaseUntil, errorDetail, dedupKey, cancelRequested, traceParent, payload, result, attempts,
+					events, progress, JobLinks.NONE);
+		}
+
+		/** This detail with its links. */
+		public JobDetail withLinks(JobLinks links) {
+			return new JobDetail(this.job, this.leaseUntil, this.errorDetail, this.dedupKey, this.cancelRequested,
+					this.traceParent, this.payload, this.result, this.attempts, this.events, this.progress, links);
+		}
+
+		/** A job whose store keeps no progress. */
+		public JobDetail(JobSummary job, Instant leaseUntil, String errorDetail, String dedupKey,
+				boolean cancelRequested, String traceParent, Text payload, Text result, List<Attempt> attempts,
+				List<Event> events) {
+			this(job, leaseUntil, errorDetail, dedupKey, cancelRequested, traceParent, payload, result, attempts,
+					events, null);
+		}
+
+	}
+
+	/**
+	 * A job's place among other jobs: its chain, what it waits for, what waits for it.
+	 * Lists hold at most {@link #MAX_LISTED} jobs each; the counts are exact.
+	 *
+	 * @param chainId the chain it is a step of (the first step's id), or {@code null}
+	 * @param chainIndex its step in the chain, or {@code null}
+	 * @param chainSteps the chain's steps by chain index then id (this job included);
+	 * empty when not in a chain
+	 * @param chainLength how many jobs the chain has
+	 * @param unfinishedDependencies how many of the jobs it waits for are unfinished
+	 * @param dependencyPolicy what it does when one of them fails, or {@code null} when
+	 * it waits for nothing
+	 * @param waitsFor the jobs it waits (or waited) for, by id
+	 * @param waitsForCount how many jobs it waits (or waited) for
+	 * @param waitedBy the jobs that wait (or waited) for it, by id
+	 * @param waitedByCount how many jobs wait (or waited) for it
+	 */
+	record JobLinks(Long chainId, Integer chainIndex, List<JobSummary> chainSteps, long chainLength,
+			int unfinishedDependencies, dev.jobqueue.DependencyPolicy dependencyPolicy, List<JobSummary> waitsFor,
+			long waitsForCount, List<JobSummary> waitedBy, long waitedByCount) {
+
+		/** Most jobs in each list. */
+		public static final int MAX_LISTED = 100;
+
+		/** No chain, no dependencies, no dependents. */
+		public static final JobLinks NONE = new JobLinks(null, null, List.of(), 0, 0, null, List.of(), 0, List.of(), 0);
+
+		public JobLinks {
+			chainSteps = List.copyOf(chainSteps);
+			waitsFor = List.copyOf(waitsFor);
+			waitedBy = List.copyOf(waitedBy);
+		}
+
+	}
+
+	/**
+	 * A JSON text, maybe shortened.
+	 *
+	 * @param length its full length in characters
+	 * @param preview its start ({@code null} when previews are off)
+	 * @param truncated whether the preview is shorter than the text
+	 */
+	record Text(long length, String preview, boolean truncated) {
+
+	}
+
+	/**
+	 * One run of a job.
+	 *
+	 * @param run the claim number
+	 * @param attempt the attempt it counted as
+	 * @param workerId the worker that ran it
+	 * @param startedAt claim time
+	 * @param finishedAt when its outcome was written, or {@code null} while it runs
+	 * @param outcome SUCCEEDED, FAILED, SNOOZED, CANCELLED, HANDED_BACK or LEASE_EXPIRED;
+	 * {@code null} while it runs
+	 * @param errorCode its error code, or {@code null}
+	 * @param errorDetail its error summary, or {@code null}
+	 * @param errorTrace the failure's stack trace (bounded), or {@code null}
+	 */
+	record Attempt(int run, int attempt, String workerId, Instant startedAt, Instant finishedAt, String outcome,
+			String errorCode, String errorDetail, String errorTrace) {
+
+	}
+
+	/**
+	 * One entry of a job's timeline.
+	 *
+	 * @param at when it happened
+	 * @param event the {@link JobEvent#name() name} of a {@link JobEvent}
+	 * @param actor the worker, {@code api} or {@code recovery}
+	 * @param detail a short note
+	 */
+	record Event(Instant at, String event, String actor, String detail) {
+
+	}
+
+	/**
+	 * Runs that ended in one time slot.
+	 *
+	 * @param start the slot's start
+	 * @param succeeded runs that succeeded
+	 * @param failed runs that failed (or lost their lease) and left the job failed for
+	 * good
+	 * @param retried runs that failed (or lost their lease) and were followed by another
+	 * run, or will be
+	 */
+	record Outcomes(Instant start, long succeeded, long failed, long retried) {
+
+		/** All runs that ended in the slot. */
+		public long total() {
+			return this.succeeded + this.failed + this.retried;
+		}
+
+	}
+
+	/**
+	 * A filter for {@link #jobs(JobQuery)}; {@code null} fields match everything.
+	 *
+	 * @param status jobs in this status
+	 * @param type jobs of this type
+	 * @param errorCode jobs whose latest failure has this code
+	 * @param before only jobs with a smaller id (the {@link JobPage#nextBefore()} of the
+	 * previous page)
+	 * @param limit page size
+	 */
+	record JobQuery(JobStatus status, String type, String errorCode, Long before, int limit) {
+
+	}
+
+	/**
+	 * A page of jobs, newest first.
+	 *
+	 * @param jobs the jobs
+	 * @param nextBefore pass as {@code before} for the next page; {@code null} on the
+	 * last page
+	 */
+	record JobPage(List<JobSummary> jobs, Long nextBefore) {
+
+	}
+
+}

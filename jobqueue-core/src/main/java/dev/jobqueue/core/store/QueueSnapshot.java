@@ -1,0 +1,142 @@
+package dev.jobqueue.core.store;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import dev.jobqueue.JobStatus;
+
+/**
+ * The state of the queue at one instant, answering the questions an operator asks: how
+ * many jobs in which state, how late is the oldest claimable job, which runs are the
+ * oldest and on which worker, which are stuck, how often jobs are retried, why they fail,
+ * which types nobody handles, and how the database itself is.
+ *
+ * @param at when it was taken
+ * @param counts job counts per type and status
+ * @param claimable pending jobs that are due now, of types that are not paused and that a
+ * live worker handles
+ * @param oldestClaimable the oldest of them (by due time), or {@code null}
+ * @param oldestRunning the running jobs claimed longest ago
+ * @param stuck running jobs without a heartbeat for longer than the stuck-after setting
+ * @param retries attempts used → jobs, over unfinished and failed jobs
+ * @param retriesByType the same per type
+ * @param errors error codes of failed jobs and jobs waiting to retry
+ * @param workers the workers registered in the database
+ * @param unhandled pending jobs per type that no live worker handles
+ * @param storage the database's own state
+ */
+public record QueueSnapshot(Instant at, Map<String, Map<JobStatus, Long>> counts, long claimable,
+		QueueInsights.JobSummary oldestClaimable, List<QueueInsights.JobSummary> oldestRunning,
+		QueueInsights.StuckJobs stuck, Map<Integer, Long> retries, Map<String, Map<Integer, Long>> retriesByType,
+		ErrorSummary errors, List<WorkerState> workers, Map<String, Long> unhandled, StorageState storage) {
+
+	/** Jobs per status over all types; every status is present. */
+	public Map<JobStatus, Long> countsByStatus() {
+		Map<JobStatus, Long> totals = new EnumMap<>(JobStatus.class);
+		for (JobStatus status : JobStatus.values()) {
+			totals.put(status, 0L);
+		}
+		this.counts.values()
+			.forEach((byStatus) -> byStatus.forEach((status, count) -> totals.merge(status, count, Long::sum)));
+		return totals;
+	}
+
+	/** How long the oldest claimable job has been due, or zero. */
+	public Duration oldestClaimableAge() {
+		return age(this.oldestClaimable != null ? this.oldestClaimable.runAt() : null);
+	}
+
+	/** How long ago the oldest running job was claimed, or zero. */
+	public Duration oldestRunningAge() {
+		return age(this.oldestRunning.isEmpty() ? null : this.oldestRunning.get(0).startedAt());
+	}
+
+	private Duration age(Instant since) {
+		if (since == null || since.isAfter(this.at)) {
+			return Duration.ZERO;
+		}
+		return Duration.between(since, this.at);
+	}
+
+	/**
+	 * Error codes, most frequent first.
+	 *
+	 * @param top the most frequent codes
+	 * @param other jobs with any other code
+	 * @param distinctCodes how many codes there are in all
+	 */
+	public record ErrorSummary(List<ErrorCount> top, long other, int distinctCodes) {
+
+	}
+
+	/**
+	 * Jobs with one error code.
+	 *
+	 * @param code the code, {@code CATEGORY:SUBCATEGORY}
+	 * @param count failed plus retrying
+	 * @param failed jobs that failed for good with it
+	 * @param retrying pending or running jobs whose latest attempt failed with it
+	 * @param byType count per job type
+	 */
+	public record ErrorCount(String code, long count, long failed, long retrying, Map<String, Long> byType) {
+
+	}
+
+	/**
+	 * A worker process as registered in the database.
+	 *
+	 * @param workerId its id
+	 * @param host its host
+	 * @param pid its process id
+	 * @param types the job types it handles
+	 * @param concurrency its worker slots
+	 * @param startedAt when it registered
+	 * @param heartbeatAt its latest heartbeat
+	 * @param alive whether the heartbeat is recent enough for it to count
+	 */
+	public record WorkerState(String workerId, String host, long pid, Set<String> types, int concurrency,
+			Instant startedAt, Instant heartbeatAt, boolean alive) {
+
+	}
+
+	/**
+	 * The state of the database the queue lives in, in a shape every store fills. The
+	 * numeric fields keep their SQLite meaning; a store without such a thing reports 0
+	 * (PostgreSQL has no write-ahead log or free list of the queue's own) and tells its
+	 * own figures in {@code details}.
+	 *
+	 * @param store which store: {@code sqlite} or {@code postgresql}
+	 * @param location the file, or the database's URL without credentials
+	 * @param databaseBytes size of the database file; on PostgreSQL, of the queue's
+	 * tables with their indexes
+	 * @param walBytes size of the write-ahead log (SQLite)
+	 * @param pageSize bytes per page
+	 * @param pageCount pages in the database
+	 * @param freePages unused pages (reusable, or given back by an incremental vacuum)
+	 * (SQLite)
+	 * @param busyRetries writes retried in this process because the database stayed
+	 * locked or a transaction conflicted
+	 * @param details what only this store has: on PostgreSQL, {@code tables} (per table:
+	 * bytes, index bytes, live and dead rows) and {@code connections} (the database's
+	 * sessions by state)
+	 */
+	public record StorageState(String store, String location, long databaseBytes, long walBytes, long pageSize,
+			long pageCount, long freePages, long busyRetries, Map<String, Object> details) {
+
+		public StorageState {
+			details = (details != null) ? Map.copyOf(details) : Map.of();
+		}
+
+		/** A SQLite file's state, which these fields were made for. */
+		public StorageState(String location, long databaseBytes, long walBytes, long pageSize, long pageCount,
+				long freePages, long busyRetries) {
+			this("sqlite", location, databaseBytes, walBytes, pageSize, pageCount, freePages, busyRetries, Map.of());
+		}
+
+	}
+
+}

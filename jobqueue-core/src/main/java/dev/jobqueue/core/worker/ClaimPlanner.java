@@ -1,0 +1,137 @@
+package dev.jobqueue.core.worker;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import dev.jobqueue.core.HandlerDefinition;
+import dev.jobqueue.core.store.ClaimRequest;
+
+/**
+ * Decides what one claim asks the store for. No state and no I/O: given the worker's room
+ * (free slots plus claim-ahead), the slots free right now, the handlers and how many runs
+ * of each type the worker holds, it answers with a {@link ClaimRequest}.
+ *
+ * <ul>
+ * <li>The claim takes at most the room in all.</li>
+ * <li>A type without caps is limited only by that.</li>
+ * <li>A type with a per-process cap ({@link HandlerDefinition#concurrency()}) may take
+ * its cap minus the runs it holds (running or claimed ahead), and no more than the room;
+ * a type at its cap is left out.</li>
+ * <li>A type with a global cap ({@link HandlerDefinition#globalConcurrency()}) is not
+ * claimed ahead: it takes no more than the slots free now, so a job counted against the
+ * cap across processes is a job that runs; the store counts its runs across processes in
+ * the claim's own transaction.</li>
+ * <li>A type whose handler is not repeatable is not claimed ahead either: a job waiting
+ * for a slot in a process that is killed would fail as not repeatable although it never
+ * ran.</li>
+ * <li>Of the room, the slots free now are named: the store claims jobs on their last
+ * attempt only into those, since a process killed while such a job waits in its buffer
+ * would fail the job without it ever having run.</li>
+ * <li>Types whose handler is not repeatable are named, so that the store fails rather
+ * than re-runs them after a lost lease.</li>
+ * </ul>
+ */
+final class ClaimPlanner {
+
+	private ClaimPlanner() {
+	}
+
+	/**
+	 * @param workerId the claiming worker
+	 * @param room most jobs to claim: free slots plus claim-ahead, minus the jobs already
+	 * waiting for a slot
+	 * @param freeNow slots in which a claimed job would start at once (free, and not
+	 * promised to a job waiting for one)
+	 * @param handlers the handlers of this process
+	 * @param busy by type, the runs that keep their slot after this claim's writes;
+	 * absent types have none
+	 * @param leaseUntil until when claimed jobs are held
+	 * @return what to claim; {@link ClaimRequest#isEmpty() empty} when nothing may be
+	 * claimed
+	 */
+	static ClaimRequest plan(String workerId, int room, int freeNow, Collection<HandlerDefinition> handlers,
+			Map<String, Integer> busy, Instant leaseUntil) {
+		return plan(workerId, room, freeNow, handlers, busy, leaseUntil, 0);
+	}
+
+	/**
+	 * As above; {@code rotation} says which of several types that are not claimed ahead
+	 * gets the first of the slots free now, when they share fewer slots than the claim
+	 * takes (any number that changes from claim to claim, so none of them waits for
+	 * good).
+	 */
+	static ClaimRequest plan(String workerId, int room, int freeNow, Collection<HandlerDefinition> handlers,
+			Map<String, Integer> busy, Instant leaseUntil, int rotation) {
+		Set<String> unlimited = new HashSet<>();
+		Map<String, Integer> limited = new HashMap<>();
+		Map<String, Integer> globalLimits = new HashMap<>();
+		Set<String> notRepeatable = new HashSet<>();
+		if (room <= 0) {
+			return new ClaimRequest(workerId, Math.max(room, 0), unlimited, limited, notRepeatable, leaseUntil,
+					globalLimits);
+		}
+		List<String> startingAtOnce = new ArrayList<>();
+		for (HandlerDefinition handler : handlers) {
+			String type = handler.type();
+			if (!handler.repeatable()) {
+				notRepeatable.add(type);
+			}
+			if (handler.concurrency() == 0 && claimedAhead(handler)) {
+				unlimited.add(type);
+				continue;
+			}
+			int free = (handler.concurrency() > 0) ? handler.concurrency() - busy.getOrDefault(type, 0) : room;
+			if (!claimedAhead(handler)) {
+				free = Math.min(free, freeNow);
+			}
+			if (free > 0) {
+				limited.put(type, Math.min(free, room));
+				if (handler.globalConcurrency() > 0) {
+					globalLimits.put(type, handler.globalConcurrency());
+				}
+				if (!claimedAhead(handler)) {
+					startingAtOnce.add(type);
+				}
+			}
+		}
+		if (room > freeNow && startingAtOnce.size() > 1) {
+			// Each such type may take every slot free now, but together they must not
+			// take more: share them out.
+			Collections.sort(startingAtOnce);
+			Map<String, Integer> shares = new HashMap<>();
+			for (int i = 0; i < freeNow; i++) {
+				shares.merge(startingAtOnce.get(Math.floorMod(rotation + i, startingAtOnce.size())), 1, Integer::sum);
+			}
+			for (String type : startingAtOnce) {
+				int share = Math.min(limited.get(type), shares.getOrDefault(type, 0));
+				if (share > 0) {
+					limited.put(type, share);
+				}
+				else {
+					limited.remove(type);
+					globalLimits.remove(type);
+				}
+			}
+		}
+		return new ClaimRequest(workerId, room, unlimited, limited, notRepeatable, leaseUntil, globalLimits,
+				Math.max(freeNow, 0));
+	}
+
+	/**
+	 * Whether jobs of the type may wait for a slot in the claim-ahead buffer: not when
+	 * its handler is not repeatable (killed while waiting, the job would fail as not
+	 * repeatable although it never ran), nor with a global cap (a job waiting here would
+	 * hold a place of the cap that a process with a free slot could use).
+	 */
+	static boolean claimedAhead(HandlerDefinition handler) {
+		return handler.repeatable() && handler.globalConcurrency() == 0;
+	}
+
+}
