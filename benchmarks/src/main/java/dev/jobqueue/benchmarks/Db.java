@@ -18,9 +18,10 @@ import org.flywaydb.core.Flyway;
 
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 
+import dev.jobqueue.jdbc.Tables;
 import dev.jobqueue.sqlite.SqliteDataSources;
+import dev.jobqueue.sqlite.SqliteDialect;
 import dev.jobqueue.sqlite.SqliteSchema;
-import dev.jobqueue.sqlite.TableNames;
 
 /**
  * One benchmark database: a file (on disk or tmpfs) with the queue's schema applied by
@@ -30,7 +31,7 @@ import dev.jobqueue.sqlite.TableNames;
  */
 final class Db implements AutoCloseable {
 
-	static final TableNames TABLES = new TableNames("");
+	static final Tables TABLES = SqliteDialect.tables("");
 
 	static final Duration BUSY_TIMEOUT = Duration.ofSeconds(5);
 

@@ -42,8 +42,8 @@ import dev.jobqueue.core.worker.WorkerListener;
 import dev.jobqueue.core.worker.WorkerSettings;
 import dev.jobqueue.postgresql.PostgresDataSources;
 import dev.jobqueue.postgresql.PostgresDatabase;
+import dev.jobqueue.postgresql.PostgresDialect;
 import dev.jobqueue.postgresql.PostgresStorage;
-import dev.jobqueue.postgresql.PostgresTables;
 
 /**
  * The queue on PostgreSQL next to hand-written JDBC on the same server, in the same run:
@@ -513,7 +513,7 @@ public final class PostgresBenchmarkMain {
 		Node(String url, int poolSize, JobInvoker handler) {
 			this.dataSource = PostgresDataSources.create(url, null, null, poolSize);
 			this.storage = new PostgresStorage(new PostgresDatabase(this.dataSource, url),
-					new PostgresTables(null, ""));
+					PostgresDialect.tables(null, ""));
 			this.storage.initializeSchema();
 			this.handlers.register(HandlerDefinition.of(TYPE, handler));
 			this.queue = new DefaultJobQueue(this.storage.jobs(), this.storage.admin(), QueueNode.CODEC, this.handlers,

@@ -11,6 +11,9 @@ import java.util.TreeSet;
 
 import dev.jobqueue.core.store.ClaimRequest;
 import dev.jobqueue.core.store.ClaimedJob;
+import dev.jobqueue.jdbc.Sql;
+import dev.jobqueue.jdbc.SqlStatement;
+import dev.jobqueue.jdbc.Tables;
 
 /**
  * How jobs are claimed: one statement per round, inside a transaction the caller holds.
@@ -109,9 +112,9 @@ final class PostgresClaims {
 			FROM unnest(:types::text[]) AS t ORDER BY t
 			""";
 
-	private final PostgresTables tables;
+	private final Tables tables;
 
-	PostgresClaims(PostgresTables tables) {
+	PostgresClaims(Tables tables) {
 		this.tables = tables;
 	}
 
@@ -144,7 +147,7 @@ final class PostgresClaims {
 	 * after this claim: a filter on the rows the index yields in claim order, which keeps
 	 * the early stop of {@code LIMIT}.
 	 */
-	private PgSql claimStatement(String template, boolean attemptLeft) {
+	private Sql claimStatement(String template, boolean attemptLeft) {
 		return this.tables.sql(claimSql(template, attemptLeft));
 	}
 
@@ -157,8 +160,8 @@ final class PostgresClaims {
 
 	private List<ClaimedJob> claimOneType(Connection connection, ClaimRequest request, boolean attemptLeft, Instant now)
 			throws SQLException {
-		try (PgSql.Statement claim = claimStatement(CLAIM_DUE, attemptLeft).prepare(connection)) {
-			claim.set("type", request.unlimitedTypes().iterator().next());
+		try (SqlStatement claim = claimStatement(CLAIM_DUE, attemptLeft).prepare(connection)) {
+			claim.bind("type", request.unlimitedTypes().iterator().next());
 			return execute(bindClaimedBy(claim, request, now));
 		}
 	}
@@ -166,9 +169,9 @@ final class PostgresClaims {
 	private List<ClaimedJob> claimByType(Connection connection, ClaimRequest request, boolean attemptLeft, Instant now)
 			throws SQLException {
 		if (!request.globalLimits().isEmpty()) {
-			try (PgSql.Statement lock = this.tables.sql(LOCK_CAPPED_TYPES).prepare(connection)) {
-				lock.set("channel", this.tables.channel())
-					.setTexts("types", new TreeSet<>(request.globalLimits().keySet()));
+			try (SqlStatement lock = this.tables.sql(LOCK_CAPPED_TYPES).prepare(connection)) {
+				lock.bind("channel", PostgresNotifications.channel(this.tables))
+					.bindTexts("types", new TreeSet<>(request.globalLimits().keySet()));
 				lock.executeQuery().close();
 			}
 		}
@@ -185,30 +188,31 @@ final class PostgresClaims {
 			rooms.add(Math.max(0, Math.min(limited.getValue(), request.limit())));
 			caps.add(request.globalLimits().get(limited.getKey()));
 		}
-		try (PgSql.Statement claim = claimStatement(CLAIM_BY_TYPE, attemptLeft).prepare(connection)) {
-			claim.setArray("types", "text", types.toArray());
-			claim.setArray("rooms", "int4", rooms.toArray());
-			claim.setArray("global_caps", "int4", caps.toArray());
+		try (SqlStatement claim = claimStatement(CLAIM_BY_TYPE, attemptLeft).prepare(connection)) {
+			claim.bindArray("types", "text", types.toArray());
+			claim.bindArray("rooms", "int4", rooms.toArray());
+			claim.bindArray("global_caps", "int4", caps.toArray());
 			return execute(bindClaimedBy(claim, request, now));
 		}
 	}
 
-	private static PgSql.Statement bindClaimedBy(PgSql.Statement claim, ClaimRequest request, Instant now)
+	private static SqlStatement bindClaimedBy(SqlStatement claim, ClaimRequest request, Instant now)
 			throws SQLException {
-		return claim.set("worker_id", request.workerId())
-			.set("now", now)
-			.set("lease_until", request.leaseUntil())
-			.setTexts("not_repeatable", request.notRepeatableTypes())
-			.set("limit", request.limit());
+		return claim.bind("worker_id", request.workerId())
+			.bind("now", now)
+			.bind("lease_until", request.leaseUntil())
+			.bindTexts("not_repeatable", request.notRepeatableTypes())
+			.bind("limit", request.limit());
 	}
 
-	private static List<ClaimedJob> execute(PgSql.Statement claim) throws SQLException {
+	private static List<ClaimedJob> execute(SqlStatement claim) throws SQLException {
 		List<ClaimedJob> claimed = new ArrayList<>();
 		try (ResultSet rows = claim.executeQuery()) {
 			while (rows.next()) {
 				claimed.add(new ClaimedJob(rows.getLong(1), rows.getString(2), rows.getString(3), rows.getInt(4),
-						rows.getInt(5), rows.getInt(6), rows.getInt(7), rows.getInt(8), PgSql.instant(rows, 9),
-						PgSql.instant(rows, 10), rows.getString(11)));
+						rows.getInt(5), rows.getInt(6), rows.getInt(7), rows.getInt(8),
+						PostgresDialect.INSTANCE.instant(rows, 9), PostgresDialect.INSTANCE.instant(rows, 10),
+						rows.getString(11)));
 			}
 		}
 		claimed.sort(ClaimedJob.CLAIM_ORDER);

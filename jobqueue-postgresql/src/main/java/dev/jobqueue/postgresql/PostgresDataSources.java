@@ -1,20 +1,17 @@
 package dev.jobqueue.postgresql;
 
 import java.time.Duration;
-import java.util.Objects;
-import java.util.regex.Pattern;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 
 import dev.jobqueue.JobQueueException;
+import dev.jobqueue.jdbc.JdbcUrls;
 
 /** The queue's own connection pool on PostgreSQL, and URLs safe to show. */
 public final class PostgresDataSources {
 
 	static final String DRIVER = "org.postgresql.Driver";
-
-	private static final Pattern SECRET_PARAMETER = Pattern.compile("(?i)([?&](password|sslpassword)=)[^&]*");
 
 	private PostgresDataSources() {
 	}
@@ -26,7 +23,7 @@ public final class PostgresDataSources {
 
 	/** The URL without passwords, for messages, logs and the endpoint. */
 	public static String withoutCredentials(String url) {
-		return SECRET_PARAMETER.matcher(Objects.requireNonNull(url, "'url' must not be null")).replaceAll("$1***");
+		return JdbcUrls.withoutCredentials(url);
 	}
 
 	/**

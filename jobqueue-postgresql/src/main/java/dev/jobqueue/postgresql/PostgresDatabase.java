@@ -2,16 +2,13 @@ package dev.jobqueue.postgresql;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.Objects;
-import java.util.concurrent.atomic.LongAdder;
 
 import javax.sql.DataSource;
 
-import org.springframework.jdbc.datasource.DataSourceUtils;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
-
 import dev.jobqueue.JobQueueException;
+import dev.jobqueue.jdbc.CallerTransactions;
+import dev.jobqueue.jdbc.JdbcDatabase;
+import dev.jobqueue.jdbc.SqlWork;
 
 /**
  * Runs the queue's transactions against one PostgreSQL database, at READ COMMITTED (the
@@ -27,123 +24,52 @@ import dev.jobqueue.JobQueueException;
  * by itself.</li>
  * </ul>
  */
-public final class PostgresDatabase {
+public final class PostgresDatabase extends JdbcDatabase {
 
 	private static final int TRANSIENT_ATTEMPTS = 5;
-
-	private final DataSource dataSource;
-
-	private final String location;
-
-	private final LongAdder retries = new LongAdder();
 
 	/**
 	 * @param location where the database is, for messages: a URL without credentials
 	 */
 	public PostgresDatabase(DataSource dataSource, String location) {
-		this.dataSource = Objects.requireNonNull(dataSource, "'dataSource' must not be null");
-		this.location = Objects.requireNonNull(location, "'location' must not be null");
-	}
-
-	public DataSource dataSource() {
-		return this.dataSource;
-	}
-
-	public String location() {
-		return this.location;
+		this(dataSource, location, CallerTransactions.NONE);
 	}
 
 	/**
-	 * How often a transaction was rolled back by the server (deadlock, serialization) and
-	 * run again.
+	 * @param callerTransactions the application's transactions, which writes on a shared
+	 * DataSource join
 	 */
-	public long retries() {
-		return this.retries.sum();
+	public PostgresDatabase(DataSource dataSource, String location, CallerTransactions callerTransactions) {
+		super(dataSource, location, callerTransactions);
 	}
 
-	/** Runs {@code work} in its own transaction. */
-	public <T> T write(String action, SqlWork<T> work) {
-		for (int attempt = 1;; attempt++) {
-			try (Connection connection = this.dataSource.getConnection()) {
-				return inTransaction(connection, work);
-			}
-			catch (SQLException ex) {
-				if (!PostgresErrors.isTransient(ex) || attempt >= TRANSIENT_ATTEMPTS) {
-					throw PostgresErrors.translate(ex, action, this.location);
-				}
-				this.retries.increment();
-			}
-		}
+	@Override
+	protected boolean isWorthRetrying(SQLException ex, int attempt, long elapsedNanos) {
+		return PostgresErrors.isTransient(ex) && attempt < TRANSIENT_ATTEMPTS;
+	}
+
+	@Override
+	protected JobQueueException translate(SQLException ex, String action) {
+		return PostgresErrors.translate(ex, action, location());
 	}
 
 	/**
-	 * Runs {@code work} in the caller's Spring transaction when one is active on this
-	 * DataSource, else in its own transaction.
-	 * @param afterCommit run once the work is committed
+	 * One statement in auto-commit: one round trip instead of a statement and a
+	 * {@code COMMIT}. A shared pool may hand out connections with auto-commit off: then
+	 * it commits explicitly.
 	 */
-	public <T> T writeJoiningTransaction(String action, SqlWork<T> work, Runnable afterCommit) {
-		return writeJoiningTransaction(action, work, afterCommit, false);
-	}
-
-	/**
-	 * As {@link #writeJoiningTransaction(String, SqlWork, Runnable)}; outside a caller's
-	 * transaction, {@code atomicStatement} work (one statement, atomic by itself, or
-	 * statements each complete on its own) runs in auto-commit: one round trip instead of
-	 * a statement and a {@code COMMIT}.
-	 */
-	public <T> T writeJoiningTransaction(String action, SqlWork<T> work, Runnable afterCommit,
-			boolean atomicStatement) {
-		if (TransactionSynchronizationManager.isActualTransactionActive()
-				&& TransactionSynchronizationManager.getResource(this.dataSource) != null) {
-			Connection connection = DataSourceUtils.getConnection(this.dataSource);
-			try {
-				if (DataSourceUtils.isConnectionTransactional(connection, this.dataSource)) {
-					T result = work.run(connection);
-					registerAfterCommit(afterCommit);
-					return result;
-				}
-			}
-			catch (SQLException ex) {
-				throw PostgresErrors.translate(ex, action, this.location);
-			}
-			finally {
-				DataSourceUtils.releaseConnection(connection, this.dataSource);
-			}
-		}
-		T result = atomicStatement ? writeAutoCommit(action, work) : write(action, work);
-		afterCommit.run();
-		return result;
-	}
-
-	private <T> T writeAutoCommit(String action, SqlWork<T> work) {
-		for (int attempt = 1;; attempt++) {
-			try (Connection connection = this.dataSource.getConnection()) {
-				// A shared pool may hand out connections with auto-commit off: then
-				// commit explicitly.
-				return connection.getAutoCommit() ? work.run(connection) : inTransaction(connection, work);
-			}
-			catch (SQLException ex) {
-				if (!PostgresErrors.isTransient(ex) || attempt >= TRANSIENT_ATTEMPTS) {
-					throw PostgresErrors.translate(ex, action, this.location);
-				}
-				this.retries.increment();
-			}
+	@Override
+	protected <T> T writeAtomicStatement(String action, SqlWork<T> work) throws SQLException {
+		try (Connection connection = dataSource().getConnection()) {
+			return connection.getAutoCommit() ? work.run(connection) : inTransaction(connection, work);
 		}
 	}
 
-	/**
-	 * Runs read-only {@code work} on an auto-commit connection (each statement sees the
-	 * latest commits).
-	 */
-	public <T> T read(String action, SqlWork<T> work) {
-		try (Connection connection = this.dataSource.getConnection()) {
-			if (!connection.getAutoCommit()) {
-				connection.setAutoCommit(true);
-			}
-			return work.run(connection);
-		}
-		catch (SQLException ex) {
-			throw PostgresErrors.translate(ex, action, this.location);
+	/** Each statement of a read sees the latest commits. */
+	@Override
+	protected void beforeRead(Connection connection, String action) throws SQLException {
+		if (!connection.getAutoCommit()) {
+			connection.setAutoCommit(true);
 		}
 	}
 
@@ -151,8 +77,9 @@ public final class PostgresDatabase {
 	 * Runs read-only {@code work} in one repeatable-read transaction: every statement
 	 * sees the same state.
 	 */
+	@Override
 	public <T> T readConsistent(String action, SqlWork<T> work) {
-		try (Connection connection = this.dataSource.getConnection()) {
+		try (Connection connection = dataSource().getConnection()) {
 			int isolation = connection.getTransactionIsolation();
 			connection.setAutoCommit(false);
 			connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
@@ -173,11 +100,12 @@ public final class PostgresDatabase {
 			}
 		}
 		catch (SQLException ex) {
-			throw PostgresErrors.translate(ex, action, this.location);
+			throw translate(ex, action);
 		}
 	}
 
-	private static <T> T inTransaction(Connection connection, SqlWork<T> work) throws SQLException {
+	@Override
+	protected <T> T inTransaction(Connection connection, SqlWork<T> work) throws SQLException {
 		connection.setAutoCommit(false);
 		try {
 			T result = work.run(connection);
@@ -208,17 +136,6 @@ public final class PostgresDatabase {
 		}
 		catch (SQLException ex) {
 			// The connection is broken; the pool discards it.
-		}
-	}
-
-	private static void registerAfterCommit(Runnable afterCommit) {
-		if (TransactionSynchronizationManager.isSynchronizationActive()) {
-			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-				@Override
-				public void afterCommit() {
-					afterCommit.run();
-				}
-			});
 		}
 	}
 

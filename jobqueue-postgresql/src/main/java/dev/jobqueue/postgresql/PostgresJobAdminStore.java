@@ -16,6 +16,9 @@ import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.PausedType;
 import dev.jobqueue.core.store.JobAdminStore;
+import dev.jobqueue.jdbc.Sql;
+import dev.jobqueue.jdbc.SqlStatement;
+import dev.jobqueue.jdbc.Tables;
 
 /**
  * The {@link JobAdminStore} on PostgreSQL: what an operator does to one job or one type.
@@ -111,7 +114,7 @@ public final class PostgresJobAdminStore implements JobAdminStore {
 
 	private final PostgresDatabase database;
 
-	private final PostgresTables tables;
+	private final Tables tables;
 
 	private final PostgresJobStore jobs;
 
@@ -128,17 +131,17 @@ public final class PostgresJobAdminStore implements JobAdminStore {
 	@Override
 	public boolean cancel(long id, Instant now) {
 		return this.database.write("cancel job " + id, (connection) -> {
-			try (PgSql.Statement cancel = sql(CANCEL_UNSTARTED).prepare(connection);
-					PgSql.Statement event = sql(INSERT_EVENT).prepare(connection)) {
-				cancel.set("now", now).set("job_id", id);
+			try (SqlStatement cancel = sql(CANCEL_UNSTARTED).prepare(connection);
+					SqlStatement event = sql(INSERT_EVENT).prepare(connection)) {
+				cancel.bind("now", now).bind("job_id", id);
 				if (cancel.executeUpdate() == 1) {
 					PostgresJobStore.addEvent(event, id, now, "CANCELLED", "api", "cancelled before it ran");
 					event.executeBatch();
 					this.jobs.links().settle(connection, Map.of(id, "cancelled"), "api", now);
 					return true;
 				}
-				try (PgSql.Statement request = sql(REQUEST_CANCEL_RUNNING).prepare(connection)) {
-					request.set("job_id", id);
+				try (SqlStatement request = sql(REQUEST_CANCEL_RUNNING).prepare(connection)) {
+					request.bind("job_id", id);
 					this.jobs.notification(request, PostgresNotifications.CANCEL + id);
 					try (ResultSet rows = request.executeQuery()) {
 						if (!rows.next()) {
@@ -158,9 +161,9 @@ public final class PostgresJobAdminStore implements JobAdminStore {
 	public boolean retry(long id, Instant now) {
 		try {
 			return this.database.write("retry job " + id, (connection) -> {
-				try (PgSql.Statement retry = sql(RETRY_FINISHED).prepare(connection);
-						PgSql.Statement event = sql(INSERT_EVENT).prepare(connection)) {
-					retry.set("now", now).set("job_id", id);
+				try (SqlStatement retry = sql(RETRY_FINISHED).prepare(connection);
+						SqlStatement event = sql(INSERT_EVENT).prepare(connection)) {
+					retry.bind("now", now).bind("job_id", id);
 					this.jobs.notification(retry, PostgresNotifications.ENQUEUED);
 					try (ResultSet rows = retry.executeQuery()) {
 						if (!rows.next()) {
@@ -186,8 +189,8 @@ public final class PostgresJobAdminStore implements JobAdminStore {
 	@Override
 	public Optional<Job> find(long id) {
 		return this.database.read("read job " + id, (connection) -> {
-			try (PgSql.Statement select = sql(SELECT_JOB).prepare(connection)) {
-				select.set("job_id", id);
+			try (SqlStatement select = sql(SELECT_JOB).prepare(connection)) {
+				select.bind("job_id", id);
 				try (ResultSet rows = select.executeQuery()) {
 					return rows.next() ? Optional.of(mapJob(rows)) : Optional.empty();
 				}
@@ -200,10 +203,10 @@ public final class PostgresJobAdminStore implements JobAdminStore {
 		return this.database.writeJoiningTransaction("cancel chain " + chainId, (connection) -> {
 			List<Long> steps = new ArrayList<>();
 			Map<Long, String> cancelled = new LinkedHashMap<>();
-			try (PgSql.Statement unstarted = sql(CANCEL_CHAIN_UNSTARTED).prepare(connection);
-					PgSql.Statement running = sql(CANCEL_CHAIN_RUNNING).prepare(connection);
-					PgSql.Statement event = sql(INSERT_EVENT).prepare(connection)) {
-				unstarted.set("now", now).set("chain_id", chainId).set("error_code", ErrorCodes.CANCELLED_CHAIN);
+			try (SqlStatement unstarted = sql(CANCEL_CHAIN_UNSTARTED).prepare(connection);
+					SqlStatement running = sql(CANCEL_CHAIN_RUNNING).prepare(connection);
+					SqlStatement event = sql(INSERT_EVENT).prepare(connection)) {
+				unstarted.bind("now", now).bind("chain_id", chainId).bind("error_code", ErrorCodes.CANCELLED_CHAIN);
 				try (ResultSet rows = unstarted.executeQuery()) {
 					while (rows.next()) {
 						long id = rows.getLong(1);
@@ -213,7 +216,7 @@ public final class PostgresJobAdminStore implements JobAdminStore {
 								"chain " + chainId + " cancelled");
 					}
 				}
-				running.set("chain_id", chainId);
+				running.bind("chain_id", chainId);
 				this.jobs.notification(running, PostgresNotifications.CANCEL + "#");
 				try (ResultSet rows = running.executeQuery()) {
 					while (rows.next()) {
@@ -238,8 +241,8 @@ public final class PostgresJobAdminStore implements JobAdminStore {
 	public List<Job> findChain(long chainId) {
 		return this.database.read("read chain " + chainId, (connection) -> {
 			List<Job> steps = new ArrayList<>();
-			try (PgSql.Statement select = sql(SELECT_CHAIN).prepare(connection)) {
-				select.set("chain_id", chainId);
+			try (SqlStatement select = sql(SELECT_CHAIN).prepare(connection)) {
+				select.bind("chain_id", chainId);
 				try (ResultSet rows = select.executeQuery()) {
 					while (rows.next()) {
 						steps.add(mapJob(rows));
@@ -254,18 +257,21 @@ public final class PostgresJobAdminStore implements JobAdminStore {
 		return new Job(rows.getLong("id"), rows.getString("type"), JobStatus.fromDbValue(rows.getString("status")),
 				rows.getInt("priority"), rows.getString("payload"), rows.getString("result"),
 				rows.getString("dedup_key"), rows.getInt("attempts"), rows.getInt("max_attempts"),
-				PgSql.instant(rows, "run_at"), PgSql.instant(rows, "created_at"), PgSql.instant(rows, "started_at"),
-				PgSql.instant(rows, "finished_at"), rows.getString("worker_id"), PgSql.instant(rows, "heartbeat_at"),
-				PgSql.instant(rows, "lease_until"), rows.getString("error_code"), rows.getString("error_detail"),
-				rows.getBoolean("cancel_requested"), rows.getObject("chain_id", Long.class),
-				rows.getObject("chain_index", Integer.class), rows.getInt("waiting_for"));
+				PostgresDialect.INSTANCE.instant(rows, "run_at"), PostgresDialect.INSTANCE.instant(rows, "created_at"),
+				PostgresDialect.INSTANCE.instant(rows, "started_at"),
+				PostgresDialect.INSTANCE.instant(rows, "finished_at"), rows.getString("worker_id"),
+				PostgresDialect.INSTANCE.instant(rows, "heartbeat_at"),
+				PostgresDialect.INSTANCE.instant(rows, "lease_until"), rows.getString("error_code"),
+				rows.getString("error_detail"), rows.getBoolean("cancel_requested"),
+				rows.getObject("chain_id", Long.class), rows.getObject("chain_index", Integer.class),
+				rows.getInt("waiting_for"));
 	}
 
 	@Override
 	public boolean pause(String type, String actor, Instant now) {
 		return this.database.write("pause job type '" + type + "'", (connection) -> {
-			try (PgSql.Statement insert = sql(INSERT_PAUSED_TYPE).prepare(connection)) {
-				return insert.set("type", type).set("now", now).set("actor", actor).executeUpdate() == 1;
+			try (SqlStatement insert = sql(INSERT_PAUSED_TYPE).prepare(connection)) {
+				return insert.bind("type", type).bind("now", now).bind("actor", actor).executeUpdate() == 1;
 			}
 		});
 	}
@@ -273,8 +279,8 @@ public final class PostgresJobAdminStore implements JobAdminStore {
 	@Override
 	public boolean resume(String type) {
 		return this.database.write("resume job type '" + type + "'", (connection) -> {
-			try (PgSql.Statement delete = sql(DELETE_PAUSED_TYPE).prepare(connection)) {
-				return delete.set("type", type).executeUpdate() == 1;
+			try (SqlStatement delete = sql(DELETE_PAUSED_TYPE).prepare(connection)) {
+				return delete.bind("type", type).executeUpdate() == 1;
 			}
 		});
 	}
@@ -283,17 +289,17 @@ public final class PostgresJobAdminStore implements JobAdminStore {
 	public List<PausedType> pausedTypes() {
 		return this.database.read("read paused job types", (connection) -> {
 			List<PausedType> paused = new ArrayList<>();
-			try (PgSql.Statement select = sql(SELECT_PAUSED_TYPES).prepare(connection);
+			try (SqlStatement select = sql(SELECT_PAUSED_TYPES).prepare(connection);
 					ResultSet rows = select.executeQuery()) {
 				while (rows.next()) {
-					paused.add(new PausedType(rows.getString(1), PgSql.instant(rows, 2)));
+					paused.add(new PausedType(rows.getString(1), PostgresDialect.INSTANCE.instant(rows, 2)));
 				}
 			}
 			return paused;
 		});
 	}
 
-	private PgSql sql(String template) {
+	private Sql sql(String template) {
 		return this.tables.sql(template);
 	}
 

@@ -24,14 +24,17 @@ import dev.jobqueue.core.store.LinkedJobs;
 import dev.jobqueue.core.store.NewJob;
 import dev.jobqueue.core.store.RunningJobRef;
 import dev.jobqueue.core.store.WorkerInfo;
+import dev.jobqueue.jdbc.Sql;
+import dev.jobqueue.jdbc.SqlStatement;
+import dev.jobqueue.jdbc.Tables;
 
 /**
  * The {@link JobStore} on PostgreSQL. Statements name their parameters ({@code :job_id})
- * and their tables ({@code {jobs}}, see {@link PostgresTables}). Every write that touches
- * a run is fenced: it matches the job's {@code runs} counter and status, so a worker
- * whose lease was taken over cannot overwrite the newer run's outcome. Enqueues and
- * cancels of running jobs send a notification in their transaction, which PostgreSQL
- * delivers to the other processes on commit (see {@link PostgresNotifications}).
+ * and their tables ({@code {jobs}}, see {@link Tables}). Every write that touches a run
+ * is fenced: it matches the job's {@code runs} counter and status, so a worker whose
+ * lease was taken over cannot overwrite the newer run's outcome. Enqueues and cancels of
+ * running jobs send a notification in their transaction, which PostgreSQL delivers to the
+ * other processes on commit (see {@link PostgresNotifications}).
  *
  * <p>
  * Over 400 lines: each statement is a text block beside the code that binds it. The split
@@ -241,7 +244,7 @@ public final class PostgresJobStore implements JobStore {
 
 	private final PostgresDatabase database;
 
-	private final PostgresTables tables;
+	private final Tables tables;
 
 	private final PostgresClaims claims;
 
@@ -249,7 +252,7 @@ public final class PostgresJobStore implements JobStore {
 
 	private final PostgresLinks links;
 
-	public PostgresJobStore(PostgresDatabase database, PostgresTables tables, PostgresNotifications notifications) {
+	public PostgresJobStore(PostgresDatabase database, Tables tables, PostgresNotifications notifications) {
 		this.database = Objects.requireNonNull(database, "'database' must not be null");
 		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
 		this.notifications = Objects.requireNonNull(notifications, "'notifications' must not be null");
@@ -265,7 +268,7 @@ public final class PostgresJobStore implements JobStore {
 		return this.database;
 	}
 
-	public PostgresTables tables() {
+	public Tables tables() {
 		return this.tables;
 	}
 
@@ -280,7 +283,7 @@ public final class PostgresJobStore implements JobStore {
 		boolean oneStatement = !LinkedJobs.anyLinked(jobs)
 				&& (jobs.size() == 1 || jobs.stream().allMatch((job) -> job.dedupKey() == null));
 		return this.database.writeJoiningTransaction(action, (connection) -> insertJobs(connection, jobs, now),
-				afterCommit, oneStatement);
+				(ids) -> afterCommit.run(), oneStatement);
 	}
 
 	List<Long> insertJobs(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {
@@ -300,18 +303,18 @@ public final class PostgresJobStore implements JobStore {
 			return insertJobsWithoutDedupKeys(connection, jobs, now);
 		}
 		List<Long> ids = new ArrayList<>(jobs.size());
-		try (PgSql.Statement insert = sql(INSERT_JOB).prepare(connection)) {
+		try (SqlStatement insert = sql(INSERT_JOB).prepare(connection)) {
 			for (NewJob job : jobs) {
-				insert.set("type", job.type())
-					.set("priority", job.priority())
-					.set("payload", job.payload())
-					.set("dedup_key", job.dedupKey())
-					.set("max_attempts", job.maxAttempts())
-					.set("run_at", job.runAt())
-					.set("now", now)
+				insert.bind("type", job.type())
+					.bind("priority", job.priority())
+					.bind("payload", job.payload())
+					.bind("dedup_key", job.dedupKey())
+					.bind("max_attempts", job.maxAttempts())
+					.bind("run_at", job.runAt())
+					.bind("now", now)
 					// The column keeps its first schema's name; it holds the stored
 					// propagation headers.
-					.set("trace_parent", job.traceContext());
+					.bind("trace_parent", job.traceContext());
 				notification(insert, PostgresNotifications.ENQUEUED);
 				Long id = null;
 				try (ResultSet rows = insert.executeQuery()) {
@@ -340,17 +343,17 @@ public final class PostgresJobStore implements JobStore {
 			priorities[i] = job.priority();
 			payloads[i] = job.payload();
 			maxAttempts[i] = job.maxAttempts();
-			runAts[i] = PgSql.timestamp(job.runAt()).toString();
+			runAts[i] = PostgresDialect.timestamp(job.runAt()).toString();
 			traceParents[i] = job.traceContext();
 		}
-		try (PgSql.Statement insert = sql(INSERT_JOBS).prepare(connection)) {
-			insert.setArray("types", "text", types)
-				.setArray("priorities", "int4", priorities)
-				.setArray("payloads", "text", payloads)
-				.setArray("max_attempts", "int4", maxAttempts)
-				.setArray("run_ats", "text", runAts)
-				.setArray("trace_parents", "text", traceParents)
-				.set("now", now);
+		try (SqlStatement insert = sql(INSERT_JOBS).prepare(connection)) {
+			insert.bindArray("types", "text", types)
+				.bindArray("priorities", "int4", priorities)
+				.bindArray("payloads", "text", payloads)
+				.bindArray("max_attempts", "int4", maxAttempts)
+				.bindArray("run_ats", "text", runAts)
+				.bindArray("trace_parents", "text", traceParents)
+				.bind("now", now);
 			notification(insert, PostgresNotifications.ENQUEUED);
 			List<Long> ids = new ArrayList<>(size);
 			try (ResultSet rows = insert.executeQuery()) {
@@ -363,8 +366,8 @@ public final class PostgresJobStore implements JobStore {
 	}
 
 	private long existingByDedupKey(Connection connection, String dedupKey) throws SQLException {
-		try (PgSql.Statement select = sql(FIND_UNFINISHED_BY_DEDUP_KEY).prepare(connection)) {
-			select.set("dedup_key", dedupKey);
+		try (SqlStatement select = sql(FIND_UNFINISHED_BY_DEDUP_KEY).prepare(connection)) {
+			select.bind("dedup_key", dedupKey);
 			try (ResultSet rows = select.executeQuery()) {
 				if (rows.next()) {
 					return rows.getLong(1);
@@ -377,8 +380,9 @@ public final class PostgresJobStore implements JobStore {
 				+ "' any more (it finished meanwhile); enqueue it again", "40001");
 	}
 
-	void notification(PgSql.Statement statement, String kind) throws SQLException {
-		statement.set("channel", this.tables.channel()).set("message", this.notifications.message(kind));
+	void notification(SqlStatement statement, String kind) throws SQLException {
+		statement.bind("channel", PostgresNotifications.channel(this.tables))
+			.bind("message", this.notifications.message(kind));
 	}
 
 	@Override
@@ -447,8 +451,8 @@ public final class PostgresJobStore implements JobStore {
 			markSucceeded(connection, completions, successes, applied, workerId, now, finishedWithDependents);
 		}
 		if (!others.isEmpty()) {
-			try (PgSql.Statement attempt = sql(FINISH_ATTEMPT).prepare(connection);
-					PgSql.Statement event = sql(INSERT_EVENT).prepare(connection)) {
+			try (SqlStatement attempt = sql(FINISH_ATTEMPT).prepare(connection);
+					SqlStatement event = sql(INSERT_EVENT).prepare(connection)) {
 				for (int i : others) {
 					Completion completion = completions.get(i);
 					String status = markOther(connection, completion, now, finishedWithDependents);
@@ -486,12 +490,12 @@ public final class PostgresJobStore implements JobStore {
 			results[k] = completion.result();
 		}
 		Set<Long> done = new HashSet<>();
-		try (PgSql.Statement succeed = sql(MARK_SUCCEEDED).prepare(connection)) {
-			succeed.setArray("ids", "int8", ids)
-				.setArray("runs", "int4", runs)
-				.setArray("results", "text", results)
-				.set("now", now)
-				.set("worker_id", workerId);
+		try (SqlStatement succeed = sql(MARK_SUCCEEDED).prepare(connection)) {
+			succeed.bindArray("ids", "int8", ids)
+				.bindArray("runs", "int4", runs)
+				.bindArray("results", "text", results)
+				.bind("now", now)
+				.bind("worker_id", workerId);
 			try (ResultSet rows = succeed.executeQuery()) {
 				while (rows.next()) {
 					done.add(rows.getLong(1));
@@ -511,21 +515,21 @@ public final class PostgresJobStore implements JobStore {
 	 */
 	private String markOther(Connection connection, Completion completion, Instant now,
 			Map<Long, String> finishedWithDependents) throws SQLException {
-		PgSql.Statement mark = switch (completion.kind()) {
+		SqlStatement mark = switch (completion.kind()) {
 			case FAILED -> sql(MARK_FAILED).prepare(connection)
-				.set("error_code", completion.errorCode())
-				.set("error_detail", completion.errorDetail());
+				.bind("error_code", completion.errorCode())
+				.bind("error_detail", completion.errorDetail());
 			case CANCELLED -> sql(MARK_CANCELLED).prepare(connection);
 			default -> sql(MARK_PENDING_AGAIN).prepare(connection)
-				.set("next_run_at", completion.nextRunAt())
-				.set("error_code", completion.errorCode())
-				.set("error_detail",
+				.bind("next_run_at", completion.nextRunAt())
+				.bind("error_code", completion.errorCode())
+				.bind("error_detail",
 						(completion.kind() == Completion.Kind.HANDED_BACK) ? null : completion.errorDetail())
-				.set("gives_back", (completion.kind() != Completion.Kind.RETRY) ? 1 : 0)
-				.set("snoozed", (completion.kind() == Completion.Kind.SNOOZED) ? 1 : 0);
+				.bind("gives_back", (completion.kind() != Completion.Kind.RETRY) ? 1 : 0)
+				.bind("snoozed", (completion.kind() == Completion.Kind.SNOOZED) ? 1 : 0);
 		};
 		try (mark) {
-			mark.set("now", now).set("job_id", completion.jobId()).set("run", completion.run());
+			mark.bind("now", now).bind("job_id", completion.jobId()).bind("run", completion.run());
 			try (ResultSet rows = mark.executeQuery()) {
 				if (!rows.next()) {
 					return null;
@@ -539,8 +543,8 @@ public final class PostgresJobStore implements JobStore {
 		}
 	}
 
-	private static void recordOutcome(PgSql.Statement attempt, PgSql.Statement event, Completion completion,
-			String status, String workerId, Instant now) throws SQLException {
+	private static void recordOutcome(SqlStatement attempt, SqlStatement event, Completion completion, String status,
+			String workerId, Instant now) throws SQLException {
 		String outcome = switch (completion.kind()) {
 			case SUCCEEDED -> "SUCCEEDED";
 			case RETRY, FAILED -> "FAILED";
@@ -548,13 +552,13 @@ public final class PostgresJobStore implements JobStore {
 			case CANCELLED -> "CANCELLED";
 			case HANDED_BACK -> "HANDED_BACK";
 		};
-		attempt.set("now", now)
-			.set("outcome", outcome)
-			.set("error_code", completion.errorCode())
-			.set("error_detail", completion.errorDetail())
-			.set("error_trace", completion.errorTrace())
-			.set("job_id", completion.jobId())
-			.set("run", completion.run())
+		attempt.bind("now", now)
+			.bind("outcome", outcome)
+			.bind("error_code", completion.errorCode())
+			.bind("error_detail", completion.errorDetail())
+			.bind("error_trace", completion.errorTrace())
+			.bind("job_id", completion.jobId())
+			.bind("run", completion.run())
 			.addBatch();
 		if ("cancelled".equals(status)) {
 			addEvent(event, completion.jobId(), now, "CANCELLED", workerId, null);
@@ -606,13 +610,13 @@ public final class PostgresJobStore implements JobStore {
 			for (RunningJobRef run : runs) {
 				lost.add(run.jobId());
 			}
-			try (PgSql.Statement renew = sql(RENEW_LEASES).prepare(connection)) {
-				renew.set("lease_until", leaseUntil)
-					.setArray("ids", "int8", ids)
-					.setArray("runs", "int4", runNumbers)
-					.setArray("waiting", "bool", waiting)
-					.set("now", now)
-					.set("worker_id", workerId);
+			try (SqlStatement renew = sql(RENEW_LEASES).prepare(connection)) {
+				renew.bind("lease_until", leaseUntil)
+					.bindArray("ids", "int8", ids)
+					.bindArray("runs", "int4", runNumbers)
+					.bindArray("waiting", "bool", waiting)
+					.bind("now", now)
+					.bind("worker_id", workerId);
 				try (ResultSet rows = renew.executeQuery()) {
 					while (rows.next()) {
 						lost.remove(rows.getLong(1));
@@ -629,8 +633,8 @@ public final class PostgresJobStore implements JobStore {
 	@Override
 	public int recoverExpiredLeases(Instant now, int limit) {
 		boolean any = this.database.read("look for expired leases", (connection) -> {
-			try (PgSql.Statement select = sql(ANY_EXPIRED_LEASE).prepare(connection)) {
-				select.set("now", now);
+			try (SqlStatement select = sql(ANY_EXPIRED_LEASE).prepare(connection)) {
+				select.bind("now", now);
 				try (ResultSet rows = select.executeQuery()) {
 					return rows.next();
 				}
@@ -643,10 +647,10 @@ public final class PostgresJobStore implements JobStore {
 		int recovered = this.database.write("recover jobs with expired leases", (connection) -> {
 			Map<Long, String> finishedWithDependents = new LinkedHashMap<>();
 			int count;
-			try (PgSql.Statement recover = sql(RECOVER_EXPIRED).prepare(connection);
-					PgSql.Statement attempt = sql(FINISH_ATTEMPT).prepare(connection);
-					PgSql.Statement event = sql(INSERT_EVENT).prepare(connection)) {
-				recover.set("now", now).set("limit", limit);
+			try (SqlStatement recover = sql(RECOVER_EXPIRED).prepare(connection);
+					SqlStatement attempt = sql(FINISH_ATTEMPT).prepare(connection);
+					SqlStatement event = sql(INSERT_EVENT).prepare(connection)) {
+				recover.bind("now", now).bind("limit", limit);
 				count = recordRecovered(recover, attempt, event, now, finishedWithDependents);
 				attempt.executeBatch();
 				event.executeBatch();
@@ -662,11 +666,12 @@ public final class PostgresJobStore implements JobStore {
 	public List<ExpiredLease> findExpiredLeases(Instant now, int limit) {
 		return this.database.read("look for expired leases", (connection) -> {
 			List<ExpiredLease> expired = new ArrayList<>();
-			try (PgSql.Statement select = sql(FIND_EXPIRED).prepare(connection)) {
-				select.set("now", now).set("limit", limit);
+			try (SqlStatement select = sql(FIND_EXPIRED).prepare(connection)) {
+				select.bind("now", now).bind("limit", limit);
 				try (ResultSet rows = select.executeQuery()) {
 					while (rows.next()) {
-						expired.add(new ExpiredLease(rows.getLong(1), rows.getInt(2), PgSql.instant(rows, 3)));
+						expired.add(new ExpiredLease(rows.getLong(1), rows.getInt(2),
+								PostgresDialect.INSTANCE.instant(rows, 3)));
 					}
 				}
 			}
@@ -683,14 +688,14 @@ public final class PostgresJobStore implements JobStore {
 		int count = this.database.write("recover jobs with expired leases", (connection) -> {
 			int recovered = 0;
 			Map<Long, String> finishedWithDependents = new LinkedHashMap<>();
-			try (PgSql.Statement recover = sql(RECOVER_SEEN).prepare(connection);
-					PgSql.Statement attempt = sql(FINISH_ATTEMPT).prepare(connection);
-					PgSql.Statement event = sql(INSERT_EVENT).prepare(connection)) {
+			try (SqlStatement recover = sql(RECOVER_SEEN).prepare(connection);
+					SqlStatement attempt = sql(FINISH_ATTEMPT).prepare(connection);
+					SqlStatement event = sql(INSERT_EVENT).prepare(connection)) {
 				for (ExpiredLease lease : leases) {
-					recover.set("now", now)
-						.set("job_id", lease.jobId())
-						.set("run", lease.run())
-						.set("lease_until", lease.leaseUntil());
+					recover.bind("now", now)
+						.bind("job_id", lease.jobId())
+						.bind("run", lease.run())
+						.bind("lease_until", lease.leaseUntil());
 					recovered += recordRecovered(recover, attempt, event, now, finishedWithDependents);
 				}
 				attempt.executeBatch();
@@ -706,12 +711,12 @@ public final class PostgresJobStore implements JobStore {
 	@Override
 	public LeaseRenewal heartbeat(String workerId, RunningJobRef run, Instant now, Instant leaseUntil) {
 		return this.database.write("record the heartbeat of job " + run.jobId(), (connection) -> {
-			try (PgSql.Statement beat = sql(HEARTBEAT).prepare(connection)) {
-				beat.set("now", now)
-					.set("lease_until", leaseUntil)
-					.set("job_id", run.jobId())
-					.set("run", run.run())
-					.set("worker_id", workerId);
+			try (SqlStatement beat = sql(HEARTBEAT).prepare(connection)) {
+				beat.bind("now", now)
+					.bind("lease_until", leaseUntil)
+					.bind("job_id", run.jobId())
+					.bind("run", run.run())
+					.bind("worker_id", workerId);
 				try (ResultSet rows = beat.executeQuery()) {
 					if (!rows.next()) {
 						return new LeaseRenewal(Set.of(), Set.of(run.jobId()));
@@ -726,8 +731,8 @@ public final class PostgresJobStore implements JobStore {
 	 * Runs a recovery statement and adds the attempt ends and events of the jobs it took
 	 * back.
 	 */
-	private static int recordRecovered(PgSql.Statement recover, PgSql.Statement attempt, PgSql.Statement event,
-			Instant now, Map<Long, String> finishedWithDependents) throws SQLException {
+	private static int recordRecovered(SqlStatement recover, SqlStatement attempt, SqlStatement event, Instant now,
+			Map<Long, String> finishedWithDependents) throws SQLException {
 		int recovered = 0;
 		try (ResultSet rows = recover.executeQuery()) {
 			while (rows.next()) {
@@ -738,13 +743,13 @@ public final class PostgresJobStore implements JobStore {
 				if (!"pending".equals(status) && rows.getBoolean(6)) {
 					finishedWithDependents.put(id, status);
 				}
-				attempt.set("now", now)
-					.set("outcome", "LEASE_EXPIRED")
-					.set("error_code", "LEASE_EXPIRED:WORKER_LOST")
-					.set("error_detail", detail)
-					.set("error_trace", (String) null)
-					.set("job_id", id)
-					.set("run", rows.getInt(2))
+				attempt.bind("now", now)
+					.bind("outcome", "LEASE_EXPIRED")
+					.bind("error_code", "LEASE_EXPIRED:WORKER_LOST")
+					.bind("error_detail", detail)
+					.bind("error_trace", (String) null)
+					.bind("job_id", id)
+					.bind("run", rows.getInt(2))
 					.addBatch();
 				String eventName = switch (status) {
 					case "pending" -> "RECOVERED";
@@ -766,7 +771,7 @@ public final class PostgresJobStore implements JobStore {
 	@Override
 	public void recordEvent(long jobId, String event, String actor, String detail, Instant now) {
 		this.database.write("record event " + event + " of job " + jobId, (connection) -> {
-			try (PgSql.Statement insert = sql(INSERT_EVENT).prepare(connection)) {
+			try (SqlStatement insert = sql(INSERT_EVENT).prepare(connection)) {
 				addEvent(insert, jobId, now, event, actor, detail);
 				return insert.executeBatch().length;
 			}
@@ -776,13 +781,13 @@ public final class PostgresJobStore implements JobStore {
 	@Override
 	public void registerWorker(WorkerInfo worker, Instant now) {
 		this.database.write("register worker " + worker.workerId(), (connection) -> {
-			try (PgSql.Statement upsert = sql(UPSERT_WORKER).prepare(connection)) {
-				return upsert.set("worker_id", worker.workerId())
-					.set("host", worker.host())
-					.set("pid", worker.pid())
-					.setTexts("types", new java.util.TreeSet<>(worker.types()))
-					.set("concurrency", worker.concurrency())
-					.set("now", now)
+			try (SqlStatement upsert = sql(UPSERT_WORKER).prepare(connection)) {
+				return upsert.bind("worker_id", worker.workerId())
+					.bind("host", worker.host())
+					.bind("pid", worker.pid())
+					.bindTexts("types", new java.util.TreeSet<>(worker.types()))
+					.bind("concurrency", worker.concurrency())
+					.bind("now", now)
 					.executeUpdate();
 			}
 		});
@@ -791,23 +796,23 @@ public final class PostgresJobStore implements JobStore {
 	@Override
 	public void unregisterWorker(String workerId) {
 		this.database.write("unregister worker " + workerId, (connection) -> {
-			try (PgSql.Statement delete = sql(DELETE_WORKER).prepare(connection)) {
-				return delete.set("worker_id", workerId).executeUpdate();
+			try (SqlStatement delete = sql(DELETE_WORKER).prepare(connection)) {
+				return delete.bind("worker_id", workerId).executeUpdate();
 			}
 		});
 	}
 
-	static void addEvent(PgSql.Statement event, long jobId, Instant at, String name, String actor, String detail)
+	static void addEvent(SqlStatement event, long jobId, Instant at, String name, String actor, String detail)
 			throws SQLException {
-		event.set("job_id", jobId)
-			.set("at", at)
-			.set("event", name)
-			.set("actor", actor)
-			.set("detail", detail)
+		event.bind("job_id", jobId)
+			.bind("at", at)
+			.bind("event", name)
+			.bind("actor", actor)
+			.bind("detail", detail)
 			.addBatch();
 	}
 
-	private PgSql sql(String template) {
+	private Sql sql(String template) {
 		return this.tables.sql(template);
 	}
 

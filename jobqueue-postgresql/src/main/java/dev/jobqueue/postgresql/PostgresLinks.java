@@ -17,6 +17,8 @@ import dev.jobqueue.JobQueueException;
 import dev.jobqueue.core.store.Completion;
 import dev.jobqueue.core.store.LinkedJobs;
 import dev.jobqueue.core.store.NewJob;
+import dev.jobqueue.jdbc.SqlStatement;
+import dev.jobqueue.jdbc.Tables;
 
 /**
  * Chains and dependencies on PostgreSQL (docs/chains.md), inside a transaction the caller
@@ -193,11 +195,11 @@ final class PostgresLinks {
 			SELECT pg_notify(:channel, :message)
 			""";
 
-	private final PostgresTables tables;
+	private final Tables tables;
 
 	private final PostgresNotifications notifications;
 
-	PostgresLinks(PostgresTables tables, PostgresNotifications notifications) {
+	PostgresLinks(Tables tables, PostgresNotifications notifications) {
 		this.tables = tables;
 		this.notifications = notifications;
 	}
@@ -257,9 +259,9 @@ final class PostgresLinks {
 			}
 			statuses.add(outcome.status());
 		}
-		try (PgSql.Statement insert = this.tables.sql(INSERT_LINKED).prepare(connection)) {
-			batch.bind(insert).set("now", now).set("channel", this.tables.channel());
-			insert.set("message", this.notifications.message(PostgresNotifications.ENQUEUED));
+		try (SqlStatement insert = this.tables.sql(INSERT_LINKED).prepare(connection)) {
+			batch.bind(insert).bind("now", now).bind("channel", PostgresNotifications.channel(this.tables));
+			insert.bind("message", this.notifications.message(PostgresNotifications.ENQUEUED));
 			insert.executeQuery().close();
 		}
 		return ids;
@@ -267,8 +269,8 @@ final class PostgresLinks {
 
 	private List<Long> allocateIds(Connection connection, int count) throws SQLException {
 		List<Long> ids = new ArrayList<>(count);
-		try (PgSql.Statement allocate = this.tables.sql(ALLOCATE_IDS).prepare(connection)) {
-			allocate.set("table", this.tables.jobs()).set("count", count);
+		try (SqlStatement allocate = this.tables.sql(ALLOCATE_IDS).prepare(connection)) {
+			allocate.bind("table", this.tables.jobs()).bind("count", count);
 			try (ResultSet rows = allocate.executeQuery()) {
 				while (rows.next()) {
 					ids.add(rows.getLong(1));
@@ -287,8 +289,8 @@ final class PostgresLinks {
 		if (wanted.isEmpty()) {
 			return found;
 		}
-		try (PgSql.Statement select = this.tables.sql(LOCK_EXISTING).prepare(connection)) {
-			select.setArray("ids", "int8", wanted.toArray());
+		try (SqlStatement select = this.tables.sql(LOCK_EXISTING).prepare(connection)) {
+			select.bindArray("ids", "int8", wanted.toArray());
 			try (ResultSet rows = select.executeQuery()) {
 				while (rows.next()) {
 					found.put(rows.getLong(1), rows.getString(2));
@@ -372,7 +374,7 @@ final class PostgresLinks {
 			this.priorities[k] = job.priority();
 			this.payloads[k] = job.payload();
 			this.maxAttempts[k] = job.maxAttempts();
-			this.runAts[k] = PgSql.timestamp(job.runAt()).toString();
+			this.runAts[k] = PostgresDialect.timestamp(job.runAt()).toString();
 			this.traceParents[k] = job.traceContext();
 			this.chainIds[k] = chainId;
 			this.chainIndexes[k] = chainIndex;
@@ -388,27 +390,27 @@ final class PostgresLinks {
 			this.eventDetails.add(detail);
 		}
 
-		PgSql.Statement bind(PgSql.Statement insert) throws SQLException {
-			return insert.setArray("ids", "int8", this.ids)
-				.setArray("types", "text", this.types)
-				.setArray("statuses", "text", this.statuses)
-				.setArray("priorities", "int4", this.priorities)
-				.setArray("payloads", "text", this.payloads)
-				.setArray("max_attempts", "int4", this.maxAttempts)
-				.setArray("run_ats", "text", this.runAts)
-				.setArray("trace_parents", "text", this.traceParents)
-				.setArray("chain_ids", "int8", this.chainIds)
-				.setArray("chain_indexes", "int4", this.chainIndexes)
-				.setArray("waiting_fors", "int4", this.waitingFors)
-				.setArray("policies", "text", this.policies)
-				.setArray("error_codes", "text", this.errorCodes)
-				.setArray("error_details", "text", this.errorDetails)
-				.setArray("depends_on", "int8", this.dependsOn.toArray())
-				.setArray("dependents", "int8", this.dependents.toArray())
-				.setArray("settled", "bool", this.settled.toArray())
-				.setArray("event_jobs", "int8", this.eventJobs.toArray())
-				.setArray("event_names", "text", this.eventNames.toArray())
-				.setArray("event_details", "text", this.eventDetails.toArray());
+		SqlStatement bind(SqlStatement insert) throws SQLException {
+			return insert.bindArray("ids", "int8", this.ids)
+				.bindArray("types", "text", this.types)
+				.bindArray("statuses", "text", this.statuses)
+				.bindArray("priorities", "int4", this.priorities)
+				.bindArray("payloads", "text", this.payloads)
+				.bindArray("max_attempts", "int4", this.maxAttempts)
+				.bindArray("run_ats", "text", this.runAts)
+				.bindArray("trace_parents", "text", this.traceParents)
+				.bindArray("chain_ids", "int8", this.chainIds)
+				.bindArray("chain_indexes", "int4", this.chainIndexes)
+				.bindArray("waiting_fors", "int4", this.waitingFors)
+				.bindArray("policies", "text", this.policies)
+				.bindArray("error_codes", "text", this.errorCodes)
+				.bindArray("error_details", "text", this.errorDetails)
+				.bindArray("depends_on", "int8", this.dependsOn.toArray())
+				.bindArray("dependents", "int8", this.dependents.toArray())
+				.bindArray("settled", "bool", this.settled.toArray())
+				.bindArray("event_jobs", "int8", this.eventJobs.toArray())
+				.bindArray("event_names", "text", this.eventNames.toArray())
+				.bindArray("event_details", "text", this.eventDetails.toArray());
 		}
 
 	}
@@ -422,8 +424,8 @@ final class PostgresLinks {
 			throws SQLException {
 		long chainId;
 		int chainIndex;
-		try (PgSql.Statement join = this.tables.sql(JOIN_CHAIN).prepare(connection)) {
-			join.set("job_id", completion.jobId());
+		try (SqlStatement join = this.tables.sql(JOIN_CHAIN).prepare(connection)) {
+			join.bind("job_id", completion.jobId());
 			try (ResultSet rows = join.executeQuery()) {
 				if (!rows.next()) {
 					event(connection, completion.jobId(), now, "CONTINUED", workerId,
@@ -441,7 +443,7 @@ final class PostgresLinks {
 
 	private void event(Connection connection, long jobId, Instant now, String name, String actor, String detail)
 			throws SQLException {
-		try (PgSql.Statement event = this.tables.sql(INSERT_EVENT).prepare(connection)) {
+		try (SqlStatement event = this.tables.sql(INSERT_EVENT).prepare(connection)) {
 			PostgresJobStore.addEvent(event, jobId, now, name, actor, detail);
 			event.executeBatch();
 		}
@@ -460,13 +462,13 @@ final class PostgresLinks {
 	int settle(Connection connection, Map<Long, String> finished, String actor, Instant now) throws SQLException {
 		int turnedPending = 0;
 		Map<Long, String> round = new LinkedHashMap<>(finished);
-		try (PgSql.Statement event = this.tables.sql(INSERT_EVENT).prepare(connection)) {
+		try (SqlStatement event = this.tables.sql(INSERT_EVENT).prepare(connection)) {
 			while (!round.isEmpty()) {
 				Map<Long, String> next = new LinkedHashMap<>();
-				try (PgSql.Statement settle = this.tables.sql(SETTLE).prepare(connection)) {
-					settle.setArray("ids", "int8", round.keySet().toArray())
-						.setArray("statuses", "text", round.values().toArray())
-						.set("now", now);
+				try (SqlStatement settle = this.tables.sql(SETTLE).prepare(connection)) {
+					settle.bindArray("ids", "int8", round.keySet().toArray())
+						.bindArray("statuses", "text", round.values().toArray())
+						.bind("now", now);
 					try (ResultSet rows = settle.executeQuery()) {
 						while (rows.next()) {
 							long id = rows.getLong(1);
@@ -495,9 +497,9 @@ final class PostgresLinks {
 			event.executeBatch();
 		}
 		if (turnedPending > 0) {
-			try (PgSql.Statement notify = this.tables.sql(NOTIFY_ENQUEUED).prepare(connection)) {
-				notify.set("channel", this.tables.channel())
-					.set("message", this.notifications.message(PostgresNotifications.ENQUEUED));
+			try (SqlStatement notify = this.tables.sql(NOTIFY_ENQUEUED).prepare(connection)) {
+				notify.bind("channel", PostgresNotifications.channel(this.tables))
+					.bind("message", this.notifications.message(PostgresNotifications.ENQUEUED));
 				notify.executeQuery().close();
 			}
 		}

@@ -16,6 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.jobqueue.core.store.QueueSignals;
+import dev.jobqueue.jdbc.Tables;
 
 /**
  * Wake-ups across processes and hosts with {@code LISTEN/NOTIFY}. Enqueues (and cancels
@@ -33,6 +34,16 @@ import dev.jobqueue.core.store.QueueSignals;
  * once it listens again, wakes the worker in case it missed something meanwhile.
  */
 public final class PostgresNotifications implements AutoCloseable {
+
+	/**
+	 * The channel of a queue's notifications: one per schema and prefix, so two queues in
+	 * one database do not wake each other. At most 63 characters, PostgreSQL's limit for
+	 * a name.
+	 */
+	public static String channel(Tables tables) {
+		String channel = "jobqueue_" + tables.schema() + "_" + tables.prefix();
+		return (channel.length() <= 63) ? channel : "jobqueue_" + Integer.toHexString(channel.hashCode());
+	}
 
 	static final String ENQUEUED = "e";
 
@@ -80,16 +91,16 @@ public final class PostgresNotifications implements AutoCloseable {
 
 	private volatile Thread thread;
 
-	public PostgresNotifications(DataSource dataSource, PostgresTables tables, String location) {
+	public PostgresNotifications(DataSource dataSource, Tables tables, String location) {
 		this.dataSource = Objects.requireNonNull(dataSource, "'dataSource' must not be null");
-		this.channel = tables.channel();
+		this.channel = PostgresNotifications.channel(tables);
 		this.location = location;
 	}
 
 	/**
 	 * A store that never listens (no driver class for it, or switched off): workers poll.
 	 */
-	static PostgresNotifications disabled(DataSource dataSource, PostgresTables tables, String location) {
+	static PostgresNotifications disabled(DataSource dataSource, Tables tables, String location) {
 		PostgresNotifications notifications = new PostgresNotifications(dataSource, tables, location);
 		notifications.closed = true;
 		return notifications;

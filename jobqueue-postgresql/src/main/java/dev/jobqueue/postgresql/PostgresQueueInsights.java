@@ -32,6 +32,9 @@ import dev.jobqueue.core.store.QueueSnapshot.ErrorSummary;
 import dev.jobqueue.core.store.QueueSnapshot.StorageState;
 import dev.jobqueue.core.store.QueueSnapshot.WorkerState;
 import dev.jobqueue.core.store.TraceHeaders;
+import dev.jobqueue.jdbc.Sql;
+import dev.jobqueue.jdbc.SqlStatement;
+import dev.jobqueue.jdbc.Tables;
 
 /**
  * {@link QueueInsights} on PostgreSQL. A snapshot is a handful of statements in one
@@ -197,11 +200,11 @@ public final class PostgresQueueInsights implements QueueInsights {
 
 	private final PostgresDatabase database;
 
-	private final PostgresTables tables;
+	private final Tables tables;
 
 	private final PostgresRetentionStore retention;
 
-	public PostgresQueueInsights(PostgresDatabase database, PostgresTables tables) {
+	public PostgresQueueInsights(PostgresDatabase database, Tables tables) {
 		this.database = Objects.requireNonNull(database, "'database' must not be null");
 		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
 		this.retention = new PostgresRetentionStore(database, tables);
@@ -218,11 +221,11 @@ public final class PostgresQueueInsights implements QueueInsights {
 		Map<String, Map<JobStatus, Long>> counts = counts(connection);
 		Instant aliveAfter = now.minus(settings.workerDeadAfter());
 		long claimable = singleLong(connection,
-				sql(CLAIMABLE_COUNT).prepare(connection).set("now", now).set("alive_after", aliveAfter));
+				sql(CLAIMABLE_COUNT).prepare(connection).bind("now", now).bind("alive_after", aliveAfter));
 		JobSummary oldestClaimable = firstSummary(
-				sql(OLDEST_CLAIMABLE).prepare(connection).set("now", now).set("alive_after", aliveAfter));
+				sql(OLDEST_CLAIMABLE).prepare(connection).bind("now", now).bind("alive_after", aliveAfter));
 		List<JobSummary> oldestRunning = summaries(
-				sql(OLDEST_RUNNING).prepare(connection).set("limit", settings.jobsListed()));
+				sql(OLDEST_RUNNING).prepare(connection).bind("limit", settings.jobsListed()));
 		StuckJobs stuck = stuck(connection, now.minus(settings.stuckAfter()), settings.jobsListed());
 		Map<String, Map<Integer, Long>> retriesByType = retriesByType(connection);
 		Map<Integer, Long> retries = new TreeMap<>();
@@ -238,7 +241,7 @@ public final class PostgresQueueInsights implements QueueInsights {
 	@Override
 	public Optional<JobSummary> oldestClaimable(Instant now, Instant workersAliveAfter) {
 		return Optional.ofNullable(this.database.read("find the oldest claimable job", (connection) -> firstSummary(
-				sql(OLDEST_CLAIMABLE).prepare(connection).set("now", now).set("alive_after", workersAliveAfter))));
+				sql(OLDEST_CLAIMABLE).prepare(connection).bind("now", now).bind("alive_after", workersAliveAfter))));
 	}
 
 	@Override
@@ -250,8 +253,8 @@ public final class PostgresQueueInsights implements QueueInsights {
 	public Optional<JobDetail> job(long id, int payloadPreviewChars) {
 		int preview = Math.max(0, payloadPreviewChars);
 		return this.database.readConsistent("read job " + id, (connection) -> {
-			try (PgSql.Statement select = sql(JOB).prepare(connection)) {
-				select.set("preview", Math.max(1, preview)).set("job_id", id);
+			try (SqlStatement select = sql(JOB).prepare(connection)) {
+				select.bind("preview", Math.max(1, preview)).bind("job_id", id);
 				try (ResultSet rows = select.executeQuery()) {
 					if (!rows.next()) {
 						return Optional.empty();
@@ -263,9 +266,10 @@ public final class PostgresQueueInsights implements QueueInsights {
 					Integer chainIndex = rows.getObject("chain_index", Integer.class);
 					int waitingFor = rows.getInt("waiting_for");
 					String policy = rows.getString("dependency_policy");
-					JobDetail detail = new JobDetail(job, PgSql.instant(rows, "lease_until"), rows.getString(15),
-							rows.getString(16), rows.getBoolean(17), TraceHeaders.traceParent(rows.getString(18)),
-							payload, result, attempts(connection, id), events(connection, id));
+					JobDetail detail = new JobDetail(job, PostgresDialect.INSTANCE.instant(rows, "lease_until"),
+							rows.getString(15), rows.getString(16), rows.getBoolean(17),
+							TraceHeaders.traceParent(rows.getString(18)), payload, result, attempts(connection, id),
+							events(connection, id));
 					return Optional
 						.of(detail.withLinks(links(connection, id, chainId, chainIndex, waitingFor, policy)));
 				}
@@ -276,20 +280,20 @@ public final class PostgresQueueInsights implements QueueInsights {
 	@Override
 	public JobPage jobs(JobQuery query) {
 		List<JobSummary> jobs = this.database.read("list jobs", (connection) -> {
-			PgSql.Statement select = sql(jobsStatement(query)).prepare(connection);
+			SqlStatement select = sql(jobsStatement(query)).prepare(connection);
 			if (query.status() != null) {
-				select.set("status", query.status().dbValue());
+				select.bind("status", query.status().dbValue());
 			}
 			if (query.type() != null) {
-				select.set("type", query.type());
+				select.bind("type", query.type());
 			}
 			if (query.errorCode() != null) {
-				select.set("error_code", query.errorCode());
+				select.bind("error_code", query.errorCode());
 			}
 			if (query.before() != null) {
-				select.set("before", query.before());
+				select.bind("before", query.before());
 			}
-			return summaries(select.set("limit", query.limit() + 1));
+			return summaries(select.bind("limit", query.limit() + 1));
 		});
 		if (jobs.size() <= query.limit()) {
 			return new JobPage(jobs, null);
@@ -313,18 +317,18 @@ public final class PostgresQueueInsights implements QueueInsights {
 		Instant start = Instant.ofEpochMilli(first * slotMillis);
 		Instant stop = Instant.ofEpochMilli(end * slotMillis);
 		this.database.read("count run outcomes over time", (connection) -> {
-			try (PgSql.Statement select = sql(OUTCOMES_SUCCEEDED).prepare(connection)
-				.set("slot", slotMillis)
-				.set("from", start)
-				.set("to", stop); ResultSet rows = select.executeQuery()) {
+			try (SqlStatement select = sql(OUTCOMES_SUCCEEDED).prepare(connection)
+				.bind("slot", slotMillis)
+				.bind("from", start)
+				.bind("to", stop); ResultSet rows = select.executeQuery()) {
 				while (rows.next()) {
 					addOutcome(counts, rows.getLong(1) - first, 0, rows.getLong(2));
 				}
 			}
-			try (PgSql.Statement select = sql(OUTCOMES_FAILED).prepare(connection)
-				.set("slot", slotMillis)
-				.set("from", start)
-				.set("to", stop); ResultSet rows = select.executeQuery()) {
+			try (SqlStatement select = sql(OUTCOMES_FAILED).prepare(connection)
+				.bind("slot", slotMillis)
+				.bind("from", start)
+				.bind("to", stop); ResultSet rows = select.executeQuery()) {
 				while (rows.next()) {
 					addOutcome(counts, rows.getLong(1) - first, rows.getBoolean(2) ? 1 : 2, rows.getLong(3));
 				}
@@ -394,7 +398,7 @@ public final class PostgresQueueInsights implements QueueInsights {
 
 	private Map<String, Map<JobStatus, Long>> counts(Connection connection) throws SQLException {
 		Map<String, Map<JobStatus, Long>> counts = new TreeMap<>();
-		try (PgSql.Statement select = sql(COUNTS).prepare(connection); ResultSet rows = select.executeQuery()) {
+		try (SqlStatement select = sql(COUNTS).prepare(connection); ResultSet rows = select.executeQuery()) {
 			while (rows.next()) {
 				counts.computeIfAbsent(rows.getString(1), (type) -> new EnumMap<>(JobStatus.class))
 					.put(JobStatus.fromDbValue(rows.getString(2)), rows.getLong(3));
@@ -405,16 +409,17 @@ public final class PostgresQueueInsights implements QueueInsights {
 
 	private StuckJobs stuck(Connection connection, Instant heartbeatBefore, int limit) throws SQLException {
 		long count = singleLong(connection,
-				sql(STUCK_COUNT).prepare(connection).set("heartbeat_before", heartbeatBefore));
+				sql(STUCK_COUNT).prepare(connection).bind("heartbeat_before", heartbeatBefore));
 		List<JobSummary> oldest = (count > 0)
-				? summaries(sql(STUCK).prepare(connection).set("heartbeat_before", heartbeatBefore).set("limit", limit))
+				? summaries(
+						sql(STUCK).prepare(connection).bind("heartbeat_before", heartbeatBefore).bind("limit", limit))
 				: List.of();
 		return new StuckJobs(count, oldest);
 	}
 
 	private Map<String, Map<Integer, Long>> retriesByType(Connection connection) throws SQLException {
 		Map<String, Map<Integer, Long>> retries = new TreeMap<>();
-		try (PgSql.Statement select = sql(RETRIES).prepare(connection); ResultSet rows = select.executeQuery()) {
+		try (SqlStatement select = sql(RETRIES).prepare(connection); ResultSet rows = select.executeQuery()) {
 			while (rows.next()) {
 				retries.computeIfAbsent(rows.getString(1), (type) -> new TreeMap<>())
 					.put(rows.getInt(2), rows.getLong(3));
@@ -426,7 +431,7 @@ public final class PostgresQueueInsights implements QueueInsights {
 	private ErrorSummary errors(Connection connection, int top) throws SQLException {
 		Map<String, long[]> totals = new HashMap<>();
 		Map<String, Map<String, Long>> byType = new HashMap<>();
-		try (PgSql.Statement select = sql(ERRORS).prepare(connection); ResultSet rows = select.executeQuery()) {
+		try (SqlStatement select = sql(ERRORS).prepare(connection); ResultSet rows = select.executeQuery()) {
 			while (rows.next()) {
 				String code = rows.getString(1);
 				long count = rows.getLong(4);
@@ -455,13 +460,13 @@ public final class PostgresQueueInsights implements QueueInsights {
 
 	private List<WorkerState> workers(Connection connection, Instant deadBefore) throws SQLException {
 		List<WorkerState> workers = new ArrayList<>();
-		try (PgSql.Statement select = sql(WORKERS).prepare(connection); ResultSet rows = select.executeQuery()) {
+		try (SqlStatement select = sql(WORKERS).prepare(connection); ResultSet rows = select.executeQuery()) {
 			while (rows.next()) {
 				String[] types = (String[]) rows.getArray(4).getArray();
-				Instant heartbeat = PgSql.instant(rows, 7);
+				Instant heartbeat = PostgresDialect.INSTANCE.instant(rows, 7);
 				workers.add(new WorkerState(rows.getString(1), rows.getString(2), rows.getLong(3),
-						Set.copyOf(new LinkedHashSet<>(Arrays.asList(types))), rows.getInt(5), PgSql.instant(rows, 6),
-						heartbeat, !heartbeat.isBefore(deadBefore)));
+						Set.copyOf(new LinkedHashSet<>(Arrays.asList(types))), rows.getInt(5),
+						PostgresDialect.INSTANCE.instant(rows, 6), heartbeat, !heartbeat.isBefore(deadBefore)));
 			}
 		}
 		workers.sort(Comparator.comparing(WorkerState::startedAt).thenComparing(WorkerState::workerId));
@@ -493,9 +498,9 @@ public final class PostgresQueueInsights implements QueueInsights {
 	private StorageState storage(Connection connection) throws SQLException {
 		Map<String, Object> tables = new LinkedHashMap<>();
 		long bytes = 0;
-		try (PgSql.Statement select = sql(TABLE_STATS).prepare(connection)) {
-			select.set("schema", this.tables.schema())
-				.setTexts("tables",
+		try (SqlStatement select = sql(TABLE_STATS).prepare(connection)) {
+			select.bind("schema", this.tables.schema())
+				.bindTexts("tables",
 						PostgresRetentionStore.TABLES.stream().map((table) -> this.tables.prefix() + table).toList());
 			try (ResultSet rows = select.executeQuery()) {
 				while (rows.next()) {
@@ -527,15 +532,15 @@ public final class PostgresQueueInsights implements QueueInsights {
 		List<JobSummary> steps = List.of();
 		long chainLength = 0;
 		if (chainId != null) {
-			steps = summaries(sql(CHAIN_STEPS).prepare(connection).set("chain_id", chainId).set("limit", limit));
-			chainLength = singleLong(connection, sql(CHAIN_LENGTH).prepare(connection).set("chain_id", chainId));
+			steps = summaries(sql(CHAIN_STEPS).prepare(connection).bind("chain_id", chainId).bind("limit", limit));
+			chainLength = singleLong(connection, sql(CHAIN_LENGTH).prepare(connection).bind("chain_id", chainId));
 		}
-		long waitsForCount = singleLong(connection, sql(WAITS_FOR_COUNT).prepare(connection).set("job_id", id));
+		long waitsForCount = singleLong(connection, sql(WAITS_FOR_COUNT).prepare(connection).bind("job_id", id));
 		List<JobSummary> waitsFor = (waitsForCount > 0)
-				? summaries(sql(WAITS_FOR).prepare(connection).set("job_id", id).set("limit", limit)) : List.of();
-		long waitedByCount = singleLong(connection, sql(WAITED_BY_COUNT).prepare(connection).set("job_id", id));
+				? summaries(sql(WAITS_FOR).prepare(connection).bind("job_id", id).bind("limit", limit)) : List.of();
+		long waitedByCount = singleLong(connection, sql(WAITED_BY_COUNT).prepare(connection).bind("job_id", id));
 		List<JobSummary> waitedBy = (waitedByCount > 0)
-				? summaries(sql(WAITED_BY).prepare(connection).set("job_id", id).set("limit", limit)) : List.of();
+				? summaries(sql(WAITED_BY).prepare(connection).bind("job_id", id).bind("limit", limit)) : List.of();
 		if (chainId == null && waitsForCount == 0 && waitedByCount == 0 && policy == null) {
 			return JobLinks.NONE;
 		}
@@ -546,13 +551,14 @@ public final class PostgresQueueInsights implements QueueInsights {
 
 	private List<Attempt> attempts(Connection connection, long id) throws SQLException {
 		List<Attempt> attempts = new ArrayList<>();
-		try (PgSql.Statement select = sql(ATTEMPTS).prepare(connection)) {
-			select.set("job_id", id);
+		try (SqlStatement select = sql(ATTEMPTS).prepare(connection)) {
+			select.bind("job_id", id);
 			try (ResultSet rows = select.executeQuery()) {
 				while (rows.next()) {
 					attempts.add(new Attempt(rows.getInt(1), rows.getInt(2), rows.getString(3),
-							PgSql.instant(rows, "started_at"), PgSql.instant(rows, "finished_at"), rows.getString(6),
-							rows.getString(7), rows.getString(8), rows.getString(9)));
+							PostgresDialect.INSTANCE.instant(rows, "started_at"),
+							PostgresDialect.INSTANCE.instant(rows, "finished_at"), rows.getString(6), rows.getString(7),
+							rows.getString(8), rows.getString(9)));
 				}
 			}
 		}
@@ -561,12 +567,12 @@ public final class PostgresQueueInsights implements QueueInsights {
 
 	private List<Event> events(Connection connection, long id) throws SQLException {
 		List<Event> events = new ArrayList<>();
-		try (PgSql.Statement select = sql(EVENTS).prepare(connection)) {
-			select.set("job_id", id).set("limit", JobDetail.MAX_EVENTS);
+		try (SqlStatement select = sql(EVENTS).prepare(connection)) {
+			select.bind("job_id", id).bind("limit", JobDetail.MAX_EVENTS);
 			try (ResultSet rows = select.executeQuery()) {
 				while (rows.next()) {
-					events.add(
-							new Event(PgSql.instant(rows, 1), rows.getString(2), rows.getString(3), rows.getString(4)));
+					events.add(new Event(PostgresDialect.INSTANCE.instant(rows, 1), rows.getString(2),
+							rows.getString(3), rows.getString(4)));
 				}
 			}
 		}
@@ -582,12 +588,12 @@ public final class PostgresQueueInsights implements QueueInsights {
 		return new Text(length, start, start != null && start.length() < length);
 	}
 
-	private static JobSummary firstSummary(PgSql.Statement select) throws SQLException {
+	private static JobSummary firstSummary(SqlStatement select) throws SQLException {
 		List<JobSummary> summaries = summaries(select);
 		return summaries.isEmpty() ? null : summaries.get(0);
 	}
 
-	private static List<JobSummary> summaries(PgSql.Statement select) throws SQLException {
+	private static List<JobSummary> summaries(SqlStatement select) throws SQLException {
 		List<JobSummary> summaries = new ArrayList<>();
 		try (select; ResultSet rows = select.executeQuery()) {
 			while (rows.next()) {
@@ -600,18 +606,19 @@ public final class PostgresQueueInsights implements QueueInsights {
 	private static JobSummary summary(ResultSet rows) throws SQLException {
 		return new JobSummary(rows.getLong("id"), rows.getString("type"),
 				JobStatus.fromDbValue(rows.getString("status")), rows.getInt("priority"), rows.getInt("attempts"),
-				rows.getInt("max_attempts"), PgSql.instant(rows, "created_at"), PgSql.instant(rows, "run_at"),
-				PgSql.instant(rows, "started_at"), PgSql.instant(rows, "finished_at"), rows.getString("worker_id"),
-				PgSql.instant(rows, "heartbeat_at"), rows.getString("error_code"));
+				rows.getInt("max_attempts"), PostgresDialect.INSTANCE.instant(rows, "created_at"),
+				PostgresDialect.INSTANCE.instant(rows, "run_at"), PostgresDialect.INSTANCE.instant(rows, "started_at"),
+				PostgresDialect.INSTANCE.instant(rows, "finished_at"), rows.getString("worker_id"),
+				PostgresDialect.INSTANCE.instant(rows, "heartbeat_at"), rows.getString("error_code"));
 	}
 
-	private static long singleLong(Connection connection, PgSql.Statement select) throws SQLException {
+	private static long singleLong(Connection connection, SqlStatement select) throws SQLException {
 		try (select; ResultSet rows = select.executeQuery()) {
 			return rows.next() ? rows.getLong(1) : 0;
 		}
 	}
 
-	private PgSql sql(String template) {
+	private Sql sql(String template) {
 		return this.tables.sql(template);
 	}
 

@@ -12,6 +12,9 @@ import java.util.Objects;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.store.RetentionStore;
 import dev.jobqueue.core.store.StorageStats;
+import dev.jobqueue.jdbc.Sql;
+import dev.jobqueue.jdbc.SqlStatement;
+import dev.jobqueue.jdbc.Tables;
 
 /**
  * The {@link RetentionStore} on PostgreSQL.
@@ -119,9 +122,9 @@ public final class PostgresRetentionStore implements RetentionStore {
 
 	private final PostgresDatabase database;
 
-	private final PostgresTables tables;
+	private final Tables tables;
 
-	public PostgresRetentionStore(PostgresDatabase database, PostgresTables tables) {
+	public PostgresRetentionStore(PostgresDatabase database, Tables tables) {
 		this.database = Objects.requireNonNull(database, "'database' must not be null");
 		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
 	}
@@ -129,11 +132,11 @@ public final class PostgresRetentionStore implements RetentionStore {
 	@Override
 	public boolean acquireLease(String task, String owner, Instant now, Instant until) {
 		return this.database.write("take the " + task + " lease", (connection) -> {
-			try (PgSql.Statement acquire = sql(ACQUIRE_LEASE).prepare(connection)) {
-				return acquire.set("task", task)
-					.set("owner", owner)
-					.set("until", until)
-					.set("now", now)
+			try (SqlStatement acquire = sql(ACQUIRE_LEASE).prepare(connection)) {
+				return acquire.bind("task", task)
+					.bind("owner", owner)
+					.bind("until", until)
+					.bind("now", now)
 					.executeUpdate() == 1;
 			}
 		});
@@ -142,8 +145,8 @@ public final class PostgresRetentionStore implements RetentionStore {
 	@Override
 	public void releaseLease(String task, String owner) {
 		this.database.write("release the " + task + " lease", (connection) -> {
-			try (PgSql.Statement release = sql(RELEASE_LEASE).prepare(connection)) {
-				return release.set("task", task).set("owner", owner).executeUpdate();
+			try (SqlStatement release = sql(RELEASE_LEASE).prepare(connection)) {
+				return release.bind("task", task).bind("owner", owner).executeUpdate();
 			}
 		});
 	}
@@ -151,8 +154,8 @@ public final class PostgresRetentionStore implements RetentionStore {
 	@Override
 	public int deleteSilentWorkers(Instant heartbeatBefore) {
 		return this.database.write("delete the rows of silent workers", (connection) -> {
-			try (PgSql.Statement delete = sql(DELETE_SILENT_WORKERS).prepare(connection)) {
-				return delete.set("heartbeat_before", heartbeatBefore).executeUpdate();
+			try (SqlStatement delete = sql(DELETE_SILENT_WORKERS).prepare(connection)) {
+				return delete.bind("heartbeat_before", heartbeatBefore).executeUpdate();
 			}
 		});
 	}
@@ -162,8 +165,8 @@ public final class PostgresRetentionStore implements RetentionStore {
 		requireFinal(status);
 		return this.database.read("list the types of " + status.dbValue() + " jobs", (connection) -> {
 			List<String> types = new ArrayList<>();
-			try (PgSql.Statement select = sql(FINISHED_TYPES).prepare(connection)) {
-				select.set("status", status.dbValue());
+			try (SqlStatement select = sql(FINISHED_TYPES).prepare(connection)) {
+				select.bind("status", status.dbValue());
 				try (ResultSet rows = select.executeQuery()) {
 					while (rows.next()) {
 						types.add(rows.getString(1));
@@ -179,11 +182,11 @@ public final class PostgresRetentionStore implements RetentionStore {
 		requireFinal(status);
 		Objects.requireNonNull(type, "'type' must not be null");
 		return this.database.write("delete expired " + status.dbValue() + " jobs", (connection) -> {
-			try (PgSql.Statement delete = sql(DELETE_FINISHED).prepare(connection)) {
-				return delete.set("status", status.dbValue())
-					.set("type", type)
-					.set("finished_before", finishedBefore)
-					.set("limit", limit)
+			try (SqlStatement delete = sql(DELETE_FINISHED).prepare(connection)) {
+				return delete.bind("status", status.dbValue())
+					.bind("type", type)
+					.bind("finished_before", finishedBefore)
+					.bind("limit", limit)
 					.executeUpdate();
 			}
 		});
@@ -196,11 +199,11 @@ public final class PostgresRetentionStore implements RetentionStore {
 			return 0;
 		}
 		return this.database.write("delete expired chains", (connection) -> {
-			try (PgSql.Statement delete = sql(DELETE_FINISHED_CHAINS).prepare(connection)) {
-				delete.set("succeeded_before", finishedBefore.get(JobStatus.SUCCEEDED))
-					.set("failed_before", finishedBefore.get(JobStatus.FAILED))
-					.set("cancelled_before", finishedBefore.get(JobStatus.CANCELLED))
-					.set("limit", limit);
+			try (SqlStatement delete = sql(DELETE_FINISHED_CHAINS).prepare(connection)) {
+				delete.bind("succeeded_before", finishedBefore.get(JobStatus.SUCCEEDED))
+					.bind("failed_before", finishedBefore.get(JobStatus.FAILED))
+					.bind("cancelled_before", finishedBefore.get(JobStatus.CANCELLED))
+					.bind("limit", limit);
 				try (ResultSet rows = delete.executeQuery()) {
 					return rows.next() ? rows.getInt(1) : 0;
 				}
@@ -219,9 +222,9 @@ public final class PostgresRetentionStore implements RetentionStore {
 
 	long tableBytes() {
 		return this.database.read("read the size of the queue's tables", (connection) -> {
-			try (PgSql.Statement select = sql(SIZES).prepare(connection)) {
-				select.set("schema", this.tables.schema())
-					.setTexts("tables", TABLES.stream().map((table) -> this.tables.prefix() + table).toList());
+			try (SqlStatement select = sql(SIZES).prepare(connection)) {
+				select.bind("schema", this.tables.schema())
+					.bindTexts("tables", TABLES.stream().map((table) -> this.tables.prefix() + table).toList());
 				try (ResultSet rows = select.executeQuery()) {
 					return rows.next() ? rows.getLong(1) : 0L;
 				}
@@ -278,7 +281,7 @@ public final class PostgresRetentionStore implements RetentionStore {
 		}
 	}
 
-	private PgSql sql(String template) {
+	private Sql sql(String template) {
 		return this.tables.sql(template);
 	}
 

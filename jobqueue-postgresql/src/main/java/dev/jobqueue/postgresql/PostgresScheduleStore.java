@@ -20,6 +20,9 @@ import dev.jobqueue.core.store.DueSchedule;
 import dev.jobqueue.core.store.ScheduleFiring;
 import dev.jobqueue.core.store.ScheduleStore;
 import dev.jobqueue.core.store.TickDecision;
+import dev.jobqueue.jdbc.Sql;
+import dev.jobqueue.jdbc.SqlStatement;
+import dev.jobqueue.jdbc.Tables;
 
 /**
  * The {@link ScheduleStore} on PostgreSQL, in the same database as the jobs: a schedule's
@@ -93,7 +96,7 @@ public final class PostgresScheduleStore implements ScheduleStore {
 
 	private final PostgresDatabase database;
 
-	private final PostgresTables tables;
+	private final Tables tables;
 
 	/**
 	 * @param jobs the job store on the same database, which inserts the scheduled jobs
@@ -120,18 +123,18 @@ public final class PostgresScheduleStore implements ScheduleStore {
 	private void declareOne(Connection connection, DeclaredSchedule schedule, String definedBy, Instant now)
 			throws SQLException {
 		Instant next;
-		try (PgSql.Statement select = sql(SELECT_DEFINITION).prepare(connection)) {
-			select.set("name", schedule.name());
+		try (SqlStatement select = sql(SELECT_DEFINITION).prepare(connection)) {
+			select.bind("name", schedule.name());
 			try (ResultSet rows = select.executeQuery()) {
 				if (!rows.next()) {
 					next = schedule.schedule().nextAfter(now);
 				}
 				else if (schedule.schedule().expression().equals(rows.getString(1))
 						&& schedule.zone().equals(rows.getString(2))) {
-					next = PgSql.instant(rows, 3);
+					next = PostgresDialect.INSTANCE.instant(rows, 3);
 				}
 				else {
-					Instant lastTick = PgSql.instant(rows, 4);
+					Instant lastTick = PostgresDialect.INSTANCE.instant(rows, 4);
 					Instant from = (lastTick != null && lastTick.isAfter(now)) ? lastTick : now;
 					next = schedule.schedule().nextAfter(from);
 					logger.info("Schedule '{}' changed from {} ({}) to {} ({}) by {}; next tick at {}", schedule.name(),
@@ -140,16 +143,16 @@ public final class PostgresScheduleStore implements ScheduleStore {
 				}
 			}
 		}
-		try (PgSql.Statement upsert = sql(UPSERT_SCHEDULE).prepare(connection)) {
-			upsert.set("name", schedule.name())
-				.set("type", schedule.type())
-				.set("expression", schedule.schedule().expression())
-				.set("zone", schedule.zone())
-				.set("misfire", schedule.misfire().name().toLowerCase(Locale.ROOT))
-				.set("payload", schedule.payload())
-				.set("next_run_at", next)
-				.set("defined_by", definedBy)
-				.set("now", now)
+		try (SqlStatement upsert = sql(UPSERT_SCHEDULE).prepare(connection)) {
+			upsert.bind("name", schedule.name())
+				.bind("type", schedule.type())
+				.bind("expression", schedule.schedule().expression())
+				.bind("zone", schedule.zone())
+				.bind("misfire", schedule.misfire().name().toLowerCase(Locale.ROOT))
+				.bind("payload", schedule.payload())
+				.bind("next_run_at", next)
+				.bind("defined_by", definedBy)
+				.bind("now", now)
 				.executeUpdate();
 		}
 	}
@@ -160,8 +163,8 @@ public final class PostgresScheduleStore implements ScheduleStore {
 			return 0;
 		}
 		return this.database.write("refresh " + names.size() + " schedule declaration(s)", (connection) -> {
-			try (PgSql.Statement refresh = sql(REFRESH).prepare(connection)) {
-				return refresh.set("now", now).setTexts("names", names).executeUpdate();
+			try (SqlStatement refresh = sql(REFRESH).prepare(connection)) {
+				return refresh.bind("now", now).bindTexts("names", names).executeUpdate();
 			}
 		});
 	}
@@ -172,10 +175,10 @@ public final class PostgresScheduleStore implements ScheduleStore {
 			return null;
 		}
 		return this.database.read("read the next schedule tick", (connection) -> {
-			try (PgSql.Statement select = sql(EARLIEST_DUE).prepare(connection)) {
-				select.setTexts("names", names);
+			try (SqlStatement select = sql(EARLIEST_DUE).prepare(connection)) {
+				select.bindTexts("names", names);
 				try (ResultSet rows = select.executeQuery()) {
-					return rows.next() ? PgSql.instant(rows, 1) : null;
+					return rows.next() ? PostgresDialect.INSTANCE.instant(rows, 1) : null;
 				}
 			}
 		});
@@ -205,13 +208,13 @@ public final class PostgresScheduleStore implements ScheduleStore {
 	private List<DueSchedule> selectDue(Connection connection, Collection<String> names, Instant now)
 			throws SQLException {
 		List<DueSchedule> due = new ArrayList<>();
-		try (PgSql.Statement select = sql(SELECT_DUE).prepare(connection)) {
-			select.setTexts("names", names).set("now", now);
+		try (SqlStatement select = sql(SELECT_DUE).prepare(connection)) {
+			select.bindTexts("names", names).bind("now", now);
 			try (ResultSet rows = select.executeQuery()) {
 				while (rows.next()) {
 					due.add(new DueSchedule(rows.getString(1), rows.getString(2), rows.getString(3), rows.getString(4),
-							misfire(rows.getString(5)), rows.getString(6), PgSql.instant(rows, 7),
-							PgSql.instant(rows, 8)));
+							misfire(rows.getString(5)), rows.getString(6), PostgresDialect.INSTANCE.instant(rows, 7),
+							PostgresDialect.INSTANCE.instant(rows, 8)));
 				}
 			}
 		}
@@ -221,32 +224,32 @@ public final class PostgresScheduleStore implements ScheduleStore {
 	private ScheduleFiring apply(Connection connection, DueSchedule schedule, TickDecision decision, Instant now)
 			throws SQLException {
 		if (decision.job() == null) {
-			try (PgSql.Statement skip = sql(ADVANCE_SKIPPED).prepare(connection)) {
-				skip.set("next_run_at", decision.nextRunAt())
-					.set("name", schedule.name())
-					.set("due_at", schedule.nextRunAt());
+			try (SqlStatement skip = sql(ADVANCE_SKIPPED).prepare(connection)) {
+				skip.bind("next_run_at", decision.nextRunAt())
+					.bind("name", schedule.name())
+					.bind("due_at", schedule.nextRunAt());
 				if (skip.executeUpdate() == 0) {
 					return null;
 				}
 			}
 			return new ScheduleFiring(schedule.name(), null, null, true, decision.nextRunAt());
 		}
-		try (PgSql.Statement advance = sql(ADVANCE_FIRED).prepare(connection)) {
-			advance.set("next_run_at", decision.nextRunAt())
-				.set("tick", decision.tick())
-				.set("now", now)
-				.set("name", schedule.name())
-				.set("due_at", schedule.nextRunAt());
+		try (SqlStatement advance = sql(ADVANCE_FIRED).prepare(connection)) {
+			advance.bind("next_run_at", decision.nextRunAt())
+				.bind("tick", decision.tick())
+				.bind("now", now)
+				.bind("name", schedule.name())
+				.bind("due_at", schedule.nextRunAt());
 			if (advance.executeUpdate() == 0) {
 				return null;
 			}
 		}
 		long jobId = this.jobs.insertJobs(connection, List.of(decision.job()), now).get(0);
-		try (PgSql.Statement event = sql(INSERT_EVENT).prepare(connection);
-				PgSql.Statement last = sql(SET_LAST_JOB).prepare(connection)) {
+		try (SqlStatement event = sql(INSERT_EVENT).prepare(connection);
+				SqlStatement last = sql(SET_LAST_JOB).prepare(connection)) {
 			PostgresJobStore.addEvent(event, jobId, now, "SCHEDULE_TICK", "scheduler", decision.detail());
 			event.executeBatch();
-			last.set("job_id", jobId).set("name", schedule.name()).executeUpdate();
+			last.bind("job_id", jobId).bind("name", schedule.name()).executeUpdate();
 		}
 		return new ScheduleFiring(schedule.name(), decision.tick(), jobId, decision.catchUp(), decision.nextRunAt());
 	}
@@ -255,16 +258,16 @@ public final class PostgresScheduleStore implements ScheduleStore {
 	public List<ScheduleInfo> schedules(Instant liveSince) {
 		return this.database.read("read schedules", (connection) -> {
 			List<ScheduleInfo> schedules = new ArrayList<>();
-			try (PgSql.Statement select = sql(SELECT_ALL).prepare(connection); ResultSet rows = select.executeQuery()) {
+			try (SqlStatement select = sql(SELECT_ALL).prepare(connection); ResultSet rows = select.executeQuery()) {
 				while (rows.next()) {
-					Instant declaredAt = PgSql.instant(rows, "declared_at");
+					Instant declaredAt = PostgresDialect.INSTANCE.instant(rows, "declared_at");
 					long lastJob = rows.getLong("last_job_id");
 					Long lastJobId = rows.wasNull() ? null : lastJob;
 					schedules.add(new ScheduleInfo(rows.getString("name"), rows.getString("type"),
 							rows.getString("expression"), rows.getString("zone"), misfire(rows.getString("misfire")),
-							PgSql.instant(rows, "next_run_at"), PgSql.instant(rows, "last_tick_at"), lastJobId,
-							declaredAt, rows.getString("defined_by"), !declaredAt.isBefore(liveSince),
-							rows.getBoolean("paused")));
+							PostgresDialect.INSTANCE.instant(rows, "next_run_at"),
+							PostgresDialect.INSTANCE.instant(rows, "last_tick_at"), lastJobId, declaredAt,
+							rows.getString("defined_by"), !declaredAt.isBefore(liveSince), rows.getBoolean("paused")));
 				}
 			}
 			return schedules;
@@ -275,7 +278,7 @@ public final class PostgresScheduleStore implements ScheduleStore {
 		return "skip".equals(value) ? Misfire.SKIP : Misfire.ONCE;
 	}
 
-	private PgSql sql(String template) {
+	private Sql sql(String template) {
 		return this.tables.sql(template);
 	}
 

@@ -17,6 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.jobqueue.JobQueueException;
+import dev.jobqueue.jdbc.Tables;
 
 /**
  * Brings the queue's schema up to date with a private Flyway: its own history table and
@@ -39,11 +40,11 @@ public final class PostgresSchema {
 
 	private final DataSource dataSource;
 
-	private final PostgresTables tables;
+	private final Tables tables;
 
 	private final String location;
 
-	public PostgresSchema(DataSource dataSource, PostgresTables tables, String location) {
+	public PostgresSchema(DataSource dataSource, Tables tables, String location) {
 		this.dataSource = Objects.requireNonNull(dataSource, "'dataSource' must not be null");
 		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
 		this.location = Objects.requireNonNull(location, "'location' must not be null");

@@ -4,6 +4,7 @@ import java.util.Objects;
 
 import dev.jobqueue.core.store.QueueSignals;
 import dev.jobqueue.core.store.QueueStorage;
+import dev.jobqueue.jdbc.Tables;
 
 /**
  * The queue on one PostgreSQL database: its job, schedule and retention stores and
@@ -14,7 +15,7 @@ public final class PostgresStorage implements QueueStorage, AutoCloseable {
 
 	private final PostgresDatabase database;
 
-	private final PostgresTables tables;
+	private final Tables tables;
 
 	private final PostgresSchema schema;
 
@@ -30,7 +31,7 @@ public final class PostgresStorage implements QueueStorage, AutoCloseable {
 
 	private final PostgresQueueInsights insights;
 
-	public PostgresStorage(PostgresDatabase database, PostgresTables tables) {
+	public PostgresStorage(PostgresDatabase database, Tables tables) {
 		this.database = Objects.requireNonNull(database, "'database' must not be null");
 		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
 		this.schema = new PostgresSchema(database.dataSource(), tables, database.location());
@@ -46,7 +47,7 @@ public final class PostgresStorage implements QueueStorage, AutoCloseable {
 		return this.database;
 	}
 
-	public PostgresTables tables() {
+	public Tables tables() {
 		return this.tables;
 	}
 

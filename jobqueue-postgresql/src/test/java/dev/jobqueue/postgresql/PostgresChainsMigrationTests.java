@@ -19,6 +19,7 @@ import dev.jobqueue.core.store.ClaimRequest;
 import dev.jobqueue.core.store.ClaimedJob;
 import dev.jobqueue.core.store.Completion;
 import dev.jobqueue.core.store.QueueInsights;
+import dev.jobqueue.jdbc.Tables;
 import dev.jobqueue.postgresql.testing.PostgresServer;
 import dev.jobqueue.postgresql.testing.PostgresTest;
 import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
@@ -51,7 +52,7 @@ class PostgresChainsMigrationTests {
 	}
 
 	/** The schema as the version before chains left it: migrations up to V3. */
-	private void migrateToV3(PostgresTables tables) {
+	private void migrateToV3(Tables tables) {
 		Flyway.configure(getClass().getClassLoader())
 			.dataSource(this.dataSource)
 			.schemas(tables.schema())
@@ -78,7 +79,7 @@ class PostgresChainsMigrationTests {
 
 	@Test
 	void aV3QueueWithJobsMigratesAndKeepsWorking() {
-		PostgresTables tables = new PostgresTables("queue", "jq_");
+		Tables tables = PostgresDialect.tables("queue", "jq_");
 		migrateToV3(tables);
 		execute("INSERT INTO queue.jq_jobs (id, type, status, payload, max_attempts, run_at, created_at, finished_at) "
 				+ "OVERRIDING SYSTEM VALUE VALUES "

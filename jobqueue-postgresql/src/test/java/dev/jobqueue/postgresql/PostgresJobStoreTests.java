@@ -252,7 +252,7 @@ class PostgresJobStoreTests {
 		this.db.execute("ALTER DATABASE " + this.db.name() + " SET default_transaction_read_only = on");
 		try (HikariDataSource readOnly = PostgresDataSources.create(this.db.url(), null, null, 1)) {
 			PostgresQueueInsights insights = new PostgresQueueInsights(new PostgresDatabase(readOnly, this.db.name()),
-					new PostgresTables(null, ""));
+					PostgresDialect.tables(null, ""));
 			assertThatExceptionOfType(JobQueueException.class).isThrownBy(insights::checkAvailable)
 				.withMessageContaining("the database is read-only");
 		}

@@ -18,6 +18,9 @@ import org.junit.jupiter.api.TestInstance;
 
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.store.QueueInsights.JobQuery;
+import dev.jobqueue.jdbc.Sql;
+import dev.jobqueue.jdbc.SqlStatement;
+import dev.jobqueue.jdbc.Tables;
 import dev.jobqueue.postgresql.testing.PostgresTest;
 import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
 
@@ -37,7 +40,7 @@ class PostgresQueryPlanTests {
 
 	private PostgresTestDatabase db;
 
-	private PostgresTables tables;
+	private Tables tables;
 
 	private final Instant now = Instant.parse("2030-01-10T00:00:00Z");
 
@@ -233,14 +236,14 @@ class PostgresQueryPlanTests {
 	 * {@code EXPLAIN ANALYZE} with a generic plan, in a transaction that is rolled back.
 	 */
 	private List<String> explain(String template, Map<String, Object> parameters) throws SQLException {
-		PgSql sql = this.tables.sql("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) " + template);
+		Sql sql = this.tables.sql("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) " + template);
 		try (Connection connection = this.db.dataSource().getConnection()) {
 			connection.setAutoCommit(false);
 			try (Statement settings = connection.createStatement()) {
 				settings.execute("SET LOCAL plan_cache_mode = force_generic_plan");
 			}
 			List<String> lines = new ArrayList<>();
-			try (PgSql.Statement explain = sql.prepare(connection)) {
+			try (SqlStatement explain = sql.prepare(connection)) {
 				for (Map.Entry<String, Object> parameter : parameters.entrySet()) {
 					bind(explain, parameter.getKey(), parameter.getValue());
 				}
@@ -261,33 +264,33 @@ class PostgresQueryPlanTests {
 	}
 
 	@SuppressWarnings("unchecked")
-	private static void bind(PgSql.Statement statement, String name, Object value) throws SQLException {
+	private static void bind(SqlStatement statement, String name, Object value) throws SQLException {
 		if (value instanceof String text) {
-			statement.set(name, text);
+			statement.bind(name, text);
 		}
 		else if (value instanceof Long number) {
-			statement.set(name, number.longValue());
+			statement.bind(name, number.longValue());
 		}
 		else if (value instanceof Integer number) {
-			statement.set(name, number.intValue());
+			statement.bind(name, number.intValue());
 		}
 		else if (value instanceof Instant instant) {
-			statement.set(name, instant);
+			statement.bind(name, instant);
 		}
 		else if (value instanceof Set<?> texts) {
-			statement.setTexts(name, (Set<String>) texts);
+			statement.bindTexts(name, (Set<String>) texts);
 		}
 		else if (value instanceof String[] texts) {
-			statement.setArray(name, "text", texts);
+			statement.bindArray(name, "text", texts);
 		}
 		else if (value instanceof Integer[] numbers) {
-			statement.setArray(name, "int4", numbers);
+			statement.bindArray(name, "int4", numbers);
 		}
 		else if (value instanceof Long[] numbers) {
-			statement.setArray(name, "int8", numbers);
+			statement.bindArray(name, "int8", numbers);
 		}
 		else if (value instanceof Boolean[] flags) {
-			statement.setArray(name, "bool", flags);
+			statement.bindArray(name, "bool", flags);
 		}
 	}
 

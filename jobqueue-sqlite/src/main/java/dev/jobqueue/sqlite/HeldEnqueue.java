@@ -10,14 +10,13 @@ import java.util.Objects;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import dev.jobqueue.core.store.NewJob;
+import dev.jobqueue.jdbc.CallerTransactions;
 
 /**
- * Enqueues inside a Spring transaction on another database, so the job runs only if that
- * transaction commits.
+ * Enqueues inside a caller's transaction on another database, so the job runs only if
+ * that transaction commits.
  *
  * <ol>
  * <li>In one queue transaction, the jobs are inserted as usual (dedup keys are checked,
@@ -84,23 +83,18 @@ final class HeldEnqueue {
 			afterCommit.run();
 			return ids;
 		}
-		TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-
-			@Override
-			public void afterCompletion(int status) {
-				if (status == STATUS_COMMITTED) {
-					release(held, afterCommit);
-				}
-				else if (status == STATUS_ROLLED_BACK) {
-					discard(held);
-				}
-				else {
-					logger.warn("The transaction that enqueued job(s) {} ended in an unknown state; they stay held "
-							+ "and do not run. Release them by hand if its work was committed (see the README, "
-							+ "\"Transactions\")", held);
-				}
+		database.callerTransactions().afterCompletion((outcome) -> {
+			if (outcome == CallerTransactions.Outcome.COMMITTED) {
+				release(held, afterCommit);
 			}
-
+			else if (outcome == CallerTransactions.Outcome.ROLLED_BACK) {
+				discard(held);
+			}
+			else {
+				logger.warn("The transaction that enqueued job(s) {} ended in an unknown state; they stay held "
+						+ "and do not run. Release them by hand if its work was committed (see the README, "
+						+ "\"Transactions\")", held);
+			}
 		});
 		return ids;
 	}

@@ -10,6 +10,10 @@ import java.util.List;
 
 import dev.jobqueue.core.store.LinkedJobs;
 import dev.jobqueue.core.store.NewJob;
+import dev.jobqueue.jdbc.JobEvents;
+import dev.jobqueue.jdbc.Sql;
+import dev.jobqueue.jdbc.SqlStatement;
+import dev.jobqueue.jdbc.Tables;
 
 /**
  * The two ways jobs go in: one row at a time with {@code RETURNING} when a dedup key may
@@ -39,17 +43,17 @@ final class JobInserts {
 			SELECT id FROM {jobs} WHERE dedup_key = :dedup_key AND status IN ('pending', 'running')
 			""";
 
-	private final NamedSql insertJob;
+	private final Sql insertJob;
 
-	private final NamedSql insertJobWithoutDedupKey;
+	private final Sql insertJobWithoutDedupKey;
 
-	private final NamedSql findUnfinishedByDedupKey;
+	private final Sql findUnfinishedByDedupKey;
 
 	private final JobEvents events;
 
 	private final SqliteLinks links;
 
-	JobInserts(TableNames tables, JobEvents events) {
+	JobInserts(Tables tables, JobEvents events) {
 		this.links = new SqliteLinks(tables, events);
 		this.insertJob = tables.sql(INSERT_JOB);
 		this.insertJobWithoutDedupKey = tables.sql(INSERT_JOB_WITHOUT_DEDUP_KEY);
@@ -79,8 +83,8 @@ final class JobInserts {
 			return insertWithoutDedupKeys(connection, jobs, now);
 		}
 		List<Long> ids = new ArrayList<>(jobs.size());
-		try (NamedStatement insert = this.insertJob.prepare(connection);
-				NamedStatement event = this.events.prepare(connection)) {
+		try (SqlStatement insert = this.insertJob.prepare(connection);
+				SqlStatement event = this.events.prepare(connection)) {
 			for (NewJob job : jobs) {
 				bindJob(insert, job, now).bind("dedup_key", job.dedupKey());
 				Long id = null;
@@ -110,8 +114,8 @@ final class JobInserts {
 	 */
 	private List<Long> insertWithoutDedupKeys(Connection connection, List<NewJob> jobs, Instant now)
 			throws SQLException {
-		try (NamedStatement insert = this.insertJobWithoutDedupKey.prepare(connection);
-				NamedStatement event = this.events.prepare(connection);
+		try (SqlStatement insert = this.insertJobWithoutDedupKey.prepare(connection);
+				SqlStatement event = this.events.prepare(connection);
 				Statement lastId = connection.createStatement()) {
 			for (NewJob job : jobs) {
 				bindJob(insert, job, now).addBatch();
@@ -132,7 +136,7 @@ final class JobInserts {
 		}
 	}
 
-	private static NamedStatement bindJob(NamedStatement insert, NewJob job, Instant now) throws SQLException {
+	private static SqlStatement bindJob(SqlStatement insert, NewJob job, Instant now) throws SQLException {
 		return insert.bind("type", job.type())
 			.bind("priority", job.priority())
 			.bind("payload", job.payload())
@@ -145,7 +149,7 @@ final class JobInserts {
 	}
 
 	private long existingByDedupKey(Connection connection, String dedupKey) throws SQLException {
-		try (NamedStatement select = this.findUnfinishedByDedupKey.prepare(connection)) {
+		try (SqlStatement select = this.findUnfinishedByDedupKey.prepare(connection)) {
 			try (ResultSet rows = select.bind("dedup_key", dedupKey).executeQuery()) {
 				if (rows.next()) {
 					return rows.getLong(1);

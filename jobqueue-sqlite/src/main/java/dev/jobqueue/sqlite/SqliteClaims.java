@@ -14,6 +14,10 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import dev.jobqueue.core.store.ClaimRequest;
 import dev.jobqueue.core.store.ClaimedJob;
+import dev.jobqueue.jdbc.JobEvents;
+import dev.jobqueue.jdbc.Sql;
+import dev.jobqueue.jdbc.SqlStatement;
+import dev.jobqueue.jdbc.Tables;
 
 /**
  * How jobs are claimed, inside a write transaction the caller holds. When no type has a
@@ -83,7 +87,7 @@ final class SqliteClaims {
 			VALUES (:job_id, :run, :attempt, :worker_id, :now)
 			""";
 
-	private final TableNames tables;
+	private final Tables tables;
 
 	private final JobEvents events;
 
@@ -91,19 +95,19 @@ final class SqliteClaims {
 	 * The claim statements by number of types: a list parameter's size is fixed when it
 	 * is parsed.
 	 */
-	private final Map<Integer, NamedSql> claimDue = new ConcurrentHashMap<>();
+	private final Map<Integer, Sql> claimDue = new ConcurrentHashMap<>();
 
-	private final Map<Integer, NamedSql> claimCandidates = new ConcurrentHashMap<>();
+	private final Map<Integer, Sql> claimCandidates = new ConcurrentHashMap<>();
 
-	private final NamedSql claimByIds;
+	private final Sql claimByIds;
 
-	private final NamedSql selectPausedTypeNames;
+	private final Sql selectPausedTypeNames;
 
-	private final NamedSql countRunningOfType;
+	private final Sql countRunningOfType;
 
-	private final NamedSql insertAttempt;
+	private final Sql insertAttempt;
 
-	SqliteClaims(TableNames tables, JobEvents events) {
+	SqliteClaims(Tables tables, JobEvents events) {
 		this.tables = tables;
 		this.events = events;
 		this.claimByIds = tables.sql(CLAIM_BY_IDS);
@@ -174,8 +178,8 @@ final class SqliteClaims {
 			.stream()
 			.map(Candidate::id)
 			.toList();
-		try (NamedStatement claim = this.claimByIds.prepare(connection)) {
-			bindClaimedBy(claim, request, now).bindJsonArray("ids", chosen);
+		try (SqlStatement claim = this.claimByIds.prepare(connection)) {
+			bindClaimedBy(claim, request, now).bind("ids", JsonArrays.of(chosen));
 			return readClaimed(claim);
 		}
 	}
@@ -183,7 +187,7 @@ final class SqliteClaims {
 	private List<ClaimedJob> claimDue(Connection connection, ClaimRequest request, boolean attemptLeft, Instant now)
 			throws SQLException {
 		Set<String> types = request.unlimitedTypes();
-		try (NamedStatement claim = claimDueStatement(types.size(), attemptLeft).prepare(connection)) {
+		try (SqlStatement claim = claimDueStatement(types.size(), attemptLeft).prepare(connection)) {
 			bindClaimedBy(claim, request, now).bindEach("types", types).bind("limit", request.limit());
 			return readClaimed(claim);
 		}
@@ -193,16 +197,16 @@ final class SqliteClaims {
 	 * The part both claim statements share: worker, claim time, lease and the types that
 	 * must not run twice.
 	 */
-	private static NamedStatement bindClaimedBy(NamedStatement claim, ClaimRequest request, Instant now)
+	private static SqlStatement bindClaimedBy(SqlStatement claim, ClaimRequest request, Instant now)
 			throws SQLException {
 		return claim.bind("worker_id", request.workerId())
 			.bind("now", now)
 			.bind("lease_until", request.leaseUntil())
-			.bindJsonArray("not_repeatable", request.notRepeatableTypes());
+			.bind("not_repeatable", JsonArrays.of(request.notRepeatableTypes()));
 	}
 
 	/** The single-statement claim for {@code typeCount} types. */
-	NamedSql claimDueStatement(int typeCount) {
+	Sql claimDueStatement(int typeCount) {
 		return claimDueStatement(typeCount, false);
 	}
 
@@ -210,12 +214,12 @@ final class SqliteClaims {
 	 * The single-statement claim for {@code typeCount} types; with {@code attemptLeft}
 	 * only of jobs that have an attempt left after this claim.
 	 */
-	NamedSql claimDueStatement(int typeCount, boolean attemptLeft) {
+	Sql claimDueStatement(int typeCount, boolean attemptLeft) {
 		return this.claimDue.computeIfAbsent(key(typeCount, attemptLeft),
 				(key) -> parseForTypes(CLAIM_DUE, typeCount, attemptLeft));
 	}
 
-	private NamedSql claimCandidatesStatement(int typeCount, boolean attemptLeft) {
+	private Sql claimCandidatesStatement(int typeCount, boolean attemptLeft) {
 		return this.claimCandidates.computeIfAbsent(key(typeCount, attemptLeft),
 				(key) -> parseForTypes(CLAIM_CANDIDATES, typeCount, attemptLeft));
 	}
@@ -229,14 +233,14 @@ final class SqliteClaims {
 	 * pending jobs. The attempts filter is checked on the rows the index yields in claim
 	 * order, so it keeps the early stop of {@code LIMIT}.
 	 */
-	private NamedSql parseForTypes(String template, int typeCount, boolean attemptLeft) {
+	private Sql parseForTypes(String template, int typeCount, boolean attemptLeft) {
 		String index = (typeCount == 1) ? "{p}jobs_claim_type_idx" : "{p}jobs_claim_idx";
 		String filter = attemptLeft ? "AND attempts + 1 < max_attempts" : "";
 		return this.tables.sql(template.replace("{claim_index}", index).replace("{attempt_left}", filter),
 				Map.of("types", typeCount));
 	}
 
-	private static List<ClaimedJob> readClaimed(NamedStatement claim) throws SQLException {
+	private static List<ClaimedJob> readClaimed(SqlStatement claim) throws SQLException {
 		List<ClaimedJob> claimed = new ArrayList<>();
 		try (ResultSet rows = claim.executeQuery()) {
 			while (rows.next()) {
@@ -252,7 +256,7 @@ final class SqliteClaims {
 
 	private Set<String> pausedTypeNames(Connection connection) throws SQLException {
 		Set<String> paused = new HashSet<>();
-		try (NamedStatement select = this.selectPausedTypeNames.prepare(connection);
+		try (SqlStatement select = this.selectPausedTypeNames.prepare(connection);
 				ResultSet rows = select.executeQuery()) {
 			while (rows.next()) {
 				paused.add(rows.getString(1));
@@ -262,14 +266,14 @@ final class SqliteClaims {
 	}
 
 	private int runningOfType(Connection connection, String type) throws SQLException {
-		try (NamedStatement count = this.countRunningOfType.prepare(connection)) {
+		try (SqlStatement count = this.countRunningOfType.prepare(connection)) {
 			return (int) count.bind("type", type).queryLong();
 		}
 	}
 
 	private void selectCandidates(Connection connection, List<Candidate> candidates, Set<String> types, int limit,
 			boolean attemptLeft, Instant now) throws SQLException {
-		try (NamedStatement select = claimCandidatesStatement(types.size(), attemptLeft).prepare(connection)) {
+		try (SqlStatement select = claimCandidatesStatement(types.size(), attemptLeft).prepare(connection)) {
 			select.bindEach("types", types).bind("now", now).bind("limit", limit);
 			try (ResultSet rows = select.executeQuery()) {
 				while (rows.next()) {
@@ -284,8 +288,8 @@ final class SqliteClaims {
 		if (claimed.isEmpty()) {
 			return;
 		}
-		try (NamedStatement attempt = this.insertAttempt.prepare(connection);
-				NamedStatement event = this.events.prepare(connection)) {
+		try (SqlStatement attempt = this.insertAttempt.prepare(connection);
+				SqlStatement event = this.events.prepare(connection)) {
 			for (ClaimedJob job : claimed) {
 				attempt.bind("job_id", job.id())
 					.bind("run", job.run())

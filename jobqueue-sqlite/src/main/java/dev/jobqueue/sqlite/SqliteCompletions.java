@@ -10,6 +10,10 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.jobqueue.core.store.Completion;
+import dev.jobqueue.jdbc.JobEvents;
+import dev.jobqueue.jdbc.Sql;
+import dev.jobqueue.jdbc.SqlStatement;
+import dev.jobqueue.jdbc.Tables;
 
 /**
  * Writes run outcomes inside a write transaction the caller holds: the job's new state,
@@ -62,21 +66,21 @@ final class SqliteCompletions {
 			WHERE job_id = :job_id AND run = :run
 			""";
 
-	private final NamedSql markSucceeded;
+	private final Sql markSucceeded;
 
-	private final NamedSql markFailed;
+	private final Sql markFailed;
 
-	private final NamedSql markCancelled;
+	private final Sql markCancelled;
 
-	private final NamedSql markPendingAgain;
+	private final Sql markPendingAgain;
 
-	private final NamedSql finishAttempt;
+	private final Sql finishAttempt;
 
 	private final JobEvents events;
 
 	private final SqliteLinks links;
 
-	SqliteCompletions(TableNames tables, JobEvents events) {
+	SqliteCompletions(Tables tables, JobEvents events) {
 		this.links = new SqliteLinks(tables, events);
 		this.markSucceeded = tables.sql(MARK_SUCCEEDED);
 		this.markFailed = tables.sql(MARK_FAILED);
@@ -105,7 +109,7 @@ final class SqliteCompletions {
 			}
 		}
 		if (!successes.isEmpty()) {
-			try (NamedStatement succeed = this.markSucceeded.prepare(connection)) {
+			try (SqlStatement succeed = this.markSucceeded.prepare(connection)) {
 				for (int i : successes) {
 					Completion completion = completions.get(i);
 					succeed.bind("result", completion.result())
@@ -122,8 +126,8 @@ final class SqliteCompletions {
 				}
 			}
 		}
-		try (NamedStatement attempt = prepareFinishAttempt(connection);
-				NamedStatement event = this.events.prepare(connection)) {
+		try (SqlStatement attempt = prepareFinishAttempt(connection);
+				SqlStatement event = this.events.prepare(connection)) {
 			for (int i = 0; i < completions.size(); i++) {
 				if (applied[i]) {
 					recordOutcome(attempt, event, completions.get(i), statuses[i], workerId, now);
@@ -160,12 +164,12 @@ final class SqliteCompletions {
 	 * @return the job's new status, or {@code null} if the run no longer holds the job
 	 */
 	private String markOther(Connection connection, Completion completion, Instant now) throws SQLException {
-		NamedSql statement = switch (completion.kind()) {
+		Sql statement = switch (completion.kind()) {
 			case FAILED -> this.markFailed;
 			case CANCELLED -> this.markCancelled;
 			default -> this.markPendingAgain;
 		};
-		try (NamedStatement mark = statement.prepare(connection)) {
+		try (SqlStatement mark = statement.prepare(connection)) {
 			mark.bind("now", now).bind("job_id", completion.jobId()).bind("run", completion.run());
 			if (completion.kind() == Completion.Kind.FAILED) {
 				mark.bind("error_code", completion.errorCode()).bind("error_detail", completion.errorDetail());
@@ -181,8 +185,8 @@ final class SqliteCompletions {
 		}
 	}
 
-	private static void recordOutcome(NamedStatement attempt, NamedStatement event, Completion completion,
-			String status, String workerId, Instant now) throws SQLException {
+	private static void recordOutcome(SqlStatement attempt, SqlStatement event, Completion completion, String status,
+			String workerId, Instant now) throws SQLException {
 		String outcome = switch (completion.kind()) {
 			case SUCCEEDED -> "SUCCEEDED";
 			case RETRY, FAILED -> "FAILED";
@@ -225,12 +229,12 @@ final class SqliteCompletions {
 	 * A statement to {@link #finishAttempt} attempts with; the caller runs the batch and
 	 * closes it.
 	 */
-	NamedStatement prepareFinishAttempt(Connection connection) throws SQLException {
+	SqlStatement prepareFinishAttempt(Connection connection) throws SQLException {
 		return this.finishAttempt.prepare(connection);
 	}
 
 	/** Adds the end of a run's attempt to the batch of {@code attempt}. */
-	static void finishAttempt(NamedStatement attempt, long jobId, int run, String outcome, String errorCode,
+	static void finishAttempt(SqlStatement attempt, long jobId, int run, String outcome, String errorCode,
 			String errorDetail, String errorTrace, Instant now) throws SQLException {
 		attempt.bind("now", now)
 			.bind("outcome", outcome)

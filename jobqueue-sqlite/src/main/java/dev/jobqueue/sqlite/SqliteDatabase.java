@@ -10,8 +10,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Consumer;
 import java.util.concurrent.locks.ReentrantLock;
 
 import javax.sql.DataSource;
@@ -19,11 +17,11 @@ import javax.sql.DataSource;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.pool.ProxyConnection;
 import org.sqlite.SQLiteConnection;
-import org.springframework.jdbc.datasource.DataSourceUtils;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import dev.jobqueue.JobQueueException;
+import dev.jobqueue.jdbc.CallerTransactions;
+import dev.jobqueue.jdbc.JdbcDatabase;
+import dev.jobqueue.jdbc.SqlWork;
 
 /**
  * Runs the queue's transactions against one SQLite database.
@@ -40,18 +38,14 @@ import dev.jobqueue.JobQueueException;
  * fighting over SQLite's single write lock.</li>
  * <li>A write that still finds the database busy after {@code busy_timeout} is tried
  * again until {@code lockWait} has passed; only then does the caller see an error. Each
- * such retry is counted.</li>
+ * such retry is counted ({@link #retries()}).</li>
  * <li>Before each transaction, the database file is checked to still be the one the queue
  * first opened (same file key, on Linux device and inode). An open SQLite connection to a
  * file that was deleted or replaced goes on working on the old inode, where no other
  * process sees the jobs; the queue fails loudly instead.</li>
  * </ul>
  */
-public final class SqliteDatabase {
-
-	private final DataSource dataSource;
-
-	private final String location;
+public final class SqliteDatabase extends JdbcDatabase {
 
 	private final Duration lockWait;
 
@@ -66,8 +60,6 @@ public final class SqliteDatabase {
 	 */
 	private final ReentrantLock checkpointLock = new ReentrantLock();
 
-	private final LongAdder busyRetries = new LongAdder();
-
 	/**
 	 * The file and its key as first seen; {@link #NO_FILE} when there is nothing to
 	 * check.
@@ -81,18 +73,17 @@ public final class SqliteDatabase {
 	private volatile WalCheckpointer checkpointer;
 
 	public SqliteDatabase(DataSource dataSource, String location, Duration lockWait) {
-		this.dataSource = Objects.requireNonNull(dataSource, "'dataSource' must not be null");
-		this.location = Objects.requireNonNull(location, "'location' must not be null");
+		this(dataSource, location, lockWait, CallerTransactions.NONE);
+	}
+
+	/**
+	 * @param callerTransactions the application's transactions, which writes on a shared
+	 * DataSource join
+	 */
+	public SqliteDatabase(DataSource dataSource, String location, Duration lockWait,
+			CallerTransactions callerTransactions) {
+		super(dataSource, location, callerTransactions);
 		this.lockWait = Objects.requireNonNull(lockWait, "'lockWait' must not be null");
-	}
-
-	public DataSource dataSource() {
-		return this.dataSource;
-	}
-
-	/** Where the database is, for messages. */
-	public String location() {
-		return this.location;
 	}
 
 	/**
@@ -100,40 +91,66 @@ public final class SqliteDatabase {
 	 * tried again.
 	 */
 	public long busyRetries() {
-		return this.busyRetries.sum();
+		return retries();
 	}
 
-	/** Runs {@code work} in its own {@code BEGIN IMMEDIATE} transaction. */
-	public <T> T write(String action, SqlWork<T> work) {
-		long deadline = System.nanoTime() + this.lockWait.toNanos();
-		long pause = 5;
-		while (true) {
-			this.writeLock.lock();
-			try {
-				T result;
-				boolean checkpointerBehind;
-				try (Connection connection = this.dataSource.getConnection()) {
-					checkFile(connection, action);
-					result = inTransaction(connection, work);
-					checkpointerBehind = committed();
-				}
-				if (checkpointerBehind) {
-					this.checkpointer.catchUp();
-				}
-				return result;
+	@Override
+	protected <T> T writeOnce(String action, SqlWork<T> work) throws SQLException {
+		this.writeLock.lock();
+		try {
+			T result = super.writeOnce(action, work);
+			if (committed()) {
+				this.checkpointer.catchUp();
 			}
-			catch (SQLException ex) {
-				if (!SqliteErrors.isBusy(ex) || System.nanoTime() > deadline) {
-					throw SqliteErrors.translate(ex, action, this.location);
-				}
-				this.busyRetries.increment();
-			}
-			finally {
-				this.writeLock.unlock();
-			}
-			pause(pause);
-			pause = Math.min(pause * 2, 200);
+			return result;
 		}
+		finally {
+			this.writeLock.unlock();
+		}
+	}
+
+	@Override
+	protected boolean isWorthRetrying(SQLException ex, int attempt, long elapsedNanos) {
+		return SqliteErrors.isBusy(ex) && elapsedNanos < this.lockWait.toNanos();
+	}
+
+	@Override
+	protected void pauseBeforeRetry(int attempt) {
+		pause(Math.min(5L << Math.min(attempt - 1, 6), 200));
+	}
+
+	@Override
+	protected void beforeWrite(Connection connection, String action) throws SQLException {
+		checkFile(connection, action);
+	}
+
+	@Override
+	protected void beforeRead(Connection connection, String action) throws SQLException {
+		checkFile(connection, action);
+	}
+
+	@Override
+	protected void committedInCallerTransaction() {
+		committed();
+	}
+
+	@Override
+	protected JobQueueException translate(SQLException ex, String action) {
+		return SqliteErrors.translate(ex, action, location());
+	}
+
+	/**
+	 * A lock conflict in the caller's transaction cannot be cured by the queue (the
+	 * transaction is the caller's): it becomes the caller's transient lock failure, with
+	 * a message that says why.
+	 */
+	@Override
+	protected RuntimeException translateInCallerTransaction(SQLException ex, String action) {
+		if (!SqliteErrors.isBusy(ex)) {
+			return translate(ex, action);
+		}
+		return callerTransactions().lockConflict(SqliteErrors.inCallerTransaction(ex, action, location()), ex,
+				SqliteErrors.isBusySnapshot(ex));
 	}
 
 	/**
@@ -145,87 +162,16 @@ public final class SqliteDatabase {
 	public <T> T writeOutsideTransaction(String action, SqlWork<T> work) {
 		this.writeLock.lock();
 		this.checkpointLock.lock();
-		try (Connection connection = this.dataSource.getConnection()) {
+		try (Connection connection = dataSource().getConnection()) {
 			StatementCache.clear(connection);
 			return work.run(connection);
 		}
 		catch (SQLException ex) {
-			throw SqliteErrors.translate(ex, action, this.location);
+			throw translate(ex, action);
 		}
 		finally {
 			this.checkpointLock.unlock();
 			this.writeLock.unlock();
-		}
-	}
-
-	/**
-	 * Runs {@code work} in the caller's Spring transaction when one is active on this
-	 * DataSource, else in its own transaction. In the caller's transaction, a lock
-	 * conflict is the caller's to resolve: it surfaces as one of Spring's transient
-	 * {@link org.springframework.dao.PessimisticLockingFailureException}s that say to
-	 * retry the transaction, not as a queue error.
-	 * @param afterCommit run once the work is committed
-	 */
-	public <T> T writeJoiningTransaction(String action, SqlWork<T> work, Runnable afterCommit) {
-		return writeJoiningTransaction(action, work, (result) -> afterCommit.run());
-	}
-
-	/**
-	 * Like {@link #writeJoiningTransaction(String, SqlWork, Runnable)}, with the
-	 * committed result handed to {@code afterCommit}.
-	 */
-	public <T> T writeJoiningTransaction(String action, SqlWork<T> work, Consumer<? super T> afterCommit) {
-		if (joinsCallerTransaction()) {
-			Connection connection = DataSourceUtils.getConnection(this.dataSource);
-			try {
-				if (DataSourceUtils.isConnectionTransactional(connection, this.dataSource)) {
-					T result = work.run(connection);
-					registerAfterCommit(() -> {
-						committed();
-						afterCommit.accept(result);
-					});
-					return result;
-				}
-			}
-			catch (SQLException ex) {
-				throw SqliteErrors.translateInCallerTransaction(ex, action, this.location);
-			}
-			finally {
-				DataSourceUtils.releaseConnection(connection, this.dataSource);
-			}
-		}
-		T result = write(action, work);
-		afterCommit.accept(result);
-		return result;
-	}
-
-	/**
-	 * Whether the calling thread is in a Spring transaction on this database, which queue
-	 * writes then join.
-	 */
-	public boolean joinsCallerTransaction() {
-		return TransactionSynchronizationManager.isActualTransactionActive()
-				&& TransactionSynchronizationManager.getResource(this.dataSource) != null;
-	}
-
-	/**
-	 * Whether the calling thread is in a Spring transaction that this database cannot
-	 * join (one on another database) and that accepts callbacks on its completion.
-	 */
-	public boolean inOtherTransaction() {
-		return TransactionSynchronizationManager.isActualTransactionActive()
-				&& TransactionSynchronizationManager.isSynchronizationActive()
-				&& TransactionSynchronizationManager.getResource(this.dataSource) == null;
-	}
-
-	/** Runs read-only {@code work} on an auto-commit connection. */
-	public <T> T read(String action, SqlWork<T> work) {
-		try (Connection connection = this.dataSource.getConnection()) {
-			checkFile(connection, action);
-			return work.run(connection);
-		}
-		catch (SQLException ex) {
-			throw SqliteErrors.translate(ex, action, this.location);
 		}
 	}
 
@@ -238,8 +184,7 @@ public final class SqliteDatabase {
 		if (known == null) {
 			known = identify(connection);
 			if (known.file() != null && !autoCheckpoints(connection)) {
-				this.checkpointer = new WalCheckpointer(this.dataSource, this.location, this.writeLock,
-						this.checkpointLock);
+				this.checkpointer = new WalCheckpointer(dataSource(), location(), this.writeLock, this.checkpointLock);
 			}
 			this.identity = known;
 		}
@@ -251,7 +196,7 @@ public final class SqliteDatabase {
 			key = Files.readAttributes(known.file(), BasicFileAttributes.class).fileKey();
 		}
 		catch (NoSuchFileException ex) {
-			throw new JobQueueException("Could not " + action + " (database " + this.location + "): the database file "
+			throw new JobQueueException("Could not " + action + " (database " + location() + "): the database file "
 					+ known.file() + " was deleted or moved while the application ran. The queue's open connections "
 					+ "would go on writing to the old file, where no other process sees the jobs, so it writes nothing "
 					+ "instead. Move the file back to resume, or restore it and restart the application.");
@@ -260,7 +205,7 @@ public final class SqliteDatabase {
 			return;
 		}
 		if (!known.key().equals(key)) {
-			throw new JobQueueException("Could not " + action + " (database " + this.location + "): the database file "
+			throw new JobQueueException("Could not " + action + " (database " + location() + "): the database file "
 					+ known.file() + " was replaced by another file while the application ran; the queue's open "
 					+ "connections still point at the old one, so it writes nothing. Restart the application to use "
 					+ "the file now at that path.");
@@ -312,7 +257,8 @@ public final class SqliteDatabase {
 	private record FileIdentity(Path file, Object key) {
 	}
 
-	private <T> T inTransaction(Connection connection, SqlWork<T> work) throws SQLException {
+	@Override
+	protected <T> T inTransaction(Connection connection, SqlWork<T> work) throws SQLException {
 		boolean open = false;
 		try (Statement statement = connection.createStatement()) {
 			statement.execute("BEGIN IMMEDIATE");
@@ -378,25 +324,14 @@ public final class SqliteDatabase {
 			// Not a SQLite connection underneath, or closed already.
 		}
 		try {
-			if (this.dataSource.isWrapperFor(HikariDataSource.class)) {
+			if (dataSource().isWrapperFor(HikariDataSource.class)) {
 				Connection pooled = (connection instanceof ProxyConnection) ? connection
 						: connection.unwrap(ProxyConnection.class);
-				this.dataSource.unwrap(HikariDataSource.class).evictConnection(pooled);
+				dataSource().unwrap(HikariDataSource.class).evictConnection(pooled);
 			}
 		}
 		catch (SQLException | RuntimeException ex) {
 			// The pool finds the closed connection when it next validates it.
-		}
-	}
-
-	private static void registerAfterCommit(Runnable afterCommit) {
-		if (TransactionSynchronizationManager.isSynchronizationActive()) {
-			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-				@Override
-				public void afterCommit() {
-					afterCommit.run();
-				}
-			});
 		}
 	}
 

@@ -8,8 +8,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.sql.SQLException;
 
-import org.springframework.dao.CannotAcquireLockException;
-import org.springframework.dao.PessimisticLockingFailureException;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
 
@@ -98,28 +96,24 @@ final class SqliteErrors {
 	}
 
 	/**
-	 * Translates a failure of queue work that ran in the caller's transaction. A lock
-	 * conflict there cannot be cured by the queue (the transaction is the caller's), so
-	 * it becomes one of Spring's transient pessimistic-locking exceptions, which retry
-	 * support recognises, with a message that says why.
+	 * What a lock conflict met by queue work in the caller's transaction means: the queue
+	 * cannot cure it (the transaction is the caller's), so the message says why and what
+	 * the caller does.
 	 */
-	static RuntimeException translateInCallerTransaction(SQLException ex, String action, String location) {
-		if (!isBusy(ex)) {
-			return translate(ex, action, location);
-		}
+	static String inCallerTransaction(SQLException ex, String action, String location) {
 		String what = "Could not " + action + " in the caller's transaction (database " + location + "): ";
 		if (isBusySnapshot(ex)) {
-			return new PessimisticLockingFailureException(what + "another connection wrote to the database after "
+			return what + "another connection wrote to the database after "
 					+ "this transaction began reading it, and SQLite cannot let a transaction that read an older "
 					+ "state write (SQLITE_BUSY_SNAPSHOT; waiting longer does not help). Nothing was written: retry the "
 					+ "transaction, which then reads the current state. The transaction began DEFERRED; set the "
 					+ "driver property transaction_mode=IMMEDIATE on the DataSource (for example "
 					+ "spring.datasource.hikari.data-source-properties.transaction_mode=IMMEDIATE) so transactions "
-					+ "take the write lock when they begin and this cannot happen.", ex);
+					+ "take the write lock when they begin and this cannot happen.";
 		}
-		return new CannotAcquireLockException(what + "the database stayed locked by another connection or process "
+		return what + "the database stayed locked by another connection or process "
 				+ "longer than busy_timeout. Nothing was written: retry the transaction, and look for a process "
-				+ "holding a long write transaction on the file.", ex);
+				+ "holding a long write transaction on the file.";
 	}
 
 	static boolean isBusySnapshot(SQLException ex) {

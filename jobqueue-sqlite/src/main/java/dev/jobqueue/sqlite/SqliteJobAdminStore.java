@@ -17,6 +17,11 @@ import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.PausedType;
 import dev.jobqueue.core.store.JobAdminStore;
+import dev.jobqueue.jdbc.Columns;
+import dev.jobqueue.jdbc.JobEvents;
+import dev.jobqueue.jdbc.Sql;
+import dev.jobqueue.jdbc.SqlStatement;
+import dev.jobqueue.jdbc.Tables;
 
 /**
  * The {@link JobAdminStore} on SQLite: cancel, retry and read single jobs, pause and
@@ -87,29 +92,29 @@ public final class SqliteJobAdminStore implements JobAdminStore {
 
 	private final JobEvents events;
 
-	private final NamedSql cancelPending;
+	private final Sql cancelPending;
 
-	private final NamedSql requestCancelRunning;
+	private final Sql requestCancelRunning;
 
-	private final NamedSql retryFinished;
+	private final Sql retryFinished;
 
-	private final NamedSql selectJob;
+	private final Sql selectJob;
 
-	private final NamedSql selectChain;
+	private final Sql selectChain;
 
-	private final NamedSql cancelChainUnstarted;
+	private final Sql cancelChainUnstarted;
 
-	private final NamedSql cancelChainRunning;
+	private final Sql cancelChainRunning;
 
 	private final SqliteLinks links;
 
-	private final NamedSql insertPausedType;
+	private final Sql insertPausedType;
 
-	private final NamedSql deletePausedType;
+	private final Sql deletePausedType;
 
-	private final NamedSql selectPausedTypes;
+	private final Sql selectPausedTypes;
 
-	public SqliteJobAdminStore(SqliteDatabase database, TableNames tables) {
+	public SqliteJobAdminStore(SqliteDatabase database, Tables tables) {
 		this.database = Objects.requireNonNull(database, "'database' must not be null");
 		Objects.requireNonNull(tables, "'tables' must not be null");
 		this.events = new JobEvents(tables);
@@ -135,15 +140,15 @@ public final class SqliteJobAdminStore implements JobAdminStore {
 	@Override
 	public boolean cancel(long id, Instant now, Runnable afterCommit) {
 		return this.database.writeJoiningTransaction("cancel job " + id, (connection) -> {
-			try (NamedStatement cancel = this.cancelPending.prepare(connection);
-					NamedStatement event = this.events.prepare(connection)) {
+			try (SqlStatement cancel = this.cancelPending.prepare(connection);
+					SqlStatement event = this.events.prepare(connection)) {
 				if (cancel.bind("now", now).bind("job_id", id).executeUpdate() == 1) {
 					JobEvents.add(event, id, now, "CANCELLED", "api", "cancelled before it ran");
 					event.executeBatch();
 					this.links.settle(connection, Map.of(id, "cancelled"), "api", now);
 					return true;
 				}
-				try (NamedStatement request = this.requestCancelRunning.prepare(connection)) {
+				try (SqlStatement request = this.requestCancelRunning.prepare(connection)) {
 					if (request.bind("job_id", id).executeUpdate() == 1) {
 						JobEvents.add(event, id, now, "CANCEL_REQUESTED", "api", "running: the handler is interrupted");
 						event.executeBatch();
@@ -165,8 +170,8 @@ public final class SqliteJobAdminStore implements JobAdminStore {
 	public boolean retry(long id, Instant now, Runnable afterCommit) {
 		try {
 			return this.database.writeJoiningTransaction("retry job " + id, (connection) -> {
-				try (NamedStatement retry = this.retryFinished.prepare(connection);
-						NamedStatement event = this.events.prepare(connection)) {
+				try (SqlStatement retry = this.retryFinished.prepare(connection);
+						SqlStatement event = this.events.prepare(connection)) {
 					if (retry.bind("now", now).bind("job_id", id).executeUpdate() == 0) {
 						return false;
 					}
@@ -189,7 +194,7 @@ public final class SqliteJobAdminStore implements JobAdminStore {
 	@Override
 	public Optional<Job> find(long id) {
 		return this.database.read("read job " + id, (connection) -> {
-			try (NamedStatement select = this.selectJob.prepare(connection);
+			try (SqlStatement select = this.selectJob.prepare(connection);
 					ResultSet rows = select.bind("job_id", id).executeQuery()) {
 				return rows.next() ? Optional.of(job(rows)) : Optional.empty();
 			}
@@ -201,9 +206,9 @@ public final class SqliteJobAdminStore implements JobAdminStore {
 		return this.database.writeJoiningTransaction("cancel chain " + chainId, (connection) -> {
 			List<Long> steps = new ArrayList<>();
 			Map<Long, String> cancelled = new HashMap<>();
-			try (NamedStatement unstarted = this.cancelChainUnstarted.prepare(connection);
-					NamedStatement running = this.cancelChainRunning.prepare(connection);
-					NamedStatement event = this.events.prepare(connection)) {
+			try (SqlStatement unstarted = this.cancelChainUnstarted.prepare(connection);
+					SqlStatement running = this.cancelChainRunning.prepare(connection);
+					SqlStatement event = this.events.prepare(connection)) {
 				unstarted.bind("now", now).bind("chain_id", chainId).bind("error_code", ErrorCodes.CANCELLED_CHAIN);
 				try (ResultSet rows = unstarted.executeQuery()) {
 					while (rows.next()) {
@@ -234,7 +239,7 @@ public final class SqliteJobAdminStore implements JobAdminStore {
 	public List<Job> findChain(long chainId) {
 		return this.database.read("read chain " + chainId, (connection) -> {
 			List<Job> steps = new ArrayList<>();
-			try (NamedStatement select = this.selectChain.prepare(connection);
+			try (SqlStatement select = this.selectChain.prepare(connection);
 					ResultSet rows = select.bind("chain_id", chainId).executeQuery()) {
 				while (rows.next()) {
 					steps.add(job(rows));
@@ -248,18 +253,19 @@ public final class SqliteJobAdminStore implements JobAdminStore {
 		return new Job(rows.getLong("id"), rows.getString("type"), JobStatus.fromDbValue(rows.getString("status")),
 				rows.getInt("priority"), rows.getString("payload"), rows.getString("result"),
 				rows.getString("dedup_key"), rows.getInt("attempts"), rows.getInt("max_attempts"),
-				SqlColumns.instant(rows, "run_at"), SqlColumns.instant(rows, "created_at"),
-				SqlColumns.instant(rows, "started_at"), SqlColumns.instant(rows, "finished_at"),
-				rows.getString("worker_id"), SqlColumns.instant(rows, "heartbeat_at"),
-				SqlColumns.instant(rows, "lease_until"), rows.getString("error_code"), rows.getString("error_detail"),
-				rows.getInt("cancel_requested") == 1, SqlColumns.nullableLong(rows, "chain_id"),
-				SqlColumns.nullableInt(rows, "chain_index"), rows.getInt("waiting_for"));
+				SqliteDialect.INSTANCE.instant(rows, "run_at"), SqliteDialect.INSTANCE.instant(rows, "created_at"),
+				SqliteDialect.INSTANCE.instant(rows, "started_at"), SqliteDialect.INSTANCE.instant(rows, "finished_at"),
+				rows.getString("worker_id"), SqliteDialect.INSTANCE.instant(rows, "heartbeat_at"),
+				SqliteDialect.INSTANCE.instant(rows, "lease_until"), rows.getString("error_code"),
+				rows.getString("error_detail"), rows.getInt("cancel_requested") == 1,
+				Columns.nullableLong(rows, "chain_id"), Columns.nullableInt(rows, "chain_index"),
+				rows.getInt("waiting_for"));
 	}
 
 	@Override
 	public boolean pause(String type, String actor, Instant now) {
 		return this.database.writeJoiningTransaction("pause job type '" + type + "'", (connection) -> {
-			try (NamedStatement insert = this.insertPausedType.prepare(connection)) {
+			try (SqlStatement insert = this.insertPausedType.prepare(connection)) {
 				return insert.bind("type", type).bind("now", now).bind("actor", actor).executeUpdate() == 1;
 			}
 		}, () -> {
@@ -275,7 +281,7 @@ public final class SqliteJobAdminStore implements JobAdminStore {
 	@Override
 	public boolean resume(String type, Runnable afterCommit) {
 		return this.database.writeJoiningTransaction("resume job type '" + type + "'", (connection) -> {
-			try (NamedStatement delete = this.deletePausedType.prepare(connection)) {
+			try (SqlStatement delete = this.deletePausedType.prepare(connection)) {
 				return delete.bind("type", type).executeUpdate() == 1;
 			}
 		}, ifApplied(afterCommit));
@@ -294,7 +300,7 @@ public final class SqliteJobAdminStore implements JobAdminStore {
 	public List<PausedType> pausedTypes() {
 		return this.database.read("read paused job types", (connection) -> {
 			List<PausedType> paused = new ArrayList<>();
-			try (NamedStatement select = this.selectPausedTypes.prepare(connection);
+			try (SqlStatement select = this.selectPausedTypes.prepare(connection);
 					ResultSet rows = select.executeQuery()) {
 				while (rows.next()) {
 					paused.add(new PausedType(rows.getString(1), Instant.ofEpochMilli(rows.getLong(2))));

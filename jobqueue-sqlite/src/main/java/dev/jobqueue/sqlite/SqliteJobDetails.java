@@ -24,6 +24,10 @@ import dev.jobqueue.core.store.QueueInsights.JobQuery;
 import dev.jobqueue.core.store.QueueInsights.JobSummary;
 import dev.jobqueue.core.store.QueueInsights.Text;
 import dev.jobqueue.core.store.TraceHeaders;
+import dev.jobqueue.jdbc.Columns;
+import dev.jobqueue.jdbc.Sql;
+import dev.jobqueue.jdbc.SqlStatement;
+import dev.jobqueue.jdbc.Tables;
 
 /**
  * The job lists and single-job views of {@link SqliteQueueInsights}: a page of jobs
@@ -89,32 +93,32 @@ final class SqliteJobDetails {
 			ORDER BY id
 			""";
 
-	private final TableNames tables;
+	private final Tables tables;
 
-	private final NamedSql job;
+	private final Sql job;
 
-	private final NamedSql attempts;
+	private final Sql attempts;
 
-	private final NamedSql events;
+	private final Sql events;
 
-	private final NamedSql progress;
+	private final Sql progress;
 
-	private final NamedSql chainSteps;
+	private final Sql chainSteps;
 
-	private final NamedSql chainLength;
+	private final Sql chainLength;
 
-	private final NamedSql waitsFor;
+	private final Sql waitsFor;
 
-	private final NamedSql waitsForCount;
+	private final Sql waitsForCount;
 
-	private final NamedSql waitedBy;
+	private final Sql waitedBy;
 
-	private final NamedSql waitedByCount;
+	private final Sql waitedByCount;
 
 	/** Job list statements by the filters they have (see {@link #listStatement}). */
-	private final Map<Integer, NamedSql> lists = new ConcurrentHashMap<>();
+	private final Map<Integer, Sql> lists = new ConcurrentHashMap<>();
 
-	SqliteJobDetails(TableNames tables) {
+	SqliteJobDetails(Tables tables) {
 		this.tables = tables;
 		this.job = tables.sql(JOB);
 		this.attempts = tables.sql(ATTEMPTS);
@@ -130,7 +134,7 @@ final class SqliteJobDetails {
 
 	Optional<JobDetail> job(Connection connection, long id, int payloadPreviewChars) throws SQLException {
 		int preview = Math.max(0, payloadPreviewChars);
-		try (NamedStatement select = this.job.prepare(connection)) {
+		try (SqlStatement select = this.job.prepare(connection)) {
 			select.bind("preview", Math.max(1, preview)).bind("job_id", id);
 			try (ResultSet rows = select.executeQuery()) {
 				if (!rows.next()) {
@@ -139,14 +143,15 @@ final class SqliteJobDetails {
 				JobSummary job = summary(rows);
 				Text payload = text(rows, 19, preview);
 				Text result = (rows.getObject(21) != null) ? text(rows, 21, preview) : null;
-				Long chainId = SqlColumns.nullableLong(rows, "chain_id");
-				Integer chainIndex = SqlColumns.nullableInt(rows, "chain_index");
+				Long chainId = Columns.nullableLong(rows, "chain_id");
+				Integer chainIndex = Columns.nullableInt(rows, "chain_index");
 				int waitingFor = rows.getInt("waiting_for");
 				String policy = rows.getString("dependency_policy");
-				return Optional.of(new JobDetail(job, SqlColumns.instant(rows, "lease_until"), rows.getString(15),
-						rows.getString(16), rows.getInt(17) == 1, TraceHeaders.traceParent(rows.getString(18)), payload,
-						result, attempts(connection, id), events(connection, id), progress(rows, 23),
-						links(connection, id, chainId, chainIndex, waitingFor, policy)));
+				return Optional
+					.of(new JobDetail(job, SqliteDialect.INSTANCE.instant(rows, "lease_until"), rows.getString(15),
+							rows.getString(16), rows.getInt(17) == 1, TraceHeaders.traceParent(rows.getString(18)),
+							payload, result, attempts(connection, id), events(connection, id), progress(rows, 23),
+							links(connection, id, chainId, chainIndex, waitingFor, policy)));
 			}
 		}
 	}
@@ -160,30 +165,30 @@ final class SqliteJobDetails {
 		List<JobSummary> steps = List.of();
 		long length = 0;
 		if (chainId != null) {
-			try (NamedStatement select = this.chainSteps.prepare(connection)) {
+			try (SqlStatement select = this.chainSteps.prepare(connection)) {
 				steps = summaries(select.bind("chain_id", chainId).bind("limit", JobLinks.MAX_LISTED));
 			}
-			try (NamedStatement count = this.chainLength.prepare(connection)) {
+			try (SqlStatement count = this.chainLength.prepare(connection)) {
 				length = count.bind("chain_id", chainId).queryLong();
 			}
 		}
 		long waitsForTotal;
-		try (NamedStatement count = this.waitsForCount.prepare(connection)) {
+		try (SqlStatement count = this.waitsForCount.prepare(connection)) {
 			waitsForTotal = count.bind("job_id", id).queryLong();
 		}
 		List<JobSummary> waits = List.of();
 		if (waitsForTotal > 0) {
-			try (NamedStatement select = this.waitsFor.prepare(connection)) {
+			try (SqlStatement select = this.waitsFor.prepare(connection)) {
 				waits = summaries(select.bind("job_id", id).bind("limit", JobLinks.MAX_LISTED));
 			}
 		}
 		long waitedByTotal;
-		try (NamedStatement count = this.waitedByCount.prepare(connection)) {
+		try (SqlStatement count = this.waitedByCount.prepare(connection)) {
 			waitedByTotal = count.bind("job_id", id).queryLong();
 		}
 		List<JobSummary> waiting = List.of();
 		if (waitedByTotal > 0) {
-			try (NamedStatement select = this.waitedBy.prepare(connection)) {
+			try (SqlStatement select = this.waitedBy.prepare(connection)) {
 				waiting = summaries(select.bind("job_id", id).bind("limit", JobLinks.MAX_LISTED));
 			}
 		}
@@ -197,7 +202,7 @@ final class SqliteJobDetails {
 
 	Map<Long, JobProgress> progress(Connection connection, Collection<Long> ids) throws SQLException {
 		Map<Long, JobProgress> found = new HashMap<>();
-		try (NamedStatement select = this.progress.prepare(connection)) {
+		try (SqlStatement select = this.progress.prepare(connection)) {
 			for (long id : ids) {
 				try (ResultSet rows = select.bind("job_id", id).executeQuery()) {
 					if (rows.next()) {
@@ -220,7 +225,7 @@ final class SqliteJobDetails {
 	/** One more job than the page holds is read, to tell whether there is a next page. */
 	JobPage jobs(Connection connection, JobQuery query) throws SQLException {
 		List<JobSummary> jobs;
-		try (NamedStatement select = listStatement(query).prepare(connection)) {
+		try (SqlStatement select = listStatement(query).prepare(connection)) {
 			jobs = summaries(bindList(select, query));
 		}
 		if (jobs.size() <= query.limit()) {
@@ -232,9 +237,9 @@ final class SqliteJobDetails {
 
 	/** The query plan of a job list, for tests. */
 	List<String> explain(Connection connection, JobQuery query) throws SQLException {
-		NamedSql explain = this.tables.sql("EXPLAIN QUERY PLAN " + listTemplate(query));
+		Sql explain = this.tables.sql("EXPLAIN QUERY PLAN " + listTemplate(query));
 		List<String> lines = new ArrayList<>();
-		try (NamedStatement select = explain.prepare(connection)) {
+		try (SqlStatement select = explain.prepare(connection)) {
 			try (ResultSet rows = bindList(select, query).executeQuery()) {
 				while (rows.next()) {
 					lines.add(rows.getString("detail"));
@@ -244,7 +249,7 @@ final class SqliteJobDetails {
 		return lines;
 	}
 
-	private NamedSql listStatement(JobQuery query) {
+	private Sql listStatement(JobQuery query) {
 		int filters = ((query.status() != null) ? 1 : 0) | ((query.type() != null) ? 2 : 0)
 				| ((query.errorCode() != null) ? 4 : 0) | ((query.before() != null) ? 8 : 0);
 		return this.lists.computeIfAbsent(filters, (key) -> this.tables.sql(listTemplate(query)));
@@ -276,7 +281,7 @@ final class SqliteJobDetails {
 				+ " ORDER BY id DESC LIMIT :limit";
 	}
 
-	private static NamedStatement bindList(NamedStatement select, JobQuery query) throws SQLException {
+	private static SqlStatement bindList(SqlStatement select, JobQuery query) throws SQLException {
 		if (query.status() != null) {
 			select.bind("status", query.status().dbValue());
 		}
@@ -294,12 +299,13 @@ final class SqliteJobDetails {
 
 	private List<Attempt> attempts(Connection connection, long id) throws SQLException {
 		List<Attempt> attempts = new ArrayList<>();
-		try (NamedStatement select = this.attempts.prepare(connection);
+		try (SqlStatement select = this.attempts.prepare(connection);
 				ResultSet rows = select.bind("job_id", id).executeQuery()) {
 			while (rows.next()) {
 				attempts.add(new Attempt(rows.getInt(1), rows.getInt(2), rows.getString(3),
-						SqlColumns.instant(rows, "started_at"), SqlColumns.instant(rows, "finished_at"),
-						rows.getString(6), rows.getString(7), rows.getString(8), rows.getString(9)));
+						SqliteDialect.INSTANCE.instant(rows, "started_at"),
+						SqliteDialect.INSTANCE.instant(rows, "finished_at"), rows.getString(6), rows.getString(7),
+						rows.getString(8), rows.getString(9)));
 			}
 		}
 		return attempts;
@@ -307,7 +313,7 @@ final class SqliteJobDetails {
 
 	private List<Event> events(Connection connection, long id) throws SQLException {
 		List<Event> events = new ArrayList<>();
-		try (NamedStatement select = this.events.prepare(connection);
+		try (SqlStatement select = this.events.prepare(connection);
 				ResultSet rows = select.bind("job_id", id).bind("limit", JobDetail.MAX_EVENTS).executeQuery()) {
 			while (rows.next()) {
 				events.add(new Event(Instant.ofEpochMilli(rows.getLong(1)), rows.getString(2), rows.getString(3),
@@ -327,7 +333,7 @@ final class SqliteJobDetails {
 	}
 
 	/** Runs a query of {@link #SUMMARY_COLUMNS}. */
-	static List<JobSummary> summaries(NamedStatement select) throws SQLException {
+	static List<JobSummary> summaries(SqlStatement select) throws SQLException {
 		List<JobSummary> summaries = new ArrayList<>();
 		try (ResultSet rows = select.executeQuery()) {
 			while (rows.next()) {
@@ -340,9 +346,10 @@ final class SqliteJobDetails {
 	private static JobSummary summary(ResultSet rows) throws SQLException {
 		return new JobSummary(rows.getLong("id"), rows.getString("type"),
 				JobStatus.fromDbValue(rows.getString("status")), rows.getInt("priority"), rows.getInt("attempts"),
-				rows.getInt("max_attempts"), SqlColumns.instant(rows, "created_at"), SqlColumns.instant(rows, "run_at"),
-				SqlColumns.instant(rows, "started_at"), SqlColumns.instant(rows, "finished_at"),
-				rows.getString("worker_id"), SqlColumns.instant(rows, "heartbeat_at"), rows.getString("error_code"));
+				rows.getInt("max_attempts"), SqliteDialect.INSTANCE.instant(rows, "created_at"),
+				SqliteDialect.INSTANCE.instant(rows, "run_at"), SqliteDialect.INSTANCE.instant(rows, "started_at"),
+				SqliteDialect.INSTANCE.instant(rows, "finished_at"), rows.getString("worker_id"),
+				SqliteDialect.INSTANCE.instant(rows, "heartbeat_at"), rows.getString("error_code"));
 	}
 
 }

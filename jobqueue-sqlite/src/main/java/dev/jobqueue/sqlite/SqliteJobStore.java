@@ -26,6 +26,10 @@ import dev.jobqueue.core.store.LeaseRenewal;
 import dev.jobqueue.core.store.NewJob;
 import dev.jobqueue.core.store.RunningJobRef;
 import dev.jobqueue.core.store.WorkerInfo;
+import dev.jobqueue.jdbc.JobEvents;
+import dev.jobqueue.jdbc.Sql;
+import dev.jobqueue.jdbc.SqlStatement;
+import dev.jobqueue.jdbc.Tables;
 
 /**
  * The {@link JobStore} on SQLite: the hot path of enqueuing and working. Each method is
@@ -35,7 +39,7 @@ import dev.jobqueue.core.store.WorkerInfo;
  * blocks with {@code :name} parameters, parsed once when the store is built;
  * {@code {jobs}}, {@code {attempts}}, {@code {events}}, {@code {workers}},
  * {@code {paused}} and {@code {p}} stand for the prefixed table and index names
- * ({@link TableNames}).
+ * ({@link Tables}).
  */
 public final class SqliteJobStore implements JobStore {
 
@@ -126,7 +130,7 @@ public final class SqliteJobStore implements JobStore {
 
 	private final SqliteDatabase database;
 
-	private final TableNames tables;
+	private final Tables tables;
 
 	private final JobEvents events;
 
@@ -138,29 +142,29 @@ public final class SqliteJobStore implements JobStore {
 
 	private final WalChangeToken changeToken;
 
-	private final NamedSql renewLease;
+	private final Sql renewLease;
 
-	private final NamedSql heartbeat;
+	private final Sql heartbeat;
 
-	private final NamedSql recordProgress;
+	private final Sql recordProgress;
 
-	private final NamedSql anyExpiredLease;
+	private final Sql anyExpiredLease;
 
-	private final NamedSql recoverExpired;
+	private final Sql recoverExpired;
 
-	private final NamedSql recoverSeen;
+	private final Sql recoverSeen;
 
-	private final NamedSql findExpired;
+	private final Sql findExpired;
 
-	private final NamedSql upsertWorker;
+	private final Sql upsertWorker;
 
-	private final NamedSql deleteWorker;
+	private final Sql deleteWorker;
 
 	private final EnqueueVisibility visibility;
 
 	private final HeldEnqueue heldEnqueue = new HeldEnqueue(this);
 
-	public SqliteJobStore(SqliteDatabase database, TableNames tables) {
+	public SqliteJobStore(SqliteDatabase database, Tables tables) {
 		this(database, tables, EnqueueVisibility.AFTER_COMMIT);
 	}
 
@@ -168,7 +172,7 @@ public final class SqliteJobStore implements JobStore {
 	 * @param visibility when a job enqueued in a transaction on another database becomes
 	 * visible to workers
 	 */
-	public SqliteJobStore(SqliteDatabase database, TableNames tables, EnqueueVisibility visibility) {
+	public SqliteJobStore(SqliteDatabase database, Tables tables, EnqueueVisibility visibility) {
 		this.database = Objects.requireNonNull(database, "'database' must not be null");
 		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
 		this.visibility = Objects.requireNonNull(visibility, "'visibility' must not be null");
@@ -192,7 +196,7 @@ public final class SqliteJobStore implements JobStore {
 		return this.database;
 	}
 
-	public TableNames tables() {
+	public Tables tables() {
 		return this.tables;
 	}
 
@@ -278,12 +282,12 @@ public final class SqliteJobStore implements JobStore {
 	 * @param handlerHeartbeat whether this is a handler's heartbeat (else a renewal by
 	 * the worker, which also refreshes the heartbeat time of jobs waiting for a slot)
 	 */
-	private static LeaseRenewal extendLeases(Connection connection, NamedSql statement, String workerId,
+	private static LeaseRenewal extendLeases(Connection connection, Sql statement, String workerId,
 			Collection<RunningJobRef> runs, Instant now, boolean handlerHeartbeat, Instant leaseUntil)
 			throws SQLException {
 		Set<Long> cancelRequested = new HashSet<>();
 		Set<Long> lost = new HashSet<>();
-		try (NamedStatement renew = statement.prepare(connection)) {
+		try (SqlStatement renew = statement.prepare(connection)) {
 			for (RunningJobRef run : runs) {
 				renew.bind("now", now);
 				if (!handlerHeartbeat) {
@@ -313,7 +317,7 @@ public final class SqliteJobStore implements JobStore {
 	@Override
 	public int recoverExpiredLeases(Instant now, int limit) {
 		boolean any = this.database.read("look for expired leases", (connection) -> {
-			try (NamedStatement select = this.anyExpiredLease.prepare(connection)) {
+			try (SqlStatement select = this.anyExpiredLease.prepare(connection)) {
 				return select.bind("now", now).queryString() != null;
 			}
 		});
@@ -321,9 +325,9 @@ public final class SqliteJobStore implements JobStore {
 			return 0;
 		}
 		return this.database.write("recover jobs with expired leases", (connection) -> {
-			try (NamedStatement recover = this.recoverExpired.prepare(connection);
-					NamedStatement attempt = this.completions.prepareFinishAttempt(connection);
-					NamedStatement event = this.events.prepare(connection)) {
+			try (SqlStatement recover = this.recoverExpired.prepare(connection);
+					SqlStatement attempt = this.completions.prepareFinishAttempt(connection);
+					SqlStatement event = this.events.prepare(connection)) {
 				recover.bind("now", now).bind("limit", limit);
 				Map<Long, String> finished = new HashMap<>();
 				int recovered = recordRecovered(recover, attempt, event, now, finished);
@@ -339,7 +343,7 @@ public final class SqliteJobStore implements JobStore {
 	public List<ExpiredLease> findExpiredLeases(Instant now, int limit) {
 		return this.database.read("look for expired leases", (connection) -> {
 			List<ExpiredLease> expired = new ArrayList<>();
-			try (NamedStatement select = this.findExpired.prepare(connection)) {
+			try (SqlStatement select = this.findExpired.prepare(connection)) {
 				select.bind("now", now).bind("limit", limit);
 				try (ResultSet rows = select.executeQuery()) {
 					while (rows.next()) {
@@ -360,9 +364,9 @@ public final class SqliteJobStore implements JobStore {
 		return this.database.write("recover jobs with expired leases", (connection) -> {
 			int recovered = 0;
 			Map<Long, String> finished = new HashMap<>();
-			try (NamedStatement recover = this.recoverSeen.prepare(connection);
-					NamedStatement attempt = this.completions.prepareFinishAttempt(connection);
-					NamedStatement event = this.events.prepare(connection)) {
+			try (SqlStatement recover = this.recoverSeen.prepare(connection);
+					SqlStatement attempt = this.completions.prepareFinishAttempt(connection);
+					SqlStatement event = this.events.prepare(connection)) {
 				for (ExpiredLease lease : leases) {
 					recover.bind("now", now)
 						.bind("job_id", lease.jobId())
@@ -382,8 +386,8 @@ public final class SqliteJobStore implements JobStore {
 	 * Runs a recovery statement and adds the attempt ends and events of the jobs it took
 	 * back.
 	 */
-	private static int recordRecovered(NamedStatement recover, NamedStatement attempt, NamedStatement event,
-			Instant now, Map<Long, String> finished) throws SQLException {
+	private static int recordRecovered(SqlStatement recover, SqlStatement attempt, SqlStatement event, Instant now,
+			Map<Long, String> finished) throws SQLException {
 		int recovered = 0;
 		try (ResultSet rows = recover.executeQuery()) {
 			while (rows.next()) {
@@ -410,7 +414,7 @@ public final class SqliteJobStore implements JobStore {
 	@Override
 	public void recordProgress(RunningJobRef run, JobProgress progress) {
 		this.database.write("record the progress of job " + run.jobId(), (connection) -> {
-			try (NamedStatement update = this.recordProgress.prepare(connection)) {
+			try (SqlStatement update = this.recordProgress.prepare(connection)) {
 				return update.bind("done", progress.done())
 					.bind("total", progress.total())
 					.bind("message", progress.message())
@@ -425,7 +429,7 @@ public final class SqliteJobStore implements JobStore {
 	@Override
 	public void recordEvent(long jobId, String event, String actor, String detail, Instant now) {
 		this.database.write("record event " + event + " of job " + jobId, (connection) -> {
-			try (NamedStatement insert = this.events.prepare(connection)) {
+			try (SqlStatement insert = this.events.prepare(connection)) {
 				JobEvents.add(insert, jobId, now, event, actor, detail);
 				return insert.executeBatch().length;
 			}
@@ -435,7 +439,7 @@ public final class SqliteJobStore implements JobStore {
 	@Override
 	public void registerWorker(WorkerInfo worker, Instant now) {
 		this.database.write("register worker " + worker.workerId(), (connection) -> {
-			try (NamedStatement upsert = this.upsertWorker.prepare(connection)) {
+			try (SqlStatement upsert = this.upsertWorker.prepare(connection)) {
 				return upsert.bind("worker_id", worker.workerId())
 					.bind("host", worker.host())
 					.bind("pid", worker.pid())
@@ -450,7 +454,7 @@ public final class SqliteJobStore implements JobStore {
 	@Override
 	public void unregisterWorker(String workerId) {
 		this.database.write("unregister worker " + workerId, (connection) -> {
-			try (NamedStatement delete = this.deleteWorker.prepare(connection)) {
+			try (SqlStatement delete = this.deleteWorker.prepare(connection)) {
 				return delete.bind("worker_id", workerId).executeUpdate();
 			}
 		});

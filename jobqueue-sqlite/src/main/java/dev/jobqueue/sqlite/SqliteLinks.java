@@ -19,6 +19,10 @@ import dev.jobqueue.JobQueueException;
 import dev.jobqueue.core.store.Completion;
 import dev.jobqueue.core.store.LinkedJobs;
 import dev.jobqueue.core.store.NewJob;
+import dev.jobqueue.jdbc.JobEvents;
+import dev.jobqueue.jdbc.Sql;
+import dev.jobqueue.jdbc.SqlStatement;
+import dev.jobqueue.jdbc.Tables;
 
 /**
  * Chains and dependencies on SQLite (docs/chains.md), inside a write transaction the
@@ -104,29 +108,29 @@ final class SqliteLinks {
 			UPDATE {dependencies} SET settled = 1 WHERE depends_on = :finished AND settled = 0
 			""";
 
-	private final TableNames tables;
+	private final Tables tables;
 
-	private final NamedSql selectExisting;
+	private final Sql selectExisting;
 
-	private final NamedSql insertLinked;
+	private final Sql insertLinked;
 
-	private final NamedSql startChain;
+	private final Sql startChain;
 
-	private final NamedSql insertDependency;
+	private final Sql insertDependency;
 
-	private final NamedSql joinChain;
+	private final Sql joinChain;
 
-	private final NamedSql anyDependents;
+	private final Sql anyDependents;
 
-	private final NamedSql countDown;
+	private final Sql countDown;
 
-	private final NamedSql endByPolicy;
+	private final Sql endByPolicy;
 
-	private final NamedSql markSettled;
+	private final Sql markSettled;
 
 	private final JobEvents events;
 
-	SqliteLinks(TableNames tables, JobEvents events) {
+	SqliteLinks(Tables tables, JobEvents events) {
 		this.tables = tables;
 		this.events = events;
 		this.selectExisting = tables.sql(SELECT_EXISTING);
@@ -162,9 +166,9 @@ final class SqliteLinks {
 		List<Long> ids = new ArrayList<>(jobs.size());
 		List<String> statuses = new ArrayList<>(jobs.size());
 		Long chain = chainId;
-		try (NamedStatement insert = this.insertLinked.prepare(connection);
-				NamedStatement dependency = this.insertDependency.prepare(connection);
-				NamedStatement event = this.events.prepare(connection)) {
+		try (SqlStatement insert = this.insertLinked.prepare(connection);
+				SqlStatement dependency = this.insertDependency.prepare(connection);
+				SqlStatement event = this.events.prepare(connection)) {
 			for (NewJob job : jobs) {
 				Map<Long, String> dependencyStatus = new LinkedHashMap<>();
 				for (long id : job.after()) {
@@ -193,7 +197,7 @@ final class SqliteLinks {
 				long id = insert.queryLong();
 				if (job.chainIndex() != null && chain == null) {
 					chain = id;
-					try (NamedStatement start = this.startChain.prepare(connection)) {
+					try (SqlStatement start = this.startChain.prepare(connection)) {
 						start.bind("job_id", id).executeUpdate();
 					}
 				}
@@ -227,7 +231,7 @@ final class SqliteLinks {
 		if (wanted.isEmpty()) {
 			return found;
 		}
-		try (NamedStatement select = this.selectExisting.prepare(connection)) {
+		try (SqlStatement select = this.selectExisting.prepare(connection)) {
 			try (ResultSet rows = select.bind("ids", JsonArrays.of(wanted)).executeQuery()) {
 				while (rows.next()) {
 					found.put(rows.getLong(1), rows.getString(2));
@@ -250,10 +254,10 @@ final class SqliteLinks {
 	void continueChain(Connection connection, Completion completion, String workerId, Instant now) throws SQLException {
 		long chainId;
 		int chainIndex;
-		try (NamedStatement join = this.joinChain.prepare(connection);
+		try (SqlStatement join = this.joinChain.prepare(connection);
 				ResultSet rows = join.bind("job_id", completion.jobId()).executeQuery()) {
 			if (!rows.next()) {
-				try (NamedStatement event = this.events.prepare(connection)) {
+				try (SqlStatement event = this.events.prepare(connection)) {
 					JobEvents.add(event, completion.jobId(), now, "CONTINUED", workerId,
 							"no next step created: a cancel of the job was requested");
 					event.executeBatch();
@@ -264,7 +268,7 @@ final class SqliteLinks {
 			chainIndex = rows.getInt(2);
 		}
 		List<Long> ids = insert(connection, completion.next(), now, chainId, chainIndex);
-		try (NamedStatement event = this.events.prepare(connection)) {
+		try (SqlStatement event = this.events.prepare(connection)) {
 			JobEvents.add(event, completion.jobId(), now, "CONTINUED", workerId, LinkedJobs.describeNext(ids));
 			event.executeBatch();
 		}
@@ -282,7 +286,7 @@ final class SqliteLinks {
 			return;
 		}
 		Deque<Map.Entry<Long, String>> work = new ArrayDeque<>();
-		try (NamedStatement any = this.anyDependents.prepare(connection);
+		try (SqlStatement any = this.anyDependents.prepare(connection);
 				ResultSet rows = any.bind("ids", JsonArrays.of(finished.keySet())).executeQuery()) {
 			while (rows.next()) {
 				long id = rows.getLong(1);
@@ -292,10 +296,10 @@ final class SqliteLinks {
 		if (work.isEmpty()) {
 			return;
 		}
-		try (NamedStatement down = this.countDown.prepare(connection);
-				NamedStatement end = this.endByPolicy.prepare(connection);
-				NamedStatement mark = this.markSettled.prepare(connection);
-				NamedStatement event = this.events.prepare(connection)) {
+		try (SqlStatement down = this.countDown.prepare(connection);
+				SqlStatement end = this.endByPolicy.prepare(connection);
+				SqlStatement mark = this.markSettled.prepare(connection);
+				SqlStatement event = this.events.prepare(connection)) {
 			while (!work.isEmpty()) {
 				Map.Entry<Long, String> next = work.poll();
 				long id = next.getKey();

@@ -9,6 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.jobqueue.core.store.QueueInsights.Outcomes;
+import dev.jobqueue.jdbc.Sql;
+import dev.jobqueue.jdbc.SqlStatement;
+import dev.jobqueue.jdbc.Tables;
 
 /**
  * Runs ended per time slot, for {@link SqliteQueueInsights#outcomes}: two range reads of
@@ -32,13 +35,13 @@ final class SqliteOutcomeHistory {
 			GROUP BY 1, 2
 			""";
 
-	private final TableNames tables;
+	private final Tables tables;
 
-	private final NamedSql succeeded;
+	private final Sql succeeded;
 
-	private final NamedSql failed;
+	private final Sql failed;
 
-	SqliteOutcomeHistory(TableNames tables) {
+	SqliteOutcomeHistory(Tables tables) {
 		this.tables = tables;
 		this.succeeded = tables.sql(SUCCEEDED);
 		this.failed = tables.sql(FAILED);
@@ -55,13 +58,13 @@ final class SqliteOutcomeHistory {
 			return List.of();
 		}
 		long[][] counts = new long[(int) Math.min(end - first, 100_000)][3];
-		try (NamedStatement select = bind(this.succeeded.prepare(connection), slotMillis, first, end);
+		try (SqlStatement select = bind(this.succeeded.prepare(connection), slotMillis, first, end);
 				ResultSet rows = select.executeQuery()) {
 			while (rows.next()) {
 				add(counts, rows.getLong(1) - first, 0, rows.getLong(2));
 			}
 		}
-		try (NamedStatement select = bind(this.failed.prepare(connection), slotMillis, first, end);
+		try (SqlStatement select = bind(this.failed.prepare(connection), slotMillis, first, end);
 				ResultSet rows = select.executeQuery()) {
 			while (rows.next()) {
 				add(counts, rows.getLong(1) - first, (rows.getInt(2) == 1) ? 1 : 2, rows.getLong(3));
@@ -75,8 +78,7 @@ final class SqliteOutcomeHistory {
 		return outcomes;
 	}
 
-	private static NamedStatement bind(NamedStatement select, long slotMillis, long first, long end)
-			throws SQLException {
+	private static SqlStatement bind(SqlStatement select, long slotMillis, long first, long end) throws SQLException {
 		return select.bind("slot", slotMillis).bind("from", first * slotMillis).bind("to", end * slotMillis);
 	}
 
@@ -90,7 +92,7 @@ final class SqliteOutcomeHistory {
 	List<String> explain(Connection connection) throws SQLException {
 		List<String> lines = new ArrayList<>();
 		for (String statement : List.of(SUCCEEDED, FAILED)) {
-			try (NamedStatement select = bind(this.tables.sql("EXPLAIN QUERY PLAN " + statement).prepare(connection),
+			try (SqlStatement select = bind(this.tables.sql("EXPLAIN QUERY PLAN " + statement).prepare(connection),
 					60_000, 0, 1); ResultSet rows = select.executeQuery()) {
 				while (rows.next()) {
 					lines.add(rows.getString("detail"));

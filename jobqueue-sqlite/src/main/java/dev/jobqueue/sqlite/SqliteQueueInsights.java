@@ -33,6 +33,9 @@ import dev.jobqueue.core.store.QueueSnapshot.ErrorCount;
 import dev.jobqueue.core.store.QueueSnapshot.ErrorSummary;
 import dev.jobqueue.core.store.QueueSnapshot.StorageState;
 import dev.jobqueue.core.store.QueueSnapshot.WorkerState;
+import dev.jobqueue.jdbc.Sql;
+import dev.jobqueue.jdbc.SqlStatement;
+import dev.jobqueue.jdbc.Tables;
 
 /**
  * {@link QueueInsights} on SQLite. A snapshot is a handful of statements in one read
@@ -113,31 +116,31 @@ public final class SqliteQueueInsights implements QueueInsights {
 
 	private final SqliteDatabase database;
 
-	private final TableNames tables;
+	private final Tables tables;
 
 	private final SqliteJobDetails details;
 
 	private final SqliteOutcomeHistory outcomes;
 
-	private final NamedSql counts;
+	private final Sql counts;
 
-	private final NamedSql claimableCount;
+	private final Sql claimableCount;
 
-	private final NamedSql oldestClaimable;
+	private final Sql oldestClaimable;
 
-	private final NamedSql oldestRunning;
+	private final Sql oldestRunning;
 
-	private final NamedSql stuckCount;
+	private final Sql stuckCount;
 
-	private final NamedSql stuck;
+	private final Sql stuck;
 
-	private final NamedSql retries;
+	private final Sql retries;
 
-	private final NamedSql errors;
+	private final Sql errors;
 
-	private final NamedSql workers;
+	private final Sql workers;
 
-	public SqliteQueueInsights(SqliteDatabase database, TableNames tables) {
+	public SqliteQueueInsights(SqliteDatabase database, Tables tables) {
 		this.database = Objects.requireNonNull(database, "'database' must not be null");
 		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
 		this.details = new SqliteJobDetails(tables);
@@ -178,12 +181,12 @@ public final class SqliteQueueInsights implements QueueInsights {
 		Map<String, Map<JobStatus, Long>> counts = counts(connection);
 		Instant aliveAfter = now.minus(settings.workerDeadAfter());
 		long claimable;
-		try (NamedStatement count = this.claimableCount.prepare(connection)) {
+		try (SqlStatement count = this.claimableCount.prepare(connection)) {
 			claimable = count.bind("now", now).bind("alive_after", aliveAfter).queryLong();
 		}
 		JobSummary oldestClaimable = oldestClaimable(connection, now, aliveAfter);
 		List<JobSummary> oldestRunning;
-		try (NamedStatement select = this.oldestRunning.prepare(connection)) {
+		try (SqlStatement select = this.oldestRunning.prepare(connection)) {
 			oldestRunning = SqliteJobDetails.summaries(select.bind("limit", settings.jobsListed()));
 		}
 		StuckJobs stuck = stuck(connection, now.minus(settings.stuckAfter()), settings.jobsListed());
@@ -214,7 +217,7 @@ public final class SqliteQueueInsights implements QueueInsights {
 	}
 
 	private JobSummary oldestClaimable(Connection connection, Instant now, Instant aliveAfter) throws SQLException {
-		try (NamedStatement select = this.oldestClaimable.prepare(connection)) {
+		try (SqlStatement select = this.oldestClaimable.prepare(connection)) {
 			List<JobSummary> oldest = SqliteJobDetails
 				.summaries(select.bind("now", now).bind("alive_after", aliveAfter));
 			return oldest.isEmpty() ? null : oldest.get(0);
@@ -228,13 +231,13 @@ public final class SqliteQueueInsights implements QueueInsights {
 
 	private StuckJobs stuck(Connection connection, Instant heartbeatBefore, int limit) throws SQLException {
 		long count;
-		try (NamedStatement select = this.stuckCount.prepare(connection)) {
+		try (SqlStatement select = this.stuckCount.prepare(connection)) {
 			count = select.bind("heartbeat_before", heartbeatBefore).queryLong();
 		}
 		if (count == 0) {
 			return new StuckJobs(0, List.of());
 		}
-		try (NamedStatement select = this.stuck.prepare(connection)) {
+		try (SqlStatement select = this.stuck.prepare(connection)) {
 			return new StuckJobs(count,
 					SqliteJobDetails.summaries(select.bind("heartbeat_before", heartbeatBefore).bind("limit", limit)));
 		}
@@ -316,9 +319,9 @@ public final class SqliteQueueInsights implements QueueInsights {
 		return this.database.read("explain the snapshot queries", (connection) -> {
 			Map<String, List<String>> plans = new LinkedHashMap<>();
 			for (Map.Entry<String, String> statement : statements.entrySet()) {
-				NamedSql explain = this.tables.sql("EXPLAIN QUERY PLAN " + statement.getValue());
+				Sql explain = this.tables.sql("EXPLAIN QUERY PLAN " + statement.getValue());
 				List<String> lines = new ArrayList<>();
-				try (NamedStatement select = explain.prepare(connection)) {
+				try (SqlStatement select = explain.prepare(connection)) {
 					for (String name : explain.names()) {
 						select.bind(name, name.equals("limit") ? 10 : now.toEpochMilli());
 					}
@@ -346,7 +349,7 @@ public final class SqliteQueueInsights implements QueueInsights {
 
 	private Map<String, Map<JobStatus, Long>> counts(Connection connection) throws SQLException {
 		Map<String, Map<JobStatus, Long>> counts = new TreeMap<>();
-		try (NamedStatement select = this.counts.prepare(connection); ResultSet rows = select.executeQuery()) {
+		try (SqlStatement select = this.counts.prepare(connection); ResultSet rows = select.executeQuery()) {
 			while (rows.next()) {
 				counts.computeIfAbsent(rows.getString(1), (type) -> new EnumMap<>(JobStatus.class))
 					.put(JobStatus.fromDbValue(rows.getString(2)), rows.getLong(3));
@@ -357,7 +360,7 @@ public final class SqliteQueueInsights implements QueueInsights {
 
 	private Map<String, Map<Integer, Long>> retriesByType(Connection connection) throws SQLException {
 		Map<String, Map<Integer, Long>> retries = new TreeMap<>();
-		try (NamedStatement select = this.retries.prepare(connection); ResultSet rows = select.executeQuery()) {
+		try (SqlStatement select = this.retries.prepare(connection); ResultSet rows = select.executeQuery()) {
 			while (rows.next()) {
 				retries.computeIfAbsent(rows.getString(1), (type) -> new TreeMap<>())
 					.put(rows.getInt(2), rows.getLong(3));
@@ -369,7 +372,7 @@ public final class SqliteQueueInsights implements QueueInsights {
 	private ErrorSummary errors(Connection connection, int top) throws SQLException {
 		Map<String, long[]> totals = new HashMap<>();
 		Map<String, Map<String, Long>> byType = new HashMap<>();
-		try (NamedStatement select = this.errors.prepare(connection); ResultSet rows = select.executeQuery()) {
+		try (SqlStatement select = this.errors.prepare(connection); ResultSet rows = select.executeQuery()) {
 			while (rows.next()) {
 				String code = rows.getString(1);
 				long count = rows.getLong(4);
@@ -398,7 +401,7 @@ public final class SqliteQueueInsights implements QueueInsights {
 
 	private List<WorkerState> workers(Connection connection, Instant deadBefore) throws SQLException {
 		List<WorkerState> workers = new ArrayList<>();
-		try (NamedStatement select = this.workers.prepare(connection); ResultSet rows = select.executeQuery()) {
+		try (SqlStatement select = this.workers.prepare(connection); ResultSet rows = select.executeQuery()) {
 			while (rows.next()) {
 				String types = rows.getString(4);
 				Set<String> typeSet = types.isEmpty() ? Set.of()

@@ -17,6 +17,9 @@ import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.store.RetentionStore;
 import dev.jobqueue.core.store.StorageStats;
+import dev.jobqueue.jdbc.Sql;
+import dev.jobqueue.jdbc.SqlStatement;
+import dev.jobqueue.jdbc.Tables;
 
 /**
  * The {@link RetentionStore} on SQLite.
@@ -114,27 +117,27 @@ public final class SqliteRetentionStore implements RetentionStore {
 
 	private final SqliteDatabase database;
 
-	private final NamedSql acquireLease;
+	private final Sql acquireLease;
 
-	private final NamedSql releaseLease;
+	private final Sql releaseLease;
 
-	private final NamedSql firstFinishedType;
+	private final Sql firstFinishedType;
 
-	private final NamedSql nextFinishedType;
+	private final Sql nextFinishedType;
 
-	private final NamedSql deleteFinished;
+	private final Sql deleteFinished;
 
-	private final NamedSql nextChain;
+	private final Sql nextChain;
 
-	private final NamedSql chainKept;
+	private final Sql chainKept;
 
-	private final NamedSql deleteChain;
+	private final Sql deleteChain;
 
-	private final NamedSql deleteSilentWorkers;
+	private final Sql deleteSilentWorkers;
 
 	private volatile Path file;
 
-	public SqliteRetentionStore(SqliteDatabase database, TableNames tables) {
+	public SqliteRetentionStore(SqliteDatabase database, Tables tables) {
 		this.database = Objects.requireNonNull(database, "'database' must not be null");
 		Objects.requireNonNull(tables, "'tables' must not be null");
 		this.acquireLease = tables.sql(ACQUIRE_LEASE);
@@ -151,7 +154,7 @@ public final class SqliteRetentionStore implements RetentionStore {
 	@Override
 	public boolean acquireLease(String task, String owner, Instant now, Instant until) {
 		return this.database.write("take the " + task + " lease", (connection) -> {
-			try (NamedStatement acquire = this.acquireLease.prepare(connection)) {
+			try (SqlStatement acquire = this.acquireLease.prepare(connection)) {
 				return acquire.bind("task", task)
 					.bind("owner", owner)
 					.bind("until", until)
@@ -164,7 +167,7 @@ public final class SqliteRetentionStore implements RetentionStore {
 	@Override
 	public void releaseLease(String task, String owner) {
 		this.database.write("release the " + task + " lease", (connection) -> {
-			try (NamedStatement release = this.releaseLease.prepare(connection)) {
+			try (SqlStatement release = this.releaseLease.prepare(connection)) {
 				return release.bind("task", task).bind("owner", owner).executeUpdate();
 			}
 		});
@@ -173,7 +176,7 @@ public final class SqliteRetentionStore implements RetentionStore {
 	@Override
 	public int deleteSilentWorkers(Instant heartbeatBefore) {
 		return this.database.write("delete the rows of silent workers", (connection) -> {
-			try (NamedStatement delete = this.deleteSilentWorkers.prepare(connection)) {
+			try (SqlStatement delete = this.deleteSilentWorkers.prepare(connection)) {
 				return delete.bind("heartbeat_before", heartbeatBefore).executeUpdate();
 			}
 		});
@@ -184,8 +187,8 @@ public final class SqliteRetentionStore implements RetentionStore {
 		requireFinal(status);
 		return this.database.read("list the types of " + status.dbValue() + " jobs", (connection) -> {
 			List<String> types = new ArrayList<>();
-			try (NamedStatement first = this.firstFinishedType.prepare(connection);
-					NamedStatement next = this.nextFinishedType.prepare(connection)) {
+			try (SqlStatement first = this.firstFinishedType.prepare(connection);
+					SqlStatement next = this.nextFinishedType.prepare(connection)) {
 				String type = first.bind("status", status.dbValue()).queryString();
 				while (type != null) {
 					types.add(type);
@@ -209,9 +212,9 @@ public final class SqliteRetentionStore implements RetentionStore {
 			int deleted = 0;
 			int chains = 0;
 			long after = 0;
-			try (NamedStatement next = this.nextChain.prepare(connection);
-					NamedStatement kept = this.chainKept.prepare(connection);
-					NamedStatement delete = this.deleteChain.prepare(connection)) {
+			try (SqlStatement next = this.nextChain.prepare(connection);
+					SqlStatement kept = this.chainKept.prepare(connection);
+					SqlStatement delete = this.deleteChain.prepare(connection)) {
 				while (chains < limit) {
 					Long chainId = null;
 					try (ResultSet rows = next.bind("after", after).executeQuery()) {
@@ -248,7 +251,7 @@ public final class SqliteRetentionStore implements RetentionStore {
 		requireFinal(status);
 		Objects.requireNonNull(type, "'type' must not be null");
 		return this.database.write("delete expired " + status.dbValue() + " jobs", (connection) -> {
-			try (NamedStatement delete = this.deleteFinished.prepare(connection)) {
+			try (SqlStatement delete = this.deleteFinished.prepare(connection)) {
 				return delete.bind("status", status.dbValue())
 					.bind("type", type)
 					.bind("finished_before", finishedBefore)

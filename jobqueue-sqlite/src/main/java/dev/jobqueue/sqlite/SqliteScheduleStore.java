@@ -20,6 +20,10 @@ import dev.jobqueue.core.store.DueSchedule;
 import dev.jobqueue.core.store.ScheduleFiring;
 import dev.jobqueue.core.store.ScheduleStore;
 import dev.jobqueue.core.store.TickDecision;
+import dev.jobqueue.jdbc.JobEvents;
+import dev.jobqueue.jdbc.Sql;
+import dev.jobqueue.jdbc.SqlStatement;
+import dev.jobqueue.jdbc.Tables;
 
 /**
  * The {@link ScheduleStore} on SQLite, in the same file as the jobs: a schedule's job and
@@ -89,23 +93,23 @@ public final class SqliteScheduleStore implements ScheduleStore {
 
 	private final JobEvents events;
 
-	private final NamedSql selectDefinition;
+	private final Sql selectDefinition;
 
-	private final NamedSql upsertSchedule;
+	private final Sql upsertSchedule;
 
-	private final NamedSql refresh;
+	private final Sql refresh;
 
-	private final NamedSql earliestDue;
+	private final Sql earliestDue;
 
-	private final NamedSql selectDue;
+	private final Sql selectDue;
 
-	private final NamedSql advanceFired;
+	private final Sql advanceFired;
 
-	private final NamedSql advanceSkipped;
+	private final Sql advanceSkipped;
 
-	private final NamedSql setLastJob;
+	private final Sql setLastJob;
 
-	private final NamedSql selectAll;
+	private final Sql selectAll;
 
 	/**
 	 * @param jobs the job store on the same database, which inserts the scheduled jobs
@@ -113,7 +117,7 @@ public final class SqliteScheduleStore implements ScheduleStore {
 	public SqliteScheduleStore(SqliteJobStore jobs) {
 		this.jobs = Objects.requireNonNull(jobs, "'jobs' must not be null");
 		this.database = jobs.database();
-		TableNames tables = jobs.tables();
+		Tables tables = jobs.tables();
 		this.events = new JobEvents(tables);
 		this.selectDefinition = tables.sql(SELECT_DEFINITION);
 		this.upsertSchedule = tables.sql(UPSERT_SCHEDULE);
@@ -142,7 +146,7 @@ public final class SqliteScheduleStore implements ScheduleStore {
 	private void declareOne(Connection connection, DeclaredSchedule schedule, String definedBy, Instant now)
 			throws SQLException {
 		Instant next;
-		try (NamedStatement select = this.selectDefinition.prepare(connection)) {
+		try (SqlStatement select = this.selectDefinition.prepare(connection)) {
 			try (ResultSet rows = select.bind("name", schedule.name()).executeQuery()) {
 				if (!rows.next()) {
 					next = schedule.schedule().nextAfter(now);
@@ -152,7 +156,7 @@ public final class SqliteScheduleStore implements ScheduleStore {
 					next = Instant.ofEpochMilli(rows.getLong(3));
 				}
 				else {
-					Instant lastTick = SqlColumns.instant(rows, "last_tick_at");
+					Instant lastTick = SqliteDialect.INSTANCE.instant(rows, "last_tick_at");
 					Instant from = (lastTick != null && lastTick.isAfter(now)) ? lastTick : now;
 					next = schedule.schedule().nextAfter(from);
 					logger.info("Schedule '{}' changed from {} ({}) to {} ({}) by {}; next tick at {}", schedule.name(),
@@ -161,7 +165,7 @@ public final class SqliteScheduleStore implements ScheduleStore {
 				}
 			}
 		}
-		try (NamedStatement upsert = this.upsertSchedule.prepare(connection)) {
+		try (SqlStatement upsert = this.upsertSchedule.prepare(connection)) {
 			upsert.bind("name", schedule.name())
 				.bind("type", schedule.type())
 				.bind("expression", schedule.schedule().expression())
@@ -181,8 +185,8 @@ public final class SqliteScheduleStore implements ScheduleStore {
 			return 0;
 		}
 		return this.database.write("refresh " + names.size() + " schedule declaration(s)", (connection) -> {
-			try (NamedStatement refresh = this.refresh.prepare(connection)) {
-				return refresh.bind("now", now).bindJsonArray("names", names).executeUpdate();
+			try (SqlStatement refresh = this.refresh.prepare(connection)) {
+				return refresh.bind("now", now).bind("names", JsonArrays.of(names)).executeUpdate();
 			}
 		});
 	}
@@ -193,8 +197,8 @@ public final class SqliteScheduleStore implements ScheduleStore {
 			return null;
 		}
 		return this.database.read("read the next schedule tick", (connection) -> {
-			try (NamedStatement select = this.earliestDue.prepare(connection)) {
-				try (ResultSet rows = select.bindJsonArray("names", names).executeQuery()) {
+			try (SqlStatement select = this.earliestDue.prepare(connection)) {
+				try (ResultSet rows = select.bind("names", JsonArrays.of(names)).executeQuery()) {
 					if (!rows.next()) {
 						return null;
 					}
@@ -229,12 +233,12 @@ public final class SqliteScheduleStore implements ScheduleStore {
 	private List<DueSchedule> selectDue(Connection connection, Collection<String> names, Instant now)
 			throws SQLException {
 		List<DueSchedule> due = new ArrayList<>();
-		try (NamedStatement select = this.selectDue.prepare(connection)) {
-			try (ResultSet rows = select.bindJsonArray("names", names).bind("now", now).executeQuery()) {
+		try (SqlStatement select = this.selectDue.prepare(connection)) {
+			try (ResultSet rows = select.bind("names", JsonArrays.of(names)).bind("now", now).executeQuery()) {
 				while (rows.next()) {
 					due.add(new DueSchedule(rows.getString(1), rows.getString(2), rows.getString(3), rows.getString(4),
 							misfire(rows.getString(5)), rows.getString(6), Instant.ofEpochMilli(rows.getLong(7)),
-							SqlColumns.instant(rows, "last_tick_at")));
+							SqliteDialect.INSTANCE.instant(rows, "last_tick_at")));
 				}
 			}
 		}
@@ -244,7 +248,7 @@ public final class SqliteScheduleStore implements ScheduleStore {
 	private ScheduleFiring apply(Connection connection, DueSchedule schedule, TickDecision decision, Instant now)
 			throws SQLException {
 		if (decision.job() == null) {
-			try (NamedStatement skip = this.advanceSkipped.prepare(connection)) {
+			try (SqlStatement skip = this.advanceSkipped.prepare(connection)) {
 				skip.bind("next_run_at", decision.nextRunAt())
 					.bind("name", schedule.name())
 					.bind("due_at", schedule.nextRunAt());
@@ -254,7 +258,7 @@ public final class SqliteScheduleStore implements ScheduleStore {
 			}
 			return new ScheduleFiring(schedule.name(), null, null, true, decision.nextRunAt());
 		}
-		try (NamedStatement advance = this.advanceFired.prepare(connection)) {
+		try (SqlStatement advance = this.advanceFired.prepare(connection)) {
 			advance.bind("next_run_at", decision.nextRunAt())
 				.bind("tick", decision.tick())
 				.bind("now", now)
@@ -265,8 +269,8 @@ public final class SqliteScheduleStore implements ScheduleStore {
 			}
 		}
 		long jobId = this.jobs.insertJobs(connection, List.of(decision.job()), now).get(0);
-		try (NamedStatement event = this.events.prepare(connection);
-				NamedStatement last = this.setLastJob.prepare(connection)) {
+		try (SqlStatement event = this.events.prepare(connection);
+				SqlStatement last = this.setLastJob.prepare(connection)) {
 			JobEvents.add(event, jobId, now, "SCHEDULE_TICK", "scheduler", decision.detail());
 			event.executeBatch();
 			last.bind("job_id", jobId).bind("name", schedule.name()).executeUpdate();
@@ -278,16 +282,16 @@ public final class SqliteScheduleStore implements ScheduleStore {
 	public List<ScheduleInfo> schedules(Instant liveSince) {
 		return this.database.read("read schedules", (connection) -> {
 			List<ScheduleInfo> schedules = new ArrayList<>();
-			try (NamedStatement select = this.selectAll.prepare(connection); ResultSet rows = select.executeQuery()) {
+			try (SqlStatement select = this.selectAll.prepare(connection); ResultSet rows = select.executeQuery()) {
 				while (rows.next()) {
 					Instant declaredAt = Instant.ofEpochMilli(rows.getLong("declared_at"));
 					long lastJob = rows.getLong("last_job_id");
 					Long lastJobId = rows.wasNull() ? null : lastJob;
 					schedules.add(new ScheduleInfo(rows.getString("name"), rows.getString("type"),
 							rows.getString("expression"), rows.getString("zone"), misfire(rows.getString("misfire")),
-							Instant.ofEpochMilli(rows.getLong("next_run_at")), SqlColumns.instant(rows, "last_tick_at"),
-							lastJobId, declaredAt, rows.getString("defined_by"), !declaredAt.isBefore(liveSince),
-							rows.getInt("paused") == 1));
+							Instant.ofEpochMilli(rows.getLong("next_run_at")),
+							SqliteDialect.INSTANCE.instant(rows, "last_tick_at"), lastJobId, declaredAt,
+							rows.getString("defined_by"), !declaredAt.isBefore(liveSince), rows.getInt("paused") == 1));
 				}
 			}
 			return schedules;

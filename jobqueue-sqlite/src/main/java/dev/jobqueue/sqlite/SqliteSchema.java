@@ -25,6 +25,7 @@ import org.sqlite.SQLiteConfig.TransactionMode;
 import org.sqlite.SQLiteConnection;
 
 import dev.jobqueue.JobQueueException;
+import dev.jobqueue.jdbc.Tables;
 
 /**
  * Brings the queue's schema up to date with a private Flyway (own history table, own
@@ -51,11 +52,11 @@ public final class SqliteSchema {
 
 	private final DataSource dataSource;
 
-	private final TableNames tables;
+	private final Tables tables;
 
 	private final boolean shared;
 
-	public SqliteSchema(DataSource dataSource, TableNames tables) {
+	public SqliteSchema(DataSource dataSource, Tables tables) {
 		this(dataSource, tables, false);
 	}
 
@@ -63,7 +64,7 @@ public final class SqliteSchema {
 	 * @param shared whether the DataSource is the application's, whose transactions queue
 	 * writes join: its transactions must then begin {@code IMMEDIATE}
 	 */
-	public SqliteSchema(DataSource dataSource, TableNames tables, boolean shared) {
+	public SqliteSchema(DataSource dataSource, Tables tables, boolean shared) {
 		this.dataSource = Objects.requireNonNull(dataSource, "'dataSource' must not be null");
 		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
 		this.shared = shared;

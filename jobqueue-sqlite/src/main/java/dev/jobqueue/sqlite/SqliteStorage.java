@@ -4,6 +4,7 @@ import java.util.Objects;
 
 import dev.jobqueue.core.store.EnqueueVisibility;
 import dev.jobqueue.core.store.QueueStorage;
+import dev.jobqueue.jdbc.Tables;
 
 /**
  * The queue on one SQLite database: its job, schedule and retention stores and insights
@@ -25,7 +26,7 @@ public final class SqliteStorage implements QueueStorage {
 
 	private final SqliteQueueInsights insights;
 
-	public SqliteStorage(SqliteDatabase database, TableNames tables) {
+	public SqliteStorage(SqliteDatabase database, Tables tables) {
 		this(database, tables, false, EnqueueVisibility.AFTER_COMMIT);
 	}
 
@@ -35,7 +36,7 @@ public final class SqliteStorage implements QueueStorage {
 	 * @param visibility when a job enqueued in a transaction on another database becomes
 	 * visible to workers
 	 */
-	public SqliteStorage(SqliteDatabase database, TableNames tables, boolean shared, EnqueueVisibility visibility) {
+	public SqliteStorage(SqliteDatabase database, Tables tables, boolean shared, EnqueueVisibility visibility) {
 		this.database = Objects.requireNonNull(database, "'database' must not be null");
 		Objects.requireNonNull(tables, "'tables' must not be null");
 		this.schema = new SqliteSchema(database.dataSource(), tables, shared);

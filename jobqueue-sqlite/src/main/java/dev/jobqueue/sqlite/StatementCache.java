@@ -12,6 +12,8 @@ import java.util.Map;
 import org.sqlite.SQLiteConnection;
 import org.sqlite.core.CoreStatement;
 
+import dev.jobqueue.jdbc.Sql;
+
 /**
  * The prepared statements of one physical SQLite connection, kept across transactions:
  * preparing the queue's statements anew in every transaction cost about a sixth of a
@@ -39,9 +41,9 @@ final class StatementCache {
 
 	private final SQLiteConnection connection;
 
-	private final LinkedHashMap<NamedSql, Entry> statements = new LinkedHashMap<>(32, 0.75f, true) {
+	private final LinkedHashMap<Sql, Entry> statements = new LinkedHashMap<>(32, 0.75f, true) {
 		@Override
-		protected boolean removeEldestEntry(Map.Entry<NamedSql, Entry> eldest) {
+		protected boolean removeEldestEntry(Map.Entry<Sql, Entry> eldest) {
 			if (size() <= MAX_STATEMENTS) {
 				return false;
 			}
@@ -137,7 +139,7 @@ final class StatementCache {
 	 * @return the prepared statement of {@code sql}, now in use; {@code null} when it is
 	 * in use already
 	 */
-	PreparedStatement take(NamedSql sql) throws SQLException {
+	PreparedStatement take(Sql sql) throws SQLException {
 		Entry entry = this.statements.get(sql);
 		if (entry != null && entry.statement.isClosed()) {
 			this.statements.remove(sql);
@@ -158,7 +160,7 @@ final class StatementCache {
 	 * Takes back a statement from {@link #take}, its rows closed, ready for the next
 	 * transaction.
 	 */
-	void release(NamedSql sql, PreparedStatement statement) throws SQLException {
+	void release(Sql sql, PreparedStatement statement) throws SQLException {
 		Entry entry = this.statements.get(sql);
 		if (entry == null || entry.statement != statement) {
 			// Evicted while in use.

@@ -15,8 +15,8 @@ import dev.jobqueue.core.retention.RetentionCleaner;
 import dev.jobqueue.core.retention.RetentionPolicy;
 import dev.jobqueue.core.retention.RetentionReport;
 import dev.jobqueue.core.retention.RetentionSettings;
+import dev.jobqueue.sqlite.SqliteDialect;
 import dev.jobqueue.sqlite.SqliteRetentionStore;
-import dev.jobqueue.sqlite.TableNames;
 import dev.jobqueue.testing.JobRows;
 import dev.jobqueue.testing.MutableClock;
 import dev.jobqueue.testing.TestDatabase;
@@ -71,7 +71,7 @@ class RetentionBenchmark {
 					now.minus(Duration.ofDays(200)), Duration.ofMillis(10));
 			JobRows.insert(db.dataSource(), "", jobs / 20, "thumbnail", JobStatus.SUCCEEDED,
 					now.minus(Duration.ofDays(1)), Duration.ofMillis(10));
-			SqliteRetentionStore store = new SqliteRetentionStore(db.database(), new TableNames(""));
+			SqliteRetentionStore store = new SqliteRetentionStore(db.database(), SqliteDialect.tables(""));
 			long rowsBefore = db.count("SELECT (SELECT count(*) FROM jobs) + (SELECT count(*) FROM job_attempts) "
 					+ "+ (SELECT count(*) FROM job_events)");
 			long before = store.checkpoint(true).fileBytes();

@@ -25,8 +25,8 @@ import dev.jobqueue.core.retention.RetentionPolicy;
 import dev.jobqueue.core.retention.RetentionReport;
 import dev.jobqueue.core.retention.RetentionSettings;
 import dev.jobqueue.core.store.RetentionStore;
+import dev.jobqueue.sqlite.SqliteDialect;
 import dev.jobqueue.sqlite.SqliteRetentionStore;
-import dev.jobqueue.sqlite.TableNames;
 import dev.jobqueue.testing.DelegatingRetentionStore;
 import dev.jobqueue.testing.JobRows;
 import dev.jobqueue.testing.MutableClock;
@@ -60,7 +60,7 @@ class RetentionCleanerTests {
 	@BeforeEach
 	void setUp() {
 		this.db = TestDatabase.create(this.dir);
-		this.store = new SqliteRetentionStore(this.db.database(), new TableNames(""));
+		this.store = new SqliteRetentionStore(this.db.database(), SqliteDialect.tables(""));
 	}
 
 	@AfterEach

@@ -18,8 +18,8 @@ import dev.jobqueue.core.retention.RetentionCleaner;
 import dev.jobqueue.core.retention.RetentionPolicy;
 import dev.jobqueue.core.retention.RetentionReport;
 import dev.jobqueue.core.retention.RetentionSettings;
+import dev.jobqueue.sqlite.SqliteDialect;
 import dev.jobqueue.sqlite.SqliteRetentionStore;
-import dev.jobqueue.sqlite.TableNames;
 import dev.jobqueue.testing.JobRows;
 import dev.jobqueue.testing.LongTest;
 import dev.jobqueue.testing.MutableClock;
@@ -80,7 +80,7 @@ class RetentionCrashTests {
 				.containsExactly("crashed-cleaner");
 
 			RetentionCleaner restarted = new RetentionCleaner(
-					new SqliteRetentionStore(db.database(), new TableNames("")),
+					new SqliteRetentionStore(db.database(), SqliteDialect.tables("")),
 					RetentionSettings.of(
 							RetentionPolicy.of(Duration.ofDays(30), Duration.ofDays(90), Duration.ofDays(30), Map.of()),
 							5_000),

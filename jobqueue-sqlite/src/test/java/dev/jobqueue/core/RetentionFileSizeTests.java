@@ -13,8 +13,8 @@ import dev.jobqueue.core.retention.RetentionCleaner;
 import dev.jobqueue.core.retention.RetentionPolicy;
 import dev.jobqueue.core.retention.RetentionReport;
 import dev.jobqueue.core.retention.RetentionSettings;
+import dev.jobqueue.sqlite.SqliteDialect;
 import dev.jobqueue.sqlite.SqliteRetentionStore;
-import dev.jobqueue.sqlite.TableNames;
 import dev.jobqueue.testing.JobRows;
 import dev.jobqueue.testing.LongTest;
 import dev.jobqueue.testing.MutableClock;
@@ -92,7 +92,7 @@ class RetentionFileSizeTests {
 	}
 
 	private static SqliteRetentionStore store(TestDatabase db) {
-		return new SqliteRetentionStore(db.database(), new TableNames(""));
+		return new SqliteRetentionStore(db.database(), SqliteDialect.tables(""));
 	}
 
 }

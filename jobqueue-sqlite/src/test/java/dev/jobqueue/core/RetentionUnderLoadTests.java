@@ -34,8 +34,8 @@ import dev.jobqueue.core.worker.JobWorker;
 import dev.jobqueue.core.worker.RetryPolicy;
 import dev.jobqueue.core.worker.WorkerListener;
 import dev.jobqueue.core.worker.WorkerSettings;
+import dev.jobqueue.sqlite.SqliteDialect;
 import dev.jobqueue.sqlite.SqliteRetentionStore;
-import dev.jobqueue.sqlite.TableNames;
 import dev.jobqueue.testing.FailureCountingJobStore;
 import dev.jobqueue.testing.JobRows;
 import dev.jobqueue.testing.LongTest;
@@ -117,7 +117,7 @@ class RetentionUnderLoadTests {
 		Thread producer = new Thread(() -> produce(queue), "producer");
 		Thread walWatcher = new Thread(this::watchWal, "wal-watcher");
 		walWatcher.setDaemon(true);
-		RetentionStore retentionStore = new SqliteRetentionStore(this.db.database(), new TableNames(""));
+		RetentionStore retentionStore = new SqliteRetentionStore(this.db.database(), SqliteDialect.tables(""));
 		// Start from an empty log, so the watcher sees what the load writes, not the bulk
 		// inserts above.
 		assertThat(retentionStore.checkpoint(true).walBytes()).isZero();

@@ -34,10 +34,10 @@ import dev.jobqueue.core.worker.WorkerListener;
 import dev.jobqueue.core.worker.WorkerSettings;
 import dev.jobqueue.sqlite.SqliteDataSources;
 import dev.jobqueue.sqlite.SqliteDatabase;
+import dev.jobqueue.sqlite.SqliteDialect;
 import dev.jobqueue.sqlite.SqliteJobAdminStore;
 import dev.jobqueue.sqlite.SqliteJobStore;
 import dev.jobqueue.sqlite.SqliteSchema;
-import dev.jobqueue.sqlite.TableNames;
 import dev.jobqueue.testing.FaultyDataSource;
 import dev.jobqueue.testing.Invariants;
 import dev.jobqueue.testing.JobRows;
@@ -86,10 +86,11 @@ class DatabaseInTroubleTests {
 	void open(Clock clock) {
 		this.file = this.dir.resolve("queue.db");
 		this.pool = SqliteDataSources.create("jdbc:sqlite:" + this.file, Duration.ofSeconds(5), "NORMAL", 4);
-		new SqliteSchema(this.pool, new TableNames("")).initialize();
+		new SqliteSchema(this.pool, SqliteDialect.tables("")).initialize();
 		this.dataSource = new FaultyDataSource(this.pool, 0);
 		this.store = new SqliteJobStore(
-				new SqliteDatabase(this.dataSource, this.file.toString(), Duration.ofSeconds(30)), new TableNames(""));
+				new SqliteDatabase(this.dataSource, this.file.toString(), Duration.ofSeconds(30)),
+				SqliteDialect.tables(""));
 		this.admin = new SqliteJobAdminStore(this.store.database(), this.store.tables());
 		this.queue = new DefaultJobQueue(this.store, this.admin, WorkerHarness.CODEC, this.handlers, clock,
 				new EnqueueLimits(3, 1 << 20), null);
@@ -250,7 +251,7 @@ class DatabaseInTroubleTests {
 		fresh.setUrl("jdbc:sqlite:" + this.file);
 		assertThatExceptionOfType(JobQueueException.class)
 			.isThrownBy(() -> new SqliteJobAdminStore(
-					new SqliteDatabase(fresh, this.file.toString(), Duration.ofSeconds(1)), new TableNames(""))
+					new SqliteDatabase(fresh, this.file.toString(), Duration.ofSeconds(1)), SqliteDialect.tables(""))
 				.find(1))
 			.withMessageContaining("cannot be opened")
 			.withMessageContaining("deleted or moved");

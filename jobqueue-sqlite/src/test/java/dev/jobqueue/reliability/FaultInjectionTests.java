@@ -31,10 +31,10 @@ import dev.jobqueue.core.worker.WorkerListener;
 import dev.jobqueue.core.worker.WorkerSettings;
 import dev.jobqueue.sqlite.SqliteDataSources;
 import dev.jobqueue.sqlite.SqliteDatabase;
+import dev.jobqueue.sqlite.SqliteDialect;
 import dev.jobqueue.sqlite.SqliteJobAdminStore;
 import dev.jobqueue.sqlite.SqliteJobStore;
 import dev.jobqueue.sqlite.SqliteSchema;
-import dev.jobqueue.sqlite.TableNames;
 import dev.jobqueue.testing.FaultyDataSource;
 import dev.jobqueue.testing.FaultyDataSource.Fault;
 import dev.jobqueue.testing.Invariants;
@@ -79,7 +79,7 @@ class FaultInjectionTests {
 		template = shared.resolve("template.db");
 		try (HikariDataSource pool = SqliteDataSources.create("jdbc:sqlite:" + template, Duration.ofSeconds(5),
 				"NORMAL", 1)) {
-			new SqliteSchema(pool, new TableNames("")).initialize();
+			new SqliteSchema(pool, SqliteDialect.tables("")).initialize();
 		}
 	}
 
@@ -148,7 +148,7 @@ class FaultInjectionTests {
 				.rate(Fault.LOST_COMMIT, 0.03)
 				.rate(Fault.CANT_OPEN, 0.02);
 			SqliteJobStore store = new SqliteJobStore(
-					new SqliteDatabase(faults, file.toString(), Duration.ofSeconds(5)), new TableNames(""));
+					new SqliteDatabase(faults, file.toString(), Duration.ofSeconds(5)), SqliteDialect.tables(""));
 			Map<Long, AtomicInteger> done = new ConcurrentHashMap<>();
 			HandlerRegistry handlers = new HandlerRegistry();
 			handlers.register(HandlerDefinition.of("ok", (payload, context) -> {
@@ -199,7 +199,7 @@ class FaultInjectionTests {
 				2)) {
 			FaultyDataSource faults = new FaultyDataSource(pool, 1);
 			SqliteJobStore store = new SqliteJobStore(
-					new SqliteDatabase(faults, file.toString(), Duration.ofSeconds(2)), new TableNames(""));
+					new SqliteDatabase(faults, file.toString(), Duration.ofSeconds(2)), SqliteDialect.tables(""));
 			DefaultJobQueue queue = new DefaultJobQueue(store, adminOf(store), WorkerHarness.CODEC,
 					new HandlerRegistry(), Clock.systemUTC(), new EnqueueLimits(3, 1 << 20), null);
 			queue.enqueue("job", "before");
@@ -233,7 +233,7 @@ class FaultInjectionTests {
 				2)) {
 			FaultyDataSource faults = new FaultyDataSource(pool, 1);
 			SqliteJobStore store = new SqliteJobStore(
-					new SqliteDatabase(faults, file.toString(), Duration.ofSeconds(2)), new TableNames(""));
+					new SqliteDatabase(faults, file.toString(), Duration.ofSeconds(2)), SqliteDialect.tables(""));
 			DefaultJobQueue queue = new DefaultJobQueue(store, adminOf(store), WorkerHarness.CODEC,
 					new HandlerRegistry(), Clock.systemUTC(), new EnqueueLimits(3, 1 << 20), null);
 			// Where an enqueue's COMMIT falls among its steps, from one enqueue of
@@ -324,7 +324,8 @@ class FaultInjectionTests {
 
 		private void runScenario() {
 			SqliteJobStore store = new SqliteJobStore(
-					new SqliteDatabase(this.faults, this.file.toString(), Duration.ofMillis(500)), new TableNames(""));
+					new SqliteDatabase(this.faults, this.file.toString(), Duration.ofMillis(500)),
+					SqliteDialect.tables(""));
 			HandlerRegistry handlers = handlers();
 			DefaultJobQueue queue = new DefaultJobQueue(store, adminOf(store), WorkerHarness.CODEC, handlers,
 					this.clock, new EnqueueLimits(10, 1 << 20), null);

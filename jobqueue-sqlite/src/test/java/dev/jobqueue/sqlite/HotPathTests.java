@@ -13,6 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.jobqueue.JobRequest;
+import dev.jobqueue.jdbc.Sql;
+import dev.jobqueue.jdbc.SqlStatement;
 import dev.jobqueue.testing.QueueFileTests;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -60,9 +62,9 @@ class HotPathTests extends QueueFileTests {
 			pool.setJdbcUrl("jdbc:sqlite:" + this.other.resolve("app.db"));
 			pool.setDataSourceProperties(
 					SqliteDataSources.connectionConfig(Duration.ofSeconds(5), "NORMAL").toProperties());
-			new SqliteSchema(pool, new TableNames("")).initialize();
+			new SqliteSchema(pool, SqliteDialect.tables("")).initialize();
 			SqliteDatabase database = new SqliteDatabase(pool, "app.db", Duration.ofSeconds(5));
-			SqliteJobStore store = new SqliteJobStore(database, new TableNames(""));
+			SqliteJobStore store = new SqliteJobStore(database, SqliteDialect.tables(""));
 			for (int i = 0; i < 2 * WalCheckpointer.COMMITS_PER_CHECKPOINT; i++) {
 				store.enqueue(java.util.List
 					.of(new dev.jobqueue.core.store.NewJob("thumbnail", "{}", 0, this.clock.instant(), 3, null, null)),
@@ -71,10 +73,10 @@ class HotPathTests extends QueueFileTests {
 			}
 			assertThat(database.backgroundCheckpoints()).isZero();
 			// Nor do its connections keep statements: the application may VACUUM on them.
-			NamedSql sql = NamedSql.parse("SELECT count(*) FROM jobs WHERE type = :type");
+			Sql sql = SqliteDialect.tables("").sql("SELECT count(*) FROM jobs WHERE type = :type");
 			try (Connection connection = pool.getConnection()) {
 				PreparedStatement first;
-				try (NamedStatement statement = sql.prepare(connection)) {
+				try (SqlStatement statement = sql.prepare(connection)) {
 					first = statementOf(statement);
 					assertThat(statement.bind("type", "thumbnail").queryLong())
 						.isEqualTo(2L * WalCheckpointer.COMMITS_PER_CHECKPOINT);
@@ -89,14 +91,14 @@ class HotPathTests extends QueueFileTests {
 
 	@Test
 	void aStatementIsPreparedOncePerConnectionAndReusedAcrossTransactions() throws Exception {
-		NamedSql sql = NamedSql.parse("SELECT count(*) FROM jobs WHERE type = :type");
+		Sql sql = SqliteDialect.tables("").sql("SELECT count(*) FROM jobs WHERE type = :type");
 		try (Connection connection = this.db.dataSource().getConnection()) {
 			PreparedStatement first;
-			try (NamedStatement statement = sql.prepare(connection)) {
+			try (SqlStatement statement = sql.prepare(connection)) {
 				first = statementOf(statement);
 				assertThat(statement.bind("type", "a").queryLong()).isZero();
 				// The same statement twice at once: the second is a statement of its own.
-				try (NamedStatement nested = sql.prepare(connection)) {
+				try (SqlStatement nested = sql.prepare(connection)) {
 					assertThat(statementOf(nested)).isNotSameAs(first);
 					assertThat(nested.bind("type", "a").queryLong()).isZero();
 				}
@@ -105,7 +107,7 @@ class HotPathTests extends QueueFileTests {
 				tx.execute("INSERT INTO jobs (type, status, priority, payload, max_attempts, run_at, created_at) "
 						+ "VALUES ('a', 'pending', 0, '{}', 3, 0, 0)");
 			}
-			try (NamedStatement statement = sql.prepare(connection)) {
+			try (SqlStatement statement = sql.prepare(connection)) {
 				assertThat(statementOf(statement)).isSameAs(first);
 				assertThat(statement.bind("type", "a").queryLong()).isEqualTo(1);
 			}
@@ -118,9 +120,9 @@ class HotPathTests extends QueueFileTests {
 		for (int i = 0; i < 5; i++) {
 			this.harness.queue.enqueue(JobRequest.of("a", i));
 		}
-		NamedSql sql = NamedSql.parse("SELECT id FROM jobs WHERE type = :type");
+		Sql sql = SqliteDialect.tables("").sql("SELECT id FROM jobs WHERE type = :type");
 		try (Connection connection = this.db.dataSource().getConnection()) {
-			try (NamedStatement statement = sql.prepare(connection)) {
+			try (SqlStatement statement = sql.prepare(connection)) {
 				ResultSet rows = statement.bind("type", "a").executeQuery();
 				assertThat(rows.next()).isTrue();
 				// rows left open on purpose
@@ -134,8 +136,8 @@ class HotPathTests extends QueueFileTests {
 		}
 	}
 
-	private static PreparedStatement statementOf(NamedStatement statement) throws Exception {
-		var field = NamedStatement.class.getDeclaredField("statement");
+	private static PreparedStatement statementOf(SqlStatement statement) throws Exception {
+		var field = SqlStatement.class.getDeclaredField("statement");
 		field.setAccessible(true);
 		return (PreparedStatement) field.get(statement);
 	}

@@ -31,6 +31,7 @@ import dev.jobqueue.core.EnqueueLimits;
 import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.core.store.NewJob;
 import dev.jobqueue.core.store.QueueSignals;
+import dev.jobqueue.jdbc.spring.SpringTransactions;
 import dev.jobqueue.testing.MutableClock;
 import dev.jobqueue.testing.TestDatabase;
 import dev.jobqueue.testing.WorkerHarness;
@@ -190,7 +191,7 @@ class SharedTransactionTests {
 	void startUpRefusesASharedPoolWhoseTransactionsBeginDeferred() {
 		this.application = pool(SQLiteConfig.TransactionMode.DEFERRED, true);
 		assertThatExceptionOfType(JobQueueException.class)
-			.isThrownBy(() -> new SqliteSchema(this.application, new TableNames(""), true).initialize())
+			.isThrownBy(() -> new SqliteSchema(this.application, SqliteDialect.tables(""), true).initialize())
 			.withMessageContaining("transactions begin DEFERRED")
 			.withMessageContaining("transaction_mode=IMMEDIATE")
 			.withMessageContaining("spring.datasource.hikari.data-source-properties.transaction_mode=IMMEDIATE");
@@ -199,14 +200,14 @@ class SharedTransactionTests {
 	@Test
 	void startUpAcceptsTheQueuesOwnPoolWithDeferredTransactions() {
 		this.application = pool(SQLiteConfig.TransactionMode.DEFERRED, true);
-		new SqliteSchema(this.application, new TableNames(""), false).initialize();
+		new SqliteSchema(this.application, SqliteDialect.tables(""), false).initialize();
 	}
 
 	@Test
 	void startUpRefusesAPoolWithAutoCommitOff() {
 		this.application = pool(SQLiteConfig.TransactionMode.IMMEDIATE, false);
 		assertThatExceptionOfType(JobQueueException.class)
-			.isThrownBy(() -> new SqliteSchema(this.application, new TableNames(""), true).initialize())
+			.isThrownBy(() -> new SqliteSchema(this.application, SqliteDialect.tables(""), true).initialize())
 			.withMessageContaining("auto-commit off")
 			.withMessageContaining("spring.datasource.hikari.auto-commit=true");
 	}
@@ -247,9 +248,10 @@ class SharedTransactionTests {
 
 	private Shared share(SQLiteConfig.TransactionMode mode) {
 		this.application = pool(mode, true);
-		SqliteDatabase database = new SqliteDatabase(this.application, "shared", Duration.ofSeconds(30));
-		SqliteJobStore store = new SqliteJobStore(database, new TableNames(""));
-		SqliteJobAdminStore admin = new SqliteJobAdminStore(database, new TableNames(""));
+		SqliteDatabase database = new SqliteDatabase(this.application, "shared", Duration.ofSeconds(30),
+				new SpringTransactions());
+		SqliteJobStore store = new SqliteJobStore(database, SqliteDialect.tables(""));
+		SqliteJobAdminStore admin = new SqliteJobAdminStore(database, SqliteDialect.tables(""));
 		DefaultJobQueue queue = new DefaultJobQueue(store, admin, WorkerHarness.CODEC, new HandlerRegistry(),
 				MutableClock.startingAt(NOW.toString()), new EnqueueLimits(3, 64 * 1024), null);
 		queue.setSignals(new QueueSignals() {

@@ -48,7 +48,8 @@ class SqliteChainRetentionTests {
 					this.clock.instant().toEpochMilli(), plain);
 			long waitsForPlain = harness.queue.enqueue(JobRequest.of("later", 1).after(plain));
 			this.clock.advance(Duration.ofDays(60));
-			RetentionCleaner cleaner = new RetentionCleaner(new SqliteRetentionStore(db.database(), new TableNames("")),
+			RetentionCleaner cleaner = new RetentionCleaner(
+					new SqliteRetentionStore(db.database(), SqliteDialect.tables("")),
 					RetentionSettings.of(
 							RetentionPolicy.of(Duration.ofDays(30), Duration.ofDays(30), Duration.ofDays(30), Map.of()),
 							100),

@@ -42,7 +42,7 @@ class SqliteQueueInsightsTests {
 	@BeforeEach
 	void setUp() {
 		this.db = TestDatabase.create(this.dir);
-		this.insights = new SqliteQueueInsights(this.db.database(), new TableNames(""));
+		this.insights = new SqliteQueueInsights(this.db.database(), SqliteDialect.tables(""));
 	}
 
 	@AfterEach
@@ -142,7 +142,8 @@ class SqliteQueueInsightsTests {
 		SQLiteDataSource readOnly = new SQLiteDataSource(config);
 		readOnly.setUrl(this.db.url());
 		SqliteQueueInsights probe = new SqliteQueueInsights(
-				new SqliteDatabase(readOnly, this.db.file().toString(), Duration.ofSeconds(1)), new TableNames(""));
+				new SqliteDatabase(readOnly, this.db.file().toString(), Duration.ofSeconds(1)),
+				SqliteDialect.tables(""));
 		assertThatExceptionOfType(JobQueueException.class).isThrownBy(probe::checkAvailable)
 			.satisfies((ex) -> System.out.println("read-only: " + ex.getMessage()))
 			.withMessageContaining("read-only");
@@ -158,7 +159,7 @@ class SqliteQueueInsightsTests {
 				SqliteDataSources.connectionConfig(Duration.ofSeconds(1), "NORMAL"));
 		broken.setUrl(this.db.url());
 		SqliteQueueInsights probe = new SqliteQueueInsights(
-				new SqliteDatabase(broken, this.db.file().toString(), Duration.ofSeconds(1)), new TableNames(""));
+				new SqliteDatabase(broken, this.db.file().toString(), Duration.ofSeconds(1)), SqliteDialect.tables(""));
 		assertThatExceptionOfType(JobQueueException.class).isThrownBy(probe::checkAvailable)
 			.satisfies((ex) -> System.out.println("garbage: " + ex.getMessage()))
 			.withMessageContaining("not a database");

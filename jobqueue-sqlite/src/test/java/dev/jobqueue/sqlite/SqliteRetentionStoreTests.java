@@ -243,7 +243,7 @@ class SqliteRetentionStoreTests {
 	}
 
 	private SqliteRetentionStore store(TestDatabase db, String prefix) {
-		return new SqliteRetentionStore(db.database(), new TableNames(prefix));
+		return new SqliteRetentionStore(db.database(), SqliteDialect.tables(prefix));
 	}
 
 	private RetentionCleaner cleaner(SqliteRetentionStore store, int batchSize) {

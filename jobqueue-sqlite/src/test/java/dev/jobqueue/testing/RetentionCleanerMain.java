@@ -18,8 +18,8 @@ import dev.jobqueue.core.retention.RetentionReport;
 import dev.jobqueue.core.retention.RetentionSettings;
 import dev.jobqueue.sqlite.SqliteDataSources;
 import dev.jobqueue.sqlite.SqliteDatabase;
+import dev.jobqueue.sqlite.SqliteDialect;
 import dev.jobqueue.sqlite.SqliteRetentionStore;
-import dev.jobqueue.sqlite.TableNames;
 
 /**
  * A process that runs one retention cleanup on a file, for tests that kill it half-way.
@@ -42,7 +42,7 @@ public final class RetentionCleanerMain {
 				"NORMAL", 2)) {
 			SqliteDatabase database = new SqliteDatabase(dataSource, file.toString(), Duration.ofSeconds(30));
 			DelegatingRetentionStore store = new DelegatingRetentionStore(
-					new SqliteRetentionStore(database, new TableNames(""))) {
+					new SqliteRetentionStore(database, SqliteDialect.tables(""))) {
 				@Override
 				public int deleteFinished(JobStatus status, String type, Instant finishedBefore, int limit) {
 					int deleted = super.deleteFinished(status, type, finishedBefore, limit);

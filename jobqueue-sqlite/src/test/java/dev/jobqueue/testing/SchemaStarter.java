@@ -6,8 +6,8 @@ import java.time.Duration;
 import com.zaxxer.hikari.HikariDataSource;
 
 import dev.jobqueue.sqlite.SqliteDataSources;
+import dev.jobqueue.sqlite.SqliteDialect;
 import dev.jobqueue.sqlite.SqliteSchema;
-import dev.jobqueue.sqlite.TableNames;
 
 /**
  * A process starting the queue on a file, as an application does at start-up: arguments
@@ -26,7 +26,7 @@ public final class SchemaStarter {
 		}
 		try (HikariDataSource pool = SqliteDataSources.create("jdbc:sqlite:" + args[0], Duration.ofSeconds(5), "NORMAL",
 				2)) {
-			new SqliteSchema(pool, new TableNames("")).initialize();
+			new SqliteSchema(pool, SqliteDialect.tables("")).initialize();
 		}
 		System.out.println("OK");
 	}

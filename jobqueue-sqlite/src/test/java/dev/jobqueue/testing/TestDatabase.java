@@ -16,13 +16,14 @@ import java.util.List;
 import com.zaxxer.hikari.HikariDataSource;
 
 import dev.jobqueue.core.store.ScheduleStore;
+import dev.jobqueue.jdbc.Tables;
 import dev.jobqueue.sqlite.SqliteDataSources;
 import dev.jobqueue.sqlite.SqliteDatabase;
+import dev.jobqueue.sqlite.SqliteDialect;
 import dev.jobqueue.sqlite.SqliteJobAdminStore;
 import dev.jobqueue.sqlite.SqliteJobStore;
 import dev.jobqueue.sqlite.SqliteScheduleStore;
 import dev.jobqueue.sqlite.SqliteSchema;
-import dev.jobqueue.sqlite.TableNames;
 
 /**
  * A real, migrated SQLite file for a test, with the store on top; the SQLite fixture of
@@ -40,11 +41,11 @@ public final class TestDatabase implements StoreFixture {
 
 	private final SqliteJobAdminStore admin;
 
-	private final TableNames tables;
+	private final Tables tables;
 
 	private TestDatabase(Path file, String prefix) {
 		this.file = file;
-		this.tables = new TableNames(prefix);
+		this.tables = SqliteDialect.tables(prefix);
 		String url = "jdbc:sqlite:" + file;
 		this.dataSource = SqliteDataSources.create(url, Duration.ofSeconds(5), "NORMAL", 4);
 		new SqliteSchema(this.dataSource, this.tables).initialize();

@@ -34,6 +34,7 @@ import dev.jobqueue.core.schedule.SchedulerSettings;
 import dev.jobqueue.core.store.JobAdminStore;
 import dev.jobqueue.core.store.JobStore;
 import dev.jobqueue.core.store.QueueInsights;
+import dev.jobqueue.core.store.QueueSignals;
 import dev.jobqueue.core.store.QueueStorage;
 import dev.jobqueue.core.store.ScheduleStore;
 import dev.jobqueue.core.worker.DefaultErrorClassifier;
@@ -43,15 +44,12 @@ import dev.jobqueue.core.worker.RetryPolicy;
 import dev.jobqueue.core.worker.RunInterceptor;
 import dev.jobqueue.core.worker.WorkerListener;
 import dev.jobqueue.jackson.JacksonPayloadCodec;
-import dev.jobqueue.postgresql.PostgresDatabase;
-import dev.jobqueue.postgresql.PostgresStorage;
-import dev.jobqueue.postgresql.PostgresTables;
-import dev.jobqueue.sqlite.SqliteDatabase;
-import dev.jobqueue.sqlite.SqliteStorage;
-import dev.jobqueue.sqlite.TableNames;
+import dev.jobqueue.jdbc.StoreProviders;
+import dev.jobqueue.jdbc.StoreSettings;
+import dev.jobqueue.jdbc.spring.SpringTransactions;
 
 /**
- * Auto-configures the job queue: a SQLite or PostgreSQL store (see
+ * Auto-configures the job queue: the store module that serves the queue's database (see
  * {@link QueueDataSource} for which database), the schema, the {@link JobQueue},
  * {@code @JobHandler} scanning and the worker. Every bean can be replaced by declaring
  * one of the same type.
@@ -59,7 +57,7 @@ import dev.jobqueue.sqlite.TableNames;
 @AutoConfiguration(afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
 		"org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration",
 		"org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration" })
-@ConditionalOnClass({ org.sqlite.JDBC.class, org.flywaydb.core.Flyway.class })
+@ConditionalOnClass({ StoreProviders.class, org.flywaydb.core.Flyway.class })
 @ConditionalOnBooleanProperty(name = "jobqueue.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(QueueProperties.class)
 public final class QueueAutoConfiguration {
@@ -72,9 +70,20 @@ public final class QueueAutoConfiguration {
 		ClassLoader classLoader = (beanFactory instanceof ConfigurableBeanFactory configurable
 				&& configurable.getBeanClassLoader() != null) ? configurable.getBeanClassLoader()
 						: QueueDataSource.class.getClassLoader();
-		return QueueDataSource.choose(properties.getDatasource(), queueDataSource.getIfAvailable(),
-				applicationDataSource.getIfUnique(), List.of(beanFactory.getBeanNamesForType(DataSource.class)),
+		return QueueDataSource.choose(properties.getDatasource(), storeSettings(properties, null),
+				queueDataSource.getIfAvailable(), applicationDataSource.getIfUnique(),
+				List.of(beanFactory.getBeanNamesForType(DataSource.class)), StoreProviders.load(classLoader),
 				classLoader);
+	}
+
+	/** What the store is built with, from the properties. */
+	static StoreSettings storeSettings(QueueProperties properties, QueueSignals signals) {
+		QueueProperties.Datasource datasource = properties.getDatasource();
+		return new StoreSettings(properties.getTablePrefix(), properties.getPostgresql().getSchema(),
+				datasource.getUsername(), datasource.getPassword(), datasource.getPoolSize(),
+				datasource.getConnectionTimeout(), datasource.getBusyTimeout(), datasource.getLockWait(),
+				datasource.getSynchronous(), properties.getEnqueue().getVisibility(), new SpringTransactions(),
+				signals);
 	}
 
 	@Bean
@@ -83,21 +92,17 @@ public final class QueueAutoConfiguration {
 		return JobQueueClock.system();
 	}
 
+	/**
+	 * The queue on the chosen DataSource, built by the store module that serves it. On
+	 * stores that hear other processes (PostgreSQL's LISTEN), their enqueues and cancels
+	 * wake this process's worker.
+	 */
 	@Bean
 	@ConditionalOnMissingBean
 	QueueStorage queueStorage(QueueDataSource dataSource, QueueProperties properties, LocalSignals signals) {
-		if (dataSource.store() == QueueDataSource.Store.POSTGRESQL) {
-			// Other processes' enqueues and cancels, heard with LISTEN, wake this
-			// process's worker.
-			PostgresTables tables = new PostgresTables(properties.getPostgresql().getSchema(),
-					properties.getTablePrefix());
-			return new PostgresStorage(new PostgresDatabase(dataSource.dataSource(), dataSource.description()), tables)
-				.signals(signals);
-		}
-		SqliteDatabase database = new SqliteDatabase(dataSource.dataSource(), dataSource.description(),
-				properties.getDatasource().getLockWait());
-		return new SqliteStorage(database, new TableNames(properties.getTablePrefix()), dataSource.isShared(),
-				properties.getEnqueue().getVisibility());
+		return dataSource.store()
+			.createStorage(dataSource.dataSource(), dataSource.description(), dataSource.isShared(),
+					storeSettings(properties, signals));
 	}
 
 	@Bean

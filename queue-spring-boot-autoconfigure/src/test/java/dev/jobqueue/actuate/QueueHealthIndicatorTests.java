@@ -27,8 +27,8 @@ import dev.jobqueue.core.store.ClaimRequest;
 import dev.jobqueue.core.worker.JobWorker;
 import dev.jobqueue.sqlite.SqliteDataSources;
 import dev.jobqueue.sqlite.SqliteDatabase;
+import dev.jobqueue.sqlite.SqliteDialect;
 import dev.jobqueue.sqlite.SqliteQueueInsights;
-import dev.jobqueue.sqlite.TableNames;
 import dev.jobqueue.testing.QueueFileTests;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -180,8 +180,8 @@ class QueueHealthIndicatorTests extends QueueFileTests {
 				+ "BEGIN SELECT RAISE(ABORT, 'simulated write failure'); END");
 		JobWorker worker = this.harness.worker("w-failing", Executors.newSingleThreadExecutor());
 		QueueHealthIndicator indicator = new QueueHealthIndicator(
-				new SqliteQueueInsights(this.db.database(), new TableNames("")), this.clock, Duration.ofMinutes(15),
-				null, new Status("DEGRADED"), () -> worker);
+				new SqliteQueueInsights(this.db.database(), SqliteDialect.tables("")), this.clock,
+				Duration.ofMinutes(15), null, new Status("DEGRADED"), () -> worker);
 		worker.start();
 		try {
 			await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
@@ -215,13 +215,13 @@ class QueueHealthIndicatorTests extends QueueFileTests {
 	}
 
 	private QueueHealthIndicator indicator(Duration maxQueueAge, Status degraded) {
-		return new QueueHealthIndicator(new SqliteQueueInsights(this.db.database(), new TableNames("")), this.clock,
-				Duration.ofMinutes(15), maxQueueAge, degraded);
+		return new QueueHealthIndicator(new SqliteQueueInsights(this.db.database(), SqliteDialect.tables("")),
+				this.clock, Duration.ofMinutes(15), maxQueueAge, degraded);
 	}
 
 	private QueueHealthIndicator indicatorOn(javax.sql.DataSource dataSource) {
 		SqliteDatabase database = new SqliteDatabase(dataSource, this.db.file().toString(), Duration.ofSeconds(1));
-		return new QueueHealthIndicator(new SqliteQueueInsights(database, new TableNames("")), this.clock,
+		return new QueueHealthIndicator(new SqliteQueueInsights(database, SqliteDialect.tables("")), this.clock,
 				Duration.ofMinutes(15), null, Status.OUT_OF_SERVICE);
 	}
 

@@ -53,21 +53,33 @@ class ArchitectureTests {
 			.should()
 			.dependOnClassesThat()
 			.resideInAnyPackage("org.springframework..", "java.sql..", "javax.sql..", "tools.jackson..",
-					"com.fasterxml..", "dev.jobqueue.sqlite..", "dev.jobqueue.postgresql..", "dev.jobqueue.jackson..",
-					"dev.jobqueue.autoconfigure..", "dev.jobqueue.actuate..", "dev.jobqueue.dashboard..",
-					"dev.jobqueue.metrics..", "dev.jobqueue.observation..")
+					"com.fasterxml..", "dev.jobqueue.jdbc..", "dev.jobqueue.sqlite..", "dev.jobqueue.postgresql..",
+					"dev.jobqueue.jackson..", "dev.jobqueue.autoconfigure..", "dev.jobqueue.actuate..",
+					"dev.jobqueue.dashboard..", "dev.jobqueue.metrics..", "dev.jobqueue.observation..")
 			.because("the engine talks to a database only through the store interfaces in dev.jobqueue.core.store"));
 	}
 
 	@Test
-	void storesKnowNothingOfSpringBoot() {
+	void storesAndTheJdbcEngineKnowNothingOfSpring() {
 		check(noClasses().that()
-			.resideInAnyPackage("dev.jobqueue.sqlite..", "dev.jobqueue.postgresql..", "dev.jobqueue.jackson..")
+			.resideInAnyPackage("dev.jobqueue.jdbc", "dev.jobqueue.sqlite..", "dev.jobqueue.postgresql..",
+					"dev.jobqueue.jackson..")
 			.should()
 			.dependOnClassesThat()
-			.resideInAnyPackage("org.springframework.boot..", "dev.jobqueue.autoconfigure..", "dev.jobqueue.actuate..",
+			.resideInAnyPackage("org.springframework..", "dev.jobqueue.autoconfigure..", "dev.jobqueue.actuate..",
 					"dev.jobqueue.dashboard..", "dev.jobqueue.metrics..", "dev.jobqueue.observation..")
-			.because("a store is used by the auto-configuration, never the other way round"));
+			.because("a store is used by the auto-configuration, never the other way round, and joins the "
+					+ "caller's transactions through CallerTransactions (Spring's are in dev.jobqueue.jdbc.spring)"));
+	}
+
+	@Test
+	void theJdbcEngineKnowsNoStore() {
+		check(noClasses().that()
+			.resideInAPackage("dev.jobqueue.jdbc..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.jobqueue.sqlite..", "dev.jobqueue.postgresql..")
+			.because("a store is a dialect of the JDBC engine: what two stores share lives in the engine"));
 	}
 
 	@Test
@@ -78,7 +90,7 @@ class ArchitectureTests {
 	@Test
 	void engineAndStoresNeverReadTheWallClockDirectly() {
 		check(noClasses().that()
-			.resideInAnyPackage("dev.jobqueue", "dev.jobqueue.core..", "dev.jobqueue.sqlite..",
+			.resideInAnyPackage("dev.jobqueue", "dev.jobqueue.core..", "dev.jobqueue.jdbc..", "dev.jobqueue.sqlite..",
 					"dev.jobqueue.postgresql..")
 			.should()
 			.callMethod(Instant.class, "now")

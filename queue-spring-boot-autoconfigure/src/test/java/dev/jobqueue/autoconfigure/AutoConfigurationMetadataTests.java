@@ -21,7 +21,7 @@ class AutoConfigurationMetadataTests {
 			metadata.load(in);
 		}
 		assertThat(metadata.getProperty("dev.jobqueue.autoconfigure.QueueAutoConfiguration.ConditionalOnClass"))
-			.contains("org.sqlite.JDBC");
+			.contains("dev.jobqueue.jdbc.StoreProviders");
 		assertThat(metadata.getProperty("dev.jobqueue.metrics.QueueMetricsAutoConfiguration.ConditionalOnClass"))
 			.contains("io.micrometer.core.instrument.MeterRegistry");
 	}

@@ -39,8 +39,8 @@ import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.HandlerDefinition;
 import dev.jobqueue.core.worker.JobWorker;
+import dev.jobqueue.sqlite.SqliteDialect;
 import dev.jobqueue.sqlite.SqliteSchema;
-import dev.jobqueue.sqlite.TableNames;
 import dev.jobqueue.testing.Invariants;
 import dev.jobqueue.testing.JobRows;
 import dev.jobqueue.testing.MutableClock;
@@ -319,7 +319,7 @@ class BadInputTests {
 				+ "CURRENT_TIMESTAMP, 0, 1)");
 		tried.incrementAndGet();
 		assertThatExceptionOfType(JobQueueException.class)
-			.isThrownBy(() -> new SqliteSchema(this.db.dataSource(), new TableNames("")).initialize())
+			.isThrownBy(() -> new SqliteSchema(this.db.dataSource(), SqliteDialect.tables("")).initialize())
 			.withMessageContaining("schema version 99")
 			.withMessageContaining("newer version of jobqueue")
 			.withMessageContaining("Refusing to start");

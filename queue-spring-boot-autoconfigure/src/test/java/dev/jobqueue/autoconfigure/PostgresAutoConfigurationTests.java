@@ -111,7 +111,7 @@ class PostgresAutoConfigurationTests {
 				assertThat(context).hasNotFailed();
 				QueueDataSource queueDataSource = context.getBean(QueueDataSource.class);
 				assertThat(queueDataSource.isShared()).isTrue();
-				assertThat(queueDataSource.store()).isEqualTo(QueueDataSource.Store.POSTGRESQL);
+				assertThat(queueDataSource.store().name()).isEqualTo("PostgreSQL");
 				assertThat(queueDataSource.dataSource()).isSameAs(context.getBean(DataSource.class));
 				JobQueue queue = context.getBean(JobQueue.class);
 				JdbcTemplate jdbc = new JdbcTemplate(context.getBean(DataSource.class));
@@ -141,7 +141,7 @@ class PostgresAutoConfigurationTests {
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				QueueDataSource queueDataSource = context.getBean(QueueDataSource.class);
-				assertThat(queueDataSource.store()).isEqualTo(QueueDataSource.Store.POSTGRESQL);
+				assertThat(queueDataSource.store().name()).isEqualTo("PostgreSQL");
 				assertThat(queueDataSource.dataSource()).isSameAs(context.getBean("jobsDataSource"));
 			});
 	}

@@ -222,7 +222,22 @@ class QueueAutoConfigurationTests {
 				.getFailure()
 				.rootCause()
 				.hasMessageContaining("marked @JobQueueDataSource is")
-				.hasMessageContaining("supports only SQLite and PostgreSQL"));
+				.hasMessageContaining("which no job queue store on the classpath serves")
+				.hasMessageContaining(
+						"SQLite (dev.jobqueue:jobqueue-sqlite), PostgreSQL (dev.jobqueue:jobqueue-postgresql)"));
+	}
+
+	@Test
+	void aUrlNoStoreServesFailsStartUpNamingItWithoutItsPasswordAndTheStoresFound() {
+		this.contextRunner.withPropertyValues("jobqueue.datasource.url=jdbc:h2:mem:queue;USER=sa;PASSWORD=secret")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("No job queue store serves the URL jdbc:h2:mem:queue;USER=sa;PASSWORD=***")
+				.hasMessageNotContaining("secret")
+				.hasMessageContaining(
+						"SQLite (dev.jobqueue:jobqueue-sqlite), PostgreSQL (dev.jobqueue:jobqueue-postgresql)")
+				.hasMessageContaining("add the store module"));
 	}
 
 	@Test

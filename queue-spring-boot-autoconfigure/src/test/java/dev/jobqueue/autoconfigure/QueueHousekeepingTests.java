@@ -17,8 +17,8 @@ import dev.jobqueue.core.retention.RetentionCleaner;
 import dev.jobqueue.core.retention.RetentionPolicy;
 import dev.jobqueue.core.retention.RetentionReport;
 import dev.jobqueue.core.retention.RetentionSettings;
+import dev.jobqueue.sqlite.SqliteDialect;
 import dev.jobqueue.sqlite.SqliteRetentionStore;
-import dev.jobqueue.sqlite.TableNames;
 import dev.jobqueue.testing.DelegatingRetentionStore;
 import dev.jobqueue.testing.JobRows;
 import dev.jobqueue.testing.MutableClock;
@@ -43,7 +43,7 @@ class QueueHousekeepingTests {
 			AtomicInteger batches = new AtomicInteger();
 			AtomicReference<Thread> cleaningThread = new AtomicReference<>();
 			DelegatingRetentionStore slow = new DelegatingRetentionStore(
-					new SqliteRetentionStore(db.database(), new TableNames(""))) {
+					new SqliteRetentionStore(db.database(), SqliteDialect.tables(""))) {
 				@Override
 				public int deleteFinished(JobStatus status, String type, Instant finishedBefore, int limit) {
 					batches.incrementAndGet();

@@ -26,8 +26,8 @@ import dev.jobqueue.core.HandlerDefinition;
 import dev.jobqueue.core.store.ClaimRequest;
 import dev.jobqueue.core.store.QueueInsights.SnapshotSettings;
 import dev.jobqueue.core.worker.JobWorker;
+import dev.jobqueue.sqlite.SqliteDialect;
 import dev.jobqueue.sqlite.SqliteQueueInsights;
-import dev.jobqueue.sqlite.TableNames;
 import dev.jobqueue.testing.MutableClock;
 import dev.jobqueue.testing.TestDatabase;
 import dev.jobqueue.testing.WorkerHarness;
@@ -55,8 +55,9 @@ class QueueMetricsTests {
 	void setUp() {
 		this.db = TestDatabase.create(this.dir);
 		this.harness = new WorkerHarness(this.db, this.clock).listener(this.listener);
-		this.refresher = new QueueSnapshotRefresher(new SqliteQueueInsights(this.db.database(), new TableNames("")),
-				SETTINGS, this.clock, Duration.ofSeconds(10));
+		this.refresher = new QueueSnapshotRefresher(
+				new SqliteQueueInsights(this.db.database(), SqliteDialect.tables("")), SETTINGS, this.clock,
+				Duration.ofSeconds(10));
 	}
 
 	@AfterEach

@@ -20,8 +20,8 @@ import dev.jobqueue.core.worker.WorkerSettings;
 import dev.jobqueue.jackson.JacksonPayloadCodec;
 import dev.jobqueue.postgresql.PostgresDataSources;
 import dev.jobqueue.postgresql.PostgresDatabase;
+import dev.jobqueue.postgresql.PostgresDialect;
 import dev.jobqueue.postgresql.PostgresStorage;
-import dev.jobqueue.postgresql.PostgresTables;
 
 /**
  * A worker JVM of the PostgreSQL torture test. Arguments: database URL, worker threads,
@@ -44,7 +44,7 @@ public final class PostgresTortureWorker {
 		Path marker = Path.of(args[3]);
 		HikariDataSource dataSource = PostgresDataSources.create(url, null, null, threads + 2);
 		PostgresStorage storage = new PostgresStorage(new PostgresDatabase(dataSource, url),
-				new PostgresTables(null, ""));
+				PostgresDialect.tables(null, ""));
 		storage.initializeSchema();
 		HandlerRegistry handlers = new HandlerRegistry();
 		handlers.register(HandlerDefinition.of("fast", (payload, context) -> null));

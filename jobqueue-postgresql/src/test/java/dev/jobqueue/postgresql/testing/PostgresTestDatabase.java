@@ -16,12 +16,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import com.zaxxer.hikari.HikariDataSource;
 
 import dev.jobqueue.core.store.ScheduleStore;
+import dev.jobqueue.jdbc.Tables;
 import dev.jobqueue.postgresql.PostgresDataSources;
 import dev.jobqueue.postgresql.PostgresDatabase;
+import dev.jobqueue.postgresql.PostgresDialect;
 import dev.jobqueue.postgresql.PostgresJobAdminStore;
 import dev.jobqueue.postgresql.PostgresJobStore;
 import dev.jobqueue.postgresql.PostgresStorage;
-import dev.jobqueue.postgresql.PostgresTables;
 import dev.jobqueue.testing.StoreFixture;
 
 /**
@@ -57,7 +58,7 @@ public final class PostgresTestDatabase implements StoreFixture {
 		this.prefix = prefix;
 		this.owner = owner;
 		this.dataSource = PostgresDataSources.create(url(), null, null, poolSize);
-		PostgresTables tables = new PostgresTables(schema, prefix);
+		Tables tables = PostgresDialect.tables(schema, prefix);
 		this.storage = new PostgresStorage(
 				new PostgresDatabase(this.dataSource, PostgresDataSources.withoutCredentials(url())), tables);
 		this.storage.initializeSchema();

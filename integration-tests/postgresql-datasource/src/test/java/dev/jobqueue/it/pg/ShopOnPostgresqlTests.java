@@ -23,6 +23,7 @@ import dev.jobqueue.postgresql.testing.PostgresServer;
 import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
@@ -52,6 +53,18 @@ class ShopOnPostgresqlTests {
 			this.application.close();
 		}
 		PostgresTestDatabase.dropDatabase(this.database);
+	}
+
+	@Test
+	void theQueueRunsWithoutSqlitesDriverOnTheClasspath() {
+		assertThatExceptionOfType(ClassNotFoundException.class)
+			.as("this application excludes org.xerial:sqlite-jdbc from the starter")
+			.isThrownBy(() -> Class.forName("org.sqlite.JDBC", false, getClass().getClassLoader()));
+		JobQueue queue = this.application.getBean(JobQueue.class);
+		long id = this.application.getBean(Orders.class).place("no sqlite", false);
+		await().atMost(Duration.ofSeconds(30))
+			.untilAsserted(() -> assertThat(queue.find(id))
+				.hasValueSatisfying((job) -> assertThat(job.status()).isEqualTo(JobStatus.SUCCEEDED)));
 	}
 
 	@Test

@@ -10,47 +10,29 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.jobqueue.jdbc.Sql;
+import dev.jobqueue.jdbc.SqlStatement;
 import dev.jobqueue.testing.TestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
-class NamedSqlTests {
+/**
+ * Statements bound by name on SQLite: instants as epoch milliseconds, lists as JSON
+ * arrays.
+ */
+class SqliteStatementTests {
 
 	@TempDir
 	Path dir;
 
 	@Test
-	void aNameUsedTwiceIsOneParameterAtTwoPositions() {
-		NamedSql sql = NamedSql.parse("UPDATE t SET a = :now, b = :id WHERE c < :now");
-		assertThat(sql.text()).isEqualTo("UPDATE t SET a = ?, b = ? WHERE c < ?");
-		assertThat(sql.positions(sql.indexOf("now"))).containsExactly(1, 3);
-		assertThat(sql.positions(sql.indexOf("id"))).containsExactly(2);
-	}
-
-	@Test
-	void quotedTextAndCommentsHoldNoParameters() {
-		NamedSql sql = NamedSql.parse("""
-				SELECT strftime('%H:%M', :at), "x:y" -- :not
-				FROM t /* :nor */ WHERE a = :a""");
-		assertThat(sql.names()).containsExactlyInAnyOrder("at", "a");
-		assertThat(sql.text()).contains("'%H:%M'", "\"x:y\"", "-- :not", "/* :nor */");
-	}
-
-	@Test
-	void aListParameterBecomesOnePlaceholderPerValue() {
-		NamedSql sql = NamedSql.parse("SELECT 1 WHERE type IN (:types) AND run_at <= :now", Map.of("types", 3));
-		assertThat(sql.text()).isEqualTo("SELECT 1 WHERE type IN (?, ?, ?) AND run_at <= ?");
-		assertThat(sql.positions(sql.indexOf("types"))).containsExactly(1, 2, 3);
-	}
-
-	@Test
 	void bindsByNameAndRefusesUnknownOrMissingNames() throws Exception {
 		try (TestDatabase db = TestDatabase.create(this.dir); Connection connection = db.dataSource().getConnection()) {
-			NamedSql sql = NamedSql.parse("SELECT :now + 0, :now * 2, :text, :missing IS NULL, :list",
-					Map.of("list", 1));
-			try (NamedStatement statement = sql.prepare(connection)) {
+			Sql sql = SqliteDialect.tables("")
+				.sql("SELECT :now + 0, :now * 2, :text, :missing IS NULL, :list", Map.of("list", 1));
+			try (SqlStatement statement = sql.prepare(connection)) {
 				statement.bind("now", Instant.ofEpochMilli(21)).bind("text", "a").bind("missing", (String) null);
 				assertThatIllegalStateException().isThrownBy(statement::executeQuery).withMessageContaining(":list");
 				statement.bind("now", Instant.ofEpochMilli(21))

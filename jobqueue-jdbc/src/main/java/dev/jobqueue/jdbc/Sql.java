@@ -1,4 +1,4 @@
-package dev.jobqueue.sqlite;
+package dev.jobqueue.jdbc;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -7,43 +7,47 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
  * A statement whose parameters have names ({@code :job_id}), parsed once into the
  * {@code ?} text that JDBC prepares and the positions of each name; a name used three
  * times is bound once. A store parses its statements when it is built
- * ({@link TableNames#sql}), so a call only prepares the text and binds.
+ * ({@link Tables#sql}), so a call only prepares the text and binds.
  *
  * <p>
- * Text in quotes and comments is copied as it is: {@code '%H:%M'} holds no parameter. A
- * name given a list size stands for that many values: {@code type IN (:types)} with three
- * types becomes {@code type IN (?, ?, ?)}.
+ * Text in quotes and comments is copied as it is ({@code '%H:%M'} holds no parameter),
+ * and so is a cast ({@code ::bigint[]}). A name given a list size stands for that many
+ * values: {@code type IN (:types)} with three types becomes {@code type IN (?, ?, ?)}.
+ * The statement is prepared by its {@link Dialect}, which may keep prepared statements
+ * across transactions.
  */
-final class NamedSql {
+public final class Sql {
 
 	private final String text;
+
+	private final Dialect dialect;
 
 	/** Each name's index into {@link #positions}, in order of first appearance. */
 	private final Map<String, Integer> names;
 
 	private final int[][] positions;
 
-	private NamedSql(String text, Map<String, Integer> names, int[][] positions) {
+	private Sql(String text, Dialect dialect, Map<String, Integer> names, int[][] positions) {
 		this.text = text;
+		this.dialect = dialect;
 		this.names = names;
 		this.positions = positions;
 	}
 
-	static NamedSql parse(String sql) {
-		return parse(sql, Map.of());
-	}
-
 	/**
+	 * Parses {@code sql}, whose table names and dialect fragments are already expanded.
 	 * @param listSizes for names that stand for a list of values, how many values; other
 	 * names stand for one
 	 */
-	static NamedSql parse(String sql, Map<String, Integer> listSizes) {
+	public static Sql parse(String sql, Dialect dialect, Map<String, Integer> listSizes) {
+		Objects.requireNonNull(dialect, "'dialect' must not be null");
 		StringBuilder text = new StringBuilder(sql.length());
 		Map<String, List<Integer>> found = new LinkedHashMap<>();
 		int position = 0;
@@ -59,6 +63,9 @@ final class NamedSql {
 			}
 			else if (c == '/' && sql.startsWith("/*", i)) {
 				end = endOf(sql, "*/", i + 2);
+			}
+			else if (c == ':' && sql.startsWith("::", i)) {
+				end = i + 2;
 			}
 			else if (c == ':' && i + 1 < sql.length() && isNameStart(sql.charAt(i + 1))) {
 				end = i + 2;
@@ -90,7 +97,7 @@ final class NamedSql {
 			positions[names.size()] = name.getValue().stream().mapToInt(Integer::intValue).toArray();
 			names.put(name.getKey(), names.size());
 		}
-		return new NamedSql(text.toString(), Map.copyOf(names), positions);
+		return new Sql(text.toString(), dialect, Map.copyOf(names), positions);
 	}
 
 	/**
@@ -111,12 +118,16 @@ final class NamedSql {
 	}
 
 	/** The text JDBC prepares, with {@code ?} for each value. */
-	String text() {
+	public String text() {
 		return this.text;
 	}
 
+	public Dialect dialect() {
+		return this.dialect;
+	}
+
 	/** The parameter names, for tests that bind every parameter with a sample value. */
-	Set<String> names() {
+	public Set<String> names() {
 		return this.names.keySet();
 	}
 
@@ -150,18 +161,11 @@ final class NamedSql {
 	}
 
 	/**
-	 * Prepares the statement on {@code connection}, or takes it from the connection's
-	 * {@link StatementCache}; the caller closes it (which gives a cached one back).
+	 * Prepares the statement on {@code connection} (or takes it from the dialect's
+	 * statements kept for that connection); the caller closes it.
 	 */
-	NamedStatement prepare(Connection connection) throws SQLException {
-		StatementCache cache = StatementCache.of(connection);
-		if (cache != null) {
-			java.sql.PreparedStatement cached = cache.take(this);
-			if (cached != null) {
-				return new NamedStatement(this, cached, cache);
-			}
-		}
-		return new NamedStatement(this, connection.prepareStatement(this.text), null);
+	public SqlStatement prepare(Connection connection) throws SQLException {
+		return this.dialect.prepare(connection, this);
 	}
 
 	@Override

@@ -1,11 +1,11 @@
-package dev.jobqueue.postgresql;
+package dev.jobqueue.jdbc;
 
 import java.sql.Connection;
 import java.sql.SQLException;
 
 /** Statements run on one connection, inside a transaction the caller manages. */
 @FunctionalInterface
-interface SqlWork<T> {
+public interface SqlWork<T> {
 
 	T run(Connection connection) throws SQLException;
 

@@ -1,0 +1,93 @@
+package dev.jobqueue.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What one database does its own way in statements every store shares: how an instant and
+ * a list of values are bound and read, and the few fragments of SQL that differ.
+ * Statements of the shared store parts are written in the SQL every supported database
+ * accepts (flags compared as {@code TRUE}/{@code FALSE} or tested bare, no {@code ::}
+ * casts) plus these fragments:
+ * <ul>
+ * <li>{@code {in_ids :name}} and {@code {in_texts :name}}: "is one of the list bound to
+ * {@code :name}" (bound with {@link SqlStatement#bindIds} or
+ * {@link SqlStatement#bindTexts}), as {@code column {in_ids :ids}}; {@code {not_in_texts
+ * :name}} its negation;</li>
+ * <li>{@code {for_update}}: locks the rows a read returns until the transaction ends,
+ * where the database locks rows (nothing where a write transaction holds the whole
+ * database).</li>
+ * </ul>
+ * A store adds fragments of its own by overriding {@link #fragment}.
+ */
+public interface Dialect {
+
+	/** The database's name, for messages: {@code SQLite}, {@code PostgreSQL}. */
+	String name();
+
+	/**
+	 * Whether the database folds unquoted names to lower case (PostgreSQL does): then the
+	 * table prefix is folded too, so the history table Flyway looks for is the one it
+	 * made.
+	 */
+	default boolean foldsNamesToLowerCase() {
+		return false;
+	}
+
+	/** Binds a point in time as this database keeps it; {@code null} as SQL NULL. */
+	void setInstant(PreparedStatement statement, int position, Instant value) throws SQLException;
+
+	/** Reads a column written by {@link #setInstant}; {@code null} for SQL NULL. */
+	Instant instant(ResultSet rows, int column) throws SQLException;
+
+	/** Reads a column written by {@link #setInstant}; {@code null} for SQL NULL. */
+	Instant instant(ResultSet rows, String column) throws SQLException;
+
+	/** Binds the list of a {@code {in_ids :name}} fragment. */
+	void setIds(PreparedStatement statement, int position, Collection<Long> ids) throws SQLException;
+
+	/** Binds the list of a {@code {in_texts :name}} fragment. */
+	void setTexts(PreparedStatement statement, int position, Collection<String> texts) throws SQLException;
+
+	/**
+	 * The SQL of one fragment, or {@code null} when this dialect knows none of that name.
+	 * @param name the fragment's name ({@code in_ids})
+	 * @param parameter its parameter with the colon ({@code :ids}), or {@code null}
+	 */
+	String fragment(String name, String parameter);
+
+	/**
+	 * Prepares {@code sql} on {@code connection}; a dialect may keep statements across
+	 * transactions.
+	 */
+	default SqlStatement prepare(Connection connection, Sql sql) throws SQLException {
+		return new SqlStatement(sql, connection.prepareStatement(sql.text()), SqlStatement.Release.CLOSE);
+	}
+
+	/**
+	 * Replaces every {@code {name}} or {@code {name :parameter}} fragment of {@code sql}.
+	 */
+	default String expand(String sql) {
+		Matcher matcher = FRAGMENT.matcher(sql);
+		StringBuilder expanded = new StringBuilder(sql.length() + 32);
+		while (matcher.find()) {
+			String replacement = fragment(matcher.group(1), matcher.group(2));
+			if (replacement == null) {
+				throw new IllegalArgumentException(
+						"Unknown SQL fragment " + matcher.group() + " for " + name() + " in: " + sql);
+			}
+			matcher.appendReplacement(expanded, Matcher.quoteReplacement(replacement));
+		}
+		return matcher.appendTail(expanded).toString();
+	}
+
+	/** A fragment: a lower-case name and an optional {@code :parameter}. */
+	Pattern FRAGMENT = Pattern.compile("\\{([a-z_]+)(?: (:[a-z_][a-z0-9_]*))?}");
+
+}
