@@ -1,4 +1,4 @@
-package dev.jobqueue.sample.dashboard;
+package dev.jobqueue.dashboard;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,7 +19,6 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Import;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -30,25 +29,19 @@ import dev.jobqueue.Job;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobStatus;
-import dev.jobqueue.sample.ImageJobs;
-import dev.jobqueue.sample.ImageService;
-import dev.jobqueue.sample.SampleApplication;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The sample application's dashboard (actions on, values shown to the operator) in a real
- * headless Chromium, signed in as the sample's operator on its sign-in form: find a
- * failed job, read its error and attempts, retry it and watch it succeed; the overview
- * agrees with the actuator endpoint; bad input is answered in words; payloads are text.
- * Every page leaves the browser's console clean.
+ * The dashboard (actions on, values shown to the operator) in a real headless Chromium,
+ * signed in as the operator on the application's sign-in form: find a failed job, read
+ * its error and attempts, retry it and watch it succeed; the overview agrees with the
+ * actuator endpoint; bad input is answered in words; payloads are text. Every page leaves
+ * the browser's console clean.
  */
 @Tag("browser")
-@SpringBootTest(classes = SampleApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "sample.demo-traffic.enabled=false", "jobqueue.dashboard.refresh-interval=500ms",
-				"spring.security.user.password=" + Browser.OPERATOR_PASSWORD })
-@Import(BrowserTestJobs.class)
+@SpringBootTest(classes = BrowserTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @DirtiesContext
 class DashboardBrowserTests {
 
@@ -61,7 +54,7 @@ class DashboardBrowserTests {
 
 	@DynamicPropertySource
 	static void dataDirectory(DynamicPropertyRegistry registry) {
-		registry.add("spring.datasource.url", () -> "jdbc:sqlite:" + dataDir.resolve("sample.db"));
+		registry.add("jobqueue.datasource.url", () -> "jdbc:sqlite:" + dataDir.resolve("queue.db"));
 	}
 
 	@BeforeAll
@@ -84,9 +77,6 @@ class DashboardBrowserTests {
 
 	@Autowired
 	BrowserTestJobs.Exports exports;
-
-	@Autowired
-	ImageService imageService;
 
 	@BeforeEach
 	void signIn() {
@@ -150,7 +140,7 @@ class DashboardBrowserTests {
 		assertThat(browser.attribute("svg.chart", "aria-label")).startsWith("Last hour:");
 		assertThat(browser.text("#errors")).contains("DEPENDENCY:EXPORT_API");
 		assertThat(browser.text("#types")).contains("export");
-		assertThat(browser.text("#schedules")).contains("images-report");
+		assertThat(browser.text("#schedules")).contains("nightly-report");
 		assertThat(browser.count("#workers tbody tr")).isPositive();
 		browser.click("a[href$='window=day']");
 		assertThat(browser.attribute("svg.chart", "aria-label")).startsWith("Last day:");
@@ -158,7 +148,7 @@ class DashboardBrowserTests {
 
 	@Test
 	void aLongJobsProgressBarMovesOnTheOverviewAndItsPage() {
-		long id = this.jobQueue.enqueue("archive", new ImageJobs.ArchiveRequest(60));
+		long id = this.jobQueue.enqueue("archive", new BrowserTestJobs.ArchiveRequest(60));
 		browser.open(url("/"));
 		String bar = "#progress-" + id;
 		browser.waiting(WAIT).until((driver) -> browser.attribute(bar, "value") != null);
@@ -226,9 +216,8 @@ class DashboardBrowserTests {
 	}
 
 	@Test
-	void aPublishedImagesChainShowsItsStepsInOrderEachLinkingToItsJob() {
-		ImageService.Upload upload = this.imageService.upload("harbour", 1024, 768, true);
-		long chainId = upload.chainId();
+	void aChainShowsItsStepsInOrderEachLinkingToItsJob() {
+		long chainId = this.jobQueue.enqueue("scan", "harbour");
 		await().atMost(WAIT).until(() -> {
 			List<Job> steps = this.jobQueue.findChain(chainId);
 			return steps.size() == 3 && steps.stream().allMatch((step) -> step.status() == JobStatus.SUCCEEDED);
@@ -256,7 +245,7 @@ class DashboardBrowserTests {
 	@Test
 	void aWaitingJoinIsCountedShowsWhatItWaitsForAndItsChainIsCancelledWithTheKeyboard() {
 		FanOut fanOut = this.jobQueue.enqueueFanOut(
-				List.of(JobRequest.of("held", "first"), JobRequest.of("held", "second")),
+				List.of(JobRequest.of(BrowserTestJobs.HELD, "first"), JobRequest.of(BrowserTestJobs.HELD, "second")),
 				JobRequest.of("export", new BrowserTestJobs.ExportRequest("after-both")));
 		long join = fanOut.joinId();
 		browser.open(url("/"));
@@ -285,7 +274,7 @@ class DashboardBrowserTests {
 		this.exports.failing.set(false);
 		List<JobRequest> children = new java.util.ArrayList<>();
 		for (int i = 0; i < 12; i++) {
-			children.add(JobRequest.of("held", "phone-" + i));
+			children.add(JobRequest.of(BrowserTestJobs.HELD, "phone-" + i));
 		}
 		FanOut fanOut = this.jobQueue.enqueueFanOut(children,
 				JobRequest.of("export", new BrowserTestJobs.ExportRequest("phone-join")));

@@ -7,37 +7,23 @@ import java.util.Set;
 
 import jakarta.servlet.http.HttpServletRequest;
 
-import org.springframework.boot.context.properties.bind.Bindable;
-import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.core.env.Environment;
-
 /**
  * When the dashboard shows payloads, results, error and event details, dedup keys and
  * progress messages: the {@code jobqueue} endpoint's policy
  * ({@code management.endpoint.jobqueue.show-values} and {@code roles}), so that one
  * setting decides what a person sees of a job, whether through the endpoint or through
- * the dashboard. Read from the environment rather than from the endpoint's properties, so
- * the dashboard needs no actuator.
+ * the dashboard. Its own type, not the actuator's {@code Show}, so the dashboard needs no
+ * actuator.
  *
  * @param showValues when values are shown
  * @param roles roles that see values with {@link ShowValues#WHEN_AUTHORIZED}; empty for
  * any signed-in user
  */
-record ValuesPolicy(ShowValues showValues, Set<String> roles) {
+public record ValuesPolicy(ShowValues showValues, Set<String> roles) {
 
-	static final String SHOW_VALUES = "management.endpoint.jobqueue.show-values";
-
-	static final String ROLES = "management.endpoint.jobqueue.roles";
-
-	ValuesPolicy {
+	public ValuesPolicy {
 		Objects.requireNonNull(showValues, "'showValues' must not be null");
-		roles = Set.copyOf(roles);
-	}
-
-	static ValuesPolicy of(Environment environment) {
-		Binder binder = Binder.get(environment);
-		return new ValuesPolicy(binder.bind(SHOW_VALUES, ShowValues.class).orElse(ShowValues.NEVER),
-				binder.bind(ROLES, Bindable.setOf(String.class)).orElse(Set.of()));
+		roles = Set.copyOf((roles != null) ? roles : Set.of());
 	}
 
 	/**
@@ -60,7 +46,7 @@ record ValuesPolicy(ShowValues showValues, Set<String> roles) {
 	 * As written in the properties: {@code never}, {@code when-authorized} or
 	 * {@code always}.
 	 */
-	String describe() {
+	public String describe() {
 		return this.showValues.name().toLowerCase(Locale.ROOT).replace('_', '-');
 	}
 
@@ -68,7 +54,7 @@ record ValuesPolicy(ShowValues showValues, Set<String> roles) {
 	 * When values that may hold personal data are shown; the values of Boot's
 	 * {@code Show}.
 	 */
-	enum ShowValues {
+	public enum ShowValues {
 
 		/** Never. */
 		NEVER,

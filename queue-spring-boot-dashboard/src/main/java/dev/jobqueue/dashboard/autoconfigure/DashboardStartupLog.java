@@ -1,10 +1,13 @@
-package dev.jobqueue.dashboard;
+package dev.jobqueue.dashboard.autoconfigure;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.ApplicationListener;
+
+import dev.jobqueue.dashboard.DashboardSettings;
+import dev.jobqueue.dashboard.QueueDashboard;
 
 /**
  * Says where the dashboard is once the web server listens, so nobody has to guess its
@@ -14,13 +17,10 @@ final class DashboardStartupLog implements ApplicationListener<WebServerInitiali
 
 	private static final Logger logger = LoggerFactory.getLogger(QueueDashboard.class);
 
-	private final DashboardProperties properties;
+	private final DashboardSettings settings;
 
-	private final ValuesPolicy values;
-
-	DashboardStartupLog(DashboardProperties properties, ValuesPolicy values) {
-		this.properties = properties;
-		this.values = values;
+	DashboardStartupLog(DashboardSettings settings) {
+		this.settings = settings;
 	}
 
 	@Override
@@ -30,8 +30,8 @@ final class DashboardStartupLog implements ApplicationListener<WebServerInitiali
 			.getProperty("server.servlet.context-path", "");
 		logger.info("jobqueue dashboard: http://localhost:{}{}{}/ ({}, values {})", event.getWebServer().getPort(),
 				contextPath.endsWith("/") ? contextPath.substring(0, contextPath.length() - 1) : contextPath,
-				this.properties.basePath().equals("/") ? "" : this.properties.basePath(),
-				this.properties.isReadOnly() ? "read-only" : "actions on", this.values.describe());
+				this.settings.path().equals("/") ? "" : this.settings.path(),
+				this.settings.readOnly() ? "read-only" : "actions on", this.settings.values().describe());
 	}
 
 }

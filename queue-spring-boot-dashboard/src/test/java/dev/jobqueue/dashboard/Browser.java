@@ -1,4 +1,4 @@
-package dev.jobqueue.sample.dashboard;
+package dev.jobqueue.dashboard;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -34,10 +34,7 @@ final class Browser implements AutoCloseable {
 
 	static final String CHROMEDRIVER = System.getProperty("jobqueue.test.chromedriver", "/usr/bin/chromedriver");
 
-	/**
-	 * The sample's operator ({@code spring.security.user.*}), with the password the
-	 * browser tests give it.
-	 */
+	/** The operator of {@link BrowserTestApplication}, who may do everything. */
 	static final String OPERATOR = "operator";
 
 	static final String OPERATOR_PASSWORD = "browser-test-operator";

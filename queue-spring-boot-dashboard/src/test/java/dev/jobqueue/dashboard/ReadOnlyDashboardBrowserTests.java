@@ -1,4 +1,4 @@
-package dev.jobqueue.sample.dashboard;
+package dev.jobqueue.dashboard;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -17,7 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Import;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -26,7 +25,6 @@ import dev.jobqueue.FanOut;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobStatus;
-import dev.jobqueue.sample.SampleApplication;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -40,11 +38,8 @@ import static org.awaitility.Awaitility.await;
  * to the sign-in form.
  */
 @Tag("browser")
-@SpringBootTest(classes = SampleApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "sample.demo-traffic.enabled=false", "jobqueue.dashboard.read-only=true",
-				"management.endpoint.jobqueue.show-values=never",
-				"spring.security.user.password=" + Browser.OPERATOR_PASSWORD })
-@Import(BrowserTestJobs.class)
+@SpringBootTest(classes = BrowserTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = { "jobqueue.dashboard.read-only=true", "management.endpoint.jobqueue.show-values=never" })
 @DirtiesContext
 class ReadOnlyDashboardBrowserTests {
 
@@ -57,7 +52,7 @@ class ReadOnlyDashboardBrowserTests {
 
 	@DynamicPropertySource
 	static void dataDirectory(DynamicPropertyRegistry registry) {
-		registry.add("spring.datasource.url", () -> "jdbc:sqlite:" + dataDir.resolve("sample.db"));
+		registry.add("jobqueue.datasource.url", () -> "jdbc:sqlite:" + dataDir.resolve("queue.db"));
 	}
 
 	@BeforeAll
@@ -114,7 +109,7 @@ class ReadOnlyDashboardBrowserTests {
 			}
 		}
 		// A chain with unfinished steps is shown, but offers no cancel.
-		FanOut fanOut = this.jobQueue.enqueueFanOut(List.of(JobRequest.of("held", "read-only")),
+		FanOut fanOut = this.jobQueue.enqueueFanOut(List.of(JobRequest.of(BrowserTestJobs.HELD, "read-only")),
 				JobRequest.of("export", new BrowserTestJobs.ExportRequest("read-only-join")));
 		browser.open(url("/jobs/" + fanOut.joinId()));
 		assertThat(browser.text("#job-status")).isEqualTo("waiting");

@@ -16,18 +16,20 @@ import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.ScheduleInfo;
-import dev.jobqueue.autoconfigure.QueueProperties;
 import dev.jobqueue.core.store.JobProgress;
-import dev.jobqueue.core.store.QueueInsights;
 import dev.jobqueue.core.store.QueueInsights.JobDetail;
 import dev.jobqueue.core.store.QueueInsights.JobPage;
 import dev.jobqueue.core.store.QueueInsights.JobQuery;
+import dev.jobqueue.core.store.QueueInsights.SnapshotSettings;
+import dev.jobqueue.core.store.QueueInsights;
 import dev.jobqueue.core.store.QueueSnapshot;
 
 /**
  * The dashboard's pages and actions, independent of HTTP: each method reads the queue,
  * renders a page and says which status it answers with. {@link DashboardRoutes} maps
- * requests to it. Public so an application (or a benchmark) can render a page itself.
+ * requests to it. Public so an application (or a benchmark) can render a page itself. It
+ * takes the queue's services and the values of the settings it reads with, not the
+ * properties they are bound from.
  */
 public final class QueueDashboard {
 
@@ -49,16 +51,26 @@ public final class QueueDashboard {
 
 	private final Supplier<List<ScheduleInfo>> schedules;
 
-	private final QueueProperties properties;
+	private final SnapshotSettings snapshotSettings;
+
+	private final int payloadPreview;
 
 	private final Clock clock;
 
+	/**
+	 * @param schedules the application's schedules as they stand now
+	 * @param snapshotSettings what the overview's snapshot of the queue looks at
+	 * (stuck-after, Top-N error codes, when a worker counts as dead)
+	 * @param payloadPreview characters of a job's payload and result shown when values
+	 * are shown; 0 shows only their length
+	 */
 	public QueueDashboard(QueueInsights insights, JobQueue queue, Supplier<List<ScheduleInfo>> schedules,
-			QueueProperties properties, Clock clock) {
+			SnapshotSettings snapshotSettings, int payloadPreview, Clock clock) {
 		this.insights = Objects.requireNonNull(insights, "'insights' must not be null");
 		this.queue = Objects.requireNonNull(queue, "'queue' must not be null");
 		this.schedules = (schedules != null) ? schedules : List::of;
-		this.properties = Objects.requireNonNull(properties, "'properties' must not be null");
+		this.snapshotSettings = Objects.requireNonNull(snapshotSettings, "'snapshotSettings' must not be null");
+		this.payloadPreview = Math.max(0, payloadPreview);
 		this.clock = Objects.requireNonNull(clock, "'clock' must not be null");
 	}
 
@@ -86,13 +98,13 @@ public final class QueueDashboard {
 	 */
 	Page overview(Viewer viewer, boolean day) {
 		Instant now = this.clock.instant();
-		QueueSnapshot snapshot = this.insights.snapshot(now, this.properties.snapshotSettings());
+		QueueSnapshot snapshot = this.insights.snapshot(now, this.snapshotSettings);
 		List<QueueInsights.Outcomes> outcomes = this.insights
 			.outcomes(now.minus(day ? Duration.ofDays(1) : Duration.ofHours(1)).plus(MINUTE), now, MINUTE);
 		Map<Long, JobProgress> progress = this.insights
 			.progress(snapshot.oldestRunning().stream().map(QueueInsights.JobSummary::id).toList());
 		OverviewPage.Data data = new OverviewPage.Data(snapshot, outcomes, day, this.queue.pausedTypes(),
-				this.schedules.get(), this.properties.getObservability().getStuckAfter(), progress);
+				this.schedules.get(), this.snapshotSettings.stuckAfter(), progress);
 		return Page.ok(Layout.page(viewer, "Overview", "overview", now, "", OverviewPage.render(viewer, data), true));
 	}
 
@@ -113,8 +125,7 @@ public final class QueueDashboard {
 
 	Page job(Viewer viewer, long id, String notice) {
 		Instant now = this.clock.instant();
-		int preview = Math.max(0, this.properties.getObservability().getPayloadPreview());
-		Optional<JobDetail> detail = this.insights.job(id, viewer.showValues() ? preview : 0);
+		Optional<JobDetail> detail = this.insights.job(id, viewer.showValues() ? this.payloadPreview : 0);
 		if (detail.isEmpty()) {
 			return noSuchJob(viewer, id);
 		}

@@ -1,4 +1,4 @@
-package dev.jobqueue.dashboard;
+package dev.jobqueue.dashboard.autoconfigure;
 
 import java.time.Duration;
 
@@ -7,7 +7,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 /**
  * Settings of the queue's dashboard. Which values it shows is not among them: it follows
  * the endpoint's {@code management.endpoint.jobqueue.show-values} and {@code roles}
- * ({@link ValuesPolicy}).
+ * ({@link dev.jobqueue.dashboard.ValuesPolicy}).
  */
 @ConfigurationProperties("jobqueue.dashboard")
 public class DashboardProperties {
@@ -63,16 +63,6 @@ public class DashboardProperties {
 
 	public void setRefreshInterval(Duration refreshInterval) {
 		this.refreshInterval = refreshInterval;
-	}
-
-	/** The path without a trailing slash, starting with one. */
-	String basePath() {
-		String value = (this.path == null || this.path.isBlank()) ? "/jobqueue" : this.path.trim();
-		value = value.startsWith("/") ? value : "/" + value;
-		while (value.length() > 1 && value.endsWith("/")) {
-			value = value.substring(0, value.length() - 1);
-		}
-		return value;
 	}
 
 }

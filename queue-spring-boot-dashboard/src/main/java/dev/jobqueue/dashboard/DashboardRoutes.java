@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 import jakarta.servlet.http.HttpServletRequest;
@@ -39,7 +40,7 @@ import dev.jobqueue.dashboard.QueueDashboard.Page;
  * GET  {path}/types/pause|resume?type= confirmation      POST: the action
  * </pre>
  */
-final class DashboardRoutes {
+public final class DashboardRoutes {
 
 	private static final MediaType HTML = new MediaType(MediaType.TEXT_HTML, StandardCharsets.UTF_8);
 
@@ -52,25 +53,20 @@ final class DashboardRoutes {
 
 	private final QueueDashboard dashboard;
 
-	private final DashboardProperties properties;
-
-	private final ValuesPolicy values;
-
-	private final String base;
+	private final DashboardSettings settings;
 
 	private final Map<String, Asset> assets;
 
-	DashboardRoutes(QueueDashboard dashboard, DashboardProperties properties, ValuesPolicy values) {
-		this.dashboard = dashboard;
-		this.properties = properties;
-		this.values = values;
-		this.base = properties.basePath();
+	public DashboardRoutes(QueueDashboard dashboard, DashboardSettings settings) {
+		this.dashboard = Objects.requireNonNull(dashboard, "'dashboard' must not be null");
+		this.settings = Objects.requireNonNull(settings, "'settings' must not be null");
 		this.assets = Map.of("dashboard.css", Asset.load("dashboard.css", "text/css"), "dashboard.js",
 				Asset.load("dashboard.js", "text/javascript"));
 	}
 
-	RouterFunction<ServerResponse> routes() {
-		String root = this.base.equals("/") ? "" : this.base;
+	/** The dashboard's routes, to be declared as a bean. */
+	public RouterFunction<ServerResponse> routes() {
+		String root = this.settings.base();
 		RouterFunctions.Builder routes = RouterFunctions.route().GET(root + "/", this::overview);
 		if (!root.isEmpty()) {
 			routes.GET(root, this::overview);
@@ -231,8 +227,8 @@ final class DashboardRoutes {
 				csrfToken = csrf[1];
 			}
 		}
-		return new Viewer(this.base.equals("/") ? "" : this.base, this.values.shown(servlet),
-				this.properties.isReadOnly(), csrfName, csrfToken, this.properties.getRefreshInterval().toMillis());
+		return new Viewer(this.settings.base(), this.settings.values().shown(servlet), this.settings.readOnly(),
+				csrfName, csrfToken, this.settings.refreshInterval().toMillis());
 	}
 
 	private static JobStatus parseStatus(String value) {
