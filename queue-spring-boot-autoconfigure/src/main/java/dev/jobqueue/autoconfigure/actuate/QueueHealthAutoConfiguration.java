@@ -1,4 +1,4 @@
-package dev.jobqueue.actuate;
+package dev.jobqueue.autoconfigure.actuate;
 
 import java.util.Locale;
 
@@ -12,6 +12,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.annotation.Bean;
 
+import dev.jobqueue.actuate.QueueHealthIndicator;
 import dev.jobqueue.autoconfigure.JobQueueClock;
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
 import dev.jobqueue.autoconfigure.QueueProperties;

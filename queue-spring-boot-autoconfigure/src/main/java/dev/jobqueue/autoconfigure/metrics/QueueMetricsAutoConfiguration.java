@@ -1,4 +1,4 @@
-package dev.jobqueue.metrics;
+package dev.jobqueue.autoconfigure.metrics;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -16,6 +16,10 @@ import dev.jobqueue.autoconfigure.QueueProperties;
 import dev.jobqueue.autoconfigure.QueueWorker;
 import dev.jobqueue.core.store.QueueInsights;
 import dev.jobqueue.core.store.QueueStorage;
+import dev.jobqueue.metrics.QueueMeterListener;
+import dev.jobqueue.metrics.QueueMetrics;
+import dev.jobqueue.metrics.QueueSnapshotRefresher;
+import dev.jobqueue.metrics.QueueWorkerMetrics;
 
 /**
  * Auto-configures the queue's Micrometer meters when a {@link MeterRegistry} is present:
@@ -55,7 +59,7 @@ public final class QueueMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(QueueWorker.class)
 	QueueWorkerMetrics queueWorkerMetrics(QueueWorker worker) {
-		return new QueueWorkerMetrics(worker);
+		return new QueueWorkerMetrics(worker::worker);
 	}
 
 	@Bean

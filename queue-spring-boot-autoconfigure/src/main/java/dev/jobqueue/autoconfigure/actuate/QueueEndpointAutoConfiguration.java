@@ -1,4 +1,4 @@
-package dev.jobqueue.actuate;
+package dev.jobqueue.autoconfigure.actuate;
 
 import java.util.Optional;
 
@@ -15,6 +15,10 @@ import org.springframework.context.annotation.Bean;
 
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobSchedules;
+import dev.jobqueue.actuate.QueueEndpoint;
+import dev.jobqueue.actuate.QueueEndpointSettings;
+import dev.jobqueue.actuate.QueueEndpointWebExtension;
+import dev.jobqueue.actuate.QueueReport;
 import dev.jobqueue.autoconfigure.JobQueueClock;
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
 import dev.jobqueue.autoconfigure.QueueProperties;
@@ -40,18 +44,28 @@ public final class QueueEndpointAutoConfiguration {
 	QueueEndpoint queueEndpoint(QueueInsights insights, JobQueue queue, JobSchedules schedules,
 			QueueProperties properties, QueueEndpointProperties endpointProperties, ObjectProvider<JobQueueClock> clock,
 			ObjectProvider<JobQueueMaintenance> maintenance, ObjectProvider<QueueWorker> worker) {
-		return new QueueEndpoint(insights, queue, schedules, properties,
+		return new QueueEndpoint(insights, queue, schedules, settings(properties),
 				clock.getIfAvailable(JobQueueClock::system).clock(),
 				() -> Optional.ofNullable(maintenance.getIfUnique()).flatMap(JobQueueMaintenance::lastRetentionReport),
 				endpointProperties.getShowValues(), () -> localWorker(worker.getIfUnique()));
 	}
 
-	private static QueueEndpoint.LocalWorker localWorker(QueueWorker queueWorker) {
+	/** What the endpoint reads with and shows of {@code jobqueue.*}. */
+	static QueueEndpointSettings settings(QueueProperties properties) {
+		QueueProperties.Retention retention = properties.getRetention();
+		return new QueueEndpointSettings(properties.snapshotSettings(),
+				properties.getObservability().getPayloadPreview(),
+				new QueueEndpointSettings.Retention(retention.isEnabled(), retention.getSucceeded(),
+						retention.getFailed(), retention.getCancelled(), retention.getPerType(),
+						retention.getBatchSize(), retention.getInterval()));
+	}
+
+	private static QueueReport.LocalWorker localWorker(QueueWorker queueWorker) {
 		JobWorker running = (queueWorker != null) ? queueWorker.worker() : null;
 		if (running == null) {
 			return null;
 		}
-		return new QueueEndpoint.LocalWorker(running.workerId(), running.concurrency(), running.claimAhead(),
+		return new QueueReport.LocalWorker(running.workerId(), running.concurrency(), running.claimAhead(),
 				running.runningCount(), running.waitingCount());
 	}
 

@@ -1,4 +1,4 @@
-package dev.jobqueue.observation;
+package dev.jobqueue.autoconfigure.observation;
 
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Tracer;
@@ -14,6 +14,9 @@ import org.springframework.context.annotation.Configuration;
 
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
 import dev.jobqueue.core.TraceContextSource;
+import dev.jobqueue.observation.JobObservationConvention;
+import dev.jobqueue.observation.ObservationRunInterceptor;
+import dev.jobqueue.observation.PropagatorTraceContextSource;
 
 /**
  * Auto-configures the {@code jobqueue.job} observation of each run and, with Micrometer

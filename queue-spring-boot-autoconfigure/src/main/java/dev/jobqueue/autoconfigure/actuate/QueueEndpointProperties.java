@@ -1,4 +1,4 @@
-package dev.jobqueue.actuate;
+package dev.jobqueue.autoconfigure.actuate;
 
 import java.util.HashSet;
 import java.util.Set;
