@@ -596,8 +596,10 @@ final class Scenarios {
 			db.execute("UPDATE job_attempts SET finished_at = ? - (job_id * ?) % ?", now, 604_800_000L / finished,
 					week);
 			try (QueueNode node = new QueueNode(db)) {
+				QueueProperties defaults = new QueueProperties();
 				QueueDashboard dashboard = new QueueDashboard(node.insights, node.queue, List::of,
-						new QueueProperties(), Clock.systemUTC());
+						defaults.snapshotSettings(), defaults.getObservability().getPayloadPreview(),
+						Clock.systemUTC());
 				String scenario = "dashboard overview, " + String.format("%,d", finished) + " finished + "
 						+ String.format("%,d", pending) + " pending";
 				overviewRow(dashboard, scenario, "server time, finished over a week (median of 20)");

@@ -74,7 +74,7 @@ public class QueueEndpointWebExtension {
 	/** See {@link QueueEndpoint#act}. */
 	@WriteOperation
 	public WebEndpointResponse<Object> act(@Selector String target, @Selector String action) {
-		QueueEndpoint.Applied applied;
+		QueueEndpointActions.Applied applied;
 		try {
 			applied = this.endpoint.apply(target, action);
 		}

@@ -1,5 +1,5 @@
 /**
- * The {@code jobqueue} actuator endpoint and health indicator, with their
- * auto-configurations.
+ * The {@code jobqueue} actuator endpoint, its web extension and the health indicator.
+ * Their auto-configuration is in {@code dev.jobqueue.autoconfigure.actuate}.
  */
 package dev.jobqueue.actuate;

@@ -1,12 +1,13 @@
 package dev.jobqueue.metrics;
 
+import java.util.Objects;
+import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
-import dev.jobqueue.autoconfigure.QueueWorker;
 import dev.jobqueue.core.worker.JobWorker;
 
 /**
@@ -18,10 +19,14 @@ import dev.jobqueue.core.worker.JobWorker;
  */
 public class QueueWorkerMetrics implements MeterBinder {
 
-	private final QueueWorker worker;
+	private final Supplier<JobWorker> worker;
 
-	public QueueWorkerMetrics(QueueWorker worker) {
-		this.worker = worker;
+	/**
+	 * @param worker this process's worker as it stands now, or {@code null} while it runs
+	 * none
+	 */
+	public QueueWorkerMetrics(Supplier<JobWorker> worker) {
+		this.worker = Objects.requireNonNull(worker, "'worker' must not be null");
 	}
 
 	@Override
@@ -37,7 +42,7 @@ public class QueueWorkerMetrics implements MeterBinder {
 	}
 
 	private double read(ToIntFunction<JobWorker> count) {
-		JobWorker running = this.worker.worker();
+		JobWorker running = this.worker.get();
 		return (running != null) ? count.applyAsInt(running) : 0;
 	}
 

@@ -20,15 +20,18 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
+import dev.jobqueue.autoconfigure.actuate.QueueEndpointAutoConfiguration;
+import dev.jobqueue.autoconfigure.actuate.QueueEndpointProperties;
+import dev.jobqueue.autoconfigure.actuate.QueueHealthAutoConfiguration;
+import dev.jobqueue.autoconfigure.metrics.QueueMetricsAutoConfiguration;
+import dev.jobqueue.autoconfigure.observation.QueueObservationAutoConfiguration;
 import dev.jobqueue.core.TraceContextSource;
-import dev.jobqueue.sqlite.SqliteQueueInsights;
 import dev.jobqueue.metrics.QueueMeterListener;
 import dev.jobqueue.metrics.QueueMetrics;
-import dev.jobqueue.metrics.QueueMetricsAutoConfiguration;
 import dev.jobqueue.metrics.QueueSnapshotRefresher;
 import dev.jobqueue.observation.ObservationRunInterceptor;
-import dev.jobqueue.observation.QueueObservationAutoConfiguration;
 import dev.jobqueue.observation.PropagatorTraceContextSource;
+import dev.jobqueue.sqlite.SqliteQueueInsights;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -82,8 +85,7 @@ class ObservabilityAutoConfigurationTests {
 			.run((context) -> {
 				QueueEndpoint endpoint = context.getBean(QueueEndpoint.class);
 				long id = context.getBean(JobQueue.class).enqueue(JobRequest.of("email", "ada").dedupKey("k-1"));
-				QueueEndpoint.JobDetailView job = (QueueEndpoint.JobDetailView) endpoint.jobs(String.valueOf(id), null,
-						null, null, null);
+				JobDetailView job = (JobDetailView) endpoint.jobs(String.valueOf(id), null, null, null, null);
 				assertThat(job.payload().preview()).isEqualTo("\"ada\"");
 				assertThat(job.dedupKey()).isEqualTo("k-1");
 				assertThat(endpoint.jobs("999999", null, null, null, null)).isNull();

@@ -26,11 +26,8 @@ class QueueConfigurationMetadataTests {
 		assertThat(property(metadata, "management.endpoint.jobqueue.show-values").get("type").asString())
 			.isEqualTo("org.springframework.boot.actuate.endpoint.Show");
 		assertThat(property(metadata, "management.endpoint.jobqueue.roles")).isNotNull();
-		// The dashboard follows the endpoint's show-values and roles: no second setting
-		// of its own.
-		assertThat(property(metadata, "jobqueue.dashboard.read-only")).isNotNull();
-		assertThat(property(metadata, "jobqueue.dashboard.show-values")).isNull();
-		assertThat(property(metadata, "jobqueue.dashboard.roles")).isNull();
+		// The dashboard's settings are its own module's.
+		assertThat(property(metadata, "jobqueue.dashboard.enabled")).isNull();
 		assertThat(property(metadata, "management.health.jobqueue.enabled").get("defaultValue").asBoolean()).isTrue();
 		assertThat(hintValues(metadata, "jobqueue.observability.degraded-status")).containsExactly("DEGRADED",
 				"OUT_OF_SERVICE", "DOWN");

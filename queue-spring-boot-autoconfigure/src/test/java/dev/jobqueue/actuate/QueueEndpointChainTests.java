@@ -15,8 +15,9 @@ import dev.jobqueue.FanOut;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
+import dev.jobqueue.autoconfigure.actuate.QueueEndpointAutoConfiguration;
+import dev.jobqueue.autoconfigure.metrics.QueueMetricsAutoConfiguration;
 import dev.jobqueue.metrics.QueueMetrics;
-import dev.jobqueue.metrics.QueueMetricsAutoConfiguration;
 import dev.jobqueue.metrics.QueueSnapshotRefresher;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -50,22 +51,20 @@ class QueueEndpointChainTests {
 					JobRequest.of("summary", "all"));
 			long report = queue.enqueue(JobRequest.of("report", "after summary").after(fanOut.joinId()));
 
-			QueueEndpoint.JobDetailView join = (QueueEndpoint.JobDetailView) endpoint
-				.jobs(String.valueOf(fanOut.joinId()), null, null, null, null);
+			JobDetailView join = (JobDetailView) endpoint.jobs(String.valueOf(fanOut.joinId()), null, null, null, null);
 			assertThat(join.job().status()).isEqualTo("waiting");
 			assertThat(join.chain().chainId()).isEqualTo(fanOut.chainId());
 			assertThat(join.chain().chainIndex()).isEqualTo(1);
 			assertThat(join.chain().length()).isEqualTo(3);
-			assertThat(join.chain().steps()).extracting(QueueEndpoint.JobView::type)
-				.containsExactly("row", "row", "summary");
+			assertThat(join.chain().steps()).extracting(JobView::type).containsExactly("row", "row", "summary");
 			assertThat(join.dependencies().unfinished()).isEqualTo(2);
 			assertThat(join.dependencies().onDependencyFailure()).isEqualTo("cancel");
-			assertThat(join.dependencies().waitsFor()).extracting(QueueEndpoint.JobView::id)
+			assertThat(join.dependencies().waitsFor()).extracting(JobView::id)
 				.containsExactlyElementsOf(fanOut.childIds());
-			assertThat(join.dependencies().waitedBy()).extracting(QueueEndpoint.JobView::id).containsExactly(report);
+			assertThat(join.dependencies().waitedBy()).extracting(JobView::id).containsExactly(report);
 
-			QueueEndpoint.JobDetailView plain = (QueueEndpoint.JobDetailView) endpoint
-				.jobs(String.valueOf(queue.enqueue("plain", 1)), null, null, null, null);
+			JobDetailView plain = (JobDetailView) endpoint.jobs(String.valueOf(queue.enqueue("plain", 1)), null, null,
+					null, null);
 			assertThat(plain.chain()).isNull();
 			assertThat(plain.dependencies()).isNull();
 

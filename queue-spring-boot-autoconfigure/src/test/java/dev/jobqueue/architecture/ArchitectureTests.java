@@ -7,18 +7,25 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.syntax.ArchRuleDefinition;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
- * The layering, checked on the compiled main classes of every module: the API imports
- * nothing internal, the engine imports neither Spring nor JDBC nor a store, stores know
- * nothing of Spring Boot, and nothing reads the wall clock behind the injected one. (The
- * core module's compile classpath holds no Spring at all; this also covers what a
- * classpath cannot, such as JDBC, which is part of the JDK.)
+ * The layering, checked on the compiled main classes of every module this one sees: the
+ * API imports nothing internal, the engine imports neither Spring nor JDBC nor a store,
+ * stores know nothing of Spring Boot, the endpoint, meters and observations know nothing
+ * of the auto-configuration, and nothing reads the wall clock behind the injected one.
+ * (The core module's compile classpath holds no Spring at all; this also covers what a
+ * classpath cannot, such as JDBC, which is part of the JDK.) The dashboard module depends
+ * on this one, so its own rules are checked in its module
+ * ({@code DashboardArchitectureTests}).
  */
 class ArchitectureTests {
 
@@ -85,6 +92,30 @@ class ArchitectureTests {
 	@Test
 	void storesDoNotKnowEachOther() {
 		check(slices().matching("dev.jobqueue.(sqlite|postgresql)..").should().notDependOnEachOther());
+	}
+
+	@Test
+	void endpointMetersAndTracesDoNotImportTheAutoConfiguration() {
+		check(noClasses().that()
+			.resideInAnyPackage("dev.jobqueue.actuate..", "dev.jobqueue.metrics..", "dev.jobqueue.observation..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("dev.jobqueue.autoconfigure..")
+			.because("as Boot keeps ...actuate apart from ...actuate.autoconfigure: the endpoint, health indicator, "
+					+ "meters and observations take the queue's services and plain settings, so a user can declare "
+					+ "them without the auto-configuration"));
+	}
+
+	@Test
+	void autoConfigurationsAndTheirPropertiesLiveInAutoconfigurePackages() {
+		check(ArchRuleDefinition.classes()
+			.that()
+			.areAnnotatedWith(AutoConfiguration.class)
+			.or()
+			.areAnnotatedWith(ConfigurationProperties.class)
+			.should()
+			.resideInAPackage("..autoconfigure..")
+			.because("what is configured stays apart from what it configures, as in Boot's own modules"));
 	}
 
 	@Test

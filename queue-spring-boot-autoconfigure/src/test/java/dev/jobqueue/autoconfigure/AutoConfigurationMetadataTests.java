@@ -22,7 +22,8 @@ class AutoConfigurationMetadataTests {
 		}
 		assertThat(metadata.getProperty("dev.jobqueue.autoconfigure.QueueAutoConfiguration.ConditionalOnClass"))
 			.contains("dev.jobqueue.jdbc.StoreProviders");
-		assertThat(metadata.getProperty("dev.jobqueue.metrics.QueueMetricsAutoConfiguration.ConditionalOnClass"))
+		assertThat(metadata
+			.getProperty("dev.jobqueue.autoconfigure.metrics.QueueMetricsAutoConfiguration.ConditionalOnClass"))
 			.contains("io.micrometer.core.instrument.MeterRegistry");
 	}
 

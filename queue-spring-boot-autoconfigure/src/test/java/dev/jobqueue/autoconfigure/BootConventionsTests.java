@@ -22,12 +22,12 @@ import org.springframework.context.annotation.Configuration;
 import dev.jobqueue.JobErrorCode;
 import dev.jobqueue.JobHandler;
 import dev.jobqueue.ScheduleInfo;
-import dev.jobqueue.actuate.QueueEndpointAutoConfiguration;
-import dev.jobqueue.actuate.QueueHealthAutoConfiguration;
+import dev.jobqueue.autoconfigure.actuate.QueueEndpointAutoConfiguration;
+import dev.jobqueue.autoconfigure.actuate.QueueHealthAutoConfiguration;
+import dev.jobqueue.autoconfigure.metrics.QueueMetricsAutoConfiguration;
+import dev.jobqueue.autoconfigure.observation.QueueObservationAutoConfiguration;
 import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.core.schedule.JobScheduler;
-import dev.jobqueue.metrics.QueueMetricsAutoConfiguration;
-import dev.jobqueue.observation.QueueObservationAutoConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

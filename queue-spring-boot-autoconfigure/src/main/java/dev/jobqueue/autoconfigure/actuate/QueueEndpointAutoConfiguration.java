@@ -1,0 +1,80 @@
+package dev.jobqueue.autoconfigure.actuate;
+
+import java.util.Optional;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+
+import dev.jobqueue.JobQueue;
+import dev.jobqueue.JobSchedules;
+import dev.jobqueue.actuate.QueueEndpoint;
+import dev.jobqueue.actuate.QueueEndpointSettings;
+import dev.jobqueue.actuate.QueueEndpointWebExtension;
+import dev.jobqueue.actuate.QueueReport;
+import dev.jobqueue.autoconfigure.JobQueueClock;
+import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
+import dev.jobqueue.autoconfigure.QueueProperties;
+import dev.jobqueue.autoconfigure.QueueWorker;
+import dev.jobqueue.core.retention.JobQueueMaintenance;
+import dev.jobqueue.core.store.QueueInsights;
+import dev.jobqueue.core.worker.JobWorker;
+
+/**
+ * Auto-configures the {@code jobqueue} actuator endpoint when actuator is on the
+ * classpath and the endpoint is available (exposed over some technology, and its access
+ * not {@code none}), with its web extension when it is exposed over HTTP.
+ */
+@AutoConfiguration(after = QueueAutoConfiguration.class)
+@ConditionalOnClass(Endpoint.class)
+@ConditionalOnBean({ QueueInsights.class, JobQueue.class, JobSchedules.class })
+@ConditionalOnAvailableEndpoint(QueueEndpoint.class)
+@EnableConfigurationProperties(QueueEndpointProperties.class)
+public final class QueueEndpointAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	QueueEndpoint queueEndpoint(QueueInsights insights, JobQueue queue, JobSchedules schedules,
+			QueueProperties properties, QueueEndpointProperties endpointProperties, ObjectProvider<JobQueueClock> clock,
+			ObjectProvider<JobQueueMaintenance> maintenance, ObjectProvider<QueueWorker> worker) {
+		return new QueueEndpoint(insights, queue, schedules, settings(properties),
+				clock.getIfAvailable(JobQueueClock::system).clock(),
+				() -> Optional.ofNullable(maintenance.getIfUnique()).flatMap(JobQueueMaintenance::lastRetentionReport),
+				endpointProperties.getShowValues(), () -> localWorker(worker.getIfUnique()));
+	}
+
+	/** What the endpoint reads with and shows of {@code jobqueue.*}. */
+	static QueueEndpointSettings settings(QueueProperties properties) {
+		QueueProperties.Retention retention = properties.getRetention();
+		return new QueueEndpointSettings(properties.snapshotSettings(),
+				properties.getObservability().getPayloadPreview(),
+				new QueueEndpointSettings.Retention(retention.isEnabled(), retention.getSucceeded(),
+						retention.getFailed(), retention.getCancelled(), retention.getPerType(),
+						retention.getBatchSize(), retention.getInterval()));
+	}
+
+	private static QueueReport.LocalWorker localWorker(QueueWorker queueWorker) {
+		JobWorker running = (queueWorker != null) ? queueWorker.worker() : null;
+		if (running == null) {
+			return null;
+		}
+		return new QueueReport.LocalWorker(running.workerId(), running.concurrency(), running.claimAhead(),
+				running.runningCount(), running.waitingCount());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(QueueEndpoint.class)
+	@ConditionalOnAvailableEndpoint(exposure = EndpointExposure.WEB)
+	QueueEndpointWebExtension queueEndpointWebExtension(QueueEndpoint endpoint, QueueEndpointProperties properties) {
+		return new QueueEndpointWebExtension(endpoint, properties.getShowValues(), properties.getRoles());
+	}
+
+}

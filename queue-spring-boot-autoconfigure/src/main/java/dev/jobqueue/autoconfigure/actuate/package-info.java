@@ -1,0 +1,5 @@
+/**
+ * Auto-configuration of the {@code jobqueue} actuator endpoint and health indicator, and
+ * the endpoint's settings ({@code management.endpoint.jobqueue.*}).
+ */
+package dev.jobqueue.autoconfigure.actuate;

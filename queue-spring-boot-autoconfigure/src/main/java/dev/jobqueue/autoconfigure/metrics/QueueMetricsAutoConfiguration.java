@@ -1,0 +1,71 @@
+package dev.jobqueue.autoconfigure.metrics;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+import dev.jobqueue.autoconfigure.JobQueueClock;
+import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
+import dev.jobqueue.autoconfigure.QueueProperties;
+import dev.jobqueue.autoconfigure.QueueWorker;
+import dev.jobqueue.core.store.QueueInsights;
+import dev.jobqueue.core.store.QueueStorage;
+import dev.jobqueue.metrics.QueueMeterListener;
+import dev.jobqueue.metrics.QueueMetrics;
+import dev.jobqueue.metrics.QueueSnapshotRefresher;
+import dev.jobqueue.metrics.QueueWorkerMetrics;
+
+/**
+ * Auto-configures the queue's Micrometer meters when a {@link MeterRegistry} is present:
+ * the gauges of {@link QueueMetrics} behind a scheduled {@link QueueSnapshotRefresher},
+ * the worker's timers and counters of {@link QueueMeterListener}, and the jobs the worker
+ * holds ({@link QueueWorkerMetrics}).
+ */
+@AutoConfiguration(after = QueueAutoConfiguration.class, afterName = {
+		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+		"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
+		"org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusMetricsExportAutoConfiguration" })
+@ConditionalOnClass(MeterRegistry.class)
+@ConditionalOnBooleanProperty(name = "jobqueue.enabled", matchIfMissing = true)
+@ConditionalOnBean({ MeterRegistry.class, QueueInsights.class })
+public final class QueueMetricsAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	QueueSnapshotRefresher queueSnapshotRefresher(QueueInsights insights, QueueProperties properties,
+			ObjectProvider<JobQueueClock> clock) {
+		return new QueueSnapshotRefresher(insights, properties.snapshotSettings(),
+				clock.getIfAvailable(JobQueueClock::system).clock(),
+				properties.getObservability().getRefreshInterval());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	QueueMetrics queueMetrics(QueueSnapshotRefresher refresher, QueueProperties properties,
+			ObjectProvider<QueueStorage> storage) {
+		QueueStorage queueStorage = storage.getIfUnique();
+		return new QueueMetrics(refresher, properties.getObservability().getTopErrors(),
+				(queueStorage != null) ? queueStorage::lockRetries : null);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(QueueWorker.class)
+	QueueWorkerMetrics queueWorkerMetrics(QueueWorker worker) {
+		return new QueueWorkerMetrics(worker::worker);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	QueueMeterListener queueMeterListener() {
+		return new QueueMeterListener();
+	}
+
+}

@@ -1,0 +1,65 @@
+package dev.jobqueue.autoconfigure.actuate;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import dev.jobqueue.JobQueue;
+import dev.jobqueue.actuate.JobDetailView;
+import dev.jobqueue.actuate.QueueEndpoint;
+import dev.jobqueue.actuate.QueueReport;
+import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The endpoint takes the settings it shows as values the auto-configuration reads from
+ * {@code jobqueue.*}: every one of them, set away from its default, arrives where the
+ * endpoint shows it.
+ */
+class QueueEndpointAutoConfigurationTests {
+
+	@TempDir
+	Path dir;
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(QueueAutoConfiguration.class, QueueEndpointAutoConfiguration.class))
+		.withPropertyValues("jobqueue.worker.enabled=false", "spring.jmx.enabled=true",
+				"management.endpoints.jmx.exposure.include=jobqueue",
+				"management.endpoint.jobqueue.show-values=always");
+
+	@Test
+	void showsTheConfiguredRetentionStuckAfterAndPayloadPreview() {
+		this.runner
+			.withPropertyValues("jobqueue.datasource.url=jdbc:sqlite:" + this.dir.resolve("queue.db"),
+					"jobqueue.retention.enabled=false", "jobqueue.retention.succeeded=2d",
+					"jobqueue.retention.failed=3d", "jobqueue.retention.cancelled=4d",
+					"jobqueue.retention.per-type.email=5d", "jobqueue.retention.per-type.audit=6d",
+					"jobqueue.retention.batch-size=123", "jobqueue.retention.interval=7m",
+					"jobqueue.observability.stuck-after=8m", "jobqueue.observability.payload-preview=4")
+			.run((context) -> {
+				QueueEndpoint endpoint = context.getBean(QueueEndpoint.class);
+				QueueReport.Retention retention = endpoint.queue().retention();
+				assertThat(retention.enabled()).isFalse();
+				assertThat(retention.succeeded()).isEqualTo("PT48H");
+				assertThat(retention.failed()).isEqualTo("PT72H");
+				assertThat(retention.cancelled()).isEqualTo("PT96H");
+				assertThat(retention.perType()).containsExactly(Map.entry("email", "PT120H"),
+						Map.entry("audit", "PT144H"));
+				assertThat(retention.batchSize()).isEqualTo(123);
+				assertThat(retention.interval()).isEqualTo("PT7M");
+				assertThat(endpoint.queue().stuck().after()).isEqualTo("PT8M");
+
+				long id = context.getBean(JobQueue.class).enqueue("email", "abcdefghij");
+				JobDetailView job = (JobDetailView) endpoint.jobs(String.valueOf(id), null, null, null, null);
+				assertThat(job.payload().preview()).hasSize(4);
+				assertThat(job.payload().truncated()).isTrue();
+			});
+	}
+
+}

@@ -1,0 +1,272 @@
+package dev.jobqueue.dashboard;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+import jakarta.servlet.http.HttpServletRequest;
+
+import org.springframework.http.CacheControl;
+import org.springframework.http.MediaType;
+import org.springframework.util.ClassUtils;
+import org.springframework.web.servlet.function.RequestPredicates;
+import org.springframework.web.servlet.function.RouterFunction;
+import org.springframework.web.servlet.function.RouterFunctions;
+import org.springframework.web.servlet.function.ServerRequest;
+import org.springframework.web.servlet.function.ServerResponse;
+
+import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.store.QueueInsights.JobQuery;
+import dev.jobqueue.dashboard.QueueDashboard.JobAction;
+import dev.jobqueue.dashboard.QueueDashboard.Page;
+
+/**
+ * The dashboard's URLs under its path, as Spring MVC functional routes: they go through
+ * the application's filter chain like any other request, so Spring Security's rules for
+ * the path (and its CSRF check of the actions' POSTs) apply. Bad input is answered with a
+ * page in words: 400 for a malformed filter or page token, 403 for an action on a
+ * read-only dashboard, 404 for an unknown job, 409 for an action on a job that moved on.
+ *
+ * <pre>
+ * GET  {path}                          overview (?window=day for the chart of the last day)
+ * GET  {path}/jobs?status=&amp;type=&amp;error=&amp;before=   jobs, newest first; before is the page token
+ * GET  {path}/jobs/{id}                one job
+ * GET  {path}/jobs/{id}/retry|cancel|cancel-chain   confirmation      POST: the action
+ * GET  {path}/types/pause|resume?type= confirmation      POST: the action
+ * </pre>
+ */
+public final class DashboardRoutes {
+
+	private static final MediaType HTML = new MediaType(MediaType.TEXT_HTML, StandardCharsets.UTF_8);
+
+	private static final boolean SECURITY_PRESENT = ClassUtils
+		.isPresent("org.springframework.security.web.csrf.CsrfToken", DashboardRoutes.class.getClassLoader());
+
+	private static final Map<String, String> NOTICES = Map.of("retry", "Job put back to pending: it runs again soon.",
+			"cancel", "Cancel requested.", "cancel-chain",
+			"Chain cancelled: its waiting and pending jobs will not run, running ones are interrupted.");
+
+	private final QueueDashboard dashboard;
+
+	private final DashboardSettings settings;
+
+	private final Map<String, Asset> assets;
+
+	public DashboardRoutes(QueueDashboard dashboard, DashboardSettings settings) {
+		this.dashboard = Objects.requireNonNull(dashboard, "'dashboard' must not be null");
+		this.settings = Objects.requireNonNull(settings, "'settings' must not be null");
+		this.assets = Map.of("dashboard.css", Asset.load("dashboard.css", "text/css"), "dashboard.js",
+				Asset.load("dashboard.js", "text/javascript"));
+	}
+
+	/** The dashboard's routes, to be declared as a bean. */
+	public RouterFunction<ServerResponse> routes() {
+		String root = this.settings.base();
+		RouterFunctions.Builder routes = RouterFunctions.route().GET(root + "/", this::overview);
+		if (!root.isEmpty()) {
+			routes.GET(root, this::overview);
+		}
+		routes.GET(root + "/assets/{name}", this::asset)
+			.GET(root + "/jobs", this::jobs)
+			.GET(root + "/jobs/{id}", this::job)
+			.GET(root + "/jobs/{id}/{action}", (request) -> jobAction(request, false))
+			.POST(root + "/jobs/{id}/{action}", (request) -> jobAction(request, true))
+			.GET(root + "/types/{action}", (request) -> typeAction(request, false))
+			.POST(root + "/types/{action}", (request) -> typeAction(request, true));
+		if (!root.isEmpty()) {
+			// Anything else under the dashboard's path is a page in words; at "/" the
+			// application's own 404 stays.
+			routes.route(RequestPredicates.path(root + "/**"), this::notFound);
+		}
+		return routes.build();
+	}
+
+	private ServerResponse overview(ServerRequest request) {
+		Viewer viewer = viewer(request);
+		Optional<String> window = request.param("window");
+		if (window.isPresent() && !window.get().equals("day") && !window.get().equals("hour")) {
+			return badRequest(viewer, "Unknown window '" + window.get() + "': use window=hour or window=day.", "/");
+		}
+		return respond(this.dashboard.overview(viewer, window.filter("day"::equals).isPresent()));
+	}
+
+	private ServerResponse jobs(ServerRequest request) {
+		Viewer viewer = viewer(request);
+		String statusText = blankToNull(request.param("status").orElse(null));
+		JobStatus status = null;
+		if (statusText != null) {
+			status = parseStatus(statusText);
+			if (status == null) {
+				return badRequest(viewer, "Unknown status '" + statusText + "': use waiting, pending, running, "
+						+ "succeeded, failed or cancelled, or leave it empty for all jobs.", "/jobs");
+			}
+		}
+		String beforeText = blankToNull(request.param("before").orElse(null));
+		Long before = null;
+		if (beforeText != null) {
+			before = parsePositive(beforeText);
+			if (before == null) {
+				return badRequest(viewer, "The page token '" + beforeText + "' is not one this dashboard wrote: "
+						+ "follow the \"Older jobs\" link, or start from the first page.", "/jobs");
+			}
+		}
+		String type = blankToNull(request.param("type").orElse(null));
+		String error = blankToNull(request.param("error").orElse(null));
+		if ((type != null && type.length() > 200) || (error != null && error.length() > 200)) {
+			return badRequest(viewer, "A type or error code is at most 200 characters long.", "/jobs");
+		}
+		return respond(
+				this.dashboard.jobs(viewer, new JobQuery(status, type, error, before, QueueDashboard.PAGE_SIZE)));
+	}
+
+	private ServerResponse job(ServerRequest request) {
+		Viewer viewer = viewer(request);
+		Long id = parsePositive(request.pathVariable("id"));
+		if (id == null) {
+			return notFound(viewer);
+		}
+		String notice = request.param("done").map(NOTICES::get).orElse(null);
+		return respond(this.dashboard.job(viewer, id, notice));
+	}
+
+	private ServerResponse jobAction(ServerRequest request, boolean post) {
+		Viewer viewer = viewer(request);
+		Long id = parsePositive(request.pathVariable("id"));
+		Optional<JobAction> action = JobAction.of(request.pathVariable("action"));
+		if (id == null || action.isEmpty()) {
+			return notFound(viewer);
+		}
+		if (viewer.readOnly()) {
+			return readOnly(viewer);
+		}
+		return respond(post ? this.dashboard.jobAction(viewer, id, action.get())
+				: this.dashboard.confirmJobAction(viewer, id, action.get()));
+	}
+
+	private ServerResponse typeAction(ServerRequest request, boolean post) {
+		Viewer viewer = viewer(request);
+		String action = request.pathVariable("action");
+		if (!action.equals("pause") && !action.equals("resume")) {
+			return notFound(viewer);
+		}
+		if (viewer.readOnly()) {
+			return readOnly(viewer);
+		}
+		String type = blankToNull(request.param("type").orElse(null));
+		if (type == null || type.length() > 200) {
+			return badRequest(viewer, "Say which job type to " + action + ": ?type=<job type>.", "/");
+		}
+		boolean pause = action.equals("pause");
+		return respond(post ? this.dashboard.typeAction(viewer, type, pause)
+				: this.dashboard.confirmTypeAction(viewer, type, pause));
+	}
+
+	private ServerResponse asset(ServerRequest request) {
+		Asset asset = this.assets.get(request.pathVariable("name"));
+		if (asset == null) {
+			return notFound(viewer(request));
+		}
+		return ServerResponse.ok()
+			.contentType(asset.type())
+			.cacheControl(CacheControl.noCache())
+			.header("X-Content-Type-Options", "nosniff")
+			.body(asset.content());
+	}
+
+	private ServerResponse notFound(ServerRequest request) {
+		return notFound(viewer(request));
+	}
+
+	private ServerResponse notFound(Viewer viewer) {
+		String title = "No such page";
+		return respond(this.dashboard.page(viewer, 404, title,
+				JobPages.message(viewer, title,
+						"The dashboard has no page at this address. Jobs are at " + viewer.url("/jobs/<id>") + ".", "/",
+						"Back to the overview")));
+	}
+
+	private ServerResponse badRequest(Viewer viewer, String text, String back) {
+		String title = "That request cannot be answered";
+		return respond(
+				this.dashboard.page(viewer, 400, title, JobPages.message(viewer, title, text, back, "Start again")));
+	}
+
+	private ServerResponse readOnly(Viewer viewer) {
+		String title = "This dashboard is read-only";
+		return respond(this.dashboard.page(viewer, 403, title, JobPages.message(viewer, title,
+				"Retry, cancel, cancel chain, pause and resume are turned off. Set jobqueue.dashboard.read-only=false (and "
+						+ "protect the dashboard's path) to allow them. Nothing was changed.",
+				"/", "Back to the overview")));
+	}
+
+	private static ServerResponse respond(Page page) {
+		if (page.redirect() != null) {
+			return ServerResponse.seeOther(URI.create(page.redirect())).build();
+		}
+		return ServerResponse.status(page.status())
+			.contentType(HTML)
+			.cacheControl(CacheControl.noStore())
+			.header("X-Content-Type-Options", "nosniff")
+			.header("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'self'")
+			.body(page.html());
+	}
+
+	private Viewer viewer(ServerRequest request) {
+		HttpServletRequest servlet = request.servletRequest();
+		String csrfName = null;
+		String csrfToken = null;
+		if (SECURITY_PRESENT) {
+			String[] csrf = CsrfField.of(servlet);
+			if (csrf != null) {
+				csrfName = csrf[0];
+				csrfToken = csrf[1];
+			}
+		}
+		return new Viewer(this.settings.base(), this.settings.values().shown(servlet), this.settings.readOnly(),
+				csrfName, csrfToken, this.settings.refreshInterval().toMillis());
+	}
+
+	private static JobStatus parseStatus(String value) {
+		for (JobStatus status : JobStatus.values()) {
+			if (status.dbValue().equals(value)) {
+				return status;
+			}
+		}
+		return null;
+	}
+
+	private static Long parsePositive(String value) {
+		if (value.isEmpty() || value.length() > 18 || !value.chars().allMatch((c) -> c >= '0' && c <= '9')) {
+			return null;
+		}
+		long parsed = Long.parseLong(value);
+		return (parsed > 0) ? parsed : null;
+	}
+
+	private static String blankToNull(String value) {
+		return (value == null || value.isBlank()) ? null : value.trim();
+	}
+
+	private record Asset(String content, MediaType type) {
+
+		static Asset load(String name, String type) {
+			try (InputStream in = DashboardRoutes.class.getResourceAsStream(name)) {
+				if (in == null) {
+					throw new IllegalStateException("Dashboard asset " + name + " is missing from the jar");
+				}
+				return new Asset(new String(in.readAllBytes(), StandardCharsets.UTF_8),
+						new MediaType(MediaType.parseMediaType(type), StandardCharsets.UTF_8));
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		}
+
+	}
+
+}

@@ -1,0 +1,380 @@
+package dev.jobqueue.dashboard;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+import dev.jobqueue.Job;
+import dev.jobqueue.JobQueue;
+import dev.jobqueue.JobQueueException;
+import dev.jobqueue.JobStatus;
+import dev.jobqueue.ScheduleInfo;
+import dev.jobqueue.core.store.JobProgress;
+import dev.jobqueue.core.store.QueueInsights.JobDetail;
+import dev.jobqueue.core.store.QueueInsights.JobPage;
+import dev.jobqueue.core.store.QueueInsights.JobQuery;
+import dev.jobqueue.core.store.QueueInsights.SnapshotSettings;
+import dev.jobqueue.core.store.QueueInsights;
+import dev.jobqueue.core.store.QueueSnapshot;
+
+/**
+ * The dashboard's pages and actions, independent of HTTP: each method reads the queue,
+ * renders a page and says which status it answers with. {@link DashboardRoutes} maps
+ * requests to it. Public so an application (or a benchmark) can render a page itself. It
+ * takes the queue's services and the values of the settings it reads with, not the
+ * properties they are bound from.
+ */
+public final class QueueDashboard {
+
+	/** Jobs per list page. */
+	static final int PAGE_SIZE = 25;
+
+	/**
+	 * Longest chain a job's page reads in full (to number its steps and count what is
+	 * unfinished); a longer one shows the first steps its links list. The page refreshes
+	 * every few seconds, so reading a fan-out of 100,000 steps each time is not worth it.
+	 */
+	static final int CHAIN_READ_LIMIT = 1_000;
+
+	private static final Duration MINUTE = Duration.ofMinutes(1);
+
+	private final QueueInsights insights;
+
+	private final JobQueue queue;
+
+	private final Supplier<List<ScheduleInfo>> schedules;
+
+	private final SnapshotSettings snapshotSettings;
+
+	private final int payloadPreview;
+
+	private final Clock clock;
+
+	/**
+	 * @param schedules the application's schedules as they stand now
+	 * @param snapshotSettings what the overview's snapshot of the queue looks at
+	 * (stuck-after, Top-N error codes, when a worker counts as dead)
+	 * @param payloadPreview characters of a job's payload and result shown when values
+	 * are shown; 0 shows only their length
+	 */
+	public QueueDashboard(QueueInsights insights, JobQueue queue, Supplier<List<ScheduleInfo>> schedules,
+			SnapshotSettings snapshotSettings, int payloadPreview, Clock clock) {
+		this.insights = Objects.requireNonNull(insights, "'insights' must not be null");
+		this.queue = Objects.requireNonNull(queue, "'queue' must not be null");
+		this.schedules = (schedules != null) ? schedules : List::of;
+		this.snapshotSettings = Objects.requireNonNull(snapshotSettings, "'snapshotSettings' must not be null");
+		this.payloadPreview = Math.max(0, payloadPreview);
+		this.clock = Objects.requireNonNull(clock, "'clock' must not be null");
+	}
+
+	/**
+	 * A rendered page.
+	 *
+	 * @param status the HTTP status to answer with
+	 * @param html the page
+	 * @param redirect where to send the browser instead (303 See Other), or {@code null}
+	 */
+	public record Page(int status, String html, String redirect) {
+
+		static Page ok(String html) {
+			return new Page(200, html, null);
+		}
+
+		static Page seeOther(String location) {
+			return new Page(303, "", location);
+		}
+
+	}
+
+	/**
+	 * The overview, with the chart of the last hour or, with {@code day}, the last day.
+	 */
+	Page overview(Viewer viewer, boolean day) {
+		Instant now = this.clock.instant();
+		QueueSnapshot snapshot = this.insights.snapshot(now, this.snapshotSettings);
+		List<QueueInsights.Outcomes> outcomes = this.insights
+			.outcomes(now.minus(day ? Duration.ofDays(1) : Duration.ofHours(1)).plus(MINUTE), now, MINUTE);
+		Map<Long, JobProgress> progress = this.insights
+			.progress(snapshot.oldestRunning().stream().map(QueueInsights.JobSummary::id).toList());
+		OverviewPage.Data data = new OverviewPage.Data(snapshot, outcomes, day, this.queue.pausedTypes(),
+				this.schedules.get(), this.snapshotSettings.stuckAfter(), progress);
+		return Page.ok(Layout.page(viewer, "Overview", "overview", now, "", OverviewPage.render(viewer, data), true));
+	}
+
+	/**
+	 * Renders the overview as a page for {@code base} without a request, for benchmarks.
+	 */
+	public String overviewHtml(String base) {
+		return overview(new Viewer(base, false, true, null, null, 3000), false).html();
+	}
+
+	Page jobs(Viewer viewer, JobQuery query) {
+		Instant now = this.clock.instant();
+		JobPage page = this.insights.jobs(query);
+		String section = (query.status() == null) ? "all" : query.status().dbValue();
+		return Page.ok(Layout.page(viewer, "Jobs", section, now, JobPages.listHeading(viewer, query),
+				JobPages.list(viewer, query, page, now), true));
+	}
+
+	Page job(Viewer viewer, long id, String notice) {
+		Instant now = this.clock.instant();
+		Optional<JobDetail> detail = this.insights.job(id, viewer.showValues() ? this.payloadPreview : 0);
+		if (detail.isEmpty()) {
+			return noSuchJob(viewer, id);
+		}
+		ChainSection.Chain chain = readChain(detail.get().links());
+		return Page.ok(Layout.page(viewer, "Job " + id, "", now, "",
+				JobPages.job(viewer, detail.get(), chain, notice, now), true));
+	}
+
+	/**
+	 * The whole chain, if the job is in one that is short enough to read on each refresh.
+	 */
+	private ChainSection.Chain readChain(QueueInsights.JobLinks links) {
+		if (links.chainId() == null || links.chainLength() > CHAIN_READ_LIMIT) {
+			return null;
+		}
+		return ChainSection.Chain.of(this.queue.findChain(links.chainId()));
+	}
+
+	/** The confirmation page of a retry or cancel. */
+	Page confirmJobAction(Viewer viewer, long id, JobAction action) {
+		Optional<Job> job = this.queue.find(id);
+		if (job.isEmpty()) {
+			return noSuchJob(viewer, id);
+		}
+		if (action == JobAction.CANCEL_CHAIN) {
+			return confirmCancelChain(viewer, job.get());
+		}
+		if (!action.appliesTo(job.get().status())) {
+			return movedOn(viewer, id, action, job.get().status());
+		}
+		String question = action.label() + " job #" + id + "?";
+		return page(viewer, 200, question,
+				JobPages.confirm(viewer, question, action.explanation(job.get().type(), job.get().status()),
+						"/jobs/" + id + "/" + action.path(), "Yes, " + action.path(), "/jobs/" + id));
+	}
+
+	/**
+	 * Retries or cancels a job, if it is still in a state that allows it; nothing changes
+	 * otherwise.
+	 */
+	Page jobAction(Viewer viewer, long id, JobAction action) {
+		Optional<Job> job = this.queue.find(id);
+		if (job.isEmpty()) {
+			return noSuchJob(viewer, id);
+		}
+		if (action == JobAction.CANCEL_CHAIN) {
+			return cancelChain(viewer, job.get());
+		}
+		boolean applied;
+		try {
+			applied = (action == JobAction.RETRY) ? this.queue.retry(id) : this.queue.cancel(id);
+		}
+		catch (JobQueueException ex) {
+			return page(viewer, 409, "Job #" + id + " was not changed", JobPages.message(viewer,
+					"Job #" + id + " was not changed", ex.getMessage(), "/jobs/" + id, "Back to job #" + id));
+		}
+		if (!applied) {
+			JobStatus now = this.queue.find(id).map(Job::status).orElse(job.get().status());
+			return movedOn(viewer, id, action, now);
+		}
+		return Page.seeOther(viewer.url("/jobs/" + id + "?done=" + action.path()));
+	}
+
+	private Page confirmCancelChain(Viewer viewer, Job job) {
+		Long chainId = job.chainId();
+		if (chainId == null) {
+			return notInAChain(viewer, job.id());
+		}
+		List<Job> steps = this.queue.findChain(chainId);
+		long unfinished = steps.stream().filter((step) -> ChainSection.unfinished(step.status())).count();
+		if (unfinished == 0) {
+			return chainFinished(viewer, job.id(), chainId);
+		}
+		long running = steps.stream().filter((step) -> step.status() == JobStatus.RUNNING).count();
+		String question = "Cancel the chain of job #" + job.id() + "?";
+		String explanation = "Chain #" + chainId + " has " + steps.size() + " job(s), " + unfinished
+				+ " of them unfinished. Its waiting and pending jobs will not run"
+				+ ((running > 0) ? ", its " + running + " running job(s) are interrupted" : "")
+				+ ", and no step after them is created. Jobs outside the chain that wait for one of them follow "
+				+ "their dependency policy. Finished jobs stay as they are.";
+		return page(viewer, 200, question, JobPages.confirm(viewer, question, explanation,
+				"/jobs/" + job.id() + "/cancel-chain", "Yes, cancel the chain", "/jobs/" + job.id()));
+	}
+
+	private Page cancelChain(Viewer viewer, Job job) {
+		Long chainId = job.chainId();
+		if (chainId == null) {
+			return notInAChain(viewer, job.id());
+		}
+		int cancelled;
+		try {
+			cancelled = this.queue.cancelChain(chainId);
+		}
+		catch (JobQueueException ex) {
+			return page(viewer, 409, "Chain #" + chainId + " was not changed",
+					JobPages.message(viewer, "Chain #" + chainId + " was not changed", ex.getMessage(),
+							"/jobs/" + job.id(), "Back to job #" + job.id()));
+		}
+		if (cancelled == 0) {
+			return chainFinished(viewer, job.id(), chainId);
+		}
+		return Page.seeOther(viewer.url("/jobs/" + job.id() + "?done=cancel-chain"));
+	}
+
+	private Page notInAChain(Viewer viewer, long id) {
+		String title = "Job #" + id + " is in no chain";
+		return page(viewer, 409, title,
+				JobPages.message(viewer, title,
+						"Only a job that is a step of a chain has a chain to cancel. Nothing was changed.",
+						"/jobs/" + id, "Back to job #" + id));
+	}
+
+	private Page chainFinished(Viewer viewer, long id, long chainId) {
+		String title = "Chain #" + chainId + " was not cancelled";
+		return page(viewer, 409, title,
+				JobPages.message(viewer, title,
+						"Every job of it has finished, so there is nothing left to cancel. Nothing was changed.",
+						"/jobs/" + id, "Back to job #" + id));
+	}
+
+	/** The confirmation page of pausing or resuming a type. */
+	Page confirmTypeAction(Viewer viewer, String type, boolean pause) {
+		boolean paused = isPaused(type);
+		if (paused == pause) {
+			return typeUnchanged(viewer, type, pause);
+		}
+		String question = (pause ? "Pause" : "Resume") + " job type " + type + "?";
+		String explanation = pause
+				? "No process will start jobs of type " + type + " until it is resumed; running jobs finish, "
+						+ "enqueueing goes on and its schedules wait."
+				: "Processes will start pending jobs of type " + type + " again with their next claim.";
+		return page(viewer, 200, question,
+				JobPages.confirm(viewer, question, explanation,
+						"/types/" + (pause ? "pause" : "resume") + "?type="
+								+ URLEncoder.encode(type, StandardCharsets.UTF_8),
+						pause ? "Yes, pause" : "Yes, resume", "/"));
+	}
+
+	Page typeAction(Viewer viewer, String type, boolean pause) {
+		boolean applied = pause ? this.queue.pause(type) : this.queue.resume(type);
+		if (!applied) {
+			return typeUnchanged(viewer, type, pause);
+		}
+		return Page.seeOther(viewer.url("/"));
+	}
+
+	private boolean isPaused(String type) {
+		return this.queue.pausedTypes().stream().anyMatch((paused) -> paused.type().equals(type));
+	}
+
+	private Page typeUnchanged(Viewer viewer, String type, boolean pause) {
+		String title = "Job type " + type + " is " + (pause ? "already paused" : "not paused");
+		return page(viewer, 409, title,
+				JobPages.message(viewer, title,
+						"Nothing was changed: someone else may have " + (pause ? "paused" : "resumed") + " it already.",
+						"/", "Back to the overview"));
+	}
+
+	private Page noSuchJob(Viewer viewer, long id) {
+		String title = "There is no job #" + id;
+		return page(viewer, 404, title,
+				JobPages.message(viewer, title,
+						"It was never enqueued, or it finished and " + "was deleted once its retention passed.",
+						"/jobs", "See all jobs"));
+	}
+
+	private Page movedOn(Viewer viewer, long id, JobAction action, JobStatus status) {
+		String title = "Job #" + id + " was not " + action.done();
+		return page(viewer, 409, title,
+				JobPages.message(viewer, title,
+						"It is " + status.dbValue() + " now, and " + action.rule() + " Nothing was changed.",
+						"/jobs/" + id, "Back to job #" + id));
+	}
+
+	/** A page that says no (or a confirmation), with the status to answer with. */
+	Page page(Viewer viewer, int status, String title, String body) {
+		return new Page(status, Layout.page(viewer, title, "", this.clock.instant(), body, "", false), null);
+	}
+
+	/** What can be done to one job. */
+	enum JobAction {
+
+		RETRY("retry", "Retry", "retried", "only failed or cancelled jobs can be retried."),
+
+		CANCEL("cancel", "Cancel", "cancelled", "only waiting, pending or running jobs can be cancelled."),
+
+		/**
+		 * Every unfinished step of the job's chain; decided by the chain, not the job.
+		 */
+		CANCEL_CHAIN("cancel-chain", "Cancel the chain of", "cancelled",
+				"only a chain with unfinished jobs can be cancelled.");
+
+		private final String path;
+
+		private final String label;
+
+		private final String done;
+
+		private final String rule;
+
+		JobAction(String path, String label, String done, String rule) {
+			this.path = path;
+			this.label = label;
+			this.done = done;
+			this.rule = rule;
+		}
+
+		static Optional<JobAction> of(String path) {
+			for (JobAction action : values()) {
+				if (action.path.equals(path)) {
+					return Optional.of(action);
+				}
+			}
+			return Optional.empty();
+		}
+
+		String path() {
+			return this.path;
+		}
+
+		String label() {
+			return this.label;
+		}
+
+		String done() {
+			return this.done;
+		}
+
+		String rule() {
+			return this.rule;
+		}
+
+		boolean appliesTo(JobStatus status) {
+			return switch (this) {
+				case RETRY -> status == JobStatus.FAILED || status == JobStatus.CANCELLED;
+				case CANCEL -> ChainSection.unfinished(status);
+				case CANCEL_CHAIN -> true;
+			};
+		}
+
+		String explanation(String type, JobStatus status) {
+			return (this == RETRY)
+					? "The " + type + " job is " + status.dbValue() + ". It goes back to pending with a fresh set "
+							+ "of attempts and runs as soon as a worker is free."
+					: "The " + type + " job is " + status.dbValue() + ". " + ((status == JobStatus.RUNNING)
+							? "Its handler is interrupted and the job ends cancelled." : "It will not run.")
+							+ " Jobs that wait for it follow their dependency policy.";
+		}
+
+	}
+
+}

@@ -1,0 +1,4 @@
+/**
+ * Auto-configuration of the dashboard and its settings ({@code jobqueue.dashboard.*}).
+ */
+package dev.jobqueue.dashboard.autoconfigure;
