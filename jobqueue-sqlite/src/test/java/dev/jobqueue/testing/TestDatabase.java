@@ -20,6 +20,8 @@ import dev.jobqueue.sqlite.SqliteDataSources;
 import dev.jobqueue.sqlite.SqliteDatabase;
 import dev.jobqueue.sqlite.SqliteJobAdminStore;
 import dev.jobqueue.sqlite.SqliteJobStore;
+import dev.jobqueue.sqlite.SqliteQueueInsights;
+import dev.jobqueue.sqlite.SqliteRetentionStore;
 import dev.jobqueue.sqlite.SqliteScheduleStore;
 import dev.jobqueue.sqlite.SqliteSchema;
 import dev.jobqueue.sqlite.TableNames;
@@ -101,6 +103,16 @@ public final class TestDatabase implements StoreFixture {
 	@Override
 	public ScheduleStore schedules() {
 		return new SqliteScheduleStore(this.store);
+	}
+
+	@Override
+	public SqliteQueueInsights insights() {
+		return new SqliteQueueInsights(this.database, this.tables);
+	}
+
+	@Override
+	public SqliteRetentionStore retention() {
+		return new SqliteRetentionStore(this.database, this.tables);
 	}
 
 	/**
