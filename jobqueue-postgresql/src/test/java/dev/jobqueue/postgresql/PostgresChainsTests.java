@@ -1,6 +1,5 @@
 package dev.jobqueue.postgresql;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -307,34 +306,6 @@ class PostgresChainsTests {
 		assertThat(this.admin.findChain(chain.get(0))).isEmpty();
 		assertThat(this.db.column("SELECT count(*) FROM job_dependencies WHERE job_id = ?", waiting))
 			.containsExactly(1L);
-	}
-
-	@Test
-	void insightsShowTheChainAndTheDependencies() {
-		List<Long> ids = enqueue(fanOut(3, job("join")));
-		long join = ids.get(3);
-		QueueInsights.JobLinks links = this.db.storage().insights().job(join, 0).orElseThrow().links();
-		assertThat(links.chainId()).isEqualTo(ids.get(0));
-		assertThat(links.chainIndex()).isEqualTo(1);
-		assertThat(links.chainLength()).isEqualTo(4);
-		assertThat(links.chainSteps()).extracting(QueueInsights.JobSummary::id).containsExactlyElementsOf(ids);
-		assertThat(links.unfinishedDependencies()).isEqualTo(3);
-		assertThat(links.dependencyPolicy()).isEqualTo(DependencyPolicy.CANCEL);
-		assertThat(links.waitsFor()).extracting(QueueInsights.JobSummary::id)
-			.containsExactlyElementsOf(ids.subList(0, 3));
-		assertThat(links.waitsForCount()).isEqualTo(3);
-		assertThat(this.db.storage().insights().job(ids.get(0), 0).orElseThrow().links().waitedBy())
-			.extracting(QueueInsights.JobSummary::id)
-			.containsExactly(join);
-		long plain = enqueue(List.of(job("plain"))).get(0);
-		assertThat(this.db.storage().insights().job(plain, 0).orElseThrow().links())
-			.isEqualTo(QueueInsights.JobLinks.NONE);
-		assertThat(this.db.storage().insights().snapshot(NOW, settings()).counts().get("join"))
-			.containsEntry(JobStatus.WAITING, 1L);
-	}
-
-	private static QueueInsights.SnapshotSettings settings() {
-		return new QueueInsights.SnapshotSettings(Duration.ofMinutes(5), 10, Duration.ofMinutes(1), 10);
 	}
 
 }
