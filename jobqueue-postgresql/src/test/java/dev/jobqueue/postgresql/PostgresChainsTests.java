@@ -275,37 +275,4 @@ class PostgresChainsTests {
 		assertThat(find(dependent).errorCode()).isEqualTo(ErrorCodes.DEPENDENCY_FAILED_FAILED);
 	}
 
-	@Test
-	void retentionDeletesWholeFinishedChainsAndKeepsJobsThatAreWaitedFor() {
-		PostgresRetentionStore retention = this.db.storage().retention();
-		List<Long> chain = enqueue(fanOut(2, job("join")));
-		long plain = enqueue(List.of(job("child"))).get(0);
-		long waitedFor = enqueue(List.of(job("child"))).get(0);
-		for (int i = 0; i < 4; i++) {
-			this.store.complete(List.of(Completion.succeeded(claimOne("child"), null)), "w1", NOW);
-		}
-		long waiting = enqueue(List.of(after("later", DependencyPolicy.CANCEL, waitedFor, chain.get(0)))).get(0);
-		assertThat(find(waiting).status()).isEqualTo(JobStatus.PENDING);
-		Instant cutoff = NOW.plusSeconds(1);
-
-		// Chain steps never go one by one; a job a pending job waits for stays.
-		assertThat(retention.deleteFinished(JobStatus.SUCCEEDED, "child", cutoff, 100)).isEqualTo(1);
-		assertThat(this.admin.find(plain)).isEmpty();
-		assertThat(this.admin.find(waitedFor)).isPresent();
-
-		// The join is still unfinished: the chain stays whole.
-		assertThat(retention.deleteFinishedChains(Map.of(JobStatus.SUCCEEDED, cutoff), 10)).isZero();
-		this.store.complete(List.of(Completion.succeeded(claimOne("join"), null)), "w1", NOW);
-		// A job outside the chain that waits for one of its steps keeps it.
-		assertThat(retention.deleteFinishedChains(Map.of(JobStatus.SUCCEEDED, cutoff), 10)).isZero();
-		this.store.complete(List.of(Completion.succeeded(claimOne("later"), null)), "w1", NOW);
-		// A status kept forever keeps the chain; a cutoff before it finished too.
-		assertThat(retention.deleteFinishedChains(Map.of(JobStatus.FAILED, cutoff), 10)).isZero();
-		assertThat(retention.deleteFinishedChains(Map.of(JobStatus.SUCCEEDED, NOW), 10)).isZero();
-		assertThat(retention.deleteFinishedChains(Map.of(JobStatus.SUCCEEDED, cutoff), 10)).isEqualTo(3);
-		assertThat(this.admin.findChain(chain.get(0))).isEmpty();
-		assertThat(this.db.column("SELECT count(*) FROM job_dependencies WHERE job_id = ?", waiting))
-			.containsExactly(1L);
-	}
-
 }
