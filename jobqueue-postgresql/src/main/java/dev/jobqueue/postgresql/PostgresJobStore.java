@@ -18,6 +18,7 @@ import dev.jobqueue.core.store.ClaimedJob;
 import dev.jobqueue.core.store.CompleteAndClaim;
 import dev.jobqueue.core.store.Completion;
 import dev.jobqueue.core.store.ExpiredLease;
+import dev.jobqueue.core.store.JobProgress;
 import dev.jobqueue.core.store.JobStore;
 import dev.jobqueue.core.store.LeaseRenewal;
 import dev.jobqueue.core.store.LinkedJobs;
@@ -171,6 +172,16 @@ public final class PostgresJobStore implements JobStore {
 			UPDATE {jobs} SET heartbeat_at = :now, lease_until = :lease_until
 			WHERE id = :job_id AND runs = :run AND status = 'running' AND worker_id = :worker_id
 			RETURNING cancel_requested
+			""";
+
+	/**
+	 * A run's progress, fenced on the run like every write of it. Progress is proof of
+	 * the handler's life too: it moves the heartbeat, not the lease.
+	 */
+	static final String RECORD_PROGRESS = """
+			UPDATE {jobs} SET progress_done = :done, progress_total = :total, progress_message = :message,
+			    progress_at = :now, heartbeat_at = :now
+			WHERE id = :job_id AND runs = :run AND status = 'running'
 			""";
 
 	private static final String FIND_EXPIRED = """
@@ -723,6 +734,21 @@ public final class PostgresJobStore implements JobStore {
 					}
 					return new LeaseRenewal(rows.getBoolean(1) ? Set.of(run.jobId()) : Set.of(), Set.of());
 				}
+			}
+		});
+	}
+
+	@Override
+	public void recordProgress(RunningJobRef run, JobProgress progress) {
+		this.database.write("record the progress of job " + run.jobId(), (connection) -> {
+			try (SqlStatement update = sql(RECORD_PROGRESS).prepare(connection)) {
+				return update.bind("done", progress.done())
+					.bind("total", progress.total())
+					.bind("message", progress.message())
+					.bind("now", progress.at())
+					.bind("job_id", run.jobId())
+					.bind("run", run.run())
+					.executeUpdate();
 			}
 		});
 	}

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -25,6 +26,7 @@ import java.util.TreeMap;
 import dev.jobqueue.DependencyPolicy;
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.store.JobProgress;
 import dev.jobqueue.core.store.QueueInsights;
 import dev.jobqueue.core.store.QueueSnapshot;
 import dev.jobqueue.core.store.QueueSnapshot.ErrorCount;
@@ -106,9 +108,16 @@ public final class PostgresQueueInsights implements QueueInsights {
 	private static final String JOB = """
 			SELECT %s, lease_until, error_detail, dedup_key, cancel_requested, trace_parent,
 			       length(payload), substr(payload, 1, :preview), length(result), substr(result, 1, :preview),
+			       progress_done, progress_total, progress_message, progress_at,
 			       chain_id, chain_index, waiting_for, dependency_policy
 			FROM {jobs} WHERE id = :job_id
 			""".formatted(SUMMARY_COLUMNS);
+
+	/** The latest progress of the given jobs, by primary key. */
+	static final String PROGRESS = """
+			SELECT id, progress_done, progress_total, progress_message, progress_at FROM {jobs}
+			WHERE id = ANY(:ids) AND progress_at IS NOT NULL
+			""";
 
 	/** A chain's first steps, from jobs_chain_idx. */
 	static final String CHAIN_STEPS = """
@@ -269,12 +278,41 @@ public final class PostgresQueueInsights implements QueueInsights {
 					JobDetail detail = new JobDetail(job, PostgresDialect.INSTANCE.instant(rows, "lease_until"),
 							rows.getString(15), rows.getString(16), rows.getBoolean(17),
 							TraceHeaders.traceParent(rows.getString(18)), payload, result, attempts(connection, id),
-							events(connection, id));
+							events(connection, id), progress(rows, 23));
 					return Optional
 						.of(detail.withLinks(links(connection, id, chainId, chainIndex, waitingFor, policy)));
 				}
 			}
 		});
+	}
+
+	@Override
+	public Map<Long, JobProgress> progress(Collection<Long> jobIds) {
+		if (jobIds.isEmpty()) {
+			return Map.of();
+		}
+		return this.database.read("read the progress of running jobs", (connection) -> {
+			Map<Long, JobProgress> found = new HashMap<>();
+			try (SqlStatement select = sql(PROGRESS).prepare(connection)) {
+				select.bindArray("ids", "int8", jobIds.toArray(new Long[0]));
+				try (ResultSet rows = select.executeQuery()) {
+					while (rows.next()) {
+						found.put(rows.getLong(1), progress(rows, 2));
+					}
+				}
+			}
+			return found;
+		});
+	}
+
+	/** The four progress columns from {@code firstColumn} on, or {@code null}. */
+	private static JobProgress progress(ResultSet rows, int firstColumn) throws SQLException {
+		Instant at = PostgresDialect.INSTANCE.instant(rows, firstColumn + 3);
+		if (at == null) {
+			return null;
+		}
+		return new JobProgress(rows.getLong(firstColumn), rows.getLong(firstColumn + 1),
+				rows.getString(firstColumn + 2), at);
 	}
 
 	@Override

@@ -56,24 +56,8 @@ public final class PostgresSchema {
 	 */
 	public void initialize() {
 		checkServer();
-		Flyway flyway = Flyway.configure(getClass().getClassLoader())
-			.dataSource(this.dataSource)
-			.schemas(this.tables.schema())
-			.defaultSchema(this.tables.schema())
-			.createSchemas(true)
-			.table(this.tables.schemaHistory())
-			.locations(MIGRATION_LOCATION)
-			.placeholders(Map.of("prefix", this.tables.prefix()))
-			.baselineOnMigrate(true)
-			.baselineVersion("0")
-			.load();
-		MigrationInfoService info;
-		try {
-			info = flyway.info();
-		}
-		catch (RuntimeException ex) {
-			throw failure("read the queue's schema history", ex);
-		}
+		Flyway flyway = flyway(true);
+		MigrationInfoService info = info(flyway);
 		MigrationInfo[] future = Arrays.stream(info.all())
 			.filter((migration) -> migration.getState().name().startsWith("FUTURE"))
 			.toArray(MigrationInfo[]::new);
@@ -94,6 +78,54 @@ public final class PostgresSchema {
 		if (applied > 0) {
 			logger.info("Queue schema '{}' of {} migrated ({} migration(s), history in table {})", this.tables.schema(),
 					this.location, applied, this.tables.schemaHistory());
+		}
+	}
+
+	/**
+	 * Checks the server and that every migration this version knows is applied, changing
+	 * nothing: for operators who migrate the schema themselves.
+	 * @throws JobQueueException naming the migrations that are missing and how to apply
+	 * them
+	 */
+	public void verify() {
+		checkServer();
+		MigrationInfo[] pending = info(flyway(false)).pending();
+		if (pending.length > 0) {
+			throw new JobQueueException("The queue's schema '" + this.tables.schema() + "' in " + this.location
+					+ " is not up to date and jobqueue.datasource.initialize-schema=never: " + pending.length
+					+ " migration(s) are not applied (history table " + this.tables.schema() + "."
+					+ this.tables.schemaHistory() + "), the first being version " + pending[0].getVersion() + " ("
+					+ pending[0].getDescription() + "). Let the queue migrate once: start it without the setting (or "
+					+ "with initialize-schema=always), then set it back. Or run Flyway yourself with the "
+					+ "jobqueue-postgresql jar on its classpath: locations " + MIGRATION_LOCATION + ", schemas "
+					+ this.tables.schema() + ", table " + this.tables.schemaHistory() + ", placeholder prefix = '"
+					+ this.tables.prefix() + "'.");
+		}
+	}
+
+	/**
+	 * @param createSchema whether Flyway may create the queue's schema
+	 */
+	private Flyway flyway(boolean createSchema) {
+		return Flyway.configure(getClass().getClassLoader())
+			.dataSource(this.dataSource)
+			.schemas(this.tables.schema())
+			.defaultSchema(this.tables.schema())
+			.createSchemas(createSchema)
+			.table(this.tables.schemaHistory())
+			.locations(MIGRATION_LOCATION)
+			.placeholders(Map.of("prefix", this.tables.prefix()))
+			.baselineOnMigrate(true)
+			.baselineVersion("0")
+			.load();
+	}
+
+	private MigrationInfoService info(Flyway flyway) {
+		try {
+			return flyway.info();
+		}
+		catch (RuntimeException ex) {
+			throw failure("read the queue's schema history", ex);
 		}
 	}
 

@@ -75,6 +75,16 @@ public final class PostgresStorage implements QueueStorage, AutoCloseable {
 		this.notifications.start();
 	}
 
+	/**
+	 * Checks the server and that the schema is up to date, then starts listening as
+	 * {@link #initializeSchema()} does.
+	 */
+	@Override
+	public void verifySchema() {
+		this.schema.verify();
+		this.notifications.start();
+	}
+
 	@Override
 	public PostgresJobStore jobs() {
 		return this.jobs;

@@ -124,7 +124,7 @@ class PostgresChainsMigrationTests {
 		finally {
 			storage.close();
 		}
-		assertThat(column("SELECT max(version::int) FROM queue.jq_jobqueue_schema_history")).isEqualTo(4);
+		assertThat(column("SELECT max(version::int) FROM queue.jq_jobqueue_schema_history")).isGreaterThanOrEqualTo(4);
 		// The old status check is gone, and the new one refuses what it should.
 		assertThat(column("SELECT count(*)::int FROM pg_constraint WHERE conrelid = 'queue.jq_jobs'::regclass "
 				+ "AND contype = 'c' AND pg_get_constraintdef(oid) LIKE '%status%'"))

@@ -1,6 +1,5 @@
 package dev.jobqueue.postgresql;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -274,67 +273,6 @@ class PostgresChainsTests {
 		assertThat(find(root).errorCode()).isEqualTo(ErrorCodes.LEASE_EXPIRED_NOT_REPEATABLE);
 		assertThat(find(dependent).status()).isEqualTo(JobStatus.FAILED);
 		assertThat(find(dependent).errorCode()).isEqualTo(ErrorCodes.DEPENDENCY_FAILED_FAILED);
-	}
-
-	@Test
-	void retentionDeletesWholeFinishedChainsAndKeepsJobsThatAreWaitedFor() {
-		PostgresRetentionStore retention = this.db.storage().retention();
-		List<Long> chain = enqueue(fanOut(2, job("join")));
-		long plain = enqueue(List.of(job("child"))).get(0);
-		long waitedFor = enqueue(List.of(job("child"))).get(0);
-		for (int i = 0; i < 4; i++) {
-			this.store.complete(List.of(Completion.succeeded(claimOne("child"), null)), "w1", NOW);
-		}
-		long waiting = enqueue(List.of(after("later", DependencyPolicy.CANCEL, waitedFor, chain.get(0)))).get(0);
-		assertThat(find(waiting).status()).isEqualTo(JobStatus.PENDING);
-		Instant cutoff = NOW.plusSeconds(1);
-
-		// Chain steps never go one by one; a job a pending job waits for stays.
-		assertThat(retention.deleteFinished(JobStatus.SUCCEEDED, "child", cutoff, 100)).isEqualTo(1);
-		assertThat(this.admin.find(plain)).isEmpty();
-		assertThat(this.admin.find(waitedFor)).isPresent();
-
-		// The join is still unfinished: the chain stays whole.
-		assertThat(retention.deleteFinishedChains(Map.of(JobStatus.SUCCEEDED, cutoff), 10)).isZero();
-		this.store.complete(List.of(Completion.succeeded(claimOne("join"), null)), "w1", NOW);
-		// A job outside the chain that waits for one of its steps keeps it.
-		assertThat(retention.deleteFinishedChains(Map.of(JobStatus.SUCCEEDED, cutoff), 10)).isZero();
-		this.store.complete(List.of(Completion.succeeded(claimOne("later"), null)), "w1", NOW);
-		// A status kept forever keeps the chain; a cutoff before it finished too.
-		assertThat(retention.deleteFinishedChains(Map.of(JobStatus.FAILED, cutoff), 10)).isZero();
-		assertThat(retention.deleteFinishedChains(Map.of(JobStatus.SUCCEEDED, NOW), 10)).isZero();
-		assertThat(retention.deleteFinishedChains(Map.of(JobStatus.SUCCEEDED, cutoff), 10)).isEqualTo(3);
-		assertThat(this.admin.findChain(chain.get(0))).isEmpty();
-		assertThat(this.db.column("SELECT count(*) FROM job_dependencies WHERE job_id = ?", waiting))
-			.containsExactly(1L);
-	}
-
-	@Test
-	void insightsShowTheChainAndTheDependencies() {
-		List<Long> ids = enqueue(fanOut(3, job("join")));
-		long join = ids.get(3);
-		QueueInsights.JobLinks links = this.db.storage().insights().job(join, 0).orElseThrow().links();
-		assertThat(links.chainId()).isEqualTo(ids.get(0));
-		assertThat(links.chainIndex()).isEqualTo(1);
-		assertThat(links.chainLength()).isEqualTo(4);
-		assertThat(links.chainSteps()).extracting(QueueInsights.JobSummary::id).containsExactlyElementsOf(ids);
-		assertThat(links.unfinishedDependencies()).isEqualTo(3);
-		assertThat(links.dependencyPolicy()).isEqualTo(DependencyPolicy.CANCEL);
-		assertThat(links.waitsFor()).extracting(QueueInsights.JobSummary::id)
-			.containsExactlyElementsOf(ids.subList(0, 3));
-		assertThat(links.waitsForCount()).isEqualTo(3);
-		assertThat(this.db.storage().insights().job(ids.get(0), 0).orElseThrow().links().waitedBy())
-			.extracting(QueueInsights.JobSummary::id)
-			.containsExactly(join);
-		long plain = enqueue(List.of(job("plain"))).get(0);
-		assertThat(this.db.storage().insights().job(plain, 0).orElseThrow().links())
-			.isEqualTo(QueueInsights.JobLinks.NONE);
-		assertThat(this.db.storage().insights().snapshot(NOW, settings()).counts().get("join"))
-			.containsEntry(JobStatus.WAITING, 1L);
-	}
-
-	private static QueueInsights.SnapshotSettings settings() {
-		return new QueueInsights.SnapshotSettings(Duration.ofMinutes(5), 10, Duration.ofMinutes(1), 10);
 	}
 
 }

@@ -195,6 +195,17 @@ class PostgresQueryPlanTests {
 	}
 
 	@Test
+	void progressIsWrittenAndReadByPrimaryKey() throws SQLException {
+		assertThat(explain(PostgresJobStore.RECORD_PROGRESS,
+				Map.of("done", 1L, "total", 2L, "message", "m", "now", this.now, "job_id", 1L, "run", 1)))
+			.anyMatch((line) -> line.contains("Index Scan using jobs_pkey"))
+			.noneMatch((line) -> line.contains("Seq Scan on jobs"));
+		assertThat(explain(PostgresQueueInsights.PROGRESS, Map.of("ids", new Long[] { 1L, 2L, 3L })))
+			.anyMatch((line) -> line.contains("Index Scan using jobs_pkey"))
+			.noneMatch((line) -> line.contains("Seq Scan on jobs"));
+	}
+
+	@Test
 	void snapshotStatementsUseTheirIndexes() throws SQLException {
 		Map<String, List<String>> plans = new LinkedHashMap<>();
 		plans.put("COUNTS", explain(PostgresQueueInsights.COUNTS, Map.of()));

@@ -9,7 +9,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -78,40 +77,6 @@ class SqliteRetentionStoreTests {
 			assertThat(plan(db, "DELETE FROM jobs WHERE id = 1")).contains(
 					"SEARCH job_attempts USING PRIMARY KEY (job_id=?)",
 					"SEARCH job_events USING COVERING INDEX job_events_job_idx (job_id=?)");
-		}
-	}
-
-	@Test
-	void listsTheTypesOfAStatus() {
-		try (TestDatabase db = TestDatabase.create(this.dir)) {
-			SqliteRetentionStore store = store(db, "");
-			for (String type : List.of("b", "a", "c", "a")) {
-				JobRows.insert(db.dataSource(), "", 2, type, JobStatus.SUCCEEDED, this.clock.instant(),
-						Duration.ofMillis(1));
-			}
-			JobRows.insert(db.dataSource(), "", 2, "z", JobStatus.PENDING, this.clock.instant(), Duration.ofMillis(1));
-			assertThat(store.finishedTypes(JobStatus.SUCCEEDED)).containsExactly("a", "b", "c");
-			assertThat(store.finishedTypes(JobStatus.FAILED)).isEmpty();
-		}
-	}
-
-	@Test
-	void leaseGoesToOneOwnerUntilItExpiresOrIsReleased() {
-		try (TestDatabase db = TestDatabase.create(this.dir.resolve("lease.db"), "jq_")) {
-			SqliteRetentionStore store = store(db, "jq_");
-			Instant now = this.clock.instant();
-			Instant until = now.plusSeconds(60);
-			assertThat(store.acquireLease("retention", "a", now, until)).isTrue();
-			assertThat(store.acquireLease("retention", "b", now.plusSeconds(59), until)).isFalse();
-			assertThat(store.acquireLease("retention", "a", now.plusSeconds(30), now.plusSeconds(90))).isTrue();
-			assertThat(store.acquireLease("retention", "b", now.plusSeconds(60), now.plusSeconds(120))).isFalse();
-			assertThat(store.acquireLease("other-task", "b", now, until)).isTrue();
-			store.releaseLease("retention", "b");
-			assertThat(store.acquireLease("retention", "b", now.plusSeconds(89), now.plusSeconds(120))).isFalse();
-			assertThat(store.acquireLease("retention", "b", now.plusSeconds(90), now.plusSeconds(150))).isTrue();
-			store.releaseLease("retention", "b");
-			assertThat(store.acquireLease("retention", "a", now.plusSeconds(91), now.plusSeconds(150))).isTrue();
-			assertThat(db.count("SELECT count(*) FROM jq_job_housekeeping")).isEqualTo(2);
 		}
 	}
 

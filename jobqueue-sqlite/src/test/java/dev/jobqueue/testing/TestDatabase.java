@@ -22,6 +22,8 @@ import dev.jobqueue.sqlite.SqliteDatabase;
 import dev.jobqueue.sqlite.SqliteDialect;
 import dev.jobqueue.sqlite.SqliteJobAdminStore;
 import dev.jobqueue.sqlite.SqliteJobStore;
+import dev.jobqueue.sqlite.SqliteQueueInsights;
+import dev.jobqueue.sqlite.SqliteRetentionStore;
 import dev.jobqueue.sqlite.SqliteScheduleStore;
 import dev.jobqueue.sqlite.SqliteSchema;
 
@@ -102,6 +104,16 @@ public final class TestDatabase implements StoreFixture {
 	@Override
 	public ScheduleStore schedules() {
 		return new SqliteScheduleStore(this.store);
+	}
+
+	@Override
+	public SqliteQueueInsights insights() {
+		return new SqliteQueueInsights(this.database, this.tables);
+	}
+
+	@Override
+	public SqliteRetentionStore retention() {
+		return new SqliteRetentionStore(this.database, this.tables);
 	}
 
 	/**

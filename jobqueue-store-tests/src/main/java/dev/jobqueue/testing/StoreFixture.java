@@ -5,6 +5,8 @@ import java.util.List;
 
 import dev.jobqueue.core.store.JobAdminStore;
 import dev.jobqueue.core.store.JobStore;
+import dev.jobqueue.core.store.QueueInsights;
+import dev.jobqueue.core.store.RetentionStore;
 import dev.jobqueue.core.store.ScheduleStore;
 
 /**
@@ -20,6 +22,12 @@ public interface StoreFixture extends AutoCloseable {
 	JobAdminStore admin();
 
 	ScheduleStore schedules();
+
+	/** What the endpoint, health, meters and dashboard read, on this database. */
+	QueueInsights insights();
+
+	/** Retention's deletes, its lease and worker pruning, on this database. */
+	RetentionStore retention();
 
 	/**
 	 * The same database as seen from another process: a connection pool and stores of its

@@ -22,6 +22,8 @@ import dev.jobqueue.postgresql.PostgresDatabase;
 import dev.jobqueue.postgresql.PostgresDialect;
 import dev.jobqueue.postgresql.PostgresJobAdminStore;
 import dev.jobqueue.postgresql.PostgresJobStore;
+import dev.jobqueue.postgresql.PostgresQueueInsights;
+import dev.jobqueue.postgresql.PostgresRetentionStore;
 import dev.jobqueue.postgresql.PostgresStorage;
 import dev.jobqueue.testing.StoreFixture;
 
@@ -133,6 +135,16 @@ public final class PostgresTestDatabase implements StoreFixture {
 	@Override
 	public ScheduleStore schedules() {
 		return this.storage.schedules();
+	}
+
+	@Override
+	public PostgresQueueInsights insights() {
+		return this.storage.insights();
+	}
+
+	@Override
+	public PostgresRetentionStore retention() {
+		return this.storage.retention();
 	}
 
 	/**

@@ -1,0 +1,112 @@
+package dev.jobqueue.postgresql;
+
+import java.time.Duration;
+import java.util.Map;
+
+import com.zaxxer.hikari.HikariDataSource;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.jobqueue.JobQueueException;
+import dev.jobqueue.jdbc.Tables;
+import dev.jobqueue.postgresql.testing.PostgresServer;
+import dev.jobqueue.postgresql.testing.PostgresTest;
+import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@code jobqueue.datasource.initialize-schema=never} on PostgreSQL: the schema is
+ * checked, never changed, and a schema the operator migrated works as a migrated one.
+ */
+@PostgresTest
+class PostgresSchemaVerificationTests {
+
+	private static final Tables TABLES = PostgresDialect.tables("queue", "jq_");
+
+	private String name;
+
+	private HikariDataSource dataSource;
+
+	@BeforeEach
+	void createDatabase() {
+		this.name = PostgresTestDatabase.createDatabase();
+		this.dataSource = PostgresDataSourcesForTests.pool(PostgresServer.urlOf(this.name));
+	}
+
+	@AfterEach
+	void dropDatabase() {
+		this.dataSource.close();
+		PostgresTestDatabase.dropDatabase(this.name);
+	}
+
+	@Test
+	void anEmptyDatabaseIsRefusedWithHowToMigrateAndLeftUntouched() {
+		try (PostgresStorage storage = storage()) {
+			assertThatExceptionOfType(JobQueueException.class).isThrownBy(storage::verifySchema)
+				.withMessageContaining("initialize-schema=never")
+				.withMessageContaining("the first being version 1 ")
+				.withMessageContaining(PostgresSchema.MIGRATION_LOCATION)
+				.withMessageContaining("placeholder prefix = 'jq_'");
+		}
+		assertThat(count("SELECT count(*) FROM pg_namespace WHERE nspname = 'queue'")).isZero();
+	}
+
+	@Test
+	void aSchemaMissingTheLatestMigrationNamesIt() {
+		migrateTo("4");
+		try (PostgresStorage storage = storage()) {
+			assertThatExceptionOfType(JobQueueException.class).isThrownBy(storage::verifySchema)
+				.withMessageContaining("1 migration(s) are not applied")
+				.withMessageContaining("the first being version 5 (job progress)");
+		}
+		assertThat(count("SELECT max(version::int) FROM queue.jq_jobqueue_schema_history")).isEqualTo(4);
+	}
+
+	@Test
+	void aSchemaTheOperatorMigratedPassesAndTheStoreListens() {
+		migrateTo(null);
+		try (PostgresStorage storage = storage()) {
+			storage.verifySchema();
+			await().atMost(Duration.ofSeconds(20))
+				.untilAsserted(() -> assertThat(storage.jobs().changeToken()).as("listening").isNotNull());
+		}
+	}
+
+	private PostgresStorage storage() {
+		return new PostgresStorage(new PostgresDatabase(this.dataSource, this.name), TABLES);
+	}
+
+	/** Migrates as an operator would, with Flyway and the store's scripts. */
+	private void migrateTo(String version) {
+		var configuration = Flyway.configure(getClass().getClassLoader())
+			.dataSource(this.dataSource)
+			.schemas(TABLES.schema())
+			.defaultSchema(TABLES.schema())
+			.createSchemas(true)
+			.table(TABLES.schemaHistory())
+			.locations(PostgresSchema.MIGRATION_LOCATION)
+			.placeholders(Map.of("prefix", TABLES.prefix()));
+		if (version != null) {
+			configuration.target(version);
+		}
+		configuration.load().migrate();
+	}
+
+	private long count(String sql) {
+		try (var connection = this.dataSource.getConnection();
+				var statement = connection.createStatement();
+				var rows = statement.executeQuery(sql)) {
+			rows.next();
+			return rows.getLong(1);
+		}
+		catch (java.sql.SQLException ex) {
+			throw new IllegalStateException(sql, ex);
+		}
+	}
+
+}
