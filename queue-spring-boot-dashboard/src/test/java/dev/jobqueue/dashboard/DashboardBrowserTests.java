@@ -147,29 +147,6 @@ class DashboardBrowserTests {
 	}
 
 	@Test
-	void aLongJobsProgressBarMovesOnTheOverviewAndItsPage() {
-		long id = this.jobQueue.enqueue("archive", new BrowserTestJobs.ArchiveRequest(60));
-		browser.open(url("/"));
-		String bar = "#progress-" + id;
-		browser.waiting(WAIT).until((driver) -> browser.attribute(bar, "value") != null);
-		long first = Long.parseLong(browser.attribute(bar, "value"));
-		assertThat(browser.attribute(bar, "max")).isEqualTo("60");
-		// The page refreshes itself: the bar moves on without a reload.
-		browser.waiting(WAIT).until((driver) -> progressOf(bar) > first);
-		screenshot("dashboard-overview.png");
-		browser.open(url("/jobs/" + id));
-		long onPage = progressOf(bar);
-		browser.waiting(WAIT).until((driver) -> progressOf(bar) > onPage);
-		assertThat(browser.text(".progress-message")).startsWith("packing image");
-		Map<?, ?> detail = operatorClient().get()
-			.uri("http://localhost:" + this.port + "/actuator/jobqueue/" + id)
-			.retrieve()
-			.body(Map.class);
-		assertThat(((Map<?, ?>) detail.get("progress")).get("total")).isEqualTo(60);
-		this.jobQueue.cancel(id);
-	}
-
-	@Test
 	void aPayloadWithMarkupIsShownAsText() {
 		String payload = "<script>window.jobqueueInjected = true</script><b>bold</b>";
 		long id = succeededExport(payload);
@@ -303,11 +280,6 @@ class DashboardBrowserTests {
 		if (Boolean.getBoolean("jobqueue.dashboard.screenshots")) {
 			browser.screenshot(Path.of("").toAbsolutePath().getParent().resolve("docs").resolve(name));
 		}
-	}
-
-	private static long progressOf(String bar) {
-		String value = browser.attribute(bar, "value");
-		return (value != null) ? Long.parseLong(value) : -1;
 	}
 
 	private long failedExport(String name) {
