@@ -1,11 +1,14 @@
 package dev.jobqueue.jdbc;
 
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -54,6 +57,46 @@ public interface Dialect {
 
 	/** Binds the list of a {@code {in_texts :name}} fragment. */
 	void setTexts(PreparedStatement statement, int position, Collection<String> texts) throws SQLException;
+
+	/**
+	 * Whether {@code ex} reports a row that a unique index refused; by default by the
+	 * standard SQLSTATE {@code 23505}.
+	 */
+	default boolean isUniqueViolation(SQLException ex) {
+		return "23505".equals(ex.getSQLState());
+	}
+
+	/**
+	 * Where the database must be told which index a statement reads (SQLite's
+	 * {@code INDEXED BY}), that hint for {@code index} (a name without the table prefix);
+	 * by default nothing, the planner choosing.
+	 */
+	default String indexedBy(String index) {
+		return "";
+	}
+
+	/**
+	 * SQL that is true when the list of texts in column {@code list} (as the workers
+	 * table keeps a worker's types) holds {@code value}; by default an array column.
+	 */
+	default String textListContains(String list, String value) {
+		return value + " = ANY (" + list + ")";
+	}
+
+	/** Reads a column of a list of texts (see {@link #textListContains}). */
+	default List<String> texts(ResultSet rows, int column) throws SQLException {
+		Array array = rows.getArray(column);
+		return (array != null) ? Arrays.asList((String[]) array.getArray()) : List.of();
+	}
+
+	/**
+	 * SQL of the number of the time slot that the instant in {@code column} falls in: its
+	 * milliseconds since the epoch divided by the slot's length in milliseconds
+	 * ({@code slot}, a parameter), rounded down.
+	 */
+	default String timeSlot(String column, String slot) {
+		return "CAST(floor(extract(epoch FROM " + column + ") * 1000 / " + slot + ") AS BIGINT)";
+	}
 
 	/**
 	 * The SQL of one fragment, or {@code null} when this dialect knows none of that name.

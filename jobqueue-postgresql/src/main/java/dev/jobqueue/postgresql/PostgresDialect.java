@@ -83,6 +83,11 @@ public final class PostgresDialect implements Dialect {
 	}
 
 	@Override
+	public boolean isUniqueViolation(SQLException ex) {
+		return PostgresErrors.state(ex).equals(PostgresErrors.UNIQUE_VIOLATION);
+	}
+
+	@Override
 	public String fragment(String name, String parameter) {
 		return switch (name) {
 			case "in_ids", "in_texts" -> "= ANY(" + parameter + ")";

@@ -6,7 +6,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.List;
 
 import dev.jobqueue.jdbc.Dialect;
 import dev.jobqueue.jdbc.Sql;
@@ -66,6 +68,39 @@ public final class SqliteDialect implements Dialect {
 	@Override
 	public void setTexts(PreparedStatement statement, int position, Collection<String> texts) throws SQLException {
 		statement.setString(position, JsonArrays.of(texts));
+	}
+
+	/**
+	 * SQLite's planner may take a worse index on statistics it lacks; the insights name
+	 * theirs.
+	 */
+	@Override
+	public String indexedBy(String index) {
+		return "INDEXED BY {p}" + index;
+	}
+
+	/** A worker's types are a comma-separated list. */
+	@Override
+	public String textListContains(String list, String value) {
+		return "instr(',' || " + list + " || ',', ',' || " + value + " || ',') > 0";
+	}
+
+	@Override
+	public List<String> texts(ResultSet rows, int column) throws SQLException {
+		String list = rows.getString(column);
+		return (list == null || list.isEmpty()) ? List.of() : Arrays.asList(list.split(","));
+	}
+
+	/** Instants are epoch milliseconds already. */
+	@Override
+	public String timeSlot(String column, String slot) {
+		return column + " / " + slot;
+	}
+
+	/** SQLite reports every constraint failure with one primary code. */
+	@Override
+	public boolean isUniqueViolation(SQLException ex) {
+		return SqliteErrors.primaryCode(ex) == SqliteErrors.SQLITE_CONSTRAINT;
 	}
 
 	@Override

@@ -1,0 +1,312 @@
+package dev.jobqueue.jdbc;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+import dev.jobqueue.ErrorCodes;
+import dev.jobqueue.Job;
+import dev.jobqueue.JobQueueException;
+import dev.jobqueue.PausedType;
+import dev.jobqueue.core.store.JobAdminStore;
+
+/**
+ * The {@link JobAdminStore} on any JDBC database: cancel, retry and read single jobs and
+ * chains, pause and resume types. Every write joins the caller's transaction where the
+ * database is the application's. A cancel of a running job and a retry are told to other
+ * processes through the store's {@link ChangeNotifier}, so the worker concerned reacts on
+ * commit where the database delivers messages, else at its next lease renewal or poll.
+ */
+public class JdbcJobAdminStore implements JobAdminStore {
+
+	/** A job that has not started: pending, or waiting for other jobs. */
+	private static final String CANCEL_UNSTARTED = """
+			UPDATE {jobs} SET status = 'cancelled', finished_at = :now, waiting_for = 0
+			WHERE id = :job_id AND status IN ('pending', 'waiting')
+			""";
+
+	/**
+	 * A chain's unstarted steps, locked in id order first where the database locks rows
+	 * (as the settle of dependencies locks waiting jobs), so a cancel of a chain and
+	 * completions of its steps do not deadlock.
+	 */
+	private static final String CANCEL_CHAIN_UNSTARTED = """
+			WITH locked AS (
+			    SELECT id FROM {jobs} WHERE chain_id = :chain_id AND status IN ('pending', 'waiting')
+			    ORDER BY id {for_update}
+			)
+			UPDATE {jobs} SET status = 'cancelled', finished_at = :now, waiting_for = 0, error_code = :error_code,
+			    error_detail = 'its chain was cancelled'
+			WHERE id IN (SELECT id FROM locked) AND status IN ('pending', 'waiting')
+			RETURNING id
+			""";
+
+	/**
+	 * A chain's running steps: their workers stop them, and their success creates no
+	 * continuation.
+	 */
+	private static final String CANCEL_CHAIN_RUNNING = """
+			UPDATE {jobs} SET cancel_requested = TRUE WHERE chain_id = :chain_id AND status = 'running'
+			RETURNING id
+			""";
+
+	/** Asks the worker running the job, wherever it runs, to stop it. */
+	private static final String REQUEST_CANCEL_RUNNING = """
+			UPDATE {jobs} SET cancel_requested = TRUE
+			WHERE id = :job_id AND status = 'running' AND NOT cancel_requested
+			""";
+
+	private static final String RETRY_FINISHED = """
+			UPDATE {jobs}
+			SET status = 'pending', attempts = 0, snoozes = 0, run_at = :now, finished_at = NULL, result = NULL,
+			    cancel_requested = FALSE, lease_until = NULL
+			WHERE id = :job_id AND status IN ('failed', 'cancelled')
+			""";
+
+	private static final String SELECT_JOB = "SELECT " + JobColumns.JOB + " FROM {jobs} WHERE id = :job_id";
+
+	/** A chain's steps, from jobs_chain_idx. */
+	private static final String SELECT_CHAIN = "SELECT " + JobColumns.JOB
+			+ " FROM {jobs} WHERE chain_id = :chain_id ORDER BY chain_index, id";
+
+	private static final String INSERT_PAUSED_TYPE = """
+			INSERT INTO {paused} (type, paused_at, paused_by) VALUES (:type, :now, :actor)
+			ON CONFLICT (type) DO NOTHING
+			""";
+
+	private static final String DELETE_PAUSED_TYPE = """
+			DELETE FROM {paused} WHERE type = :type
+			""";
+
+	private static final String SELECT_PAUSED_TYPES = """
+			SELECT type, paused_at FROM {paused} ORDER BY type
+			""";
+
+	/**
+	 * Settles the jobs waiting for jobs that just finished, in the caller's transaction;
+	 * see {@link Links#settle}.
+	 */
+	@FunctionalInterface
+	public interface Settlement {
+
+		void settle(Connection connection, Map<Long, String> finished, String actor, Instant now) throws SQLException;
+
+	}
+
+	private final JdbcDatabase database;
+
+	private final Tables tables;
+
+	private final Dialect dialect;
+
+	private final JobEvents events;
+
+	private final Settlement settlement;
+
+	private final ChangeNotifier notifier;
+
+	/**
+	 * @param settlement how jobs waiting for a cancelled job are settled (the store's
+	 * links)
+	 * @param notifier how other processes hear of cancels and retries
+	 */
+	public JdbcJobAdminStore(JdbcDatabase database, Tables tables, Settlement settlement, ChangeNotifier notifier) {
+		this.database = Objects.requireNonNull(database, "'database' must not be null");
+		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
+		this.settlement = Objects.requireNonNull(settlement, "'settlement' must not be null");
+		this.notifier = Objects.requireNonNull(notifier, "'notifier' must not be null");
+		this.dialect = tables.dialect();
+		this.events = new JobEvents(tables);
+		// Parsed now, so a statement a database cannot take fails at start-up.
+		List.of(CANCEL_UNSTARTED, CANCEL_CHAIN_UNSTARTED, CANCEL_CHAIN_RUNNING, REQUEST_CANCEL_RUNNING, RETRY_FINISHED,
+				SELECT_JOB, SELECT_CHAIN, INSERT_PAUSED_TYPE, DELETE_PAUSED_TYPE, SELECT_PAUSED_TYPES)
+			.forEach(tables::sql);
+	}
+
+	@Override
+	public boolean cancel(long id, Instant now) {
+		return cancel(id, now, () -> {
+		});
+	}
+
+	@Override
+	public boolean cancel(long id, Instant now, Runnable afterCommit) {
+		return this.database.writeJoiningTransaction("cancel job " + id, (connection) -> {
+			try (SqlStatement cancel = sql(CANCEL_UNSTARTED).prepare(connection);
+					SqlStatement event = this.events.prepare(connection)) {
+				if (cancel.bind("now", now).bind("job_id", id).executeUpdate() == 1) {
+					JobEvents.add(event, id, now, "CANCELLED", "api", "cancelled before it ran");
+					event.executeBatch();
+					this.settlement.settle(connection, Map.of(id, "cancelled"), "api", now);
+					return true;
+				}
+				try (SqlStatement request = sql(REQUEST_CANCEL_RUNNING).prepare(connection)) {
+					if (request.bind("job_id", id).executeUpdate() == 0) {
+						return false;
+					}
+				}
+				this.notifier.cancelRequested(connection, List.of(id));
+				JobEvents.add(event, id, now, "CANCEL_REQUESTED", "api", "running: the handler is interrupted");
+				event.executeBatch();
+				return true;
+			}
+		}, ifApplied(afterCommit));
+	}
+
+	@Override
+	public boolean retry(long id, Instant now) {
+		return retry(id, now, () -> {
+		});
+	}
+
+	@Override
+	public boolean retry(long id, Instant now, Runnable afterCommit) {
+		try {
+			return this.database.writeJoiningTransaction("retry job " + id, (connection) -> {
+				try (SqlStatement retry = sql(RETRY_FINISHED).prepare(connection);
+						SqlStatement event = this.events.prepare(connection)) {
+					if (retry.bind("now", now).bind("job_id", id).executeUpdate() == 0) {
+						return false;
+					}
+					this.notifier.jobsDue(connection);
+					JobEvents.add(event, id, now, "RETRIED", "api", "back to pending with a fresh set of attempts");
+					event.executeBatch();
+					return true;
+				}
+			}, ifApplied(afterCommit));
+		}
+		catch (JobQueueException ex) {
+			if (ex.getCause() instanceof SQLException sql && this.dialect.isUniqueViolation(sql)) {
+				throw new JobQueueException("Job " + id + " cannot be retried: another unfinished job has the same "
+						+ "dedup key. Let that job finish or cancel it first.", ex);
+			}
+			throw ex;
+		}
+	}
+
+	@Override
+	public Optional<Job> find(long id) {
+		return this.database.read("read job " + id, (connection) -> {
+			try (SqlStatement select = sql(SELECT_JOB).prepare(connection);
+					ResultSet rows = select.bind("job_id", id).executeQuery()) {
+				return rows.next() ? Optional.of(JobColumns.job(rows, this.dialect)) : Optional.empty();
+			}
+		});
+	}
+
+	@Override
+	public List<Long> cancelChain(long chainId, Instant now) {
+		return this.database.writeJoiningTransaction("cancel chain " + chainId, (connection) -> {
+			List<Long> steps = new ArrayList<>();
+			Map<Long, String> cancelled = new LinkedHashMap<>();
+			List<Long> running = new ArrayList<>();
+			try (SqlStatement unstarted = sql(CANCEL_CHAIN_UNSTARTED).prepare(connection);
+					SqlStatement requested = sql(CANCEL_CHAIN_RUNNING).prepare(connection);
+					SqlStatement event = this.events.prepare(connection)) {
+				unstarted.bind("now", now).bind("chain_id", chainId).bind("error_code", ErrorCodes.CANCELLED_CHAIN);
+				try (ResultSet rows = unstarted.executeQuery()) {
+					while (rows.next()) {
+						long id = rows.getLong(1);
+						steps.add(id);
+						cancelled.put(id, "cancelled");
+						JobEvents.add(event, id, now, "CANCELLED", "api", "chain " + chainId + " cancelled");
+					}
+				}
+				try (ResultSet rows = requested.bind("chain_id", chainId).executeQuery()) {
+					while (rows.next()) {
+						long id = rows.getLong(1);
+						steps.add(id);
+						running.add(id);
+						JobEvents.add(event, id, now, "CANCEL_REQUESTED", "api",
+								"chain " + chainId + " cancelled: the handler is interrupted");
+					}
+				}
+				event.executeBatch();
+			}
+			if (!running.isEmpty()) {
+				this.notifier.cancelRequested(connection, running);
+			}
+			if (!cancelled.isEmpty()) {
+				this.settlement.settle(connection, cancelled, "api", now);
+			}
+			steps.sort(null);
+			return steps;
+		}, (steps) -> {
+		});
+	}
+
+	@Override
+	public List<Job> findChain(long chainId) {
+		return this.database.read("read chain " + chainId, (connection) -> {
+			List<Job> steps = new ArrayList<>();
+			try (SqlStatement select = sql(SELECT_CHAIN).prepare(connection);
+					ResultSet rows = select.bind("chain_id", chainId).executeQuery()) {
+				while (rows.next()) {
+					steps.add(JobColumns.job(rows, this.dialect));
+				}
+			}
+			return steps;
+		});
+	}
+
+	@Override
+	public boolean pause(String type, String actor, Instant now) {
+		return this.database.writeJoiningTransaction("pause job type '" + type + "'", (connection) -> {
+			try (SqlStatement insert = sql(INSERT_PAUSED_TYPE).prepare(connection)) {
+				return insert.bind("type", type).bind("now", now).bind("actor", actor).executeUpdate() == 1;
+			}
+		}, () -> {
+		});
+	}
+
+	@Override
+	public boolean resume(String type) {
+		return resume(type, () -> {
+		});
+	}
+
+	@Override
+	public boolean resume(String type, Runnable afterCommit) {
+		return this.database.writeJoiningTransaction("resume job type '" + type + "'", (connection) -> {
+			try (SqlStatement delete = sql(DELETE_PAUSED_TYPE).prepare(connection)) {
+				return delete.bind("type", type).executeUpdate() == 1;
+			}
+		}, ifApplied(afterCommit));
+	}
+
+	@Override
+	public List<PausedType> pausedTypes() {
+		return this.database.read("read paused job types", (connection) -> {
+			List<PausedType> paused = new ArrayList<>();
+			try (SqlStatement select = sql(SELECT_PAUSED_TYPES).prepare(connection);
+					ResultSet rows = select.executeQuery()) {
+				while (rows.next()) {
+					paused.add(new PausedType(rows.getString(1), this.dialect.instant(rows, 2)));
+				}
+			}
+			return paused;
+		});
+	}
+
+	/** Runs {@code afterCommit} only when the write changed something. */
+	private static Consumer<Boolean> ifApplied(Runnable afterCommit) {
+		return (applied) -> {
+			if (applied) {
+				afterCommit.run();
+			}
+		};
+	}
+
+	private Sql sql(String template) {
+		return this.tables.sql(template);
+	}
+
+}
