@@ -137,7 +137,7 @@ class PostgresQueryPlanTests {
 	@Test
 	void chainsAreReadFromTheirIndexes() throws SQLException {
 		long chain = (long) this.db.column("SELECT min(id) FROM jobs WHERE type = 'row'").get(0);
-		assertThat(explain(PostgresQueueInsights.CHAIN_STEPS, Map.of("chain_id", chain, "limit", 100)))
+		assertThat(explain(PostgresQueueInsights.STATEMENTS.chainSteps, Map.of("chain_id", chain, "limit", 100)))
 			.anyMatch((line) -> line.contains("jobs_chain_idx"))
 			.noneMatch((line) -> line.contains("Seq Scan on jobs"));
 		assertThat(explain(PostgresRetentionStore.DELETE_FINISHED_CHAINS,
@@ -200,7 +200,7 @@ class PostgresQueryPlanTests {
 				Map.of("done", 1L, "total", 2L, "message", "m", "now", this.now, "job_id", 1L, "run", 1)))
 			.anyMatch((line) -> line.contains("Index Scan using jobs_pkey"))
 			.noneMatch((line) -> line.contains("Seq Scan on jobs"));
-		assertThat(explain(PostgresQueueInsights.PROGRESS, Map.of("ids", new Long[] { 1L, 2L, 3L })))
+		assertThat(explain(PostgresQueueInsights.STATEMENTS.progress, Map.of("ids", new Long[] { 1L, 2L, 3L })))
 			.anyMatch((line) -> line.contains("Index Scan using jobs_pkey"))
 			.noneMatch((line) -> line.contains("Seq Scan on jobs"));
 	}
@@ -208,17 +208,18 @@ class PostgresQueryPlanTests {
 	@Test
 	void snapshotStatementsUseTheirIndexes() throws SQLException {
 		Map<String, List<String>> plans = new LinkedHashMap<>();
-		plans.put("COUNTS", explain(PostgresQueueInsights.COUNTS, Map.of()));
-		plans.put("CLAIMABLE_COUNT",
-				explain(PostgresQueueInsights.CLAIMABLE_COUNT, Map.of("now", this.now, "alive_after", this.now)));
-		plans.put("OLDEST_CLAIMABLE",
-				explain(PostgresQueueInsights.OLDEST_CLAIMABLE, Map.of("now", this.now, "alive_after", this.now)));
-		plans.put("OLDEST_RUNNING", explain(PostgresQueueInsights.OLDEST_RUNNING, Map.of("limit", 10)));
-		plans.put("STUCK", explain(PostgresQueueInsights.STUCK, Map.of("heartbeat_before", this.now, "limit", 10)));
-		plans.put("RETRIES", explain(PostgresQueueInsights.RETRIES, Map.of()));
-		plans.put("ERRORS", explain(PostgresQueueInsights.ERRORS, Map.of()));
+		plans.put("COUNTS", explain(PostgresQueueInsights.STATEMENTS.counts, Map.of()));
+		plans.put("CLAIMABLE_COUNT", explain(PostgresQueueInsights.STATEMENTS.claimableCount,
+				Map.of("now", this.now, "alive_after", this.now)));
+		plans.put("OLDEST_CLAIMABLE", explain(PostgresQueueInsights.STATEMENTS.oldestClaimable,
+				Map.of("now", this.now, "alive_after", this.now)));
+		plans.put("OLDEST_RUNNING", explain(PostgresQueueInsights.STATEMENTS.oldestRunning, Map.of("limit", 10)));
+		plans.put("STUCK",
+				explain(PostgresQueueInsights.STATEMENTS.stuck, Map.of("heartbeat_before", this.now, "limit", 10)));
+		plans.put("RETRIES", explain(PostgresQueueInsights.STATEMENTS.retries, Map.of()));
+		plans.put("ERRORS", explain(PostgresQueueInsights.STATEMENTS.errors, Map.of()));
 		plans.put("LIST_FAILED",
-				explain(PostgresQueueInsights.jobsStatement(new JobQuery(JobStatus.FAILED, null, null, null, 50)),
+				explain(PostgresQueueInsights.STATEMENTS.jobs(new JobQuery(JobStatus.FAILED, null, null, null, 50)),
 						Map.of("status", "failed", "limit", 51)));
 		plans.forEach((name, plan) -> {
 			if (!name.equals("COUNTS")) {

@@ -109,6 +109,38 @@ public final class SqliteDatabase extends JdbcDatabase {
 		}
 	}
 
+	/**
+	 * One read transaction: every statement sees the same state of the file (the
+	 * write-ahead log keeps it), and no writer waits for it.
+	 */
+	@Override
+	public <T> T readConsistent(String action, SqlWork<T> work) {
+		return read(action, (connection) -> {
+			try (Statement transaction = connection.createStatement()) {
+				transaction.execute("BEGIN");
+				T result;
+				try {
+					result = work.run(connection);
+				}
+				catch (SQLException | RuntimeException ex) {
+					endReadQuietly(transaction);
+					throw ex;
+				}
+				transaction.execute("COMMIT");
+				return result;
+			}
+		});
+	}
+
+	private static void endReadQuietly(Statement transaction) {
+		try {
+			transaction.execute("ROLLBACK");
+		}
+		catch (SQLException ex) {
+			// The connection is likely broken; the pool discards it.
+		}
+	}
+
 	@Override
 	protected boolean isWorthRetrying(SQLException ex, int attempt, long elapsedNanos) {
 		return SqliteErrors.isBusy(ex) && elapsedNanos < this.lockWait.toNanos();

@@ -1,0 +1,230 @@
+package dev.jobqueue.jdbc;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.jobqueue.core.store.QueueInsights.JobQuery;
+
+/**
+ * The statements of {@link JdbcQueueInsights}, written once with the dialect's few
+ * differences: an index named where the database must be told which one to read
+ * ({@link Dialect#indexedBy}), how a worker's list of types is searched, how an instant
+ * falls into a time slot. Public so that each store's tests can check the plan of every
+ * statement on its own database.
+ */
+public final class InsightStatements {
+
+	/** Answered from jobs_status_type_idx alone. */
+	public final String counts;
+
+	/**
+	 * Due pending jobs a worker would claim now: a paused type, or one no live worker
+	 * handles, is held, not late.
+	 */
+	public final String claimableCount;
+
+	public final String oldestClaimable;
+
+	public final String oldestRunning;
+
+	public final String stuckCount;
+
+	public final String stuck;
+
+	/**
+	 * Attempts used by unfinished jobs; where the index must be named, the WHERE clause
+	 * matches the partial index's exactly.
+	 */
+	public final String retries;
+
+	public final String errors;
+
+	public final String workers;
+
+	/** The latest progress of the given jobs, by primary key. */
+	public final String progress;
+
+	public final String job;
+
+	/** A chain's first steps, from jobs_chain_idx. */
+	public final String chainSteps;
+
+	public final String chainLength;
+
+	/** What a job waits for, from job_dependencies_job_idx. */
+	public final String waitsFor;
+
+	public final String waitsForCount;
+
+	/** What waits for a job, from the dependency table's primary key. */
+	public final String waitedBy;
+
+	public final String waitedByCount;
+
+	public final String attempts;
+
+	/** The latest events of a job, oldest first. */
+	public final String events;
+
+	/** Succeeded runs per slot, from job_attempts_outcome_idx alone. */
+	public final String outcomesSucceeded;
+
+	/**
+	 * Failed runs per slot, each job looked up by primary key to tell a failure for good
+	 * (the job failed, and this was its last run) from a retried one.
+	 */
+	public final String outcomesFailed;
+
+	/** Any healthy database answers at once: a read waits for no writer. */
+	public final String readProbe = "SELECT count(*) FROM {jobs} WHERE id = -1";
+
+	private final Dialect dialect;
+
+	public InsightStatements(Dialect dialect) {
+		this.dialect = dialect;
+		String summary = JobColumns.SUMMARY;
+		String running = dialect.indexedBy("jobs_running_idx");
+		String claimable = """
+				status = 'pending' AND run_at <= :now AND type NOT IN (SELECT type FROM {paused})
+				AND EXISTS (SELECT 1 FROM {workers} w WHERE w.heartbeat_at >= :alive_after AND %s)"""
+			.formatted(dialect.textListContains("w.types", "{jobs}.type"));
+		this.counts = "SELECT type, status, count(*) FROM {jobs} GROUP BY status, type";
+		this.claimableCount = "SELECT count(*) FROM {jobs} WHERE " + claimable;
+		this.oldestClaimable = "SELECT %s FROM {jobs} WHERE %s ORDER BY run_at, id LIMIT 1".formatted(summary,
+				claimable);
+		this.oldestRunning = "SELECT %s FROM {jobs} %s WHERE status = 'running' ORDER BY started_at, id LIMIT :limit"
+			.formatted(summary, running);
+		this.stuckCount = """
+				SELECT count(*) FROM {jobs} %s WHERE status = 'running' AND heartbeat_at < :heartbeat_before
+				""".formatted(running);
+		this.stuck = """
+				SELECT %s FROM {jobs} %s WHERE status = 'running' AND heartbeat_at < :heartbeat_before
+				ORDER BY heartbeat_at, id LIMIT :limit
+				""".formatted(summary, running);
+		this.retries = """
+				SELECT type, attempts, count(*) FROM {jobs} %s
+				WHERE status IN ('pending', 'running', 'failed')
+				GROUP BY type, attempts
+				""".formatted(dialect.indexedBy("jobs_unfinished_attempts_idx"));
+		this.errors = """
+				SELECT error_code, type, status, count(*) FROM {jobs} %s
+				WHERE error_code IS NOT NULL AND status IN ('pending', 'running', 'failed')
+				GROUP BY error_code, type, status
+				""".formatted(dialect.indexedBy("jobs_error_code_idx"));
+		this.workers = "SELECT worker_id, host, pid, types, concurrency, started_at, heartbeat_at FROM {workers}";
+		this.progress = """
+				SELECT id, progress_done, progress_total, progress_message, progress_at FROM {jobs}
+				WHERE id {in_ids :ids} AND progress_at IS NOT NULL
+				""";
+		this.job = """
+				SELECT %s, lease_until, error_detail, dedup_key, cancel_requested, trace_parent,
+				       length(payload), substr(payload, 1, :preview), length(result), substr(result, 1, :preview),
+				       progress_done, progress_total, progress_message, progress_at,
+				       chain_id, chain_index, waiting_for, dependency_policy
+				FROM {jobs} WHERE id = :job_id
+				""".formatted(summary);
+		this.chainSteps = "SELECT %s FROM {jobs} WHERE chain_id = :chain_id ORDER BY chain_index, id LIMIT :limit"
+			.formatted(summary);
+		this.chainLength = "SELECT count(*) FROM {jobs} WHERE chain_id = :chain_id";
+		this.waitsFor = """
+				SELECT %s FROM {jobs} WHERE id IN (
+				    SELECT depends_on FROM {dependencies} WHERE job_id = :job_id ORDER BY depends_on LIMIT :limit)
+				ORDER BY id
+				""".formatted(summary);
+		this.waitsForCount = "SELECT count(*) FROM {dependencies} WHERE job_id = :job_id";
+		this.waitedBy = """
+				SELECT %s FROM {jobs} WHERE id IN (
+				    SELECT job_id FROM {dependencies} WHERE depends_on = :job_id ORDER BY job_id LIMIT :limit)
+				ORDER BY id
+				""".formatted(summary);
+		this.waitedByCount = "SELECT count(*) FROM {dependencies} WHERE depends_on = :job_id";
+		this.attempts = """
+				SELECT run, attempt, worker_id, started_at, finished_at, outcome, error_code, error_detail, error_trace
+				FROM {attempts} WHERE job_id = :job_id ORDER BY run
+				""";
+		this.events = """
+				SELECT at, event, actor, detail FROM (
+				    SELECT id, at, event, actor, detail FROM {events} WHERE job_id = :job_id ORDER BY id DESC LIMIT :limit
+				) latest
+				ORDER BY id
+				""";
+		String outcomeIndex = dialect.indexedBy("job_attempts_outcome_idx");
+		this.outcomesSucceeded = """
+				SELECT %s, count(*) FROM {attempts} %s
+				WHERE outcome = 'SUCCEEDED' AND finished_at >= :from AND finished_at < :to
+				GROUP BY 1
+				""".formatted(dialect.timeSlot("finished_at", ":slot"), outcomeIndex);
+		this.outcomesFailed = """
+				SELECT %s, coalesce(j.status = 'failed' AND j.runs = a.run, FALSE), count(*)
+				FROM {attempts} a %s LEFT JOIN {jobs} j ON j.id = a.job_id
+				WHERE a.outcome IN ('FAILED', 'LEASE_EXPIRED') AND a.finished_at >= :from AND a.finished_at < :to
+				GROUP BY 1, 2
+				""".formatted(dialect.timeSlot("a.finished_at", ":slot"), outcomeIndex);
+	}
+
+	/**
+	 * The statements of a snapshot but the worker table's (read whole), by name, for
+	 * tests that each reads an index.
+	 */
+	public Map<String, String> snapshot() {
+		Map<String, String> statements = new LinkedHashMap<>();
+		statements.put("COUNTS", this.counts);
+		statements.put("CLAIMABLE_COUNT", this.claimableCount);
+		statements.put("OLDEST_CLAIMABLE", this.oldestClaimable);
+		statements.put("OLDEST_RUNNING", this.oldestRunning);
+		statements.put("STUCK_COUNT", this.stuckCount);
+		statements.put("STUCK", this.stuck);
+		statements.put("RETRIES", this.retries);
+		statements.put("ERRORS", this.errors);
+		return statements;
+	}
+
+	/**
+	 * A page of jobs matching {@code query}, newest first: by status (and type) or error
+	 * code from the index that keeps each key's rows in id order, else the primary key
+	 * read backwards; one more job than the page holds.
+	 */
+	public String jobs(JobQuery query) {
+		List<String> conditions = new ArrayList<>();
+		String index = null;
+		if (query.status() != null) {
+			conditions.add("status = :status");
+			index = (query.type() != null) ? "jobs_status_type_idx" : "jobs_status_idx";
+		}
+		if (query.type() != null) {
+			conditions.add("type = :type");
+		}
+		if (query.errorCode() != null) {
+			conditions.add("error_code = :error_code");
+			index = (index != null) ? index : "jobs_error_code_idx";
+		}
+		if (query.before() != null) {
+			conditions.add("id < :before");
+		}
+		return "SELECT " + JobColumns.SUMMARY + " FROM {jobs}"
+				+ ((index != null) ? " " + this.dialect.indexedBy(index) : "")
+				+ (conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions))
+				+ " ORDER BY id DESC LIMIT :limit";
+	}
+
+	/** Binds the parameters of a {@link InsightStatements#jobs} statement. */
+	public static SqlStatement bindJobs(SqlStatement select, JobQuery query) throws SQLException {
+		if (query.status() != null) {
+			select.bind("status", query.status().dbValue());
+		}
+		if (query.type() != null) {
+			select.bind("type", query.type());
+		}
+		if (query.errorCode() != null) {
+			select.bind("error_code", query.errorCode());
+		}
+		if (query.before() != null) {
+			select.bind("before", query.before());
+		}
+		return select.bind("limit", query.limit() + 1);
+	}
+
+}
