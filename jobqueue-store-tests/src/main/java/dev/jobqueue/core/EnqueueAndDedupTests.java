@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobRequest;
+import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.store.ClaimRequest;
 import dev.jobqueue.testing.StoreTests;
 
@@ -56,6 +57,25 @@ public abstract class EnqueueAndDedupTests extends StoreTests {
 		this.harness.directWorker("w").pollOnce();
 		long second = this.harness.queue.enqueue(JobRequest.of("mail", 3).dedupKey("k"));
 		assertThat(second).isNotEqualTo(first);
+	}
+
+	@Test
+	void aRetryThatWouldShareAnUnfinishedJobsDedupKeyFailsSayingWhatToDo() {
+		this.harness.handle(HandlerDefinition.of("mail", (payload, context) -> {
+			throw new IllegalStateException("mail server down");
+		}));
+		long failed = this.harness.queue.enqueue(JobRequest.of("mail", 1).dedupKey("k").maxAttempts(1));
+		this.harness.directWorker("w").pollOnce();
+		assertThat(this.harness.queue.find(failed))
+			.hasValueSatisfying((job) -> assertThat(job.status()).isEqualTo(JobStatus.FAILED));
+		long pending = this.harness.queue.enqueue(JobRequest.of("mail", 2).dedupKey("k"));
+		assertThat(pending).isNotEqualTo(failed);
+		assertThatThrownBy(() -> this.harness.queue.retry(failed)).isInstanceOf(JobQueueException.class)
+			.hasMessageContaining("Job " + failed + " cannot be retried")
+			.hasMessageContaining("same dedup key")
+			.hasMessageContaining("cancel it first");
+		assertThat(this.harness.queue.find(failed))
+			.hasValueSatisfying((job) -> assertThat(job.status()).isEqualTo(JobStatus.FAILED));
 	}
 
 	@Test
