@@ -125,7 +125,7 @@ public class JdbcJobAdminStore implements JobAdminStore {
 		this.notifier = Objects.requireNonNull(notifier, "'notifier' must not be null");
 		this.dialect = tables.dialect();
 		this.events = new JobEvents(tables);
-		// Parsed now, so a statement a database cannot take fails at start-up.
+		// Expanded and parsed now, so a fragment the dialect lacks fails at start-up.
 		List.of(CANCEL_UNSTARTED, CANCEL_CHAIN_UNSTARTED, CANCEL_CHAIN_RUNNING, REQUEST_CANCEL_RUNNING, RETRY_FINISHED,
 				SELECT_JOB, SELECT_CHAIN, INSERT_PAUSED_TYPE, DELETE_PAUSED_TYPE, SELECT_PAUSED_TYPES)
 			.forEach(tables::sql);

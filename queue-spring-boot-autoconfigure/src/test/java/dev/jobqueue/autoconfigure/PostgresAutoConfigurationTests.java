@@ -135,6 +135,31 @@ class PostgresAutoConfigurationTests {
 	}
 
 	@Test
+	void onTheApplicationsPostgresqlDataSourceCancelAndPauseJoinItsTransactions() {
+		this.contextRunner
+			.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+					DataSourceTransactionManagerAutoConfiguration.class, TransactionAutoConfiguration.class))
+			.withPropertyValues("spring.datasource.url=" + url(), "jobqueue.worker.enabled=false")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				JobQueue queue = context.getBean(JobQueue.class);
+				long job = queue.enqueue("greet", new Greeting("held"));
+				TransactionTemplate transaction = context.getBean(TransactionTemplate.class);
+				transaction.executeWithoutResult((status) -> {
+					assertThat(queue.cancel(job)).isTrue();
+					assertThat(queue.pause("greet")).isTrue();
+					status.setRollbackOnly();
+				});
+				assertThat(queue.find(job)).hasValueSatisfying(
+						(found) -> assertThat(found.status()).isEqualTo(dev.jobqueue.JobStatus.PENDING));
+				assertThat(queue.pausedTypes()).isEmpty();
+				transaction.executeWithoutResult((status) -> assertThat(queue.cancel(job)).isTrue());
+				assertThat(queue.find(job)).hasValueSatisfying(
+						(found) -> assertThat(found.status()).isEqualTo(dev.jobqueue.JobStatus.CANCELLED));
+			});
+	}
+
+	@Test
 	void usesThePostgresqlDataSourceMarkedForTheQueue() {
 		this.contextRunner.withUserConfiguration(TwoDataSources.class)
 			.withPropertyValues("test.url=" + url())
