@@ -24,8 +24,8 @@ import dev.jobqueue.sqlite.SqliteJobAdminStore;
 import dev.jobqueue.sqlite.SqliteJobStore;
 import dev.jobqueue.sqlite.SqliteQueueInsights;
 import dev.jobqueue.sqlite.SqliteRetentionStore;
-import dev.jobqueue.sqlite.SqliteScheduleStore;
 import dev.jobqueue.sqlite.SqliteSchema;
+import dev.jobqueue.sqlite.SqliteTestStores;
 
 /**
  * A real, migrated SQLite file for a test, with the store on top; the SQLite fixture of
@@ -103,7 +103,7 @@ public final class TestDatabase implements StoreFixture {
 
 	@Override
 	public ScheduleStore schedules() {
-		return new SqliteScheduleStore(this.store);
+		return SqliteTestStores.schedules(this.store);
 	}
 
 	@Override
