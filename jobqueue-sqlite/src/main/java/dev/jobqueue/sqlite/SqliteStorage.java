@@ -1,8 +1,10 @@
 package dev.jobqueue.sqlite;
 
 import java.util.Objects;
+import java.util.Optional;
 
 import dev.jobqueue.core.store.EnqueueVisibility;
+import dev.jobqueue.core.store.FileMaintenance;
 import dev.jobqueue.core.store.QueueStorage;
 import dev.jobqueue.jdbc.JdbcScheduleStore;
 import dev.jobqueue.jdbc.Tables;
@@ -85,6 +87,12 @@ public final class SqliteStorage implements QueueStorage {
 	@Override
 	public SqliteRetentionStore retention() {
 		return this.retention;
+	}
+
+	/** Checkpoints and free pages of the file: the SQLite store looks after its file. */
+	@Override
+	public Optional<FileMaintenance> fileMaintenance() {
+		return Optional.of(this.retention.files());
 	}
 
 	@Override
