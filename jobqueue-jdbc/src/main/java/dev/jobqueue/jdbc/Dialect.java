@@ -26,6 +26,8 @@ import java.util.regex.Pattern;
  * <li>{@code {for_update}}: locks the rows a read returns until the transaction ends,
  * where the database locks rows (nothing where a write transaction holds the whole
  * database).</li>
+ * <li>{@code {for_update_skip_locked}}: as {@code {for_update}}, leaving out the rows
+ * another transaction has locked instead of waiting for them.</li>
  * </ul>
  * A store adds fragments of its own by overriding {@link #fragment}.
  */

@@ -93,6 +93,7 @@ public final class PostgresDialect implements Dialect {
 			case "in_ids", "in_texts" -> "= ANY(" + parameter + ")";
 			case "not_in_texts" -> "<> ALL(" + parameter + ")";
 			case "for_update" -> "FOR UPDATE";
+			case "for_update_skip_locked" -> "FOR UPDATE SKIP LOCKED";
 			default -> null;
 		};
 	}

@@ -4,6 +4,7 @@ import java.util.Objects;
 
 import dev.jobqueue.core.store.QueueSignals;
 import dev.jobqueue.core.store.QueueStorage;
+import dev.jobqueue.jdbc.JdbcScheduleStore;
 import dev.jobqueue.jdbc.Tables;
 
 /**
@@ -25,7 +26,7 @@ public final class PostgresStorage implements QueueStorage, AutoCloseable {
 
 	private final PostgresJobAdminStore admin;
 
-	private final PostgresScheduleStore schedules;
+	private final JdbcScheduleStore schedules;
 
 	private final PostgresRetentionStore retention;
 
@@ -38,7 +39,7 @@ public final class PostgresStorage implements QueueStorage, AutoCloseable {
 		this.notifications = new PostgresNotifications(database.dataSource(), tables, database.location());
 		this.jobs = new PostgresJobStore(database, tables, this.notifications);
 		this.admin = new PostgresJobAdminStore(this.jobs);
-		this.schedules = new PostgresScheduleStore(this.jobs);
+		this.schedules = new JdbcScheduleStore(database, tables, this.jobs::insertJobs);
 		this.retention = new PostgresRetentionStore(database, tables);
 		this.insights = new PostgresQueueInsights(database, tables);
 	}
@@ -96,7 +97,7 @@ public final class PostgresStorage implements QueueStorage, AutoCloseable {
 	}
 
 	@Override
-	public PostgresScheduleStore schedules() {
+	public JdbcScheduleStore schedules() {
 		return this.schedules;
 	}
 

@@ -77,6 +77,24 @@ class PostgresSchemaVerificationTests {
 		}
 	}
 
+	@Test
+	void aSchemaNewerThanThisVersionIsRefusedByVerificationAndByMigration() {
+		migrateTo(null);
+		execute("INSERT INTO queue.jq_jobqueue_schema_history (installed_rank, version, description, type, script, "
+				+ "checksum, installed_by, installed_on, execution_time, success) VALUES ((SELECT max(installed_rank) "
+				+ "+ 1 FROM queue.jq_jobqueue_schema_history), '99', 'from the future', 'SQL', "
+				+ "'V99__from_the_future.sql', 0, 'test', now(), 0, true)");
+		try (PostgresStorage storage = storage()) {
+			assertThatExceptionOfType(JobQueueException.class).isThrownBy(storage::verifySchema)
+				.withMessageContaining("schema 'queue' in " + this.name)
+				.withMessageContaining("has schema version 99, written by a newer version of jobqueue")
+				.withMessageContaining("Refusing to start")
+				.withMessageContaining("jobqueue.postgresql.schema");
+			assertThatExceptionOfType(JobQueueException.class).isThrownBy(storage::initializeSchema)
+				.withMessageContaining("has schema version 99");
+		}
+	}
+
 	private PostgresStorage storage() {
 		return new PostgresStorage(new PostgresDatabase(this.dataSource, this.name), TABLES);
 	}
@@ -95,6 +113,15 @@ class PostgresSchemaVerificationTests {
 			configuration.target(version);
 		}
 		configuration.load().migrate();
+	}
+
+	private void execute(String sql) {
+		try (var connection = this.dataSource.getConnection(); var statement = connection.createStatement()) {
+			statement.execute(sql);
+		}
+		catch (java.sql.SQLException ex) {
+			throw new IllegalStateException(sql, ex);
+		}
 	}
 
 	private long count(String sql) {

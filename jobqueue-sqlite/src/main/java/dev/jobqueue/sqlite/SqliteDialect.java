@@ -108,7 +108,7 @@ public final class SqliteDialect implements Dialect {
 		return switch (name) {
 			case "in_ids", "in_texts" -> "IN (SELECT value FROM json_each(" + parameter + "))";
 			case "not_in_texts" -> "NOT IN (SELECT value FROM json_each(" + parameter + "))";
-			case "for_update" -> "";
+			case "for_update", "for_update_skip_locked" -> "";
 			default -> null;
 		};
 	}

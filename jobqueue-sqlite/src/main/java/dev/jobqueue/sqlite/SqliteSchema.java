@@ -9,27 +9,23 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Arrays;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Objects;
 
 import javax.sql.DataSource;
 
 import org.flywaydb.core.Flyway;
-import org.flywaydb.core.api.MigrationInfo;
-import org.flywaydb.core.api.MigrationInfoService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConfig.TransactionMode;
 import org.sqlite.SQLiteConnection;
 
 import dev.jobqueue.JobQueueException;
+import dev.jobqueue.jdbc.JdbcSchema;
 import dev.jobqueue.jdbc.Tables;
 
 /**
- * Brings the queue's schema up to date with a private Flyway (own history table, own
- * location) and checks that connections are set up the way the queue needs.
+ * The queue's schema in a SQLite file ({@link JdbcSchema}), and the checks that
+ * connections are set up the way the queue needs.
  *
  * <ul>
  * <li>On a new file, {@code auto_vacuum=INCREMENTAL} is set before Flyway creates its
@@ -38,10 +34,9 @@ import dev.jobqueue.jdbc.Tables;
  * <li>Processes starting at once on one file migrate one after another: each holds an
  * exclusive lock on a sibling {@code <file>.migration-lock} while it migrates, and the
  * later ones find the schema current.</li>
- * <li>A file migrated by a newer version of the queue is refused, not downgraded.</li>
  * </ul>
  */
-public final class SqliteSchema {
+public final class SqliteSchema extends JdbcSchema {
 
 	public static final String MIGRATION_LOCATION = "classpath:dev/jobqueue/sqlite/migration";
 
@@ -49,10 +44,6 @@ public final class SqliteSchema {
 
 	/** How often a migration that found the database busy is tried (about 8 s in all). */
 	private static final int MIGRATION_ATTEMPTS = 12;
-
-	private final DataSource dataSource;
-
-	private final Tables tables;
 
 	private final boolean shared;
 
@@ -65,80 +56,45 @@ public final class SqliteSchema {
 	 * writes join: its transactions must then begin {@code IMMEDIATE}
 	 */
 	public SqliteSchema(DataSource dataSource, Tables tables, boolean shared) {
-		this.dataSource = Objects.requireNonNull(dataSource, "'dataSource' must not be null");
-		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
+		super(dataSource, tables, MIGRATION_LOCATION);
 		this.shared = shared;
 	}
 
+	@Override
+	protected String checkConnection() {
+		return verifyConnectionSettings();
+	}
+
+	@Override
+	protected String storeModule() {
+		return "jobqueue-sqlite";
+	}
+
+	@Override
+	protected String elsewhere() {
+		return "point jobqueue.datasource.url at another file";
+	}
+
+	@Override
+	protected String migrationNote() {
+		return " Copying the SQL scripts is not enough: V9 is a Java migration "
+				+ "(dev.jobqueue.sqlite.migration.V9__Chains), found only on the classpath.";
+	}
+
 	/**
-	 * Checks the connection settings, then migrates.
-	 * @throws JobQueueException naming the setting or version that is wrong and what to
-	 * do
+	 * Holds the sibling lock file while migrating, and switches incremental vacuum on
+	 * first if the file is new.
 	 */
-	public void initialize() {
-		String url = verifyConnectionSettings();
+	@Override
+	protected void migrateExclusively(String url, Runnable migration) {
 		Path file = SqliteDataSources.fileOf(url);
 		try (FileLock lock = lockFor(file)) {
 			enableIncrementalVacuumOnNewFile();
-			migrate(url);
+			migration.run();
 		}
 		catch (IOException ex) {
 			throw new JobQueueException("Could not lock " + file + ".migration-lock to migrate the queue schema: "
 					+ ex.getMessage() + ". Check that the database's folder is writable.", ex);
-		}
-	}
-
-	/**
-	 * Checks the connection settings and that every migration this version knows is
-	 * applied, changing nothing.
-	 * @throws JobQueueException naming the migrations that are missing and where they are
-	 */
-	public void verify() {
-		String url = verifyConnectionSettings();
-		MigrationInfo[] pending = flyway().info().pending();
-		if (pending.length > 0) {
-			throw new JobQueueException("The queue schema of " + url + " is not up to date and "
-					+ "jobqueue.datasource.initialize-schema=never: " + pending.length
-					+ " migration(s) are not applied " + "(history table " + this.tables.schemaHistory()
-					+ "), the first being version " + pending[0].getVersion() + " (" + pending[0].getDescription()
-					+ "). Let the queue migrate once: start it without the setting (or with "
-					+ "initialize-schema=always), then set it back. Or run Flyway yourself with the jobqueue-sqlite "
-					+ "jar on its classpath: locations " + MIGRATION_LOCATION + ", table " + this.tables.schemaHistory()
-					+ ", placeholder prefix = '" + this.tables.prefix()
-					+ "'. Copying the SQL scripts is not enough: V9 is a Java migration "
-					+ "(dev.jobqueue.sqlite.migration.V9__Chains), found only on the classpath.");
-		}
-	}
-
-	private Flyway flyway() {
-		return Flyway.configure(getClass().getClassLoader())
-			.dataSource(this.dataSource)
-			.table(this.tables.schemaHistory())
-			.locations(MIGRATION_LOCATION)
-			.placeholders(Map.of("prefix", this.tables.prefix()))
-			.baselineOnMigrate(true)
-			.baselineVersion("0")
-			.createSchemas(false)
-			.load();
-	}
-
-	private void migrate(String url) {
-		Flyway flyway = flyway();
-		MigrationInfoService info = flyway.info();
-		MigrationInfo[] future = Arrays.stream(info.all())
-			.filter((migration) -> migration.getState().name().startsWith("FUTURE"))
-			.toArray(MigrationInfo[]::new);
-		if (future.length > 0) {
-			throw new JobQueueException("The queue database " + url + " has schema version "
-					+ future[future.length - 1].getVersion() + ", written by a newer version of jobqueue than this one "
-					+ "(which knows up to " + latestKnown(info) + "). Refusing to start rather than run old code on a "
-					+ "newer schema: upgrade jobqueue in this application, or point jobqueue.datasource.url at "
-					+ "another file.");
-		}
-		int applied = migrateRetryingWhileBusy(flyway);
-		if (applied > 0) {
-			logger.info("Queue schema of {} migrated ({} migration(s), history in table {})", url, applied,
-					this.tables.schemaHistory());
 		}
 	}
 
@@ -148,7 +104,8 @@ public final class SqliteSchema {
 	 * prefix), a commit in between fails it at once with SQLITE_BUSY, whatever the busy
 	 * timeout. The failed script was rolled back, so migrating again is safe.
 	 */
-	private static int migrateRetryingWhileBusy(Flyway flyway) {
+	@Override
+	protected int applyMigrations(Flyway flyway) {
 		for (int attempt = 1;; attempt++) {
 			try {
 				return flyway.migrate().migrationsExecuted;
@@ -185,17 +142,8 @@ public final class SqliteSchema {
 		}
 	}
 
-	private static String latestKnown(MigrationInfoService info) {
-		return Arrays.stream(info.all())
-			.filter((migration) -> !migration.getState().name().startsWith("FUTURE") && migration.getVersion() != null)
-			.map((migration) -> migration.getVersion().getVersion())
-			.reduce((first, second) -> second)
-			.orElse("none");
-	}
-
 	private void enableIncrementalVacuumOnNewFile() {
-		try (Connection connection = this.dataSource.getConnection();
-				Statement statement = connection.createStatement()) {
+		try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
 			boolean empty;
 			try (ResultSet rows = statement.executeQuery("SELECT count(*) FROM sqlite_master")) {
 				empty = rows.next() && rows.getInt(1) == 0;
@@ -216,8 +164,7 @@ public final class SqliteSchema {
 	 * @return the database URL
 	 */
 	public String verifyConnectionSettings() {
-		try (Connection connection = this.dataSource.getConnection();
-				Statement statement = connection.createStatement()) {
+		try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
 			String url = connection.getMetaData().getURL();
 			StringBuilder problems = new StringBuilder();
 			String journalMode = Pragmas.text(statement, "journal_mode").toLowerCase(Locale.ROOT);

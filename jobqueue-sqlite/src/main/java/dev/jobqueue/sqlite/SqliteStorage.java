@@ -1,9 +1,12 @@
 package dev.jobqueue.sqlite;
 
 import java.util.Objects;
+import java.util.Optional;
 
 import dev.jobqueue.core.store.EnqueueVisibility;
+import dev.jobqueue.core.store.FileMaintenance;
 import dev.jobqueue.core.store.QueueStorage;
+import dev.jobqueue.jdbc.JdbcScheduleStore;
 import dev.jobqueue.jdbc.Tables;
 
 /**
@@ -20,7 +23,7 @@ public final class SqliteStorage implements QueueStorage {
 
 	private final SqliteJobAdminStore admin;
 
-	private final SqliteScheduleStore schedules;
+	private final JdbcScheduleStore schedules;
 
 	private final SqliteRetentionStore retention;
 
@@ -42,7 +45,7 @@ public final class SqliteStorage implements QueueStorage {
 		this.schema = new SqliteSchema(database.dataSource(), tables, shared);
 		this.jobs = new SqliteJobStore(database, tables, visibility);
 		this.admin = new SqliteJobAdminStore(database, tables);
-		this.schedules = new SqliteScheduleStore(this.jobs);
+		this.schedules = new JdbcScheduleStore(database, tables, this.jobs::insertJobs);
 		this.retention = new SqliteRetentionStore(database, tables);
 		this.insights = new SqliteQueueInsights(database, tables);
 	}
@@ -77,13 +80,19 @@ public final class SqliteStorage implements QueueStorage {
 	}
 
 	@Override
-	public SqliteScheduleStore schedules() {
+	public JdbcScheduleStore schedules() {
 		return this.schedules;
 	}
 
 	@Override
 	public SqliteRetentionStore retention() {
 		return this.retention;
+	}
+
+	/** Checkpoints and free pages of the file: the SQLite store looks after its file. */
+	@Override
+	public Optional<FileMaintenance> fileMaintenance() {
+		return Optional.of(this.retention.files());
 	}
 
 	@Override

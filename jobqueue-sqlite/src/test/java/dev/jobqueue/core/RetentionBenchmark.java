@@ -74,11 +74,11 @@ class RetentionBenchmark {
 			SqliteRetentionStore store = new SqliteRetentionStore(db.database(), SqliteDialect.tables(""));
 			long rowsBefore = db.count("SELECT (SELECT count(*) FROM jobs) + (SELECT count(*) FROM job_attempts) "
 					+ "+ (SELECT count(*) FROM job_events)");
-			long before = store.checkpoint(true).fileBytes();
+			long before = store.files().checkpoint(true).fileBytes();
 			RetentionSettings settings = new RetentionSettings(
 					RetentionPolicy.of(Duration.ofDays(30), Duration.ofDays(90), Duration.ofDays(30), Map.of()),
 					batchSize, pause, Duration.ofMinutes(2), 1024, 100_000);
-			RetentionCleaner cleaner = new RetentionCleaner(store, settings, clock, "bench", () -> true);
+			RetentionCleaner cleaner = new RetentionCleaner(store, store.files(), settings, clock, "bench", () -> true);
 			long[] maxWal = { 0 };
 			Path wal = db.file().resolveSibling(db.file().getFileName() + "-wal");
 			Thread watcher = new Thread(() -> {

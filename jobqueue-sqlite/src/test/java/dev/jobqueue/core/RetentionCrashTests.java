@@ -79,11 +79,9 @@ class RetentionCrashTests {
 				.as("the dead process's lease is still there")
 				.containsExactly("crashed-cleaner");
 
-			RetentionCleaner restarted = new RetentionCleaner(
-					new SqliteRetentionStore(db.database(), SqliteDialect.tables("")),
-					RetentionSettings.of(
-							RetentionPolicy.of(Duration.ofDays(30), Duration.ofDays(90), Duration.ofDays(30), Map.of()),
-							5_000),
+			SqliteRetentionStore store = new SqliteRetentionStore(db.database(), SqliteDialect.tables(""));
+			RetentionCleaner restarted = new RetentionCleaner(store, store.files(), RetentionSettings
+				.of(RetentionPolicy.of(Duration.ofDays(30), Duration.ofDays(90), Duration.ofDays(30), Map.of()), 5_000),
 					this.clock, "restarted", () -> true);
 			assertThat(restarted.purgeOnce().outcome()).isEqualTo(RetentionReport.Outcome.SKIPPED);
 

@@ -46,7 +46,7 @@ class RetentionFileSizeTests {
 		long liveOnly;
 		try (TestDatabase db = TestDatabase.create(this.dir.resolve("live.db"), "")) {
 			insertLive(db);
-			liveOnly = store(db).checkpoint(true).fileBytes();
+			liveOnly = store(db).files().checkpoint(true).fileBytes();
 		}
 		try (TestDatabase db = TestDatabase.create(this.dir.resolve("queue.db"), "")) {
 			SqliteRetentionStore store = store(db);
@@ -57,11 +57,12 @@ class RetentionFileSizeTests {
 			JobRows.insert(db.dataSource(), "", EXPIRED - EXPIRED / 2 - EXPIRED / 4, "thumbnail", JobStatus.CANCELLED,
 					this.clock.instant().minus(Duration.ofDays(100)), Duration.ofMillis(10));
 			insertLive(db);
-			long full = store.checkpoint(true).fileBytes();
+			long full = store.files().checkpoint(true).fileBytes();
 			RetentionSettings settings = new RetentionSettings(
 					RetentionPolicy.of(Duration.ofDays(30), Duration.ofDays(90), Duration.ofDays(30), Map.of()), 5_000,
 					0, Duration.ofMinutes(2), 4096, 10_000);
-			RetentionCleaner cleaner = new RetentionCleaner(store, settings, this.clock, "me", () -> true);
+			RetentionCleaner cleaner = new RetentionCleaner(store, store.files(), settings, this.clock, "me",
+					() -> true);
 
 			RetentionReport report = cleaner.purgeOnce();
 

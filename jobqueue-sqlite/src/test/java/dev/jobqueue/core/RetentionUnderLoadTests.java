@@ -28,7 +28,6 @@ import dev.jobqueue.core.retention.RetentionReport;
 import dev.jobqueue.core.retention.RetentionSettings;
 import dev.jobqueue.core.store.ClaimedJob;
 import dev.jobqueue.core.store.Completion;
-import dev.jobqueue.core.store.RetentionStore;
 import dev.jobqueue.core.worker.DefaultErrorClassifier;
 import dev.jobqueue.core.worker.JobWorker;
 import dev.jobqueue.core.worker.RetryPolicy;
@@ -117,10 +116,10 @@ class RetentionUnderLoadTests {
 		Thread producer = new Thread(() -> produce(queue), "producer");
 		Thread walWatcher = new Thread(this::watchWal, "wal-watcher");
 		walWatcher.setDaemon(true);
-		RetentionStore retentionStore = new SqliteRetentionStore(this.db.database(), SqliteDialect.tables(""));
+		SqliteRetentionStore retentionStore = new SqliteRetentionStore(this.db.database(), SqliteDialect.tables(""));
 		// Start from an empty log, so the watcher sees what the load writes, not the bulk
 		// inserts above.
-		assertThat(retentionStore.checkpoint(true).walBytes()).isZero();
+		assertThat(retentionStore.files().checkpoint(true).walBytes()).isZero();
 		worker.start();
 		producer.start();
 		walWatcher.start();
@@ -128,7 +127,7 @@ class RetentionUnderLoadTests {
 			await().atMost(Duration.ofSeconds(60)).until(() -> this.completed.get() >= 10_000);
 			double before = throughputOverJobs(15_000);
 
-			RetentionCleaner cleaner = new RetentionCleaner(retentionStore, RetentionSettings
+			RetentionCleaner cleaner = new RetentionCleaner(retentionStore, retentionStore.files(), RetentionSettings
 				.of(RetentionPolicy.of(Duration.ofDays(30), Duration.ofDays(90), Duration.ofDays(30), Map.of()), 5_000),
 					this.clock, "cleaner", () -> false);
 			long completedBefore = this.completed.get();

@@ -88,7 +88,7 @@ class SqliteRetentionStoreTests {
 					this.clock.instant().minus(Duration.ofDays(60)), Duration.ofMillis(10));
 			JobRows.insert(db.dataSource(), "", 1_000, "thumbnail", JobStatus.SUCCEEDED, this.clock.instant(),
 					Duration.ofMillis(10));
-			StorageStats before = store.checkpoint(true);
+			StorageStats before = store.files().checkpoint(true);
 
 			RetentionReport report = cleaner(store, 1_000).purgeOnce();
 
@@ -110,7 +110,7 @@ class SqliteRetentionStoreTests {
 			JobRows.insert(db.dataSource(), "", 10_000, "thumbnail", JobStatus.SUCCEEDED,
 					this.clock.instant().minus(Duration.ofDays(60)), Duration.ofMillis(10));
 			RetentionSettings tiny = new RetentionSettings(THIRTY_DAYS, 5_000, 0, Duration.ofMinutes(2), 10, 3);
-			RetentionCleaner cleaner = new RetentionCleaner(store, tiny, this.clock, "me", () -> true);
+			RetentionCleaner cleaner = new RetentionCleaner(store, store.files(), tiny, this.clock, "me", () -> true);
 
 			RetentionReport first = cleaner.purgeOnce();
 
@@ -177,7 +177,7 @@ class SqliteRetentionStoreTests {
 			JobRows.insert(db.dataSource(), "", 5_000, "thumbnail", JobStatus.SUCCEEDED,
 					this.clock.instant().minus(Duration.ofDays(60)), Duration.ofMillis(10));
 			store.deleteFinished(JobStatus.SUCCEEDED, "thumbnail", this.clock.instant(), 10_000);
-			StorageStats before = store.checkpoint(true);
+			StorageStats before = store.files().checkpoint(true);
 
 			StorageStats after = new DefaultJobQueueMaintenance(cleaner(store, 100), store).vacuum();
 
@@ -196,8 +196,8 @@ class SqliteRetentionStoreTests {
 			JobRows.insert(db.dataSource(), "", 2_000, "thumbnail", JobStatus.SUCCEEDED, this.clock.instant(),
 					Duration.ofMillis(10));
 			boolean[] idle = { false };
-			RetentionCleaner cleaner = new RetentionCleaner(store, RetentionSettings.of(THIRTY_DAYS, 100),
-					Clock.systemUTC(), "me", () -> idle[0]);
+			RetentionCleaner cleaner = new RetentionCleaner(store, store.files(),
+					RetentionSettings.of(THIRTY_DAYS, 100), Clock.systemUTC(), "me", () -> idle[0]);
 
 			StorageStats busy = cleaner.checkpoint();
 			assertThat(busy.walBytes()).as("a passive checkpoint keeps the log file").isPositive();
@@ -212,7 +212,8 @@ class SqliteRetentionStoreTests {
 	}
 
 	private RetentionCleaner cleaner(SqliteRetentionStore store, int batchSize) {
-		return new RetentionCleaner(store, RetentionSettings.of(THIRTY_DAYS, batchSize), this.clock, "me", () -> true);
+		return new RetentionCleaner(store, store.files(), RetentionSettings.of(THIRTY_DAYS, batchSize), this.clock,
+				"me", () -> true);
 	}
 
 	private static List<String> plan(TestDatabase db, String sql) {

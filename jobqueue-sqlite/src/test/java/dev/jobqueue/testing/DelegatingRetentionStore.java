@@ -50,23 +50,8 @@ public class DelegatingRetentionStore implements RetentionStore {
 	}
 
 	@Override
-	public long reclaimFreeSpace(int maxPages) {
-		return this.delegate.reclaimFreeSpace(maxPages);
-	}
-
-	@Override
-	public StorageStats checkpoint(boolean truncate) {
-		return this.delegate.checkpoint(truncate);
-	}
-
-	@Override
 	public StorageStats vacuum() {
 		return this.delegate.vacuum();
-	}
-
-	@Override
-	public StorageStats enableIncrementalVacuum() {
-		return this.delegate.enableIncrementalVacuum();
 	}
 
 }

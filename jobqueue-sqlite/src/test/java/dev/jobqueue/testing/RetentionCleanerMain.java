@@ -41,8 +41,8 @@ public final class RetentionCleanerMain {
 		try (HikariDataSource dataSource = SqliteDataSources.create("jdbc:sqlite:" + file, Duration.ofSeconds(5),
 				"NORMAL", 2)) {
 			SqliteDatabase database = new SqliteDatabase(dataSource, file.toString(), Duration.ofSeconds(30));
-			DelegatingRetentionStore store = new DelegatingRetentionStore(
-					new SqliteRetentionStore(database, SqliteDialect.tables(""))) {
+			SqliteRetentionStore sqlite = new SqliteRetentionStore(database, SqliteDialect.tables(""));
+			DelegatingRetentionStore store = new DelegatingRetentionStore(sqlite) {
 				@Override
 				public int deleteFinished(JobStatus status, String type, Instant finishedBefore, int limit) {
 					int deleted = super.deleteFinished(status, type, finishedBefore, limit);
@@ -53,8 +53,8 @@ public final class RetentionCleanerMain {
 			RetentionPolicy policy = RetentionPolicy.of(Duration.ofDays(30), Duration.ofDays(90), Duration.ofDays(30),
 					Map.of());
 			out.println("start");
-			RetentionReport report = new RetentionCleaner(store, RetentionSettings.of(policy, batchSize), clock,
-					args[3], () -> true)
+			RetentionReport report = new RetentionCleaner(store, sqlite.files(),
+					RetentionSettings.of(policy, batchSize), clock, args[3], () -> true)
 				.purgeOnce();
 			out.println("done " + report.totalDeleted());
 		}

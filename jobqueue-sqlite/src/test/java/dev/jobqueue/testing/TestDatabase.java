@@ -12,20 +12,23 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import com.zaxxer.hikari.HikariDataSource;
 
+import dev.jobqueue.core.store.FileMaintenance;
 import dev.jobqueue.core.store.ScheduleStore;
 import dev.jobqueue.jdbc.Tables;
 import dev.jobqueue.sqlite.SqliteDataSources;
 import dev.jobqueue.sqlite.SqliteDatabase;
 import dev.jobqueue.sqlite.SqliteDialect;
+import dev.jobqueue.sqlite.SqliteFileMaintenance;
 import dev.jobqueue.sqlite.SqliteJobAdminStore;
 import dev.jobqueue.sqlite.SqliteJobStore;
 import dev.jobqueue.sqlite.SqliteQueueInsights;
 import dev.jobqueue.sqlite.SqliteRetentionStore;
-import dev.jobqueue.sqlite.SqliteScheduleStore;
 import dev.jobqueue.sqlite.SqliteSchema;
+import dev.jobqueue.sqlite.SqliteTestStores;
 
 /**
  * A real, migrated SQLite file for a test, with the store on top; the SQLite fixture of
@@ -103,7 +106,7 @@ public final class TestDatabase implements StoreFixture {
 
 	@Override
 	public ScheduleStore schedules() {
-		return new SqliteScheduleStore(this.store);
+		return SqliteTestStores.schedules(this.store);
 	}
 
 	@Override
@@ -114,6 +117,11 @@ public final class TestDatabase implements StoreFixture {
 	@Override
 	public SqliteRetentionStore retention() {
 		return new SqliteRetentionStore(this.database, this.tables);
+	}
+
+	@Override
+	public Optional<FileMaintenance> fileMaintenance() {
+		return Optional.of(new SqliteFileMaintenance(this.database));
 	}
 
 	/**

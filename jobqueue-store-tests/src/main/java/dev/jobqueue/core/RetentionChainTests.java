@@ -125,7 +125,7 @@ public abstract class RetentionChainTests extends StoreTests {
 		this.clock.advance(Duration.ofDays(60));
 		RetentionPolicy thirtyDays = RetentionPolicy.of(Duration.ofDays(30), Duration.ofDays(30), Duration.ofDays(30),
 				Map.of());
-		RetentionCleaner cleaner = new RetentionCleaner(this.db.retention(),
+		RetentionCleaner cleaner = new RetentionCleaner(this.db.retention(), this.db.fileMaintenance().orElse(null),
 				RetentionSettings.of(thirtyDays, 100).withBatchPause(0), this.clock, "me", () -> true);
 
 		cleaner.purgeOnce();

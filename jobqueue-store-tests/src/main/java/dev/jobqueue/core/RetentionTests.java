@@ -106,8 +106,8 @@ public abstract class RetentionTests extends StoreTests {
 	}
 
 	private RetentionCleaner cleaner(RetentionStore store, RetentionPolicy policy, int batchSize, String owner) {
-		return new RetentionCleaner(store, RetentionSettings.of(policy, batchSize).withBatchPause(0), this.clock, owner,
-				() -> true);
+		return new RetentionCleaner(store, this.db.fileMaintenance().orElse(null),
+				RetentionSettings.of(policy, batchSize).withBatchPause(0), this.clock, owner, () -> true);
 	}
 
 	record Group(JobStatus status, String type, Duration age, int count, boolean expires) {
@@ -399,7 +399,9 @@ public abstract class RetentionTests extends StoreTests {
 		this.db.store().registerWorker(alive, now());
 		RetentionSettings keepingWorkers = RetentionSettings.of(POLICY, 10).withWorkerRowsKeptFor(null);
 
-		new RetentionCleaner(this.db.retention(), keepingWorkers, this.clock, "me", () -> true).purgeOnce();
+		new RetentionCleaner(this.db.retention(), this.db.fileMaintenance().orElse(null), keepingWorkers, this.clock,
+				"me", () -> true)
+			.purgeOnce();
 		assertThat(this.db.count("SELECT count(*) FROM job_workers")).isEqualTo(2);
 
 		RetentionReport report = cleaner(RetentionPolicy.of(null, null, null, Map.of()), 10).purgeOnce();

@@ -2,7 +2,9 @@ package dev.jobqueue.testing;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
+import dev.jobqueue.core.store.FileMaintenance;
 import dev.jobqueue.core.store.JobAdminStore;
 import dev.jobqueue.core.store.JobStore;
 import dev.jobqueue.core.store.QueueInsights;
@@ -28,6 +30,14 @@ public interface StoreFixture extends AutoCloseable {
 
 	/** Retention's deletes, its lease and worker pruning, on this database. */
 	RetentionStore retention();
+
+	/**
+	 * The upkeep of the database's files that retention runs after deleting, where the
+	 * store has files of its own (SQLite).
+	 */
+	default Optional<FileMaintenance> fileMaintenance() {
+		return Optional.empty();
+	}
 
 	/**
 	 * The same database as seen from another process: a connection pool and stores of its

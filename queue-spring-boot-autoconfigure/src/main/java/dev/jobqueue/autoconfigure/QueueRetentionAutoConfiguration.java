@@ -48,12 +48,12 @@ public final class QueueRetentionAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RetentionCleaner queueRetentionCleaner(RetentionStore store, QueueProperties properties,
+	RetentionCleaner queueRetentionCleaner(RetentionStore store, QueueStorage storage, QueueProperties properties,
 			ObjectProvider<JobQueueClock> clock, ObjectProvider<QueueWorker> worker) {
 		QueueProperties.Retention retention = properties.getRetention();
 		RetentionPolicy policy = RetentionPolicy.of(retention.getSucceeded(), retention.getFailed(),
 				retention.getCancelled(), retention.getPerType());
-		return new RetentionCleaner(store,
+		return new RetentionCleaner(store, storage.fileMaintenance().orElse(null),
 				RetentionSettings.of(policy, retention.getBatchSize())
 					.withLease(retention.getLease())
 					.withWorkerRowsKeptFor(

@@ -42,8 +42,8 @@ class QueueHousekeepingTests {
 			CountDownLatch thirdBatch = new CountDownLatch(3);
 			AtomicInteger batches = new AtomicInteger();
 			AtomicReference<Thread> cleaningThread = new AtomicReference<>();
-			DelegatingRetentionStore slow = new DelegatingRetentionStore(
-					new SqliteRetentionStore(db.database(), SqliteDialect.tables(""))) {
+			SqliteRetentionStore sqlite = new SqliteRetentionStore(db.database(), SqliteDialect.tables(""));
+			DelegatingRetentionStore slow = new DelegatingRetentionStore(sqlite) {
 				@Override
 				public int deleteFinished(JobStatus status, String type, Instant finishedBefore, int limit) {
 					batches.incrementAndGet();
@@ -57,7 +57,8 @@ class QueueHousekeepingTests {
 			// Ten jobs a batch and a long pause after each: the whole cleanup would take
 			// minutes.
 			RetentionSettings settings = RetentionSettings.of(policy, 10).withBatchPause(1_000);
-			RetentionCleaner cleaner = new RetentionCleaner(slow, settings, this.clock, "me", () -> true);
+			RetentionCleaner cleaner = new RetentionCleaner(slow, sqlite.files(), settings, this.clock, "me",
+					() -> true);
 			QueueHousekeeping housekeeping = new QueueHousekeeping(cleaner, Duration.ofMillis(10), true);
 			housekeeping.start();
 			assertThat(thirdBatch.await(30, TimeUnit.SECONDS)).isTrue();

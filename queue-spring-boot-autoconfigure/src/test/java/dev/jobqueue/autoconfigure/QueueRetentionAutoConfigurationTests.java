@@ -43,6 +43,7 @@ class QueueRetentionAutoConfigurationTests {
 				.hasSingleBean(QueueHousekeeping.class);
 			RetentionCleaner cleaner = context.getBean(RetentionCleaner.class);
 			assertThat(cleaner.settings().batchSize()).isEqualTo(5_000);
+			assertThat(cleaner.fileMaintenance()).as("the SQLite store looks after its file").isPresent();
 			assertThat(cleaner.settings().policy().retention(JobStatus.SUCCEEDED, "any")).contains(Duration.ofDays(30));
 			assertThat(cleaner.settings().policy().retention(JobStatus.FAILED, "any")).contains(Duration.ofDays(90));
 			assertThat(cleaner.settings().policy().retention(JobStatus.CANCELLED, "any")).contains(Duration.ofDays(30));

@@ -5,10 +5,14 @@ import java.util.Objects;
 import java.util.Optional;
 
 import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.store.FileMaintenance;
 import dev.jobqueue.core.store.RetentionStore;
 import dev.jobqueue.core.store.StorageStats;
 
-/** {@link JobQueueMaintenance} over a {@link RetentionCleaner} and its store. */
+/**
+ * {@link JobQueueMaintenance} over a {@link RetentionCleaner}, its store and the upkeep
+ * of the database's files the cleaner does (where the store has files).
+ */
 public final class DefaultJobQueueMaintenance implements JobQueueMaintenance {
 
 	private final RetentionCleaner cleaner;
@@ -42,7 +46,7 @@ public final class DefaultJobQueueMaintenance implements JobQueueMaintenance {
 
 	@Override
 	public StorageStats checkpoint() {
-		return this.store.checkpoint(true);
+		return this.cleaner.fileMaintenance().map((files) -> files.checkpoint(true)).orElseGet(this.store::storage);
 	}
 
 	@Override
@@ -50,9 +54,12 @@ public final class DefaultJobQueueMaintenance implements JobQueueMaintenance {
 		return this.store.vacuum();
 	}
 
+	/** Only where the store looks after files; else there is nothing to switch on. */
 	@Override
 	public StorageStats enableIncrementalVacuum() {
-		return this.store.enableIncrementalVacuum();
+		return this.cleaner.fileMaintenance()
+			.map(FileMaintenance::enableIncrementalVacuum)
+			.orElseGet(this.store::storage);
 	}
 
 }

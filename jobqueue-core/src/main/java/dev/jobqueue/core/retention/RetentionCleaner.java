@@ -16,12 +16,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.store.FileMaintenance;
 import dev.jobqueue.core.store.RetentionStore;
 import dev.jobqueue.core.store.StorageStats;
 
 /**
- * Deletes finished jobs once their retention has passed, hands the freed space back to
- * the file system and keeps the write-ahead log short. {@link #purgeOnce()} is
+ * Deletes finished jobs once their retention has passed and, where the store looks after
+ * database files of its own ({@link FileMaintenance}, SQLite), hands the freed space back
+ * to the file system and keeps the write-ahead log short. {@link #purgeOnce()} is
  * synchronous and returns what it did; the thread that calls it every
  * {@code jobqueue.retention.interval} lives in the auto-configuration.
  *
@@ -43,12 +45,12 @@ import dev.jobqueue.core.store.StorageStats;
  * <li>Chains go whole ({@link RetentionStore#deleteFinishedChains}): the per-type deletes
  * skip chain steps, and a chain is deleted once every step is older than the longest
  * retention of its status over the types that have finished jobs.</li>
- * <li>If the file has free pages and incremental vacuum is on, they are handed back in
- * bounded steps, each its own short transaction, up to {@code maxReclaimSteps} per
- * run.</li>
- * <li>Last, a checkpoint copies the write-ahead log into the database: passive (never
- * waits) while jobs run in this process, truncating the log file when the process is
- * idle.</li>
+ * <li>With file maintenance: if the file has free pages and incremental vacuum is on,
+ * they are handed back in bounded steps, each its own short transaction, up to
+ * {@code maxReclaimSteps} per run.</li>
+ * <li>Last, with file maintenance, a checkpoint copies the write-ahead log into the
+ * database: passive (never waits) while jobs run in this process, truncating the log file
+ * when the process is idle.</li>
  * </ol>
  * Longer than our usual 400 lines because the run's steps, its stop checks and its report
  * belong together; split, each part would need the others' state.
@@ -66,6 +68,8 @@ public final class RetentionCleaner {
 	private static final Logger logger = LoggerFactory.getLogger(RetentionCleaner.class);
 
 	private final RetentionStore store;
+
+	private final FileMaintenance files;
 
 	private final RetentionSettings settings;
 
@@ -87,7 +91,21 @@ public final class RetentionCleaner {
 	 */
 	public RetentionCleaner(RetentionStore store, RetentionSettings settings, Clock clock, String owner,
 			BooleanSupplier idle) {
+		this(store, null, settings, clock, owner, idle);
+	}
+
+	/**
+	 * @param files upkeep of the database's files after each run, or {@code null} where
+	 * the database looks after its files itself
+	 * @param owner who holds the lease while this cleaner runs, unique among processes
+	 * (e.g. a worker id)
+	 * @param idle whether no job runs in this process now, so a truncating checkpoint
+	 * costs nobody anything
+	 */
+	public RetentionCleaner(RetentionStore store, FileMaintenance files, RetentionSettings settings, Clock clock,
+			String owner, BooleanSupplier idle) {
 		this.store = Objects.requireNonNull(store, "'store' must not be null");
+		this.files = files;
 		this.settings = Objects.requireNonNull(settings, "'settings' must not be null");
 		this.clock = Objects.requireNonNull(clock, "'clock' must not be null");
 		this.owner = Objects.requireNonNull(owner, "'owner' must not be null");
@@ -96,6 +114,11 @@ public final class RetentionCleaner {
 
 	public RetentionSettings settings() {
 		return this.settings;
+	}
+
+	/** The upkeep of the database's files this cleaner does, if the store has files. */
+	public Optional<FileMaintenance> fileMaintenance() {
+		return Optional.ofNullable(this.files);
 	}
 
 	/** The report of the latest run, scheduled or manual, if there was one. */
@@ -174,12 +197,12 @@ public final class RetentionCleaner {
 	}
 
 	/**
-	 * Checkpoints the write-ahead log: truncating when no job runs in this process, else
-	 * passive.
-	 * @return the sizes after the checkpoint
+	 * Checkpoints the write-ahead log where the store has one of its own: truncating when
+	 * no job runs in this process, else passive.
+	 * @return the sizes after the checkpoint (or as they are, without file maintenance)
 	 */
 	public StorageStats checkpoint() {
-		return this.store.checkpoint(this.idle.getAsBoolean());
+		return (this.files != null) ? this.files.checkpoint(this.idle.getAsBoolean()) : this.store.storage();
 	}
 
 	private void deleteExpired(Run run, BiFunction<JobStatus, String, Optional<Instant>> cutoffs, boolean leased) {
@@ -265,6 +288,9 @@ public final class RetentionCleaner {
 	}
 
 	private void reclaim(Run run) {
+		if (this.files == null) {
+			return;
+		}
 		StorageStats storage = this.store.storage();
 		if (storage.freeBytes() == 0) {
 			return;
@@ -285,7 +311,7 @@ public final class RetentionCleaner {
 				return;
 			}
 			long started = System.nanoTime();
-			long bytes = this.store.reclaimFreeSpace(this.settings.reclaimPagesPerStep());
+			long bytes = this.files.reclaimFreeSpace(this.settings.reclaimPagesPerStep());
 			run.bytesReclaimed += bytes;
 			if (bytes == 0) {
 				return;

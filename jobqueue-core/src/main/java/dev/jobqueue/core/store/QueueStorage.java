@@ -1,5 +1,7 @@
 package dev.jobqueue.core.store;
 
+import java.util.Optional;
+
 /**
  * One database as the engine sees it: everything the worker, the scheduler, retention,
  * the endpoint and the meters need from a store. A store module (SQLite, PostgreSQL)
@@ -47,6 +49,14 @@ public interface QueueStorage {
 	ScheduleStore schedules();
 
 	RetentionStore retention();
+
+	/**
+	 * Upkeep of the database's files (checkpoints, handing free pages back), where the
+	 * store looks after files of its own; empty where the database does that itself.
+	 */
+	default Optional<FileMaintenance> fileMaintenance() {
+		return Optional.empty();
+	}
 
 	QueueInsights insights();
 

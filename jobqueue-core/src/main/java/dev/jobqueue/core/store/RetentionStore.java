@@ -10,7 +10,8 @@ import dev.jobqueue.core.retention.RetentionCleaner;
 /**
  * The store's side of retention and housekeeping (SPI). Every method is its own short
  * transaction, so the {@link RetentionCleaner} can stop between any two calls and leave a
- * consistent database.
+ * consistent database. Upkeep of database files, where a store has files to look after,
+ * is {@link FileMaintenance}.
  */
 public interface RetentionStore {
 
@@ -59,34 +60,17 @@ public interface RetentionStore {
 		return 0;
 	}
 
-	/** The sizes of the database's files. */
+	/**
+	 * The space the queue's data takes: the database file and its write-ahead log, or the
+	 * queue's tables on a server.
+	 */
 	StorageStats storage();
 
 	/**
-	 * Hands up to {@code maxPages} free pages back to the file system, in one short
-	 * transaction. Does nothing where the database cannot do that incrementally.
-	 * @return the bytes released
-	 */
-	long reclaimFreeSpace(int maxPages);
-
-	/**
-	 * Copies the write-ahead log into the database. A passive checkpoint copies what it
-	 * can without waiting for anyone; {@code truncate} waits briefly for readers, then
-	 * empties the log file.
-	 * @return sizes after the checkpoint
-	 */
-	StorageStats checkpoint(boolean truncate);
-
-	/**
-	 * Rewrites the whole database compactly (SQLite {@code VACUUM}). Heavy: run it
-	 * off-peak.
+	 * Compacts the queue's data the database's way (SQLite rewrites the file with
+	 * {@code VACUUM}, PostgreSQL runs {@code VACUUM (ANALYZE)} on the queue's tables).
+	 * Heavy on SQLite: run it off-peak.
 	 */
 	StorageStats vacuum();
-
-	/**
-	 * Switches incremental vacuum on for a database created without it, which takes a
-	 * full {@link #vacuum()}. Heavy: run it off-peak.
-	 */
-	StorageStats enableIncrementalVacuum();
 
 }

@@ -1,4 +1,4 @@
-package dev.jobqueue.sqlite;
+package dev.jobqueue.jdbc;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -20,21 +20,20 @@ import dev.jobqueue.core.store.DueSchedule;
 import dev.jobqueue.core.store.ScheduleFiring;
 import dev.jobqueue.core.store.ScheduleStore;
 import dev.jobqueue.core.store.TickDecision;
-import dev.jobqueue.jdbc.JobEvents;
-import dev.jobqueue.jdbc.Sql;
-import dev.jobqueue.jdbc.SqlStatement;
-import dev.jobqueue.jdbc.Tables;
 
 /**
- * The {@link ScheduleStore} on SQLite, in the same file as the jobs: a schedule's job and
- * its next tick are written in one {@code BEGIN IMMEDIATE} transaction. The tick is moved
- * forward with a compare-and-set on the row's {@code next_run_at} and
- * {@code last_tick_at} (and a CHECK keeps the next tick after the last), so even a writer
- * that did not serialise through the write lock could not enqueue a tick twice.
+ * The {@link ScheduleStore} on any JDBC database, in the same database as the jobs: a
+ * schedule's job and its next tick are written in one transaction. Where the database
+ * locks rows, processes firing at once do not wait for each other: each locks the due
+ * schedule rows it reads and skips those another process holds
+ * ({@code {for_update_skip_locked}}); where a write transaction holds the whole database
+ * (SQLite) they take turns. The tick is then moved with a compare-and-set on
+ * {@code next_run_at} and {@code last_tick_at} (a CHECK keeps the next tick after the
+ * last), so one tick yields one job however many processes fire.
  */
-public final class SqliteScheduleStore implements ScheduleStore {
+public final class JdbcScheduleStore implements ScheduleStore {
 
-	private static final Logger logger = LoggerFactory.getLogger(SqliteScheduleStore.class);
+	private static final Logger logger = LoggerFactory.getLogger(JdbcScheduleStore.class);
 
 	private static final String SELECT_DEFINITION = """
 			SELECT expression, zone, next_run_at, last_tick_at FROM {schedules} WHERE name = :name
@@ -50,21 +49,22 @@ public final class SqliteScheduleStore implements ScheduleStore {
 			""";
 
 	private static final String REFRESH = """
-			UPDATE {schedules} SET declared_at = :now WHERE name IN (SELECT value FROM json_each(:names))
+			UPDATE {schedules} SET declared_at = :now WHERE name {in_texts :names}
 			""";
 
 	private static final String EARLIEST_DUE = """
 			SELECT min(s.next_run_at) FROM {schedules} s
-			WHERE s.name IN (SELECT value FROM json_each(:names))
+			WHERE s.name {in_texts :names}
 			  AND NOT EXISTS (SELECT 1 FROM {paused} p WHERE p.type = s.type)
 			""";
 
 	private static final String SELECT_DUE = """
 			SELECT s.name, s.type, s.expression, s.zone, s.misfire, s.payload, s.next_run_at, s.last_tick_at
 			FROM {schedules} s
-			WHERE s.name IN (SELECT value FROM json_each(:names)) AND s.next_run_at <= :now
+			WHERE s.name {in_texts :names} AND s.next_run_at <= :now
 			  AND NOT EXISTS (SELECT 1 FROM {paused} p WHERE p.type = s.type)
 			ORDER BY s.next_run_at, s.name
+			{for_update_skip_locked}
 			""";
 
 	/** Moves the schedule past {@code tick}, only if nobody did so already. */
@@ -87,9 +87,11 @@ public final class SqliteScheduleStore implements ScheduleStore {
 			FROM {schedules} s ORDER BY s.name
 			""";
 
-	private final SqliteJobStore jobs;
+	private final JdbcDatabase database;
 
-	private final SqliteDatabase database;
+	private final Dialect dialect;
+
+	private final JobInserts inserts;
 
 	private final JobEvents events;
 
@@ -112,12 +114,14 @@ public final class SqliteScheduleStore implements ScheduleStore {
 	private final Sql selectAll;
 
 	/**
-	 * @param jobs the job store on the same database, which inserts the scheduled jobs
+	 * @param inserts how the job store on the same database inserts jobs, here the
+	 * scheduled ones, in the transaction that advances their schedule
 	 */
-	public SqliteScheduleStore(SqliteJobStore jobs) {
-		this.jobs = Objects.requireNonNull(jobs, "'jobs' must not be null");
-		this.database = jobs.database();
-		Tables tables = jobs.tables();
+	public JdbcScheduleStore(JdbcDatabase database, Tables tables, JobInserts inserts) {
+		this.database = Objects.requireNonNull(database, "'database' must not be null");
+		Objects.requireNonNull(tables, "'tables' must not be null");
+		this.dialect = tables.dialect();
+		this.inserts = Objects.requireNonNull(inserts, "'inserts' must not be null");
 		this.events = new JobEvents(tables);
 		this.selectDefinition = tables.sql(SELECT_DEFINITION);
 		this.upsertSchedule = tables.sql(UPSERT_SCHEDULE);
@@ -153,10 +157,10 @@ public final class SqliteScheduleStore implements ScheduleStore {
 				}
 				else if (schedule.schedule().expression().equals(rows.getString(1))
 						&& schedule.zone().equals(rows.getString(2))) {
-					next = Instant.ofEpochMilli(rows.getLong(3));
+					next = this.dialect.instant(rows, 3);
 				}
 				else {
-					Instant lastTick = SqliteDialect.INSTANCE.instant(rows, "last_tick_at");
+					Instant lastTick = this.dialect.instant(rows, 4);
 					Instant from = (lastTick != null && lastTick.isAfter(now)) ? lastTick : now;
 					next = schedule.schedule().nextAfter(from);
 					logger.info("Schedule '{}' changed from {} ({}) to {} ({}) by {}; next tick at {}", schedule.name(),
@@ -186,7 +190,7 @@ public final class SqliteScheduleStore implements ScheduleStore {
 		}
 		return this.database.write("refresh " + names.size() + " schedule declaration(s)", (connection) -> {
 			try (SqlStatement refresh = this.refresh.prepare(connection)) {
-				return refresh.bind("now", now).bind("names", JsonArrays.of(names)).executeUpdate();
+				return refresh.bind("now", now).bindTexts("names", names).executeUpdate();
 			}
 		});
 	}
@@ -198,12 +202,8 @@ public final class SqliteScheduleStore implements ScheduleStore {
 		}
 		return this.database.read("read the next schedule tick", (connection) -> {
 			try (SqlStatement select = this.earliestDue.prepare(connection)) {
-				try (ResultSet rows = select.bind("names", JsonArrays.of(names)).executeQuery()) {
-					if (!rows.next()) {
-						return null;
-					}
-					long millis = rows.getLong(1);
-					return rows.wasNull() ? null : Instant.ofEpochMilli(millis);
+				try (ResultSet rows = select.bindTexts("names", names).executeQuery()) {
+					return rows.next() ? this.dialect.instant(rows, 1) : null;
 				}
 			}
 		});
@@ -234,11 +234,11 @@ public final class SqliteScheduleStore implements ScheduleStore {
 			throws SQLException {
 		List<DueSchedule> due = new ArrayList<>();
 		try (SqlStatement select = this.selectDue.prepare(connection)) {
-			try (ResultSet rows = select.bind("names", JsonArrays.of(names)).bind("now", now).executeQuery()) {
+			try (ResultSet rows = select.bindTexts("names", names).bind("now", now).executeQuery()) {
 				while (rows.next()) {
 					due.add(new DueSchedule(rows.getString(1), rows.getString(2), rows.getString(3), rows.getString(4),
-							misfire(rows.getString(5)), rows.getString(6), Instant.ofEpochMilli(rows.getLong(7)),
-							SqliteDialect.INSTANCE.instant(rows, "last_tick_at")));
+							misfire(rows.getString(5)), rows.getString(6), this.dialect.instant(rows, 7),
+							this.dialect.instant(rows, 8)));
 				}
 			}
 		}
@@ -268,7 +268,7 @@ public final class SqliteScheduleStore implements ScheduleStore {
 				return null;
 			}
 		}
-		long jobId = this.jobs.insertJobs(connection, List.of(decision.job()), now).get(0);
+		long jobId = this.inserts.insert(connection, List.of(decision.job()), now).get(0);
 		try (SqlStatement event = this.events.prepare(connection);
 				SqlStatement last = this.setLastJob.prepare(connection)) {
 			JobEvents.add(event, jobId, now, "SCHEDULE_TICK", "scheduler", decision.detail());
@@ -284,14 +284,14 @@ public final class SqliteScheduleStore implements ScheduleStore {
 			List<ScheduleInfo> schedules = new ArrayList<>();
 			try (SqlStatement select = this.selectAll.prepare(connection); ResultSet rows = select.executeQuery()) {
 				while (rows.next()) {
-					Instant declaredAt = Instant.ofEpochMilli(rows.getLong("declared_at"));
+					Instant declaredAt = this.dialect.instant(rows, "declared_at");
 					long lastJob = rows.getLong("last_job_id");
 					Long lastJobId = rows.wasNull() ? null : lastJob;
 					schedules.add(new ScheduleInfo(rows.getString("name"), rows.getString("type"),
 							rows.getString("expression"), rows.getString("zone"), misfire(rows.getString("misfire")),
-							Instant.ofEpochMilli(rows.getLong("next_run_at")),
-							SqliteDialect.INSTANCE.instant(rows, "last_tick_at"), lastJobId, declaredAt,
-							rows.getString("defined_by"), !declaredAt.isBefore(liveSince), rows.getInt("paused") == 1));
+							this.dialect.instant(rows, "next_run_at"), this.dialect.instant(rows, "last_tick_at"),
+							lastJobId, declaredAt, rows.getString("defined_by"), !declaredAt.isBefore(liveSince),
+							rows.getBoolean("paused")));
 				}
 			}
 			return schedules;

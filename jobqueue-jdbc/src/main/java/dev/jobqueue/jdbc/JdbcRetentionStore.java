@@ -1,0 +1,164 @@
+package dev.jobqueue.jdbc;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.store.RetentionStore;
+
+/**
+ * The {@link RetentionStore} on any JDBC database: the cleanup lease, worker pruning and
+ * the batched deletes by age, each call its own short transaction so the cleaner can stop
+ * between any two.
+ *
+ * <ul>
+ * <li>The lease is a row of {@code job_housekeeping}, taken with
+ * {@code INSERT ... ON CONFLICT DO UPDATE ... WHERE} the lease expired or is ours, so
+ * exactly one process holds it.</li>
+ * <li>A batch deletes jobs of one status and type that finished before the cutoff, found
+ * through {@code jobs_finished_idx (status, type, finished_at)} so it reads only rows it
+ * deletes; attempts and events go by {@code ON DELETE CASCADE}. Chain steps are skipped
+ * (chains go whole), and so are jobs an unfinished job waits for.</li>
+ * </ul>
+ * A store gives the statement of a batch (how the database is made to use the index), how
+ * it lists the types of a status in one index seek per type, how it deletes whole chains,
+ * and the sizes of its data.
+ */
+public abstract class JdbcRetentionStore implements RetentionStore {
+
+	private static final String ACQUIRE_LEASE = """
+			INSERT INTO {housekeeping} AS h (name, owner, lease_until) VALUES (:task, :owner, :until)
+			ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, lease_until = excluded.lease_until
+			WHERE h.lease_until <= :now OR h.owner = excluded.owner
+			""";
+
+	private static final String RELEASE_LEASE = """
+			UPDATE {housekeeping} SET lease_until = :expired WHERE name = :task AND owner = :owner
+			""";
+
+	private static final String DELETE_SILENT_WORKERS = """
+			DELETE FROM {workers} WHERE heartbeat_at < :heartbeat_before
+			""";
+
+	private final JdbcDatabase database;
+
+	private final Tables tables;
+
+	private final Sql acquireLease;
+
+	private final Sql releaseLease;
+
+	private final Sql deleteSilentWorkers;
+
+	private final Sql deleteFinished;
+
+	/**
+	 * @param deleteFinished the statement of one batch: deletes up to {@code :limit} jobs
+	 * of {@code :status} and {@code :type} finished before {@code :finished_before}, not
+	 * chain steps and not jobs an unfinished job waits for
+	 */
+	protected JdbcRetentionStore(JdbcDatabase database, Tables tables, String deleteFinished) {
+		this.database = Objects.requireNonNull(database, "'database' must not be null");
+		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
+		this.acquireLease = tables.sql(ACQUIRE_LEASE);
+		this.releaseLease = tables.sql(RELEASE_LEASE);
+		this.deleteSilentWorkers = tables.sql(DELETE_SILENT_WORKERS);
+		this.deleteFinished = tables.sql(Objects.requireNonNull(deleteFinished, "'deleteFinished' must not be null"));
+	}
+
+	protected final JdbcDatabase database() {
+		return this.database;
+	}
+
+	protected final Tables tables() {
+		return this.tables;
+	}
+
+	@Override
+	public final boolean acquireLease(String task, String owner, Instant now, Instant until) {
+		return this.database.write("take the " + task + " lease", (connection) -> {
+			try (SqlStatement acquire = this.acquireLease.prepare(connection)) {
+				return acquire.bind("task", task)
+					.bind("owner", owner)
+					.bind("until", until)
+					.bind("now", now)
+					.executeUpdate() == 1;
+			}
+		});
+	}
+
+	@Override
+	public final void releaseLease(String task, String owner) {
+		this.database.write("release the " + task + " lease", (connection) -> {
+			try (SqlStatement release = this.releaseLease.prepare(connection)) {
+				return release.bind("expired", Instant.EPOCH).bind("task", task).bind("owner", owner).executeUpdate();
+			}
+		});
+	}
+
+	@Override
+	public final int deleteSilentWorkers(Instant heartbeatBefore) {
+		return this.database.write("delete the rows of silent workers", (connection) -> {
+			try (SqlStatement delete = this.deleteSilentWorkers.prepare(connection)) {
+				return delete.bind("heartbeat_before", heartbeatBefore).executeUpdate();
+			}
+		});
+	}
+
+	@Override
+	public final List<String> finishedTypes(JobStatus status) {
+		requireFinal(status);
+		return this.database.read("list the types of " + status.dbValue() + " jobs",
+				(connection) -> finishedTypes(connection, status.dbValue()));
+	}
+
+	/**
+	 * The types that have finished jobs in {@code status}, in order, one index seek per
+	 * type rather than a scan of the jobs.
+	 */
+	protected abstract List<String> finishedTypes(Connection connection, String status) throws SQLException;
+
+	@Override
+	public final int deleteFinished(JobStatus status, String type, Instant finishedBefore, int limit) {
+		requireFinal(status);
+		Objects.requireNonNull(type, "'type' must not be null");
+		return this.database.write("delete expired " + status.dbValue() + " jobs", (connection) -> {
+			try (SqlStatement delete = this.deleteFinished.prepare(connection)) {
+				return delete.bind("status", status.dbValue())
+					.bind("type", type)
+					.bind("finished_before", finishedBefore)
+					.bind("limit", limit)
+					.executeUpdate();
+			}
+		});
+	}
+
+	@Override
+	public final int deleteFinishedChains(Map<JobStatus, Instant> finishedBefore, int limit) {
+		Objects.requireNonNull(finishedBefore, "'finishedBefore' must not be null");
+		if (limit <= 0 || finishedBefore.isEmpty()) {
+			return 0;
+		}
+		return this.database.write("delete expired chains",
+				(connection) -> deleteFinishedChains(connection, finishedBefore, limit));
+	}
+
+	/**
+	 * Deletes up to {@code limit} whole chains as {@link #deleteFinishedChains(Map, int)}
+	 * says, in the caller's transaction.
+	 * @return how many jobs (steps) were deleted
+	 */
+	protected abstract int deleteFinishedChains(Connection connection, Map<JobStatus, Instant> finishedBefore,
+			int limit) throws SQLException;
+
+	private static void requireFinal(JobStatus status) {
+		if (!Objects.requireNonNull(status, "'status' must not be null").isFinal()) {
+			throw new IllegalArgumentException("Only finished jobs are deleted, not " + status);
+		}
+	}
+
+}
