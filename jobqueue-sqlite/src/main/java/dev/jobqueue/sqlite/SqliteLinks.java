@@ -20,6 +20,7 @@ import dev.jobqueue.core.store.Completion;
 import dev.jobqueue.core.store.LinkedJobs;
 import dev.jobqueue.core.store.NewJob;
 import dev.jobqueue.jdbc.JobEvents;
+import dev.jobqueue.jdbc.Links;
 import dev.jobqueue.jdbc.Sql;
 import dev.jobqueue.jdbc.SqlStatement;
 import dev.jobqueue.jdbc.Tables;
@@ -31,7 +32,7 @@ import dev.jobqueue.jdbc.Tables;
  * jobs waiting for it count down, become pending, or end by their policy, in the same
  * transaction.
  */
-final class SqliteLinks {
+final class SqliteLinks implements Links {
 
 	private static final String SELECT_EXISTING = """
 			SELECT id, status FROM {jobs} WHERE id IN (SELECT value FROM json_each(:ids))
@@ -150,7 +151,8 @@ final class SqliteLinks {
 	 * @throws JobQueueException when a job waits for an id that is no job of these
 	 * tables; the caller's transaction then rolls back
 	 */
-	List<Long> insert(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {
+	@Override
+	public List<Long> insert(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {
 		return insert(connection, jobs, now, null, 0);
 	}
 
@@ -251,7 +253,9 @@ final class SqliteLinks {
 	 * Inserts the continuation of an applied success: the completing job joins its chain
 	 * and the new jobs follow it. Nothing when a cancel of the job was asked for.
 	 */
-	void continueChain(Connection connection, Completion completion, String workerId, Instant now) throws SQLException {
+	@Override
+	public void continueChain(Connection connection, Completion completion, String workerId, Instant now)
+			throws SQLException {
 		long chainId;
 		int chainIndex;
 		try (SqlStatement join = this.joinChain.prepare(connection);
@@ -281,9 +285,11 @@ final class SqliteLinks {
 	 * @param finished job id → its final status ({@code succeeded}, {@code failed},
 	 * {@code cancelled})
 	 */
-	void settle(Connection connection, Map<Long, String> finished, String actor, Instant now) throws SQLException {
+	@Override
+	public int settle(Connection connection, Map<Long, String> finished, String actor, Instant now)
+			throws SQLException {
 		if (finished.isEmpty()) {
-			return;
+			return 0;
 		}
 		Deque<Map.Entry<Long, String>> work = new ArrayDeque<>();
 		try (SqlStatement any = this.anyDependents.prepare(connection);
@@ -294,8 +300,9 @@ final class SqliteLinks {
 			}
 		}
 		if (work.isEmpty()) {
-			return;
+			return 0;
 		}
+		int turnedPending = 0;
 		try (SqlStatement down = this.countDown.prepare(connection);
 				SqlStatement end = this.endByPolicy.prepare(connection);
 				SqlStatement mark = this.markSettled.prepare(connection);
@@ -308,6 +315,7 @@ final class SqliteLinks {
 				try (ResultSet rows = down.executeQuery()) {
 					while (rows.next()) {
 						if ("pending".equals(rows.getString(2))) {
+							turnedPending++;
 							JobEvents.add(event, rows.getLong(1), now, "DEPENDENCIES_MET", actor,
 									"the last job it waited for (" + id + ") finished");
 						}
@@ -338,6 +346,7 @@ final class SqliteLinks {
 			}
 			event.executeBatch();
 		}
+		return turnedPending;
 	}
 
 }
