@@ -115,8 +115,13 @@ public final class PostgresJobStore extends JdbcJobStore {
 	private final Sql renewLeases;
 
 	public PostgresJobStore(PostgresDatabase database, Tables tables, PostgresNotifications notifications) {
-		this(database, tables, notifications, new JobEvents(tables),
-				new PostgresLinks(tables, Objects.requireNonNull(notifications, "'notifications' must not be null")));
+		this(database, tables, Objects.requireNonNull(notifications, "'notifications' must not be null"),
+				new JobEvents(tables));
+	}
+
+	private PostgresJobStore(PostgresDatabase database, Tables tables, PostgresNotifications notifications,
+			JobEvents events) {
+		this(database, tables, notifications, events, new PostgresLinks(tables, events, notifications));
 	}
 
 	private PostgresJobStore(PostgresDatabase database, Tables tables, PostgresNotifications notifications,

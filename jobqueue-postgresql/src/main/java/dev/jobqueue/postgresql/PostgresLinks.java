@@ -18,7 +18,7 @@ import dev.jobqueue.core.store.Completion;
 import dev.jobqueue.core.store.LinkedJobs;
 import dev.jobqueue.core.store.NewJob;
 import dev.jobqueue.jdbc.JobEvents;
-import dev.jobqueue.jdbc.Links;
+import dev.jobqueue.jdbc.JdbcLinks;
 import dev.jobqueue.jdbc.SqlStatement;
 import dev.jobqueue.jdbc.Tables;
 
@@ -55,7 +55,7 @@ import dev.jobqueue.jdbc.Tables;
  * linked insert binds every column as an array, so a fan-out of any width is one
  * statement.
  */
-final class PostgresLinks implements Links {
+final class PostgresLinks extends JdbcLinks {
 
 	private static final String NOTIFY = "(SELECT pg_notify(:channel, :message))";
 
@@ -109,16 +109,6 @@ final class PostgresLinks implements Links {
 			SELECT id, %s FROM inserted
 			"""
 		.formatted(NOTIFY);
-
-	/**
-	 * The completing job joins a chain (its own, as the first step, if it was in none),
-	 * unless a cancel of it was asked for: then it continues with nothing.
-	 */
-	private static final String JOIN_CHAIN = """
-			UPDATE {jobs} SET chain_id = coalesce(chain_id, id), chain_index = coalesce(chain_index, 0)
-			WHERE id = :job_id AND NOT cancel_requested
-			RETURNING chain_id, chain_index
-			""";
 
 	/**
 	 * The fan-in statement, for every job finished in one round: the dependency table's
@@ -197,23 +187,10 @@ final class PostgresLinks implements Links {
 
 	private final PostgresNotifications notifications;
 
-	private final JobEvents events;
-
-	PostgresLinks(Tables tables, PostgresNotifications notifications) {
+	PostgresLinks(Tables tables, JobEvents events, PostgresNotifications notifications) {
+		super(tables, events);
 		this.tables = tables;
 		this.notifications = notifications;
-		this.events = new JobEvents(tables);
-	}
-
-	/**
-	 * Inserts jobs that wait or form a chain (a fan-out, an {@code after(...)}); jobs of
-	 * the call with a chain index start one new chain named after the first of them.
-	 * @throws JobQueueException when a job waits for an id that is no job of these
-	 * tables; nothing is written (the caller's transaction rolls back)
-	 */
-	@Override
-	public List<Long> insert(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {
-		return insert(connection, jobs, now, null, 0);
 	}
 
 	/**
@@ -221,7 +198,8 @@ final class PostgresLinks implements Links {
 	 * start one named after the first of them
 	 * @param chainBase added to each job's chain index
 	 */
-	private List<Long> insert(Connection connection, List<NewJob> jobs, Instant now, Long chainId, int chainBase)
+	@Override
+	protected List<Long> insert(Connection connection, List<NewJob> jobs, Instant now, Long chainId, int chainBase)
 			throws SQLException {
 		LinkedJobs.refuseDedupKeys(jobs);
 		Map<Long, String> statusById = lockExisting(connection, jobs);
@@ -418,39 +396,6 @@ final class PostgresLinks implements Links {
 	}
 
 	/**
-	 * Inserts the continuation of an applied success: the completing job joins its chain
-	 * and the new jobs follow it. Nothing when a cancel of the job was asked for.
-	 */
-	@Override
-	public void continueChain(Connection connection, Completion completion, String workerId, Instant now)
-			throws SQLException {
-		long chainId;
-		int chainIndex;
-		try (SqlStatement join = this.tables.sql(JOIN_CHAIN).prepare(connection)) {
-			join.bind("job_id", completion.jobId());
-			try (ResultSet rows = join.executeQuery()) {
-				if (!rows.next()) {
-					event(connection, completion.jobId(), now, "CONTINUED", workerId,
-							"no next step created: a cancel of the job was requested");
-					return;
-				}
-				chainId = rows.getLong(1);
-				chainIndex = rows.getInt(2);
-			}
-		}
-		List<Long> ids = insert(connection, completion.next(), now, chainId, chainIndex);
-		event(connection, completion.jobId(), now, "CONTINUED", workerId, LinkedJobs.describeNext(ids));
-	}
-
-	private void event(Connection connection, long jobId, Instant now, String name, String actor, String detail)
-			throws SQLException {
-		try (SqlStatement event = this.events.prepare(connection)) {
-			JobEvents.add(event, jobId, now, name, actor, detail);
-			event.executeBatch();
-		}
-	}
-
-	/**
 	 * Settles the jobs waiting for jobs that just finished: counts them down, turns those
 	 * with nothing left to wait for pending, and ends those a failure ends by their
 	 * policy, then settles the jobs waiting for those in turn (one statement per round).
@@ -465,7 +410,7 @@ final class PostgresLinks implements Links {
 			throws SQLException {
 		int turnedPending = 0;
 		Map<Long, String> round = new LinkedHashMap<>(finished);
-		try (SqlStatement event = this.events.prepare(connection)) {
+		try (SqlStatement event = events().prepare(connection)) {
 			while (!round.isEmpty()) {
 				Map<Long, String> next = new LinkedHashMap<>();
 				try (SqlStatement settle = this.tables.sql(SETTLE).prepare(connection)) {
