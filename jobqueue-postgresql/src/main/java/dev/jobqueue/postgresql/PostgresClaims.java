@@ -11,6 +11,7 @@ import java.util.TreeSet;
 
 import dev.jobqueue.core.store.ClaimRequest;
 import dev.jobqueue.core.store.ClaimedJob;
+import dev.jobqueue.jdbc.Claims;
 import dev.jobqueue.jdbc.Sql;
 import dev.jobqueue.jdbc.SqlStatement;
 import dev.jobqueue.jdbc.Tables;
@@ -32,7 +33,7 @@ import dev.jobqueue.jdbc.Tables;
  * {@code LIMIT} (measured: 135 ms instead of 0.8 ms on 300,000 due jobs). See
  * {@code docs/postgresql.md} for the plans.
  */
-final class PostgresClaims {
+final class PostgresClaims implements Claims {
 
 	/**
 	 * Marks the chosen jobs running and records their claims; {@code chosen} is a CTE of
@@ -118,7 +119,8 @@ final class PostgresClaims {
 		this.tables = tables;
 	}
 
-	List<ClaimedJob> claim(Connection connection, ClaimRequest request, Instant now) throws SQLException {
+	@Override
+	public List<ClaimedJob> claim(Connection connection, ClaimRequest request, Instant now) throws SQLException {
 		if (!request.claimsAhead()) {
 			return claimPart(connection, request, false, now);
 		}

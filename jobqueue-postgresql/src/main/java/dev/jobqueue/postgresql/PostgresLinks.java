@@ -17,6 +17,8 @@ import dev.jobqueue.JobQueueException;
 import dev.jobqueue.core.store.Completion;
 import dev.jobqueue.core.store.LinkedJobs;
 import dev.jobqueue.core.store.NewJob;
+import dev.jobqueue.jdbc.JobEvents;
+import dev.jobqueue.jdbc.JdbcLinks;
 import dev.jobqueue.jdbc.SqlStatement;
 import dev.jobqueue.jdbc.Tables;
 
@@ -53,7 +55,7 @@ import dev.jobqueue.jdbc.Tables;
  * linked insert binds every column as an array, so a fan-out of any width is one
  * statement.
  */
-final class PostgresLinks {
+final class PostgresLinks extends JdbcLinks {
 
 	private static final String NOTIFY = "(SELECT pg_notify(:channel, :message))";
 
@@ -107,20 +109,6 @@ final class PostgresLinks {
 			SELECT id, %s FROM inserted
 			"""
 		.formatted(NOTIFY);
-
-	/**
-	 * The completing job joins a chain (its own, as the first step, if it was in none),
-	 * unless a cancel of it was asked for: then it continues with nothing.
-	 */
-	private static final String JOIN_CHAIN = """
-			UPDATE {jobs} SET chain_id = coalesce(chain_id, id), chain_index = coalesce(chain_index, 0)
-			WHERE id = :job_id AND NOT cancel_requested
-			RETURNING chain_id, chain_index
-			""";
-
-	private static final String INSERT_EVENT = """
-			INSERT INTO {events} (job_id, at, event, actor, detail) VALUES (:job_id, :at, :event, :actor, :detail)
-			""";
 
 	/**
 	 * The fan-in statement, for every job finished in one round: the dependency table's
@@ -199,19 +187,10 @@ final class PostgresLinks {
 
 	private final PostgresNotifications notifications;
 
-	PostgresLinks(Tables tables, PostgresNotifications notifications) {
+	PostgresLinks(Tables tables, JobEvents events, PostgresNotifications notifications) {
+		super(tables, events);
 		this.tables = tables;
 		this.notifications = notifications;
-	}
-
-	/**
-	 * Inserts jobs that wait or form a chain (a fan-out, an {@code after(...)}); jobs of
-	 * the call with a chain index start one new chain named after the first of them.
-	 * @throws JobQueueException when a job waits for an id that is no job of these
-	 * tables; nothing is written (the caller's transaction rolls back)
-	 */
-	List<Long> insert(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {
-		return insert(connection, jobs, now, null, 0);
 	}
 
 	/**
@@ -219,7 +198,8 @@ final class PostgresLinks {
 	 * start one named after the first of them
 	 * @param chainBase added to each job's chain index
 	 */
-	private List<Long> insert(Connection connection, List<NewJob> jobs, Instant now, Long chainId, int chainBase)
+	@Override
+	protected List<Long> insert(Connection connection, List<NewJob> jobs, Instant now, Long chainId, int chainBase)
 			throws SQLException {
 		LinkedJobs.refuseDedupKeys(jobs);
 		Map<Long, String> statusById = lockExisting(connection, jobs);
@@ -416,40 +396,6 @@ final class PostgresLinks {
 	}
 
 	/**
-	 * Inserts the continuation of an applied success: the completing job joins its chain
-	 * and the new jobs follow it. Nothing when a cancel of the job was asked for.
-	 * @return whether jobs were inserted
-	 */
-	boolean continueChain(Connection connection, Completion completion, String workerId, Instant now)
-			throws SQLException {
-		long chainId;
-		int chainIndex;
-		try (SqlStatement join = this.tables.sql(JOIN_CHAIN).prepare(connection)) {
-			join.bind("job_id", completion.jobId());
-			try (ResultSet rows = join.executeQuery()) {
-				if (!rows.next()) {
-					event(connection, completion.jobId(), now, "CONTINUED", workerId,
-							"no next step created: a cancel of the job was requested");
-					return false;
-				}
-				chainId = rows.getLong(1);
-				chainIndex = rows.getInt(2);
-			}
-		}
-		List<Long> ids = insert(connection, completion.next(), now, chainId, chainIndex);
-		event(connection, completion.jobId(), now, "CONTINUED", workerId, LinkedJobs.describeNext(ids));
-		return true;
-	}
-
-	private void event(Connection connection, long jobId, Instant now, String name, String actor, String detail)
-			throws SQLException {
-		try (SqlStatement event = this.tables.sql(INSERT_EVENT).prepare(connection)) {
-			PostgresJobStore.addEvent(event, jobId, now, name, actor, detail);
-			event.executeBatch();
-		}
-	}
-
-	/**
 	 * Settles the jobs waiting for jobs that just finished: counts them down, turns those
 	 * with nothing left to wait for pending, and ends those a failure ends by their
 	 * policy, then settles the jobs waiting for those in turn (one statement per round).
@@ -459,10 +405,12 @@ final class PostgresLinks {
 	 * {@code cancelled}); only jobs that may have dependents need to be passed
 	 * @return how many jobs turned pending
 	 */
-	int settle(Connection connection, Map<Long, String> finished, String actor, Instant now) throws SQLException {
+	@Override
+	public int settle(Connection connection, Map<Long, String> finished, String actor, Instant now)
+			throws SQLException {
 		int turnedPending = 0;
 		Map<Long, String> round = new LinkedHashMap<>(finished);
-		try (SqlStatement event = this.tables.sql(INSERT_EVENT).prepare(connection)) {
+		try (SqlStatement event = events().prepare(connection)) {
 			while (!round.isEmpty()) {
 				Map<Long, String> next = new LinkedHashMap<>();
 				try (SqlStatement settle = this.tables.sql(SETTLE).prepare(connection)) {
@@ -475,16 +423,15 @@ final class PostgresLinks {
 							String status = rows.getString(2);
 							if ("pending".equals(status)) {
 								turnedPending++;
-								PostgresJobStore.addEvent(event, id, now, "DEPENDENCIES_MET", actor,
+								JobEvents.add(event, id, now, "DEPENDENCIES_MET", actor,
 										"the last job it waited for finished");
 							}
 							else if (!"waiting".equals(status)) {
 								long culprit = rows.getLong(3);
 								String culpritStatus = round.get(culprit);
-								PostgresJobStore.addEvent(event, id, now, "DEPENDENCY_FAILED", actor,
+								JobEvents.add(event, id, now, "DEPENDENCY_FAILED", actor,
 										"job " + culprit + " ended " + culpritStatus);
-								PostgresJobStore.addEvent(event, id, now,
-										"failed".equals(status) ? "FAILED" : "CANCELLED", actor,
+								JobEvents.add(event, id, now, "failed".equals(status) ? "FAILED" : "CANCELLED", actor,
 										"failed".equals(culpritStatus) ? ErrorCodes.DEPENDENCY_FAILED_FAILED
 												: ErrorCodes.DEPENDENCY_FAILED_CANCELLED);
 								next.put(id, status);

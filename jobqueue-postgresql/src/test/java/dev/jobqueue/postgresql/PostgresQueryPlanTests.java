@@ -127,7 +127,7 @@ class PostgresQueryPlanTests {
 			.noneMatch((line) -> line.contains("Index Cond: (status = 'waiting'::text)"));
 		// The completion asks whether anybody waits for the job: one probe of the same
 		// key.
-		assertThat(explain(PostgresJobStore.MARK_SUCCEEDED,
+		assertThat(explain(PostgresCompletions.MARK_SUCCEEDED,
 				Map.of("ids", new Long[] { child }, "runs", new Integer[] { 1 }, "results", new String[] { null },
 						"now", this.now, "worker_id", "w3")))
 			.anyMatch((line) -> line.contains("using job_dependencies_pkey on job_dependencies"))

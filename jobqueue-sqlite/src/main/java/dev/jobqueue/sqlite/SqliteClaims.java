@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import dev.jobqueue.core.store.ClaimRequest;
 import dev.jobqueue.core.store.ClaimedJob;
+import dev.jobqueue.jdbc.Claims;
 import dev.jobqueue.jdbc.JobEvents;
 import dev.jobqueue.jdbc.Sql;
 import dev.jobqueue.jdbc.SqlStatement;
@@ -28,7 +29,7 @@ import dev.jobqueue.jdbc.Tables;
  * jobs of another. Paused types are left out, and a type with a global cap gets no more
  * than the cap minus its jobs running anywhere, counted in the same transaction.
  */
-final class SqliteClaims {
+final class SqliteClaims implements Claims {
 
 	/** What both claims set on a job they take; SET expressions see the old row. */
 	private static final String CLAIMED_BY = """
@@ -117,7 +118,8 @@ final class SqliteClaims {
 	}
 
 	/** Claims and records the claims (an attempt row and an event per job). */
-	List<ClaimedJob> claim(Connection connection, ClaimRequest request, Instant now) throws SQLException {
+	@Override
+	public List<ClaimedJob> claim(Connection connection, ClaimRequest request, Instant now) throws SQLException {
 		List<ClaimedJob> claimed;
 		// Read once for both parts of a claim ahead; the single statement reads it
 		// inline.

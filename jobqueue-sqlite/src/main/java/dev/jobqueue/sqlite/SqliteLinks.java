@@ -20,6 +20,7 @@ import dev.jobqueue.core.store.Completion;
 import dev.jobqueue.core.store.LinkedJobs;
 import dev.jobqueue.core.store.NewJob;
 import dev.jobqueue.jdbc.JobEvents;
+import dev.jobqueue.jdbc.JdbcLinks;
 import dev.jobqueue.jdbc.Sql;
 import dev.jobqueue.jdbc.SqlStatement;
 import dev.jobqueue.jdbc.Tables;
@@ -31,7 +32,7 @@ import dev.jobqueue.jdbc.Tables;
  * jobs waiting for it count down, become pending, or end by their policy, in the same
  * transaction.
  */
-final class SqliteLinks {
+final class SqliteLinks extends JdbcLinks {
 
 	private static final String SELECT_EXISTING = """
 			SELECT id, status FROM {jobs} WHERE id IN (SELECT value FROM json_each(:ids))
@@ -52,16 +53,6 @@ final class SqliteLinks {
 
 	private static final String INSERT_DEPENDENCY = """
 			INSERT OR IGNORE INTO {dependencies} (depends_on, job_id, settled) VALUES (:depends_on, :job_id, :settled)
-			""";
-
-	/**
-	 * The completing job joins a chain (its own, as the first step, if it was in none),
-	 * unless a cancel of it was asked for: then it continues with nothing.
-	 */
-	private static final String JOIN_CHAIN = """
-			UPDATE {jobs} SET chain_id = coalesce(chain_id, id), chain_index = coalesce(chain_index, 0)
-			WHERE id = :job_id AND cancel_requested = 0
-			RETURNING chain_id, chain_index
 			""";
 
 	/** Finished jobs that some job still has to count. */
@@ -118,8 +109,6 @@ final class SqliteLinks {
 
 	private final Sql insertDependency;
 
-	private final Sql joinChain;
-
 	private final Sql anyDependents;
 
 	private final Sql countDown;
@@ -128,16 +117,13 @@ final class SqliteLinks {
 
 	private final Sql markSettled;
 
-	private final JobEvents events;
-
 	SqliteLinks(Tables tables, JobEvents events) {
+		super(tables, events);
 		this.tables = tables;
-		this.events = events;
 		this.selectExisting = tables.sql(SELECT_EXISTING);
 		this.insertLinked = tables.sql(INSERT_LINKED);
 		this.startChain = tables.sql(START_CHAIN);
 		this.insertDependency = tables.sql(INSERT_DEPENDENCY);
-		this.joinChain = tables.sql(JOIN_CHAIN);
 		this.anyDependents = tables.sql(ANY_DEPENDENTS);
 		this.countDown = tables.sql(COUNT_DOWN);
 		this.endByPolicy = tables.sql(END_BY_POLICY);
@@ -145,21 +131,12 @@ final class SqliteLinks {
 	}
 
 	/**
-	 * Inserts jobs that wait or form a chain (a fan-out, an {@code after(...)}); jobs of
-	 * the call with a chain index start one new chain.
-	 * @throws JobQueueException when a job waits for an id that is no job of these
-	 * tables; the caller's transaction then rolls back
-	 */
-	List<Long> insert(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {
-		return insert(connection, jobs, now, null, 0);
-	}
-
-	/**
 	 * @param chainId the chain the jobs with a chain index join, or {@code null} to start
 	 * one named after the first of them
 	 * @param chainBase added to each job's chain index
 	 */
-	private List<Long> insert(Connection connection, List<NewJob> jobs, Instant now, Long chainId, int chainBase)
+	@Override
+	protected List<Long> insert(Connection connection, List<NewJob> jobs, Instant now, Long chainId, int chainBase)
 			throws SQLException {
 		LinkedJobs.refuseDedupKeys(jobs);
 		Map<Long, String> existing = existingStatuses(connection, jobs);
@@ -168,7 +145,7 @@ final class SqliteLinks {
 		Long chain = chainId;
 		try (SqlStatement insert = this.insertLinked.prepare(connection);
 				SqlStatement dependency = this.insertDependency.prepare(connection);
-				SqlStatement event = this.events.prepare(connection)) {
+				SqlStatement event = events().prepare(connection)) {
 			for (NewJob job : jobs) {
 				Map<Long, String> dependencyStatus = new LinkedHashMap<>();
 				for (long id : job.after()) {
@@ -248,42 +225,17 @@ final class SqliteLinks {
 	}
 
 	/**
-	 * Inserts the continuation of an applied success: the completing job joins its chain
-	 * and the new jobs follow it. Nothing when a cancel of the job was asked for.
-	 */
-	void continueChain(Connection connection, Completion completion, String workerId, Instant now) throws SQLException {
-		long chainId;
-		int chainIndex;
-		try (SqlStatement join = this.joinChain.prepare(connection);
-				ResultSet rows = join.bind("job_id", completion.jobId()).executeQuery()) {
-			if (!rows.next()) {
-				try (SqlStatement event = this.events.prepare(connection)) {
-					JobEvents.add(event, completion.jobId(), now, "CONTINUED", workerId,
-							"no next step created: a cancel of the job was requested");
-					event.executeBatch();
-				}
-				return;
-			}
-			chainId = rows.getLong(1);
-			chainIndex = rows.getInt(2);
-		}
-		List<Long> ids = insert(connection, completion.next(), now, chainId, chainIndex);
-		try (SqlStatement event = this.events.prepare(connection)) {
-			JobEvents.add(event, completion.jobId(), now, "CONTINUED", workerId, LinkedJobs.describeNext(ids));
-			event.executeBatch();
-		}
-	}
-
-	/**
 	 * Settles the jobs waiting for jobs that just finished: counts them down, turns those
 	 * with nothing left to wait for pending, and ends those a failure ends by their
 	 * policy (then settles the jobs waiting for those in turn).
 	 * @param finished job id → its final status ({@code succeeded}, {@code failed},
 	 * {@code cancelled})
 	 */
-	void settle(Connection connection, Map<Long, String> finished, String actor, Instant now) throws SQLException {
+	@Override
+	public int settle(Connection connection, Map<Long, String> finished, String actor, Instant now)
+			throws SQLException {
 		if (finished.isEmpty()) {
-			return;
+			return 0;
 		}
 		Deque<Map.Entry<Long, String>> work = new ArrayDeque<>();
 		try (SqlStatement any = this.anyDependents.prepare(connection);
@@ -294,12 +246,13 @@ final class SqliteLinks {
 			}
 		}
 		if (work.isEmpty()) {
-			return;
+			return 0;
 		}
+		int turnedPending = 0;
 		try (SqlStatement down = this.countDown.prepare(connection);
 				SqlStatement end = this.endByPolicy.prepare(connection);
 				SqlStatement mark = this.markSettled.prepare(connection);
-				SqlStatement event = this.events.prepare(connection)) {
+				SqlStatement event = events().prepare(connection)) {
 			while (!work.isEmpty()) {
 				Map.Entry<Long, String> next = work.poll();
 				long id = next.getKey();
@@ -308,6 +261,7 @@ final class SqliteLinks {
 				try (ResultSet rows = down.executeQuery()) {
 					while (rows.next()) {
 						if ("pending".equals(rows.getString(2))) {
+							turnedPending++;
 							JobEvents.add(event, rows.getLong(1), now, "DEPENDENCIES_MET", actor,
 									"the last job it waited for (" + id + ") finished");
 						}
@@ -338,6 +292,7 @@ final class SqliteLinks {
 			}
 			event.executeBatch();
 		}
+		return turnedPending;
 	}
 
 }

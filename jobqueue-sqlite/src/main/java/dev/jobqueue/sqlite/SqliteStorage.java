@@ -5,29 +5,18 @@ import java.util.Optional;
 
 import dev.jobqueue.core.store.EnqueueVisibility;
 import dev.jobqueue.core.store.FileMaintenance;
-import dev.jobqueue.core.store.QueueStorage;
 import dev.jobqueue.jdbc.JdbcScheduleStore;
+import dev.jobqueue.jdbc.JdbcStorage;
 import dev.jobqueue.jdbc.Tables;
 
 /**
  * The queue on one SQLite database: its job, schedule and retention stores and insights
  * share the database.
  */
-public final class SqliteStorage implements QueueStorage {
-
-	private final SqliteDatabase database;
+public final class SqliteStorage extends
+		JdbcStorage<SqliteJobStore, SqliteJobAdminStore, JdbcScheduleStore, SqliteRetentionStore, SqliteQueueInsights> {
 
 	private final SqliteSchema schema;
-
-	private final SqliteJobStore jobs;
-
-	private final SqliteJobAdminStore admin;
-
-	private final JdbcScheduleStore schedules;
-
-	private final SqliteRetentionStore retention;
-
-	private final SqliteQueueInsights insights;
 
 	public SqliteStorage(SqliteDatabase database, Tables tables) {
 		this(database, tables, false, EnqueueVisibility.AFTER_COMMIT);
@@ -40,23 +29,17 @@ public final class SqliteStorage implements QueueStorage {
 	 * visible to workers
 	 */
 	public SqliteStorage(SqliteDatabase database, Tables tables, boolean shared, EnqueueVisibility visibility) {
-		this.database = Objects.requireNonNull(database, "'database' must not be null");
-		Objects.requireNonNull(tables, "'tables' must not be null");
+		super(new SqliteJobStore(Objects.requireNonNull(database, "'database' must not be null"),
+				Objects.requireNonNull(tables, "'tables' must not be null"), visibility),
+				(jobs) -> new SqliteJobAdminStore(database, tables),
+				(jobs) -> new JdbcScheduleStore(database, tables, jobs::insertJobs),
+				new SqliteRetentionStore(database, tables), new SqliteQueueInsights(database, tables));
 		this.schema = new SqliteSchema(database.dataSource(), tables, shared);
-		this.jobs = new SqliteJobStore(database, tables, visibility);
-		this.admin = new SqliteJobAdminStore(database, tables);
-		this.schedules = new JdbcScheduleStore(database, tables, this.jobs::insertJobs);
-		this.retention = new SqliteRetentionStore(database, tables);
-		this.insights = new SqliteQueueInsights(database, tables);
-	}
-
-	public SqliteDatabase database() {
-		return this.database;
 	}
 
 	@Override
-	public String description() {
-		return this.database.location();
+	public SqliteDatabase database() {
+		return jobs().database();
 	}
 
 	@Override
@@ -69,40 +52,10 @@ public final class SqliteStorage implements QueueStorage {
 		this.schema.verify();
 	}
 
-	@Override
-	public SqliteJobStore jobs() {
-		return this.jobs;
-	}
-
-	@Override
-	public SqliteJobAdminStore admin() {
-		return this.admin;
-	}
-
-	@Override
-	public JdbcScheduleStore schedules() {
-		return this.schedules;
-	}
-
-	@Override
-	public SqliteRetentionStore retention() {
-		return this.retention;
-	}
-
 	/** Checkpoints and free pages of the file: the SQLite store looks after its file. */
 	@Override
 	public Optional<FileMaintenance> fileMaintenance() {
-		return Optional.of(this.retention.files());
-	}
-
-	@Override
-	public SqliteQueueInsights insights() {
-		return this.insights;
-	}
-
-	@Override
-	public long lockRetries() {
-		return this.database.busyRetries();
+		return Optional.of(retention().files());
 	}
 
 }

@@ -8,20 +8,20 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.jobqueue.core.store.LinkedJobs;
 import dev.jobqueue.core.store.NewJob;
+import dev.jobqueue.jdbc.JdbcJobInserts;
 import dev.jobqueue.jdbc.JobEvents;
+import dev.jobqueue.jdbc.Links;
 import dev.jobqueue.jdbc.Sql;
 import dev.jobqueue.jdbc.SqlStatement;
 import dev.jobqueue.jdbc.Tables;
 
 /**
- * The two ways jobs go in: one row at a time with {@code RETURNING} when a dedup key may
- * match an unfinished job, or one batch when no job has a key. Used by the job store's
- * enqueue and by the schedule store, which inserts a tick's job in the transaction that
- * advances the schedule.
+ * SQLite's two inserts: one row at a time with {@code RETURNING} when a dedup key may
+ * match an unfinished job, or one JDBC batch when no job has a key; the events go as a
+ * batch after the rows.
  */
-final class JobInserts {
+final class SqliteJobInserts extends JdbcJobInserts {
 
 	private static final String INSERT_JOB = """
 			INSERT INTO {jobs} (type, status, priority, payload, dedup_key, max_attempts, run_at, created_at, trace_parent)
@@ -39,49 +39,21 @@ final class JobInserts {
 			VALUES (:type, 'pending', :priority, :payload, :max_attempts, :run_at, :now, :trace_parent)
 			""";
 
-	private static final String FIND_UNFINISHED_BY_DEDUP_KEY = """
-			SELECT id FROM {jobs} WHERE dedup_key = :dedup_key AND status IN ('pending', 'running')
-			""";
-
 	private final Sql insertJob;
 
 	private final Sql insertJobWithoutDedupKey;
 
-	private final Sql findUnfinishedByDedupKey;
-
 	private final JobEvents events;
 
-	private final SqliteLinks links;
-
-	JobInserts(Tables tables, JobEvents events) {
-		this.links = new SqliteLinks(tables, events);
+	SqliteJobInserts(Tables tables, JobEvents events, Links links) {
+		super(tables, links);
 		this.insertJob = tables.sql(INSERT_JOB);
 		this.insertJobWithoutDedupKey = tables.sql(INSERT_JOB_WITHOUT_DEDUP_KEY);
-		this.findUnfinishedByDedupKey = tables.sql(FIND_UNFINISHED_BY_DEDUP_KEY);
 		this.events = events;
 	}
 
-	/**
-	 * Inserts the jobs in the caller's transaction.
-	 * @return the ids in request order; a job whose dedup key matches an unfinished job
-	 * yields that job's id
-	 */
-	List<Long> insert(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {
-		if (LinkedJobs.anyLinked(jobs)) {
-			if (jobs.size() > 1 && jobs.stream().anyMatch((job) -> job.dedupKey() != null)) {
-				// enqueueAll mixing jobs that wait with jobs that have a dedup key (those
-				// never wait): each goes in its own way, in order.
-				List<Long> ids = new ArrayList<>(jobs.size());
-				for (NewJob job : jobs) {
-					ids.addAll(insert(connection, List.of(job), now));
-				}
-				return ids;
-			}
-			return this.links.insert(connection, jobs, now);
-		}
-		if (jobs.size() > 1 && jobs.stream().allMatch((job) -> job.dedupKey() == null)) {
-			return insertWithoutDedupKeys(connection, jobs, now);
-		}
+	@Override
+	protected List<Long> insertEach(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {
 		List<Long> ids = new ArrayList<>(jobs.size());
 		try (SqlStatement insert = this.insertJob.prepare(connection);
 				SqlStatement event = this.events.prepare(connection)) {
@@ -91,14 +63,10 @@ final class JobInserts {
 				try (ResultSet rows = insert.executeQuery()) {
 					if (rows.next()) {
 						id = rows.getLong(1);
+						JobEvents.add(event, id, now, "ENQUEUED", null, null);
 					}
 				}
-				if (id == null) {
-					ids.add(existingByDedupKey(connection, job.dedupKey()));
-					continue;
-				}
 				ids.add(id);
-				JobEvents.add(event, id, now, "ENQUEUED", null, null);
 			}
 			event.executeBatch();
 		}
@@ -106,13 +74,13 @@ final class JobInserts {
 	}
 
 	/**
-	 * Many jobs without dedup keys: one JDBC batch without {@code RETURNING}, which costs
-	 * about half the insert rate per row on this schema (measured in the benchmark
-	 * module). The transaction holds the write lock while the batch runs, so
-	 * AUTOINCREMENT gives the batch consecutive ids ending at
-	 * {@code last_insert_rowid()}.
+	 * One JDBC batch without {@code RETURNING}, which costs about half the insert rate
+	 * per row on this schema (measured in the benchmark module). The transaction holds
+	 * the write lock while the batch runs, so AUTOINCREMENT gives the batch consecutive
+	 * ids ending at {@code last_insert_rowid()}.
 	 */
-	private List<Long> insertWithoutDedupKeys(Connection connection, List<NewJob> jobs, Instant now)
+	@Override
+	protected List<Long> insertWithoutDedupKeys(Connection connection, List<NewJob> jobs, Instant now)
 			throws SQLException {
 		try (SqlStatement insert = this.insertJobWithoutDedupKey.prepare(connection);
 				SqlStatement event = this.events.prepare(connection);
@@ -146,17 +114,6 @@ final class JobInserts {
 			// The column keeps its first schema's name; it holds the stored propagation
 			// headers (TraceHeaders).
 			.bind("trace_parent", job.traceContext());
-	}
-
-	private long existingByDedupKey(Connection connection, String dedupKey) throws SQLException {
-		try (SqlStatement select = this.findUnfinishedByDedupKey.prepare(connection)) {
-			try (ResultSet rows = select.bind("dedup_key", dedupKey).executeQuery()) {
-				if (rows.next()) {
-					return rows.getLong(1);
-				}
-			}
-		}
-		throw new SQLException("A job insert was ignored but no unfinished job has its dedup key '" + dedupKey + "'");
 	}
 
 }

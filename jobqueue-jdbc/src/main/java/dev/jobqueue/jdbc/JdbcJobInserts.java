@@ -1,0 +1,100 @@
+package dev.jobqueue.jdbc;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+import dev.jobqueue.core.store.LinkedJobs;
+import dev.jobqueue.core.store.NewJob;
+
+/**
+ * How jobs go in, the same on every database: jobs that wait or form a chain through the
+ * store's {@link Links}; many jobs without dedup keys in one go; otherwise one row at a
+ * time, where a job whose dedup key matches an unfinished job yields that job's id. A
+ * store writes the two inserts its own way (each with its {@code ENQUEUED} event).
+ */
+public abstract class JdbcJobInserts implements JobInserts {
+
+	private static final String FIND_UNFINISHED_BY_DEDUP_KEY = """
+			SELECT id FROM {jobs} WHERE dedup_key = :dedup_key AND status IN ('pending', 'running')
+			""";
+
+	private final Links links;
+
+	private final Sql findUnfinishedByDedupKey;
+
+	protected JdbcJobInserts(Tables tables, Links links) {
+		this.links = Objects.requireNonNull(links, "'links' must not be null");
+		this.findUnfinishedByDedupKey = tables.sql(FIND_UNFINISHED_BY_DEDUP_KEY);
+	}
+
+	@Override
+	public final List<Long> insert(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {
+		if (LinkedJobs.anyLinked(jobs)) {
+			if (jobs.size() > 1 && jobs.stream().anyMatch((job) -> job.dedupKey() != null)) {
+				// enqueueAll mixing jobs that wait with jobs that have a dedup key (those
+				// never wait): each goes in its own way, in order.
+				List<Long> ids = new ArrayList<>(jobs.size());
+				for (NewJob job : jobs) {
+					ids.addAll(insert(connection, List.of(job), now));
+				}
+				return ids;
+			}
+			return this.links.insert(connection, jobs, now);
+		}
+		if (isOneBatch(jobs)) {
+			return insertWithoutDedupKeys(connection, jobs, now);
+		}
+		List<Long> ids = insertEach(connection, jobs, now);
+		for (int i = 0; i < ids.size(); i++) {
+			if (ids.get(i) == null) {
+				ids.set(i, existingByDedupKey(connection, jobs.get(i).dedupKey()));
+			}
+		}
+		return ids;
+	}
+
+	/**
+	 * Whether {@code jobs} go in as one batch: several jobs that wait for nothing and
+	 * have no dedup key.
+	 */
+	public static boolean isOneBatch(List<NewJob> jobs) {
+		return jobs.size() > 1 && !LinkedJobs.anyLinked(jobs)
+				&& jobs.stream().allMatch((job) -> job.dedupKey() == null);
+	}
+
+	/**
+	 * Inserts the jobs one row at a time, each with its {@code ENQUEUED} event.
+	 * @return a mutable list of the ids in request order, {@code null} where the job's
+	 * dedup key matched an unfinished job and nothing was inserted
+	 */
+	protected abstract List<Long> insertEach(Connection connection, List<NewJob> jobs, Instant now) throws SQLException;
+
+	/**
+	 * Inserts several jobs without dedup keys in one go, each with its {@code ENQUEUED}
+	 * event.
+	 * @return the ids in request order
+	 */
+	protected abstract List<Long> insertWithoutDedupKeys(Connection connection, List<NewJob> jobs, Instant now)
+			throws SQLException;
+
+	private long existingByDedupKey(Connection connection, String dedupKey) throws SQLException {
+		try (SqlStatement select = this.findUnfinishedByDedupKey.prepare(connection)) {
+			try (ResultSet rows = select.bind("dedup_key", dedupKey).executeQuery()) {
+				if (rows.next()) {
+					return rows.getLong(1);
+				}
+			}
+		}
+		// Where another transaction may finish the job holding the key between the insert
+		// and this read, the caller may enqueue again (a serialization failure is
+		// retried).
+		throw new SQLException("A job insert was ignored but no unfinished job has its dedup key '" + dedupKey
+				+ "' any more (it finished meanwhile); enqueue it again", "40001");
+	}
+
+}

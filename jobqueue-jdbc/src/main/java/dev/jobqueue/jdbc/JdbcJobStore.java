@@ -1,0 +1,426 @@
+package dev.jobqueue.jdbc;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+
+import dev.jobqueue.core.store.ClaimRequest;
+import dev.jobqueue.core.store.ClaimedJob;
+import dev.jobqueue.core.store.CompleteAndClaim;
+import dev.jobqueue.core.store.Completion;
+import dev.jobqueue.core.store.ExpiredLease;
+import dev.jobqueue.core.store.JobProgress;
+import dev.jobqueue.core.store.JobStore;
+import dev.jobqueue.core.store.LeaseRenewal;
+import dev.jobqueue.core.store.NewJob;
+import dev.jobqueue.core.store.RunningJobRef;
+import dev.jobqueue.core.store.WorkerInfo;
+
+/**
+ * The {@link JobStore} on any JDBC database: the hot path of enqueuing and working, each
+ * method one transaction of the {@link JdbcDatabase}. What every database does alike is
+ * here: enqueue through the store's {@link JobInserts}, outcomes through
+ * {@link JdbcCompletions}, the handler's heartbeat and progress, the two steps of lease
+ * recovery with their attempt ends, events and settles, the worker registry. A store
+ * gives its claims ({@link Claims}), its lease renewal, its change token and the
+ * statements whose SQL differs ({@link Statements}).
+ */
+public abstract class JdbcJobStore implements JobStore {
+
+	/**
+	 * A handler's heartbeat: it is alive (what "stuck" is measured on), and its lease is
+	 * extended.
+	 */
+	public static final String HEARTBEAT = """
+			UPDATE {jobs} SET heartbeat_at = :now, lease_until = :lease_until
+			WHERE id = :job_id AND runs = :run AND status = 'running' AND worker_id = :worker_id
+			RETURNING cancel_requested
+			""";
+
+	/**
+	 * A run's progress, fenced on the run like every write of it. Progress is proof of
+	 * the handler's life too: it moves the heartbeat, not the lease.
+	 */
+	public static final String RECORD_PROGRESS = """
+			UPDATE {jobs} SET progress_done = :done, progress_total = :total, progress_message = :message,
+			    progress_at = :now, heartbeat_at = :now
+			WHERE id = :job_id AND runs = :run AND status = 'running'
+			""";
+
+	private static final String ANY_EXPIRED_LEASE = """
+			SELECT 1 FROM {jobs} WHERE status = 'running' AND lease_until < :now LIMIT 1
+			""";
+
+	private static final String DELETE_WORKER = """
+			DELETE FROM {workers} WHERE worker_id = :worker_id
+			""";
+
+	/**
+	 * The statements of the job store whose SQL differs between databases.
+	 *
+	 * @param recoverExpired takes back up to {@code :limit} runs whose lease ended before
+	 * {@code :now}
+	 * @param recoverSeen takes back one run seen expired ({@code :job_id}, {@code :run},
+	 * {@code :lease_until}), unless renewed since; both recoveries return the id, run,
+	 * new status, error code and detail, and whether jobs wait for the job
+	 * @param findExpired up to {@code :limit} runs whose lease ended before {@code :now}:
+	 * id, run, lease end
+	 * @param upsertWorker registers a worker or refreshes its row
+	 */
+	public record Statements(String recoverExpired, String recoverSeen, String findExpired, String upsertWorker) {
+
+	}
+
+	private final JdbcDatabase database;
+
+	private final Tables tables;
+
+	private final JobEvents events;
+
+	private final Claims claims;
+
+	private final JobInserts inserts;
+
+	private final JdbcCompletions completions;
+
+	private final Sql heartbeat;
+
+	private final Sql recordProgress;
+
+	private final Sql anyExpiredLease;
+
+	private final Sql recoverExpired;
+
+	private final Sql recoverSeen;
+
+	private final Sql findExpired;
+
+	private final Sql upsertWorker;
+
+	private final Sql deleteWorker;
+
+	protected JdbcJobStore(JdbcDatabase database, Tables tables, JobEvents events, Claims claims, JobInserts inserts,
+			JdbcCompletions completions, Statements statements) {
+		this.database = Objects.requireNonNull(database, "'database' must not be null");
+		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
+		this.events = Objects.requireNonNull(events, "'events' must not be null");
+		this.claims = Objects.requireNonNull(claims, "'claims' must not be null");
+		this.inserts = Objects.requireNonNull(inserts, "'inserts' must not be null");
+		this.completions = Objects.requireNonNull(completions, "'completions' must not be null");
+		this.heartbeat = tables.sql(HEARTBEAT);
+		this.recordProgress = tables.sql(RECORD_PROGRESS);
+		this.anyExpiredLease = tables.sql(ANY_EXPIRED_LEASE);
+		this.recoverExpired = tables.sql(statements.recoverExpired());
+		this.recoverSeen = tables.sql(statements.recoverSeen());
+		this.findExpired = tables.sql(statements.findExpired());
+		this.upsertWorker = tables.sql(statements.upsertWorker());
+		this.deleteWorker = tables.sql(DELETE_WORKER);
+	}
+
+	public JdbcDatabase database() {
+		return this.database;
+	}
+
+	public Tables tables() {
+		return this.tables;
+	}
+
+	/** The statement of the job timeline, shared by the store's parts. */
+	public JobEvents events() {
+		return this.events;
+	}
+
+	/** Outcomes and the settles of the jobs waiting for finished jobs. */
+	public JdbcCompletions completions() {
+		return this.completions;
+	}
+
+	/** What an enqueue of {@code jobs} is called in messages. */
+	protected static String enqueueAction(List<NewJob> jobs) {
+		return (jobs.size() == 1) ? "enqueue a '" + jobs.get(0).type() + "' job" : "enqueue " + jobs.size() + " jobs";
+	}
+
+	@Override
+	public List<Long> enqueue(List<NewJob> jobs, Instant now, Runnable afterCommit) {
+		return this.database.writeJoiningTransaction(enqueueAction(jobs),
+				(connection) -> insertJobs(connection, jobs, now), (ids) -> afterCommit.run(), isOneStatement(jobs));
+	}
+
+	/**
+	 * Whether enqueuing {@code jobs} is one statement, atomic by itself, so that outside
+	 * a caller's transaction it may run without a transaction of its own; by default no.
+	 */
+	protected boolean isOneStatement(List<NewJob> jobs) {
+		return false;
+	}
+
+	/**
+	 * Inserts jobs in the caller's transaction, for enqueues and the schedule store's
+	 * ticks.
+	 * @return the ids in request order; a job whose dedup key matches an unfinished job
+	 * yields that job's id
+	 */
+	public List<Long> insertJobs(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {
+		return this.inserts.insert(connection, jobs, now);
+	}
+
+	@Override
+	public List<ClaimedJob> claim(ClaimRequest request, Instant now) {
+		if (request.isEmpty()) {
+			return List.of();
+		}
+		return this.database.write("claim jobs", (connection) -> this.claims.claim(connection, request, now));
+	}
+
+	@Override
+	public boolean[] complete(List<Completion> completions, String workerId, Instant now) {
+		if (completions.isEmpty()) {
+			return new boolean[0];
+		}
+		JdbcCompletions.Written written = this.database.write("record the outcome of " + completions.size() + " job(s)",
+				(connection) -> this.completions.write(connection, completions, workerId, now));
+		jobsTurnedPending(written.turnedPending());
+		return written.applied();
+	}
+
+	@Override
+	public CompleteAndClaim completeAndClaim(List<Completion> completions, String workerId, ClaimRequest request,
+			Instant now) {
+		if (completions.isEmpty()) {
+			return new CompleteAndClaim(new boolean[0], claim(request, now));
+		}
+		if (request.isEmpty()) {
+			return new CompleteAndClaim(complete(completions, workerId, now), List.of());
+		}
+		int[] turnedPending = new int[1];
+		CompleteAndClaim result = this.database
+			.write("record the outcome of " + completions.size() + " job(s) and claim jobs", (connection) -> {
+				JdbcCompletions.Written written = this.completions.write(connection, completions, workerId, now);
+				turnedPending[0] = written.turnedPending();
+				return new CompleteAndClaim(written.applied(), this.claims.claim(connection, request, now));
+			});
+		jobsTurnedPending(turnedPending[0]);
+		return result;
+	}
+
+	/**
+	 * Called after a commit in which {@code count} waiting jobs turned pending because
+	 * jobs they waited for finished; nothing by default (a store whose worker does not
+	 * see its own process's commits wakes it here).
+	 */
+	protected void jobsTurnedPending(int count) {
+	}
+
+	@Override
+	public LeaseRenewal renewLeases(String workerId, Collection<RunningJobRef> runs, Instant now, Instant leaseUntil) {
+		if (runs.isEmpty()) {
+			return LeaseRenewal.NONE;
+		}
+		return this.database.write("renew the leases of " + runs.size() + " running job(s)",
+				(connection) -> renewLeases(connection, workerId, runs, now, leaseUntil));
+	}
+
+	/**
+	 * Renews the leases of a worker's runs in the caller's transaction: the lease, and
+	 * {@code heartbeat_at} only of runs waiting for a slot (no handler yet); a started
+	 * job's heartbeat is its handler's own ({@link #HEARTBEAT}), so a hung handler shows
+	 * as stuck. Fenced on the run, the status and the worker.
+	 * @return the runs lost and those whose cancel was requested
+	 */
+	protected abstract LeaseRenewal renewLeases(Connection connection, String workerId, Collection<RunningJobRef> runs,
+			Instant now, Instant leaseUntil) throws SQLException;
+
+	@Override
+	public LeaseRenewal heartbeat(String workerId, RunningJobRef run, Instant now, Instant leaseUntil) {
+		return this.database.write("record the heartbeat of job " + run.jobId(), (connection) -> {
+			try (SqlStatement beat = this.heartbeat.prepare(connection)) {
+				beat.bind("now", now)
+					.bind("lease_until", leaseUntil)
+					.bind("job_id", run.jobId())
+					.bind("run", run.run())
+					.bind("worker_id", workerId);
+				try (ResultSet rows = beat.executeQuery()) {
+					if (!rows.next()) {
+						return new LeaseRenewal(Set.of(), Set.of(run.jobId()));
+					}
+					return new LeaseRenewal(rows.getBoolean(1) ? Set.of(run.jobId()) : Set.of(), Set.of());
+				}
+			}
+		});
+	}
+
+	@Override
+	public void recordProgress(RunningJobRef run, JobProgress progress) {
+		this.database.write("record the progress of job " + run.jobId(), (connection) -> {
+			try (SqlStatement update = this.recordProgress.prepare(connection)) {
+				return update.bind("done", progress.done())
+					.bind("total", progress.total())
+					.bind("message", progress.message())
+					.bind("now", progress.at())
+					.bind("job_id", run.jobId())
+					.bind("run", run.run())
+					.executeUpdate();
+			}
+		});
+	}
+
+	/**
+	 * Looks for expired leases in a read first: most rounds find none and need no write
+	 * lock.
+	 */
+	@Override
+	public int recoverExpiredLeases(Instant now, int limit) {
+		boolean any = this.database.read("look for expired leases", (connection) -> {
+			try (SqlStatement select = this.anyExpiredLease.prepare(connection)) {
+				return select.bind("now", now).queryAny();
+			}
+		});
+		if (!any) {
+			return 0;
+		}
+		int[] turnedPending = new int[1];
+		int recovered = this.database.write("recover jobs with expired leases", (connection) -> {
+			Map<Long, String> finished = new LinkedHashMap<>();
+			int count;
+			try (SqlStatement recover = this.recoverExpired.prepare(connection);
+					SqlStatement attempt = this.completions.prepareFinishAttempt(connection);
+					SqlStatement event = this.events.prepare(connection)) {
+				recover.bind("now", now).bind("limit", limit);
+				count = recordRecovered(recover, attempt, event, now, finished);
+				attempt.executeBatch();
+				event.executeBatch();
+			}
+			turnedPending[0] = this.completions.settle(connection, finished, "recovery", now);
+			return count;
+		});
+		jobsTurnedPending(turnedPending[0]);
+		return recovered;
+	}
+
+	@Override
+	public List<ExpiredLease> findExpiredLeases(Instant now, int limit) {
+		return this.database.read("look for expired leases", (connection) -> {
+			List<ExpiredLease> expired = new ArrayList<>();
+			try (SqlStatement select = this.findExpired.prepare(connection)) {
+				select.bind("now", now).bind("limit", limit);
+				try (ResultSet rows = select.executeQuery()) {
+					while (rows.next()) {
+						expired.add(new ExpiredLease(rows.getLong(1), rows.getInt(2),
+								this.tables.dialect().instant(rows, 3)));
+					}
+				}
+			}
+			return expired;
+		});
+	}
+
+	@Override
+	public int recoverExpiredLeases(Collection<ExpiredLease> leases, Instant now) {
+		if (leases.isEmpty()) {
+			return 0;
+		}
+		int[] turnedPending = new int[1];
+		int count = this.database.write("recover jobs with expired leases", (connection) -> {
+			int recovered = 0;
+			Map<Long, String> finished = new LinkedHashMap<>();
+			try (SqlStatement recover = this.recoverSeen.prepare(connection);
+					SqlStatement attempt = this.completions.prepareFinishAttempt(connection);
+					SqlStatement event = this.events.prepare(connection)) {
+				for (ExpiredLease lease : leases) {
+					recover.bind("now", now)
+						.bind("job_id", lease.jobId())
+						.bind("run", lease.run())
+						.bind("lease_until", lease.leaseUntil());
+					recovered += recordRecovered(recover, attempt, event, now, finished);
+				}
+				attempt.executeBatch();
+				event.executeBatch();
+			}
+			turnedPending[0] = this.completions.settle(connection, finished, "recovery", now);
+			return recovered;
+		});
+		jobsTurnedPending(turnedPending[0]);
+		return count;
+	}
+
+	/**
+	 * Runs a recovery statement and adds the attempt ends and events of the jobs it took
+	 * back.
+	 */
+	private static int recordRecovered(SqlStatement recover, SqlStatement attempt, SqlStatement event, Instant now,
+			Map<Long, String> finished) throws SQLException {
+		int recovered = 0;
+		try (ResultSet rows = recover.executeQuery()) {
+			while (rows.next()) {
+				recovered++;
+				long id = rows.getLong(1);
+				String status = rows.getString(3);
+				String detail = rows.getString(5);
+				if (!"pending".equals(status) && rows.getBoolean(6)) {
+					finished.put(id, status);
+				}
+				JdbcCompletions.finishAttempt(attempt, id, rows.getInt(2), "LEASE_EXPIRED", "LEASE_EXPIRED:WORKER_LOST",
+						detail, null, now);
+				String eventName = switch (status) {
+					case "pending" -> "RECOVERED";
+					case "cancelled" -> "CANCELLED";
+					default -> "FAILED";
+				};
+				JobEvents.add(event, id, now, eventName, "recovery", rows.getString(4) + ": " + detail);
+			}
+		}
+		return recovered;
+	}
+
+	@Override
+	public void recordEvent(long jobId, String event, String actor, String detail, Instant now) {
+		this.database.write("record event " + event + " of job " + jobId, (connection) -> {
+			try (SqlStatement insert = this.events.prepare(connection)) {
+				JobEvents.add(insert, jobId, now, event, actor, detail);
+				return insert.executeBatch().length;
+			}
+		});
+	}
+
+	@Override
+	public void registerWorker(WorkerInfo worker, Instant now) {
+		this.database.write("register worker " + worker.workerId(), (connection) -> {
+			try (SqlStatement upsert = this.upsertWorker.prepare(connection)) {
+				upsert.bind("worker_id", worker.workerId())
+					.bind("host", worker.host())
+					.bind("pid", worker.pid())
+					.bind("concurrency", worker.concurrency())
+					.bind("now", now);
+				bindWorkerTypes(upsert, new TreeSet<>(worker.types()));
+				return upsert.executeUpdate();
+			}
+		});
+	}
+
+	/**
+	 * Binds a worker's handler types, sorted, to {@code :types} of the upsert; by default
+	 * as a list ({@link SqlStatement#bindTexts}).
+	 */
+	protected void bindWorkerTypes(SqlStatement upsert, Collection<String> types) throws SQLException {
+		upsert.bindTexts("types", types);
+	}
+
+	@Override
+	public void unregisterWorker(String workerId) {
+		this.database.write("unregister worker " + workerId, (connection) -> {
+			try (SqlStatement delete = this.deleteWorker.prepare(connection)) {
+				return delete.bind("worker_id", workerId).executeUpdate();
+			}
+		});
+	}
+
+}
