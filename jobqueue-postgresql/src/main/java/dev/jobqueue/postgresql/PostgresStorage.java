@@ -27,8 +27,8 @@ public final class PostgresStorage extends
 
 	private PostgresStorage(PostgresDatabase database, Tables tables, PostgresNotifications notifications) {
 		super(new PostgresJobStore(database, tables, notifications), PostgresJobAdminStore::new,
-				(jobs) -> new JdbcScheduleStore(database, tables, jobs::insertJobs), new PostgresRetentionStore(database, tables),
-				new PostgresQueueInsights(database, tables));
+				(jobs) -> new JdbcScheduleStore(database, tables, jobs::insertJobs),
+				new PostgresRetentionStore(database, tables), new PostgresQueueInsights(database, tables));
 		this.schema = new PostgresSchema(database.dataSource(), tables, database.location());
 		this.notifications = notifications;
 	}
