@@ -105,6 +105,36 @@ class PostgresNotificationsTests {
 		assertThat(this.other.jobs().changeToken()).isNull();
 	}
 
+	@Test
+	void aRetryWakesTheOtherProcessOnCommit() {
+		long id = enqueue(List.of(job())).get(0);
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.heardByOther.enqueued.get() == 1);
+		assertThat(this.db.storage().admin().cancel(id, NOW)).isTrue();
+
+		assertThat(this.db.storage().admin().retry(id, NOW)).isTrue();
+
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.heardByOther.enqueued.get() == 2);
+	}
+
+	@Test
+	void aCancelOfAChainReachesEveryRunningStep() {
+		NewJob child = new NewJob("child", "{}", 0, NOW, 3, null, null).withChainIndex(0);
+		List<Long> ids = enqueue(List.of(child, child, job().withAfterInBatch(List.of(0, 1)).withChainIndex(1)));
+		assertThat(this.other.jobs()
+			.claim(new ClaimRequest("w", 2, Set.of("child"), Map.of(), Set.of(), NOW.plusSeconds(30)), NOW)).hasSize(2);
+
+		assertThat(this.db.storage().admin().cancelChain(ids.get(0), NOW)).containsExactlyElementsOf(ids);
+
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.heardByOther.cancelled.containsAll(List.of(ids.get(0), ids.get(1))));
+		assertThat(this.heardByOther.cancelled).doesNotContain(ids.get(2));
+	}
+
+	private List<Long> enqueue(List<NewJob> jobs) {
+		return this.db.storage().jobs().enqueue(jobs, NOW, () -> {
+		});
+	}
+
 	private static NewJob job() {
 		return new NewJob("a", "{}", 0, NOW, 3, null, null);
 	}
