@@ -60,6 +60,17 @@ public abstract class JdbcJobStore implements JobStore {
 			SELECT 1 FROM {jobs} WHERE status = 'running' AND lease_until < :now LIMIT 1
 			""";
 
+	/**
+	 * {@code %s}: how the database takes the worker's types
+	 * ({@link Statements#workerTypes}).
+	 */
+	private static final String UPSERT_WORKER = """
+			INSERT INTO {workers} (worker_id, host, pid, types, concurrency, started_at, heartbeat_at)
+			VALUES (:worker_id, :host, :pid, %s, :concurrency, :now, :now)
+			ON CONFLICT (worker_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at, types = excluded.types,
+			    concurrency = excluded.concurrency
+			""";
+
 	private static final String DELETE_WORKER = """
 			DELETE FROM {workers} WHERE worker_id = :worker_id
 			""";
@@ -74,9 +85,10 @@ public abstract class JdbcJobStore implements JobStore {
 	 * new status, error code and detail, and whether jobs wait for the job
 	 * @param findExpired up to {@code :limit} runs whose lease ended before {@code :now}:
 	 * id, run, lease end
-	 * @param upsertWorker registers a worker or refreshes its row
+	 * @param workerTypes the value of a worker's types, bound as {@code :types} (see
+	 * {@link #bindWorkerTypes})
 	 */
-	public record Statements(String recoverExpired, String recoverSeen, String findExpired, String upsertWorker) {
+	public record Statements(String recoverExpired, String recoverSeen, String findExpired, String workerTypes) {
 
 	}
 
@@ -122,7 +134,7 @@ public abstract class JdbcJobStore implements JobStore {
 		this.recoverExpired = tables.sql(statements.recoverExpired());
 		this.recoverSeen = tables.sql(statements.recoverSeen());
 		this.findExpired = tables.sql(statements.findExpired());
-		this.upsertWorker = tables.sql(statements.upsertWorker());
+		this.upsertWorker = tables.sql(UPSERT_WORKER.formatted(statements.workerTypes()));
 		this.deleteWorker = tables.sql(DELETE_WORKER);
 	}
 

@@ -99,12 +99,7 @@ public final class PostgresJobStore extends JdbcJobStore {
 	private static final Statements STATEMENTS = new Statements(RECOVER_EXPIRED, RECOVER_SEEN, """
 			SELECT id, runs, lease_until FROM {jobs} WHERE status = 'running' AND lease_until < :now
 			ORDER BY lease_until LIMIT :limit
-			""", """
-			INSERT INTO {workers} (worker_id, host, pid, types, concurrency, started_at, heartbeat_at)
-			VALUES (:worker_id, :host, :pid, :types::text[], :concurrency, :now, :now)
-			ON CONFLICT (worker_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at, types = excluded.types,
-			    concurrency = excluded.concurrency
-			""");
+			""", ":types::text[]");
 
 	private final PostgresDatabase database;
 

@@ -72,12 +72,7 @@ public final class SqliteJobStore extends JdbcJobStore {
 			WHERE id = :job_id AND runs = :run AND lease_until = :lease_until AND status = 'running'
 			""" + RECOVERED_COLUMNS, """
 			SELECT id, runs, lease_until FROM {jobs} WHERE status = 'running' AND lease_until < :now LIMIT :limit
-			""", """
-			INSERT INTO {workers} (worker_id, host, pid, types, concurrency, started_at, heartbeat_at)
-			VALUES (:worker_id, :host, :pid, :types, :concurrency, :now, :now)
-			ON CONFLICT (worker_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at, types = excluded.types,
-			    concurrency = excluded.concurrency
-			""");
+			""", ":types");
 
 	private final SqliteDatabase database;
 
