@@ -20,6 +20,9 @@ public final class ChildJvm {
 	/** Exit code of a JVM ended by SIGKILL (128 + 9). */
 	public static final int KILLED = 137;
 
+	/** Exit code of a JVM that ran its shutdown hooks on SIGTERM (128 + 15). */
+	public static final int TERMINATED = 143;
+
 	private final Process process;
 
 	private final Path log;

@@ -22,6 +22,8 @@ import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.jackson.JacksonPayloadCodec;
 import dev.jobqueue.postgresql.testing.PostgresTest;
 import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
+import dev.jobqueue.testing.ChildJvm;
+import dev.jobqueue.testing.torture.TortureWorker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -66,7 +68,8 @@ class PostgresServerRestartTests {
 			}
 			queue.enqueueAll(batch);
 			Files.writeString(marker, "done");
-			List<Process> workers = List.of(launch(db.url(), marker, 0), launch(db.url(), marker, 1));
+			Path records = Files.createDirectory(this.dir.resolve("records"));
+			List<ChildJvm> workers = List.of(launch(db, records, marker, 0), launch(db, records, marker, 1));
 			await().atMost(Duration.ofMinutes(2))
 				.until(() -> db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'") >= JOBS / 4);
 			long before = db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'");
@@ -83,12 +86,10 @@ class PostgresServerRestartTests {
 				.until(() -> db.count("SELECT count(*) FROM jobs WHERE status IN ('pending', 'running')") == 0);
 			double drainSeconds = (System.nanoTime() - restartedAt) / 1e9;
 			int badExits = 0;
-			for (Process worker : workers) {
-				if (!worker.waitFor(60, TimeUnit.SECONDS)) {
-					worker.destroyForcibly();
-					badExits++;
-				}
-				else if (worker.exitValue() != 0) {
+			for (ChildJvm worker : workers) {
+				int exit = worker.waitForExit(Duration.ofSeconds(60));
+				if (exit != 0) {
+					System.err.println("worker " + worker.pid() + " exited with " + exit + ":\n" + worker.output());
 					badExits++;
 				}
 			}
@@ -113,14 +114,10 @@ class PostgresServerRestartTests {
 		}
 	}
 
-	private Process launch(String url, Path marker, int index) throws Exception {
-		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-		return new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp",
-				System.getProperty("java.class.path"), PostgresTortureWorker.class.getName(), url, "8", "5000",
-				marker.toString())
-			.redirectErrorStream(true)
-			.redirectOutput(this.dir.resolve("worker-" + index + ".log").toFile())
-			.start();
+	private ChildJvm launch(PostgresTestDatabase db, Path records, Path marker, int index) {
+		PostgresTortureTests.PostgresDatabaseOfItsOwn store = new PostgresTortureTests.PostgresDatabaseOfItsOwn();
+		return ChildJvm.start(TortureWorker.class, this.dir.resolve("worker-" + index + ".log"),
+				store.getClass().getName(), store.location(db), "restart-" + index, 8, 5000, 5000, records, marker);
 	}
 
 }
