@@ -77,13 +77,7 @@ public final class WorkerProcess {
 	/** Starts a worker JVM with the test class path and a claim-ahead bound. */
 	public static Process launch(Path file, int concurrency, long leaseMillis, String mode, Path log, int claimAhead)
 			throws Exception {
-		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-		ProcessBuilder builder = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-				WorkerProcess.class.getName(), file.toString(), String.valueOf(concurrency),
-				String.valueOf(leaseMillis), mode, String.valueOf(claimAhead));
-		builder.redirectErrorStream(true);
-		builder.redirectOutput(log.toFile());
-		return builder.start();
+		return ChildJvm.start(WorkerProcess.class, log, file, concurrency, leaseMillis, mode, claimAhead).process();
 	}
 
 }
