@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -24,6 +25,8 @@ import dev.jobqueue.core.worker.JobWorker;
 import dev.jobqueue.core.worker.RetryPolicy;
 import dev.jobqueue.core.worker.WorkerListener;
 import dev.jobqueue.core.worker.WorkerSettings;
+import dev.jobqueue.testing.HandlerRuns;
+import dev.jobqueue.testing.Invariants;
 import dev.jobqueue.testing.LongTest;
 import dev.jobqueue.testing.TestDatabase;
 import dev.jobqueue.testing.WorkerHarness;
@@ -47,7 +50,8 @@ class ProcessesAndThreadsTests {
 			DefaultJobQueue queue = queue(db, new HandlerRegistry());
 			enqueueNoops(queue, JOBS);
 			HandlerRegistry handlers = new HandlerRegistry();
-			handlers.register(HandlerDefinition.of("noop", (payload, context) -> null));
+			HandlerRuns ran = HandlerRuns.in(this.dir, "ran");
+			handlers.register(HandlerDefinition.of("noop", (payload, context) -> ran.record(context.jobId())));
 			JobWorker worker = worker(db, handlers, 8, Duration.ofSeconds(30), Executors.newFixedThreadPool(8));
 			queue.setSignals(worker);
 			worker.start();
@@ -55,7 +59,9 @@ class ProcessesAndThreadsTests {
 				.pollInterval(Duration.ofMillis(200))
 				.until(() -> db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'") == JOBS);
 			worker.stop();
+			ran.close();
 			assertExactlyOnce(db, JOBS);
+			assertRanOnceEach(db, HandlerRuns.read(this.dir, "ran"), JOBS);
 			assertThat(worker.loopFailures()).isZero();
 		}
 	}
@@ -75,6 +81,7 @@ class ProcessesAndThreadsTests {
 				assertThat(process.exitValue()).as(Files.readString(this.dir.resolve("worker-" + i + ".log"))).isZero();
 			}
 			assertExactlyOnce(db, JOBS);
+			assertRanOnceEach(db, HandlerRuns.read(this.dir, "ran"), JOBS);
 			assertThat(db.count("SELECT count(DISTINCT worker_id) FROM job_attempts")).isEqualTo(2);
 		}
 	}
@@ -135,8 +142,10 @@ class ProcessesAndThreadsTests {
 			// whatever the machine's speed.
 			AtomicInteger started = new AtomicInteger();
 			CountDownLatch slotsFull = new CountDownLatch(4);
+			HandlerRuns ran = HandlerRuns.in(this.dir, "ran");
 			HandlerRegistry handlers = new HandlerRegistry();
 			handlers.register(HandlerDefinition.of("sleepy", (payload, context) -> {
+				ran.record(context.jobId());
 				if (started.incrementAndGet() > 4) {
 					slotsFull.countDown();
 					new CountDownLatch(1).await();
@@ -166,18 +175,48 @@ class ProcessesAndThreadsTests {
 				.isEqualTo(32);
 
 			HandlerRegistry quick = new HandlerRegistry();
-			quick.register(HandlerDefinition.of("sleepy", (payload, context) -> null));
+			quick.register(HandlerDefinition.of("sleepy", (payload, context) -> ran.record(context.jobId())));
 			JobWorker second = worker(db, quick, 8, Duration.ofSeconds(30), Executors.newFixedThreadPool(8));
 			second.start();
 			await().atMost(Duration.ofSeconds(30))
 				.until(() -> db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'") == 40);
 			second.stop();
-			assertExactlyOnce(db, 40);
+			ran.close();
+			assertExactlyOnce(db, 40, handedBack + 32);
 			assertThat(db.count("SELECT count(*) FROM jobs WHERE attempts != 1")).isZero();
+			// The four interrupted bodies started again on the second worker; every other
+			// body ran once.
+			Map<Long, Integer> runs = HandlerRuns.read(this.dir, "ran");
+			assertThat(runs).hasSize(40);
+			assertThat(HandlerRuns.total(runs)).isEqualTo(44);
+			assertThat(runs.entrySet().stream().filter((run) -> run.getValue() == 2).map(Map.Entry::getKey))
+				.containsExactlyInAnyOrderElementsOf(db.column(
+						"SELECT job_id FROM job_events WHERE event = 'HANDED_BACK' AND detail NOT LIKE 'claimed ahead%'")
+					.stream()
+					.map((id) -> ((Number) id).longValue())
+					.toList());
 		}
 	}
 
+	/**
+	 * Every job succeeded once and was claimed once: one attempt row each (a run lost to
+	 * an expired lease leaves a second one), and the database's invariants hold.
+	 */
 	private static void assertExactlyOnce(TestDatabase db, int jobs) {
+		assertExactlyOnce(db, jobs, 0);
+	}
+
+	/** As above, with {@code handedBack} claims handed back on a stop beside them. */
+	private static void assertExactlyOnce(TestDatabase db, int jobs, int handedBack) {
+		assertThat(Invariants.violations(db.file())).isEmpty();
+		assertThat(db.count("SELECT count(*) FROM job_attempts")).as("attempt rows").isEqualTo(jobs + handedBack);
+		assertThat(db.count("SELECT count(*) FROM job_attempts WHERE outcome != 'SUCCEEDED'"))
+			.as("attempt rows that did not succeed")
+			.isEqualTo(handedBack);
+		assertThat(db.count("SELECT count(*) FROM jobs WHERE runs != 1 + (SELECT count(*) FROM job_attempts a "
+				+ "WHERE a.job_id = jobs.id AND a.outcome = 'HANDED_BACK')"))
+			.as("jobs claimed more often than they were handed back and run")
+			.isZero();
 		assertThat(db.count("SELECT count(*) FROM jobs")).isEqualTo(jobs);
 		assertThat(db.count("SELECT count(*) FROM jobs WHERE status != 'succeeded'")).isZero();
 		assertThat(db.count("SELECT count(*) FROM job_attempts WHERE outcome = 'SUCCEEDED'")).isEqualTo(jobs);
@@ -186,6 +225,16 @@ class ProcessesAndThreadsTests {
 			.isZero();
 		assertThat(db.count("SELECT count(*) FROM job_attempts WHERE outcome IS NULL")).isZero();
 		assertThat(db.count("SELECT count(*) FROM job_events WHERE event = 'SUCCEEDED'")).isEqualTo(jobs);
+	}
+
+	/** Each job's handler body ran exactly once, as the bodies themselves recorded. */
+	private static void assertRanOnceEach(TestDatabase db, Map<Long, Integer> runs, int jobs) {
+		assertThat(runs).as("jobs whose handler ran").hasSize(jobs);
+		assertThat(runs.entrySet().stream().filter((run) -> run.getValue() != 1).map(Map.Entry::getKey).toList())
+			.as("jobs whose handler ran more than once")
+			.isEmpty();
+		assertThat(runs.keySet()).containsExactlyInAnyOrderElementsOf(
+				db.column("SELECT id FROM jobs").stream().map((id) -> ((Number) id).longValue()).toList());
 	}
 
 	private static void enqueueNoops(DefaultJobQueue queue, int count) {

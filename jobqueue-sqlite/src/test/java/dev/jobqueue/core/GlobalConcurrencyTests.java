@@ -1,6 +1,5 @@
 package dev.jobqueue.core;
 
-import java.io.File;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.jobqueue.JobRequest;
+import dev.jobqueue.testing.ChildJvm;
 import dev.jobqueue.testing.GlobalCapWorkerProcess;
 import dev.jobqueue.testing.MutableClock;
 import dev.jobqueue.testing.SharedCounter;
@@ -86,13 +86,10 @@ class GlobalConcurrencyTests {
 	}
 
 	private Process launch(Path database, String counters, String workerId) throws Exception {
-		String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-		ProcessBuilder builder = new ProcessBuilder(java, "-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp",
-				System.getProperty("java.class.path"), GlobalCapWorkerProcess.class.getName(), database.toString(),
-				counters, workerId, Integer.toString(2 * JOBS));
-		builder.redirectErrorStream(true);
-		builder.redirectOutput(this.dir.resolve(workerId + ".log").toFile());
-		return builder.start();
+		return ChildJvm
+			.start(GlobalCapWorkerProcess.class, this.dir.resolve(workerId + ".log"), database, counters, workerId,
+					2 * JOBS)
+			.process();
 	}
 
 }

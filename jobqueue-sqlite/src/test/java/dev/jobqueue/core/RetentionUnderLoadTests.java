@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
+import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -33,7 +34,10 @@ import dev.jobqueue.core.worker.JobWorker;
 import dev.jobqueue.core.worker.RetryPolicy;
 import dev.jobqueue.core.worker.WorkerListener;
 import dev.jobqueue.core.worker.WorkerSettings;
+import dev.jobqueue.sqlite.SqliteDataSources;
+import dev.jobqueue.sqlite.SqliteDatabase;
 import dev.jobqueue.sqlite.SqliteDialect;
+import dev.jobqueue.sqlite.SqliteJobStore;
 import dev.jobqueue.sqlite.SqliteRetentionStore;
 import dev.jobqueue.testing.FailureCountingJobStore;
 import dev.jobqueue.testing.JobRows;
@@ -49,9 +53,14 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Deletes many expired jobs while a worker processes a stream of new ones on the same
- * file. The normal run uses {@value #DEFAULT_EXPIRED} expired jobs;
- * {@code -Djobqueue.test.retention.jobs=1000000} (or the Maven profile
- * {@code retention-long}) runs the full million.
+ * file, with a cleaner in the worker's process and one in another process. What keeps the
+ * worker going is counted, not timed: its writes wait on SQLite's lock for at most
+ * {@link #WORKER_BUSY_TIMEOUT} before they count a busy retry, so no busy retry means no
+ * cleanup batch held the write lock that long; the log stays under {@link #WAL_LIMIT};
+ * and the worker completes jobs during each cleanup. (How much throughput the worker
+ * keeps is a benchmark's question, not a test's.) The normal run uses
+ * {@value #DEFAULT_EXPIRED} expired jobs; {@code -Djobqueue.test.retention.jobs=1000000}
+ * (or the Maven profile {@code retention-long}) runs the full million.
  */
 @LongTest
 class RetentionUnderLoadTests {
@@ -61,6 +70,12 @@ class RetentionUnderLoadTests {
 	static final int EXPIRED = Integer.getInteger("jobqueue.test.retention.jobs", DEFAULT_EXPIRED);
 
 	static final long WAL_LIMIT = 64L * 1024 * 1024;
+
+	/**
+	 * The worker's {@code busy_timeout}: a cleanup batch holding the write lock longer
+	 * makes a worker write count a busy retry.
+	 */
+	static final Duration WORKER_BUSY_TIMEOUT = Duration.ofSeconds(1);
 
 	@TempDir
 	Path dir;
@@ -90,12 +105,18 @@ class RetentionUnderLoadTests {
 	}
 
 	@Test
-	void workersKeepMoreThanHalfTheirThroughputWhileExpiredJobsAreDeleted() throws Exception {
+	void expiredJobsAreDeletedInBatchesThatNeverHoldTheWriteLockLongWhileWorkersRun() throws Exception {
 		JobRows.insert(this.db.dataSource(), "", EXPIRED / 2, "thumbnail", JobStatus.SUCCEEDED,
 				this.clock.instant().minus(Duration.ofDays(100)), Duration.ofMillis(10));
 		JobRows.insert(this.db.dataSource(), "", EXPIRED - EXPIRED / 2, "report", JobStatus.FAILED,
 				this.clock.instant().minus(Duration.ofDays(200)), Duration.ofMillis(10));
-		FailureCountingJobStore workerStore = new FailureCountingJobStore(this.db.store());
+		// The worker on connections of its own, with a short busy_timeout, and a lock of
+		// its own: in-process cleanups meet it at SQLite's lock, as another process does.
+		HikariDataSource workerPool = SqliteDataSources.create(this.db.url(), WORKER_BUSY_TIMEOUT, "NORMAL", 4);
+		SqliteDatabase workerDatabase = new SqliteDatabase(workerPool, this.db.file().toString(),
+				Duration.ofSeconds(30));
+		FailureCountingJobStore workerStore = new FailureCountingJobStore(
+				new SqliteJobStore(workerDatabase, SqliteDialect.tables("")));
 		WorkerHarness harness = new WorkerHarness(this.db, this.clock).concurrency(8);
 		harness.handle(HandlerDefinition.of("work", (payload, context) -> null));
 		ExecutorService handlers = Executors.newFixedThreadPool(8);
@@ -126,6 +147,7 @@ class RetentionUnderLoadTests {
 		try {
 			await().atMost(Duration.ofSeconds(60)).until(() -> this.completed.get() >= 10_000);
 			double before = throughputOverJobs(15_000);
+			long busyRetriesBefore = workerDatabase.busyRetries();
 
 			RetentionCleaner cleaner = new RetentionCleaner(retentionStore, retentionStore.files(), RetentionSettings
 				.of(RetentionPolicy.of(Duration.ofDays(30), Duration.ofDays(90), Duration.ofDays(30), Map.of()), 5_000),
@@ -142,6 +164,7 @@ class RetentionUnderLoadTests {
 					"retention under load, cleaner in this process: %d expired jobs deleted in %.1f s " + "(%.0f/s)%n",
 					report.totalDeleted(), seconds, report.totalDeleted() / seconds);
 
+			long completedInProcess = this.completed.get() - completedBefore;
 			double[] otherProcess = cleanupInAnotherProcess();
 			// Windows without a cleanup before, between and after the two cleanups,
 			// averaged: the load of a
@@ -154,13 +177,22 @@ class RetentionUnderLoadTests {
 					+ "WAL %d bytes%n", withoutCleanup, inProcess, 100 * inProcess / withoutCleanup, otherProcess[0],
 					100 * otherProcess[0] / withoutCleanup, EXPIRED - EXPIRED / 2, otherProcess[1],
 					this.maxWalBytes.get());
-			assertThat(inProcess).isGreaterThan(withoutCleanup / 2);
-			assertThat(otherProcess[0]).isGreaterThan(withoutCleanup / 2);
+			long busyRetries = workerDatabase.busyRetries() - busyRetriesBefore;
+			System.out.printf("retention under load: %d worker writes waited out a %d ms busy_timeout during the "
+					+ "cleanups; %d jobs completed during the in-process cleanup, %.0f during the other process's%n",
+					busyRetries, WORKER_BUSY_TIMEOUT.toMillis(), completedInProcess, otherProcess[2]);
+			assertThat(busyRetries)
+				.as("worker writes that waited out a %d ms busy_timeout: a cleanup batch held "
+						+ "the write lock longer", WORKER_BUSY_TIMEOUT.toMillis())
+				.isZero();
+			assertThat(completedInProcess).as("jobs completed while this process cleaned").isPositive();
+			assertThat(otherProcess[2]).as("jobs completed while another process cleaned").isPositive();
 		}
 		finally {
 			this.producing.set(false);
 			producer.join(10_000);
 			worker.stop();
+			workerPool.close();
 		}
 		assertThat(workerStore.failures).as("errors that reached the worker or the producer").isEmpty();
 		assertThat(this.producerFailures).isEmpty();
@@ -177,7 +209,8 @@ class RetentionUnderLoadTests {
 	/**
 	 * Runs a cleanup in a separate JVM on the same file, the way a second application
 	 * instance would.
-	 * @return the worker's jobs per second meanwhile, and the cleanup's seconds
+	 * @return the worker's jobs per second meanwhile, the cleanup's seconds, and the jobs
+	 * the worker completed meanwhile
 	 */
 	private double[] cleanupInAnotherProcess() throws Exception {
 		Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
@@ -199,7 +232,7 @@ class RetentionUnderLoadTests {
 					double rate = (this.completed.get() - completedBefore) / seconds;
 					assertThat(line).isEqualTo("done " + (EXPIRED - EXPIRED / 2));
 					assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
-					return new double[] { rate, seconds };
+					return new double[] { rate, seconds, this.completed.get() - completedBefore };
 				}
 			}
 		}

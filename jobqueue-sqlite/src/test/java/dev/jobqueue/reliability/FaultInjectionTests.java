@@ -91,6 +91,8 @@ class FaultInjectionTests {
 	@Test
 	void randomFaultsFromManySeedsLeaveAConsistentDatabaseAndEveryJobDoneOnce() throws Exception {
 		long faults = 0;
+		Fault[] kinds = { Fault.FAIL, Fault.BUSY, Fault.FAIL_COMMIT, Fault.LOST_COMMIT, Fault.SLOW, Fault.CANT_OPEN };
+		Map<Fault, Long> firedByKind = new java.util.EnumMap<>(Fault.class);
 		for (long seed = 1; seed <= SEEDS; seed++) {
 			Scenario scenario = new Scenario(this.dir.resolve("seed-" + seed + ".db"), seed, 14);
 			scenario.faults.rate(Fault.FAIL, 0.04)
@@ -101,10 +103,15 @@ class FaultInjectionTests {
 				.rate(Fault.CANT_OPEN, 0.02);
 			scenario.run();
 			faults += scenario.faults.injectedTotal();
+			for (Fault fault : kinds) {
+				firedByKind.merge(fault, scenario.faults.injected(fault), Long::sum);
+			}
 		}
 		totalInjected.addAndGet((int) faults);
-		System.out.println("fault injection: " + SEEDS + " seeds, " + faults + " faults injected");
+		System.out.println("fault injection: " + SEEDS + " seeds, " + faults + " faults injected: " + firedByKind);
 		assertThat(faults).isGreaterThan(SEEDS);
+		assertThat(firedByKind).as("faults fired, by kind")
+			.allSatisfy((fault, fired) -> assertThat(fired).isPositive());
 	}
 
 	@Test
@@ -115,6 +122,7 @@ class FaultInjectionTests {
 		long steps = statements.size();
 		assertThat(clean.faults.injectedTotal()).isZero();
 		int runs = 0;
+		Map<Fault, Integer> runsByKind = new java.util.EnumMap<>(Fault.class);
 		for (Fault fault : new Fault[] { Fault.FAIL, Fault.FAIL_COMMIT, Fault.LOST_COMMIT, Fault.CANT_OPEN }) {
 			for (long step = 1; step <= steps; step++) {
 				String statement = statements.get((int) step - 1);
@@ -130,10 +138,18 @@ class FaultInjectionTests {
 				scenario.faults.failStep(step, fault);
 				scenario.run();
 				runs++;
+				// The planted fault fired at its step: a sweep whose faults miss their
+				// statements would pass on a clean run.
+				assertThat(scenario.faults.injected(fault))
+					.as("%s planted at step %d (%s) fired", fault, step, statement)
+					.isOne();
+				runsByKind.merge(fault, 1, Integer::sum);
 				totalInjected.addAndGet((int) scenario.faults.injectedTotal());
 			}
 		}
-		System.out.println("fault sweep: " + steps + " steps, " + runs + " runs");
+		System.out.println("fault sweep: " + steps + " steps, " + runs + " runs: " + runsByKind);
+		assertThat(runsByKind).as("runs with a fault, by kind")
+			.containsOnlyKeys(Fault.FAIL, Fault.FAIL_COMMIT, Fault.LOST_COMMIT, Fault.CANT_OPEN);
 	}
 
 	@Test
@@ -180,6 +196,7 @@ class FaultInjectionTests {
 			totalInjected.addAndGet((int) faults.injectedTotal());
 			System.out.println("worker loop under faults: " + faults.injectedTotal() + " faults, "
 					+ worker.loopFailures() + " loop failures");
+			assertThat(faults.injectedTotal()).as("faults fired under the worker").isPositive();
 			assertThat(worker.loopFailures()).as("the loop saw faults and went on").isPositive();
 			assertThat(Invariants.violations(file)).isEmpty();
 			assertThat(done).hasSize(300);

@@ -2,14 +2,15 @@ package dev.jobqueue.reliability;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.jobqueue.testing.ChildJvm;
 import dev.jobqueue.testing.JobRows;
 import dev.jobqueue.testing.Invariants;
 import dev.jobqueue.testing.SchemaStarter;
@@ -19,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Three processes starting at once on a new file: the schema is migrated exactly once and
- * all come up.
+ * all come up. Each waits on a barrier before it starts the queue, and says how many
+ * start-ups had finished when it began: none, so they overlapped.
  */
 @LongTest
 class StartupRaceTests {
@@ -30,17 +32,17 @@ class StartupRaceTests {
 	@Test
 	void threeProcessesStartingAtOnceOnANewFileMigrateOnceAndAllComeUp() throws Exception {
 		Path file = this.dir.resolve("new.db");
-		long startAt = System.currentTimeMillis() + 3_000;
-		List<Process> processes = new ArrayList<>();
+		Path barrier = Files.createDirectory(this.dir.resolve("barrier"));
+		List<ChildJvm> starters = new ArrayList<>();
 		for (int i = 0; i < 3; i++) {
-			processes.add(SchemaStarter.launch(file, startAt, this.dir.resolve("start-" + i + ".log")));
+			starters
+				.add(ChildJvm.start(SchemaStarter.class, this.dir.resolve("start-" + i + ".log"), file, barrier, 3, i));
 		}
-		for (int i = 0; i < processes.size(); i++) {
-			Process process = processes.get(i);
-			String log = this.dir.resolve("start-" + i + ".log").toString();
-			assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("process %d finished", i).isTrue();
-			assertThat(process.exitValue()).as(Files.readString(Path.of(log))).isZero();
-			assertThat(Files.readString(Path.of(log))).contains("OK");
+		for (ChildJvm starter : starters) {
+			starter.assertExitsCleanly(Duration.ofSeconds(60));
+			assertThat(starter.output()).contains("OK")
+				.as("no start-up had finished when this one began: they overlapped")
+				.contains("finishedBeforeMyStart=0");
 		}
 		List<String> known = knownVersions();
 		assertThat(known).isNotEmpty();

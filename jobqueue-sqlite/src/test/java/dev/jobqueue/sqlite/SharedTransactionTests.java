@@ -109,7 +109,7 @@ class SharedTransactionTests {
 	@Test
 	void manyReadThenEnqueueTransactionsAgainstAConcurrentlyCommittingConnectionAllSucceedWhenImmediate() {
 		Shared shared = share(SQLiteConfig.TransactionMode.IMMEDIATE);
-		Outcome outcome = readThenEnqueue(shared, 1000);
+		Outcome outcome = readThenEnqueue(shared, 1000, 0);
 		assertThat(outcome.failures).isEmpty();
 		assertThat(this.other.count("SELECT count(*) FROM jobs WHERE type = 'mine'")).isEqualTo(1000);
 		assertThat(outcome.otherCommits).isPositive();
@@ -118,9 +118,14 @@ class SharedTransactionTests {
 	@Test
 	void manyReadThenEnqueueTransactionsAgainstAConcurrentlyCommittingConnectionFailOnlyAsRetryableWhenDeferred() {
 		Shared shared = share(SQLiteConfig.TransactionMode.DEFERRED);
-		Outcome outcome = readThenEnqueue(shared, 1000);
+		// Every 50th transaction waits, between its read and its write, for one more
+		// commit of the other connection: the race happens at least that often, whatever
+		// the scheduler does with the rest.
+		Outcome outcome = readThenEnqueue(shared, 1000, 50);
 		System.out.printf("DEFERRED: %d of 1000 read-then-enqueue transactions failed (%d commits of the other "
 				+ "connection meanwhile)%n", outcome.failures.size(), outcome.otherCommits);
+		assertThat(outcome.otherCommits).as("commits of the other connection meanwhile").isPositive();
+		assertThat(outcome.failures).as("transactions that lost the race").hasSizeGreaterThanOrEqualTo(1000 / 50);
 		assertThat(outcome.failures)
 			.allSatisfy((failure) -> assertThat(failure).isInstanceOf(PessimisticLockingFailureException.class)
 				.hasMessageContaining("retry the transaction"));
@@ -212,7 +217,12 @@ class SharedTransactionTests {
 			.withMessageContaining("spring.datasource.hikari.auto-commit=true");
 	}
 
-	private Outcome readThenEnqueue(Shared shared, int transactions) {
+	/**
+	 * {@code transactions} read-then-enqueue transactions while the other connection
+	 * commits enqueues in a loop; every {@code raceEvery}th (0: none) waits between its
+	 * read and its write until the other connection committed once more.
+	 */
+	private Outcome readThenEnqueue(Shared shared, int transactions, int raceEvery) {
 		AtomicBoolean stop = new AtomicBoolean();
 		AtomicInteger otherCommits = new AtomicInteger();
 		CompletableFuture<Void> committer = CompletableFuture.runAsync(() -> {
@@ -225,9 +235,14 @@ class SharedTransactionTests {
 		List<RuntimeException> failures = new ArrayList<>();
 		try {
 			for (int i = 0; i < transactions; i++) {
+				boolean race = raceEvery > 0 && i % raceEvery == 0;
 				try {
 					shared.transactions.executeWithoutResult((status) -> {
 						shared.jdbc.queryForObject("SELECT count(*) FROM jobs WHERE status = 'pending'", Long.class);
+						if (race) {
+							int seen = otherCommits.get();
+							await().atMost(Duration.ofSeconds(30)).until(() -> otherCommits.get() > seen);
+						}
 						shared.queue.enqueue("mine", "payload");
 					});
 				}

@@ -70,7 +70,7 @@ class SqliteQueueInsightsTests {
 	}
 
 	@Test
-	void snapshotStaysFastWithAMillionFinishedJobs() {
+	void snapshotReadsIndexesOnlyWithAMillionFinishedJobs() {
 		long insertStart = System.nanoTime();
 		insertFinishedJobs(1_000_000);
 		long insertMillis = (System.nanoTime() - insertStart) / 1_000_000;
@@ -95,7 +95,17 @@ class SqliteQueueInsightsTests {
 		assertThat(snapshot.errors().distinctCodes()).isEqualTo(50);
 		assertThat(snapshot.errors().top()).hasSize(10);
 		assertThat(snapshot.oldestClaimableAge()).isEqualTo(Duration.ofSeconds(30));
-		assertThat(best).as("snapshot milliseconds").isLessThan(1000);
+		// What keeps the snapshot fast is countable: with a million rows and the
+		// planner's statistics of them, every snapshot query still reads through an
+		// index, never a whole table. (Its time is printed above, not asserted: the
+		// benchmarks measure time.)
+		this.db.execute("ANALYZE");
+		Map<String, List<String>> plans = this.insights.explainSnapshot(NOW);
+		assertThat(plans).isNotEmpty();
+		plans.forEach((query, plan) -> {
+			System.out.println(query + " over a million rows: " + plan);
+			assertUsesIndex(query + " over a million rows", plan);
+		});
 	}
 
 	@Test

@@ -88,14 +88,8 @@ public final class GracefulTortureWorker {
 	/** Starts a worker JVM with the test class path. */
 	public static Process launch(Path file, int threads, long leaseMillis, long shutdownMillis, Path marker, Path log)
 			throws IOException {
-		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-		ProcessBuilder builder = new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp",
-				System.getProperty("java.class.path"), GracefulTortureWorker.class.getName(), file.toString(),
-				String.valueOf(threads), String.valueOf(leaseMillis), String.valueOf(shutdownMillis),
-				marker.toString());
-		builder.redirectErrorStream(true);
-		builder.redirectOutput(log.toFile());
-		return builder.start();
+		return ChildJvm.start(GracefulTortureWorker.class, log, file, threads, leaseMillis, shutdownMillis, marker)
+			.process();
 	}
 
 }

@@ -31,13 +31,7 @@ public final class LockHolder {
 	}
 
 	public static Process launch(Path file, long holdMillis, Path log) throws Exception {
-		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-		ProcessBuilder builder = new ProcessBuilder(java, "-Xmx64m", "-XX:TieredStopAtLevel=1", "-cp",
-				System.getProperty("java.class.path"), LockHolder.class.getName(), file.toString(),
-				String.valueOf(holdMillis));
-		builder.redirectErrorStream(true);
-		builder.redirectOutput(log.toFile());
-		return builder.start();
+		return ChildJvm.start(LockHolder.class, log, file, holdMillis).process();
 	}
 
 }

@@ -1,7 +1,9 @@
 package dev.jobqueue.testing;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.stream.Stream;
 
 import com.zaxxer.hikari.HikariDataSource;
 
@@ -10,9 +12,13 @@ import dev.jobqueue.sqlite.SqliteDialect;
 import dev.jobqueue.sqlite.SqliteSchema;
 
 /**
- * A process starting the queue on a file, as an application does at start-up: arguments
- * are the database file and the wall-clock millisecond at which to start, so that several
- * JVMs start together. Prints {@code OK}.
+ * A process starting the queue on a file, as an application does at start-up. Arguments:
+ * the database file, a barrier directory, the number of parties and this one's name. It
+ * writes {@code ready-<name>} into the barrier and waits until every party is ready, so
+ * the start-ups overlap whatever the JVMs' start-up times; then it starts the queue and
+ * writes {@code done-<name>}. Prints {@code finishedBeforeMyStart=N} (start-ups of others
+ * already done when this one began: 0 for every party means they overlapped) and
+ * {@code OK}.
  */
 public final class SchemaStarter {
 
@@ -20,25 +26,27 @@ public final class SchemaStarter {
 	}
 
 	public static void main(String[] args) throws Exception {
-		long startAt = Long.parseLong(args[1]);
-		while (System.currentTimeMillis() < startAt) {
-			Thread.onSpinWait();
+		Path file = Path.of(args[0]);
+		Path barrier = Path.of(args[1]);
+		int parties = Integer.parseInt(args[2]);
+		String name = args[3];
+		Files.writeString(barrier.resolve("ready-" + name), "");
+		while (count(barrier, "ready-") < parties) {
+			Thread.sleep(1);
 		}
-		try (HikariDataSource pool = SqliteDataSources.create("jdbc:sqlite:" + args[0], Duration.ofSeconds(5), "NORMAL",
+		System.out.println("finishedBeforeMyStart=" + count(barrier, "done-"));
+		try (HikariDataSource pool = SqliteDataSources.create("jdbc:sqlite:" + file, Duration.ofSeconds(5), "NORMAL",
 				2)) {
 			new SqliteSchema(pool, SqliteDialect.tables("")).initialize();
 		}
+		Files.writeString(barrier.resolve("done-" + name), "");
 		System.out.println("OK");
 	}
 
-	public static Process launch(Path file, long startAt, Path log) throws Exception {
-		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-		ProcessBuilder builder = new ProcessBuilder(java, "-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp",
-				System.getProperty("java.class.path"), SchemaStarter.class.getName(), file.toString(),
-				String.valueOf(startAt));
-		builder.redirectErrorStream(true);
-		builder.redirectOutput(log.toFile());
-		return builder.start();
+	private static long count(Path barrier, String prefix) throws Exception {
+		try (Stream<Path> files = Files.list(barrier)) {
+			return files.filter((f) -> f.getFileName().toString().startsWith(prefix)).count();
+		}
 	}
 
 }

@@ -18,9 +18,10 @@ import dev.jobqueue.core.worker.WorkerSettings;
 /**
  * A worker JVM for tests about processes. Arguments: database file, concurrency, lease in
  * milliseconds, and a mode: {@code drain} (exit 0 once no unfinished job is left, 3 if
- * the worker loop ever failed) or {@code block} (handlers write a marker file and then
- * sleep, waiting to be killed); optionally the claim-ahead bound (the default for the
- * concurrency without it).
+ * the worker loop ever failed; each {@code noop} body records its run as {@code ran} in
+ * {@link HandlerRuns} next to the file) or {@code block} (handlers write a marker file
+ * and then sleep, waiting to be killed); optionally the claim-ahead bound (the default
+ * for the concurrency without it).
  */
 public final class WorkerProcess {
 
@@ -44,7 +45,8 @@ public final class WorkerProcess {
 			}
 		}
 		else {
-			handlers.register(HandlerDefinition.of("noop", (payload, context) -> null));
+			HandlerRuns ran = HandlerRuns.in(file.toAbsolutePath().getParent(), "ran");
+			handlers.register(HandlerDefinition.of("noop", (payload, context) -> ran.record(context.jobId())));
 		}
 		WorkerSettings settings = new WorkerSettings(WorkerIds.newId(), concurrency, Duration.ofMillis(100), lease,
 				Duration.ofSeconds(5), 10);
@@ -75,13 +77,7 @@ public final class WorkerProcess {
 	/** Starts a worker JVM with the test class path and a claim-ahead bound. */
 	public static Process launch(Path file, int concurrency, long leaseMillis, String mode, Path log, int claimAhead)
 			throws Exception {
-		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-		ProcessBuilder builder = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-				WorkerProcess.class.getName(), file.toString(), String.valueOf(concurrency),
-				String.valueOf(leaseMillis), mode, String.valueOf(claimAhead));
-		builder.redirectErrorStream(true);
-		builder.redirectOutput(log.toFile());
-		return builder.start();
+		return ChildJvm.start(WorkerProcess.class, log, file, concurrency, leaseMillis, mode, claimAhead).process();
 	}
 
 }

@@ -1,5 +1,6 @@
 package dev.jobqueue.testing;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 
@@ -11,6 +12,7 @@ import dev.jobqueue.core.EnqueueLimits;
 import dev.jobqueue.core.HandlerDefinition;
 import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.core.PayloadCodec;
+import dev.jobqueue.core.Ticker;
 import dev.jobqueue.core.worker.DefaultErrorClassifier;
 import dev.jobqueue.core.worker.JobWorker;
 import dev.jobqueue.core.worker.RetryPolicy;
@@ -19,14 +21,24 @@ import dev.jobqueue.core.worker.WorkerListener;
 import dev.jobqueue.core.worker.WorkerSettings;
 import dev.jobqueue.jackson.JacksonPayloadCodec;
 
-/** A queue and a worker on a test database, with a clock the test moves. */
+/**
+ * A queue and a worker on a test database, with a clock the test moves, or (for worker
+ * processes and load tests) on the system clock: {@link #onSystemClock}.
+ */
 public final class WorkerHarness {
 
 	public static final PayloadCodec CODEC = new JacksonPayloadCodec(JsonMapper.builder().build());
 
 	public final StoreFixture db;
 
+	/**
+	 * The clock the test moves; {@code null} {@link #onSystemClock on the system clock}.
+	 */
 	public final MutableClock clock;
+
+	private final Clock runClock;
+
+	private final Ticker ticker;
 
 	public final HandlerRegistry handlers = new HandlerRegistry();
 
@@ -49,11 +61,30 @@ public final class WorkerHarness {
 	/** {@code null}: the default for the concurrency. */
 	private Integer claimAhead;
 
+	private Duration pollInterval = Duration.ofMillis(50);
+
+	private RetryPolicy retry = new RetryPolicy(Duration.ofSeconds(10), Duration.ofMinutes(10), () -> 0.5);
+
 	public WorkerHarness(StoreFixture db, MutableClock clock) {
+		this(db, clock, clock, clock.ticker());
+	}
+
+	private WorkerHarness(StoreFixture db, MutableClock clock, Clock runClock, Ticker ticker) {
 		this.db = db;
 		this.clock = clock;
-		this.queue = new DefaultJobQueue(db.store(), db.admin(), CODEC, this.handlers, clock,
+		this.runClock = runClock;
+		this.ticker = ticker;
+		this.queue = new DefaultJobQueue(db.store(), db.admin(), CODEC, this.handlers, runClock,
 				new EnqueueLimits(3, 64 * 1024), null);
+	}
+
+	/**
+	 * A queue and worker on the system clock and ticker, retrying after 10-100 ms (time
+	 * passes by itself: for worker processes and tests under load).
+	 */
+	public static WorkerHarness onSystemClock(StoreFixture db) {
+		return new WorkerHarness(db, null, Clock.systemUTC(), Ticker.SYSTEM)
+			.retry(new RetryPolicy(Duration.ofMillis(10), Duration.ofMillis(100), Math::random));
 	}
 
 	public WorkerHarness handle(HandlerDefinition handler) {
@@ -91,6 +122,16 @@ public final class WorkerHarness {
 		return this;
 	}
 
+	public WorkerHarness pollInterval(Duration pollInterval) {
+		this.pollInterval = pollInterval;
+		return this;
+	}
+
+	public WorkerHarness retry(RetryPolicy retry) {
+		this.retry = retry;
+		return this;
+	}
+
 	public WorkerHarness interceptor(RunInterceptor interceptor) {
 		this.interceptor = interceptor;
 		return this;
@@ -110,14 +151,13 @@ public final class WorkerHarness {
 	}
 
 	public JobWorker worker(String workerId, ExecutorService executor) {
-		WorkerSettings settings = new WorkerSettings(workerId, this.concurrency, Duration.ofMillis(50), this.lease,
+		WorkerSettings settings = new WorkerSettings(workerId, this.concurrency, this.pollInterval, this.lease,
 				this.shutdownTimeout, this.maxSnoozes, this.cancelTimeout);
 		if (this.claimAhead != null) {
 			settings = settings.withClaimAhead(this.claimAhead);
 		}
-		RetryPolicy retry = new RetryPolicy(Duration.ofSeconds(10), Duration.ofMinutes(10), () -> 0.5);
-		JobWorker worker = new JobWorker(this.db.store(), this.handlers, CODEC, new DefaultErrorClassifier(), retry,
-				this.clock, settings, executor, this.listener, this.interceptor, this.clock.ticker());
+		JobWorker worker = new JobWorker(this.db.store(), this.handlers, CODEC, new DefaultErrorClassifier(),
+				this.retry, this.runClock, settings, executor, this.listener, this.interceptor, this.ticker);
 		worker.setEnqueueLimits(new EnqueueLimits(3, 64 * 1024));
 		return worker;
 	}

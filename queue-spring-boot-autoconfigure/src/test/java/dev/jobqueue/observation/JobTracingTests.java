@@ -103,7 +103,13 @@ class JobTracingTests {
 		assertThat(run.getTags()).containsEntry("type", "thumbnail")
 			.containsEntry("outcome", "succeeded")
 			.containsEntry("job.id", String.valueOf(id));
-		assertThat(run.getEndTimestamp()).isNotNull();
+		// A span never ended keeps its end at the epoch (0 ms), never null: the run's
+		// span
+		// was ended, after it started.
+		assertThat(run.getStartTimestamp()).isAfter(Instant.EPOCH);
+		assertThat(run.getEndTimestamp()).as("end of the run's span")
+			.isAfter(Instant.EPOCH)
+			.isAfterOrEqualTo(run.getStartTimestamp());
 		assertThat(currentInHandler.get().context().spanId()).isEqualTo(run.getSpanId());
 		assertThat(this.meters.get("jobqueue.job").tags("type", "thumbnail", "outcome", "succeeded").timer().count())
 			.isOne();

@@ -156,6 +156,14 @@ public final class PostgresTestDatabase implements StoreFixture {
 		return new PostgresTestDatabase(this.name, this.schema, this.prefix, 4, false);
 	}
 
+	/**
+	 * The database {@code name} made by another fixture (in another JVM), with a pool of
+	 * {@code poolSize}; closing it leaves the database.
+	 */
+	public static PostgresTestDatabase open(String name, int poolSize) {
+		return new PostgresTestDatabase(name, null, "", poolSize, false);
+	}
+
 	@Override
 	public Object timestamp(Instant instant) {
 		return Timestamp.from(instant);
