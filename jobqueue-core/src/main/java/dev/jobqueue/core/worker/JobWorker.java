@@ -159,8 +159,9 @@ public final class JobWorker implements QueueSignals {
 		this.runs = new RunningJobs(store, settings, guardedListener);
 		this.pending = new PendingOutcomes(store, settings.workerId(), this.runs, guardedListener, ticker,
 				this::wakeUp);
-		this.dispatcher = new RunDispatcher(settings.workerId(), executor,
-				(interceptor != null) ? interceptor : RunInterceptor.NONE, outcomes, this.slots, this.runs,
+		HandlerExecution execution = new HandlerExecution((interceptor != null) ? interceptor : RunInterceptor.NONE,
+				outcomes, clock);
+		this.dispatcher = new RunDispatcher(settings.workerId(), executor, execution, this.slots, this.runs,
 				this.pending, clock, ticker, () -> this.stopped, this::needsJobs, this::wakeUp);
 		this.claimer = new JobClaimer(store, handlers, codec, settings, clock, ticker, guardedListener, this.runs,
 				this.slots, this.pending, this.dispatcher);

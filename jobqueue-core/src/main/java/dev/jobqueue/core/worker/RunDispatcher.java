@@ -30,9 +30,7 @@ final class RunDispatcher {
 
 	private final ExecutorService executor;
 
-	private final RunInterceptor interceptor;
-
-	private final OutcomeMapper outcomes;
+	private final HandlerExecution execution;
 
 	private final SlotBuffer slots;
 
@@ -56,13 +54,12 @@ final class RunDispatcher {
 	/** Whether this thread is in {@link #startWaiting()}: it does not recurse. */
 	private final ThreadLocal<Boolean> startingWaiting = new ThreadLocal<>();
 
-	RunDispatcher(String workerId, ExecutorService executor, RunInterceptor interceptor, OutcomeMapper outcomes,
-			SlotBuffer slots, RunningJobs runs, PendingOutcomes pending, Clock clock, Ticker ticker,
-			BooleanSupplier stopped, BooleanSupplier lowOnJobs, Runnable wakeUp) {
+	RunDispatcher(String workerId, ExecutorService executor, HandlerExecution execution, SlotBuffer slots,
+			RunningJobs runs, PendingOutcomes pending, Clock clock, Ticker ticker, BooleanSupplier stopped,
+			BooleanSupplier lowOnJobs, Runnable wakeUp) {
 		this.workerId = workerId;
 		this.executor = executor;
-		this.interceptor = interceptor;
-		this.outcomes = outcomes;
+		this.execution = execution;
 		this.slots = slots;
 		this.runs = runs;
 		this.pending = pending;
@@ -160,7 +157,7 @@ final class RunDispatcher {
 		while (run != null) {
 			Completion completion = null;
 			try {
-				completion = run.execute(this.interceptor, this.outcomes);
+				completion = this.execution.execute(run);
 			}
 			finally {
 				run = runEnded(run, (completion != null) ? completion : run.undetermined(null), true);
