@@ -4,14 +4,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.jobqueue.ErrorCodes;
 import dev.jobqueue.JobContext;
-import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobSnoozedException;
 import dev.jobqueue.core.HandlerDefinition;
@@ -34,9 +32,9 @@ import dev.jobqueue.core.store.RunningJobRef;
  * each other, so exactly one of them decides who writes the outcome. Local deadlines
  * (timeout, cancel timeout, heartbeat throttle) are read on the worker's monotonic
  * {@link Ticker}; the wall clock only stamps what is stored. The continuation a handler
- * asks for ({@link #continueWith}) is kept here and travels with the success only. Longer
- * than our usual 400 lines: it is the whole {@link JobContext} plus the run's
- * synchronisation, which reads best in one place.
+ * asks for ({@link #continueWith}) is kept here and travels with the success only; it is
+ * checked by {@link Continuations}. The handler itself is run by the worker's
+ * {@link HandlerExecution}.
  */
 final class JobRun implements JobContext {
 
@@ -107,7 +105,7 @@ final class JobRun implements JobContext {
 	 * Whether the handler itself was called: after that, running it again is running it
 	 * twice.
 	 */
-	private volatile boolean handlerInvoked;
+	volatile boolean handlerInvoked;
 
 	volatile boolean cancelRequested;
 
@@ -179,79 +177,6 @@ final class JobRun implements JobContext {
 	}
 
 	/**
-	 * Runs the handler on the calling thread, inside the interceptor, and maps how it
-	 * ended. Never throws: whatever fails around the handler (the interceptor, the
-	 * mapping, an {@link Error}) still yields an outcome, and an interceptor cannot
-	 * change the handler's outcome.
-	 * @return the outcome to hand to {@link #finish}
-	 */
-	Completion execute(RunInterceptor interceptor, OutcomeMapper outcomes) {
-		this.startNanos = System.nanoTime();
-		if (!bindThread()) {
-			// Cut off at shutdown before it began: handed back, this outcome is never
-			// written.
-			return Completion.handedBack(this.job, this.claimedAt);
-		}
-		try {
-			Completion[] ran = new Completion[1];
-			Throwable interceptorFailure = null;
-			try {
-				interceptor.around(this.job, () -> {
-					ran[0] = invokeHandler(outcomes);
-					return ran[0];
-				});
-			}
-			catch (Throwable ex) {
-				interceptorFailure = ex;
-			}
-			if (ran[0] == null && !this.handlerInvoked) {
-				logger.warn("The run interceptor of job {} ({}) did not run it{}; running it without the interceptor",
-						this.job.id(), this.job.type(),
-						(interceptorFailure != null) ? " (" + interceptorFailure + ")" : "", interceptorFailure);
-				ran[0] = invokeHandler(outcomes);
-			}
-			else if (interceptorFailure != null) {
-				logger.warn("The run interceptor of job {} ({}) failed around the run; the job's outcome stands: {}",
-						this.job.id(), this.job.type(), interceptorFailure.toString(), interceptorFailure);
-			}
-			return (ran[0] != null) ? ran[0] : undetermined(interceptorFailure);
-		}
-		catch (Throwable ex) {
-			return undetermined(ex);
-		}
-		finally {
-			unbindThread();
-		}
-	}
-
-	private Completion invokeHandler(OutcomeMapper outcomes) {
-		if (this.cancelRequested) {
-			return Completion.cancelled(this.job);
-		}
-		if (this.leaseLost) {
-			// Taken back while it waited for its thread: it runs elsewhere; the outcome
-			// is rejected.
-			return Completion.handedBack(this.job, this.claimedAt);
-		}
-		this.handlerInvoked = true;
-		Object result = null;
-		Throwable failure = null;
-		try {
-			result = this.handler.invoker().invoke(this.job.payload(), this);
-		}
-		catch (Throwable ex) {
-			failure = ex;
-		}
-		try {
-			return (failure != null) ? outcomes.threw(state(), failure, this.clock.instant())
-					: withContinuation(outcomes.returned(state(), result, this.clock.instant()));
-		}
-		catch (Throwable ex) {
-			return undetermined((failure != null) ? failure : ex);
-		}
-	}
-
-	/**
 	 * The outcome when the worker itself failed around the run (an {@link Error} outside
 	 * the handler): a run that never reached its handler goes back to pending; one that
 	 * did fails for a person to look at, since its work may be done.
@@ -271,10 +196,11 @@ final class JobRun implements JobContext {
 	}
 
 	/**
+	 * Binds the run to the handler's thread, so a cancel or timeout can interrupt it.
 	 * @return whether the run may start; not when it was cut off at shutdown before it
 	 * began
 	 */
-	private synchronized boolean bindThread() {
+	synchronized boolean bindThread() {
 		if (this.handedBack) {
 			return false;
 		}
@@ -287,7 +213,7 @@ final class JobRun implements JobContext {
 	 * Unbinds, then clears any interrupt aimed at this run so it cannot leak into the
 	 * thread's next task.
 	 */
-	private void unbindThread() {
+	void unbindThread() {
 		synchronized (this) {
 			this.thread = null;
 		}
@@ -479,46 +405,12 @@ final class JobRun implements JobContext {
 
 	@Override
 	public void continueWith(JobRequest next) {
-		if (next == null) {
-			throw new IllegalArgumentException("The next step is null: pass JobRequest.of(type, payload)");
-		}
-		setNext(checkedContinuation(() -> List
-			.of(this.newJobs.validate(next, this.clock.instant(), this.job.traceContext()).withChainIndex(1))));
+		setNext(Continuations.next(this.newJobs, next, this.clock.instant(), this.job.traceContext()));
 	}
 
 	@Override
 	public void continueWithFanOut(List<JobRequest> children, JobRequest join) {
-		if (children == null || join == null) {
-			throw new IllegalArgumentException("The children and the join of a fan-out must not be null");
-		}
-		setNext(checkedContinuation(
-				() -> this.newJobs.fanOut(children, join, this.clock.instant(), this.job.traceContext(), 1)));
-	}
-
-	/**
-	 * Validates a continuation as enqueue would, with what a continuation may not have on
-	 * top; a bad one throws {@link IllegalArgumentException}, which fails the run.
-	 */
-	private List<NewJob> checkedContinuation(Supplier<List<NewJob>> validation) {
-		List<NewJob> jobs;
-		try {
-			jobs = validation.get();
-		}
-		catch (JobQueueException ex) {
-			throw new IllegalArgumentException(ex.getMessage(), ex);
-		}
-		for (NewJob job : jobs) {
-			if (!job.after().isEmpty()) {
-				throw new IllegalArgumentException("A continuation ('" + job.type() + "') cannot wait for other jobs "
-						+ "(after(...)): enqueue it with jobQueue.enqueue(request.after(...)) instead, or use "
-						+ "continueWithFanOut for children and a join");
-			}
-			if (job.dedupKey() != null) {
-				throw new IllegalArgumentException("A continuation ('" + job.type() + "') cannot have a dedup key: "
-						+ "the queue creates it exactly once already");
-			}
-		}
-		return jobs;
+		setNext(Continuations.fanOut(this.newJobs, children, join, this.clock.instant(), this.job.traceContext()));
 	}
 
 	private synchronized void setNext(List<NewJob> jobs) {
@@ -533,7 +425,7 @@ final class JobRun implements JobContext {
 	 * The outcome with the continuation the handler asked for, if the run succeeded; any
 	 * other outcome creates nothing.
 	 */
-	private synchronized Completion withContinuation(Completion completion) {
+	synchronized Completion withContinuation(Completion completion) {
 		if (this.next == null || completion.kind() != Completion.Kind.SUCCEEDED) {
 			return completion;
 		}
