@@ -153,6 +153,23 @@ public final class DefaultJobQueue implements JobQueue {
 	}
 
 	@Override
+	public <T> Optional<T> result(long id, Class<T> type) {
+		Objects.requireNonNull(type, "'type' must not be null");
+		Optional<String> json = this.admin.find(id).map(Job::result);
+		if (json.isEmpty()) {
+			return Optional.empty();
+		}
+		try {
+			return Optional.ofNullable(type.cast(this.codec.fromJson(json.get(), type)));
+		}
+		catch (IllegalArgumentException ex) {
+			throw new JobQueueException("The result of job " + id + " does not map to " + type.getName() + ": "
+					+ ex.getMessage() + ". Read it as the type its handler returns, or as String for its JSON text "
+					+ "(Job.result()).", ex);
+		}
+	}
+
+	@Override
 	public boolean pause(String type) {
 		boolean paused = this.admin.pause(requireType(type, "pause"), "api", this.clock.instant());
 		if (paused) {

@@ -44,6 +44,7 @@ import dev.jobqueue.core.worker.RetryPolicy;
 import dev.jobqueue.core.worker.RunInterceptor;
 import dev.jobqueue.core.worker.WorkerListener;
 import dev.jobqueue.jackson.JacksonPayloadCodec;
+import dev.jobqueue.jackson.JobQueueJacksonModule;
 import dev.jobqueue.jdbc.StoreProviders;
 import dev.jobqueue.jdbc.StoreSettings;
 import dev.jobqueue.jdbc.spring.SpringTransactions;
@@ -188,6 +189,16 @@ public final class QueueAutoConfiguration {
 	PayloadCodec jobQueuePayloadCodec(ObjectProvider<JsonMapper> jsonMapper) {
 		return new JacksonPayloadCodec(
 				jsonMapper.getIfAvailable(() -> JsonMapper.builder().findAndAddModules().build()));
+	}
+
+	/**
+	 * Job statuses in lower case in the application's JSON too (Boot's {@code JsonMapper}
+	 * registers every {@code JacksonModule} bean).
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	JobQueueJacksonModule jobQueueJacksonModule() {
+		return new JobQueueJacksonModule();
 	}
 
 	@Bean

@@ -15,6 +15,8 @@ import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import tools.jackson.databind.json.JsonMapper;
+
 import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration;
@@ -29,6 +31,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.jobqueue.Job;
 import dev.jobqueue.JobContext;
 import dev.jobqueue.JobHandler;
 import dev.jobqueue.JobQueue;
@@ -106,6 +109,19 @@ class QueueAutoConfigurationTests {
 					.hasMessageContaining("jobqueue.worker.claim-ahead must be between 0 and 1000, got " + bad)
 					.hasMessageContaining("0 turns claim-ahead off"));
 		}
+	}
+
+	@Test
+	void aJobSerialisesItsStatusInLowerCaseAsTheEndpointShowsIt() {
+		this.contextRunner.withPropertyValues(ownUrl(), "jobqueue.worker.auto-startup=false").run((context) -> {
+			JsonMapper mapper = context.getBean(JsonMapper.class);
+			JobQueue queue = context.getBean(JobQueue.class);
+			Job job = queue.find(queue.enqueue("greet", new Greeting("ada"))).orElseThrow();
+			String json = mapper.writeValueAsString(job);
+			assertThat(json).contains("\"status\":\"pending\"");
+			assertThat(mapper.readValue(json, Job.class)).isEqualTo(job);
+			assertThat(mapper.readValue("\"PENDING\"", JobStatus.class)).isEqualTo(JobStatus.PENDING);
+		});
 	}
 
 	@Test
@@ -292,6 +308,8 @@ class QueueAutoConfigurationTests {
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> queue.find(id).orElseThrow().status() == JobStatus.SUCCEEDED);
 			assertThat(queue.find(id).orElseThrow().result()).isEqualTo("\"hello ada (attempt 1)\"");
+			assertThat(queue.result(id, String.class)).contains("hello ada (attempt 1)");
+			assertThat(queue.result(id + 1000, String.class)).isEmpty();
 			long raw = queue.enqueue("raw", "plain text");
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> queue.find(raw).orElseThrow().status() == JobStatus.SUCCEEDED);
