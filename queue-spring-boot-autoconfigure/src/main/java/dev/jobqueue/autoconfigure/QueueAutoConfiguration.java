@@ -244,6 +244,12 @@ public final class QueueAutoConfiguration {
 	}
 
 	@Bean
+	TransactionManagerCheck jobQueueTransactionManagerCheck(ListableBeanFactory beanFactory,
+			QueueDataSource dataSource) {
+		return new TransactionManagerCheck(beanFactory, dataSource);
+	}
+
+	@Bean
 	static LazyInitializationExcludeFilter jobHandlerLazyInitializationExcludeFilter() {
 		return new JobHandlerBeanLazyInitializationExcludeFilter();
 	}

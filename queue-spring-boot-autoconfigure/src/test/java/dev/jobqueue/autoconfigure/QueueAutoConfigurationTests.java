@@ -13,6 +13,7 @@ import javax.sql.DataSource;
 import com.zaxxer.hikari.HikariDataSource;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import tools.jackson.databind.json.JsonMapper;
@@ -25,6 +26,8 @@ import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -46,6 +49,7 @@ import dev.jobqueue.sqlite.SqliteJobStore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+@ExtendWith(OutputCaptureExtension.class)
 class QueueAutoConfigurationTests {
 
 	@TempDir
@@ -122,6 +126,22 @@ class QueueAutoConfigurationTests {
 			assertThat(mapper.readValue(json, Job.class)).isEqualTo(job);
 			assertThat(mapper.readValue("\"PENDING\"", JobStatus.class)).isEqualTo(JobStatus.PENDING);
 		});
+	}
+
+	@Test
+	void warnsOnceWhenTheApplicationHasNoTransactionManagerForTransactionalDoesNothingThen(CapturedOutput output) {
+		this.contextRunner.withPropertyValues(ownUrl()).run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output.toString().split("has no transaction manager, so @Transactional does nothing here", -1))
+			.hasSize(2);
+	}
+
+	@Test
+	void saysNothingOfTransactionsWhenTheApplicationHasATransactionManager(CapturedOutput output) {
+		withApplicationDataSource()
+			.withConfiguration(AutoConfigurations.of(DataSourceTransactionManagerAutoConfiguration.class))
+			.withPropertyValues(ownUrl())
+			.run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output).doesNotContain("no transaction manager");
 	}
 
 	@Test
