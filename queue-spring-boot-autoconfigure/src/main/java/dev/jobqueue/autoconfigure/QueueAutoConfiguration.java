@@ -28,6 +28,7 @@ import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.core.LocalSignals;
 import dev.jobqueue.core.PayloadCodec;
 import dev.jobqueue.core.TraceContextSource;
+import dev.jobqueue.core.UnhandledTypeWarnings;
 import dev.jobqueue.core.WorkerIds;
 import dev.jobqueue.core.schedule.JobScheduler;
 import dev.jobqueue.core.schedule.SchedulerSettings;
@@ -211,12 +212,19 @@ public final class QueueAutoConfiguration {
 	@ConditionalOnMissingBean
 	JobQueue jobQueue(JobStore store, JobAdminStore admin, PayloadCodec codec, HandlerRegistry handlers,
 			QueueProperties properties, JobQueueClock clock, ObjectProvider<TraceContextSource> traceContext,
-			LocalSignals signals) {
+			LocalSignals signals, ObjectProvider<QueueInsights> insights) {
 		EnqueueLimits limits = new EnqueueLimits(properties.getRetry().getMaxAttempts(),
 				properties.getMaxPayloadSize().toBytes());
 		DefaultJobQueue queue = new DefaultJobQueue(store, admin, codec, handlers, clock.clock(), limits,
 				traceContext.getIfUnique());
 		queue.setSignals(signals);
+		queue.setUnhandledTypeWarnings(new UnhandledTypeWarnings(handlers, (type) -> {
+			QueueInsights found = insights.getIfUnique();
+			return found == null || found.snapshot(clock.clock().instant(), properties.snapshotSettings())
+				.workers()
+				.stream()
+				.anyMatch((worker) -> worker.alive() && worker.types().contains(type));
+		}));
 		return queue;
 	}
 

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import javax.sql.DataSource;
@@ -21,6 +22,8 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
@@ -40,6 +43,8 @@ import dev.jobqueue.JobHandler;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobStatus;
+import dev.jobqueue.actuate.QueueHealthIndicator;
+import dev.jobqueue.autoconfigure.actuate.QueueHealthAutoConfiguration;
 import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.core.worker.DefaultErrorClassifier;
 import dev.jobqueue.core.worker.ErrorClassifier;
@@ -142,6 +147,33 @@ class QueueAutoConfigurationTests {
 			.withPropertyValues(ownUrl())
 			.run((context) -> assertThat(context).hasNotFailed());
 		assertThat(output).doesNotContain("no transaction manager");
+	}
+
+	@Test
+	void aJobOfATypeNoProcessHandlesIsWarnedOfOnceAndDegradesHealthWhileItWaits(CapturedOutput output) {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(QueueHealthAutoConfiguration.class))
+			.withPropertyValues(ownUrl(), "jobqueue.observability.refresh-interval=1ms")
+			.withUserConfiguration(ProxiedHandlers.class)
+			.run((context) -> {
+				JobQueue queue = context.getBean(JobQueue.class);
+				QueueHealthIndicator health = context.getBean(QueueHealthIndicator.class);
+				long greet = queue.enqueue("greet", new Greeting("ada"));
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> queue.find(greet).orElseThrow().status() == JobStatus.SUCCEEDED);
+				assertThat(health.health(true).getStatus()).isEqualTo(Status.UP);
+
+				queue.enqueue("no-such-type", "lost");
+				queue.enqueue("no-such-type", "lost again");
+				queue.enqueue("greet", new Greeting("grace"));
+
+				Health degraded = health.health(true);
+				assertThat(degraded.getStatus()).isEqualTo(new Status("DEGRADED"));
+				assertThat(degraded.getDetails()).containsEntry("unhandled", Map.of("no-such-type", 2L));
+				assertThat(degraded.getDetails().get("problems").toString())
+					.contains("2 pending job(s) of type(s) [no-such-type] that no live worker handles");
+			});
+		assertThat(output.toString().split("A job of type 'no-such-type' was enqueued, but no process", -1)).hasSize(2);
+		assertThat(output).doesNotContain("A job of type 'greet'");
 	}
 
 	@Test
