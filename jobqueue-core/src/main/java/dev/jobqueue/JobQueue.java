@@ -91,6 +91,17 @@ public interface JobQueue {
 	Optional<Job> find(long id);
 
 	/**
+	 * The result a job's handler returned, read back as {@code type} with the codec
+	 * payloads are written with ({@link Job#result()} keeps the stored JSON text).
+	 * @param id the job's id
+	 * @param type the type the handler returned, or one its JSON maps to
+	 * @return the result, or empty when the job does not exist or has no result (not
+	 * finished yet, or its handler returned nothing)
+	 * @throws JobQueueException if the stored result does not map to {@code type}
+	 */
+	<T> Optional<T> result(long id, Class<T> type);
+
+	/**
 	 * Pauses a job type in every process sharing the database, for an operator during an
 	 * incident: its pending jobs are no longer claimed (running ones finish) and its
 	 * schedules wait, then fire by their {@link Misfire} policy on resume. Enqueueing

@@ -45,6 +45,8 @@ public final class DefaultJobQueue implements JobQueue {
 
 	private final PayloadCodec codec;
 
+	private volatile UnhandledTypeWarnings unhandledTypeWarnings;
+
 	private final HandlerRegistry handlers;
 
 	private final Clock clock;
@@ -74,6 +76,13 @@ public final class DefaultJobQueue implements JobQueue {
 		this.signals = (signals != null) ? signals : QueueSignals.NONE;
 	}
 
+	/**
+	 * Warn of jobs enqueued for types no process handles, or {@code null} not to.
+	 */
+	public void setUnhandledTypeWarnings(UnhandledTypeWarnings warnings) {
+		this.unhandledTypeWarnings = warnings;
+	}
+
 	@Override
 	public long enqueue(JobRequest request) {
 		return enqueueAll(List.of(Objects.requireNonNull(request, "'request' must not be null"))).get(0);
@@ -92,7 +101,16 @@ public final class DefaultJobQueue implements JobQueue {
 			jobs.add(this.newJobs.validate(request, now, trace));
 		}
 		QueueSignals target = this.signals;
-		return this.store.enqueue(jobs, now, target::jobsEnqueued);
+		List<Long> ids = this.store.enqueue(jobs, now, target::jobsEnqueued);
+		warnOfUnhandledTypes(requests);
+		return ids;
+	}
+
+	private void warnOfUnhandledTypes(List<JobRequest> requests) {
+		UnhandledTypeWarnings warnings = this.unhandledTypeWarnings;
+		if (warnings != null) {
+			warnings.enqueued(requests.stream().map(JobRequest::type).distinct().toList());
+		}
 	}
 
 	@Override
@@ -106,6 +124,9 @@ public final class DefaultJobQueue implements JobQueue {
 		List<NewJob> jobs = this.newJobs.fanOut(children, join, now, currentTraceContext(), 0);
 		QueueSignals target = this.signals;
 		List<Long> ids = this.store.enqueue(jobs, now, target::jobsEnqueued);
+		List<JobRequest> requests = new ArrayList<>(children);
+		requests.add(join);
+		warnOfUnhandledTypes(requests);
 		return new FanOut(ids.get(0), ids.subList(0, children.size()), ids.get(children.size()));
 	}
 
@@ -150,6 +171,23 @@ public final class DefaultJobQueue implements JobQueue {
 	@Override
 	public Optional<Job> find(long id) {
 		return this.admin.find(id);
+	}
+
+	@Override
+	public <T> Optional<T> result(long id, Class<T> type) {
+		Objects.requireNonNull(type, "'type' must not be null");
+		Optional<String> json = this.admin.find(id).map(Job::result);
+		if (json.isEmpty()) {
+			return Optional.empty();
+		}
+		try {
+			return Optional.ofNullable(type.cast(this.codec.fromJson(json.get(), type)));
+		}
+		catch (IllegalArgumentException ex) {
+			throw new JobQueueException("The result of job " + id + " does not map to " + type.getName() + ": "
+					+ ex.getMessage() + ". Read it as the type its handler returns, or as String for its JSON text "
+					+ "(Job.result()).", ex);
+		}
 	}
 
 	@Override

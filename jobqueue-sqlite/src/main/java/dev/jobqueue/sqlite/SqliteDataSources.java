@@ -12,6 +12,8 @@ import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteOpenMode;
 
@@ -25,6 +27,8 @@ import dev.jobqueue.JobQueueException;
  * reports it instead of quietly starting over with an empty file.
  */
 public final class SqliteDataSources {
+
+	private static final Logger logger = LoggerFactory.getLogger(SqliteDataSources.class);
 
 	private SqliteDataSources() {
 	}
@@ -91,6 +95,12 @@ public final class SqliteDataSources {
 	}
 
 	private static void createIfMissing(String url, Path file, SQLiteConfig config) {
+		if (Files.isDirectory(file)) {
+			throw new JobQueueException("The queue database " + file + " is a folder, not a file: the SQLite URL "
+					+ "must name the database file itself. Name a file in that folder, for example " + "jdbc:sqlite:"
+					+ file.resolve("jobs.db") + ", in jobqueue.datasource.url (or spring.datasource.url "
+					+ "when the queue shares the application's DataSource).");
+		}
 		if (Files.exists(file)) {
 			return;
 		}
@@ -102,8 +112,17 @@ public final class SqliteDataSources {
 					+ migrationLock.getFileName() + " to start with an empty queue on purpose.");
 		}
 		try {
-			if (file.getParent() != null) {
-				Files.createDirectories(file.getParent());
+			Path folder = file.getParent();
+			if (folder != null && !Files.isDirectory(folder)) {
+				// Created, as a first start on a new host needs, but said: a typo in the
+				// folder
+				// would otherwise start an empty queue somewhere unexpected without a
+				// word.
+				Files.createDirectories(folder);
+				logger.warn(
+						"Created the folder {} for the new queue database {}: it did not exist. If the queue "
+								+ "should have found an existing database, check jobqueue.datasource.url.",
+						folder, file.getFileName());
 			}
 			Properties properties = config.toProperties();
 			try (Connection connection = DriverManager.getConnection(url, properties)) {

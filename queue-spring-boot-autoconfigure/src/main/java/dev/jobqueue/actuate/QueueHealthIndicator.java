@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -28,9 +29,10 @@ import dev.jobqueue.core.worker.JobWorker;
  * <li>The degraded status ({@code jobqueue.observability.degraded-status},
  * {@code DEGRADED} by default) when running jobs have had no heartbeat for longer than
  * {@code jobqueue.observability.stuck-after}, or the oldest claimable job has waited
- * longer than {@code jobqueue.observability.max-queue-age}; the details say which. Boot's
- * default status order does not know {@code DEGRADED}, so it leaves the application's
- * aggregate status {@code UP} (HTTP 200) while this component shows the problem.</li>
+ * longer than {@code jobqueue.observability.max-queue-age}, or pending jobs are of a type
+ * that no live worker on the database handles; the details say which. Boot's default
+ * status order does not know {@code DEGRADED}, so it leaves the application's aggregate
+ * status {@code UP} (HTTP 200) while this component shows the problem.</li>
  * <li>{@code UP} otherwise.</li>
  * </ul>
  * A probe never writes and never takes SQLite's write lock: each check is one indexed
@@ -67,6 +69,8 @@ public class QueueHealthIndicator extends AbstractHealthIndicator {
 	private final Supplier<JobWorker> worker;
 
 	private final Duration workerDeadAfter;
+
+	private volatile Supplier<Map<String, Long>> unhandledJobs = Map::of;
 
 	/**
 	 * @param stuckAfter running jobs without heartbeat for longer are stuck
@@ -113,6 +117,14 @@ public class QueueHealthIndicator extends AbstractHealthIndicator {
 		this.workerDeadAfter = Objects.requireNonNull(workerDeadAfter, "'workerDeadAfter' must not be null");
 	}
 
+	/**
+	 * Where the pending jobs of types that no live worker handles come from (per type);
+	 * while there are some, the status is the degraded one. None by default.
+	 */
+	public void setUnhandledJobs(Supplier<Map<String, Long>> unhandledJobs) {
+		this.unhandledJobs = (unhandledJobs != null) ? unhandledJobs : Map::of;
+	}
+
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
 		JobWorker running = this.worker.get();
@@ -151,6 +163,13 @@ public class QueueHealthIndicator extends AbstractHealthIndicator {
 				problems.add("the oldest claimable job (" + job.id() + ", " + job.type() + ") has waited " + age
 						+ ", more than " + this.maxQueueAge);
 			}
+		}
+		Map<String, Long> unhandled = this.unhandledJobs.get();
+		if (unhandled != null && !unhandled.isEmpty()) {
+			long jobs = unhandled.values().stream().mapToLong(Long::longValue).sum();
+			builder.withDetail("unhandled", unhandled);
+			problems.add(jobs + " pending job(s) of type(s) " + unhandled.keySet() + " that no live worker handles: "
+					+ "start a process with their @JobHandler, or check the type names they were enqueued with");
 		}
 		if (problems.isEmpty()) {
 			builder.up();

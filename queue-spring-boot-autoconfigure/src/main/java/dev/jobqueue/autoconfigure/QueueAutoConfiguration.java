@@ -28,6 +28,7 @@ import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.core.LocalSignals;
 import dev.jobqueue.core.PayloadCodec;
 import dev.jobqueue.core.TraceContextSource;
+import dev.jobqueue.core.UnhandledTypeWarnings;
 import dev.jobqueue.core.WorkerIds;
 import dev.jobqueue.core.schedule.JobScheduler;
 import dev.jobqueue.core.schedule.SchedulerSettings;
@@ -44,6 +45,7 @@ import dev.jobqueue.core.worker.RetryPolicy;
 import dev.jobqueue.core.worker.RunInterceptor;
 import dev.jobqueue.core.worker.WorkerListener;
 import dev.jobqueue.jackson.JacksonPayloadCodec;
+import dev.jobqueue.jackson.JobQueueJacksonModule;
 import dev.jobqueue.jdbc.StoreProviders;
 import dev.jobqueue.jdbc.StoreSettings;
 import dev.jobqueue.jdbc.spring.SpringTransactions;
@@ -190,6 +192,16 @@ public final class QueueAutoConfiguration {
 				jsonMapper.getIfAvailable(() -> JsonMapper.builder().findAndAddModules().build()));
 	}
 
+	/**
+	 * Job statuses in lower case in the application's JSON too (Boot's {@code JsonMapper}
+	 * registers every {@code JacksonModule} bean).
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	JobQueueJacksonModule jobQueueJacksonModule() {
+		return new JobQueueJacksonModule();
+	}
+
 	@Bean
 	@ConditionalOnMissingBean
 	ErrorClassifier jobQueueErrorClassifier() {
@@ -200,12 +212,19 @@ public final class QueueAutoConfiguration {
 	@ConditionalOnMissingBean
 	JobQueue jobQueue(JobStore store, JobAdminStore admin, PayloadCodec codec, HandlerRegistry handlers,
 			QueueProperties properties, JobQueueClock clock, ObjectProvider<TraceContextSource> traceContext,
-			LocalSignals signals) {
+			LocalSignals signals, ObjectProvider<QueueInsights> insights) {
 		EnqueueLimits limits = new EnqueueLimits(properties.getRetry().getMaxAttempts(),
 				properties.getMaxPayloadSize().toBytes());
 		DefaultJobQueue queue = new DefaultJobQueue(store, admin, codec, handlers, clock.clock(), limits,
 				traceContext.getIfUnique());
 		queue.setSignals(signals);
+		queue.setUnhandledTypeWarnings(new UnhandledTypeWarnings(handlers, (type) -> {
+			QueueInsights found = insights.getIfUnique();
+			return found == null || found.snapshot(clock.clock().instant(), properties.snapshotSettings())
+				.workers()
+				.stream()
+				.anyMatch((worker) -> worker.alive() && worker.types().contains(type));
+		}));
 		return queue;
 	}
 
@@ -230,6 +249,12 @@ public final class QueueAutoConfiguration {
 			worker.setEnqueueLimits(limits);
 			return worker;
 		}, signals, properties.getWorker().isAutoStartup());
+	}
+
+	@Bean
+	TransactionManagerCheck jobQueueTransactionManagerCheck(ListableBeanFactory beanFactory,
+			QueueDataSource dataSource) {
+		return new TransactionManagerCheck(beanFactory, dataSource);
 	}
 
 	@Bean

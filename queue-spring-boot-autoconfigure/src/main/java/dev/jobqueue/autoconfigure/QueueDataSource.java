@@ -58,7 +58,7 @@ public final class QueueDataSource implements DisposableBean {
 			DataSource application, List<String> candidates, StoreProviders stores, ClassLoader classLoader) {
 		String url = properties.getUrl();
 		if (url != null && !url.isBlank()) {
-			return own(url, settings, stores, classLoader);
+			return logged(own(url, settings, stores, classLoader), "its own pool, from jobqueue.datasource.url");
 		}
 		if (qualified != null) {
 			StoreProvider store = storeOf(qualified, stores);
@@ -68,18 +68,20 @@ public final class QueueDataSource implements DisposableBean {
 						+ "). Mark a DataSource of one of these databases instead, or remove "
 						+ "the annotation and set jobqueue.datasource.url to give the queue its own database.");
 			}
-			return shared(qualified, store, "the @JobQueueDataSource DataSource", classLoader);
+			return logged(shared(qualified, store, "the @JobQueueDataSource DataSource", classLoader),
+					"the @JobQueueDataSource DataSource, shared: enqueue joins its transactions");
 		}
 		if (application != null) {
 			StoreProvider store = storeOf(application, stores);
 			if (store != null) {
-				return shared(application, store, "the application's " + store.name() + " DataSource", classLoader);
+				return logged(
+						shared(application, store, "the application's " + store.name() + " DataSource", classLoader),
+						"the application's DataSource, shared: enqueue joins its transactions");
 			}
-			logger.info(
-					"The application's DataSource is {}, which no job queue store on the classpath serves; the job "
-							+ "queue uses its own file {} (set jobqueue.datasource.url to choose another)",
-					productName(application), DEFAULT_URL);
-			return own(DEFAULT_URL, settings, stores, classLoader);
+			return logged(own(DEFAULT_URL, settings, stores, classLoader),
+					"its own pool, the default file: the application's DataSource is " + productName(application)
+							+ ", which no job queue store on the classpath serves; set jobqueue.datasource.url to "
+							+ "choose another");
 		}
 		if (candidates.size() > 1) {
 			throw new JobQueueException("The application has " + candidates.size() + " DataSource beans " + candidates
@@ -87,7 +89,28 @@ public final class QueueDataSource implements DisposableBean {
 					+ "with @JobQueueDataSource (queue writes then join its transactions), or set "
 					+ "jobqueue.datasource.url=jdbc:sqlite:<path> to give the queue its own file.");
 		}
-		return own(DEFAULT_URL, settings, stores, classLoader);
+		return logged(own(DEFAULT_URL, settings, stores, classLoader),
+				"its own pool, the default file: set jobqueue.datasource.url to choose another");
+	}
+
+	/**
+	 * Says once, at start-up, where the queue's data lives (credentials masked), so a
+	 * typo in a URL shows in the first lines of the log.
+	 */
+	private static QueueDataSource logged(QueueDataSource chosen, String how) {
+		logger.info("Job queue on {}: {} ({})", chosen.store.name(), chosen.location(), how);
+		return chosen;
+	}
+
+	/**
+	 * Where the data lives: the file or the server URL without credentials, or the
+	 * description of a shared DataSource whose URL is not known.
+	 */
+	String location() {
+		if (this.shared && this.dataSource instanceof HikariDataSource hikari && hikari.getJdbcUrl() != null) {
+			return this.store.describe(hikari.getJdbcUrl());
+		}
+		return this.description;
 	}
 
 	/** Opens the queue's own pool on {@code url}, with the store that serves it. */

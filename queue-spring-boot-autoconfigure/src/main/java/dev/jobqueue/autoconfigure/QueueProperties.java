@@ -9,6 +9,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
+import org.springframework.validation.annotation.Validated;
 
 import dev.jobqueue.Misfire;
 import dev.jobqueue.core.store.EnqueueVisibility;
@@ -24,7 +27,8 @@ import dev.jobqueue.core.worker.WorkerSettings;
  * so it is kept as one tree, as Boot's own properties classes are.
  */
 @ConfigurationProperties("jobqueue")
-public class QueueProperties {
+@Validated
+public class QueueProperties implements Validator {
 
 	/**
 	 * Whether the job queue is enabled.
@@ -73,6 +77,21 @@ public class QueueProperties {
 
 	@NestedConfigurationProperty
 	private final Observability observability = new Observability();
+
+	/**
+	 * Checks the values at binding (Boot calls a properties class that is a
+	 * {@link Validator}), so a value that cannot work fails start-up naming the property
+	 * before anything starts.
+	 */
+	@Override
+	public void validate(Object target, Errors errors) {
+		QueuePropertiesValidation.validate((QueueProperties) target, errors);
+	}
+
+	@Override
+	public boolean supports(Class<?> type) {
+		return QueueProperties.class.isAssignableFrom(type);
+	}
 
 	public boolean isEnabled() {
 		return this.enabled;

@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 
 import org.slf4j.LoggerFactory;
 
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.thread.Threading;
 import org.springframework.core.env.Environment;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
@@ -48,19 +49,25 @@ record WorkerFactory(JobStore store, HandlerRegistry handlers, PayloadCodec code
 
 	/**
 	 * {@code jobqueue.worker.shutdown-timeout}, cut to fit the context's shutdown phase
-	 * (see {@link QueueLifecycle}).
+	 * (see {@link QueueLifecycle}). Said in the log only when a timeout the user set is
+	 * cut: the defaults (30s in a 30s phase) are cut every time, and say nothing new.
 	 */
 	Duration shutdownWait() {
 		Duration configured = this.properties.getShutdownTimeout();
 		Duration phase = QueueLifecycle.phaseTimeout(this.environment);
 		Duration wait = QueueLifecycle.workerWait(configured, phase);
-		if (wait.compareTo(configured) < 0) {
+		if (wait.compareTo(configured) < 0 && shutdownTimeoutIsSet()) {
 			LoggerFactory.getLogger(QueueWorker.class)
 				.info("The worker waits {} for running jobs at shutdown, not "
 						+ "jobqueue.worker.shutdown-timeout={}, to hand back the rest within "
 						+ "spring.lifecycle.timeout-per-shutdown-phase={}", wait, configured, phase);
 		}
 		return wait;
+	}
+
+	private boolean shutdownTimeoutIsSet() {
+		return this.environment != null
+				&& Binder.get(this.environment).bind("jobqueue.worker.shutdown-timeout", Duration.class).isBound();
 	}
 
 	ExecutorService executor() {

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import javax.sql.DataSource;
@@ -13,27 +14,37 @@ import javax.sql.DataSource;
 import com.zaxxer.hikari.HikariDataSource;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.jobqueue.Job;
 import dev.jobqueue.JobContext;
 import dev.jobqueue.JobHandler;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobStatus;
+import dev.jobqueue.actuate.QueueHealthIndicator;
+import dev.jobqueue.autoconfigure.actuate.QueueHealthAutoConfiguration;
 import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.core.worker.DefaultErrorClassifier;
 import dev.jobqueue.core.worker.ErrorClassifier;
@@ -43,6 +54,7 @@ import dev.jobqueue.sqlite.SqliteJobStore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+@ExtendWith(OutputCaptureExtension.class)
 class QueueAutoConfigurationTests {
 
 	@TempDir
@@ -106,6 +118,62 @@ class QueueAutoConfigurationTests {
 					.hasMessageContaining("jobqueue.worker.claim-ahead must be between 0 and 1000, got " + bad)
 					.hasMessageContaining("0 turns claim-ahead off"));
 		}
+	}
+
+	@Test
+	void aJobSerialisesItsStatusInLowerCaseAsTheEndpointShowsIt() {
+		this.contextRunner.withPropertyValues(ownUrl(), "jobqueue.worker.auto-startup=false").run((context) -> {
+			JsonMapper mapper = context.getBean(JsonMapper.class);
+			JobQueue queue = context.getBean(JobQueue.class);
+			Job job = queue.find(queue.enqueue("greet", new Greeting("ada"))).orElseThrow();
+			String json = mapper.writeValueAsString(job);
+			assertThat(json).contains("\"status\":\"pending\"");
+			assertThat(mapper.readValue(json, Job.class)).isEqualTo(job);
+			assertThat(mapper.readValue("\"PENDING\"", JobStatus.class)).isEqualTo(JobStatus.PENDING);
+		});
+	}
+
+	@Test
+	void warnsOnceWhenTheApplicationHasNoTransactionManagerForTransactionalDoesNothingThen(CapturedOutput output) {
+		this.contextRunner.withPropertyValues(ownUrl()).run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output.toString().split("has no transaction manager, so @Transactional does nothing here", -1))
+			.hasSize(2);
+	}
+
+	@Test
+	void saysNothingOfTransactionsWhenTheApplicationHasATransactionManager(CapturedOutput output) {
+		withApplicationDataSource()
+			.withConfiguration(AutoConfigurations.of(DataSourceTransactionManagerAutoConfiguration.class))
+			.withPropertyValues(ownUrl())
+			.run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output).doesNotContain("no transaction manager");
+	}
+
+	@Test
+	void aJobOfATypeNoProcessHandlesIsWarnedOfOnceAndDegradesHealthWhileItWaits(CapturedOutput output) {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(QueueHealthAutoConfiguration.class))
+			.withPropertyValues(ownUrl(), "jobqueue.observability.refresh-interval=1ms")
+			.withUserConfiguration(ProxiedHandlers.class)
+			.run((context) -> {
+				JobQueue queue = context.getBean(JobQueue.class);
+				QueueHealthIndicator health = context.getBean(QueueHealthIndicator.class);
+				long greet = queue.enqueue("greet", new Greeting("ada"));
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> queue.find(greet).orElseThrow().status() == JobStatus.SUCCEEDED);
+				assertThat(health.health(true).getStatus()).isEqualTo(Status.UP);
+
+				queue.enqueue("no-such-type", "lost");
+				queue.enqueue("no-such-type", "lost again");
+				queue.enqueue("greet", new Greeting("grace"));
+
+				Health degraded = health.health(true);
+				assertThat(degraded.getStatus()).isEqualTo(new Status("DEGRADED"));
+				assertThat(degraded.getDetails()).containsEntry("unhandled", Map.of("no-such-type", 2L));
+				assertThat(degraded.getDetails().get("problems").toString())
+					.contains("2 pending job(s) of type(s) [no-such-type] that no live worker handles");
+			});
+		assertThat(output.toString().split("A job of type 'no-such-type' was enqueued, but no process", -1)).hasSize(2);
+		assertThat(output).doesNotContain("A job of type 'greet'");
 	}
 
 	@Test
@@ -292,6 +360,8 @@ class QueueAutoConfigurationTests {
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> queue.find(id).orElseThrow().status() == JobStatus.SUCCEEDED);
 			assertThat(queue.find(id).orElseThrow().result()).isEqualTo("\"hello ada (attempt 1)\"");
+			assertThat(queue.result(id, String.class)).contains("hello ada (attempt 1)");
+			assertThat(queue.result(id + 1000, String.class)).isEmpty();
 			long raw = queue.enqueue("raw", "plain text");
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> queue.find(raw).orElseThrow().status() == JobStatus.SUCCEEDED);

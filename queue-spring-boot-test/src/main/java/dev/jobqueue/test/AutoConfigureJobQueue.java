@@ -40,7 +40,10 @@ public @interface AutoConfigureJobQueue {
 
 	/**
 	 * Whether the queue gets a throwaway database file. Turn it off to keep the database
-	 * the test configuration names.
+	 * the test configuration names (a PostgreSQL queue, say); the property
+	 * {@code jobqueue.test.temporary-database=false} does the same from a profile or a
+	 * properties file. Which database the queue uses, and what it replaced, is logged
+	 * when the context starts.
 	 */
 	boolean temporaryDatabase() default true;
 

@@ -10,6 +10,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Stream;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.ConfigurableEnvironment;
@@ -17,6 +20,7 @@ import org.springframework.core.env.MapPropertySource;
 import org.springframework.test.context.ContextCustomizer;
 import org.springframework.test.context.MergedContextConfiguration;
 
+import dev.jobqueue.jdbc.JdbcUrls;
 import dev.jobqueue.test.AutoConfigureJobQueue.RunJobs;
 
 /**
@@ -29,6 +33,15 @@ import dev.jobqueue.test.AutoConfigureJobQueue.RunJobs;
 final class JobQueueTestContextCustomizer implements ContextCustomizer {
 
 	static final String RUN_JOBS_PROPERTY = "jobqueue.test.run-jobs";
+
+	/**
+	 * {@code false} keeps the database the test configuration names, as
+	 * {@code temporaryDatabase = false} does, from a profile or a properties file (a CI
+	 * run of the tests on PostgreSQL, say).
+	 */
+	static final String TEMPORARY_DATABASE_PROPERTY = "jobqueue.test.temporary-database";
+
+	private static final Logger logger = LoggerFactory.getLogger(JobQueueTestContextCustomizer.class);
 
 	private static final String SQLITE_PREFIX = "jdbc:sqlite:";
 
@@ -50,16 +63,45 @@ final class JobQueueTestContextCustomizer implements ContextCustomizer {
 			properties.put("jobqueue.worker.auto-startup", "false");
 			properties.put("jobqueue.scheduling.auto-startup", "false");
 		}
-		if (this.temporaryDatabase) {
+		String configured = configuredDatabase(environment);
+		boolean temporary = this.temporaryDatabase
+				&& environment.getProperty(TEMPORARY_DATABASE_PROPERTY, Boolean.class, true);
+		if (!temporary) {
+			logger.info("@AutoConfigureJobQueue: the job queue keeps the database the test configuration names: {}",
+					(configured != null) ? configured : "the queue's default choice (see 'Where the data lives')");
+		}
+		else {
 			Path directory = createDirectory();
 			String url = SQLITE_PREFIX + directory.resolve("jobqueue.db");
 			properties.put(databaseProperty(environment), url);
+			logger.info("@AutoConfigureJobQueue: the job queue uses a throwaway SQLite file {}{}",
+					directory.resolve("jobqueue.db"),
+					(configured != null) ? ", instead of " + configured + " (to keep that in tests, set "
+							+ "@AutoConfigureJobQueue(temporaryDatabase = false) or " + TEMPORARY_DATABASE_PROPERTY
+							+ "=false)" : "");
 			// Registered first, so destroyed last: after the pools that hold the file
 			// open are closed.
 			((DefaultListableBeanFactory) context.getBeanFactory()).registerDisposableBean("jobqueueTestDatabase",
 					() -> delete(directory));
 		}
 		environment.getPropertySources().addFirst(new MapPropertySource("jobqueueTest", properties));
+	}
+
+	/**
+	 * The database the test configuration names for the queue, credentials masked: its
+	 * own URL, or the application's DataSource URL it would share; {@code null} when
+	 * neither is set.
+	 */
+	private static String configuredDatabase(ConfigurableEnvironment environment) {
+		String queueUrl = environment.getProperty("jobqueue.datasource.url");
+		if (queueUrl != null && !queueUrl.isBlank()) {
+			return "jobqueue.datasource.url=" + JdbcUrls.withoutCredentials(queueUrl);
+		}
+		String applicationUrl = environment.getProperty("spring.datasource.url");
+		if (applicationUrl != null && !applicationUrl.isBlank()) {
+			return "the application's DataSource spring.datasource.url=" + JdbcUrls.withoutCredentials(applicationUrl);
+		}
+		return null;
 	}
 
 	/**

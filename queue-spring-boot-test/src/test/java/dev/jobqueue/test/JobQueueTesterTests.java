@@ -46,6 +46,7 @@ class JobQueueTesterTests {
 			assertThat(job.id()).isEqualTo(id);
 			assertThat(job.status()).isEqualTo(JobStatus.SUCCEEDED);
 			assertThat(job.result()).isEqualTo("\"Hello, Ada\"");
+			assertThat(this.jobQueue.result(id, String.class)).contains("Hello, Ada");
 		});
 		assertThat(this.handlers.threads).last().isSameAs(Thread.currentThread());
 		assertThat(this.tester.runDueJobs()).isEmpty();

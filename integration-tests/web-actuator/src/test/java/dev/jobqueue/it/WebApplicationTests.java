@@ -7,8 +7,11 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -19,6 +22,7 @@ import static org.awaitility.Awaitility.await;
  * the actuator.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+@ExtendWith(OutputCaptureExtension.class)
 class WebApplicationTests {
 
 	private final HttpClient http = HttpClient.newHttpClient();
@@ -36,6 +40,15 @@ class WebApplicationTests {
 			.until(() -> send(HttpRequest.newBuilder(uri("/actuator/jobqueue/" + id))).body(),
 					(body) -> body.toLowerCase().contains("\"status\":\"succeeded\""));
 		assertThat(send(HttpRequest.newBuilder(uri("/actuator/health"))).body()).contains("\"UP\"");
+	}
+
+	/**
+	 * The Getting started application has no transaction manager, so
+	 * {@code @Transactional} does nothing in it: the start-up log says so.
+	 */
+	@Test
+	void theStartUpLogSaysTransactionalDoesNothingWithoutATransactionManager(CapturedOutput output) {
+		assertThat(output).contains("The application has no transaction manager, so @Transactional does nothing here");
 	}
 
 	private URI uri(String path) {

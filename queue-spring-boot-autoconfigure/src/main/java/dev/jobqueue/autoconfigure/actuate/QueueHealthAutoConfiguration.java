@@ -1,6 +1,11 @@
 package dev.jobqueue.autoconfigure.actuate;
 
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -43,12 +48,50 @@ public final class QueueHealthAutoConfiguration {
 			throw new IllegalStateException("jobqueue.observability.degraded-status must not be blank: use "
 					+ "DEGRADED (the default), OUT_OF_SERVICE or DOWN");
 		}
-		return new QueueHealthIndicator(insights, clock.getIfAvailable(JobQueueClock::system).clock(),
-				observability.getStuckAfter(), observability.getMaxQueueAge(),
-				new Status(degraded.trim().toUpperCase(Locale.ROOT)), () -> {
+		Clock queueClock = clock.getIfAvailable(JobQueueClock::system).clock();
+		QueueHealthIndicator indicator = new QueueHealthIndicator(insights, queueClock, observability.getStuckAfter(),
+				observability.getMaxQueueAge(), new Status(degraded.trim().toUpperCase(Locale.ROOT)), () -> {
 					QueueWorker queueWorker = worker.getIfUnique();
 					return (queueWorker != null) ? queueWorker.worker() : null;
 				}, properties.snapshotSettings().workerDeadAfter());
+		indicator.setUnhandledJobs(new UnhandledJobs(insights, properties, queueClock));
+		return indicator;
+	}
+
+	/**
+	 * The pending jobs of types no live worker handles, from an operations snapshot taken
+	 * at most once per {@code jobqueue.observability.refresh-interval}, so that frequent
+	 * probes stay cheap.
+	 */
+	static final class UnhandledJobs implements Supplier<Map<String, Long>> {
+
+		private final QueueInsights insights;
+
+		private final QueueProperties properties;
+
+		private final Clock clock;
+
+		private Map<String, Long> last = Map.of();
+
+		private Instant takenAt;
+
+		UnhandledJobs(QueueInsights insights, QueueProperties properties, Clock clock) {
+			this.insights = insights;
+			this.properties = properties;
+			this.clock = clock;
+		}
+
+		@Override
+		public synchronized Map<String, Long> get() {
+			Instant now = this.clock.instant();
+			Duration refresh = this.properties.getObservability().getRefreshInterval();
+			if (this.takenAt == null || !now.isBefore(this.takenAt.plus(refresh)) || now.isBefore(this.takenAt)) {
+				this.last = this.insights.snapshot(now, this.properties.snapshotSettings()).unhandled();
+				this.takenAt = now;
+			}
+			return this.last;
+		}
+
 	}
 
 }

@@ -1,6 +1,9 @@
 package dev.jobqueue.autoconfigure.metrics;
 
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -12,6 +15,7 @@ import org.springframework.context.annotation.Bean;
 
 import dev.jobqueue.autoconfigure.JobQueueClock;
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
+import dev.jobqueue.autoconfigure.QueueDataSource;
 import dev.jobqueue.autoconfigure.QueueProperties;
 import dev.jobqueue.autoconfigure.QueueWorker;
 import dev.jobqueue.core.store.QueueInsights;
@@ -60,6 +64,25 @@ public final class QueueMetricsAutoConfiguration {
 	@ConditionalOnBean(QueueWorker.class)
 	QueueWorkerMetrics queueWorkerMetrics(QueueWorker worker) {
 		return new QueueWorkerMetrics(worker::worker);
+	}
+
+	/**
+	 * Hikari's meters of the queue's own pool
+	 * ({@code hikaricp_connections{pool="jobqueue"}}, …), as Boot binds them for the
+	 * application's pools. Boot's own binder only runs when the application has a
+	 * DataSource of its own; whichever binds first wins.
+	 */
+	@Bean
+	@ConditionalOnClass(name = "com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory")
+	MeterBinder jobQueuePoolMeterBinder(ObjectProvider<QueueDataSource> dataSource) {
+		return (registry) -> {
+			QueueDataSource queueDataSource = dataSource.getIfUnique();
+			if (queueDataSource != null && !queueDataSource.isShared()
+					&& queueDataSource.dataSource() instanceof HikariDataSource pool && pool.getMetricRegistry() == null
+					&& pool.getMetricsTrackerFactory() == null) {
+				pool.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(registry));
+			}
+		};
 	}
 
 	@Bean

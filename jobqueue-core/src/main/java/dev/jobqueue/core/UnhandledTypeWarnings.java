@@ -1,0 +1,67 @@
+package dev.jobqueue.core;
+
+import java.util.Collection;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Warns, once per type, when a job is enqueued for a type that neither this process nor
+ * any worker that reported in recently on the same database handles: a typo in a type
+ * name, or a handler not deployed yet, would otherwise leave the job waiting without a
+ * word. Types this process handles are never looked up; the others are looked up once
+ * each, and at most {@value #MAX_TYPES} of them, so the check costs nothing in the steady
+ * state and its memory is bounded.
+ */
+public final class UnhandledTypeWarnings {
+
+	static final int MAX_TYPES = 1000;
+
+	private static final Logger logger = LoggerFactory.getLogger(UnhandledTypeWarnings.class);
+
+	private final HandlerRegistry localHandlers;
+
+	private final Predicate<String> handledByALiveWorker;
+
+	private final Set<String> looked = ConcurrentHashMap.newKeySet();
+
+	/**
+	 * @param localHandlers the handlers of this process
+	 * @param handledByALiveWorker whether a worker that reported in recently, in any
+	 * process on the database, handles a type
+	 */
+	public UnhandledTypeWarnings(HandlerRegistry localHandlers, Predicate<String> handledByALiveWorker) {
+		this.localHandlers = Objects.requireNonNull(localHandlers, "'localHandlers' must not be null");
+		this.handledByALiveWorker = Objects.requireNonNull(handledByALiveWorker,
+				"'handledByALiveWorker' must not be null");
+	}
+
+	/** Called after jobs of these types were enqueued. */
+	void enqueued(Collection<String> types) {
+		for (String type : types) {
+			if (this.localHandlers.find(type).isPresent() || this.looked.size() >= MAX_TYPES
+					|| !this.looked.add(type)) {
+				continue;
+			}
+			try {
+				if (!this.handledByALiveWorker.test(type)) {
+					logger.warn("A job of type '{}' was enqueued, but no process on the queue's database handles that "
+							+ "type: this process has no @JobHandler(\"{}\") and no worker that reported in recently "
+							+ "has one. The job waits until a process with such a handler starts. Check the type's "
+							+ "spelling. (Said once per type.)", type, type);
+				}
+			}
+			catch (RuntimeException ex) {
+				// Looked up again with the next enqueue of the type; enqueue itself
+				// succeeded.
+				this.looked.remove(type);
+				logger.debug("Could not tell whether job type '{}' is handled anywhere", type, ex);
+			}
+		}
+	}
+
+}

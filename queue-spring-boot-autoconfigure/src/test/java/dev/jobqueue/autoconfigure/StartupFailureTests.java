@@ -1,0 +1,102 @@
+package dev.jobqueue.autoconfigure;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
+
+/**
+ * Bad configurations as a user meets them: a web application started with
+ * {@link SpringApplicationBuilder}, every auto-configuration on, and the log it prints.
+ * Each ends in Boot's "APPLICATION FAILED TO START" block that names the cause and what
+ * to do. The blocks are written to {@code target/startup-failures.txt}, which is where
+ * the README's "Things to note" copies them from.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class StartupFailureTests {
+
+	private static final StringBuilder blocks = new StringBuilder();
+
+	@TempDir
+	Path dir;
+
+	@AfterAll
+	static void writeBlocks() throws IOException {
+		Files.writeString(Path.of("target", "startup-failures.txt"), blocks);
+	}
+
+	@Test
+	void aNegativeConcurrencyFailsAtBindingBeforeTheServerListensOrAnythingIsMigrated(CapturedOutput output) {
+		Path file = this.dir.resolve("jobs.db");
+		start(output, "jobqueue.worker.concurrency=-1", "jobqueue.datasource.url=jdbc:sqlite:" + file);
+		assertThat(output).contains("Property: jobqueue.worker.concurrency")
+			.contains("Value: \"-1\"")
+			.contains("Reason: jobqueue.worker.concurrency must be at least 1")
+			.contains("Update your application's configuration")
+			.doesNotContain("Tomcat started");
+		assertThat(file).doesNotExist();
+	}
+
+	@Test
+	void aUrlNamingAFolderSaysSoWithThePathAndAFileToName(CapturedOutput output) throws IOException {
+		Path folder = Files.createDirectories(this.dir.resolve("data"));
+		start(output, "jobqueue.datasource.url=jdbc:sqlite:" + folder);
+		assertThat(output)
+			.contains("The job queue could not start: The queue database " + folder + " is a folder, not a file")
+			.contains("Action:")
+			.contains("Name a file in that folder, for example jdbc:sqlite:" + folder.resolve("jobs.db"));
+		assertThat(folder).isEmptyDirectory();
+	}
+
+	@Test
+	void aUrlOfADatabaseNoStoreServesNamesTheStoresThereAre(CapturedOutput output) {
+		start(output, "jobqueue.datasource.url=jdbc:hsqldb:mem:jobs");
+		assertThat(output).contains("The job queue could not start:").contains("jdbc:hsqldb:mem:jobs");
+	}
+
+	@Test
+	void aMissingFolderIsCreatedAndSaidAndTheLocationIsLoggedOnce(CapturedOutput output) {
+		Path file = this.dir.resolve("new-folder").resolve("jobs.db");
+		try (var context = application("jobqueue.datasource.url=jdbc:sqlite:" + file).run()) {
+			assertThat(file).exists();
+		}
+		assertThat(output).contains("Created the folder " + file.getParent() + " for the new queue database jobs.db");
+		assertThat(output.toString().split("Job queue on SQLite: " + file, -1)).hasSize(2);
+	}
+
+	private SpringApplicationBuilder application(String... properties) {
+		return new SpringApplicationBuilder(Application.class)
+			.properties("server.port=0", "spring.main.banner-mode=off", "jobqueue.worker.auto-startup=false")
+			.properties(properties);
+	}
+
+	private void start(CapturedOutput output, String... properties) {
+		int before = output.length();
+		assertThatException().isThrownBy(() -> application(properties).run().close());
+		String printed = output.toString().substring(before);
+		int start = printed.indexOf("***************************\nAPPLICATION FAILED TO START");
+		assertThat(start).as("the failure analysis in:%n%s", printed).isNotNegative();
+		String block = printed.substring(start).strip();
+		blocks.append(String.join(" ", properties)).append("\n\n").append(block).append("\n\n");
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	static class Application {
+
+	}
+
+}
