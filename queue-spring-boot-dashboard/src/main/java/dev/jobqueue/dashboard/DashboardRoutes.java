@@ -30,7 +30,9 @@ import dev.jobqueue.dashboard.QueueDashboard.Page;
  * the application's filter chain like any other request, so Spring Security's rules for
  * the path (and its CSRF check of the actions' POSTs) apply. Bad input is answered with a
  * page in words: 400 for a malformed filter or page token, 403 for an action on a
- * read-only dashboard, 404 for an unknown job, 409 for an action on a job that moved on.
+ * read-only dashboard or one another site's page posted (without Spring Security's CSRF
+ * token, see {@link CrossSite}), 404 for an unknown job, 409 for an action on a job that
+ * moved on.
  *
  * <pre>
  * GET  {path}                          overview (?window=day for the chart of the last day)
@@ -144,6 +146,9 @@ public final class DashboardRoutes {
 		if (viewer.readOnly()) {
 			return readOnly(viewer);
 		}
+		if (post && isUnguardedCrossSite(request, viewer)) {
+			return crossSite(viewer);
+		}
 		return respond(post ? this.dashboard.jobAction(viewer, id, action.get())
 				: this.dashboard.confirmJobAction(viewer, id, action.get()));
 	}
@@ -160,6 +165,9 @@ public final class DashboardRoutes {
 		String type = blankToNull(request.param("type").orElse(null));
 		if (type == null || type.length() > 200) {
 			return badRequest(viewer, "Say which job type to " + action + ": ?type=<job type>.", "/");
+		}
+		if (post && isUnguardedCrossSite(request, viewer)) {
+			return crossSite(viewer);
 		}
 		boolean pause = action.equals("pause");
 		return respond(post ? this.dashboard.typeAction(viewer, type, pause)
@@ -201,6 +209,23 @@ public final class DashboardRoutes {
 		return respond(this.dashboard.page(viewer, 403, title, JobPages.message(viewer, title,
 				"Retry, cancel, cancel chain, pause and resume are turned off. Set jobqueue.dashboard.read-only=false (and "
 						+ "protect the dashboard's path) to allow them. Nothing was changed.",
+				"/", "Back to the overview")));
+	}
+
+	/**
+	 * A POST another site's page made, when no CSRF token (Spring Security) guards the
+	 * action: the browser would send this user's cookies or Basic login with it.
+	 */
+	private static boolean isUnguardedCrossSite(ServerRequest request, Viewer viewer) {
+		return viewer.csrfToken() == null && CrossSite.isCrossSite(request.servletRequest());
+	}
+
+	private ServerResponse crossSite(Viewer viewer) {
+		String title = "This request came from another site";
+		return respond(this.dashboard.page(viewer, 403, title, JobPages.message(viewer, title,
+				"A page of another site (or another port) asked this dashboard to act, and the browser would have sent "
+						+ "your login with it. Nothing was changed. Use the dashboard's own buttons; to act from "
+						+ "elsewhere, use the jobqueue actuator endpoint from a script.",
 				"/", "Back to the overview")));
 	}
 

@@ -226,7 +226,11 @@ final class OverviewPage {
 		html.raw("<th>Attempts used (jobs)</th><th>State</th></tr></thead><tbody>");
 		for (String type : types) {
 			Map<JobStatus, Long> counts = snapshot.counts().getOrDefault(type, Map.of());
-			html.raw("<tr><td>").link(viewer.url("/jobs?type=" + type), type).raw("</td>");
+			html.raw("<tr")
+				.attr("data-type", type)
+				.raw("><td>")
+				.link(viewer.url("/jobs?type=" + type), type)
+				.raw("</td>");
 			for (JobStatus status : Formats.statuses()) {
 				long count = counts.getOrDefault(status, 0L);
 				html.raw("<td>");

@@ -4,9 +4,13 @@ import java.nio.file.Path;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.jobqueue.JobQueue;
@@ -23,6 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * endpoint shows it.
  */
 class QueueEndpointAutoConfigurationTests {
+
+	private static final String WRITES_OPEN = "its writes are open";
 
 	@TempDir
 	Path dir;
@@ -60,6 +66,24 @@ class QueueEndpointAutoConfigurationTests {
 				assertThat(job.payload().preview()).hasSize(4);
 				assertThat(job.payload().truncated()).isTrue();
 			});
+	}
+
+	@Test
+	@ExtendWith(OutputCaptureExtension.class)
+	void warnsOnceWhenWritesAreOpenAndNoSpringSecurityGuardsThem(CapturedOutput output) {
+		ApplicationContextRunner withAccessResolver = this.runner
+			.withConfiguration(AutoConfigurations.of(EndpointAutoConfiguration.class))
+			.withPropertyValues("jobqueue.datasource.url=jdbc:sqlite:" + this.dir.resolve("queue.db"));
+		withAccessResolver.run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output).doesNotContain(WRITES_OPEN);
+		withAccessResolver.withPropertyValues("management.endpoint.jobqueue.access=UNRESTRICTED")
+			.withBean("springSecurityFilterChain", Object.class, Object::new)
+			.run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output).doesNotContain(WRITES_OPEN);
+		withAccessResolver.withPropertyValues("management.endpoint.jobqueue.access=UNRESTRICTED")
+			.run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output.getOut().split(WRITES_OPEN, -1)).hasSize(2);
+		assertThat(output).contains("management.endpoint.jobqueue.access=read-only");
 	}
 
 }
