@@ -1,7 +1,5 @@
 package dev.jobqueue.dashboard;
 
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -259,8 +257,7 @@ public final class QueueDashboard {
 				: "Processes will start pending jobs of type " + type + " again with their next claim.";
 		return page(viewer, 200, question,
 				JobPages.confirm(viewer, question, explanation,
-						"/types/" + (pause ? "pause" : "resume") + "?type="
-								+ URLEncoder.encode(type, StandardCharsets.UTF_8),
+						"/types/" + (pause ? "pause" : "resume") + "?type=" + JobPages.encode(type),
 						pause ? "Yes, pause" : "Yes, resume", "/"));
 	}
 
