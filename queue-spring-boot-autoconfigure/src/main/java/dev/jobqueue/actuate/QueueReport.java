@@ -63,6 +63,26 @@ public record QueueReport(Instant at, Map<String, Long> counts, Map<String, Map<
 				snapshot.storage());
 	}
 
+	/** What a caller who may not see values reads instead of the database's location. */
+	public static final String HIDDEN = "hidden (management.endpoint.jobqueue.show-values)";
+
+	/**
+	 * This report with the database's location (a file's path, a server's address)
+	 * hidden, for a caller who may not see values.
+	 */
+	QueueReport withLocationHidden() {
+		QueueSnapshot.StorageState state = this.storage;
+		if (state == null || state.location() == null) {
+			return this;
+		}
+		QueueSnapshot.StorageState hidden = new QueueSnapshot.StorageState(state.store(), HIDDEN, state.databaseBytes(),
+				state.walBytes(), state.pageSize(), state.pageCount(), state.freePages(), state.busyRetries(),
+				state.details());
+		return new QueueReport(this.at, this.counts, this.byType, this.pending, this.oldestRunning, this.stuck,
+				this.retries, this.errors, this.unhandled, this.paused, this.workers, this.thisWorker, this.retention,
+				hidden);
+	}
+
 	/**
 	 * The worker of this process. Jobs it holds claimed ahead are {@code running} in the
 	 * database (claimed, with a lease), so the counts above include them; only the worker

@@ -86,4 +86,15 @@ class QueueEndpointAutoConfigurationTests {
 		assertThat(output).contains("management.endpoint.jobqueue.access=read-only");
 	}
 
+	@Test
+	void theDatabasesLocationIsShownOnlyToWhoMaySeeValues() {
+		this.runner.withPropertyValues("jobqueue.datasource.url=jdbc:sqlite:" + this.dir.resolve("queue.db"))
+			.run((context) -> {
+				QueueEndpoint endpoint = context.getBean(QueueEndpoint.class);
+				assertThat(endpoint.queue(true).storage().location()).endsWith("queue.db");
+				assertThat(endpoint.queue(false).storage().location()).isEqualTo(QueueReport.HIDDEN);
+				assertThat(endpoint.queue(false).storage().databaseBytes()).isPositive();
+			});
+	}
+
 }
