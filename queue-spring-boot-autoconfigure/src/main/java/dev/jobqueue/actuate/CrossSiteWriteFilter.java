@@ -24,7 +24,8 @@ import jakarta.servlet.http.HttpServletResponse;
  * {@code same-site} is another port or sub-domain); otherwise an {@code Origin} must be
  * the request's own. A request with neither (curl, a script, a monitoring tool) comes
  * from no page and passes: it carries no browser's credentials. Reads pass: a page of
- * another site cannot read their answers.
+ * another site cannot read their answers. An application may register it for its own
+ * API's paths too.
  */
 public class CrossSiteWriteFilter implements Filter {
 
@@ -40,8 +41,8 @@ public class CrossSiteWriteFilter implements Filter {
 			answer.setCharacterEncoding(StandardCharsets.UTF_8.name());
 			answer.getWriter()
 				.write("{\"status\":403,\"message\":\"A page of another site (or another port) sent this request, "
-						+ "and the browser would have sent your login with it: nothing was changed. Call the "
-						+ "endpoint from a script or from a page of this application.\"}");
+						+ "and the browser would have sent your login with it: nothing was changed. Send it from a "
+						+ "script, or from a page of this application.\"}");
 			return;
 		}
 		chain.doFilter(request, response);
