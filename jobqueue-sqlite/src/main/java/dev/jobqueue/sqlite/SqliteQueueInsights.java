@@ -86,6 +86,18 @@ public final class SqliteQueueInsights implements QueueInsights {
 			WHERE status = 'running' AND heartbeat_at < :heartbeat_before ORDER BY heartbeat_at, id LIMIT :limit
 			""".formatted(SUMMARY_COLUMNS);
 
+	/** Held jobs have a run_at no clock reaches (see HeldEnqueue). */
+	private static final String HELD_COUNT = """
+			SELECT count(*) FROM {jobs}
+			WHERE held_run_at IS NOT NULL AND run_at = :never AND created_at < :enqueued_before
+			""";
+
+	private static final String HELD = """
+			SELECT %s FROM {jobs}
+			WHERE held_run_at IS NOT NULL AND run_at = :never AND created_at < :enqueued_before
+			ORDER BY id LIMIT :limit
+			""".formatted(SUMMARY_COLUMNS);
+
 	/** The WHERE clause must match the partial index's exactly for SQLite to use it. */
 	private static final String RETRIES = """
 			SELECT type, attempts, count(*) FROM {jobs} INDEXED BY {p}jobs_unfinished_attempts_idx
@@ -132,6 +144,10 @@ public final class SqliteQueueInsights implements QueueInsights {
 
 	private final Sql stuckCount;
 
+	private final Sql heldCount;
+
+	private final Sql held;
+
 	private final Sql stuck;
 
 	private final Sql retries;
@@ -150,6 +166,8 @@ public final class SqliteQueueInsights implements QueueInsights {
 		this.oldestClaimable = tables.sql(OLDEST_CLAIMABLE);
 		this.oldestRunning = tables.sql(OLDEST_RUNNING);
 		this.stuckCount = tables.sql(STUCK_COUNT);
+		this.heldCount = tables.sql(HELD_COUNT);
+		this.held = tables.sql(HELD);
 		this.stuck = tables.sql(STUCK);
 		this.retries = tables.sql(RETRIES);
 		this.errors = tables.sql(ERRORS);
@@ -241,6 +259,25 @@ public final class SqliteQueueInsights implements QueueInsights {
 			return new StuckJobs(count,
 					SqliteJobDetails.summaries(select.bind("heartbeat_before", heartbeatBefore).bind("limit", limit)));
 		}
+	}
+
+	@Override
+	public HeldJobs held(Instant enqueuedBefore, int limit) {
+		return this.database.read("find jobs held since before " + enqueuedBefore, (connection) -> {
+			long count;
+			try (SqlStatement select = this.heldCount.prepare(connection)) {
+				count = select.bind("never", HeldEnqueue.NEVER).bind("enqueued_before", enqueuedBefore).queryLong();
+			}
+			if (count == 0) {
+				return new HeldJobs(0, List.of());
+			}
+			try (SqlStatement select = this.held.prepare(connection)) {
+				return new HeldJobs(count,
+						SqliteJobDetails.summaries(select.bind("never", HeldEnqueue.NEVER)
+							.bind("enqueued_before", enqueuedBefore)
+							.bind("limit", limit)));
+			}
+		});
 	}
 
 	@Override

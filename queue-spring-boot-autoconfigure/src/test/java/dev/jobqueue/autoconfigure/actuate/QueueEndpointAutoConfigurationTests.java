@@ -1,6 +1,9 @@
 package dev.jobqueue.autoconfigure.actuate;
 
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -15,6 +18,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.actuate.JobDetailView;
+import dev.jobqueue.actuate.JobView;
 import dev.jobqueue.actuate.QueueEndpoint;
 import dev.jobqueue.actuate.QueueReport;
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
@@ -95,6 +99,32 @@ class QueueEndpointAutoConfigurationTests {
 				assertThat(endpoint.queue(false).storage().location()).isEqualTo(QueueReport.HIDDEN);
 				assertThat(endpoint.queue(false).storage().databaseBytes()).isPositive();
 			});
+	}
+
+	@Test
+	void showsJobsHeldByAProcessThatDiedBetweenItsCallersCommitAndTheRelease() {
+		Path file = this.dir.resolve("queue.db");
+		this.runner.withPropertyValues("jobqueue.datasource.url=jdbc:sqlite:" + file).run((context) -> {
+			JobQueue queue = context.getBean(JobQueue.class);
+			long orphaned = queue.enqueue("invoice", "{}");
+			long stillOpen = queue.enqueue("invoice", "{}");
+			queue.enqueue("invoice", "{}");
+			// What an enqueue in another database's transaction leaves when its process
+			// dies
+			// after the commit: the job held, its due time waiting in held_run_at. One
+			// was
+			// enqueued an hour ago, one just now (its transaction may still be open).
+			try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+					Statement statement = connection.createStatement()) {
+				statement.executeUpdate("UPDATE jobs SET held_run_at = run_at, run_at = 9223372036854775807, "
+						+ "created_at = created_at - 3600000 WHERE id = " + orphaned);
+				statement.executeUpdate("UPDATE jobs SET held_run_at = run_at, run_at = 9223372036854775807 "
+						+ "WHERE id = " + stillOpen);
+			}
+			QueueReport.Held held = context.getBean(QueueEndpoint.class).queue().held();
+			assertThat(held.count()).isOne();
+			assertThat(held.jobs()).extracting(JobView::id).containsExactly(orphaned);
+		});
 	}
 
 }
