@@ -215,9 +215,9 @@ public final class DefaultJobQueue implements JobQueue {
 	}
 
 	private static String requireType(String type, String action) {
-		if (type == null || type.isBlank()) {
-			throw new JobQueueException(
-					"Cannot " + action + " a null or blank job type: pass the type its " + "@JobHandler declares");
+		String problem = EnqueueLimits.typeProblem(type);
+		if (problem != null) {
+			throw new JobQueueException("Cannot " + action + ": " + problem);
 		}
 		return type;
 	}

@@ -17,7 +17,30 @@ public record EnqueueLimits(int defaultMaxAttempts, long maxPayloadBytes) {
 	/** Attempts above this are surely a mistake. */
 	public static final int MAX_ATTEMPTS = 1000;
 
+	/**
+	 * Longest job type, the same everywhere a type is taken: enqueue, schedules, pause
+	 * and resume (API, endpoint, dashboard) and the dashboard's filters.
+	 */
 	public static final int MAX_TYPE_LENGTH = 200;
+
+	/**
+	 * Why {@code type} cannot name a job type, or {@code null} when it can: at most
+	 * {@value #MAX_TYPE_LENGTH} characters, no control characters, no leading or trailing
+	 * spaces, not blank.
+	 */
+	public static String typeProblem(String type) {
+		if (type == null || type.isBlank()) {
+			return "A job type must not be null or blank: pass the type its @JobHandler declares, for example "
+					+ "enqueue(\"thumbnail\", payload)";
+		}
+		if (type.length() > MAX_TYPE_LENGTH || !type.equals(type.strip())
+				|| type.chars().anyMatch(Character::isISOControl)) {
+			return "Job type '" + ((type.length() > 60) ? type.substring(0, 57) + "..." : type) + "' is not usable: "
+					+ "a type has at most " + MAX_TYPE_LENGTH + " characters (this one has " + type.length()
+					+ "), no control characters and no leading or trailing spaces";
+		}
+		return null;
+	}
 
 	public static final int MAX_DEDUP_KEY_LENGTH = 500;
 

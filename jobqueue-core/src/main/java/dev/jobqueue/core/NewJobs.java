@@ -75,15 +75,9 @@ public final class NewJobs {
 			throw new JobQueueException("A job request is null: pass JobRequest.of(type, payload) for every job");
 		}
 		String type = request.type();
-		if (type == null || type.isBlank()) {
-			throw new JobQueueException("A job type must not be null or blank: pass the type its @JobHandler "
-					+ "declares, for example enqueue(\"thumbnail\", payload)");
-		}
-		if (type.length() > EnqueueLimits.MAX_TYPE_LENGTH || !type.equals(type.strip())
-				|| type.chars().anyMatch(Character::isISOControl)) {
-			throw new JobQueueException("Job type '" + abbreviate(type) + "' is not usable: a type has at most "
-					+ EnqueueLimits.MAX_TYPE_LENGTH + " characters, no control characters and no leading or "
-					+ "trailing spaces");
+		String typeProblem = EnqueueLimits.typeProblem(type);
+		if (typeProblem != null) {
+			throw new JobQueueException(typeProblem);
 		}
 		if (Math.abs(request.priority()) > EnqueueLimits.MAX_PRIORITY) {
 			throw new JobQueueException("Priority " + request.priority() + " of a '" + type + "' job is out of range: "
@@ -167,10 +161,6 @@ public final class NewJobs {
 					+ "in a file or object store and enqueue a reference to it, or raise the limit.");
 		}
 		return json;
-	}
-
-	private static String abbreviate(String text) {
-		return (text.length() > 60) ? text.substring(0, 57) + "..." : text;
 	}
 
 }

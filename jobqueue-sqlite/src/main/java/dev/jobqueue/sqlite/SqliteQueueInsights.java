@@ -14,6 +14,7 @@ import java.util.Map;
 import dev.jobqueue.core.store.QueueSnapshot.StorageState;
 import dev.jobqueue.jdbc.InsightStatements;
 import dev.jobqueue.jdbc.JdbcQueueInsights;
+import dev.jobqueue.jdbc.JobColumns;
 import dev.jobqueue.jdbc.Sql;
 import dev.jobqueue.jdbc.SqlStatement;
 import dev.jobqueue.jdbc.StorageFacts;
@@ -25,8 +26,38 @@ import dev.jobqueue.jdbc.Tables;
  */
 public final class SqliteQueueInsights extends JdbcQueueInsights {
 
+	/** Held jobs have a run_at no clock reaches (see HeldEnqueue). */
+	private static final String HELD_WHERE = " WHERE held_run_at IS NOT NULL AND run_at = :never"
+			+ " AND created_at < :enqueued_before";
+
+	private final Sql heldCount;
+
+	private final Sql held;
+
 	public SqliteQueueInsights(SqliteDatabase database, Tables tables) {
 		super(database, tables, new FileFacts(database));
+		this.heldCount = tables.sql("SELECT count(*) FROM {jobs}" + HELD_WHERE);
+		this.held = tables
+			.sql("SELECT " + JobColumns.SUMMARY + " FROM {jobs}" + HELD_WHERE + " ORDER BY id LIMIT :limit");
+	}
+
+	@Override
+	public HeldJobs held(Instant enqueuedBefore, int limit) {
+		return database().read("find jobs held since before " + enqueuedBefore, (connection) -> {
+			long count;
+			try (SqlStatement select = this.heldCount.prepare(connection)) {
+				count = select.bind("never", HeldEnqueue.NEVER).bind("enqueued_before", enqueuedBefore).queryLong();
+			}
+			if (count == 0) {
+				return new HeldJobs(0, List.of());
+			}
+			try (SqlStatement select = this.held.prepare(connection)) {
+				return new HeldJobs(count,
+						JobColumns.summaries(select.bind("never", HeldEnqueue.NEVER)
+							.bind("enqueued_before", enqueuedBefore)
+							.bind("limit", limit), tables().dialect()));
+			}
+		});
 	}
 
 	/**

@@ -123,10 +123,25 @@ public class QueueEndpoint {
 	/** The state of the queue, computed now. */
 	@ReadOperation
 	public QueueReport queue() {
+		return queue(this.showValues.isShown(true));
+	}
+
+	/**
+	 * The state of the queue, computed now.
+	 * @param showValues whether the caller may see values, the database's location (a
+	 * file's path, a server's address) among them
+	 */
+	public QueueReport queue(boolean showValues) {
 		Instant now = this.clock.instant();
 		QueueSnapshot snapshot = this.insights.snapshot(now, this.settings.snapshot());
-		return QueueReport.of(snapshot, now, this.queue.pausedTypes(), this.localWorker.get(), this.settings,
-				this.retentionReport.get().orElse(null));
+		// Held longer than a worker may stay silent: no transaction lasts that long.
+		Instant enqueuedBefore = now.minus(this.settings.snapshot().workerDeadAfter());
+		QueueInsights.HeldJobs heldJobs = this.insights.held(enqueuedBefore, this.settings.snapshot().jobsListed());
+		QueueReport.Held held = new QueueReport.Held(enqueuedBefore, heldJobs.count(),
+				heldJobs.oldest().stream().map((job) -> JobView.of(job, now)).toList());
+		QueueReport report = QueueReport.of(snapshot, now, this.queue.pausedTypes(), this.localWorker.get(),
+				this.settings, this.retentionReport.get().orElse(null), held);
+		return showValues ? report : report.withLocationHidden();
 	}
 
 	/**

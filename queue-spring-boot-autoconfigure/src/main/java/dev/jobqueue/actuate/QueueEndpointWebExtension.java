@@ -52,6 +52,15 @@ public class QueueEndpointWebExtension {
 		this.roles = Set.copyOf(Objects.requireNonNull(roles, "'roles' must not be null"));
 	}
 
+	/**
+	 * See {@link QueueEndpoint#queue()}: the database's location only to a caller who may
+	 * see values.
+	 */
+	@ReadOperation
+	public QueueReport queue(SecurityContext securityContext) {
+		return this.endpoint.queue(this.showValues.isShown(securityContext, this.roles));
+	}
+
 	/** See {@link QueueEndpoint#jobs}. */
 	@ReadOperation
 	public WebEndpointResponse<Object> jobs(SecurityContext securityContext, @Selector String idOrStatus,

@@ -56,6 +56,9 @@ public class QueueHealthIndicator extends AbstractHealthIndicator {
 	 */
 	static final int WORKER_FAILURES_DOWN = 3;
 
+	/** What the reasons say instead of a hidden location. */
+	static final String HIDDEN_LOCATION = "(location hidden: management.endpoint.jobqueue.show-values)";
+
 	private final QueueInsights insights;
 
 	private final Clock clock;
@@ -71,6 +74,8 @@ public class QueueHealthIndicator extends AbstractHealthIndicator {
 	private final Duration workerDeadAfter;
 
 	private volatile Supplier<Map<String, Long>> unhandledJobs = Map::of;
+
+	private String hiddenLocation;
 
 	/**
 	 * @param stuckAfter running jobs without heartbeat for longer are stuck
@@ -125,14 +130,34 @@ public class QueueHealthIndicator extends AbstractHealthIndicator {
 		this.unhandledJobs = (unhandledJobs != null) ? unhandledJobs : Map::of;
 	}
 
+	/**
+	 * Leaves the database's location (a file's path, a server's address) out of the
+	 * reasons this indicator gives, for an application whose
+	 * {@code management.endpoint.jobqueue.show-values} is not {@code always}: health is
+	 * often public, and its reasons do not depend on who asks.
+	 * @param location the location as the store's messages write it
+	 * @return this indicator
+	 */
+	public QueueHealthIndicator hideLocation(String location) {
+		this.hiddenLocation = (location != null && !location.isBlank()) ? location : null;
+		return this;
+	}
+
+	private String reason(String text) {
+		String reason = String.valueOf(text);
+		return (this.hiddenLocation != null) ? reason.replace(this.hiddenLocation, HIDDEN_LOCATION) : reason;
+	}
+
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
 		JobWorker running = this.worker.get();
 		if (running != null && running.loopFailuresInARow() >= WORKER_FAILURES_DOWN) {
 			Throwable failure = running.lastLoopFailure();
 			builder.down()
-				.withDetail("reason", "The worker's last " + running.loopFailuresInARow() + " rounds could not use "
-						+ "the queue database: " + ((failure != null) ? failure.getMessage() : "no error recorded"))
+				.withDetail("reason",
+						"The worker's last " + running.loopFailuresInARow() + " rounds could not use "
+								+ "the queue database: "
+								+ reason((failure != null) ? failure.getMessage() : "no error recorded"))
 				.withDetail("workerId", running.workerId());
 			return;
 		}
@@ -140,7 +165,7 @@ public class QueueHealthIndicator extends AbstractHealthIndicator {
 			this.insights.checkAvailable();
 		}
 		catch (RuntimeException ex) {
-			builder.down().withDetail("reason", String.valueOf(ex.getMessage()));
+			builder.down().withDetail("reason", reason(ex.getMessage()));
 			return;
 		}
 		Instant now = this.clock.instant();

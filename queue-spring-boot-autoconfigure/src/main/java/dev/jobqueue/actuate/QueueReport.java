@@ -30,14 +30,16 @@ import dev.jobqueue.core.store.QueueSnapshot;
  * @param retention retention settings and the latest cleanup
  * @param storage the state of the database the queue lives in (SQLite: file, WAL, free
  * pages; PostgreSQL: table and index sizes, dead rows, connections)
+ * @param held jobs held until a commit that, by their age, will not come: their process
+ * died between its caller's commit and their release
  */
 public record QueueReport(Instant at, Map<String, Long> counts, Map<String, Map<String, Long>> byType, Pending pending,
 		List<JobView> oldestRunning, Stuck stuck, Retries retries, QueueSnapshot.ErrorSummary errors,
 		Map<String, Long> unhandled, List<PausedType> paused, List<QueueSnapshot.WorkerState> workers,
-		LocalWorker thisWorker, Retention retention, QueueSnapshot.StorageState storage) {
+		LocalWorker thisWorker, Retention retention, QueueSnapshot.StorageState storage, Held held) {
 
 	static QueueReport of(QueueSnapshot snapshot, Instant now, List<PausedType> paused, LocalWorker thisWorker,
-			QueueEndpointSettings settings, RetentionReport lastCleanup) {
+			QueueEndpointSettings settings, RetentionReport lastCleanup, Held held) {
 		Map<String, Long> counts = new LinkedHashMap<>();
 		long total = 0;
 		for (Map.Entry<JobStatus, Long> entry : snapshot.countsByStatus().entrySet()) {
@@ -60,7 +62,27 @@ public record QueueReport(Instant at, Map<String, Long> counts, Map<String, Map<
 				snapshot.oldestRunning().stream().map((job) -> JobView.of(job, now)).toList(), stuck,
 				new Retries(snapshot.retries(), snapshot.retriesByType()), snapshot.errors(), snapshot.unhandled(),
 				paused, snapshot.workers(), thisWorker, Retention.of(settings.retention(), lastCleanup),
-				snapshot.storage());
+				snapshot.storage(), held);
+	}
+
+	/** What a caller who may not see values reads instead of the database's location. */
+	public static final String HIDDEN = "hidden (management.endpoint.jobqueue.show-values)";
+
+	/**
+	 * This report with the database's location (a file's path, a server's address)
+	 * hidden, for a caller who may not see values.
+	 */
+	QueueReport withLocationHidden() {
+		QueueSnapshot.StorageState state = this.storage;
+		if (state == null || state.location() == null) {
+			return this;
+		}
+		QueueSnapshot.StorageState hidden = new QueueSnapshot.StorageState(state.store(), HIDDEN, state.databaseBytes(),
+				state.walBytes(), state.pageSize(), state.pageCount(), state.freePages(), state.busyRetries(),
+				state.details());
+		return new QueueReport(this.at, this.counts, this.byType, this.pending, this.oldestRunning, this.stuck,
+				this.retries, this.errors, this.unhandled, this.paused, this.workers, this.thisWorker, this.retention,
+				hidden, this.held);
 	}
 
 	/**
@@ -100,6 +122,21 @@ public record QueueReport(Instant at, Map<String, Long> counts, Map<String, Map<
 	 * @param jobs the ones with the oldest heartbeat
 	 */
 	public record Stuck(String after, long count, List<JobView> jobs) {
+
+	}
+
+	/**
+	 * Jobs enqueued in a transaction on another database
+	 * ({@code jobqueue.enqueue.visibility=after-commit}) and still held, long after any
+	 * transaction would have ended: their process died between the commit and the
+	 * release. Not lost, not run; see the README's "Transactions" section to release
+	 * them.
+	 *
+	 * @param enqueuedBefore held jobs enqueued before this instant are listed
+	 * @param count how many
+	 * @param jobs the first enqueued
+	 */
+	public record Held(Instant enqueuedBefore, long count, List<JobView> jobs) {
 
 	}
 

@@ -125,6 +125,22 @@ class QueueHealthIndicatorTests extends QueueFileTests {
 	}
 
 	@Test
+	void theReasonLeavesTheFilesPathOutWhenValuesAreNotAlwaysShown() {
+		SQLiteConfig config = SqliteDataSources.connectionConfig(Duration.ofSeconds(1), "NORMAL");
+		config.setReadOnly(true);
+		SQLiteDataSource readOnly = new SQLiteDataSource(config);
+		readOnly.setUrl(this.db.url());
+		String path = this.db.file().toString();
+		assertThat(indicatorOn(readOnly).health(true).getDetails().get("reason")).asString().contains(path);
+		Health hidden = indicatorOn(readOnly).hideLocation(path).health(true);
+		assertThat(hidden.getStatus()).isEqualTo(Status.DOWN);
+		assertThat(hidden.getDetails().get("reason")).asString()
+			.doesNotContain(path)
+			.contains(QueueHealthIndicator.HIDDEN_LOCATION)
+			.contains("the database is read-only");
+	}
+
+	@Test
 	void downWithTheReasonWhenTheFileIsNoLongerADatabase() throws Exception {
 		this.db.close();
 		Files.deleteIfExists(Path.of(this.db.file() + "-wal"));

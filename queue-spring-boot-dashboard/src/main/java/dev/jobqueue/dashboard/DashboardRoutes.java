@@ -10,6 +10,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 import jakarta.servlet.http.HttpServletRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.http.CacheControl;
 import org.springframework.http.MediaType;
@@ -21,6 +23,7 @@ import org.springframework.web.servlet.function.ServerRequest;
 import org.springframework.web.servlet.function.ServerResponse;
 
 import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.EnqueueLimits;
 import dev.jobqueue.core.store.QueueInsights.JobQuery;
 import dev.jobqueue.dashboard.QueueDashboard.JobAction;
 import dev.jobqueue.dashboard.QueueDashboard.Page;
@@ -30,7 +33,9 @@ import dev.jobqueue.dashboard.QueueDashboard.Page;
  * the application's filter chain like any other request, so Spring Security's rules for
  * the path (and its CSRF check of the actions' POSTs) apply. Bad input is answered with a
  * page in words: 400 for a malformed filter or page token, 403 for an action on a
- * read-only dashboard, 404 for an unknown job, 409 for an action on a job that moved on.
+ * read-only dashboard or one another site's page posted (without Spring Security's CSRF
+ * token, see {@link CrossSite}), 404 for an unknown job, 409 for an action on a job that
+ * moved on.
  *
  * <pre>
  * GET  {path}                          overview (?window=day for the chart of the last day)
@@ -42,14 +47,12 @@ import dev.jobqueue.dashboard.QueueDashboard.Page;
  */
 public final class DashboardRoutes {
 
+	private static final Logger logger = LoggerFactory.getLogger(QueueDashboard.class);
+
 	private static final MediaType HTML = new MediaType(MediaType.TEXT_HTML, StandardCharsets.UTF_8);
 
 	private static final boolean SECURITY_PRESENT = ClassUtils
 		.isPresent("org.springframework.security.web.csrf.CsrfToken", DashboardRoutes.class.getClassLoader());
-
-	private static final Map<String, String> NOTICES = Map.of("retry", "Job put back to pending: it runs again soon.",
-			"cancel", "Cancel requested.", "cancel-chain",
-			"Chain cancelled: its waiting and pending jobs will not run, running ones are interrupted.");
 
 	private final QueueDashboard dashboard;
 
@@ -83,6 +86,9 @@ public final class DashboardRoutes {
 			// application's own 404 stays.
 			routes.route(RequestPredicates.path(root + "/**"), this::notFound);
 		}
+		// The database is down (or the store failed): a page in words, not Boot's JSON
+		// 500.
+		routes.onError(RuntimeException.class, this::unavailable);
 		return routes.build();
 	}
 
@@ -117,8 +123,10 @@ public final class DashboardRoutes {
 		}
 		String type = blankToNull(request.param("type").orElse(null));
 		String error = blankToNull(request.param("error").orElse(null));
-		if ((type != null && type.length() > 200) || (error != null && error.length() > 200)) {
-			return badRequest(viewer, "A type or error code is at most 200 characters long.", "/jobs");
+		if ((type != null && type.length() > EnqueueLimits.MAX_TYPE_LENGTH)
+				|| (error != null && error.length() > EnqueueLimits.MAX_TYPE_LENGTH)) {
+			return badRequest(viewer, "A type or error code is at most " + EnqueueLimits.MAX_TYPE_LENGTH
+					+ " characters long, as enqueue and pause allow.", "/jobs");
 		}
 		return respond(
 				this.dashboard.jobs(viewer, new JobQuery(status, type, error, before, QueueDashboard.PAGE_SIZE)));
@@ -130,8 +138,8 @@ public final class DashboardRoutes {
 		if (id == null) {
 			return notFound(viewer);
 		}
-		String notice = request.param("done").map(NOTICES::get).orElse(null);
-		return respond(this.dashboard.job(viewer, id, notice));
+		JobAction done = request.param("done").flatMap(JobAction::of).orElse(null);
+		return respond(this.dashboard.job(viewer, id, done));
 	}
 
 	private ServerResponse jobAction(ServerRequest request, boolean post) {
@@ -143,6 +151,9 @@ public final class DashboardRoutes {
 		}
 		if (viewer.readOnly()) {
 			return readOnly(viewer);
+		}
+		if (post && isUnguardedCrossSite(request, viewer)) {
+			return crossSite(viewer);
 		}
 		return respond(post ? this.dashboard.jobAction(viewer, id, action.get())
 				: this.dashboard.confirmJobAction(viewer, id, action.get()));
@@ -157,9 +168,16 @@ public final class DashboardRoutes {
 		if (viewer.readOnly()) {
 			return readOnly(viewer);
 		}
-		String type = blankToNull(request.param("type").orElse(null));
-		if (type == null || type.length() > 200) {
+		String type = request.param("type").orElse(null);
+		if (type == null || type.isEmpty()) {
 			return badRequest(viewer, "Say which job type to " + action + ": ?type=<job type>.", "/");
+		}
+		String problem = EnqueueLimits.typeProblem(type);
+		if (problem != null) {
+			return badRequest(viewer, "Cannot " + action + ": " + problem + ".", "/");
+		}
+		if (post && isUnguardedCrossSite(request, viewer)) {
+			return crossSite(viewer);
 		}
 		boolean pause = action.equals("pause");
 		return respond(post ? this.dashboard.typeAction(viewer, type, pause)
@@ -202,6 +220,36 @@ public final class DashboardRoutes {
 				"Retry, cancel, cancel chain, pause and resume are turned off. Set jobqueue.dashboard.read-only=false (and "
 						+ "protect the dashboard's path) to allow them. Nothing was changed.",
 				"/", "Back to the overview")));
+	}
+
+	/**
+	 * A POST another site's page made, when no CSRF token (Spring Security) guards the
+	 * action: the browser would send this user's cookies or Basic login with it.
+	 */
+	private static boolean isUnguardedCrossSite(ServerRequest request, Viewer viewer) {
+		return viewer.csrfToken() == null && CrossSite.isCrossSite(request.servletRequest());
+	}
+
+	private ServerResponse crossSite(Viewer viewer) {
+		String title = "This request came from another site";
+		return respond(this.dashboard.page(viewer, 403, title, JobPages.message(viewer, title,
+				"A page of another site (or another port) asked this dashboard to act, and the browser would have sent "
+						+ "your login with it. Nothing was changed. Use the dashboard's own buttons; to act from "
+						+ "elsewhere, use the jobqueue actuator endpoint from a script.",
+				"/", "Back to the overview")));
+	}
+
+	private ServerResponse unavailable(Throwable failure, ServerRequest request) {
+		logger.warn("jobqueue dashboard: {} {} failed: {}", request.method(), request.path(), failure.toString());
+		Viewer viewer = viewer(request);
+		String title = "The queue cannot be read right now";
+		// The store's message may name the file or server: only for who may see values.
+		String reason = viewer.showValues() ? " It said: " + failure.getMessage() : "";
+		return respond(this.dashboard.page(viewer, 503, title, JobPages.message(viewer, title,
+				"The queue's database did not answer, so nothing could be shown or changed." + reason
+						+ " The application's log and /actuator/health/jobqueue say more; this page works again "
+						+ "once the database does.",
+				"/", "Try the overview again")));
 	}
 
 	private static ServerResponse respond(Page page) {

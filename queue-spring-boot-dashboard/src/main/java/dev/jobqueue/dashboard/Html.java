@@ -1,10 +1,16 @@
 package dev.jobqueue.dashboard;
 
+import java.util.Locale;
+
 /**
  * Builds a page's markup. Values go in only through {@link #text} and {@link #attr},
  * which escape them, so a payload of {@code <script>} is shown as text wherever it lands;
  * {@link #raw} takes markup written in this package and nothing a user or a job can
- * influence.
+ * influence. Unicode's bidirectional controls are written as visible text
+ * ({@code [U+202E]}), so a type or payload cannot reverse what is shown around it
+ * ({@code bidi\\u202Egnp.exe} would read {@code bidiexe.png}); the elements that show
+ * values (cells, links, facts, headings) isolate their direction with the stylesheet's
+ * {@code unicode-bidi: isolate}.
  */
 final class Html {
 
@@ -19,7 +25,7 @@ final class Html {
 	/** A value as text, escaped; {@code null} as nothing. */
 	Html text(Object value) {
 		if (value != null) {
-			escape(String.valueOf(value));
+			escape(String.valueOf(value), true);
 		}
 		return this;
 	}
@@ -27,7 +33,11 @@ final class Html {
 	/** {@code name="value"} with a leading space, the value escaped. */
 	Html attr(String name, Object value) {
 		this.out.append(' ').append(name).append("=\"");
-		text(value);
+		// An attribute keeps the value as it is (a filter's input must search for the
+		// very type): it is data, not text shown among other text.
+		if (value != null) {
+			escape(String.valueOf(value), false);
+		}
 		this.out.append('"');
 		return this;
 	}
@@ -41,12 +51,21 @@ final class Html {
 		return raw("<" + tag + ">").text(value).raw("</" + tag + ">");
 	}
 
-	/** A link with text. */
+	/** A link with text (the stylesheet isolates its direction). */
 	Html link(String href, Object label) {
 		return raw("<a").attr("href", href).raw(">").text(label).raw("</a>");
 	}
 
-	private void escape(String value) {
+	/**
+	 * Whether {@code c} changes the direction of the text after it: the embeddings,
+	 * overrides and isolates and their ends, and the directional marks.
+	 */
+	static boolean isBidiControl(char c) {
+		return (c >= '\u202A' && c <= '\u202E') || (c >= '\u2066' && c <= '\u2069') || c == '\u200E' || c == '\u200F'
+				|| c == '\u061C';
+	}
+
+	private void escape(String value, boolean visibleBidiControls) {
 		for (int i = 0; i < value.length(); i++) {
 			char c = value.charAt(i);
 			switch (c) {
@@ -55,7 +74,14 @@ final class Html {
 				case '&' -> this.out.append("&amp;");
 				case '"' -> this.out.append("&quot;");
 				case '\'' -> this.out.append("&#39;");
-				default -> this.out.append(c);
+				default -> {
+					if (visibleBidiControls && isBidiControl(c)) {
+						this.out.append("[U+").append(Integer.toHexString(c).toUpperCase(Locale.ROOT)).append(']');
+					}
+					else {
+						this.out.append(c);
+					}
+				}
 			}
 		}
 	}

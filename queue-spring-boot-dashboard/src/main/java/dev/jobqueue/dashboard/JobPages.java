@@ -1,10 +1,10 @@
 package dev.jobqueue.dashboard;
 
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-
-import org.springframework.web.util.UriComponentsBuilder;
 
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.store.QueueInsights.Attempt;
@@ -87,20 +87,26 @@ final class JobPages {
 	}
 
 	static String listUrl(Viewer viewer, JobStatus status, String type, String errorCode, Long before) {
-		UriComponentsBuilder uri = UriComponentsBuilder.fromPath(viewer.url("/jobs"));
-		if (status != null) {
-			uri.queryParam("status", status.dbValue());
+		StringBuilder query = new StringBuilder();
+		param(query, "status", (status != null) ? status.dbValue() : null);
+		param(query, "type", type);
+		param(query, "error", errorCode);
+		param(query, "before", (before != null) ? before.toString() : null);
+		return viewer.url("/jobs") + query;
+	}
+
+	/**
+	 * Adds {@code name=value} to a query string, the value encoded whole: a type or error
+	 * code with {@code &}, {@code #} or {@code =} in it stays one value.
+	 */
+	static void param(StringBuilder query, String name, String value) {
+		if (value != null) {
+			query.append((query.length() == 0) ? '?' : '&').append(name).append('=').append(encode(value));
 		}
-		if (type != null) {
-			uri.queryParam("type", type);
-		}
-		if (errorCode != null) {
-			uri.queryParam("error", errorCode);
-		}
-		if (before != null) {
-			uri.queryParam("before", before);
-		}
-		return uri.encode().build().toUriString();
+	}
+
+	static String encode(String value) {
+		return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
 	}
 
 	private static void filters(Html html, Viewer viewer, JobQuery query) {

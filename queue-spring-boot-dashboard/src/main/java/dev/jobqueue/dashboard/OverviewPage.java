@@ -189,7 +189,7 @@ final class OverviewPage {
 			.raw("<th>Failed</th><th>Retrying</th><th>Types</th></tr></thead><tbody>");
 		for (ErrorCount error : errors.top()) {
 			html.raw("<tr><td>")
-				.link(viewer.url("/jobs?error=" + error.code()), error.code())
+				.link(JobPages.listUrl(viewer, null, null, error.code(), null), error.code())
 				.raw("</td>")
 				.element("td", Formats.count(error.count()))
 				.element("td", Formats.count(error.failed()))
@@ -226,12 +226,16 @@ final class OverviewPage {
 		html.raw("<th>Attempts used (jobs)</th><th>State</th></tr></thead><tbody>");
 		for (String type : types) {
 			Map<JobStatus, Long> counts = snapshot.counts().getOrDefault(type, Map.of());
-			html.raw("<tr><td>").link(viewer.url("/jobs?type=" + type), type).raw("</td>");
+			html.raw("<tr")
+				.attr("data-type", type)
+				.raw("><td>")
+				.link(JobPages.listUrl(viewer, null, type, null, null), type)
+				.raw("</td>");
 			for (JobStatus status : Formats.statuses()) {
 				long count = counts.getOrDefault(status, 0L);
 				html.raw("<td>");
 				if (count > 0) {
-					html.link(viewer.url("/jobs?type=" + type + "&status=" + status.dbValue()), Formats.count(count));
+					html.link(JobPages.listUrl(viewer, status, type, null, null), Formats.count(count));
 				}
 				else {
 					html.text("0");
@@ -248,7 +252,7 @@ final class OverviewPage {
 			if (!viewer.readOnly()) {
 				String action = paused ? "resume" : "pause";
 				html.raw("<a class=\"button\"")
-					.attr("href", viewer.url("/types/" + type + "/" + action))
+					.attr("href", viewer.url("/types/" + action + "?type=" + JobPages.encode(type)))
 					.attr("data-action", action)
 					.raw(">")
 					.text(paused ? "Resume" : "Pause")

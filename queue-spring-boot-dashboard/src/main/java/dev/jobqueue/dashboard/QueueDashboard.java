@@ -1,7 +1,5 @@
 package dev.jobqueue.dashboard;
 
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -9,8 +7,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 
+import dev.jobqueue.ErrorCodes;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobQueueException;
@@ -44,6 +44,9 @@ public final class QueueDashboard {
 	static final int CHAIN_READ_LIMIT = 1_000;
 
 	private static final Duration MINUTE = Duration.ofMinutes(1);
+
+	/** How long after an action its page still says it was done. */
+	private static final Duration NOTICE_WINDOW = Duration.ofMinutes(1);
 
 	private final QueueInsights insights;
 
@@ -123,15 +126,37 @@ public final class QueueDashboard {
 				JobPages.list(viewer, query, page, now), true));
 	}
 
-	Page job(Viewer viewer, long id, String notice) {
+	/**
+	 * @param done the action the page was sent back from ({@code ?done=}), or
+	 * {@code null}: its notice shows only if the job's timeline has that action in the
+	 * last minute, so a link with {@code ?done=retry} says nothing that did not happen
+	 */
+	Page job(Viewer viewer, long id, JobAction done) {
 		Instant now = this.clock.instant();
 		Optional<JobDetail> detail = this.insights.job(id, viewer.showValues() ? this.payloadPreview : 0);
 		if (detail.isEmpty()) {
 			return noSuchJob(viewer, id);
 		}
 		ChainSection.Chain chain = readChain(detail.get().links());
+		String notice = (done != null && happened(done, detail.get(), chain, now.minus(NOTICE_WINDOW))) ? done.notice()
+				: null;
 		return Page.ok(Layout.page(viewer, "Job " + id, "", now, "",
 				JobPages.job(viewer, detail.get(), chain, notice, now), true));
+	}
+
+	/**
+	 * Whether an operator did {@code action} to this job (or, for a chain, to a step of
+	 * its chain) at or after {@code since}.
+	 */
+	private static boolean happened(JobAction action, JobDetail detail, ChainSection.Chain chain, Instant since) {
+		if (action.happened(detail.events(), since)) {
+			return true;
+		}
+		return action == JobAction.CANCEL_CHAIN && chain != null
+				&& chain.steps()
+					.stream()
+					.anyMatch((step) -> step.cancelRequested() || (ErrorCodes.CANCELLED_CHAIN.equals(step.errorCode())
+							&& step.finishedAt() != null && !step.finishedAt().isBefore(since)));
 	}
 
 	/**
@@ -259,8 +284,7 @@ public final class QueueDashboard {
 				: "Processes will start pending jobs of type " + type + " again with their next claim.";
 		return page(viewer, 200, question,
 				JobPages.confirm(viewer, question, explanation,
-						"/types/" + (pause ? "pause" : "resume") + "?type="
-								+ URLEncoder.encode(type, StandardCharsets.UTF_8),
+						"/types/" + (pause ? "pause" : "resume") + "?type=" + JobPages.encode(type),
 						pause ? "Yes, pause" : "Yes, resume", "/"));
 	}
 
@@ -308,15 +332,19 @@ public final class QueueDashboard {
 	/** What can be done to one job. */
 	enum JobAction {
 
-		RETRY("retry", "Retry", "retried", "only failed or cancelled jobs can be retried."),
+		RETRY("retry", "Retry", "retried", "only failed or cancelled jobs can be retried.",
+				"Job put back to pending: it runs again soon.", Set.of("RETRIED")),
 
-		CANCEL("cancel", "Cancel", "cancelled", "only waiting, pending or running jobs can be cancelled."),
+		CANCEL("cancel", "Cancel", "cancelled", "only waiting, pending or running jobs can be cancelled.",
+				"Cancel requested.", Set.of("CANCELLED", "CANCEL_REQUESTED")),
 
 		/**
 		 * Every unfinished step of the job's chain; decided by the chain, not the job.
 		 */
 		CANCEL_CHAIN("cancel-chain", "Cancel the chain of", "cancelled",
-				"only a chain with unfinished jobs can be cancelled.");
+				"only a chain with unfinished jobs can be cancelled.",
+				"Chain cancelled: its waiting and pending jobs will not run, running ones are interrupted.",
+				Set.of("CANCELLED", "CANCEL_REQUESTED"));
 
 		private final String path;
 
@@ -326,11 +354,29 @@ public final class QueueDashboard {
 
 		private final String rule;
 
-		JobAction(String path, String label, String done, String rule) {
+		private final String notice;
+
+		/** The timeline's events this action writes, by an operator ("api"). */
+		private final Set<String> events;
+
+		JobAction(String path, String label, String done, String rule, String notice, Set<String> events) {
 			this.path = path;
 			this.label = label;
 			this.done = done;
 			this.rule = rule;
+			this.notice = notice;
+			this.events = events;
+		}
+
+		String notice() {
+			return this.notice;
+		}
+
+		/** Whether an operator did this to the job at or after {@code since}. */
+		boolean happened(List<QueueInsights.Event> timeline, Instant since) {
+			return timeline.stream()
+				.anyMatch((event) -> this.events.contains(event.event()) && "api".equals(event.actor())
+						&& !event.at().isBefore(since));
 		}
 
 		static Optional<JobAction> of(String path) {

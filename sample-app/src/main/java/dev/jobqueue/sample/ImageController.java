@@ -5,6 +5,7 @@ import java.util.Map;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
+import org.springframework.security.core.Authentication;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -27,10 +28,13 @@ public class ImageController {
 
 	private final JobQueue jobQueue;
 
-	public ImageController(ImageService service, ImageRepository images, JobQueue jobQueue) {
+	private final JobValues values;
+
+	ImageController(ImageService service, ImageRepository images, JobQueue jobQueue, JobValues values) {
 		this.service = service;
 		this.images = images;
 		this.jobQueue = jobQueue;
+		this.values = values;
 	}
 
 	/**
@@ -109,16 +113,17 @@ public class ImageController {
 		return this.images.recentIds(20);
 	}
 
+	/** One job, its values as the values policy allows the caller. */
 	@GetMapping("/jobs/{id}")
-	public ResponseEntity<Job> job(@PathVariable long id) {
-		return ResponseEntity.of(this.jobQueue.find(id));
+	public ResponseEntity<Job> job(@PathVariable long id, Authentication caller) {
+		return ResponseEntity.of(this.jobQueue.find(id).map((job) -> this.values.view(job, caller)));
 	}
 
 	/** The jobs of a chain (a publishing, a re-tagging) in step order; 404 if none. */
 	@GetMapping("/chains/{id}")
-	public ResponseEntity<List<Job>> chain(@PathVariable long id) {
+	public ResponseEntity<List<Job>> chain(@PathVariable long id, Authentication caller) {
 		List<Job> steps = this.jobQueue.findChain(id);
-		return steps.isEmpty() ? ResponseEntity.notFound().build() : ResponseEntity.ok(steps);
+		return steps.isEmpty() ? ResponseEntity.notFound().build() : ResponseEntity.ok(this.values.view(steps, caller));
 	}
 
 	@PostMapping("/jobs/{id}/cancel")

@@ -1,20 +1,23 @@
 package dev.jobqueue.sample;
 
 import org.springframework.boot.security.autoconfigure.actuate.web.servlet.EndpointRequest;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
-import org.springframework.http.HttpMethod;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.web.SecurityFilterChain;
 
+import dev.jobqueue.actuate.CrossSiteWriteFilter;
+
 /**
- * Who may do what. Uploads and reads are open, as the sample's public API. Anything that
- * changes a job (the app's own retry and cancel, the actuator's retry, cancel, pause and
- * resume) and every actuator endpoint but health, info and prometheus need the one
- * operator user of {@code spring.security.user.*} (HTTP Basic). The dashboard at
+ * Who may do what. Uploads and image reads are open, as the sample's public API. The
+ * app's own job API (a job, a chain, retry and cancel), the actuator's retry, cancel,
+ * pause and resume and every actuator endpoint but health, info and prometheus need the
+ * one operator user of {@code spring.security.user.*} (HTTP Basic). The dashboard at
  * {@code /jobqueue} is for the operator too, signed in with a form.
  */
 @Configuration(proxyBeanMethods = false)
@@ -44,7 +47,7 @@ class SecurityConfiguration {
 					.permitAll()
 					.requestMatchers(EndpointRequest.toAnyEndpoint())
 					.hasRole("OPERATOR")
-					.requestMatchers(HttpMethod.POST, "/jobs/**")
+					.requestMatchers("/jobs/**", "/chains/**")
 					.hasRole("OPERATOR")
 					.anyRequest()
 					.permitAll());
@@ -56,6 +59,21 @@ class SecurityConfiguration {
 		http.sessionManagement((session) -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS));
 		http.csrf((csrf) -> csrf.disable());
 		return http.build();
+	}
+
+	/**
+	 * The API's writes refuse what a page of another site sent: with CSRF tokens off, a
+	 * browser would send a cached Basic login along with another site's form post. The
+	 * queue's own filter judges by {@code Sec-Fetch-Site} and {@code Origin}; curl and
+	 * scripts send neither and pass.
+	 */
+	@Bean
+	FilterRegistrationBean<CrossSiteWriteFilter> apiCrossSiteWriteFilter() {
+		FilterRegistrationBean<CrossSiteWriteFilter> registration = new FilterRegistrationBean<>(
+				new CrossSiteWriteFilter());
+		registration.addUrlPatterns("/jobs/*", "/images", "/images/*");
+		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 100);
+		return registration;
 	}
 
 }

@@ -36,10 +36,13 @@ import static org.awaitility.Awaitility.await;
  * sums the tags up once the last of them has finished.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "sample.demo-traffic.enabled=false", "jobqueue.worker.poll-interval=200ms" })
+		properties = { "sample.demo-traffic.enabled=false", "jobqueue.worker.poll-interval=200ms",
+				"spring.security.user.password=" + PublishingChainTests.OPERATOR_PASSWORD })
 @Import(PublishingChainTests.Models.class)
 @DirtiesContext
 class PublishingChainTests {
+
+	static final String OPERATOR_PASSWORD = "publishing-test-operator";
 
 	private static final Duration WAIT = Duration.ofSeconds(30);
 
@@ -161,8 +164,12 @@ class PublishingChainTests {
 		return List.of(client().get().uri("/chains/" + chainId).retrieve().body(Job[].class));
 	}
 
+	/** As the operator: the sample's job and chain reads are behind its login. */
 	private RestClient client() {
-		return RestClient.create("http://localhost:" + this.port);
+		return RestClient.builder()
+			.baseUrl("http://localhost:" + this.port)
+			.defaultHeaders((headers) -> headers.setBasicAuth("operator", OPERATOR_PASSWORD))
+			.build();
 	}
 
 	/**

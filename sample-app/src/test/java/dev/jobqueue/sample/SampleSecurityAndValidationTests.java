@@ -83,6 +83,44 @@ class SampleSecurityAndValidationTests {
 	}
 
 	@Test
+	void theJobApiIsBehindTheLoginAndItsValuesPolicy() throws Exception {
+		long job = this.jobQueue.enqueue("tag", new ImageJobs.ImageRef(3, "secret-cat"));
+		assertThat(get("/jobs/" + job, null).statusCode()).isEqualTo(401);
+		assertThat(get("/chains/" + job, null).statusCode()).isEqualTo(401);
+		assertThat(get("/jobs/" + (job + 1), null).statusCode()).as("no way to probe ids").isEqualTo(401);
+		HttpResponse<String> read = get("/jobs/" + job, "test-operator-secret");
+		assertThat(read.statusCode()).isEqualTo(200);
+		assertThat(read.body()).as("the operator has the role show-values asks for").contains("secret-cat");
+	}
+
+	@Test
+	void aCrossSiteFormPostToTheApiIsRefusedEvenWithTheOperatorsLogin() throws Exception {
+		long job = this.jobQueue.enqueue("tag", new ImageJobs.ImageRef(4, "bird"));
+		// What a browser sends with a form another site (here another port) posts,
+		// a cached Basic login included.
+		HttpRequest.Builder crossSite = HttpRequest.newBuilder(uri("/jobs/" + job + "/cancel"))
+			.header("Content-Type", "application/x-www-form-urlencoded")
+			.header("Origin", "http://localhost:1")
+			.header("Sec-Fetch-Site", "same-site")
+			.POST(HttpRequest.BodyPublishers.noBody());
+		HttpResponse<String> refused = this.http.send(authenticated(crossSite, "test-operator-secret").build(),
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(refused.statusCode()).isEqualTo(403);
+		assertThat(refused.body()).contains("nothing was changed");
+		HttpRequest.Builder onlyOrigin = HttpRequest.newBuilder(uri("/jobs/" + job + "/cancel"))
+			.header("Origin", "https://attacker.example")
+			.POST(HttpRequest.BodyPublishers.noBody());
+		assertThat(this.http
+			.send(authenticated(onlyOrigin, "test-operator-secret").build(), HttpResponse.BodyHandlers.ofString())
+			.statusCode()).isEqualTo(403);
+		assertThat(this.jobQueue.find(job).orElseThrow().status()).isEqualTo(JobStatus.PENDING);
+
+		// A script (curl) sends neither header and may.
+		assertThat(post("/jobs/" + job + "/cancel", "{}", "test-operator-secret").statusCode()).isEqualTo(200);
+		assertThat(this.jobQueue.find(job).orElseThrow().status()).isEqualTo(JobStatus.CANCELLED);
+	}
+
+	@Test
 	void theDashboardSendsStrangersToTheSignInFormAndKeepsCsrfProtection() throws Exception {
 		long job = this.jobQueue.enqueue("tag", new ImageJobs.ImageRef(2, "dog"));
 

@@ -37,6 +37,17 @@ public interface QueueInsights {
 	 */
 	StuckJobs stuck(Instant heartbeatBefore, int limit);
 
+	/**
+	 * Jobs still held until their enqueuer's commit ({@code jobqueue.enqueue.visibility
+	 * = after-commit}) that were enqueued before {@code enqueuedBefore}: a transaction
+	 * lasts far less, so their process most likely died between the commit and the
+	 * release. Not lost, not run: an operator releases or deletes them. Stores that never
+	 * hold jobs find none.
+	 */
+	default HeldJobs held(Instant enqueuedBefore, int limit) {
+		return new HeldJobs(0, List.of());
+	}
+
 	/** One job with its attempts and event timeline. */
 	Optional<JobDetail> job(long id, int payloadPreviewChars);
 
@@ -126,6 +137,16 @@ public interface QueueInsights {
 	 * @param oldest the ones with the oldest heartbeat, up to the limit asked for
 	 */
 	record StuckJobs(long count, List<JobSummary> oldest) {
+
+	}
+
+	/**
+	 * Jobs held until a commit that, by their age, will not come.
+	 *
+	 * @param count how many there are
+	 * @param oldest the first enqueued, up to the limit asked for
+	 */
+	record HeldJobs(long count, List<JobSummary> oldest) {
 
 	}
 

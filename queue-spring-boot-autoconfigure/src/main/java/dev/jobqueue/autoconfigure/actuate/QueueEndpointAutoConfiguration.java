@@ -11,10 +11,19 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.actuate.endpoint.EndpointAccessResolver;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.env.Environment;
 
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobSchedules;
+import dev.jobqueue.actuate.CrossSiteWriteFilter;
 import dev.jobqueue.actuate.QueueEndpoint;
 import dev.jobqueue.actuate.QueueEndpointSettings;
 import dev.jobqueue.actuate.QueueEndpointWebExtension;
@@ -75,6 +84,40 @@ public final class QueueEndpointAutoConfiguration {
 	@ConditionalOnAvailableEndpoint(exposure = EndpointExposure.WEB)
 	QueueEndpointWebExtension queueEndpointWebExtension(QueueEndpoint endpoint, QueueEndpointProperties properties) {
 		return new QueueEndpointWebExtension(endpoint, properties.getShowValues(), properties.getRoles());
+	}
+
+	@Bean
+	static QueueEndpointWriteWarning queueEndpointWriteWarning(ObjectProvider<EndpointAccessResolver> accessResolver,
+			ApplicationContext context) {
+		return new QueueEndpointWriteWarning(accessResolver, context);
+	}
+
+	/**
+	 * The endpoint's writes over HTTP refuse what a page of another site sent, whether or
+	 * not Spring Security guards them (a browser sends a cached Basic login along).
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+	@ConditionalOnClass(name = "jakarta.servlet.Filter")
+	@ConditionalOnAvailableEndpoint(endpoint = QueueEndpoint.class, exposure = EndpointExposure.WEB)
+	static class CrossSiteWrites {
+
+		@Bean
+		FilterRegistrationBean<CrossSiteWriteFilter> queueEndpointCrossSiteWriteFilter(Environment environment) {
+			String basePath = Binder.get(environment)
+				.bind("management.endpoints.web.base-path", String.class)
+				.orElse("/actuator");
+			String path = (basePath.endsWith("/") ? basePath.substring(0, basePath.length() - 1) : basePath)
+					+ "/jobqueue";
+			FilterRegistrationBean<CrossSiteWriteFilter> registration = new FilterRegistrationBean<>(
+					new CrossSiteWriteFilter());
+			registration.addUrlPatterns(path, path + "/*");
+			registration.setName("jobqueueEndpointCrossSiteWriteFilter");
+			// Before the security filters: a refused request needs no login.
+			registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 100);
+			return registration;
+		}
+
 	}
 
 }

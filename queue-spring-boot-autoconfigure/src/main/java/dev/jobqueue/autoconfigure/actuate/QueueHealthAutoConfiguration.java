@@ -16,6 +16,7 @@ import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEn
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 import dev.jobqueue.actuate.QueueHealthIndicator;
 import dev.jobqueue.autoconfigure.JobQueueClock;
@@ -23,6 +24,7 @@ import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
 import dev.jobqueue.autoconfigure.QueueProperties;
 import dev.jobqueue.autoconfigure.QueueWorker;
 import dev.jobqueue.core.store.QueueInsights;
+import dev.jobqueue.core.store.QueueStorage;
 
 /**
  * Auto-configures the {@code jobqueue} health indicator (disable with
@@ -41,7 +43,8 @@ public final class QueueHealthAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(name = { "jobqueueHealthIndicator", "jobqueueHealthContributor" })
 	QueueHealthIndicator jobqueueHealthContributor(QueueInsights insights, QueueProperties properties,
-			ObjectProvider<JobQueueClock> clock, ObjectProvider<QueueWorker> worker) {
+			ObjectProvider<JobQueueClock> clock, ObjectProvider<QueueWorker> worker,
+			ObjectProvider<QueueStorage> storage, Environment environment) {
 		QueueProperties.Observability observability = properties.getObservability();
 		String degraded = observability.getDegradedStatus();
 		if (degraded == null || degraded.isBlank()) {
@@ -55,6 +58,13 @@ public final class QueueHealthAutoConfiguration {
 					return (queueWorker != null) ? queueWorker.worker() : null;
 				}, properties.snapshotSettings().workerDeadAfter());
 		indicator.setUnhandledJobs(new UnhandledJobs(insights, properties, queueClock));
+		// Health answers everyone alike, so the location shows only when values always
+		// do.
+		QueueStorage queueStorage = storage.getIfUnique();
+		String showValues = environment.getProperty("management.endpoint.jobqueue.show-values", "never");
+		if (queueStorage != null && !showValues.trim().equalsIgnoreCase("always")) {
+			indicator.hideLocation(queueStorage.description());
+		}
 		return indicator;
 	}
 

@@ -1,16 +1,24 @@
 package dev.jobqueue.autoconfigure.actuate;
 
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.actuate.JobDetailView;
+import dev.jobqueue.actuate.JobView;
 import dev.jobqueue.actuate.QueueEndpoint;
 import dev.jobqueue.actuate.QueueReport;
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
@@ -23,6 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * endpoint shows it.
  */
 class QueueEndpointAutoConfigurationTests {
+
+	private static final String WRITES_OPEN = "its writes are open";
 
 	@TempDir
 	Path dir;
@@ -60,6 +70,61 @@ class QueueEndpointAutoConfigurationTests {
 				assertThat(job.payload().preview()).hasSize(4);
 				assertThat(job.payload().truncated()).isTrue();
 			});
+	}
+
+	@Test
+	@ExtendWith(OutputCaptureExtension.class)
+	void warnsOnceWhenWritesAreOpenAndNoSpringSecurityGuardsThem(CapturedOutput output) {
+		ApplicationContextRunner withAccessResolver = this.runner
+			.withConfiguration(AutoConfigurations.of(EndpointAutoConfiguration.class))
+			.withPropertyValues("jobqueue.datasource.url=jdbc:sqlite:" + this.dir.resolve("queue.db"));
+		withAccessResolver.run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output).doesNotContain(WRITES_OPEN);
+		withAccessResolver.withPropertyValues("management.endpoint.jobqueue.access=UNRESTRICTED")
+			.withBean("springSecurityFilterChain", Object.class, Object::new)
+			.run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output).doesNotContain(WRITES_OPEN);
+		withAccessResolver.withPropertyValues("management.endpoint.jobqueue.access=UNRESTRICTED")
+			.run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output.getOut().split(WRITES_OPEN, -1)).hasSize(2);
+		assertThat(output).contains("management.endpoint.jobqueue.access=read-only");
+	}
+
+	@Test
+	void theDatabasesLocationIsShownOnlyToWhoMaySeeValues() {
+		this.runner.withPropertyValues("jobqueue.datasource.url=jdbc:sqlite:" + this.dir.resolve("queue.db"))
+			.run((context) -> {
+				QueueEndpoint endpoint = context.getBean(QueueEndpoint.class);
+				assertThat(endpoint.queue(true).storage().location()).endsWith("queue.db");
+				assertThat(endpoint.queue(false).storage().location()).isEqualTo(QueueReport.HIDDEN);
+				assertThat(endpoint.queue(false).storage().databaseBytes()).isPositive();
+			});
+	}
+
+	@Test
+	void showsJobsHeldByAProcessThatDiedBetweenItsCallersCommitAndTheRelease() {
+		Path file = this.dir.resolve("queue.db");
+		this.runner.withPropertyValues("jobqueue.datasource.url=jdbc:sqlite:" + file).run((context) -> {
+			JobQueue queue = context.getBean(JobQueue.class);
+			long orphaned = queue.enqueue("invoice", "{}");
+			long stillOpen = queue.enqueue("invoice", "{}");
+			queue.enqueue("invoice", "{}");
+			// What an enqueue in another database's transaction leaves when its process
+			// dies
+			// after the commit: the job held, its due time waiting in held_run_at. One
+			// was
+			// enqueued an hour ago, one just now (its transaction may still be open).
+			try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+					Statement statement = connection.createStatement()) {
+				statement.executeUpdate("UPDATE jobs SET held_run_at = run_at, run_at = 9223372036854775807, "
+						+ "created_at = created_at - 3600000 WHERE id = " + orphaned);
+				statement.executeUpdate("UPDATE jobs SET held_run_at = run_at, run_at = 9223372036854775807 "
+						+ "WHERE id = " + stillOpen);
+			}
+			QueueReport.Held held = context.getBean(QueueEndpoint.class).queue().held();
+			assertThat(held.count()).isOne();
+			assertThat(held.jobs()).extracting(JobView::id).containsExactly(orphaned);
+		});
 	}
 
 }

@@ -1,0 +1,86 @@
+package dev.jobqueue.actuate;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Set;
+
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+/**
+ * Refuses the {@code jobqueue} endpoint's writes (retry, cancel, pause, resume) when a
+ * page of another site made them: a browser sends a cached Basic login or a session
+ * cookie with a form post or a {@code fetch(…, {mode: 'no-cors'})} of any page, and the
+ * endpoint has no token to tell them apart, but the browser also says where the request
+ * comes from in headers no page can set. {@code Sec-Fetch-Site} decides when present
+ * (only {@code same-origin}, and {@code none} for what the user typed, pass;
+ * {@code same-site} is another port or sub-domain); otherwise an {@code Origin} must be
+ * the request's own. A request with neither (curl, a script, a monitoring tool) comes
+ * from no page and passes: it carries no browser's credentials. Reads pass: a page of
+ * another site cannot read their answers. An application may register it for its own
+ * API's paths too.
+ */
+public class CrossSiteWriteFilter implements Filter {
+
+	private static final Set<String> READS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
+
+	@Override
+	public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+			throws IOException, ServletException {
+		if (request instanceof HttpServletRequest http && response instanceof HttpServletResponse answer
+				&& !READS.contains(http.getMethod()) && isCrossSite(http)) {
+			answer.setStatus(HttpServletResponse.SC_FORBIDDEN);
+			answer.setContentType("application/json");
+			answer.setCharacterEncoding(StandardCharsets.UTF_8.name());
+			answer.getWriter()
+				.write("{\"status\":403,\"message\":\"A page of another site (or another port) sent this request, "
+						+ "and the browser would have sent your login with it: nothing was changed. Send it from a "
+						+ "script, or from a page of this application.\"}");
+			return;
+		}
+		chain.doFilter(request, response);
+	}
+
+	/** Whether a browser says another site's page made this request. */
+	public static boolean isCrossSite(HttpServletRequest request) {
+		String site = request.getHeader("Sec-Fetch-Site");
+		if (site != null) {
+			return !site.equals("same-origin") && !site.equals("none");
+		}
+		String origin = request.getHeader("Origin");
+		return origin != null && !isOwnOrigin(origin, request);
+	}
+
+	private static boolean isOwnOrigin(String origin, HttpServletRequest request) {
+		URI uri;
+		try {
+			uri = URI.create(origin.trim());
+		}
+		catch (IllegalArgumentException ex) {
+			return false;
+		}
+		// "null" (a sandboxed or file page) has neither.
+		if (uri.getScheme() == null || uri.getHost() == null) {
+			return false;
+		}
+		String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
+		return scheme.equals(request.getScheme().toLowerCase(Locale.ROOT))
+				&& uri.getHost().equalsIgnoreCase(request.getServerName())
+				&& port(scheme, uri.getPort()) == port(scheme, request.getServerPort());
+	}
+
+	private static int port(String scheme, int port) {
+		if (port > 0) {
+			return port;
+		}
+		return scheme.equals("https") ? 443 : 80;
+	}
+
+}
