@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 
+import dev.jobqueue.jdbc.JsonArrays;
 import dev.jobqueue.jdbc.Dialect;
 import dev.jobqueue.jdbc.Sql;
 import dev.jobqueue.jdbc.SqlStatement;
