@@ -27,9 +27,39 @@ public abstract class JdbcJobInserts implements JobInserts {
 
 	private final Sql findUnfinishedByDedupKey;
 
-	protected JdbcJobInserts(Tables tables, Links links) {
+	/** The store's insert of one job, dedup key included, that returns its id. */
+	protected final Sql insertJob;
+
+	/** The store's insert of jobs without dedup keys, in one go. */
+	protected final Sql insertJobsWithoutDedupKeys;
+
+	/**
+	 * @param insertJob the store's insert of one job, which returns its id and nothing
+	 * when the dedup key conflicts
+	 * @param insertJobsWithoutDedupKeys the store's insert of jobs without dedup keys,
+	 * for {@link #insertWithoutDedupKeys}
+	 */
+	protected JdbcJobInserts(Tables tables, Links links, String insertJob, String insertJobsWithoutDedupKeys) {
 		this.links = Objects.requireNonNull(links, "'links' must not be null");
 		this.findUnfinishedByDedupKey = tables.sql(FIND_UNFINISHED_BY_DEDUP_KEY);
+		this.insertJob = tables.sql(insertJob);
+		this.insertJobsWithoutDedupKeys = tables.sql(insertJobsWithoutDedupKeys);
+	}
+
+	/**
+	 * Binds the columns every insert of one job has: all but the dedup key, which not
+	 * every insert takes.
+	 */
+	protected static SqlStatement bindJob(SqlStatement insert, NewJob job, Instant now) throws SQLException {
+		return insert.bind("type", job.type())
+			.bind("priority", job.priority())
+			.bind("payload", job.payload())
+			.bind("max_attempts", job.maxAttempts())
+			.bind("run_at", job.runAt())
+			.bind("now", now)
+			// The column keeps its first schema's name; it holds the stored propagation
+			// headers (TraceHeaders).
+			.bind("trace_parent", job.traceContext());
 	}
 
 	@Override

@@ -10,7 +10,6 @@ import java.util.List;
 import dev.jobqueue.core.store.NewJob;
 import dev.jobqueue.jdbc.JdbcJobInserts;
 import dev.jobqueue.jdbc.Links;
-import dev.jobqueue.jdbc.Sql;
 import dev.jobqueue.jdbc.SqlStatement;
 import dev.jobqueue.jdbc.Tables;
 
@@ -60,18 +59,12 @@ final class PostgresJobInserts extends JdbcJobInserts {
 			SELECT id, %s FROM inserted ORDER BY id
 			""".formatted(NOTIFY);
 
-	private final Sql insertJob;
-
-	private final Sql insertJobs;
-
 	private final PostgresNotifications notifications;
 
 	private final String channel;
 
 	PostgresJobInserts(Tables tables, Links links, PostgresNotifications notifications) {
-		super(tables, links);
-		this.insertJob = tables.sql(INSERT_JOB);
-		this.insertJobs = tables.sql(INSERT_JOBS);
+		super(tables, links, INSERT_JOB, INSERT_JOBS);
 		this.notifications = notifications;
 		this.channel = PostgresNotifications.channel(tables);
 	}
@@ -81,16 +74,7 @@ final class PostgresJobInserts extends JdbcJobInserts {
 		List<Long> ids = new ArrayList<>(jobs.size());
 		try (SqlStatement insert = this.insertJob.prepare(connection)) {
 			for (NewJob job : jobs) {
-				insert.bind("type", job.type())
-					.bind("priority", job.priority())
-					.bind("payload", job.payload())
-					.bind("dedup_key", job.dedupKey())
-					.bind("max_attempts", job.maxAttempts())
-					.bind("run_at", job.runAt())
-					.bind("now", now)
-					// The column keeps its first schema's name; it holds the stored
-					// propagation headers.
-					.bind("trace_parent", job.traceContext());
+				bindJob(insert, job, now).bind("dedup_key", job.dedupKey());
 				notification(insert);
 				Long id = null;
 				try (ResultSet rows = insert.executeQuery()) {
@@ -123,7 +107,7 @@ final class PostgresJobInserts extends JdbcJobInserts {
 			runAts[i] = PostgresDialect.timestamp(job.runAt()).toString();
 			traceParents[i] = job.traceContext();
 		}
-		try (SqlStatement insert = this.insertJobs.prepare(connection)) {
+		try (SqlStatement insert = this.insertJobsWithoutDedupKeys.prepare(connection)) {
 			insert.bindArray("types", "text", types)
 				.bindArray("priorities", "int4", priorities)
 				.bindArray("payloads", "text", payloads)

@@ -3,7 +3,7 @@ package dev.jobqueue.postgresql;
 import javax.sql.DataSource;
 
 import dev.jobqueue.core.store.QueueStorage;
-import dev.jobqueue.jdbc.StoreProvider;
+import dev.jobqueue.jdbc.JdbcStoreProvider;
 import dev.jobqueue.jdbc.StoreSettings;
 
 /**
@@ -11,26 +11,10 @@ import dev.jobqueue.jdbc.StoreSettings;
  * driver is the application's dependency: this provider loads without it and says what to
  * add when it is missing.
  */
-public final class PostgresStoreProvider implements StoreProvider {
+public final class PostgresStoreProvider extends JdbcStoreProvider {
 
-	@Override
-	public String name() {
-		return "PostgreSQL";
-	}
-
-	@Override
-	public String module() {
-		return "dev.jobqueue:jobqueue-postgresql";
-	}
-
-	@Override
-	public boolean servesUrl(String url) {
-		return PostgresDataSources.isPostgresUrl(url);
-	}
-
-	@Override
-	public boolean servesProduct(String productName) {
-		return "PostgreSQL".equalsIgnoreCase(productName);
+	public PostgresStoreProvider() {
+		super("PostgreSQL", "dev.jobqueue:jobqueue-postgresql", "jdbc:postgresql:");
 	}
 
 	@Override
@@ -46,16 +30,6 @@ public final class PostgresStoreProvider implements StoreProvider {
 					+ "org.flywaydb:flyway-database-postgresql (Spring Boot manages its version).";
 		}
 		return null;
-	}
-
-	private static boolean isPresent(String className, ClassLoader classLoader) {
-		try {
-			Class.forName(className, false, classLoader);
-			return true;
-		}
-		catch (ClassNotFoundException | LinkageError ex) {
-			return false;
-		}
 	}
 
 	/**

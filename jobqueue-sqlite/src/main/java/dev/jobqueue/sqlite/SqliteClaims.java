@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import dev.jobqueue.core.store.ClaimRequest;
 import dev.jobqueue.core.store.ClaimedJob;
+import dev.jobqueue.jdbc.JsonArrays;
 import dev.jobqueue.jdbc.Claims;
 import dev.jobqueue.jdbc.JobEvents;
 import dev.jobqueue.jdbc.Sql;

@@ -195,7 +195,7 @@ public final class SqliteDatabase extends JdbcDatabase {
 		this.writeLock.lock();
 		this.checkpointLock.lock();
 		try (Connection connection = dataSource().getConnection()) {
-			StatementCache.clear(connection);
+			SqliteStatements.clear(connection);
 			return work.run(connection);
 		}
 		catch (SQLException ex) {
@@ -314,7 +314,7 @@ public final class SqliteDatabase extends JdbcDatabase {
 
 	private static void clearStatementCache(Connection connection) {
 		try {
-			StatementCache.clear(connection);
+			SqliteStatements.clear(connection);
 		}
 		catch (SQLException | RuntimeException ex) {
 			// The connection is going away: its statements go with it.

@@ -10,9 +10,11 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 
+import dev.jobqueue.jdbc.JsonArrays;
 import dev.jobqueue.jdbc.Dialect;
 import dev.jobqueue.jdbc.Sql;
 import dev.jobqueue.jdbc.SqlStatement;
+import dev.jobqueue.jdbc.StatementCache;
 import dev.jobqueue.jdbc.Tables;
 
 /**
@@ -116,7 +118,7 @@ public final class SqliteDialect implements Dialect {
 	/** On the queue's own connections, statements are kept across transactions. */
 	@Override
 	public SqlStatement prepare(Connection connection, Sql sql) throws SQLException {
-		StatementCache cache = StatementCache.of(connection);
+		StatementCache cache = SqliteStatements.CACHES.of(connection);
 		if (cache != null) {
 			PreparedStatement cached = cache.take(sql);
 			if (cached != null) {

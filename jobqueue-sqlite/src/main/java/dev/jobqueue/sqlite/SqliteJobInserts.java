@@ -12,7 +12,6 @@ import dev.jobqueue.core.store.NewJob;
 import dev.jobqueue.jdbc.JdbcJobInserts;
 import dev.jobqueue.jdbc.JobEvents;
 import dev.jobqueue.jdbc.Links;
-import dev.jobqueue.jdbc.Sql;
 import dev.jobqueue.jdbc.SqlStatement;
 import dev.jobqueue.jdbc.Tables;
 
@@ -39,16 +38,10 @@ final class SqliteJobInserts extends JdbcJobInserts {
 			VALUES (:type, 'pending', :priority, :payload, :max_attempts, :run_at, :now, :trace_parent)
 			""";
 
-	private final Sql insertJob;
-
-	private final Sql insertJobWithoutDedupKey;
-
 	private final JobEvents events;
 
 	SqliteJobInserts(Tables tables, JobEvents events, Links links) {
-		super(tables, links);
-		this.insertJob = tables.sql(INSERT_JOB);
-		this.insertJobWithoutDedupKey = tables.sql(INSERT_JOB_WITHOUT_DEDUP_KEY);
+		super(tables, links, INSERT_JOB, INSERT_JOB_WITHOUT_DEDUP_KEY);
 		this.events = events;
 	}
 
@@ -82,7 +75,7 @@ final class SqliteJobInserts extends JdbcJobInserts {
 	@Override
 	protected List<Long> insertWithoutDedupKeys(Connection connection, List<NewJob> jobs, Instant now)
 			throws SQLException {
-		try (SqlStatement insert = this.insertJobWithoutDedupKey.prepare(connection);
+		try (SqlStatement insert = this.insertJobsWithoutDedupKeys.prepare(connection);
 				SqlStatement event = this.events.prepare(connection);
 				Statement lastId = connection.createStatement()) {
 			for (NewJob job : jobs) {
@@ -102,18 +95,6 @@ final class SqliteJobInserts extends JdbcJobInserts {
 			event.executeBatch();
 			return ids;
 		}
-	}
-
-	private static SqlStatement bindJob(SqlStatement insert, NewJob job, Instant now) throws SQLException {
-		return insert.bind("type", job.type())
-			.bind("priority", job.priority())
-			.bind("payload", job.payload())
-			.bind("max_attempts", job.maxAttempts())
-			.bind("run_at", job.runAt())
-			.bind("now", now)
-			// The column keeps its first schema's name; it holds the stored propagation
-			// headers (TraceHeaders).
-			.bind("trace_parent", job.traceContext());
 	}
 
 }

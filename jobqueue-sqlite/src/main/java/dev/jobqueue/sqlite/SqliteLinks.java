@@ -19,6 +19,7 @@ import dev.jobqueue.JobQueueException;
 import dev.jobqueue.core.store.Completion;
 import dev.jobqueue.core.store.LinkedJobs;
 import dev.jobqueue.core.store.NewJob;
+import dev.jobqueue.jdbc.JsonArrays;
 import dev.jobqueue.jdbc.JobEvents;
 import dev.jobqueue.jdbc.JdbcLinks;
 import dev.jobqueue.jdbc.Sql;

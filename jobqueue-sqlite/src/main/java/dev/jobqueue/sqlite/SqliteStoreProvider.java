@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import javax.sql.DataSource;
 
 import dev.jobqueue.core.store.QueueStorage;
-import dev.jobqueue.jdbc.StoreProvider;
+import dev.jobqueue.jdbc.JdbcStoreProvider;
 import dev.jobqueue.jdbc.StoreSettings;
 
 /**
@@ -13,41 +13,22 @@ import dev.jobqueue.jdbc.StoreSettings;
  * sqlite-jdbc on the classpath (an application on another database may leave it out); the
  * driver is needed only once the store is used.
  */
-public final class SqliteStoreProvider implements StoreProvider {
+public final class SqliteStoreProvider extends JdbcStoreProvider {
 
 	static final String DRIVER = "org.sqlite.JDBC";
 
-	@Override
-	public String name() {
-		return "SQLite";
-	}
-
-	@Override
-	public String module() {
-		return "dev.jobqueue:jobqueue-sqlite";
-	}
-
-	@Override
-	public boolean servesUrl(String url) {
-		return url.startsWith("jdbc:sqlite:");
-	}
-
-	@Override
-	public boolean servesProduct(String productName) {
-		return "SQLite".equalsIgnoreCase(productName);
+	public SqliteStoreProvider() {
+		super("SQLite", "dev.jobqueue:jobqueue-sqlite", "jdbc:sqlite:");
 	}
 
 	@Override
 	public String missingSupport(ClassLoader classLoader, String where) {
-		try {
-			Class.forName(DRIVER, false, classLoader);
+		if (isPresent(DRIVER, classLoader)) {
 			return null;
 		}
-		catch (ClassNotFoundException ex) {
-			return "The job queue is configured for SQLite (" + where + ") but the SQLite JDBC driver is not on the "
-					+ "classpath. Add the dependency org.xerial:sqlite-jdbc (Spring Boot manages its version), or set "
-					+ "jobqueue.datasource.url to a database whose driver the application has.";
-		}
+		return "The job queue is configured for SQLite (" + where + ") but the SQLite JDBC driver is not on the "
+				+ "classpath. Add the dependency org.xerial:sqlite-jdbc (Spring Boot manages its version), or set "
+				+ "jobqueue.datasource.url to a database whose driver the application has.";
 	}
 
 	/** The file of the URL, or the URL of an in-memory database. */

@@ -1,19 +1,19 @@
-package dev.jobqueue.sqlite;
+package dev.jobqueue.jdbc;
 
 import java.util.Collection;
 
 /**
- * JSON arrays of strings and numbers, the one shape of JSON the statements need (a set of
- * ids or types passed to {@code json_each}). Written by hand so the store needs no JSON
- * library.
+ * JSON arrays of strings and numbers, the one shape of JSON statements need (a set of ids
+ * or types passed to a database's JSON table function, such as SQLite's
+ * {@code json_each}). Written by hand so the store needs no JSON library.
  */
-final class JsonArrays {
+public final class JsonArrays {
 
 	private JsonArrays() {
 	}
 
 	/** Numbers bare, anything else as a JSON string. */
-	static String of(Collection<?> values) {
+	public static String of(Collection<?> values) {
 		StringBuilder json = new StringBuilder(2 + values.size() * 8).append('[');
 		for (Object value : values) {
 			if (json.length() > 1) {
