@@ -16,11 +16,7 @@ import dev.jobqueue.core.DefaultJobQueue;
 import dev.jobqueue.core.EnqueueLimits;
 import dev.jobqueue.core.HandlerDefinition;
 import dev.jobqueue.core.HandlerRegistry;
-import dev.jobqueue.core.worker.DefaultErrorClassifier;
 import dev.jobqueue.core.worker.JobWorker;
-import dev.jobqueue.core.worker.RetryPolicy;
-import dev.jobqueue.core.worker.WorkerListener;
-import dev.jobqueue.core.worker.WorkerSettings;
 import dev.jobqueue.testing.TestDatabase;
 import dev.jobqueue.testing.WorkerHarness;
 import dev.jobqueue.testing.WorkerProcess;
@@ -74,15 +70,16 @@ class ClaimAheadCrashTests {
 				assertThat(started(id)).as("job %d waited in the buffer", id).doesNotExist();
 			}
 
-			HandlerRegistry handlers = new HandlerRegistry();
-			handlers.register(HandlerDefinition.of("slow", (payload, context) -> "done"));
-			handlers
-				.register(new HandlerDefinition("slow-once", (payload, context) -> "done", 0, null, 0, false, "test"));
-			WorkerSettings settings = new WorkerSettings("rescuer", 2, Duration.ofMillis(100), Duration.ofMillis(1500),
-					Duration.ofSeconds(5), 10);
-			JobWorker rescuer = new JobWorker(db.store(), handlers, WorkerHarness.CODEC, new DefaultErrorClassifier(),
-					new RetryPolicy(Duration.ofMillis(10), Duration.ofMillis(100), Math::random), Clock.systemUTC(),
-					settings, Executors.newFixedThreadPool(2), WorkerListener.NONE, null);
+			JobWorker rescuer = WorkerHarness.onSystemClock(db)
+				.handle(HandlerDefinition.of("slow", (payload, context) -> "done"))
+				.handle(new HandlerDefinition("slow-once", (payload, context) -> "done", 0, null, 0, false, "test"))
+				.concurrency(2)
+				.pollInterval(Duration.ofMillis(100))
+				.lease(Duration.ofMillis(1500))
+				.shutdownTimeout(Duration.ofSeconds(5))
+				.maxSnoozes(10)
+				.workerDefaultLimits()
+				.worker("rescuer", Executors.newFixedThreadPool(2));
 			rescuer.start();
 			await().atMost(Duration.ofSeconds(60))
 				.until(() -> db.count("SELECT count(*) FROM jobs WHERE status IN ('succeeded', 'failed')") == 19);

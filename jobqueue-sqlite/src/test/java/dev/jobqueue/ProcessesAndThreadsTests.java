@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -20,11 +19,7 @@ import dev.jobqueue.core.DefaultJobQueue;
 import dev.jobqueue.core.EnqueueLimits;
 import dev.jobqueue.core.HandlerDefinition;
 import dev.jobqueue.core.HandlerRegistry;
-import dev.jobqueue.core.worker.DefaultErrorClassifier;
 import dev.jobqueue.core.worker.JobWorker;
-import dev.jobqueue.core.worker.RetryPolicy;
-import dev.jobqueue.core.worker.WorkerListener;
-import dev.jobqueue.core.worker.WorkerSettings;
 import dev.jobqueue.testing.HandlerRuns;
 import dev.jobqueue.testing.Invariants;
 import dev.jobqueue.testing.LongTest;
@@ -49,10 +44,10 @@ class ProcessesAndThreadsTests {
 		try (TestDatabase db = TestDatabase.create(this.dir)) {
 			DefaultJobQueue queue = queue(db, new HandlerRegistry());
 			enqueueNoops(queue, JOBS);
-			HandlerRegistry handlers = new HandlerRegistry();
 			HandlerRuns ran = HandlerRuns.in(this.dir, "ran");
-			handlers.register(HandlerDefinition.of("noop", (payload, context) -> ran.record(context.jobId())));
-			JobWorker worker = worker(db, handlers, 8, Duration.ofSeconds(30), Executors.newFixedThreadPool(8));
+			JobWorker worker = harness(db, 8, Duration.ofSeconds(30))
+				.handle(HandlerDefinition.of("noop", (payload, context) -> ran.record(context.jobId())))
+				.worker("in-test-8", Executors.newFixedThreadPool(8));
 			queue.setSignals(worker);
 			worker.start();
 			await().atMost(Duration.ofMinutes(2))
@@ -101,13 +96,13 @@ class ProcessesAndThreadsTests {
 			assertThat(victim.waitFor(10, TimeUnit.SECONDS)).isTrue();
 			assertThat(victim.exitValue()).isEqualTo(137);
 
-			HandlerRegistry handlers = new HandlerRegistry();
-			handlers.register(HandlerDefinition.of("slow", (payload, context) -> "done"));
-			handlers.register(new HandlerDefinition("slow-once", (payload, context) -> "must not run", 0, null, 0,
-					false, "test"));
 			// The victim's lease: a lease is taken back after it was seen expired for a
 			// whole lease of the rescuer's.
-			JobWorker rescuer = worker(db, handlers, 2, Duration.ofMillis(1500), Executors.newFixedThreadPool(2));
+			JobWorker rescuer = harness(db, 2, Duration.ofMillis(1500))
+				.handle(HandlerDefinition.of("slow", (payload, context) -> "done"))
+				.handle(new HandlerDefinition("slow-once", (payload, context) -> "must not run", 0, null, 0, false,
+						"test"))
+				.worker("in-test-2", Executors.newFixedThreadPool(2));
 			rescuer.start();
 			await().atMost(Duration.ofSeconds(30))
 				.until(() -> db.count("SELECT count(*) FROM jobs WHERE status IN ('succeeded', 'failed')") == 2);
@@ -143,8 +138,9 @@ class ProcessesAndThreadsTests {
 			AtomicInteger started = new AtomicInteger();
 			CountDownLatch slotsFull = new CountDownLatch(4);
 			HandlerRuns ran = HandlerRuns.in(this.dir, "ran");
-			HandlerRegistry handlers = new HandlerRegistry();
-			handlers.register(HandlerDefinition.of("sleepy", (payload, context) -> {
+			WorkerHarness firstHarness = harness(db, 4, Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+				.shutdownTimeout(Duration.ofMillis(100));
+			firstHarness.handle(HandlerDefinition.of("sleepy", (payload, context) -> {
 				ran.record(context.jobId());
 				if (started.incrementAndGet() > 4) {
 					slotsFull.countDown();
@@ -152,10 +148,7 @@ class ProcessesAndThreadsTests {
 				}
 				return null;
 			}));
-			WorkerSettings settings = new WorkerSettings("first", 4, Duration.ofMillis(50), Duration.ofSeconds(30),
-					Duration.ofMillis(100), 10);
-			JobWorker first = new JobWorker(db.store(), handlers, WorkerHarness.CODEC, new DefaultErrorClassifier(),
-					retry(), Clock.systemUTC(), settings, Executors.newFixedThreadPool(4), WorkerListener.NONE, null);
+			JobWorker first = firstHarness.worker("first", Executors.newFixedThreadPool(4));
 			first.start();
 			assertThat(slotsFull.await(20, TimeUnit.SECONDS)).isTrue();
 			await().atMost(Duration.ofSeconds(20))
@@ -174,9 +167,9 @@ class ProcessesAndThreadsTests {
 					+ "'claimed ahead%before the job started'"))
 				.isEqualTo(32);
 
-			HandlerRegistry quick = new HandlerRegistry();
-			quick.register(HandlerDefinition.of("sleepy", (payload, context) -> ran.record(context.jobId())));
-			JobWorker second = worker(db, quick, 8, Duration.ofSeconds(30), Executors.newFixedThreadPool(8));
+			JobWorker second = harness(db, 8, Duration.ofSeconds(30))
+				.handle(HandlerDefinition.of("sleepy", (payload, context) -> ran.record(context.jobId())))
+				.worker("in-test-8", Executors.newFixedThreadPool(8));
 			second.start();
 			await().atMost(Duration.ofSeconds(30))
 				.until(() -> db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'") == 40);
@@ -254,16 +247,18 @@ class ProcessesAndThreadsTests {
 				new EnqueueLimits(3, 1 << 20), null);
 	}
 
-	private static RetryPolicy retry() {
-		return new RetryPolicy(Duration.ofMillis(10), Duration.ofMillis(100), Math::random);
-	}
-
-	private static JobWorker worker(TestDatabase db, HandlerRegistry handlers, int concurrency, Duration lease,
-			ExecutorService executor) {
-		WorkerSettings settings = new WorkerSettings("in-test-" + concurrency, concurrency, Duration.ofMillis(100),
-				lease, Duration.ofSeconds(5), 10);
-		return new JobWorker(db.store(), handlers, WorkerHarness.CODEC, new DefaultErrorClassifier(), retry(),
-				Clock.systemUTC(), settings, executor, WorkerListener.NONE, null);
+	/**
+	 * A worker on the system clock polling every 100 ms, retrying after 10-100 ms, with
+	 * the worker's own enqueue limits.
+	 */
+	private static WorkerHarness harness(TestDatabase db, int concurrency, Duration lease) {
+		return WorkerHarness.onSystemClock(db)
+			.concurrency(concurrency)
+			.lease(lease)
+			.pollInterval(Duration.ofMillis(100))
+			.shutdownTimeout(Duration.ofSeconds(5))
+			.maxSnoozes(10)
+			.workerDefaultLimits();
 	}
 
 }

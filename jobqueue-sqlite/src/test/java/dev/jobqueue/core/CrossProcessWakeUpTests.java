@@ -10,11 +10,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.jobqueue.core.worker.DefaultErrorClassifier;
 import dev.jobqueue.core.worker.JobWorker;
 import dev.jobqueue.core.worker.RetryPolicy;
-import dev.jobqueue.core.worker.WorkerListener;
-import dev.jobqueue.core.worker.WorkerSettings;
 import dev.jobqueue.testing.MutableClock;
 import dev.jobqueue.testing.TestDatabase;
 import dev.jobqueue.testing.WorkerHarness;
@@ -64,12 +61,16 @@ class CrossProcessWakeUpTests {
 	void aJobEnqueuedByAnotherProcessStartsWithoutWaitingOutThePollInterval() {
 		AtomicInteger handled = new AtomicInteger();
 		WorkerHarness harness = new WorkerHarness(this.workerSide, this.clock)
-			.handle(HandlerDefinition.of("greet", (payload, context) -> handled.incrementAndGet()));
-		WorkerSettings settings = new WorkerSettings("w1", 2, Duration.ofSeconds(60), Duration.ofSeconds(30),
-				Duration.ofSeconds(5), 3);
-		JobWorker worker = new JobWorker(this.workerSide.store(), harness.handlers, WorkerHarness.CODEC,
-				new DefaultErrorClassifier(), new RetryPolicy(Duration.ofSeconds(1), Duration.ofSeconds(1), () -> 0.5),
-				this.clock, settings, Executors.newFixedThreadPool(2), WorkerListener.NONE, null);
+			.handle(HandlerDefinition.of("greet", (payload, context) -> handled.incrementAndGet()))
+			.ticker(Ticker.SYSTEM)
+			.concurrency(2)
+			.pollInterval(Duration.ofSeconds(60))
+			.lease(Duration.ofSeconds(30))
+			.shutdownTimeout(Duration.ofSeconds(5))
+			.maxSnoozes(3)
+			.retry(new RetryPolicy(Duration.ofSeconds(1), Duration.ofSeconds(1), () -> 0.5))
+			.workerDefaultLimits();
+		JobWorker worker = harness.worker("w1", Executors.newFixedThreadPool(2));
 		worker.start();
 		try {
 			long first = queueOf(this.otherProcess).enqueue("greet", "ada");

@@ -1,14 +1,8 @@
 package dev.jobqueue.core;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,6 +14,7 @@ import dev.jobqueue.core.retention.RetentionReport;
 import dev.jobqueue.core.retention.RetentionSettings;
 import dev.jobqueue.sqlite.SqliteDialect;
 import dev.jobqueue.sqlite.SqliteRetentionStore;
+import dev.jobqueue.testing.ChildJvm;
 import dev.jobqueue.testing.JobRows;
 import dev.jobqueue.testing.LongTest;
 import dev.jobqueue.testing.MutableClock;
@@ -50,24 +45,19 @@ class RetentionCrashTests {
 					this.clock.instant().minus(Duration.ofDays(100)), Duration.ofMillis(10));
 			JobRows.insert(db.dataSource(), "", 500, "thumbnail", JobStatus.SUCCEEDED, this.clock.instant(),
 					Duration.ofMillis(10));
-			Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-					"-cp", System.getProperty("java.class.path"), RetentionCleanerMain.class.getName(),
-					db.file().toString(), Long.toString(this.clock.millis()), "500", "crashed-cleaner")
-				.redirectErrorStream(true)
-				.start();
-			BlockingQueue<String> lines = readLines(process);
+			ChildJvm cleaner = ChildJvm.startWatched(RetentionCleanerMain.class, this.dir.resolve("cleaner.log"),
+					db.file(), this.clock.millis(), 500, "crashed-cleaner");
 			long reported = 0;
 			while (reported < EXPIRED / 4) {
-				String line = lines.poll(60, TimeUnit.SECONDS);
-				assertThat(line).as("the cleaner process reports its batches").isNotNull();
+				// Fails unless the cleaner process reports its batches.
+				String line = cleaner.nextLine(Duration.ofSeconds(60));
 				assertThat(line).doesNotStartWith("done");
 				if (line.startsWith("deleted ")) {
 					reported += Long.parseLong(line.substring("deleted ".length()));
 				}
 			}
-			process.destroyForcibly();
-			assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
-			assertThat(process.exitValue()).as("killed by SIGKILL").isEqualTo(128 + 9);
+			assertThat(cleaner.kill().waitForExit(Duration.ofSeconds(30))).as("killed by SIGKILL")
+				.isEqualTo(ChildJvm.KILLED);
 
 			long left = db.count("SELECT count(*) FROM jobs WHERE finished_at < ?",
 					this.clock.instant().minus(Duration.ofDays(30)).toEpochMilli());
@@ -96,24 +86,6 @@ class RetentionCrashTests {
 			assertThat(orphans(db)).isZero();
 			assertThat(db.column("PRAGMA integrity_check")).containsExactly("ok");
 		}
-	}
-
-	private static BlockingQueue<String> readLines(Process process) {
-		BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-		Thread reader = new Thread(() -> {
-			try (BufferedReader in = new BufferedReader(
-					new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-				for (String line; (line = in.readLine()) != null;) {
-					lines.add(line);
-				}
-			}
-			catch (Exception ex) {
-				// The process was killed.
-			}
-		}, "cleaner-output");
-		reader.setDaemon(true);
-		reader.start();
-		return lines;
 	}
 
 }

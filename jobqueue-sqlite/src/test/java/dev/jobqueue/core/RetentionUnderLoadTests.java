@@ -1,8 +1,5 @@
 package dev.jobqueue.core;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -10,9 +7,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -32,16 +27,15 @@ import dev.jobqueue.core.retention.RetentionSettings;
 import dev.jobqueue.core.store.ClaimedJob;
 import dev.jobqueue.core.store.Completion;
 import dev.jobqueue.core.store.RetentionStore;
-import dev.jobqueue.core.worker.DefaultErrorClassifier;
 import dev.jobqueue.core.worker.JobWorker;
 import dev.jobqueue.core.worker.RetryPolicy;
 import dev.jobqueue.core.worker.WorkerListener;
-import dev.jobqueue.core.worker.WorkerSettings;
 import dev.jobqueue.sqlite.SqliteDataSources;
 import dev.jobqueue.sqlite.SqliteDatabase;
 import dev.jobqueue.sqlite.SqliteDialect;
 import dev.jobqueue.sqlite.SqliteJobStore;
 import dev.jobqueue.sqlite.SqliteRetentionStore;
+import dev.jobqueue.testing.ChildJvm;
 import dev.jobqueue.testing.DelegatingRetentionStore;
 import dev.jobqueue.testing.FailureCountingJobStore;
 import dev.jobqueue.testing.JobRows;
@@ -124,20 +118,23 @@ class RetentionUnderLoadTests {
 				Duration.ofSeconds(30));
 		FailureCountingJobStore workerStore = new FailureCountingJobStore(
 				new SqliteJobStore(workerDatabase, SqliteDialect.tables("")));
-		WorkerHarness harness = new WorkerHarness(this.db, this.clock).concurrency(8);
+		WorkerHarness harness = new WorkerHarness(this.db, this.clock).workerStore(workerStore)
+			.ticker(Ticker.SYSTEM)
+			.concurrency(8)
+			.pollInterval(Duration.ofMillis(50))
+			.lease(Duration.ofMinutes(5))
+			.shutdownTimeout(Duration.ofSeconds(5))
+			.maxSnoozes(3)
+			.retry(new RetryPolicy(Duration.ofSeconds(1), Duration.ofSeconds(10), () -> 0.5))
+			.workerDefaultLimits()
+			.listener(new WorkerListener() {
+				@Override
+				public void finished(ClaimedJob job, Completion completion, Duration queueWait, Duration execution) {
+					RetentionUnderLoadTests.this.completed.incrementAndGet();
+				}
+			});
 		harness.handle(HandlerDefinition.of("work", (payload, context) -> null));
-		ExecutorService handlers = Executors.newFixedThreadPool(8);
-		JobWorker worker = new JobWorker(workerStore, harness.handlers, WorkerHarness.CODEC,
-				new DefaultErrorClassifier(), new RetryPolicy(Duration.ofSeconds(1), Duration.ofSeconds(10), () -> 0.5),
-				this.clock, new WorkerSettings("load-worker", 8, Duration.ofMillis(50), Duration.ofMinutes(5),
-						Duration.ofSeconds(5), 3),
-				handlers, new WorkerListener() {
-					@Override
-					public void finished(ClaimedJob job, Completion completion, Duration queueWait,
-							Duration execution) {
-						RetentionUnderLoadTests.this.completed.incrementAndGet();
-					}
-				}, null);
+		JobWorker worker = harness.worker("load-worker", Executors.newFixedThreadPool(8));
 		DefaultJobQueue queue = new DefaultJobQueue(workerStore, this.db.admin(), WorkerHarness.CODEC, harness.handlers,
 				this.clock, new EnqueueLimits(3, 64 * 1024), null);
 		queue.setSignals(worker);
@@ -237,30 +234,23 @@ class RetentionUnderLoadTests {
 	 * the worker completed meanwhile
 	 */
 	private double[] cleanupInAnotherProcess() throws Exception {
-		Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-				System.getProperty("java.class.path"), RetentionCleanerMain.class.getName(), this.db.file().toString(),
-				Long.toString(this.clock.millis()), "5000", "other-process")
-			.redirectErrorStream(true)
-			.start();
-		long completedBefore = 0;
-		long started = 0;
-		try (BufferedReader out = new BufferedReader(
-				new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-			for (String line; (line = out.readLine()) != null;) {
-				if (line.equals("start")) {
-					completedBefore = this.completed.get();
-					started = System.nanoTime();
-				}
-				else if (line.startsWith("done ")) {
-					double seconds = (System.nanoTime() - started) / 1e9;
-					double rate = (this.completed.get() - completedBefore) / seconds;
-					assertThat(line).isEqualTo("done " + (EXPIRED - EXPIRED / 2));
-					assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
-					return new double[] { rate, seconds, this.completed.get() - completedBefore };
-				}
-			}
+		ChildJvm cleaner = ChildJvm.startWatched(RetentionCleanerMain.class, this.dir.resolve("cleaner.log"),
+				this.db.file(), this.clock.millis(), 5000, "other-process");
+		Duration patience = Duration.ofMinutes(5);
+		while (!cleaner.nextLine(patience).equals("start")) {
+			// Whatever the JVM printed before the cleanup started.
 		}
-		throw new AssertionError("The cleaner process ended without finishing (exit " + process.waitFor() + ")");
+		long completedBefore = this.completed.get();
+		long started = System.nanoTime();
+		String done = cleaner.nextLine(patience);
+		while (!done.startsWith("done ")) {
+			done = cleaner.nextLine(patience);
+		}
+		double seconds = (System.nanoTime() - started) / 1e9;
+		double rate = (this.completed.get() - completedBefore) / seconds;
+		assertThat(done).isEqualTo("done " + (EXPIRED - EXPIRED / 2));
+		cleaner.waitForExit(Duration.ofSeconds(30));
+		return new double[] { rate, seconds, this.completed.get() - completedBefore };
 	}
 
 	/** Jobs per second while the worker completes {@code jobs} more jobs. */

@@ -21,11 +21,8 @@ import dev.jobqueue.core.DefaultJobQueue;
 import dev.jobqueue.core.EnqueueLimits;
 import dev.jobqueue.core.HandlerDefinition;
 import dev.jobqueue.core.HandlerRegistry;
-import dev.jobqueue.core.worker.DefaultErrorClassifier;
 import dev.jobqueue.core.worker.JobWorker;
 import dev.jobqueue.core.worker.RetryPolicy;
-import dev.jobqueue.core.worker.WorkerListener;
-import dev.jobqueue.core.worker.WorkerSettings;
 import dev.jobqueue.testing.Invariants;
 import dev.jobqueue.testing.LongTest;
 import dev.jobqueue.testing.TestDatabase;
@@ -53,19 +50,20 @@ class ClockStepTests {
 	void clocksSteppedByMinutesCauseNoDoubleRunAndNoTimeout() throws Exception {
 		Path file = this.dir.resolve("queue.db");
 		Map<Long, AtomicInteger> bodies = new ConcurrentHashMap<>();
-		HandlerRegistry handlers = new HandlerRegistry();
-		handlers.register(new HandlerDefinition("work", (payload, context) -> {
+		HandlerDefinition work = new HandlerDefinition("work", (payload, context) -> {
 			bodies.computeIfAbsent(context.jobId(), (id) -> new AtomicInteger()).incrementAndGet();
 			Thread.sleep(Long.parseLong(payload));
 			return null;
-		}, 1, Duration.ofSeconds(5), 0, false, "test"));
+		}, 1, Duration.ofSeconds(5), 0, false, "test");
+		HandlerRegistry handlers = new HandlerRegistry();
+		handlers.register(work);
 		SteppedClock clockA = new SteppedClock();
 		SteppedClock clockB = new SteppedClock();
 		try (TestDatabase enqueuing = TestDatabase.create(file, "");
 				TestDatabase processA = TestDatabase.create(file, "");
 				TestDatabase processB = TestDatabase.create(file, "")) {
-			JobWorker workerA = worker("a", processA, handlers, clockA);
-			JobWorker workerB = worker("b", processB, handlers, clockB);
+			JobWorker workerA = worker("a", processA, work, clockA);
+			JobWorker workerB = worker("b", processB, work, clockB);
 			workerA.start();
 			workerB.start();
 			DefaultJobQueue queue = new DefaultJobQueue(enqueuing.store(), enqueuing.admin(), WorkerHarness.CODEC,
@@ -105,12 +103,17 @@ class ClockStepTests {
 		}
 	}
 
-	private static JobWorker worker(String name, TestDatabase db, HandlerRegistry handlers, Clock clock) {
-		WorkerSettings settings = new WorkerSettings("clock-step-" + name, 4, Duration.ofMillis(50),
-				Duration.ofSeconds(1), Duration.ofSeconds(5), 3);
-		return new JobWorker(db.store(), handlers, WorkerHarness.CODEC, new DefaultErrorClassifier(),
-				new RetryPolicy(Duration.ofMillis(20), Duration.ofMillis(200), () -> 0.5), clock, settings,
-				Executors.newFixedThreadPool(4), WorkerListener.NONE, null);
+	private static JobWorker worker(String name, TestDatabase db, HandlerDefinition work, Clock clock) {
+		return WorkerHarness.onClock(db, clock)
+			.handle(work)
+			.concurrency(4)
+			.pollInterval(Duration.ofMillis(50))
+			.lease(Duration.ofSeconds(1))
+			.shutdownTimeout(Duration.ofSeconds(5))
+			.maxSnoozes(3)
+			.retry(new RetryPolicy(Duration.ofMillis(20), Duration.ofMillis(200), () -> 0.5))
+			.workerDefaultLimits()
+			.worker("clock-step-" + name, Executors.newFixedThreadPool(4));
 	}
 
 	/**

@@ -1,18 +1,13 @@
 package dev.jobqueue.testing;
 
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 
 import dev.jobqueue.core.HandlerDefinition;
-import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.core.JobInvoker;
-import dev.jobqueue.core.worker.DefaultErrorClassifier;
 import dev.jobqueue.core.worker.JobWorker;
 import dev.jobqueue.core.worker.RetryPolicy;
-import dev.jobqueue.core.worker.WorkerListener;
-import dev.jobqueue.core.worker.WorkerSettings;
 
 /**
  * One worker process for the global concurrency test: 8 worker threads on the shared file
@@ -45,16 +40,19 @@ public final class GlobalCapWorkerProcess {
 		String workerId = args[2];
 		long expected = Long.parseLong(args[3]);
 		try (TestDatabase db = TestDatabase.create(database, "")) {
-			HandlerRegistry handlers = new HandlerRegistry();
-			handlers.register(new HandlerDefinition(TYPE, countingHandler(Path.of(counters + TYPE)), 0, null, 0, true,
-					"GlobalCapWorkerProcess", CAP));
-			handlers.register(new HandlerDefinition(SPREAD_TYPE, countingHandler(Path.of(counters + SPREAD_TYPE)), 0,
-					null, 1, true, "GlobalCapWorkerProcess", CAP));
-			WorkerSettings settings = new WorkerSettings(workerId, 8, Duration.ofMillis(20), Duration.ofSeconds(10),
-					Duration.ofSeconds(5), 3);
-			JobWorker worker = new JobWorker(db.store(), handlers, WorkerHarness.CODEC, new DefaultErrorClassifier(),
-					new RetryPolicy(Duration.ofSeconds(1), Duration.ofSeconds(1), () -> 0.5), Clock.systemUTC(),
-					settings, Executors.newFixedThreadPool(8), WorkerListener.NONE, null);
+			JobWorker worker = WorkerHarness.onSystemClock(db)
+				.handle(new HandlerDefinition(TYPE, countingHandler(Path.of(counters + TYPE)), 0, null, 0, true,
+						"GlobalCapWorkerProcess", CAP))
+				.handle(new HandlerDefinition(SPREAD_TYPE, countingHandler(Path.of(counters + SPREAD_TYPE)), 0, null, 1,
+						true, "GlobalCapWorkerProcess", CAP))
+				.concurrency(8)
+				.pollInterval(Duration.ofMillis(20))
+				.lease(Duration.ofSeconds(10))
+				.shutdownTimeout(Duration.ofSeconds(5))
+				.maxSnoozes(3)
+				.retry(new RetryPolicy(Duration.ofSeconds(1), Duration.ofSeconds(1), () -> 0.5))
+				.workerDefaultLimits()
+				.worker(workerId, Executors.newFixedThreadPool(8));
 			worker.start();
 			long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
 			while (db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'") < expected

@@ -5,21 +5,16 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.jobqueue.JobContext;
 import dev.jobqueue.core.HandlerDefinition;
-import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.core.JobInvoker;
 import dev.jobqueue.core.WorkerIds;
-import dev.jobqueue.core.worker.DefaultErrorClassifier;
 import dev.jobqueue.core.worker.JobWorker;
 import dev.jobqueue.core.worker.RetryPolicy;
-import dev.jobqueue.core.worker.WorkerListener;
-import dev.jobqueue.core.worker.WorkerSettings;
 
 /**
  * A worker JVM of the graceful-shutdown torture test, stopped by SIGTERM: a shutdown hook
@@ -52,14 +47,17 @@ public final class GracefulTortureWorker {
 			record(bodies, "done", context);
 			return null;
 		};
-		HandlerRegistry handlers = new HandlerRegistry();
-		handlers.register(new HandlerDefinition("work", sleeper, 0, null, 0, true, "work"));
-		handlers.register(new HandlerDefinition("charge", sleeper, 0, null, 0, false, "charge"));
-		WorkerSettings settings = new WorkerSettings(WorkerIds.newId(), threads, Duration.ofMillis(50), lease,
-				shutdownTimeout, 10);
-		JobWorker worker = new JobWorker(db.store(), handlers, WorkerHarness.CODEC, new DefaultErrorClassifier(),
-				new RetryPolicy(Duration.ofMillis(20), Duration.ofMillis(200), Math::random), Clock.systemUTC(),
-				settings, Executors.newFixedThreadPool(threads), WorkerListener.NONE, null);
+		JobWorker worker = WorkerHarness.onSystemClock(db)
+			.handle(new HandlerDefinition("work", sleeper, 0, null, 0, true, "work"))
+			.handle(new HandlerDefinition("charge", sleeper, 0, null, 0, false, "charge"))
+			.concurrency(threads)
+			.pollInterval(Duration.ofMillis(50))
+			.lease(lease)
+			.shutdownTimeout(shutdownTimeout)
+			.maxSnoozes(10)
+			.retry(new RetryPolicy(Duration.ofMillis(20), Duration.ofMillis(200), Math::random))
+			.workerDefaultLimits()
+			.worker(WorkerIds.newId(), Executors.newFixedThreadPool(threads));
 		AtomicBoolean stopped = new AtomicBoolean();
 		Runnable stop = () -> {
 			if (stopped.compareAndSet(false, true)) {

@@ -2,17 +2,12 @@ package dev.jobqueue.testing;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 
 import dev.jobqueue.core.HandlerDefinition;
-import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.core.WorkerIds;
-import dev.jobqueue.core.worker.DefaultErrorClassifier;
 import dev.jobqueue.core.worker.JobWorker;
-import dev.jobqueue.core.worker.RetryPolicy;
-import dev.jobqueue.core.worker.WorkerListener;
 import dev.jobqueue.core.worker.WorkerSettings;
 
 /**
@@ -34,10 +29,16 @@ public final class WorkerProcess {
 		Duration lease = Duration.ofMillis(Long.parseLong(args[2]));
 		String mode = args[3];
 		TestDatabase db = TestDatabase.create(file, "");
-		HandlerRegistry handlers = new HandlerRegistry();
+		WorkerHarness harness = WorkerHarness.onSystemClock(db)
+			.concurrency(concurrency)
+			.pollInterval(Duration.ofMillis(100))
+			.lease(lease)
+			.shutdownTimeout(Duration.ofSeconds(5))
+			.maxSnoozes(10)
+			.workerDefaultLimits();
 		if (mode.equals("block")) {
 			for (String type : new String[] { "slow", "slow-once" }) {
-				handlers.register(new HandlerDefinition(type, (payload, context) -> {
+				harness.handle(new HandlerDefinition(type, (payload, context) -> {
 					Files.writeString(file.resolveSibling("started-" + context.jobId()), "");
 					Thread.sleep(600_000);
 					return null;
@@ -46,16 +47,12 @@ public final class WorkerProcess {
 		}
 		else {
 			HandlerRuns ran = HandlerRuns.in(file.toAbsolutePath().getParent(), "ran");
-			handlers.register(HandlerDefinition.of("noop", (payload, context) -> ran.record(context.jobId())));
+			harness.handle(HandlerDefinition.of("noop", (payload, context) -> ran.record(context.jobId())));
 		}
-		WorkerSettings settings = new WorkerSettings(WorkerIds.newId(), concurrency, Duration.ofMillis(100), lease,
-				Duration.ofSeconds(5), 10);
 		if (args.length > 4) {
-			settings = settings.withClaimAhead(Integer.parseInt(args[4]));
+			harness.claimAhead(Integer.parseInt(args[4]));
 		}
-		JobWorker worker = new JobWorker(db.store(), handlers, WorkerHarness.CODEC, new DefaultErrorClassifier(),
-				new RetryPolicy(Duration.ofMillis(10), Duration.ofMillis(100), Math::random), Clock.systemUTC(),
-				settings, Executors.newFixedThreadPool(concurrency), WorkerListener.NONE, null);
+		JobWorker worker = harness.worker(WorkerIds.newId(), Executors.newFixedThreadPool(concurrency));
 		worker.start();
 		System.out.println("worker " + worker.workerId() + " started");
 		if (mode.equals("block")) {

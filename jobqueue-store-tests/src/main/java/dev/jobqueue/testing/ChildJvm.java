@@ -1,12 +1,19 @@
 package dev.jobqueue.testing;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -27,9 +34,16 @@ public final class ChildJvm {
 
 	private final Path log;
 
-	private ChildJvm(Process process, Path log) {
+	/**
+	 * The lines not yet taken by {@link #nextLine}; empty at the end of the output;
+	 * {@code null} unless watched.
+	 */
+	private final BlockingQueue<Optional<String>> lines;
+
+	private ChildJvm(Process process, Path log, BlockingQueue<Optional<String>> lines) {
 		this.process = process;
 		this.log = log;
+		this.lines = lines;
 	}
 
 	/**
@@ -37,6 +51,25 @@ public final class ChildJvm {
 	 * output and errors in {@code log}.
 	 */
 	public static ChildJvm start(Class<?> main, Path log, Object... args) {
+		ProcessBuilder builder = builder(main, args);
+		builder.redirectOutput(log.toFile());
+		return new ChildJvm(start(builder, main), log, null);
+	}
+
+	/**
+	 * Starts {@code main} as {@link #start} does, and lets the test read its output line
+	 * by line while it runs: {@link #nextLine}. The lines go to {@code log} too.
+	 */
+	public static ChildJvm startWatched(Class<?> main, Path log, Object... args) {
+		Process process = start(builder(main, args), main);
+		BlockingQueue<Optional<String>> lines = new LinkedBlockingQueue<>();
+		Thread reader = new Thread(() -> copyLines(process, log, lines), "output of " + main.getSimpleName());
+		reader.setDaemon(true);
+		reader.start();
+		return new ChildJvm(process, log, lines);
+	}
+
+	private static ProcessBuilder builder(Class<?> main, Object... args) {
 		List<String> command = new ArrayList<>(
 				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
 						"-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), main.getName()));
@@ -45,12 +78,32 @@ public final class ChildJvm {
 		}
 		ProcessBuilder builder = new ProcessBuilder(command);
 		builder.redirectErrorStream(true);
-		builder.redirectOutput(log.toFile());
+		return builder;
+	}
+
+	private static Process start(ProcessBuilder builder, Class<?> main) {
 		try {
-			return new ChildJvm(builder.start(), log);
+			return builder.start();
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not start a JVM for " + main.getName(), ex);
+		}
+	}
+
+	private static void copyLines(Process process, Path log, BlockingQueue<Optional<String>> lines) {
+		try (BufferedReader output = new BufferedReader(
+				new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+			for (String line; (line = output.readLine()) != null;) {
+				Files.writeString(log, line + System.lineSeparator(), StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+						StandardOpenOption.APPEND);
+				lines.add(Optional.of(line));
+			}
+		}
+		catch (IOException ex) {
+			// The JVM was killed mid-line or the log is gone: the output ends here.
+		}
+		finally {
+			lines.add(Optional.empty());
 		}
 	}
 
@@ -78,6 +131,38 @@ public final class ChildJvm {
 		catch (IOException ex) {
 			return "(no log: " + ex.getMessage() + ")";
 		}
+	}
+
+	/**
+	 * The next line the JVM printed, waiting for it.
+	 * @throws AssertionError when no line comes within {@code timeout} or the output
+	 * ended, with the log so far
+	 * @throws IllegalStateException unless the JVM was {@link #startWatched started
+	 * watched}
+	 */
+	public String nextLine(Duration timeout) {
+		if (this.lines == null) {
+			throw new IllegalStateException("Start the JVM with ChildJvm.startWatched to read its lines");
+		}
+		Optional<String> line;
+		try {
+			line = this.lines.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new AssertionError("interrupted while waiting for a line of JVM " + pid(), ex);
+		}
+		if (line == null) {
+			throw new AssertionError(
+					"JVM " + pid() + " printed no line within " + timeout + ". Its log " + this.log + ":\n" + output());
+		}
+		if (line.isEmpty()) {
+			// Left for a later call to see too.
+			this.lines.add(line);
+			throw new AssertionError("JVM " + pid() + " ended its output (alive: " + isAlive() + "). Its log "
+					+ this.log + ":\n" + output());
+		}
+		return line.get();
 	}
 
 	/** Sends SIGKILL: the JVM dies at once, mid-statement or mid-job. */

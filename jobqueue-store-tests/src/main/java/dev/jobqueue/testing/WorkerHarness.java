@@ -13,6 +13,7 @@ import dev.jobqueue.core.HandlerDefinition;
 import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.core.PayloadCodec;
 import dev.jobqueue.core.Ticker;
+import dev.jobqueue.core.store.JobStore;
 import dev.jobqueue.core.worker.DefaultErrorClassifier;
 import dev.jobqueue.core.worker.JobWorker;
 import dev.jobqueue.core.worker.RetryPolicy;
@@ -38,7 +39,13 @@ public final class WorkerHarness {
 
 	private final Clock runClock;
 
-	private final Ticker ticker;
+	private Ticker ticker;
+
+	/** {@code null}: the fixture's store. */
+	private JobStore workerStore;
+
+	/** {@code null}: the worker's own defaults. */
+	private EnqueueLimits workerLimits = new EnqueueLimits(3, 64 * 1024);
 
 	public final HandlerRegistry handlers = new HandlerRegistry();
 
@@ -85,6 +92,14 @@ public final class WorkerHarness {
 	public static WorkerHarness onSystemClock(StoreFixture db) {
 		return new WorkerHarness(db, null, Clock.systemUTC(), Ticker.SYSTEM)
 			.retry(new RetryPolicy(Duration.ofMillis(10), Duration.ofMillis(100), Math::random));
+	}
+
+	/**
+	 * A queue and worker on a clock the test steps by its own means (not a
+	 * {@link MutableClock}), timing waits on the system ticker.
+	 */
+	public static WorkerHarness onClock(StoreFixture db, Clock clock) {
+		return new WorkerHarness(db, null, clock, Ticker.SYSTEM);
 	}
 
 	public WorkerHarness handle(HandlerDefinition handler) {
@@ -143,6 +158,33 @@ public final class WorkerHarness {
 	}
 
 	/**
+	 * Times the worker's waits (poll interval, heartbeats) on {@code ticker} instead of
+	 * the harness's clock.
+	 */
+	public WorkerHarness ticker(Ticker ticker) {
+		this.ticker = ticker;
+		return this;
+	}
+
+	/**
+	 * Lets workers claim and complete through {@code store} (another connection pool, or
+	 * a wrapper that counts or injects failures) while the queue keeps the fixture's.
+	 */
+	public WorkerHarness workerStore(JobStore store) {
+		this.workerStore = store;
+		return this;
+	}
+
+	/**
+	 * Leaves workers their own enqueue limits (default attempts and result size) instead
+	 * of the harness queue's.
+	 */
+	public WorkerHarness workerDefaultLimits() {
+		this.workerLimits = null;
+		return this;
+	}
+
+	/**
 	 * A worker that runs jobs on the polling thread: pollOnce() returns when they are
 	 * done.
 	 */
@@ -156,9 +198,12 @@ public final class WorkerHarness {
 		if (this.claimAhead != null) {
 			settings = settings.withClaimAhead(this.claimAhead);
 		}
-		JobWorker worker = new JobWorker(this.db.store(), this.handlers, CODEC, new DefaultErrorClassifier(),
-				this.retry, this.runClock, settings, executor, this.listener, this.interceptor, this.ticker);
-		worker.setEnqueueLimits(new EnqueueLimits(3, 64 * 1024));
+		JobStore store = (this.workerStore != null) ? this.workerStore : this.db.store();
+		JobWorker worker = new JobWorker(store, this.handlers, CODEC, new DefaultErrorClassifier(), this.retry,
+				this.runClock, settings, executor, this.listener, this.interceptor, this.ticker);
+		if (this.workerLimits != null) {
+			worker.setEnqueueLimits(this.workerLimits);
+		}
 		return worker;
 	}
 

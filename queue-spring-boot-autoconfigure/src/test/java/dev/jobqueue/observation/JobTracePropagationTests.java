@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.BaggageInScope;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.Tracer;
@@ -31,16 +30,12 @@ import org.springframework.boot.opentelemetry.autoconfigure.OpenTelemetrySdkAuto
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.jobqueue.autoconfigure.observation.QueueObservationAutoConfiguration;
-import dev.jobqueue.core.CallerThreadExecutor;
 import dev.jobqueue.core.DefaultJobQueue;
 import dev.jobqueue.core.EnqueueLimits;
 import dev.jobqueue.core.HandlerDefinition;
-import dev.jobqueue.core.HandlerRegistry;
-import dev.jobqueue.core.worker.DefaultErrorClassifier;
+import dev.jobqueue.core.Ticker;
 import dev.jobqueue.core.worker.JobWorker;
 import dev.jobqueue.core.worker.RetryPolicy;
-import dev.jobqueue.core.worker.WorkerListener;
-import dev.jobqueue.core.worker.WorkerSettings;
 import dev.jobqueue.testing.MutableClock;
 import dev.jobqueue.testing.TestDatabase;
 import dev.jobqueue.testing.WorkerHarness;
@@ -64,13 +59,22 @@ class JobTracePropagationTests {
 
 	MutableClock clock = MutableClock.startingAt("2026-01-01T00:00:00Z");
 
-	HandlerRegistry handlers = new HandlerRegistry();
+	/** The worker, as the test's queues see its handlers: {@code harness.handlers}. */
+	WorkerHarness harness;
 
 	List<SpanData> ended = new CopyOnWriteArrayList<>();
 
 	@BeforeEach
 	void setUp() {
 		this.db = TestDatabase.create(this.dir);
+		this.harness = new WorkerHarness(this.db, this.clock).ticker(Ticker.SYSTEM)
+			.concurrency(2)
+			.pollInterval(Duration.ofMillis(50))
+			.lease(Duration.ofSeconds(30))
+			.shutdownTimeout(Duration.ofSeconds(5))
+			.maxSnoozes(3)
+			.retry(new RetryPolicy(Duration.ofSeconds(1), Duration.ofSeconds(10), () -> 0.5))
+			.workerDefaultLimits();
 	}
 
 	@AfterEach
@@ -93,7 +97,7 @@ class JobTracePropagationTests {
 				AtomicReference<Span> runSpan = new AtomicReference<>();
 				AtomicReference<String> tenantInRun = new AtomicReference<>();
 				Map<String, String> propagatedFromRun = new LinkedHashMap<>();
-				this.handlers.register(HandlerDefinition.of("thumbnail", (payload, job) -> {
+				this.harness.handlers.register(HandlerDefinition.of("thumbnail", (payload, job) -> {
 					Span current = tracer.currentSpan();
 					runSpan.set(current);
 					tenantInRun.set(tracer.getBaggage("tenant").get());
@@ -101,7 +105,7 @@ class JobTracePropagationTests {
 					return null;
 				}));
 				DefaultJobQueue queue = new DefaultJobQueue(this.db.store(), this.db.admin(), WorkerHarness.CODEC,
-						this.handlers, this.clock, new EnqueueLimits(3, 64 * 1024),
+						this.harness.handlers, this.clock, new EnqueueLimits(3, 64 * 1024),
 						context.getBean(PropagatorTraceContextSource.class));
 
 				// An incoming request that carries vendor trace state; the application
@@ -134,11 +138,7 @@ class JobTracePropagationTests {
 	}
 
 	private JobWorker worker(ObservationRunInterceptor interceptor) {
-		WorkerSettings settings = new WorkerSettings("w1", 2, Duration.ofMillis(50), Duration.ofSeconds(30),
-				Duration.ofSeconds(5), 3);
-		return new JobWorker(this.db.store(), this.handlers, WorkerHarness.CODEC, new DefaultErrorClassifier(),
-				new RetryPolicy(Duration.ofSeconds(1), Duration.ofSeconds(10), () -> 0.5), this.clock, settings,
-				new CallerThreadExecutor(), WorkerListener.NONE, interceptor);
+		return this.harness.interceptor(interceptor).directWorker("w1");
 	}
 
 	/** Keeps every ended span, as it ends. */

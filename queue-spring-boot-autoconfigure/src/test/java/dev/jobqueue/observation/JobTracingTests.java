@@ -1,6 +1,7 @@
 package dev.jobqueue.observation;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -22,18 +23,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.jobqueue.JobFailedException;
-import dev.jobqueue.core.CallerThreadExecutor;
 import dev.jobqueue.core.DefaultJobQueue;
 import dev.jobqueue.core.EnqueueLimits;
 import dev.jobqueue.core.HandlerDefinition;
-import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.core.store.ClaimedJob;
-import dev.jobqueue.core.worker.DefaultErrorClassifier;
+import dev.jobqueue.core.Ticker;
 import dev.jobqueue.core.worker.JobWorker;
 import dev.jobqueue.core.worker.RetryPolicy;
 import dev.jobqueue.core.worker.RunInterceptor;
-import dev.jobqueue.core.worker.WorkerListener;
-import dev.jobqueue.core.worker.WorkerSettings;
 import dev.jobqueue.testing.MutableClock;
 import dev.jobqueue.testing.TestDatabase;
 import dev.jobqueue.testing.WorkerHarness;
@@ -57,11 +54,20 @@ class JobTracingTests {
 
 	MeterRegistry meters = new SimpleMeterRegistry();
 
-	HandlerRegistry handlers = new HandlerRegistry();
+	/** The worker, as the test's queues see its handlers: {@code harness.handlers}. */
+	WorkerHarness harness;
 
 	@BeforeEach
 	void setUp() {
 		this.db = TestDatabase.create(this.dir);
+		this.harness = new WorkerHarness(this.db, this.clock).ticker(Ticker.SYSTEM)
+			.concurrency(2)
+			.pollInterval(Duration.ofMillis(50))
+			.lease(Duration.ofSeconds(30))
+			.shutdownTimeout(Duration.ofSeconds(5))
+			.maxSnoozes(3)
+			.retry(new RetryPolicy(Duration.ofSeconds(1), Duration.ofSeconds(10), () -> 0.5))
+			.workerDefaultLimits();
 	}
 
 	@AfterEach
@@ -72,7 +78,7 @@ class JobTracingTests {
 	@Test
 	void theEnqueuingSpanIsTheParentOfTheRunsSpan() {
 		AtomicReference<Span> currentInHandler = new AtomicReference<>();
-		this.handlers.register(HandlerDefinition.of("thumbnail", (payload, context) -> {
+		this.harness.handlers.register(HandlerDefinition.of("thumbnail", (payload, context) -> {
 			currentInHandler.set(this.tracer.currentSpan());
 			return null;
 		}));
@@ -117,7 +123,7 @@ class JobTracingTests {
 
 	@Test
 	void aFailedRunIsMarkedAsAnErrorWithItsCode() {
-		this.handlers.register(HandlerDefinition.of("thumbnail", (payload, context) -> {
+		this.harness.handlers.register(HandlerDefinition.of("thumbnail", (payload, context) -> {
 			throw new JobFailedException("DEPENDENCY:S3", "bucket unavailable", false);
 		}));
 		queue(new PropagatorTraceContextSource(() -> this.tracer, () -> new W3cTestPropagator(this.tracer)))
@@ -134,7 +140,7 @@ class JobTracingTests {
 
 	@Test
 	void withoutTracerNothingIsStoredAndANoopRegistryOnlyRunsTheJob() {
-		this.handlers.register(HandlerDefinition.of("thumbnail", (payload, context) -> "done"));
+		this.harness.handlers.register(HandlerDefinition.of("thumbnail", (payload, context) -> "done"));
 		long id = queue(new PropagatorTraceContextSource(() -> null, () -> null)).enqueue("thumbnail", "image-42");
 		assertThat(this.db.column("SELECT trace_parent FROM jobs WHERE id = ?", id)).containsOnlyNulls();
 
@@ -184,16 +190,12 @@ class JobTracingTests {
 	}
 
 	private DefaultJobQueue queue(PropagatorTraceContextSource traceContext) {
-		return new DefaultJobQueue(this.db.store(), this.db.admin(), WorkerHarness.CODEC, this.handlers, this.clock,
-				new EnqueueLimits(3, 64 * 1024), traceContext);
+		return new DefaultJobQueue(this.db.store(), this.db.admin(), WorkerHarness.CODEC, this.harness.handlers,
+				this.clock, new EnqueueLimits(3, 64 * 1024), traceContext);
 	}
 
 	private JobWorker worker(RunInterceptor interceptor) {
-		WorkerSettings settings = new WorkerSettings("w1", 2, java.time.Duration.ofMillis(50),
-				java.time.Duration.ofSeconds(30), java.time.Duration.ofSeconds(5), 3);
-		return new JobWorker(this.db.store(), this.handlers, WorkerHarness.CODEC, new DefaultErrorClassifier(),
-				new RetryPolicy(java.time.Duration.ofSeconds(1), java.time.Duration.ofSeconds(10), () -> 0.5),
-				this.clock, settings, new CallerThreadExecutor(), WorkerListener.NONE, interceptor);
+		return this.harness.interceptor(interceptor).directWorker("w1");
 	}
 
 }
