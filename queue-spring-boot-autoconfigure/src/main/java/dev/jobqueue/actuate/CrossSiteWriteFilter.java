@@ -1,9 +1,7 @@
 package dev.jobqueue.actuate;
 
 import java.io.IOException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.util.Locale;
 import java.util.Set;
 
 import jakarta.servlet.Filter;
@@ -13,6 +11,8 @@ import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+
+import dev.jobqueue.web.CrossSiteRequests;
 
 /**
  * Refuses the {@code jobqueue} endpoint's writes (retry, cancel, pause, resume) when a
@@ -35,7 +35,7 @@ public class CrossSiteWriteFilter implements Filter {
 	public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
 			throws IOException, ServletException {
 		if (request instanceof HttpServletRequest http && response instanceof HttpServletResponse answer
-				&& !READS.contains(http.getMethod()) && isCrossSite(http)) {
+				&& !READS.contains(http.getMethod()) && CrossSiteRequests.isCrossSite(http)) {
 			answer.setStatus(HttpServletResponse.SC_FORBIDDEN);
 			answer.setContentType("application/json");
 			answer.setCharacterEncoding(StandardCharsets.UTF_8.name());
@@ -46,41 +46,6 @@ public class CrossSiteWriteFilter implements Filter {
 			return;
 		}
 		chain.doFilter(request, response);
-	}
-
-	/** Whether a browser says another site's page made this request. */
-	public static boolean isCrossSite(HttpServletRequest request) {
-		String site = request.getHeader("Sec-Fetch-Site");
-		if (site != null) {
-			return !site.equals("same-origin") && !site.equals("none");
-		}
-		String origin = request.getHeader("Origin");
-		return origin != null && !isOwnOrigin(origin, request);
-	}
-
-	private static boolean isOwnOrigin(String origin, HttpServletRequest request) {
-		URI uri;
-		try {
-			uri = URI.create(origin.trim());
-		}
-		catch (IllegalArgumentException ex) {
-			return false;
-		}
-		// "null" (a sandboxed or file page) has neither.
-		if (uri.getScheme() == null || uri.getHost() == null) {
-			return false;
-		}
-		String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
-		return scheme.equals(request.getScheme().toLowerCase(Locale.ROOT))
-				&& uri.getHost().equalsIgnoreCase(request.getServerName())
-				&& port(scheme, uri.getPort()) == port(scheme, request.getServerPort());
-	}
-
-	private static int port(String scheme, int port) {
-		if (port > 0) {
-			return port;
-		}
-		return scheme.equals("https") ? 443 : 80;
 	}
 
 }

@@ -27,6 +27,7 @@ import dev.jobqueue.core.EnqueueLimits;
 import dev.jobqueue.core.store.QueueInsights.JobQuery;
 import dev.jobqueue.dashboard.QueueDashboard.JobAction;
 import dev.jobqueue.dashboard.QueueDashboard.Page;
+import dev.jobqueue.web.CrossSiteRequests;
 
 /**
  * The dashboard's URLs under its path, as Spring MVC functional routes: they go through
@@ -34,8 +35,8 @@ import dev.jobqueue.dashboard.QueueDashboard.Page;
  * the path (and its CSRF check of the actions' POSTs) apply. Bad input is answered with a
  * page in words: 400 for a malformed filter or page token, 403 for an action on a
  * read-only dashboard or one another site's page posted (without Spring Security's CSRF
- * token, see {@link CrossSite}), 404 for an unknown job, 409 for an action on a job that
- * moved on.
+ * token, see {@link CrossSiteRequests}), 404 for an unknown job, 409 for an action on a
+ * job that moved on.
  *
  * <pre>
  * GET  {path}                          overview (?window=day for the chart of the last day)
@@ -227,7 +228,7 @@ public final class DashboardRoutes {
 	 * action: the browser would send this user's cookies or Basic login with it.
 	 */
 	private static boolean isUnguardedCrossSite(ServerRequest request, Viewer viewer) {
-		return viewer.csrfToken() == null && CrossSite.isCrossSite(request.servletRequest());
+		return viewer.csrfToken() == null && CrossSiteRequests.isCrossSite(request.servletRequest());
 	}
 
 	private ServerResponse crossSite(Viewer viewer) {

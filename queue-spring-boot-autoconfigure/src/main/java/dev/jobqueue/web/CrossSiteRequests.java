@@ -1,4 +1,4 @@
-package dev.jobqueue.dashboard;
+package dev.jobqueue.web;
 
 import java.net.URI;
 import java.util.Locale;
@@ -6,30 +6,29 @@ import java.util.Locale;
 import jakarta.servlet.http.HttpServletRequest;
 
 /**
- * Tells a request a page of another site made from one the dashboard's own pages made,
- * for the actions' POSTs when no CSRF token guards them (no Spring Security): a browser
- * sends the session's cookie (or a cached Basic login) with a form another site posts,
+ * Tells a request that a page of another site made from one of the application's own: a
+ * browser sends a session cookie or a cached Basic login with a form another site posts,
  * but it also says where the request comes from, in headers no page can set.
- * {@code Sec-Fetch-Site} decides when present (only {@code same-origin} and {@code none},
- * typed by the user, pass: {@code same-site} is another port or sub-domain); otherwise an
- * {@code Origin} must be the request's own. A request with neither comes from no page
- * (curl, a script) and passes, as it carries no browser's credentials.
+ * {@code Sec-Fetch-Site} decides when present (only {@code same-origin}, and {@code none}
+ * for what the user typed, pass; {@code same-site} is another port or sub-domain);
+ * otherwise an {@code Origin} must be the request's own. A request with neither (curl, a
+ * script, a monitoring tool) comes from no page and passes: it carries no browser's
+ * credentials. The endpoint's writes and the dashboard's actions both ask it when no CSRF
+ * token guards them.
  */
-final class CrossSite {
+public final class CrossSiteRequests {
 
-	private CrossSite() {
+	private CrossSiteRequests() {
 	}
 
-	static boolean isCrossSite(HttpServletRequest request) {
+	/** Whether a browser says another site's page made this request. */
+	public static boolean isCrossSite(HttpServletRequest request) {
 		String site = request.getHeader("Sec-Fetch-Site");
 		if (site != null) {
 			return !site.equals("same-origin") && !site.equals("none");
 		}
 		String origin = request.getHeader("Origin");
-		if (origin == null) {
-			return false;
-		}
-		return !isOwnOrigin(origin, request);
+		return origin != null && !isOwnOrigin(origin, request);
 	}
 
 	private static boolean isOwnOrigin(String origin, HttpServletRequest request) {
@@ -38,9 +37,9 @@ final class CrossSite {
 			uri = URI.create(origin.trim());
 		}
 		catch (IllegalArgumentException ex) {
-			// "null" (a sandboxed or file page) and anything malformed are not this site.
 			return false;
 		}
+		// "null" (a sandboxed or file page) has neither.
 		if (uri.getScheme() == null || uri.getHost() == null) {
 			return false;
 		}
