@@ -109,7 +109,9 @@ public final class DefaultJobQueue implements JobQueue {
 	private void warnOfUnhandledTypes(List<JobRequest> requests) {
 		UnhandledTypeWarnings warnings = this.unhandledTypeWarnings;
 		if (warnings != null) {
-			warnings.enqueued(requests.stream().map(JobRequest::type).distinct().toList());
+			for (JobRequest request : requests) {
+				warnings.enqueued(request.type());
+			}
 		}
 	}
 

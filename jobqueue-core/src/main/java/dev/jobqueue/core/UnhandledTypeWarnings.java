@@ -1,6 +1,5 @@
 package dev.jobqueue.core;
 
-import java.util.Collection;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -40,27 +39,27 @@ public final class UnhandledTypeWarnings {
 				"'handledByALiveWorker' must not be null");
 	}
 
-	/** Called after jobs of these types were enqueued. */
-	void enqueued(Collection<String> types) {
-		for (String type : types) {
-			if (this.localHandlers.find(type).isPresent() || this.looked.size() >= MAX_TYPES
-					|| !this.looked.add(type)) {
-				continue;
+	/**
+	 * Called after a job of this type was enqueued: a map lookup for a type this process
+	 * handles, so the enqueue path allocates nothing for it.
+	 */
+	void enqueued(String type) {
+		if (this.localHandlers.find(type).isPresent() || this.looked.size() >= MAX_TYPES || !this.looked.add(type)) {
+			return;
+		}
+		try {
+			if (!this.handledByALiveWorker.test(type)) {
+				logger.warn("A job of type '{}' was enqueued, but no process on the queue's database handles that "
+						+ "type: this process has no @JobHandler(\"{}\") and no worker that reported in recently "
+						+ "has one. The job waits until a process with such a handler starts. Check the type's "
+						+ "spelling. (Said once per type.)", type, type);
 			}
-			try {
-				if (!this.handledByALiveWorker.test(type)) {
-					logger.warn("A job of type '{}' was enqueued, but no process on the queue's database handles that "
-							+ "type: this process has no @JobHandler(\"{}\") and no worker that reported in recently "
-							+ "has one. The job waits until a process with such a handler starts. Check the type's "
-							+ "spelling. (Said once per type.)", type, type);
-				}
-			}
-			catch (RuntimeException ex) {
-				// Looked up again with the next enqueue of the type; enqueue itself
-				// succeeded.
-				this.looked.remove(type);
-				logger.debug("Could not tell whether job type '{}' is handled anywhere", type, ex);
-			}
+		}
+		catch (RuntimeException ex) {
+			// Looked up again with the next enqueue of the type; enqueue itself
+			// succeeded.
+			this.looked.remove(type);
+			logger.debug("Could not tell whether job type '{}' is handled anywhere", type, ex);
 		}
 	}
 

@@ -6,13 +6,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 
@@ -20,8 +17,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.web.client.RestClient;
 
 import dev.jobqueue.FanOut;
@@ -43,31 +38,9 @@ import static org.awaitility.Awaitility.await;
 @Tag("browser")
 @SpringBootTest(classes = BrowserTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @DirtiesContext
-class DashboardBrowserTests {
+class DashboardBrowserTests extends SqliteFileBrowserTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(30);
-
-	@TempDir
-	static Path dataDir;
-
-	static Browser browser;
-
-	@DynamicPropertySource
-	static void dataDirectory(DynamicPropertyRegistry registry) {
-		registry.add("jobqueue.datasource.url", () -> "jdbc:sqlite:" + dataDir.resolve("queue.db"));
-	}
-
-	@BeforeAll
-	static void startBrowser() {
-		browser = Browser.start(dataDir, 1280, 900);
-	}
-
-	@AfterAll
-	static void stopBrowser() {
-		if (browser != null) {
-			browser.close();
-		}
-	}
 
 	@LocalServerPort
 	int port;

@@ -4,22 +4,16 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import dev.jobqueue.FanOut;
 import dev.jobqueue.JobQueue;
@@ -41,31 +35,9 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(classes = BrowserTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "jobqueue.dashboard.read-only=true", "management.endpoint.jobqueue.show-values=never" })
 @DirtiesContext
-class ReadOnlyDashboardBrowserTests {
+class ReadOnlyDashboardBrowserTests extends SqliteFileBrowserTests {
 
 	private static final HttpClient HTTP = HttpClient.newHttpClient();
-
-	@TempDir
-	static Path dataDir;
-
-	static Browser browser;
-
-	@DynamicPropertySource
-	static void dataDirectory(DynamicPropertyRegistry registry) {
-		registry.add("jobqueue.datasource.url", () -> "jdbc:sqlite:" + dataDir.resolve("queue.db"));
-	}
-
-	@BeforeAll
-	static void startBrowser() {
-		browser = Browser.start(dataDir, 1280, 900);
-	}
-
-	@AfterAll
-	static void stopBrowser() {
-		if (browser != null) {
-			browser.close();
-		}
-	}
 
 	@LocalServerPort
 	int port;

@@ -2,21 +2,15 @@ package dev.jobqueue.dashboard;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.PausedType;
@@ -33,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(classes = CrossSiteBrowserTests.UnsecuredApplication.class,
 		webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @DirtiesContext
-class TypeNamesBrowserTests {
+class TypeNamesBrowserTests extends SqliteFileBrowserTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(30);
 
@@ -41,28 +35,6 @@ class TypeNamesBrowserTests {
 	private static final String AMPERSAND = "a&status=succeeded #x";
 
 	private static final String BIDI = "bidi\u202Egnp.exe";
-
-	@TempDir
-	static Path dataDir;
-
-	static Browser browser;
-
-	@DynamicPropertySource
-	static void dataDirectory(DynamicPropertyRegistry registry) {
-		registry.add("jobqueue.datasource.url", () -> "jdbc:sqlite:" + dataDir.resolve("queue.db"));
-	}
-
-	@BeforeAll
-	static void startBrowser() {
-		browser = Browser.start(dataDir, 1280, 900);
-	}
-
-	@AfterAll
-	static void stopBrowser() {
-		if (browser != null) {
-			browser.close();
-		}
-	}
 
 	@LocalServerPort
 	int port;
