@@ -65,11 +65,20 @@ class ProcessesAndThreadsTests {
 	void twoWorkerJvmsOnOneFileProcessTwentyThousandJobsExactlyOnce() throws Exception {
 		Path file = this.dir.resolve("queue.db");
 		try (TestDatabase db = TestDatabase.create(file, "")) {
-			enqueueNoops(queue(db, new HandlerRegistry()), JOBS);
+			DefaultJobQueue queue = queue(db, new HandlerRegistry());
+			// Held back until both JVMs work: one started a second earlier could drain
+			// the
+			// whole backlog alone.
+			queue.pause("noop");
+			enqueueNoops(queue, JOBS);
 			List<Process> processes = new ArrayList<>();
 			for (int i = 0; i < 2; i++) {
 				processes.add(WorkerProcess.launch(file, 4, 30_000, "drain", this.dir.resolve("worker-" + i + ".log")));
 			}
+			await().atMost(Duration.ofMinutes(1))
+				.pollInterval(Duration.ofMillis(100))
+				.until(() -> db.count("SELECT count(*) FROM job_workers") == 2);
+			queue.resume("noop");
 			for (int i = 0; i < processes.size(); i++) {
 				Process process = processes.get(i);
 				assertThat(process.waitFor(3, TimeUnit.MINUTES)).as("worker %d finished", i).isTrue();

@@ -20,6 +20,14 @@ final class LeaseUpkeep {
 
 	private static final int RECOVERY_BATCH = 500;
 
+	/**
+	 * Most leases taken back in one transaction: each is short (a few statements under
+	 * SQLite's write lock), and a failure retries only its own chunk, so a worker that
+	 * died holding hundreds of claimed-ahead jobs is recovered step by step even while
+	 * the database fails now and then.
+	 */
+	static final int RECOVERY_CHUNK = 8;
+
 	private final JobStore store;
 
 	private final WorkerInfo info;
@@ -77,8 +85,8 @@ final class LeaseUpkeep {
 	void recover(long nowNanos, Instant now) {
 		this.nextRecovery = nowNanos + recoveryInterval().toNanos();
 		List<ExpiredLease> due = this.expiredLeases.due(this.store.findExpiredLeases(now, RECOVERY_BATCH), nowNanos);
-		if (!due.isEmpty()) {
-			this.store.recoverExpiredLeases(due, now);
+		for (int from = 0; from < due.size(); from += RECOVERY_CHUNK) {
+			this.store.recoverExpiredLeases(due.subList(from, Math.min(due.size(), from + RECOVERY_CHUNK)), now);
 		}
 	}
 
