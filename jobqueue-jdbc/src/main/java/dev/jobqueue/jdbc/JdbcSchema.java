@@ -3,6 +3,7 @@ package dev.jobqueue.jdbc;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
@@ -141,7 +142,9 @@ public abstract class JdbcSchema {
 
 	private void migrate(String location) {
 		Flyway flyway = flyway(true);
-		refuseNewer(info(flyway), location);
+		MigrationInfoService info = info(flyway);
+		refuseNewer(info, location);
+		announcePending(info, location);
 		int applied;
 		try {
 			applied = applyMigrations(flyway);
@@ -154,6 +157,26 @@ public abstract class JdbcSchema {
 			logger.info("Queue {} migrated ({} migration(s), history in table {})", described(location), applied,
 					this.tables.schemaHistory());
 		}
+	}
+
+	/**
+	 * Says, before it starts, what an upgrade of an existing schema is about to do: a
+	 * migration that builds an index reads the whole table and blocks writes to it
+	 * meanwhile, which an operator watching a slow start-up should be able to tell from a
+	 * hang.
+	 */
+	private void announcePending(MigrationInfoService info, String location) {
+		MigrationInfo current = info.current();
+		MigrationInfo[] pending = info.pending();
+		if (current == null || pending.length == 0) {
+			return;
+		}
+		String steps = Arrays.stream(pending)
+			.map((migration) -> migration.getVersion() + " (" + migration.getDescription() + ")")
+			.collect(Collectors.joining(", "));
+		logger.info("Queue {} is at schema version {}; applying {}. Writes to the queue's tables wait until it ends: "
+				+ "an index build reads every job, about a quarter of a second per million on a small machine (see the README's "
+				+ "\"Upgrading\")", described(location), current.getVersion(), steps);
 	}
 
 	private void refuseNewer(MigrationInfoService info, String location) {
