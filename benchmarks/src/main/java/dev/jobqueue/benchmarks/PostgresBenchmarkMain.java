@@ -69,7 +69,7 @@ public final class PostgresBenchmarkMain {
 
 	private static final String TYPE = "noop";
 
-	private static final String RAW_ENQUEUE = """
+	static final String RAW_ENQUEUE = """
 			WITH job AS (INSERT INTO jobs (type, status, priority, payload, max_attempts, run_at, created_at)
 				VALUES ('noop', 'pending', 0, ?, 5, ?, ?) RETURNING id)
 			INSERT INTO job_events (job_id, at, event) SELECT id, ?, 'ENQUEUED' FROM job RETURNING job_id
@@ -313,7 +313,7 @@ public final class PostgresBenchmarkMain {
 		}
 	}
 
-	private static void rawWorkerLoop(Connection connection, AtomicLong done) throws SQLException {
+	static void rawWorkerLoop(Connection connection, AtomicLong done) throws SQLException {
 		String worker = "raw-" + Thread.currentThread().getId();
 		connection.setAutoCommit(false);
 		try (PreparedStatement claim = connection.prepareStatement(RAW_CLAIM);
@@ -496,7 +496,7 @@ public final class PostgresBenchmarkMain {
 	 * The queue as an application has it, without Spring: own pool, store, queue; a
 	 * worker on demand.
 	 */
-	private static final class Node implements AutoCloseable {
+	static final class Node implements AutoCloseable {
 
 		final HikariDataSource dataSource;
 
@@ -540,7 +540,7 @@ public final class PostgresBenchmarkMain {
 	}
 
 	/** A database of its own on the server, migrated by the queue, dropped on close. */
-	private static final class TempDatabase implements AutoCloseable {
+	static final class TempDatabase implements AutoCloseable {
 
 		private static final AtomicLong counter = new AtomicLong();
 
