@@ -183,7 +183,7 @@ public final class JobCostMain {
 		}
 	}
 
-	private static void dropAllButLeanIndexes(String url) throws SQLException {
+	static void dropAllButLeanIndexes(String url) throws SQLException {
 		try (Connection connection = DriverManager.getConnection(url);
 				Statement statement = connection.createStatement()) {
 			List<String> drop = new ArrayList<>();

@@ -24,6 +24,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import com.github.kagkarlsson.scheduler.Scheduler;
+import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
+import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.zaxxer.hikari.HikariDataSource;
 
 import dev.jobqueue.JobQueue;
@@ -160,9 +163,16 @@ public final class PostgresBenchmarkMain {
 		double queue = best(3, () -> queueEnqueue(enqueues));
 		row("single enqueue, 1 thread (jobs/s)", raw, queue);
 		System.err.println("burn-down, 8 workers...");
-		double rawLifecycle = best(2, () -> rawLifecycle(burnDown, 8));
+		double rawLean = best(2, () -> rawLifecycle(burnDown, 8, true));
+		double rawLifecycle = best(2, () -> rawLifecycle(burnDown, 8, false));
 		double queueBurnDown = best(2, () -> queueBurnDown(burnDown, 8));
-		row("burn-down, 8 workers vs raw lifecycle 100/claim, 8 threads (jobs/s)", rawLifecycle, queueBurnDown);
+		double dbScheduler = best(2, () -> dbSchedulerBurnDown(burnDown, 8));
+		row("burn-down, 8 workers vs raw lifecycle 100/claim, 8 threads, lean tables: primary keys and the partial "
+				+ "pending index (the ceiling) (jobs/s)", rawLean, queueBurnDown);
+		row("burn-down, 8 workers vs raw lifecycle 100/claim, 8 threads, on the queue's tables (jobs/s)", rawLifecycle,
+				queueBurnDown);
+		row("burn-down, 8 workers vs db-scheduler 16.7.1, lock-and-fetch (1.0, 4.0), 8 threads (jobs/s)", dbScheduler,
+				queueBurnDown);
 		System.err.println("processes...");
 		double oneProcess = processesBurnDown(burnDown, 1, 8);
 		double twoProcesses = processesBurnDown(burnDown, 2, 8);
@@ -276,8 +286,11 @@ public final class PostgresBenchmarkMain {
 		}
 	}
 
-	private double rawLifecycle(int jobs, int threads) throws Exception {
+	private double rawLifecycle(int jobs, int threads, boolean lean) throws Exception {
 		try (TempDatabase db = new TempDatabase(this.adminUrl)) {
+			if (lean) {
+				JobCostMain.dropAllButLeanIndexes(db.url);
+			}
 			db.fill(jobs);
 			AtomicLong done = new AtomicLong();
 			ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -369,6 +382,66 @@ public final class PostgresBenchmarkMain {
 			}
 		}
 	}
+
+	/**
+	 * db-scheduler on a database of its own: one-time tasks inserted set-based as the
+	 * queue's backlog is, then its scheduler with lock-and-fetch polling and 8 threads;
+	 * jobs/s from its start until every task ran. It deletes a task when it is done and
+	 * keeps no history.
+	 */
+	private double dbSchedulerBurnDown(int jobs, int threads) throws Exception {
+		try (TempDatabase db = new TempDatabase(this.adminUrl);
+				HikariDataSource dataSource = PostgresDataSources.create(db.url, null, null, threads + 4)) {
+			try (Connection connection = dataSource.getConnection();
+					Statement statement = connection.createStatement()) {
+				statement.execute(DB_SCHEDULER_TABLE);
+				statement
+					.execute("CREATE INDEX scheduled_tasks_execution_time_idx ON scheduled_tasks (execution_time)");
+				statement
+					.execute("CREATE INDEX scheduled_tasks_last_heartbeat_idx ON scheduled_tasks (last_heartbeat)");
+				statement.execute("CREATE INDEX scheduled_tasks_priority_execution_time_idx "
+						+ "ON scheduled_tasks (priority DESC, execution_time)");
+				statement.execute("INSERT INTO scheduled_tasks (task_name, task_instance, execution_time, picked, "
+						+ "consecutive_failures, version, priority) SELECT 'noop', 'n' || g, now() - interval '1 second' "
+						+ "+ g * interval '1 microsecond', false, 0, 1, 0 FROM generate_series(1, " + jobs + ") g");
+				statement.execute("VACUUM ANALYZE scheduled_tasks");
+			}
+			CountDownLatch finished = new CountDownLatch(jobs);
+			OneTimeTask<Void> task = Tasks.oneTime("noop").execute((instance, context) -> finished.countDown());
+			Scheduler scheduler = Scheduler.create(dataSource, task)
+				.threads(threads)
+				.pollUsingLockAndFetch(1.0, 4.0)
+				.pollingInterval(Duration.ofSeconds(1))
+				.build();
+			long started = System.nanoTime();
+			scheduler.start();
+			if (!finished.await(10, TimeUnit.MINUTES)) {
+				throw new IllegalStateException("db-scheduler burn-down did not finish");
+			}
+			double rate = perSecond(jobs, started);
+			scheduler.stop();
+			return rate;
+		}
+	}
+
+	/** db-scheduler's table on PostgreSQL, with the columns its 16.x releases read. */
+	private static final String DB_SCHEDULER_TABLE = """
+			CREATE TABLE scheduled_tasks (
+			    task_name            text        NOT NULL,
+			    task_instance        text        NOT NULL,
+			    task_data            bytea,
+			    execution_time       timestamptz NOT NULL,
+			    picked               boolean     NOT NULL,
+			    picked_by            text,
+			    last_success         timestamptz,
+			    last_failure         timestamptz,
+			    consecutive_failures integer,
+			    last_heartbeat       timestamptz,
+			    version              bigint      NOT NULL,
+			    priority             smallint,
+			    PRIMARY KEY (task_name, task_instance)
+			)
+			""";
 
 	/**
 	 * Worker JVMs on one database; jobs/s from their start until no job is left pending
