@@ -10,6 +10,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -117,6 +119,31 @@ final class Db implements AutoCloseable {
 				ResultSet rows = statement.executeQuery(sql)) {
 			rows.next();
 			return rows.getLong(1);
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/**
+	 * Drops every index of the job, attempt and event tables but their primary keys and
+	 * the partial pending index the raw claim reads (by type): the lean tables of the raw
+	 * ceiling baselines.
+	 */
+	Db leanTables() {
+		try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+			List<String> indexes = new ArrayList<>();
+			try (ResultSet rows = statement.executeQuery("SELECT name FROM sqlite_master WHERE type = 'index' "
+					+ "AND sql IS NOT NULL AND tbl_name IN ('jobs', 'job_attempts', 'job_events') "
+					+ "AND name <> 'jobs_claim_type_idx'")) {
+				while (rows.next()) {
+					indexes.add(rows.getString(1));
+				}
+			}
+			for (String index : indexes) {
+				statement.execute("DROP INDEX " + index);
+			}
+			return this;
 		}
 		catch (SQLException ex) {
 			throw new IllegalStateException(ex);

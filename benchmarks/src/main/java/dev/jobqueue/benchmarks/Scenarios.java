@@ -139,6 +139,7 @@ final class Scenarios {
 			int jobs = this.options.enqueueJobs;
 			double rawWithEvent = 0;
 			double rawJobOnly = 0;
+			double rawLean = 0;
 			double engine = 0;
 			double starter = 0;
 			double shared = 0;
@@ -148,6 +149,8 @@ final class Scenarios {
 						withDb("enqueue-raw", "NORMAL", (db) -> Raw.singleInserts(db, threads, jobs, true)));
 				rawJobOnly = Math.max(rawJobOnly,
 						withDb("enqueue-raw-job", "NORMAL", (db) -> Raw.singleInserts(db, threads, jobs, false)));
+				rawLean = Math.max(rawLean, withDb("enqueue-raw-lean", "NORMAL",
+						(db) -> Raw.singleInserts(db.leanTables(), threads, jobs, false)));
 				if (this.options.stack("engine")) {
 					engine = Math.max(engine, withDb("enqueue", "NORMAL", (db) -> queueEnqueue(db, threads, jobs)));
 				}
@@ -172,6 +175,8 @@ final class Scenarios {
 						starter, rawWithEvent, RAW_JOB_AND_EVENT, 0.7);
 				this.table.throughput("enqueue, 1 job per call (starter)", t, "JobQueue bean, enqueue(type, payload)",
 						starter, rawJobOnly, RAW_JOB_ONLY, 0.5);
+				this.table.throughput("enqueue, 1 job per call (starter)", t, "JobQueue bean, enqueue(type, payload)",
+						starter, rawLean, RAW_LEAN_JOB_ONLY, 0.5);
 			}
 			if (this.options.stack("starter-shared")) {
 				String scenario = "enqueue, 1 job per call (starter, application's DataSource)";
@@ -194,6 +199,8 @@ final class Scenarios {
 	private static final String RAW_JOB_AND_EVENT = "raw single insert, job row + event";
 
 	private static final String RAW_JOB_ONLY = "raw single insert, job row only";
+
+	private static final String RAW_LEAN_JOB_ONLY = "raw single insert, job row only, lean tables (the ceiling)";
 
 	/** The starter's figure against the bare engine's of the same run: within 15 %. */
 	private void stacksRow(String scenario, String threads, double starter, double engine) {
@@ -271,6 +278,10 @@ final class Scenarios {
 				db.seedPending(QueueNode.TYPE, jobs);
 				return Raw.lifecycle(db, threads, batch);
 			}));
+			double rawLean = best(() -> withDb("burn-down-raw-lean", "NORMAL", (db) -> {
+				db.leanTables().seedPending(QueueNode.TYPE, jobs);
+				return Raw.lifecycle(db, threads, batch);
+			}));
 			int singleJobs = Math.max(1, jobs / 5);
 			double rawSingle = best(() -> withDb("burn-down-raw1", "NORMAL", (db) -> {
 				db.seedPending(QueueNode.TYPE, singleJobs);
@@ -300,6 +311,8 @@ final class Scenarios {
 					});
 					String starterScenario = "burn-down of " + String.format("%,d", jobs) + " (starter, " + executor
 							+ " threads)";
+					this.table.throughput(starterScenario, String.valueOf(threads), "end-to-end", starter, rawLean,
+							"raw lifecycle, " + batch + "/claim, lean tables (the ceiling)", 0.5);
 					this.table.throughput(starterScenario, String.valueOf(threads), "end-to-end", starter, rawBatched,
 							"raw lifecycle, " + batch + "/claim", null);
 					stacksRow("burn-down of " + String.format("%,d", jobs) + " (" + executor + " threads)",
