@@ -58,13 +58,13 @@ class PostgresSchemaVerificationTests {
 
 	@Test
 	void aSchemaMissingTheLatestMigrationNamesIt() {
-		migrateTo("4");
+		migrateTo("5");
 		try (PostgresStorage storage = storage()) {
 			assertThatExceptionOfType(JobQueueException.class).isThrownBy(storage::verifySchema)
 				.withMessageContaining("1 migration(s) are not applied")
-				.withMessageContaining("the first being version 5 (job progress)");
+				.withMessageContaining("the first being version 6 (job steps)");
 		}
-		assertThat(count("SELECT max(version::int) FROM queue.jq_jobqueue_schema_history")).isEqualTo(4);
+		assertThat(count("SELECT max(version::int) FROM queue.jq_jobqueue_schema_history")).isEqualTo(5);
 	}
 
 	@Test
