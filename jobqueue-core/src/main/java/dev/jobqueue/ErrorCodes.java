@@ -65,6 +65,27 @@ public final class ErrorCodes {
 	public static final String INVALID_OUTPUT_RESULT_TOO_LARGE = "INVALID_OUTPUT:RESULT_TOO_LARGE";
 
 	/**
+	 * A durable step's name is blank, longer than {@link JobStep#MAX_NAME_LENGTH}, or
+	 * used twice in one run ({@link JobContext#step}): a fault of the handler, not
+	 * retried.
+	 */
+	public static final String STEP_NAME = "STEP:NAME";
+
+	/**
+	 * A durable step's result cannot be written as JSON, is larger than
+	 * {@code jobqueue.max-result-size}, or its recorded result cannot be read back as the
+	 * step's type: not retried (running it again would give the same).
+	 */
+	public static final String STEP_RESULT = "STEP:RESULT";
+
+	/**
+	 * A transactional step ({@link JobContext#transactionalStep}) was asked for where the
+	 * queue cannot share the step's transaction: the queue has a DataSource of its own,
+	 * or the transaction manager runs on another DataSource. Not retried.
+	 */
+	public static final String STEP_TRANSACTION = "STEP:TRANSACTION";
+
+	/**
 	 * The job snoozed as often as {@code jobqueue.worker.max-snoozes} allows and asked
 	 * once more.
 	 */

@@ -2,6 +2,7 @@ package dev.jobqueue;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * What a running handler may know and do about its job. Declare it as an extra parameter
@@ -86,5 +87,66 @@ public interface JobContext {
 	 * @throws IllegalStateException if this run already said what comes next
 	 */
 	void continueWithFanOut(List<JobRequest> children, JobRequest join);
+
+	/**
+	 * Runs a durable step: the first run of this job that reaches it calls {@code work}
+	 * and records its result (written with the payload codec) under this job and
+	 * {@code name}, fenced on the run like its outcome; every later run of the job (a
+	 * retry, a recovery after a crash, a hand-back at shutdown, {@link JobQueue#retry})
+	 * returns the recorded result, read back as {@code type}, without calling
+	 * {@code work}.
+	 *
+	 * <p>
+	 * A step is done once the record commits. Work outside the queue's database (a card
+	 * charged, a mail sent) runs again if the process dies between its end and the
+	 * record: at least once. Pass {@link #idempotencyKey(String)} to such a service so it
+	 * can tell the second call from a new one; use {@link #transactionalStep} for writes
+	 * to the queue's own database. Called inside a transaction of the application on the
+	 * queue's database, the record joins that transaction.
+	 * @param name the step's name, unique within one run of the job, at most
+	 * {@value JobStep#MAX_NAME_LENGTH} characters
+	 * @return what {@code work} returned, now or on an earlier run
+	 * @throws JobFailedException with {@link ErrorCodes#STEP_NAME} for a blank, too long
+	 * or repeated name, or {@link ErrorCodes#STEP_RESULT} for a result the codec cannot
+	 * write or read back as {@code type}; the job fails and is not retried
+	 * @throws IllegalStateException when this run no longer holds the job (its lease was
+	 * lost: nothing was recorded) or has ended
+	 */
+	<T> T step(String name, Class<T> type, Supplier<? extends T> work);
+
+	/**
+	 * A durable step without a result: as {@link #step(String, Class, Supplier)}, with
+	 * nothing to return.
+	 */
+	void step(String name, Runnable work);
+
+	/**
+	 * A durable step whose database writes commit together with its record: {@code work}
+	 * runs in a transaction on the queue's DataSource, and the record is written in the
+	 * same transaction, fenced on the run. Either both commit or neither does: a run that
+	 * lost its lease rolls its writes back. Needs the queue on the application's
+	 * DataSource (not {@code jobqueue.datasource.url}) and a transaction manager for it.
+	 * @throws JobFailedException with {@link ErrorCodes#STEP_TRANSACTION} when the queue
+	 * does not share the application's DataSource, or the transaction is not on the
+	 * queue's DataSource; the job fails and is not retried
+	 * @see #step(String, Class, Supplier)
+	 */
+	<T> T transactionalStep(String name, Class<T> type, Supplier<? extends T> work);
+
+	/**
+	 * A transactional step without a result; see
+	 * {@link #transactionalStep(String, Class, Supplier)}.
+	 */
+	void transactionalStep(String name, Runnable work);
+
+	/**
+	 * A key naming one step of this job and no other, the same in every run of the job:
+	 * {@code jobqueue-<job id>-<step name>}. Give it to a service that deduplicates
+	 * requests by key (a payment provider's idempotency key, a unique column), so that a
+	 * step run again after a crash does its work once.
+	 */
+	default String idempotencyKey(String stepName) {
+		return "jobqueue-" + jobId() + "-" + stepName;
+	}
 
 }

@@ -79,10 +79,21 @@ public interface JobQueue {
 	List<Job> findChain(long chainId);
 
 	/**
-	 * Puts a failed or cancelled job back to pending with a fresh set of attempts.
+	 * Puts a failed or cancelled job back to pending with a fresh set of attempts. Its
+	 * recorded durable steps ({@link JobContext#step}) are kept: the next run returns
+	 * their results without doing them again.
 	 * @return whether the job was failed or cancelled
 	 */
-	boolean retry(long id);
+	default boolean retry(long id) {
+		return retry(id, RetryOptions.keepSteps());
+	}
+
+	/**
+	 * As {@link #retry(long)}, with {@link RetryOptions#forgetSteps()} to run every step
+	 * again.
+	 * @return whether the job was failed or cancelled
+	 */
+	boolean retry(long id, RetryOptions options);
 
 	/**
 	 * The job with this id, if it exists (finished jobs are kept until retention removes

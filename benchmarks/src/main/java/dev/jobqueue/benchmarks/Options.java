@@ -17,7 +17,7 @@ import java.util.Set;
 final class Options {
 
 	static final List<String> SCENARIOS = List.of("enqueue", "enqueue-all", "burn-down", "latency", "big-table", "idle",
-			"heap", "durability", "dashboard", "fan-out");
+			"heap", "durability", "dashboard", "fan-out", "steps");
 
 	final boolean quick;
 

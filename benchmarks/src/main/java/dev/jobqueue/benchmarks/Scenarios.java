@@ -26,6 +26,7 @@ import java.util.function.Function;
 
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.autoconfigure.QueueProperties;
+import dev.jobqueue.core.JobInvoker;
 import dev.jobqueue.core.store.ClaimedJob;
 import dev.jobqueue.core.store.Completion;
 import dev.jobqueue.core.worker.WorkerListener;
@@ -90,6 +91,9 @@ final class Scenarios {
 		}
 		if (this.options.runs("dashboard")) {
 			progress("dashboard", this::dashboard);
+		}
+		if (this.options.runs("steps")) {
+			progress("steps", this::steps);
 		}
 		if (this.options.runs("fan-out")) {
 			progress("fan-out", () -> new FanOutScenario(this.options, this.table, this.directory).run());
@@ -350,6 +354,10 @@ final class Scenarios {
 	 * second.
 	 */
 	private double queueBurnDown(Db db, int threads, boolean virtual) {
+		return queueBurnDown(db, threads, virtual, (payload, context) -> null);
+	}
+
+	private double queueBurnDown(Db db, int threads, boolean virtual, JobInvoker handler) {
 		long pending = db.pendingOrRunning();
 		CountDownLatch done = new CountDownLatch((int) pending);
 		WorkerListener listener = new WorkerListener() {
@@ -359,7 +367,7 @@ final class Scenarios {
 				done.countDown();
 			}
 		};
-		try (QueueNode node = new QueueNode(db).handle((payload, context) -> null)) {
+		try (QueueNode node = new QueueNode(db).handle(handler)) {
 			long start = System.nanoTime();
 			node.startWorker(threads, virtual, this.options.pollInterval, listener);
 			await(done, "burn-down of " + pending + " jobs");
@@ -367,6 +375,40 @@ final class Scenarios {
 			this.lastCommitsPerJob = node.commits.commits.doubleValue() / pending;
 			return Timing.jobsPerSecond(pending, elapsed);
 		}
+	}
+
+	// ---- durable steps
+	// -------------------------------------------------------------------------------------
+
+	/**
+	 * What durable steps cost: the same burn-down with a handler of five no-op steps
+	 * against a plain no-op handler, jobs per second and write transactions per job. A
+	 * fifth of the burn-down's jobs: each job writes five step records.
+	 */
+	private void steps() throws Exception {
+		int jobs = Math.max(1, this.options.jobs / 5);
+		int threads = 2;
+		String scenario = "burn-down of " + String.format("%,d", jobs) + ", 5 no-op durable steps per job";
+		double plain = best(() -> withDb("steps-plain", "NORMAL", (db) -> {
+			db.seedPending(QueueNode.TYPE, jobs);
+			return queueBurnDown(db, threads, false);
+		}));
+		double plainCommits = this.lastCommitsPerJob;
+		double stepped = best(() -> withDb("steps", "NORMAL", (db) -> {
+			db.seedPending(QueueNode.TYPE, jobs);
+			return queueBurnDown(db, threads, false, (payload, context) -> {
+				for (int step = 0; step < 5; step++) {
+					context.step("step-" + step, () -> {
+					});
+				}
+				return null;
+			});
+		}));
+		this.table.throughput(scenario, String.valueOf(threads), "end-to-end", stepped, plain,
+				"queue, plain no-op handler", null);
+		this.table.add(new ResultTable.Row(scenario, String.valueOf(threads), "write transactions per job",
+				this.lastCommitsPerJob, "commits/job", plainCommits, "queue, plain no-op handler",
+				this.lastCommitsPerJob / plainCommits, "", null));
 	}
 
 	// ---- latency

@@ -18,6 +18,7 @@ import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.PausedType;
+import dev.jobqueue.RetryOptions;
 import dev.jobqueue.core.store.JobAdminStore;
 import dev.jobqueue.core.store.JobStore;
 import dev.jobqueue.core.store.NewJob;
@@ -165,9 +166,10 @@ public final class DefaultJobQueue implements JobQueue {
 	}
 
 	@Override
-	public boolean retry(long id) {
+	public boolean retry(long id, RetryOptions options) {
+		Objects.requireNonNull(options, "'options' must not be null");
 		QueueSignals target = this.signals;
-		return this.admin.retry(id, this.clock.instant(), target::jobsEnqueued);
+		return this.admin.retry(id, this.clock.instant(), options.isForgetSteps(), target::jobsEnqueued);
 	}
 
 	@Override

@@ -113,6 +113,8 @@ public class JdbcJobAdminStore implements JobAdminStore {
 
 	private final ChangeNotifier notifier;
 
+	private final JdbcSteps steps;
+
 	/**
 	 * @param settlement how jobs waiting for a cancelled job are settled (the store's
 	 * links)
@@ -121,6 +123,7 @@ public class JdbcJobAdminStore implements JobAdminStore {
 	public JdbcJobAdminStore(JdbcDatabase database, Tables tables, Settlement settlement, ChangeNotifier notifier) {
 		this.database = Objects.requireNonNull(database, "'database' must not be null");
 		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
+		this.steps = new JdbcSteps(tables);
 		this.settlement = Objects.requireNonNull(settlement, "'settlement' must not be null");
 		this.notifier = Objects.requireNonNull(notifier, "'notifier' must not be null");
 		this.dialect = tables.dialect();
@@ -169,6 +172,11 @@ public class JdbcJobAdminStore implements JobAdminStore {
 
 	@Override
 	public boolean retry(long id, Instant now, Runnable afterCommit) {
+		return retry(id, now, false, afterCommit);
+	}
+
+	@Override
+	public boolean retry(long id, Instant now, boolean forgetSteps, Runnable afterCommit) {
 		try {
 			return this.database.writeJoiningTransaction("retry job " + id, (connection) -> {
 				try (SqlStatement retry = sql(RETRY_FINISHED).prepare(connection);
@@ -176,8 +184,10 @@ public class JdbcJobAdminStore implements JobAdminStore {
 					if (retry.bind("now", now).bind("job_id", id).executeUpdate() == 0) {
 						return false;
 					}
+					int forgotten = forgetSteps ? this.steps.delete(connection, id) : 0;
 					this.notifier.jobsDue(connection);
-					JobEvents.add(event, id, now, "RETRIED", "api", "back to pending with a fresh set of attempts");
+					JobEvents.add(event, id, now, "RETRIED", "api", "back to pending with a fresh set of attempts"
+							+ ((forgotten > 0) ? ", its " + forgotten + " recorded step(s) forgotten" : ""));
 					event.executeBatch();
 					return true;
 				}

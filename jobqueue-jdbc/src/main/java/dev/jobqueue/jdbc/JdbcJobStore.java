@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
+import dev.jobqueue.JobStep;
 import dev.jobqueue.core.store.ClaimRequest;
 import dev.jobqueue.core.store.ClaimedJob;
 import dev.jobqueue.core.store.CompleteAndClaim;
@@ -118,6 +119,8 @@ public abstract class JdbcJobStore implements JobStore {
 
 	private final Sql upsertWorker;
 
+	private final JdbcSteps steps;
+
 	private final Sql deleteWorker;
 
 	protected JdbcJobStore(JdbcDatabase database, Tables tables, JobEvents events, Claims claims, JobInserts inserts,
@@ -136,6 +139,7 @@ public abstract class JdbcJobStore implements JobStore {
 		this.findExpired = tables.sql(statements.findExpired());
 		this.upsertWorker = tables.sql(UPSERT_WORKER.formatted(statements.workerTypes()));
 		this.deleteWorker = tables.sql(DELETE_WORKER);
+		this.steps = new JdbcSteps(tables);
 	}
 
 	public JdbcDatabase database() {
@@ -283,6 +287,23 @@ public abstract class JdbcJobStore implements JobStore {
 					.executeUpdate();
 			}
 		});
+	}
+
+	@Override
+	public List<JobStep> steps(long jobId) {
+		return this.database.read("read the steps of job " + jobId, (connection) -> this.steps.read(connection, jobId));
+	}
+
+	@Override
+	public boolean recordStep(RunningJobRef run, JobStep step, boolean inCallerTransaction) {
+		if (inCallerTransaction && !this.database.joinsCallerTransaction()) {
+			throw new IllegalStateException("its transaction is not on the queue's DataSource ("
+					+ this.database.location() + "), so the step's writes and its record would not commit together; "
+					+ "run transactional steps with the transaction manager of the DataSource the queue shares");
+		}
+		return this.database.writeJoiningTransaction("record step '" + step.name() + "' of job " + run.jobId(),
+				(connection) -> this.steps.record(connection, run, step), () -> {
+				});
 	}
 
 	/**

@@ -37,6 +37,8 @@ final class JobDetails {
 
 	private final InsightStatements statements;
 
+	private final JdbcSteps steps;
+
 	/** Job list statements by the filters they have (see {@link #listStatement}). */
 	private final Map<Integer, Sql> lists = new ConcurrentHashMap<>();
 
@@ -44,6 +46,7 @@ final class JobDetails {
 		this.tables = tables;
 		this.dialect = tables.dialect();
 		this.statements = statements;
+		this.steps = new JdbcSteps(tables);
 	}
 
 	Optional<JobDetail> job(Connection connection, long id, int payloadPreviewChars) throws SQLException {
@@ -64,7 +67,8 @@ final class JobDetails {
 				return Optional.of(new JobDetail(job, this.dialect.instant(rows, "lease_until"), rows.getString(15),
 						rows.getString(16), rows.getBoolean(17), TraceHeaders.traceParent(rows.getString(18)), payload,
 						result, attempts(connection, id), events(connection, id), progress(rows, 23),
-						links(connection, id, chainId, chainIndex, waitingFor, policy)));
+						links(connection, id, chainId, chainIndex, waitingFor, policy),
+						this.steps.shortened(connection, id, preview)));
 			}
 		}
 	}

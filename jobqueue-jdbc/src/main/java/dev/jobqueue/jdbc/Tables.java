@@ -14,9 +14,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>
  * Statements name tables {@code {jobs}}, {@code {attempts}}, {@code {events}},
- * {@code {dependencies}}, {@code {workers}}, {@code {schedules}}, {@code {paused}} and
- * {@code {housekeeping}}; {@code {p}} is the bare prefix (for index names). What is left
- * in braces is the dialect's (see {@link Dialect}).
+ * {@code {dependencies}}, {@code {workers}}, {@code {schedules}}, {@code {paused}},
+ * {@code {housekeeping}} and {@code {steps}}; {@code {p}} is the bare prefix (for index
+ * names). What is left in braces is the dialect's (see {@link Dialect}).
  */
 public final class Tables {
 
@@ -105,6 +105,7 @@ public final class Tables {
 					.replace("{schedules}", qualified("job_schedules"))
 					.replace("{paused}", qualified("job_paused_types"))
 					.replace("{housekeeping}", qualified("job_housekeeping"))
+					.replace("{steps}", qualified("job_steps"))
 					.replace("{p}", this.prefix)));
 	}
 

@@ -58,13 +58,13 @@ class PostgresSchemaVerificationTests {
 
 	@Test
 	void aSchemaMissingTheLatestMigrationNamesIt() {
-		migrateTo("5");
+		migrateTo("6");
 		try (PostgresStorage storage = storage()) {
 			assertThatExceptionOfType(JobQueueException.class).isThrownBy(storage::verifySchema)
 				.withMessageContaining("1 migration(s) are not applied")
-				.withMessageContaining("the first being version 6 (running index by type)");
+				.withMessageContaining("the first being version 7 (job steps)");
 		}
-		assertThat(count("SELECT max(version::int) FROM queue.jq_jobqueue_schema_history")).isEqualTo(5);
+		assertThat(count("SELECT max(version::int) FROM queue.jq_jobqueue_schema_history")).isEqualTo(6);
 	}
 
 	@Test

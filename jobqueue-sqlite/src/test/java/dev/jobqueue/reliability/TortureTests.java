@@ -7,6 +7,11 @@ import java.sql.SQLException;
 
 import org.sqlite.SQLiteConfig;
 
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+
+import dev.jobqueue.jdbc.spring.SpringStepTransactions;
+import dev.jobqueue.jdbc.spring.SpringTransactions;
 import dev.jobqueue.testing.LongTest;
 import dev.jobqueue.testing.StoreFixture;
 import dev.jobqueue.testing.TestDatabase;
@@ -43,6 +48,14 @@ class TortureTests extends TortureHarness {
 		@Override
 		public StoreFixture open(String location, int poolSize) {
 			return TestDatabase.create(Path.of(location), "");
+		}
+
+		@Override
+		public SharedDatabase openShared(String location, int poolSize) {
+			TestDatabase db = TestDatabase.openShared(Path.of(location), new SpringTransactions(), poolSize);
+			JdbcTemplate application = new JdbcTemplate(db.dataSource());
+			return new SharedDatabase(db, new SpringStepTransactions(new DataSourceTransactionManager(db.dataSource())),
+					application::update);
 		}
 
 		@Override

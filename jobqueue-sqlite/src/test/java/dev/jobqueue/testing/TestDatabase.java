@@ -18,6 +18,7 @@ import com.zaxxer.hikari.HikariDataSource;
 
 import dev.jobqueue.core.store.FileMaintenance;
 import dev.jobqueue.core.store.ScheduleStore;
+import dev.jobqueue.jdbc.CallerTransactions;
 import dev.jobqueue.jdbc.Tables;
 import dev.jobqueue.sqlite.SqliteDataSources;
 import dev.jobqueue.sqlite.SqliteDatabase;
@@ -49,12 +50,18 @@ public final class TestDatabase implements StoreFixture {
 	private final Tables tables;
 
 	private TestDatabase(Path file, String prefix) {
+		this(file, prefix, CallerTransactions.NONE, Duration.ofSeconds(5), 4);
+	}
+
+	private TestDatabase(Path file, String prefix, CallerTransactions callerTransactions, Duration busyTimeout,
+			int poolSize) {
 		this.file = file;
 		this.tables = SqliteDialect.tables(prefix);
 		String url = "jdbc:sqlite:" + file;
-		this.dataSource = SqliteDataSources.create(url, Duration.ofSeconds(5), "NORMAL", 4);
+		this.dataSource = SqliteDataSources.create(url, busyTimeout, "NORMAL", poolSize);
 		new SqliteSchema(this.dataSource, this.tables).initialize();
-		this.database = new SqliteDatabase(this.dataSource, file.toString(), Duration.ofSeconds(30));
+		this.database = new SqliteDatabase(this.dataSource, file.toString(), Duration.ofSeconds(30),
+				callerTransactions);
 		this.store = new SqliteJobStore(this.database, tables);
 		this.admin = new SqliteJobAdminStore(this.database, tables);
 	}
@@ -65,6 +72,15 @@ public final class TestDatabase implements StoreFixture {
 
 	public static TestDatabase create(Path file, String prefix) {
 		return new TestDatabase(file, prefix);
+	}
+
+	/**
+	 * The file as an application sharing it with the queue opens it, with a pool of
+	 * {@code poolSize}: queue writes join the caller's transactions.
+	 */
+	public static TestDatabase openShared(Path file, CallerTransactions callerTransactions, int poolSize) {
+		// The application's transactions are not retried by the queue: they wait longer.
+		return new TestDatabase(file, "", callerTransactions, Duration.ofSeconds(30), poolSize);
 	}
 
 	/**

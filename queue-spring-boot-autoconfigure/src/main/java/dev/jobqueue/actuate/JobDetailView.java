@@ -27,11 +27,13 @@ import dev.jobqueue.core.store.QueueInsights;
  * @param chain the chain the job is a step of, with its steps, or {@code null}
  * @param dependencies what the job waits for and what waits for it, or {@code null} when
  * neither
+ * @param steps its recorded durable steps ({@code JobContext.step}), in the order they
+ * were recorded (each result's length only, unless values are shown)
  */
 public record JobDetailView(JobView job, Instant leaseUntil, String errorDetail, String dedupKey,
 		boolean cancelRequested, String traceParent, QueueInsights.Text payload, QueueInsights.Text result,
 		List<QueueInsights.Attempt> attempts, List<QueueInsights.Event> events, JobProgress progress, ChainView chain,
-		DependenciesView dependencies) {
+		DependenciesView dependencies, List<QueueInsights.Step> steps) {
 
 	/** What hidden values are replaced with, as Boot's sanitizer does. */
 	static final String HIDDEN = "******";
@@ -42,7 +44,8 @@ public record JobDetailView(JobView job, Instant leaseUntil, String errorDetail,
 		if (showValues) {
 			return new JobDetailView(JobView.of(detail.job(), now), detail.leaseUntil(), detail.errorDetail(),
 					detail.dedupKey(), detail.cancelRequested(), detail.traceParent(), detail.payload(),
-					detail.result(), detail.attempts(), detail.events(), detail.progress(), chain, dependencies);
+					detail.result(), detail.attempts(), detail.events(), detail.progress(), chain, dependencies,
+					detail.steps());
 		}
 		List<QueueInsights.Attempt> attempts = detail.attempts()
 			.stream()
@@ -56,7 +59,12 @@ public record JobDetailView(JobView job, Instant leaseUntil, String errorDetail,
 			.toList();
 		return new JobDetailView(JobView.of(detail.job(), now), detail.leaseUntil(), hide(detail.errorDetail()),
 				hide(detail.dedupKey()), detail.cancelRequested(), detail.traceParent(), lengthOnly(detail.payload()),
-				lengthOnly(detail.result()), attempts, events, hide(detail.progress()), chain, dependencies);
+				lengthOnly(detail.result()), attempts, events, hide(detail.progress()), chain, dependencies,
+				detail.steps()
+					.stream()
+					.map((step) -> new QueueInsights.Step(step.name(), lengthOnly(step.result()), step.run(),
+							step.attempt(), step.startedAt(), step.recordedAt()))
+					.toList());
 	}
 
 	private static JobProgress hide(JobProgress progress) {

@@ -46,7 +46,8 @@ import dev.jobqueue.core.store.QueueSnapshot;
  * {@code before} is the {@code nextBefore} of the previous page.</li>
  * <li>{@code GET /actuator/jobqueue/schedules} (every schedule with its next run) and
  * {@code GET /actuator/jobqueue/paused} (paused types).</li>
- * <li>{@code POST /actuator/jobqueue/{id}/retry}, {@code /{id}/cancel},
+ * <li>{@code POST /actuator/jobqueue/{id}/retry} (its durable steps kept),
+ * {@code /{id}/retry-forget-steps} (every step runs again), {@code /{id}/cancel},
  * {@code /{chainId}/cancel-chain}, {@code /{type}/pause} and {@code /{type}/resume}.</li>
  * </ul>
  * Like Boot's own endpoints, its write operations are off unless granted
@@ -167,7 +168,8 @@ public class QueueEndpoint {
 	 * resumes a job type.
 	 * @param target a job id for {@code retry} and {@code cancel}, a job type for
 	 * {@code pause} and {@code resume}
-	 * @param action {@code retry}, {@code cancel}, {@code pause} or {@code resume}
+	 * @param action {@code retry}, {@code retry-forget-steps}, {@code cancel},
+	 * {@code cancel-chain}, {@code pause} or {@code resume}
 	 * @return whether it applied, and if not why
 	 */
 	@WriteOperation

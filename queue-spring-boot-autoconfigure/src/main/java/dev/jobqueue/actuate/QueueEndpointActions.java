@@ -9,12 +9,14 @@ import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException
 import dev.jobqueue.Job;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobQueueException;
+import dev.jobqueue.RetryOptions;
 import dev.jobqueue.actuate.QueueEndpoint.ActionResult;
 
 /**
- * The {@link QueueEndpoint}'s write operations: retry or cancel a job, cancel a chain,
- * pause or resume a type. Each says whether it applied and, if not, why, with an
- * {@link Outcome} the web extension turns into an HTTP status.
+ * The {@link QueueEndpoint}'s write operations: retry a job (keeping its durable steps,
+ * or forgetting them) or cancel it, cancel a chain, pause or resume a type. Each says
+ * whether it applied and, if not, why, with an {@link Outcome} the web extension turns
+ * into an HTTP status.
  */
 final class QueueEndpointActions {
 
@@ -32,12 +34,12 @@ final class QueueEndpointActions {
 	Applied apply(String target, String action) {
 		String normalized = action.toLowerCase(Locale.ROOT);
 		return switch (normalized) {
-			case "retry", "cancel" -> applyToJob(target, normalized);
+			case "retry", "retry-forget-steps", "cancel" -> applyToJob(target, normalized);
 			case "cancel-chain" -> cancelChain(target, normalized);
 			case "pause", "resume" -> applyToType(target, normalized);
 			default -> throw new InvalidEndpointRequestException("Unknown action '" + action + "': use POST "
-					+ "/actuator/jobqueue/{id}/retry, /{id}/cancel, /{chainId}/cancel-chain, /{type}/pause or "
-					+ "/{type}/resume", "Unknown action");
+					+ "/actuator/jobqueue/{id}/retry, /{id}/retry-forget-steps, /{id}/cancel, /{chainId}/cancel-chain, "
+					+ "/{type}/pause or " + "/{type}/resume", "Unknown action");
 		};
 	}
 
@@ -78,7 +80,11 @@ final class QueueEndpointActions {
 		}
 		boolean applied;
 		try {
-			applied = action.equals("retry") ? this.queue.retry(id) : this.queue.cancel(id);
+			applied = switch (action) {
+				case "retry" -> this.queue.retry(id);
+				case "retry-forget-steps" -> this.queue.retry(id, RetryOptions.forgetSteps());
+				default -> this.queue.cancel(id);
+			};
 		}
 		catch (JobQueueException ex) {
 			return new Applied(new ActionResult(target, action, false, job.get().status().dbValue(), ex.getMessage()),
@@ -88,7 +94,7 @@ final class QueueEndpointActions {
 		if (applied) {
 			return new Applied(new ActionResult(target, action, true, status, null), Outcome.APPLIED);
 		}
-		String message = action.equals("retry")
+		String message = action.startsWith("retry")
 				? "Only failed or cancelled jobs can be retried; this one is " + job.get().status().dbValue()
 				: "Only waiting, pending or running jobs can be cancelled; this one is " + job.get().status().dbValue();
 		return new Applied(new ActionResult(target, action, false, status, message), Outcome.WRONG_STATE);

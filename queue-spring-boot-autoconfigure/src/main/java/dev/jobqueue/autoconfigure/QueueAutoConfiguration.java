@@ -20,6 +20,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
+import org.springframework.transaction.PlatformTransactionManager;
 
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.core.DefaultJobQueue;
@@ -27,6 +28,7 @@ import dev.jobqueue.core.EnqueueLimits;
 import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.core.LocalSignals;
 import dev.jobqueue.core.PayloadCodec;
+import dev.jobqueue.core.StepTransactions;
 import dev.jobqueue.core.TraceContextSource;
 import dev.jobqueue.core.UnhandledTypeWarnings;
 import dev.jobqueue.core.WorkerIds;
@@ -48,6 +50,7 @@ import dev.jobqueue.jackson.JacksonPayloadCodec;
 import dev.jobqueue.jackson.JobQueueJacksonModule;
 import dev.jobqueue.jdbc.StoreProviders;
 import dev.jobqueue.jdbc.StoreSettings;
+import dev.jobqueue.jdbc.spring.SpringStepTransactions;
 import dev.jobqueue.jdbc.spring.SpringTransactions;
 
 /**
@@ -234,7 +237,8 @@ public final class QueueAutoConfiguration {
 	@DependsOnDatabaseInitialization
 	QueueWorker queueWorker(JobStore store, HandlerRegistry handlers, PayloadCodec codec, ErrorClassifier classifier,
 			QueueProperties properties, JobQueueClock clock, LocalSignals signals, Environment environment,
-			ObjectProvider<WorkerListener> listeners, ObjectProvider<RunInterceptor> interceptors) {
+			ObjectProvider<WorkerListener> listeners, ObjectProvider<RunInterceptor> interceptors,
+			QueueDataSource dataSource, ObjectProvider<PlatformTransactionManager> transactionManagers) {
 		RetryPolicy retry = new RetryPolicy(properties.getRetry().getInitialBackoff(),
 				properties.getRetry().getMaxBackoff(), () -> ThreadLocalRandom.current().nextDouble());
 		WorkerFactory factory = new WorkerFactory(store, handlers, codec, classifier, retry, clock.clock(),
@@ -247,8 +251,30 @@ public final class QueueAutoConfiguration {
 		return new QueueWorker((executor) -> {
 			JobWorker worker = factory.create(executor);
 			worker.setEnqueueLimits(limits);
+			worker.setStepTransactions(stepTransactions(dataSource, transactionManagers.getIfUnique()));
 			return worker;
 		}, signals, properties.getWorker().isAutoStartup());
+	}
+
+	/**
+	 * Transactional steps run in the application's transactions when the queue shares its
+	 * DataSource; else they are refused, saying why, since the step's writes and its
+	 * record would not commit together.
+	 */
+	static StepTransactions stepTransactions(QueueDataSource dataSource,
+			PlatformTransactionManager transactionManager) {
+		if (!dataSource.isShared()) {
+			return StepTransactions.refusing("the queue has a DataSource of its own (" + dataSource.description()
+					+ "), so a step's writes to the application's database cannot commit with its record. Leave "
+					+ "jobqueue.datasource.url unset so the queue shares the application's DataSource, or use "
+					+ "context.step(...) and make the writes idempotent with context.idempotencyKey(...)");
+		}
+		if (transactionManager == null) {
+			return StepTransactions.refusing("the application has no single transaction manager to run the step's "
+					+ "transaction (add spring-boot-starter-jdbc, which declares one for the application's "
+					+ "DataSource, or mark one @Primary)");
+		}
+		return new SpringStepTransactions(transactionManager);
 	}
 
 	@Bean

@@ -26,6 +26,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import dev.jobqueue.Job;
+import dev.jobqueue.JobContext;
 import dev.jobqueue.JobHandler;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobRequest;
@@ -69,7 +70,9 @@ class QueueEndpointShowValuesTests {
 				assertThat(get(path)).as(path).doesNotContain(MARKER);
 			}
 			assertThat(get("/actuator/jobqueue/" + this.echo)).doesNotContain(MARKER)
-				.contains("\"dedupKey\":\"******\"", "\"preview\":null");
+				.contains("\"dedupKey\":\"******\"", "\"preview\":null")
+				.contains("\"steps\":[{\"name\":\"echo-step\",\"result\":{\"length\":" + (MARKER.length() + 7)
+						+ ",\"preview\":null");
 			assertThat(get("/actuator/jobqueue/" + this.strict)).doesNotContain(MARKER)
 				.contains("\"errorDetail\":\"******\"", "\"preview\":null");
 			assertThat(get("/actuator/jobqueue/" + this.thrower)).doesNotContain(MARKER)
@@ -124,6 +127,7 @@ class QueueEndpointShowValuesTests {
 			assertThat(echo).contains("\"dedupKey\":\"dedup-" + MARKER + "\"",
 					"\"preview\":\"\\\"" + MARKER.substring(0, 11));
 			assertThat(echo).doesNotContain("\"preview\":\"\\\"" + MARKER + "\\\"\"");
+			assertThat(echo).contains("\"steps\":[{\"name\":\"echo-step\"", "\"preview\":\"\\\"step S3CR3T\"");
 			assertThat(get("/actuator/jobqueue/" + this.strict)).contains("\"errorDetail\":\"").contains(MARKER);
 			// The failed attempt keeps the handler's stack trace, down to the frame that
 			// threw.
@@ -196,8 +200,8 @@ class QueueEndpointShowValuesTests {
 	static class MarkerJobs {
 
 		@JobHandler("echo")
-		String echo(String text) {
-			return text;
+		String echo(String text, JobContext context) {
+			return context.step("echo-step", String.class, () -> "step " + text).substring("step ".length());
 		}
 
 		@JobHandler("strict")

@@ -7,6 +7,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -302,6 +304,29 @@ class QueueEndpointTests {
 		get("/actuator/jobqueue/" + ids.get("f4"), 200).get("events")
 			.forEach((event) -> events.add(event.get("event").asString()));
 		assertThat(events).containsExactly("RETRIED");
+	}
+
+	@Test
+	@Order(10)
+	void retriesAFailedJobForgettingItsSteps() throws Exception {
+		long id = ids.get("f3");
+		try (Connection connection = this.storage.database().dataSource().getConnection();
+				PreparedStatement insert = connection.prepareStatement("INSERT INTO job_steps (job_id, name, position, "
+						+ "result, run, attempt, started_at, recorded_at) VALUES (?, 'upload', 1, '\"s3://a\"', 1, 1, "
+						+ "0, 0)")) {
+			insert.setLong(1, id);
+			insert.executeUpdate();
+		}
+		assertThat(get("/actuator/jobqueue/" + id, 200).get("steps")).hasSize(1);
+
+		JsonNode retried = post("/actuator/jobqueue/" + id + "/retry-forget-steps", 200);
+
+		assertThat(retried.get("applied").asBoolean()).isTrue();
+		assertThat(retried.get("status").asString()).isEqualTo("pending");
+		JsonNode job = get("/actuator/jobqueue/" + id, 200);
+		assertThat(job.get("steps")).isEmpty();
+		assertThat(post("/actuator/jobqueue/" + ids.get("s1") + "/retry-forget-steps", 409).get("message").asString())
+			.isEqualTo("Only failed or cancelled jobs can be retried; this one is succeeded");
 	}
 
 	@Test

@@ -135,6 +135,33 @@ class PostgresAutoConfigurationTests {
 	}
 
 	@Test
+	void onTheApplicationsPostgresqlDataSourceATransactionalStepsWritesCommitWithItsRecordOnly() {
+		this.contextRunner
+			.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+					DataSourceTransactionManagerAutoConfiguration.class, TransactionAutoConfiguration.class))
+			.withUserConfiguration(TransactionalStepsTests.Ledger.class)
+			.withPropertyValues("spring.datasource.url=" + url(), "jobqueue.worker.poll-interval=50ms",
+					"jobqueue.retry.initial-backoff=10ms", "jobqueue.retry.max-backoff=10ms")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				JdbcTemplate jdbc = new JdbcTemplate(context.getBean(DataSource.class));
+				jdbc.execute("CREATE TABLE ledger (job_id bigint NOT NULL, entry text NOT NULL)");
+				JobQueue queue = context.getBean(JobQueue.class);
+				// Attempt 1 fails inside the step (its entry rolls back), attempt 2
+				// records
+				// it and fails after, attempt 3 replays it.
+				long id = queue.enqueue(dev.jobqueue.JobRequest.of("book", 3).maxAttempts(5));
+
+				await().atMost(Duration.ofSeconds(20))
+					.until(() -> queue.find(id).orElseThrow().status() == dev.jobqueue.JobStatus.SUCCEEDED);
+				assertThat(jdbc.queryForList("SELECT entry FROM ledger WHERE job_id = ?", String.class, id))
+					.containsExactly("entry of attempt 2");
+				assertThat(context.getBean(dev.jobqueue.core.store.JobStore.class).steps(id)).singleElement()
+					.satisfies((step) -> assertThat(step.attempt()).isEqualTo(2));
+			});
+	}
+
+	@Test
 	void onTheApplicationsPostgresqlDataSourceCancelAndPauseJoinItsTransactions() {
 		this.contextRunner
 			.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,

@@ -14,6 +14,7 @@ import dev.jobqueue.core.store.QueueInsights.JobLinks;
 import dev.jobqueue.core.store.QueueInsights.JobPage;
 import dev.jobqueue.core.store.QueueInsights.JobQuery;
 import dev.jobqueue.core.store.QueueInsights.JobSummary;
+import dev.jobqueue.core.store.QueueInsights.Step;
 import dev.jobqueue.core.store.QueueInsights.Text;
 
 /**
@@ -192,6 +193,7 @@ final class JobPages {
 		if (detail.result() != null) {
 			value(html, viewer, "Result", "result", detail.result());
 		}
+		steps(html, viewer, detail.steps());
 		attempts(html, viewer, detail.attempts());
 		events(html, viewer, detail.events());
 		return html.toString();
@@ -244,6 +246,42 @@ final class JobPages {
 						+ Formats.count(text.length()) + " characters " + "(jobqueue.observability.payload-preview)")
 				.raw("</p>");
 		}
+	}
+
+	/**
+	 * The job's durable steps: which are done, by which run, and their results (their
+	 * length only unless values are shown). Left out for a job that has none.
+	 */
+	private static void steps(Html html, Viewer viewer, List<Step> steps) {
+		if (steps.isEmpty()) {
+			return;
+		}
+		html.raw("<h2>Steps</h2>");
+		html.raw("<div class=\"scroll\"><table id=\"steps\"><thead><tr><th>Step</th><th>Run</th><th>Attempt</th>")
+			.raw("<th>Recorded</th><th>Took</th><th>Result</th></tr></thead><tbody>");
+		for (Step step : steps) {
+			html.raw("<tr>")
+				.element("td", step.name())
+				.element("td", step.run())
+				.element("td", step.attempt())
+				.element("td", Formats.instant(step.recordedAt()))
+				.element("td", Formats.age(Duration.between(step.startedAt(), step.recordedAt())))
+				.raw("<td>");
+			Text result = step.result();
+			if (result == null) {
+				html.raw("<span class=\"muted\">none</span>");
+			}
+			else if (!viewer.showValues()) {
+				html.raw("<span class=\"muted\">")
+					.text(Formats.count(result.length()) + " characters, " + HIDDEN)
+					.raw("</span>");
+			}
+			else {
+				html.raw("<code>").text(result.preview()).raw("</code>").text(result.truncated() ? " …" : "");
+			}
+			html.raw("</td></tr>");
+		}
+		html.raw("</tbody></table></div>");
 	}
 
 	private static void attempts(Html html, Viewer viewer, List<Attempt> attempts) {

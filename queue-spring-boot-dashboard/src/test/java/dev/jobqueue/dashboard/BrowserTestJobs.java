@@ -51,8 +51,13 @@ class BrowserTestJobs {
 
 		final AtomicBoolean failing = new AtomicBoolean();
 
+		/**
+		 * Renders the export as a durable step, then uploads it: a failed upload keeps
+		 * the rendering for the retry.
+		 */
 		@JobHandler("export")
-		String export(ExportRequest request) {
+		String export(ExportRequest request, JobContext context) {
+			context.step("render", String.class, () -> "rendered " + request.name());
 			if (this.failing.get()) {
 				throw new ExportServiceDown();
 			}

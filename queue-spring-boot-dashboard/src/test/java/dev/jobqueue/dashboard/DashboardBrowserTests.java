@@ -73,6 +73,8 @@ class DashboardBrowserTests extends SqliteFileBrowserTests {
 		assertThat(browser.text("#error-detail")).contains("export service answered 503");
 		assertThat(browser.count("#attempts tbody tr")).isEqualTo(1);
 		assertThat(browser.text("#attempts tbody tr")).contains("FAILED").contains("DEPENDENCY:EXPORT_API");
+		assertThat(browser.count("#steps tbody tr")).isEqualTo(1);
+		assertThat(browser.text("#steps tbody tr")).contains("render").contains("\"rendered monthly\"");
 
 		this.exports.failing.set(false);
 		browser.click("#action-retry");
@@ -82,6 +84,9 @@ class DashboardBrowserTests extends SqliteFileBrowserTests {
 		browser.waiting(WAIT).until(ExpectedConditions.textToBe(org.openqa.selenium.By.id("job-status"), "succeeded"));
 		assertThat(browser.text("#notice")).contains("back to pending");
 		assertThat(browser.count("#attempts tbody tr")).isEqualTo(2);
+		assertThat(browser.count("#steps tbody tr")).as("the retry kept the step and did not run it again")
+			.isEqualTo(1);
+		assertThat(browser.text("#steps tbody tr td:nth-child(2)")).isEqualTo("1");
 		assertThat(this.jobQueue.find(id).orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);
 		screenshot("dashboard-job.png");
 	}

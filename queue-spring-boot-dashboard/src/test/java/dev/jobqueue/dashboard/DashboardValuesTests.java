@@ -67,8 +67,9 @@ class DashboardValuesTests {
 			for (String path : pages()) {
 				assertThat(get(path)).as(path).doesNotContain(MARKER);
 			}
-			assertThat(get("/jobqueue/jobs/" + this.echo))
-				.contains("hidden (management.endpoint.jobqueue.show-values)");
+			assertThat(get("/jobqueue/jobs/" + this.echo)).contains("hidden (management.endpoint.jobqueue.show-values)")
+				.contains("<table id=\"steps\">")
+				.contains("<td>echo-step</td>");
 			assertThat(get("/jobqueue/jobs/" + this.slow)).contains("id=\"progress-" + this.slow + "\"");
 			assertThat(get("/actuator/jobqueue/" + this.slow)).doesNotContain(MARKER)
 				.contains("\"message\":\"******\"");
@@ -118,6 +119,7 @@ class DashboardValuesTests {
 			String echo = get("/jobqueue/jobs/" + this.echo);
 			assertThat(echo).contains("dedup-" + MARKER).contains("id=\"payload\">&quot;" + MARKER);
 			assertThat(echo).contains("id=\"result\">&quot;" + MARKER);
+			assertThat(echo).contains("<td>echo-step</td>").contains("<code>&quot;" + MARKER);
 			assertThat(get("/jobqueue/jobs/" + this.strict)).contains(MARKER);
 			assertThat(get("/jobqueue/jobs/" + this.slow)).contains("progress-message\">step of " + MARKER);
 			assertThat(get("/jobqueue/")).contains("progress-message\">step of " + MARKER);
@@ -218,8 +220,8 @@ class DashboardValuesTests {
 		final CountDownLatch release = new CountDownLatch(1);
 
 		@JobHandler("echo")
-		String echo(String text) {
-			return text;
+		String echo(String text, JobContext context) {
+			return context.step("echo-step", String.class, () -> text);
 		}
 
 		@JobHandler("strict")

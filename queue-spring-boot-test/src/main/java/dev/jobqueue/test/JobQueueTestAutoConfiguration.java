@@ -16,6 +16,7 @@ import dev.jobqueue.autoconfigure.QueueScheduler;
 import dev.jobqueue.autoconfigure.QueueWorker;
 import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.core.LocalSignals;
+import dev.jobqueue.core.store.JobStore;
 import dev.jobqueue.core.store.QueueInsights;
 import dev.jobqueue.test.AutoConfigureJobQueue.RunJobs;
 
@@ -54,11 +55,11 @@ public final class JobQueueTestAutoConfiguration {
 			ObjectProvider<QueueWorker> worker, ObjectProvider<QueueScheduler> scheduler,
 			ObjectProvider<QueueInsights> insights, ObjectProvider<HandlerRegistry> handlers,
 			ObjectProvider<LocalSignals> signals, ObjectProvider<TestQueueClock> clock,
-			ObjectProvider<JobQueueClock> queueClock, RunRecorder recorder) {
+			ObjectProvider<JobQueueClock> queueClock, RunRecorder recorder, ObjectProvider<JobStore> store) {
 		RunJobs runJobs = environment.getProperty(JobQueueTestContextCustomizer.RUN_JOBS_PROPERTY, RunJobs.class,
 				RunJobs.ON_TEST_THREAD);
 		return new JobQueueTester(runJobs, jobQueue, worker, scheduler, insights, handlers, signals, clock, queueClock,
-				recorder);
+				recorder, store);
 	}
 
 }

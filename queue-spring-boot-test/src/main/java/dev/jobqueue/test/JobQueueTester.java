@@ -19,6 +19,7 @@ import org.springframework.context.event.ContextClosedEvent;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobStatus;
+import dev.jobqueue.JobStep;
 import dev.jobqueue.PausedType;
 import dev.jobqueue.autoconfigure.JobQueueClock;
 import dev.jobqueue.autoconfigure.QueueScheduler;
@@ -26,6 +27,7 @@ import dev.jobqueue.autoconfigure.QueueWorker;
 import dev.jobqueue.core.CallerThreadExecutor;
 import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.core.LocalSignals;
+import dev.jobqueue.core.store.JobStore;
 import dev.jobqueue.core.store.QueueInsights;
 import dev.jobqueue.core.store.QueueInsights.JobQuery;
 import dev.jobqueue.core.store.QueueInsights.JobSummary;
@@ -73,12 +75,16 @@ public class JobQueueTester implements ApplicationListener<ContextClosedEvent> {
 
 	private final RunRecorder recorder;
 
+	private final ObjectProvider<JobStore> store;
+
 	private @Nullable JobWorker worker;
 
 	JobQueueTester(RunJobs runJobs, ObjectProvider<JobQueue> jobQueue, ObjectProvider<QueueWorker> queueWorker,
 			ObjectProvider<QueueScheduler> queueScheduler, ObjectProvider<QueueInsights> insights,
 			ObjectProvider<HandlerRegistry> handlers, ObjectProvider<LocalSignals> signals,
-			ObjectProvider<TestQueueClock> clock, ObjectProvider<JobQueueClock> queueClock, RunRecorder recorder) {
+			ObjectProvider<TestQueueClock> clock, ObjectProvider<JobQueueClock> queueClock, RunRecorder recorder,
+			ObjectProvider<JobStore> store) {
+		this.store = store;
 		this.runJobs = runJobs;
 		this.jobQueue = jobQueue;
 		this.queueWorker = queueWorker;
@@ -127,6 +133,37 @@ public class JobQueueTester implements ApplicationListener<ContextClosedEvent> {
 		throw new IllegalStateException("Jobs kept coming due for " + MAX_ROUNDS + " rounds of runDueJobs(): a "
 				+ "handler enqueues a job that is due at once each time it runs, or snoozes without a delay. Jobs "
 				+ "run in the last rounds: " + ran.subList(Math.max(0, ran.size() - 10), ran.size()));
+	}
+
+	/**
+	 * The durable steps of a job whose work ran ({@link dev.jobqueue.JobContext#step}),
+	 * in the order they ran, over every run of the job in this context: a step that ran
+	 * twice is listed twice. Steps whose recorded result was returned instead are in
+	 * {@link #stepsReplayed(long)}.
+	 */
+	public List<String> stepsRun(long jobId) {
+		return this.recorder.steps(jobId, false);
+	}
+
+	/**
+	 * The durable steps of a job that returned a result recorded by an earlier run, in
+	 * the order they were called.
+	 */
+	public List<String> stepsReplayed(long jobId) {
+		return this.recorder.steps(jobId, true);
+	}
+
+	/**
+	 * The durable steps recorded for a job, as stored: result, run, attempt and times (on
+	 * the test's clock).
+	 * @throws IllegalStateException if the context has no queue
+	 */
+	public List<JobStep> recordedSteps(long jobId) {
+		JobStore store = this.store.getIfAvailable();
+		if (store == null) {
+			throw new IllegalStateException("The context has no job queue: is jobqueue.enabled=false?");
+		}
+		return store.steps(jobId);
 	}
 
 	/** The queue's time now. */

@@ -2,6 +2,9 @@ package dev.jobqueue.test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.jspecify.annotations.Nullable;
 
@@ -10,9 +13,9 @@ import dev.jobqueue.core.store.Completion;
 import dev.jobqueue.core.worker.WorkerListener;
 
 /**
- * Notes the ids of the jobs a {@link JobQueueTester#runDueJobs()} call runs. Outcomes are
- * written on the thread that polls, which for runs on the test thread is the thread that
- * records.
+ * Notes the steps jobs ran (on any thread), and the ids of the jobs a
+ * {@link JobQueueTester#runDueJobs()} call runs. Outcomes are written on the thread that
+ * polls, which for runs on the test thread is the thread that records.
  */
 final class RunRecorder implements WorkerListener {
 
@@ -24,6 +27,27 @@ final class RunRecorder implements WorkerListener {
 
 	void stop() {
 		this.recording.remove();
+	}
+
+	/** The steps each job ran or replayed, in order: kept for the test to read. */
+	private final Map<Long, List<StepDone>> steps = new ConcurrentHashMap<>();
+
+	@Override
+	public void stepDone(ClaimedJob job, String step, boolean replayed) {
+		this.steps.computeIfAbsent(job.id(), (id) -> new CopyOnWriteArrayList<>()).add(new StepDone(step, replayed));
+	}
+
+	/** The steps of a job whose work ran ({@code replayed} false) or was replayed. */
+	List<String> steps(long jobId, boolean replayed) {
+		return this.steps.getOrDefault(jobId, List.of())
+			.stream()
+			.filter((done) -> done.replayed() == replayed)
+			.map(StepDone::step)
+			.toList();
+	}
+
+	private record StepDone(String step, boolean replayed) {
+
 	}
 
 	@Override

@@ -15,10 +15,12 @@ import dev.jobqueue.Job;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobStatus;
+import dev.jobqueue.JobStep;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.tuple;
 
 @SpringBootTest(classes = TestApplication.class)
 @AutoConfigureJobQueue
@@ -57,6 +59,23 @@ class JobQueueTesterTests {
 		this.jobQueue.enqueue("chain", new TestApplication.Greeting("Grace"));
 
 		assertThat(this.tester.runDueJobs()).extracting(Job::type).containsExactly("chain", "greet");
+	}
+
+	@Test
+	void stepsRunOnTheTestClockAndATestSeesWhichRanAndWhichWereReplayed() {
+		long id = this.jobQueue.enqueue("order", new TestApplication.Greeting("Edsger"));
+		Instant first = this.tester.now();
+		this.tester.runDueJobs();
+		this.tester.advanceClock(Duration.ofMinutes(5));
+		Instant second = this.tester.now();
+
+		assertThat(this.tester.runDueJobs()).singleElement()
+			.satisfies((job) -> assertThat(job.result()).isEqualTo("\"booked receipt for Edsger\""));
+
+		assertThat(this.tester.stepsRun(id)).containsExactly("charge", "send-receipt", "ledger");
+		assertThat(this.tester.stepsReplayed(id)).containsExactly("charge", "send-receipt");
+		assertThat(this.tester.recordedSteps(id)).extracting(JobStep::name, JobStep::attempt, JobStep::recordedAt)
+			.containsExactly(tuple("charge", 1, first), tuple("send-receipt", 1, first), tuple("ledger", 2, second));
 	}
 
 	@Test

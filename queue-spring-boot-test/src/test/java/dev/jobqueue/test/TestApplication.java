@@ -63,6 +63,17 @@ class TestApplication {
 			return "second time lucky";
 		}
 
+		@JobHandler(value = "order", maxAttempts = 3)
+		String order(Greeting greeting, JobContext context) {
+			String receipt = context.step("charge", String.class, () -> "receipt for " + greeting.name());
+			context.step("send-receipt", () -> {
+			});
+			if (context.attempt() == 1) {
+				throw new IllegalStateException("the ledger is down");
+			}
+			return context.step("ledger", String.class, () -> "booked " + receipt);
+		}
+
 		@JobHandler("chain")
 		void chain(Greeting greeting) {
 			this.jobQueue.enqueue("greet", greeting);

@@ -4,6 +4,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import org.springframework.stereotype.Component;
 
 import dev.jobqueue.InvalidJobInputException;
@@ -19,6 +22,8 @@ import dev.jobqueue.JobHandler;
  */
 @Component
 public class PublishingJobs {
+
+	private static final Logger logger = LoggerFactory.getLogger(PublishingJobs.class);
 
 	private final ImageRepository images;
 
@@ -55,10 +60,18 @@ public class PublishingJobs {
 		return verdict;
 	}
 
+	/**
+	 * Two durable steps: the URL is written in the step's own transaction, together with
+	 * the step's record (the queue shares the application's DataSource), so it is written
+	 * once however often the job runs; the announcement goes outside the database, at
+	 * least once, with a key a subscriber can drop repeats by.
+	 */
 	@JobHandler("publish")
-	public String publish(Publication publication) {
+	public String publish(Publication publication, JobContext context) {
 		String url = "https://images.example.com/" + publication.imageId();
-		this.images.setPublishedUrl(publication.imageId(), url);
+		context.transactionalStep("record-url", () -> this.images.setPublishedUrl(publication.imageId(), url));
+		context.step("announce", () -> logger.info("Published image {} at {} (announcement {})", publication.imageId(),
+				url, context.idempotencyKey("announce")));
 		return url;
 	}
 

@@ -25,8 +25,11 @@ import dev.jobqueue.FanOut;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobStatus;
+import dev.jobqueue.JobStep;
+import dev.jobqueue.core.store.JobStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -63,6 +66,9 @@ class PublishingChainTests {
 	@Autowired
 	ImageRepository images;
 
+	@Autowired
+	JobStore jobStore;
+
 	@Test
 	void anUploadToPublishIsScannedThumbnailedAndPublishedInThatOrder() {
 		ImageService.Upload upload = upload("harbour", true);
@@ -84,6 +90,9 @@ class PublishingChainTests {
 		assertThat(image.scan()).isEqualTo("clean");
 		assertThat(image.thumbnail()).isEqualTo("thumbs/" + upload.imageId() + "-128x96.jpg");
 		assertThat(image.publishedUrl()).isEqualTo("https://images.example.com/" + upload.imageId());
+		// The publish job's durable steps, recorded in order by its one run.
+		assertThat(this.jobStore.steps(steps.get(2).id())).extracting(JobStep::name, JobStep::run)
+			.containsExactly(tuple("record-url", 1), tuple("announce", 1));
 	}
 
 	@Test

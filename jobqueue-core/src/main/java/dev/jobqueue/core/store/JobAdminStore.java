@@ -49,6 +49,20 @@ public interface JobAdminStore {
 		return retried;
 	}
 
+	/**
+	 * Retries, forgetting the job's durable steps in the same transaction when
+	 * {@code forgetSteps}; see
+	 * {@link dev.jobqueue.JobQueue#retry(long, dev.jobqueue.RetryOptions)}. Joins the
+	 * caller's transaction where the store shares it. The default keeps steps only.
+	 * @param afterCommit run once the retry is committed, if it applied
+	 */
+	default boolean retry(long id, Instant now, boolean forgetSteps, Runnable afterCommit) {
+		if (forgetSteps) {
+			throw new UnsupportedOperationException("This store does not keep durable steps");
+		}
+		return retry(id, now, afterCommit);
+	}
+
 	Optional<Job> find(long id);
 
 	/**

@@ -4,6 +4,8 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 
+import dev.jobqueue.JobStep;
+
 /**
  * Where jobs live, as the worker and the enqueuing side see them: insert, claim, record
  * outcomes, keep leases and take back what lost workers left. Operators' actions on
@@ -123,6 +125,27 @@ public interface JobStore {
 	 * that do not keep progress ignore it.
 	 */
 	default void recordProgress(RunningJobRef run, JobProgress progress) {
+	}
+
+	/**
+	 * The durable steps recorded for a job ({@link dev.jobqueue.JobContext#step}), in the
+	 * order they were recorded.
+	 */
+	default List<JobStep> steps(long jobId) {
+		throw new UnsupportedOperationException("This store does not keep durable steps");
+	}
+
+	/**
+	 * Records a durable step's result, in one write, if {@code run} still holds the job
+	 * (running, the same run): a run that lost its lease records nothing. Joins the
+	 * caller's transaction on the store's database when there is one.
+	 * @param inCallerTransaction whether the record must join the caller's transaction (a
+	 * transactional step): without one on this store's database, nothing is written and
+	 * {@link IllegalStateException} says why
+	 * @return whether it was recorded; {@code false} when the run no longer holds the job
+	 */
+	default boolean recordStep(RunningJobRef run, JobStep step, boolean inCallerTransaction) {
+		throw new UnsupportedOperationException("This store does not keep durable steps");
 	}
 
 	/** Records that a worker is alive and which types it handles. */

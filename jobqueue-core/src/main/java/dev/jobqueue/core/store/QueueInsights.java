@@ -166,16 +166,27 @@ public interface QueueInsights {
 	 * @param progress the latest progress its handler reported, or {@code null}
 	 * @param links its chain and what it waits for; {@link JobLinks#NONE} for a job in no
 	 * chain that waits for nothing and that nothing waits for
+	 * @param steps its recorded durable steps, in the order they were recorded, results
+	 * shortened
 	 */
 	record JobDetail(JobSummary job, Instant leaseUntil, String errorDetail, String dedupKey, boolean cancelRequested,
 			String traceParent, Text payload, Text result, List<Attempt> attempts, List<Event> events,
-			JobProgress progress, JobLinks links) {
+			JobProgress progress, JobLinks links, List<Step> steps) {
 
 		/** Most events returned for one job. */
 		public static final int MAX_EVENTS = 200;
 
 		public JobDetail {
 			links = (links != null) ? links : JobLinks.NONE;
+			steps = (steps != null) ? List.copyOf(steps) : List.of();
+		}
+
+		/** A job without durable steps. */
+		public JobDetail(JobSummary job, Instant leaseUntil, String errorDetail, String dedupKey,
+				boolean cancelRequested, String traceParent, Text payload, Text result, List<Attempt> attempts,
+				List<Event> events, JobProgress progress, JobLinks links) {
+			this(job, leaseUntil, errorDetail, dedupKey, cancelRequested, traceParent, payload, result, attempts,
+					events, progress, links, List.of());
 		}
 
 		/** A job without links (see {@link JobLinks#NONE}). */
@@ -189,7 +200,8 @@ public interface QueueInsights {
 		/** This detail with its links. */
 		public JobDetail withLinks(JobLinks links) {
 			return new JobDetail(this.job, this.leaseUntil, this.errorDetail, this.dedupKey, this.cancelRequested,
-					this.traceParent, this.payload, this.result, this.attempts, this.events, this.progress, links);
+					this.traceParent, this.payload, this.result, this.attempts, this.events, this.progress, links,
+					this.steps);
 		}
 
 		/** A job whose store keeps no progress. */
@@ -245,6 +257,20 @@ public interface QueueInsights {
 	 * @param truncated whether the preview is shorter than the text
 	 */
 	record Text(long length, String preview, boolean truncated) {
+
+	}
+
+	/**
+	 * A durable step a job recorded ({@link dev.jobqueue.JobContext#step}).
+	 *
+	 * @param name its name
+	 * @param result its result as JSON, shortened, or {@code null} for a step without one
+	 * @param run the run that recorded it
+	 * @param attempt the attempt that run counted as
+	 * @param startedAt when the step began
+	 * @param recordedAt when its result was recorded
+	 */
+	record Step(String name, Text result, int run, int attempt, Instant startedAt, Instant recordedAt) {
 
 	}
 

@@ -76,6 +76,16 @@ final class GuardedWorkerListener implements WorkerListener {
 		}
 	}
 
+	@Override
+	public void stepDone(ClaimedJob job, String step, boolean replayed) {
+		try {
+			this.delegate.stepDone(job, step, replayed);
+		}
+		catch (Throwable ex) {
+			failed("stepDone", ex);
+		}
+	}
+
 	private void failed(String method, Throwable ex) {
 		long suppressed = this.throttle.admit(method);
 		if (suppressed >= 0) {

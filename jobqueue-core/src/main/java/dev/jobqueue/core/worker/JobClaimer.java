@@ -10,6 +10,7 @@ import dev.jobqueue.core.HandlerDefinition;
 import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.core.NewJobs;
 import dev.jobqueue.core.PayloadCodec;
+import dev.jobqueue.core.StepTransactions;
 import dev.jobqueue.core.Ticker;
 import dev.jobqueue.core.store.ClaimRequest;
 import dev.jobqueue.core.store.ClaimedJob;
@@ -56,6 +57,9 @@ final class JobClaimer {
 	/** Validates the continuations handlers ask for ({@link JobRun#continueWith}). */
 	private volatile NewJobs newJobs;
 
+	/** Runs the durable steps of the runs this worker claims. */
+	private volatile DurableSteps steps;
+
 	private boolean lastClaimFull;
 
 	/** Claims so far, to share slots fairly among types not claimed ahead. */
@@ -77,7 +81,13 @@ final class JobClaimer {
 		this.dispatcher = dispatcher;
 		this.newJobs = new NewJobs(codec, handlers,
 				new EnqueueLimits(EnqueueLimits.DEFAULT_MAX_ATTEMPTS, settings.maxResultBytes()));
+		this.steps = new DurableSteps(codec, StepTransactions.NONE, listener, settings.maxResultBytes());
 		this.lowWaterAhead = lowWaterAhead();
+	}
+
+	/** Where transactional steps run their transactions. */
+	void stepTransactions(StepTransactions transactions) {
+		this.steps = this.steps.withTransactions(transactions);
 	}
 
 	/** The limits continuations are checked against. */
@@ -147,7 +157,7 @@ final class JobClaimer {
 		for (ClaimedJob job : jobs) {
 			HandlerDefinition handler = this.handlers.find(job.type()).orElseThrow();
 			JobRun run = new JobRun(job, handler, now, this.store, workerId, this.clock, this.ticker, this.settings,
-					this.newJobs);
+					this.newJobs, this.steps);
 			this.runs.add(run);
 			if (ClaimPlanner.claimedAhead(handler)) {
 				this.slots.addWaiting(run);

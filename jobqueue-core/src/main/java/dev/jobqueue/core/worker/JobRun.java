@@ -3,15 +3,22 @@ package dev.jobqueue.core.worker;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.jobqueue.ErrorCodes;
 import dev.jobqueue.JobContext;
+import dev.jobqueue.JobFailedException;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobSnoozedException;
+import dev.jobqueue.JobStep;
 import dev.jobqueue.core.HandlerDefinition;
 import dev.jobqueue.core.NewJobs;
 import dev.jobqueue.core.Ticker;
@@ -143,6 +150,17 @@ final class JobRun implements JobContext {
 
 	private long lastProgress;
 
+	private final DurableSteps steps;
+
+	/**
+	 * The job's recorded steps by name, read at this run's first step; guarded by
+	 * {@code this}.
+	 */
+	private Map<String, JobStep> recordedSteps;
+
+	/** The step names this run used so far; guarded by {@code this}. */
+	private final Set<String> stepNames = new HashSet<>();
+
 	JobRun(ClaimedJob job, HandlerDefinition handler, Instant claimedAt, JobStore store, String workerId, Clock clock,
 			Ticker ticker, WorkerSettings settings) {
 		this(job, handler, claimedAt, store, workerId, clock, ticker, settings, null);
@@ -150,6 +168,12 @@ final class JobRun implements JobContext {
 
 	JobRun(ClaimedJob job, HandlerDefinition handler, Instant claimedAt, JobStore store, String workerId, Clock clock,
 			Ticker ticker, WorkerSettings settings, NewJobs newJobs) {
+		this(job, handler, claimedAt, store, workerId, clock, ticker, settings, newJobs, null);
+	}
+
+	JobRun(ClaimedJob job, HandlerDefinition handler, Instant claimedAt, JobStore store, String workerId, Clock clock,
+			Ticker ticker, WorkerSettings settings, NewJobs newJobs, DurableSteps steps) {
+		this.steps = steps;
 		this.newJobs = newJobs;
 		this.job = job;
 		this.handler = handler;
@@ -411,6 +435,107 @@ final class JobRun implements JobContext {
 	@Override
 	public void continueWithFanOut(List<JobRequest> children, JobRequest join) {
 		setNext(Continuations.fanOut(this.newJobs, children, join, this.clock.instant(), this.job.traceContext()));
+	}
+
+	@Override
+	public <T> T step(String name, Class<T> type, Supplier<? extends T> work) {
+		return runStep(name, type, work, false);
+	}
+
+	@Override
+	public void step(String name, Runnable work) {
+		runStep(name, Void.class, asSupplier(work), false);
+	}
+
+	@Override
+	public <T> T transactionalStep(String name, Class<T> type, Supplier<? extends T> work) {
+		return runStep(name, type, work, true);
+	}
+
+	@Override
+	public void transactionalStep(String name, Runnable work) {
+		runStep(name, Void.class, asSupplier(work), true);
+	}
+
+	private static Supplier<Void> asSupplier(Runnable work) {
+		return () -> {
+			work.run();
+			return null;
+		};
+	}
+
+	private <T> T runStep(String name, Class<T> type, Supplier<? extends T> work, boolean transactional) {
+		if (type == null || work == null) {
+			throw new IllegalArgumentException("Step '" + name + "' needs its result type and its work");
+		}
+		synchronized (this) {
+			if (this.completion != null || this.handedBack || this.abandoned || !this.started) {
+				throw new IllegalStateException("Step '" + name + "' of job " + this.job.id() + " (" + this.job.type()
+						+ ") was called outside a running job: steps run only while the job's handler runs, on the "
+						+ "JobContext it was given");
+			}
+		}
+		if (this.steps == null) {
+			throw new IllegalStateException("This worker does not keep durable steps");
+		}
+		return this.steps.run(this, name, type, work, transactional);
+	}
+
+	/** Notes that this run uses {@code name}; a name runs once per run. */
+	synchronized void useStepName(String name) {
+		if (!this.stepNames.add(name)) {
+			throw new JobFailedException(ErrorCodes.STEP_NAME,
+					"Step '" + name + "' of job " + this.job.id() + " (" + this.job.type()
+							+ ") was called twice in one run: give each step of a "
+							+ "handler its own name (add an index for steps in a loop)",
+					false);
+		}
+	}
+
+	/**
+	 * The step recorded under {@code name} by this or an earlier run of the job, or
+	 * {@code null}; the job's steps are read once, at this run's first step.
+	 */
+	JobStep recordedStep(String name) {
+		synchronized (this) {
+			if (this.recordedSteps != null) {
+				return this.recordedSteps.get(name);
+			}
+		}
+		Map<String, JobStep> read = new LinkedHashMap<>();
+		for (JobStep step : this.store.steps(this.job.id())) {
+			read.put(step.name(), step);
+		}
+		synchronized (this) {
+			if (this.recordedSteps == null) {
+				this.recordedSteps = read;
+			}
+			return this.recordedSteps.get(name);
+		}
+	}
+
+	/**
+	 * Where a step recorded now goes among the job's steps: after every step the job has
+	 * (read at this run's first step, and recorded since).
+	 */
+	synchronized int nextStepPosition() {
+		int last = 0;
+		for (JobStep step : this.recordedSteps.values()) {
+			last = Math.max(last, step.position());
+		}
+		return last + 1;
+	}
+
+	synchronized void stepRecorded(String name, JobStep step) {
+		this.recordedSteps.put(name, step);
+	}
+
+	JobStore store() {
+		return this.store;
+	}
+
+	Instant now() {
+		return this.clock.instant();
 	}
 
 	private synchronized void setNext(List<NewJob> jobs) {

@@ -15,6 +15,7 @@ import dev.jobqueue.core.BackgroundLoop;
 import dev.jobqueue.core.EnqueueLimits;
 import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.core.PayloadCodec;
+import dev.jobqueue.core.StepTransactions;
 import dev.jobqueue.core.Ticker;
 import dev.jobqueue.core.WorkerIds;
 import dev.jobqueue.core.store.JobStore;
@@ -177,6 +178,14 @@ public final class JobWorker implements QueueSignals {
 	 */
 	public void setEnqueueLimits(EnqueueLimits limits) {
 		this.claimer.enqueueLimits(Objects.requireNonNull(limits, "'limits' must not be null"));
+	}
+
+	/**
+	 * Where transactional steps ({@link dev.jobqueue.JobContext#transactionalStep}) run
+	 * their transactions; by default they are refused.
+	 */
+	public void setStepTransactions(StepTransactions transactions) {
+		this.claimer.stepTransactions(Objects.requireNonNull(transactions, "'transactions' must not be null"));
 	}
 
 	public String workerId() {

@@ -47,6 +47,14 @@ public interface WorkerListener {
 	}
 
 	/**
+	 * A durable step of a running job ended ({@link dev.jobqueue.JobContext#step}): its
+	 * work ran and its result was recorded, or ({@code replayed}) an earlier run's result
+	 * was returned without running it. Called on the handler's thread.
+	 */
+	default void stepDone(ClaimedJob job, String step, boolean replayed) {
+	}
+
+	/**
 	 * All of {@code listeners}, each told in turn; one that throws is logged and does not
 	 * keep the others (or the worker) from going on.
 	 */
@@ -80,6 +88,11 @@ public interface WorkerListener {
 			@Override
 			public void staleCompletion(ClaimedJob job, Completion completion) {
 				each((listener) -> listener.staleCompletion(job, completion));
+			}
+
+			@Override
+			public void stepDone(ClaimedJob job, String step, boolean replayed) {
+				each((listener) -> listener.stepDone(job, step, replayed));
 			}
 
 			private void each(Consumer<WorkerListener> call) {

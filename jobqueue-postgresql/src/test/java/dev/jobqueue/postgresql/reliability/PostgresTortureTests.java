@@ -7,7 +7,12 @@ import java.sql.SQLException;
 
 import org.junit.jupiter.api.Tag;
 
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+
 import dev.jobqueue.core.worker.JobWorker;
+import dev.jobqueue.jdbc.spring.SpringStepTransactions;
+import dev.jobqueue.jdbc.spring.SpringTransactions;
 import dev.jobqueue.postgresql.testing.PostgresServer;
 import dev.jobqueue.postgresql.testing.PostgresTest;
 import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
@@ -51,6 +56,14 @@ class PostgresTortureTests extends TortureHarness {
 		@Override
 		public void connect(StoreFixture db, JobWorker worker) {
 			((PostgresTestDatabase) db).storage().signals(worker);
+		}
+
+		@Override
+		public SharedDatabase openShared(String location, int poolSize) {
+			PostgresTestDatabase db = PostgresTestDatabase.openShared(location, poolSize, new SpringTransactions());
+			JdbcTemplate application = new JdbcTemplate(db.dataSource());
+			return new SharedDatabase(db, new SpringStepTransactions(new DataSourceTransactionManager(db.dataSource())),
+					application::update);
 		}
 
 		@Override

@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import com.zaxxer.hikari.HikariDataSource;
 
 import dev.jobqueue.core.store.ScheduleStore;
+import dev.jobqueue.jdbc.CallerTransactions;
 import dev.jobqueue.jdbc.Tables;
 import dev.jobqueue.postgresql.PostgresDataSources;
 import dev.jobqueue.postgresql.PostgresDatabase;
@@ -55,14 +56,19 @@ public final class PostgresTestDatabase implements StoreFixture {
 	}
 
 	private PostgresTestDatabase(String name, String schema, String prefix, int poolSize, boolean owner) {
+		this(name, schema, prefix, poolSize, owner, CallerTransactions.NONE);
+	}
+
+	private PostgresTestDatabase(String name, String schema, String prefix, int poolSize, boolean owner,
+			CallerTransactions callerTransactions) {
 		this.name = name;
 		this.schema = schema;
 		this.prefix = prefix;
 		this.owner = owner;
 		this.dataSource = PostgresDataSources.create(url(), null, null, poolSize);
 		Tables tables = PostgresDialect.tables(schema, prefix);
-		this.storage = new PostgresStorage(
-				new PostgresDatabase(this.dataSource, PostgresDataSources.withoutCredentials(url())), tables);
+		this.storage = new PostgresStorage(new PostgresDatabase(this.dataSource,
+				PostgresDataSources.withoutCredentials(url()), callerTransactions), tables);
 		this.storage.initializeSchema();
 	}
 
@@ -162,6 +168,14 @@ public final class PostgresTestDatabase implements StoreFixture {
 	 */
 	public static PostgresTestDatabase open(String name, int poolSize) {
 		return new PostgresTestDatabase(name, null, "", poolSize, false);
+	}
+
+	/**
+	 * As {@link #open(String, int)}, as an application sharing the database opens it:
+	 * queue writes join the caller's transactions.
+	 */
+	public static PostgresTestDatabase openShared(String name, int poolSize, CallerTransactions callerTransactions) {
+		return new PostgresTestDatabase(name, null, "", poolSize, false, callerTransactions);
 	}
 
 	@Override

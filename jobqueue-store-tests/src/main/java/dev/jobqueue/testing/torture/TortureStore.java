@@ -3,6 +3,8 @@ package dev.jobqueue.testing.torture;
 import java.sql.Connection;
 import java.sql.SQLException;
 
+import dev.jobqueue.core.StepTransactions;
+
 import dev.jobqueue.core.worker.JobWorker;
 import dev.jobqueue.testing.StoreFixture;
 
@@ -24,6 +26,38 @@ public interface TortureStore {
 	 * The database at {@code location}, as a worker JVM with that many threads opens it.
 	 */
 	StoreFixture open(String location, int poolSize);
+
+	/**
+	 * The database at {@code location} as an application that shares it with the queue
+	 * opens it in a worker JVM: the queue's writes join the application's transactions,
+	 * in which transactional steps run. For {@link StepsTortureHarness}.
+	 */
+	default SharedDatabase openShared(String location, int poolSize) {
+		throw new UnsupportedOperationException(getClass().getName() + " does not open a shared database");
+	}
+
+	/**
+	 * A queue database shared with an application: its stores, the application's
+	 * transactions that transactional steps run in, and the application's own writes,
+	 * which take part in the calling thread's transaction.
+	 */
+	record SharedDatabase(StoreFixture db, StepTransactions stepTransactions,
+			ApplicationWrites writes) implements AutoCloseable {
+
+		@Override
+		public void close() {
+			this.db.close();
+		}
+
+	}
+
+	/** The application's data access (a {@code JdbcTemplate}, say). */
+	@FunctionalInterface
+	interface ApplicationWrites {
+
+		void update(String sql, Object... args);
+
+	}
 
 	/** Hooks the worker to the store's wake-ups (LISTEN/NOTIFY), where it has them. */
 	default void connect(StoreFixture db, JobWorker worker) {
