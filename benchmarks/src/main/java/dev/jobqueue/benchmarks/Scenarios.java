@@ -388,7 +388,7 @@ final class Scenarios {
 	private void steps() throws Exception {
 		int jobs = Math.max(1, this.options.jobs / 5);
 		int threads = 2;
-		String scenario = "burn-down of " + String.format("%,d", jobs) + ", 5 no-op durable steps per job";
+		String scenario = "durable steps: burn-down of " + String.format("%,d", jobs) + ", 5 no-op steps per job";
 		double plain = best(() -> withDb("steps-plain", "NORMAL", (db) -> {
 			db.seedPending(QueueNode.TYPE, jobs);
 			return queueBurnDown(db, threads, false);

@@ -53,6 +53,7 @@ class BenchmarkSmokeTests {
 				case "big-table" -> "big table";
 				case "idle" -> "idle worker";
 				case "heap" -> "heap after GC";
+				case "steps" -> "durable steps";
 				default -> scenario;
 			};
 			assertThat(table.rows()).as(scenario).anyMatch((row) -> row.scenario().startsWith(prefix));
