@@ -101,6 +101,30 @@ public interface Dialect {
 	}
 
 	/**
+	 * {@code insert} (an {@code INSERT ... VALUES}) that, where a row with the same
+	 * {@code key} (a unique key's columns) exists, sets its {@code columns} to the
+	 * inserted values instead; by default {@code ON CONFLICT ... DO UPDATE}.
+	 */
+	default String upsert(String insert, String key, List<String> columns) {
+		StringBuilder sql = new StringBuilder(insert.strip()).append("\nON CONFLICT (")
+			.append(key)
+			.append(") DO UPDATE SET ");
+		for (int i = 0; i < columns.size(); i++) {
+			sql.append((i > 0) ? ", " : "").append(columns.get(i)).append(" = excluded.").append(columns.get(i));
+		}
+		return sql.append('\n').toString();
+	}
+
+	/**
+	 * {@code insert} (an {@code INSERT ... VALUES}) that inserts nothing where a row with
+	 * the same {@code key} exists, and then reports no row inserted; by default
+	 * {@code ON CONFLICT ... DO NOTHING}.
+	 */
+	default String insertUnlessPresent(String insert, String key) {
+		return insert.strip() + "\nON CONFLICT (" + key + ") DO NOTHING\n";
+	}
+
+	/**
 	 * The SQL of one fragment, or {@code null} when this dialect knows none of that name.
 	 * @param name the fragment's name ({@code in_ids})
 	 * @param parameter its parameter with the colon ({@code :ids}), or {@code null}
