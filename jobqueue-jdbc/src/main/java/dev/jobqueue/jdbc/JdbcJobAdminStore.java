@@ -36,7 +36,9 @@ public class JdbcJobAdminStore implements JobAdminStore {
 	/**
 	 * A chain's unstarted steps, locked in id order first where the database locks rows
 	 * (as the settle of dependencies locks waiting jobs), so a cancel of a chain and
-	 * completions of its steps do not deadlock.
+	 * completions of its steps do not deadlock. The updates after the locks name the
+	 * chain too: it leads them to jobs_chain_idx where the database does not use the list
+	 * of ids for a lookup (MariaDB before 11.1, in an UPDATE).
 	 */
 	private static final String LOCK_CHAIN_UNSTARTED = """
 			SELECT id FROM {jobs} WHERE chain_id = :chain_id AND status IN ('pending', 'waiting')
@@ -46,7 +48,7 @@ public class JdbcJobAdminStore implements JobAdminStore {
 	private static final String CANCEL_CHAIN_UNSTARTED = """
 			UPDATE {jobs} SET status = 'cancelled', finished_at = :now, waiting_for = 0, error_code = :error_code,
 			    error_detail = 'its chain was cancelled'
-			WHERE id {in_ids :ids} AND status IN ('pending', 'waiting')
+			WHERE chain_id = :chain_id AND id {in_ids :ids} AND status IN ('pending', 'waiting')
 			""";
 
 	/**
@@ -58,7 +60,7 @@ public class JdbcJobAdminStore implements JobAdminStore {
 			""";
 
 	private static final String CANCEL_CHAIN_RUNNING = """
-			UPDATE {jobs} SET cancel_requested = TRUE WHERE id {in_ids :ids} AND status = 'running'
+			UPDATE {jobs} SET cancel_requested = TRUE WHERE chain_id = :chain_id AND id {in_ids :ids} AND status = 'running'
 			""";
 
 	/** Asks the worker running the job, wherever it runs, to stop it. */
@@ -223,6 +225,7 @@ public class JdbcJobAdminStore implements JobAdminStore {
 				if (!cancelled.isEmpty()) {
 					try (SqlStatement cancel = sql(CANCEL_CHAIN_UNSTARTED).prepare(connection)) {
 						cancel.bind("now", now)
+							.bind("chain_id", chainId)
 							.bind("error_code", ErrorCodes.CANCELLED_CHAIN)
 							.bindIds("ids", cancelled.keySet())
 							.executeUpdate();
@@ -236,7 +239,7 @@ public class JdbcJobAdminStore implements JobAdminStore {
 				}
 				if (!running.isEmpty()) {
 					try (SqlStatement request = sql(CANCEL_CHAIN_RUNNING).prepare(connection)) {
-						request.bindIds("ids", running).executeUpdate();
+						request.bind("chain_id", chainId).bindIds("ids", running).executeUpdate();
 					}
 				}
 				event.executeBatch();
