@@ -28,6 +28,8 @@ import java.util.regex.Pattern;
  * database).</li>
  * <li>{@code {for_update_skip_locked}}: as {@code {for_update}}, leaving out the rows
  * another transaction has locked instead of waiting for them.</li>
+ * <li>{@code {for_share}}: locks the rows a read returns against changes by others until
+ * the transaction ends, while others may read and share-lock them too.</li>
  * </ul>
  * A store adds fragments of its own by overriding {@link #fragment}.
  */

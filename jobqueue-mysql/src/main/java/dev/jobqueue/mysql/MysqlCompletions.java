@@ -4,13 +4,15 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import dev.jobqueue.core.store.Completion;
 import dev.jobqueue.jdbc.JdbcCompletions;
 import dev.jobqueue.jdbc.JobEvents;
+import dev.jobqueue.jdbc.JsonArrays;
 import dev.jobqueue.jdbc.Links;
 import dev.jobqueue.jdbc.Sql;
 import dev.jobqueue.jdbc.SqlStatement;
@@ -19,19 +21,42 @@ import dev.jobqueue.jdbc.Tables;
 /**
  * MySQL's outcome statements for {@link JdbcCompletions}: each is an UPDATE fenced on the
  * run, then (it applied, so the transaction holds the row) a read of the new status and
- * whether jobs wait for the job. Successes are one UPDATE each, then one read of which of
- * them jobs wait for; their attempt ends and events go with the other outcomes'.
+ * whether jobs wait for the job. A round's successes are locked, updated and checked for
+ * dependents in three statements whatever their number; their attempt ends and events go
+ * with the other outcomes'.
  */
 final class MysqlCompletions implements JdbcCompletions.Successes {
 
 	/** Whether jobs wait for job {@code j}. */
 	static final String HAS_DEPENDENTS = "EXISTS (SELECT 1 FROM {dependencies} d WHERE d.depends_on = j.id AND NOT d.settled)";
 
+	/**
+	 * The runs of a round's successes as a table: id, run, result (JSON text as a JSON
+	 * string, or null).
+	 */
+	private static final String SUCCESSES = """
+			JSON_TABLE(:successes, '$[*]' COLUMNS (id BIGINT PATH '$[0]', run INT PATH '$[1]',
+			    result LONGTEXT PATH '$[2]')) s
+			""".strip();
+
+	/** The successes whose run still holds its job, locked. */
+	static final String LOCK_RUNNING = """
+			SELECT j.id FROM {jobs} j JOIN %s ON j.id = s.id AND j.runs = s.run
+			WHERE j.status = 'running'
+			ORDER BY j.id
+			FOR UPDATE
+			""".formatted(SUCCESSES);
+
+	/**
+	 * All successes of a round in one statement; none of its assignments reads a column
+	 * another sets, so their order (which MySQL leaves open in a join) does not matter.
+	 */
 	static final String MARK_SUCCEEDED = """
-			UPDATE {jobs} SET status = 'succeeded', result = :result, finished_at = :now, lease_until = NULL,
-			    error_code = NULL, error_detail = NULL
-			WHERE id = :job_id AND runs = :run AND status = 'running'
-			""";
+			UPDATE {jobs} j JOIN %s ON j.id = s.id AND j.runs = s.run
+			SET j.status = 'succeeded', j.result = s.result, j.finished_at = :now, j.lease_until = NULL,
+			    j.error_code = NULL, j.error_detail = NULL
+			WHERE j.status = 'running'
+			""".formatted(SUCCESSES);
 
 	static final String WITH_DEPENDENTS = """
 			SELECT DISTINCT depends_on FROM {dependencies} WHERE depends_on {in_ids :ids} AND NOT settled
@@ -70,11 +95,14 @@ final class MysqlCompletions implements JdbcCompletions.Successes {
 			SELECT j.status, %s FROM {jobs} j WHERE j.id = :job_id
 			""".formatted(HAS_DEPENDENTS);
 
+	private final Sql lockRunning;
+
 	private final Sql markSucceeded;
 
 	private final Sql withDependents;
 
 	private MysqlCompletions(Tables tables) {
+		this.lockRunning = tables.sql(LOCK_RUNNING);
 		this.markSucceeded = tables.sql(MARK_SUCCEEDED);
 		this.withDependents = tables.sql(WITH_DEPENDENTS);
 	}
@@ -84,30 +112,46 @@ final class MysqlCompletions implements JdbcCompletions.Successes {
 				MARK_PENDING_AGAIN, READ_OUTCOME);
 	}
 
+	/**
+	 * Locks the successes whose run still holds the job, then marks them succeeded in one
+	 * statement: what the lock found is what the update changes.
+	 */
 	@Override
 	public boolean[] mark(Connection connection, List<Completion> successes, String workerId, Instant now,
 			Map<Long, String> finished) throws SQLException {
-		boolean[] applied = new boolean[successes.size()];
-		List<Long> done = new ArrayList<>(successes.size());
-		try (SqlStatement succeed = this.markSucceeded.prepare(connection)) {
-			for (int k = 0; k < successes.size(); k++) {
-				Completion success = successes.get(k);
-				applied[k] = succeed.bind("result", success.result())
-					.bind("now", now)
-					.bind("job_id", success.jobId())
-					.bind("run", success.run())
-					.executeUpdate() == 1;
-				if (applied[k]) {
-					done.add(success.jobId());
-				}
+		StringBuilder json = new StringBuilder(successes.size() * 32).append('[');
+		for (Completion success : successes) {
+			json.append((json.length() > 1) ? "," : "")
+				.append('[')
+				.append(success.jobId())
+				.append(',')
+				.append(success.run())
+				.append(',')
+				.append(JsonArrays.string(success.result()))
+				.append(']');
+		}
+		String runs = json.append(']').toString();
+		Set<Long> running = new HashSet<>();
+		try (SqlStatement lock = this.lockRunning.prepare(connection);
+				ResultSet rows = lock.bind("successes", runs).executeQuery()) {
+			while (rows.next()) {
+				running.add(rows.getLong(1));
 			}
 		}
-		if (!done.isEmpty()) {
-			try (SqlStatement select = this.withDependents.prepare(connection);
-					ResultSet rows = select.bindIds("ids", done).executeQuery()) {
-				while (rows.next()) {
-					finished.put(rows.getLong(1), "succeeded");
-				}
+		boolean[] applied = new boolean[successes.size()];
+		if (running.isEmpty()) {
+			return applied;
+		}
+		try (SqlStatement succeed = this.markSucceeded.prepare(connection)) {
+			succeed.bind("successes", runs).bind("now", now).executeUpdate();
+		}
+		for (int k = 0; k < successes.size(); k++) {
+			applied[k] = running.contains(successes.get(k).jobId());
+		}
+		try (SqlStatement select = this.withDependents.prepare(connection);
+				ResultSet rows = select.bindIds("ids", running).executeQuery()) {
+			while (rows.next()) {
+				finished.put(rows.getLong(1), "succeeded");
 			}
 		}
 		return applied;
