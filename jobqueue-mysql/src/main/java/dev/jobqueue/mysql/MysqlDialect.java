@@ -2,17 +2,11 @@ package dev.jobqueue.mysql;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Types;
-import java.time.Instant;
-import java.util.Arrays;
-import java.util.Collection;
 import java.util.List;
 
-import dev.jobqueue.jdbc.Dialect;
-import dev.jobqueue.jdbc.JsonArrays;
+import dev.jobqueue.jdbc.EpochMillisDialect;
 import dev.jobqueue.jdbc.Sql;
 import dev.jobqueue.jdbc.SqlStatement;
 import dev.jobqueue.jdbc.Tables;
@@ -20,9 +14,10 @@ import dev.jobqueue.jdbc.Tables;
 /**
  * MySQL's and MariaDB's way with the shared statements.
  * <ul>
- * <li>Time is a {@code BIGINT} of epoch milliseconds, as on SQLite: no server or session
- * time zone changes it (a {@code TIMESTAMP} is converted by the session's zone, a
- * {@code DATETIME} by the driver's), and it reads back as it was given.</li>
+ * <li>Time is a {@code BIGINT} of epoch milliseconds, as on SQLite
+ * ({@link EpochMillisDialect}): no server or session time zone changes it (a
+ * {@code TIMESTAMP} is converted by the session's zone, a {@code DATETIME} by the
+ * driver's), and it reads back as it was given.</li>
  * <li>Lists are one JSON array parameter read by {@code JSON_TABLE} (MySQL 8.0.4, MariaDB
  * 10.6), so a statement's text never depends on how many values it gets.</li>
  * <li>Row locks with {@code FOR UPDATE [SKIP LOCKED]}; an upsert is
@@ -32,7 +27,7 @@ import dev.jobqueue.jdbc.Tables;
  * read them after; an INSERT's id comes back as the driver's generated key.</li>
  * </ul>
  */
-public final class MysqlDialect implements Dialect {
+public final class MysqlDialect implements EpochMillisDialect {
 
 	public static final MysqlDialect INSTANCE = new MysqlDialect();
 
@@ -53,38 +48,6 @@ public final class MysqlDialect implements Dialect {
 	}
 
 	@Override
-	public void setInstant(PreparedStatement statement, int position, Instant value) throws SQLException {
-		if (value != null) {
-			statement.setLong(position, value.toEpochMilli());
-		}
-		else {
-			statement.setNull(position, Types.BIGINT);
-		}
-	}
-
-	@Override
-	public Instant instant(ResultSet rows, int column) throws SQLException {
-		long millis = rows.getLong(column);
-		return rows.wasNull() ? null : Instant.ofEpochMilli(millis);
-	}
-
-	@Override
-	public Instant instant(ResultSet rows, String column) throws SQLException {
-		long millis = rows.getLong(column);
-		return rows.wasNull() ? null : Instant.ofEpochMilli(millis);
-	}
-
-	@Override
-	public void setIds(PreparedStatement statement, int position, Collection<Long> ids) throws SQLException {
-		statement.setString(position, JsonArrays.of(ids));
-	}
-
-	@Override
-	public void setTexts(PreparedStatement statement, int position, Collection<String> texts) throws SQLException {
-		statement.setString(position, JsonArrays.of(texts));
-	}
-
-	@Override
 	public boolean isUniqueViolation(SQLException ex) {
 		return MysqlErrors.code(ex) == DUPLICATE_KEY;
 	}
@@ -93,12 +56,6 @@ public final class MysqlDialect implements Dialect {
 	@Override
 	public String textListContains(String list, String value) {
 		return "FIND_IN_SET(" + value + ", " + list + ") > 0";
-	}
-
-	@Override
-	public List<String> texts(ResultSet rows, int column) throws SQLException {
-		String list = rows.getString(column);
-		return (list == null || list.isEmpty()) ? List.of() : Arrays.asList(list.split(","));
 	}
 
 	/** Instants are epoch milliseconds already. */
@@ -142,6 +99,7 @@ public final class MysqlDialect implements Dialect {
 			case "not_in_texts" -> "NOT IN (" + texts(parameter) + ")";
 			case "for_update" -> "FOR UPDATE";
 			case "for_update_skip_locked" -> "FOR UPDATE SKIP LOCKED";
+			case "for_share" -> "LOCK IN SHARE MODE";
 			default -> null;
 		};
 	}
