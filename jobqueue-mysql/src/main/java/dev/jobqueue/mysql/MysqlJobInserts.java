@@ -21,16 +21,6 @@ import dev.jobqueue.jdbc.Tables;
  */
 final class MysqlJobInserts extends JdbcJobInserts {
 
-	static final String INSERT_JOB = """
-			INSERT INTO {jobs} (type, status, priority, payload, dedup_key, max_attempts, run_at, created_at, trace_parent)
-			VALUES (:type, 'pending', :priority, :payload, :dedup_key, :max_attempts, :run_at, :now, :trace_parent)
-			""";
-
-	static final String INSERT_JOB_WITHOUT_DEDUP_KEY = """
-			INSERT INTO {jobs} (type, status, priority, payload, max_attempts, run_at, created_at, trace_parent)
-			VALUES (:type, 'pending', :priority, :payload, :max_attempts, :run_at, :now, :trace_parent)
-			""";
-
 	private final JobEvents events;
 
 	MysqlJobInserts(Tables tables, Links links, JobEvents events) {
