@@ -28,6 +28,8 @@ import java.util.regex.Pattern;
  * database).</li>
  * <li>{@code {for_update_skip_locked}}: as {@code {for_update}}, leaving out the rows
  * another transaction has locked instead of waiting for them.</li>
+ * <li>{@code {for_share}}: locks the rows a read returns against changes by others until
+ * the transaction ends, while others may read and share-lock them too.</li>
  * </ul>
  * A store adds fragments of its own by overriding {@link #fragment}.
  */
@@ -98,6 +100,30 @@ public interface Dialect {
 	 */
 	default String timeSlot(String column, String slot) {
 		return "CAST(floor(extract(epoch FROM " + column + ") * 1000 / " + slot + ") AS BIGINT)";
+	}
+
+	/**
+	 * {@code insert} (an {@code INSERT ... VALUES}) that, where a row with the same
+	 * {@code key} (a unique key's columns) exists, sets its {@code columns} to the
+	 * inserted values instead; by default {@code ON CONFLICT ... DO UPDATE}.
+	 */
+	default String upsert(String insert, String key, List<String> columns) {
+		StringBuilder sql = new StringBuilder(insert.strip()).append("\nON CONFLICT (")
+			.append(key)
+			.append(") DO UPDATE SET ");
+		for (int i = 0; i < columns.size(); i++) {
+			sql.append((i > 0) ? ", " : "").append(columns.get(i)).append(" = excluded.").append(columns.get(i));
+		}
+		return sql.append('\n').toString();
+	}
+
+	/**
+	 * {@code insert} (an {@code INSERT ... VALUES}) that inserts nothing where a row with
+	 * the same {@code key} exists, and then reports no row inserted; by default
+	 * {@code ON CONFLICT ... DO NOTHING}.
+	 */
+	default String insertUnlessPresent(String insert, String key) {
+		return insert.strip() + "\nON CONFLICT (" + key + ") DO NOTHING\n";
 	}
 
 	/**

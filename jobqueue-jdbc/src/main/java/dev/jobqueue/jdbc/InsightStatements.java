@@ -129,15 +129,18 @@ public final class InsightStatements {
 		this.chainSteps = "SELECT %s FROM {jobs} WHERE chain_id = :chain_id ORDER BY chain_index, id LIMIT :limit"
 			.formatted(summary);
 		this.chainLength = "SELECT count(*) FROM {jobs} WHERE chain_id = :chain_id";
+		// Joins, not IN (... LIMIT), which MySQL and MariaDB refuse.
 		this.waitsFor = """
-				SELECT %s FROM {jobs} WHERE id IN (
-				    SELECT depends_on FROM {dependencies} WHERE job_id = :job_id ORDER BY depends_on LIMIT :limit)
+				SELECT %s FROM {jobs} JOIN (
+				    SELECT depends_on FROM {dependencies} WHERE job_id = :job_id ORDER BY depends_on LIMIT :limit
+				) waited ON waited.depends_on = {jobs}.id
 				ORDER BY id
 				""".formatted(summary);
 		this.waitsForCount = "SELECT count(*) FROM {dependencies} WHERE job_id = :job_id";
 		this.waitedBy = """
-				SELECT %s FROM {jobs} WHERE id IN (
-				    SELECT job_id FROM {dependencies} WHERE depends_on = :job_id ORDER BY job_id LIMIT :limit)
+				SELECT %s FROM {jobs} JOIN (
+				    SELECT job_id FROM {dependencies} WHERE depends_on = :job_id ORDER BY job_id LIMIT :limit
+				) waiting ON waiting.job_id = {jobs}.id
 				ORDER BY id
 				""".formatted(summary);
 		this.waitedByCount = "SELECT count(*) FROM {dependencies} WHERE depends_on = :job_id";

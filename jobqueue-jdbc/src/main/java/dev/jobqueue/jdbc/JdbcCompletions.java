@@ -81,6 +81,8 @@ public final class JdbcCompletions {
 
 	private final Sql finishAttempt;
 
+	private final Sql readOutcome;
+
 	/**
 	 * @param markFailed the statement of a failure
 	 * @param markCancelled of a run that ends cancelled
@@ -88,6 +90,16 @@ public final class JdbcCompletions {
 	 */
 	public JdbcCompletions(Tables tables, JobEvents events, Links links, Successes successes, String markFailed,
 			String markCancelled, String markPendingAgain) {
+		this(tables, events, links, successes, markFailed, markCancelled, markPendingAgain, null);
+	}
+
+	/**
+	 * For a database whose UPDATE returns no rows: the three statements only update, and
+	 * {@code readOutcome} reads the job's new status and whether jobs wait for it
+	 * ({@code :job_id}) after an update that applied.
+	 */
+	public JdbcCompletions(Tables tables, JobEvents events, Links links, Successes successes, String markFailed,
+			String markCancelled, String markPendingAgain, String readOutcome) {
 		this.events = Objects.requireNonNull(events, "'events' must not be null");
 		this.links = Objects.requireNonNull(links, "'links' must not be null");
 		this.successes = Objects.requireNonNull(successes, "'successes' must not be null");
@@ -95,6 +107,7 @@ public final class JdbcCompletions {
 		this.markCancelled = tables.sql(markCancelled);
 		this.markPendingAgain = tables.sql(markPendingAgain);
 		this.finishAttempt = tables.sql(FINISH_ATTEMPT);
+		this.readOutcome = (readOutcome != null) ? tables.sql(readOutcome) : null;
 	}
 
 	/** Writes the outcomes, continuations and settles of one round. */
@@ -181,17 +194,32 @@ public final class JdbcCompletions {
 					.bind("gives_back", (completion.kind() != Completion.Kind.RETRY) ? 1 : 0)
 					.bind("snoozed", (completion.kind() == Completion.Kind.SNOOZED) ? 1 : 0);
 			}
-			try (ResultSet rows = mark.executeQuery()) {
-				if (!rows.next()) {
-					return null;
+			if (this.readOutcome == null) {
+				try (ResultSet rows = mark.executeQuery()) {
+					return outcome(rows, completion, finished);
 				}
-				String status = rows.getString(1);
-				if (!"pending".equals(status) && rows.getBoolean(2)) {
-					finished.put(completion.jobId(), status);
-				}
-				return status;
+			}
+			if (mark.executeUpdate() == 0) {
+				return null;
 			}
 		}
+		// The update locked the job's row: the read sees what it wrote.
+		try (SqlStatement read = this.readOutcome.prepare(connection);
+				ResultSet rows = read.bind("job_id", completion.jobId()).executeQuery()) {
+			return outcome(rows, completion, finished);
+		}
+	}
+
+	private static String outcome(ResultSet rows, Completion completion, Map<Long, String> finished)
+			throws SQLException {
+		if (!rows.next()) {
+			return null;
+		}
+		String status = rows.getString(1);
+		if (!"pending".equals(status) && rows.getBoolean(2)) {
+			finished.put(completion.jobId(), status);
+		}
+		return status;
 	}
 
 	private static void recordOutcome(SqlStatement attempt, SqlStatement event, Completion completion, String status,

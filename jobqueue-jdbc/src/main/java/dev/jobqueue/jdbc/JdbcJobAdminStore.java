@@ -36,26 +36,31 @@ public class JdbcJobAdminStore implements JobAdminStore {
 	/**
 	 * A chain's unstarted steps, locked in id order first where the database locks rows
 	 * (as the settle of dependencies locks waiting jobs), so a cancel of a chain and
-	 * completions of its steps do not deadlock.
+	 * completions of its steps do not deadlock. The updates after the locks name the
+	 * chain too: it leads them to jobs_chain_idx where the database does not use the list
+	 * of ids for a lookup (MariaDB before 11.1, in an UPDATE).
 	 */
+	private static final String LOCK_CHAIN_UNSTARTED = """
+			SELECT id FROM {jobs} WHERE chain_id = :chain_id AND status IN ('pending', 'waiting')
+			ORDER BY id {for_update}
+			""";
+
 	private static final String CANCEL_CHAIN_UNSTARTED = """
-			WITH locked AS (
-			    SELECT id FROM {jobs} WHERE chain_id = :chain_id AND status IN ('pending', 'waiting')
-			    ORDER BY id {for_update}
-			)
 			UPDATE {jobs} SET status = 'cancelled', finished_at = :now, waiting_for = 0, error_code = :error_code,
 			    error_detail = 'its chain was cancelled'
-			WHERE id IN (SELECT id FROM locked) AND status IN ('pending', 'waiting')
-			RETURNING id
+			WHERE chain_id = :chain_id AND id {in_ids :ids} AND status IN ('pending', 'waiting')
 			""";
 
 	/**
 	 * A chain's running steps: their workers stop them, and their success creates no
 	 * continuation.
 	 */
+	private static final String LOCK_CHAIN_RUNNING = """
+			SELECT id FROM {jobs} WHERE chain_id = :chain_id AND status = 'running' ORDER BY id {for_update}
+			""";
+
 	private static final String CANCEL_CHAIN_RUNNING = """
-			UPDATE {jobs} SET cancel_requested = TRUE WHERE chain_id = :chain_id AND status = 'running'
-			RETURNING id
+			UPDATE {jobs} SET cancel_requested = TRUE WHERE chain_id = :chain_id AND id {in_ids :ids} AND status = 'running'
 			""";
 
 	/** Asks the worker running the job, wherever it runs, to stop it. */
@@ -79,7 +84,6 @@ public class JdbcJobAdminStore implements JobAdminStore {
 
 	private static final String INSERT_PAUSED_TYPE = """
 			INSERT INTO {paused} (type, paused_at, paused_by) VALUES (:type, :now, :actor)
-			ON CONFLICT (type) DO NOTHING
 			""";
 
 	private static final String DELETE_PAUSED_TYPE = """
@@ -115,6 +119,8 @@ public class JdbcJobAdminStore implements JobAdminStore {
 
 	private final JdbcSteps steps;
 
+	private final String insertPausedType;
+
 	/**
 	 * @param settlement how jobs waiting for a cancelled job are settled (the store's
 	 * links)
@@ -128,9 +134,11 @@ public class JdbcJobAdminStore implements JobAdminStore {
 		this.notifier = Objects.requireNonNull(notifier, "'notifier' must not be null");
 		this.dialect = tables.dialect();
 		this.events = new JobEvents(tables);
+		this.insertPausedType = this.dialect.insertUnlessPresent(INSERT_PAUSED_TYPE, "type");
 		// Expanded and parsed now, so a fragment the dialect lacks fails at start-up.
-		List.of(CANCEL_UNSTARTED, CANCEL_CHAIN_UNSTARTED, CANCEL_CHAIN_RUNNING, REQUEST_CANCEL_RUNNING, RETRY_FINISHED,
-				SELECT_JOB, SELECT_CHAIN, INSERT_PAUSED_TYPE, DELETE_PAUSED_TYPE, SELECT_PAUSED_TYPES)
+		List.of(CANCEL_UNSTARTED, LOCK_CHAIN_UNSTARTED, CANCEL_CHAIN_UNSTARTED, LOCK_CHAIN_RUNNING,
+				CANCEL_CHAIN_RUNNING, REQUEST_CANCEL_RUNNING, RETRY_FINISHED, SELECT_JOB, SELECT_CHAIN,
+				this.insertPausedType, DELETE_PAUSED_TYPE, SELECT_PAUSED_TYPES)
 			.forEach(tables::sql);
 	}
 
@@ -218,25 +226,30 @@ public class JdbcJobAdminStore implements JobAdminStore {
 			List<Long> steps = new ArrayList<>();
 			Map<Long, String> cancelled = new LinkedHashMap<>();
 			List<Long> running = new ArrayList<>();
-			try (SqlStatement unstarted = sql(CANCEL_CHAIN_UNSTARTED).prepare(connection);
-					SqlStatement requested = sql(CANCEL_CHAIN_RUNNING).prepare(connection);
-					SqlStatement event = this.events.prepare(connection)) {
-				unstarted.bind("now", now).bind("chain_id", chainId).bind("error_code", ErrorCodes.CANCELLED_CHAIN);
-				try (ResultSet rows = unstarted.executeQuery()) {
-					while (rows.next()) {
-						long id = rows.getLong(1);
-						steps.add(id);
-						cancelled.put(id, "cancelled");
-						JobEvents.add(event, id, now, "CANCELLED", "api", "chain " + chainId + " cancelled");
+			try (SqlStatement event = this.events.prepare(connection)) {
+				for (long id : lockSteps(connection, LOCK_CHAIN_UNSTARTED, chainId)) {
+					steps.add(id);
+					cancelled.put(id, "cancelled");
+					JobEvents.add(event, id, now, "CANCELLED", "api", "chain " + chainId + " cancelled");
+				}
+				if (!cancelled.isEmpty()) {
+					try (SqlStatement cancel = sql(CANCEL_CHAIN_UNSTARTED).prepare(connection)) {
+						cancel.bind("now", now)
+							.bind("chain_id", chainId)
+							.bind("error_code", ErrorCodes.CANCELLED_CHAIN)
+							.bindIds("ids", cancelled.keySet())
+							.executeUpdate();
 					}
 				}
-				try (ResultSet rows = requested.bind("chain_id", chainId).executeQuery()) {
-					while (rows.next()) {
-						long id = rows.getLong(1);
-						steps.add(id);
-						running.add(id);
-						JobEvents.add(event, id, now, "CANCEL_REQUESTED", "api",
-								"chain " + chainId + " cancelled: the handler is interrupted");
+				running.addAll(lockSteps(connection, LOCK_CHAIN_RUNNING, chainId));
+				for (long id : running) {
+					steps.add(id);
+					JobEvents.add(event, id, now, "CANCEL_REQUESTED", "api",
+							"chain " + chainId + " cancelled: the handler is interrupted");
+				}
+				if (!running.isEmpty()) {
+					try (SqlStatement request = sql(CANCEL_CHAIN_RUNNING).prepare(connection)) {
+						request.bind("chain_id", chainId).bindIds("ids", running).executeUpdate();
 					}
 				}
 				event.executeBatch();
@@ -270,7 +283,7 @@ public class JdbcJobAdminStore implements JobAdminStore {
 	@Override
 	public boolean pause(String type, String actor, Instant now) {
 		return this.database.writeJoiningTransaction("pause job type '" + type + "'", (connection) -> {
-			try (SqlStatement insert = sql(INSERT_PAUSED_TYPE).prepare(connection)) {
+			try (SqlStatement insert = sql(this.insertPausedType).prepare(connection)) {
 				return insert.bind("type", type).bind("now", now).bind("actor", actor).executeUpdate() == 1;
 			}
 		}, () -> {
@@ -313,6 +326,21 @@ public class JdbcJobAdminStore implements JobAdminStore {
 				afterCommit.run();
 			}
 		};
+	}
+
+	/**
+	 * The ids of a chain's steps that {@code lock} selects, locked until the transaction
+	 * ends, so the update after it changes exactly these.
+	 */
+	private List<Long> lockSteps(Connection connection, String lock, long chainId) throws SQLException {
+		List<Long> ids = new ArrayList<>();
+		try (SqlStatement select = sql(lock).prepare(connection);
+				ResultSet rows = select.bind("chain_id", chainId).executeQuery()) {
+			while (rows.next()) {
+				ids.add(rows.getLong(1));
+			}
+		}
+		return ids;
 	}
 
 	private Sql sql(String template) {

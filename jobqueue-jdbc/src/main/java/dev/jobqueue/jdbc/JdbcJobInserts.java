@@ -23,6 +23,21 @@ public abstract class JdbcJobInserts implements JobInserts {
 			SELECT id FROM {jobs} WHERE dedup_key = :dedup_key AND status IN ('pending', 'running')
 			""";
 
+	/**
+	 * One job with its dedup key; a store adds what makes it skip a taken key or return
+	 * its id.
+	 */
+	public static final String INSERT_JOB = """
+			INSERT INTO {jobs} (type, status, priority, payload, dedup_key, max_attempts, run_at, created_at, trace_parent)
+			VALUES (:type, 'pending', :priority, :payload, :dedup_key, :max_attempts, :run_at, :now, :trace_parent)
+			""";
+
+	/** One job without a dedup key. */
+	public static final String INSERT_JOB_WITHOUT_DEDUP_KEY = """
+			INSERT INTO {jobs} (type, status, priority, payload, max_attempts, run_at, created_at, trace_parent)
+			VALUES (:type, 'pending', :priority, :payload, :max_attempts, :run_at, :now, :trace_parent)
+			""";
+
 	private final Links links;
 
 	private final Sql findUnfinishedByDedupKey;

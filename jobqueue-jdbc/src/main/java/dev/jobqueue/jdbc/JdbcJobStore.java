@@ -68,8 +68,6 @@ public abstract class JdbcJobStore implements JobStore {
 	private static final String UPSERT_WORKER = """
 			INSERT INTO {workers} (worker_id, host, pid, types, concurrency, started_at, heartbeat_at)
 			VALUES (:worker_id, :host, :pid, %s, :concurrency, :now, :now)
-			ON CONFLICT (worker_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at, types = excluded.types,
-			    concurrency = excluded.concurrency
 			""";
 
 	private static final String DELETE_WORKER = """
@@ -137,7 +135,9 @@ public abstract class JdbcJobStore implements JobStore {
 		this.recoverExpired = tables.sql(statements.recoverExpired());
 		this.recoverSeen = tables.sql(statements.recoverSeen());
 		this.findExpired = tables.sql(statements.findExpired());
-		this.upsertWorker = tables.sql(UPSERT_WORKER.formatted(statements.workerTypes()));
+		this.upsertWorker = tables.sql(tables.dialect()
+			.upsert(UPSERT_WORKER.formatted(statements.workerTypes()), "worker_id",
+					List.of("heartbeat_at", "types", "concurrency")));
 		this.deleteWorker = tables.sql(DELETE_WORKER);
 		this.steps = new JdbcSteps(tables);
 	}
@@ -257,21 +257,31 @@ public abstract class JdbcJobStore implements JobStore {
 
 	@Override
 	public LeaseRenewal heartbeat(String workerId, RunningJobRef run, Instant now, Instant leaseUntil) {
-		return this.database.write("record the heartbeat of job " + run.jobId(), (connection) -> {
-			try (SqlStatement beat = this.heartbeat.prepare(connection)) {
-				beat.bind("now", now)
-					.bind("lease_until", leaseUntil)
-					.bind("job_id", run.jobId())
-					.bind("run", run.run())
-					.bind("worker_id", workerId);
-				try (ResultSet rows = beat.executeQuery()) {
-					if (!rows.next()) {
-						return new LeaseRenewal(Set.of(), Set.of(run.jobId()));
-					}
-					return new LeaseRenewal(rows.getBoolean(1) ? Set.of(run.jobId()) : Set.of(), Set.of());
+		return this.database.write("record the heartbeat of job " + run.jobId(),
+				(connection) -> heartbeat(connection, workerId, run, now, leaseUntil));
+	}
+
+	/**
+	 * A handler's heartbeat in the caller's transaction ({@link #HEARTBEAT}); a store
+	 * whose UPDATE returns no rows writes it its own way.
+	 * @return the run as lost when it no longer holds the job, or with its cancel
+	 * requested
+	 */
+	protected LeaseRenewal heartbeat(Connection connection, String workerId, RunningJobRef run, Instant now,
+			Instant leaseUntil) throws SQLException {
+		try (SqlStatement beat = this.heartbeat.prepare(connection)) {
+			beat.bind("now", now)
+				.bind("lease_until", leaseUntil)
+				.bind("job_id", run.jobId())
+				.bind("run", run.run())
+				.bind("worker_id", workerId);
+			try (ResultSet rows = beat.executeQuery()) {
+				if (!rows.next()) {
+					return new LeaseRenewal(Set.of(), Set.of(run.jobId()));
 				}
+				return new LeaseRenewal(rows.getBoolean(1) ? Set.of(run.jobId()) : Set.of(), Set.of());
 			}
-		});
+		}
 	}
 
 	@Override
@@ -324,11 +334,9 @@ public abstract class JdbcJobStore implements JobStore {
 		int recovered = this.database.write("recover jobs with expired leases", (connection) -> {
 			Map<Long, String> finished = new LinkedHashMap<>();
 			int count;
-			try (SqlStatement recover = this.recoverExpired.prepare(connection);
-					SqlStatement attempt = this.completions.prepareFinishAttempt(connection);
+			try (SqlStatement attempt = this.completions.prepareFinishAttempt(connection);
 					SqlStatement event = this.events.prepare(connection)) {
-				recover.bind("now", now).bind("limit", limit);
-				count = recordRecovered(recover, attempt, event, now, finished);
+				count = recordRecovered(recoverExpired(connection, now, limit), attempt, event, now, finished);
 				attempt.executeBatch();
 				event.executeBatch();
 			}
@@ -365,15 +373,10 @@ public abstract class JdbcJobStore implements JobStore {
 		int count = this.database.write("recover jobs with expired leases", (connection) -> {
 			int recovered = 0;
 			Map<Long, String> finished = new LinkedHashMap<>();
-			try (SqlStatement recover = this.recoverSeen.prepare(connection);
-					SqlStatement attempt = this.completions.prepareFinishAttempt(connection);
+			try (SqlStatement attempt = this.completions.prepareFinishAttempt(connection);
 					SqlStatement event = this.events.prepare(connection)) {
 				for (ExpiredLease lease : leases) {
-					recover.bind("now", now)
-						.bind("job_id", lease.jobId())
-						.bind("run", lease.run())
-						.bind("lease_until", lease.leaseUntil());
-					recovered += recordRecovered(recover, attempt, event, now, finished);
+					recovered += recordRecovered(recoverSeen(connection, lease, now), attempt, event, now, finished);
 				}
 				attempt.executeBatch();
 				event.executeBatch();
@@ -386,32 +389,84 @@ public abstract class JdbcJobStore implements JobStore {
 	}
 
 	/**
-	 * Runs a recovery statement and adds the attempt ends and events of the jobs it took
-	 * back.
+	 * A run taken back by lease recovery: its new status, error code and detail, and
+	 * whether jobs wait for the job.
 	 */
-	private static int recordRecovered(SqlStatement recover, SqlStatement attempt, SqlStatement event, Instant now,
-			Map<Long, String> finished) throws SQLException {
-		int recovered = 0;
-		try (ResultSet rows = recover.executeQuery()) {
+	public record Recovered(long jobId, int run, String status, String errorCode, String errorDetail,
+			boolean hasDependents) {
+
+	}
+
+	/**
+	 * Takes back up to {@code limit} runs whose lease ended before {@code now}, in the
+	 * caller's transaction ({@link Statements#recoverExpired}).
+	 */
+	protected List<Recovered> recoverExpired(Connection connection, Instant now, int limit) throws SQLException {
+		try (SqlStatement recover = this.recoverExpired.prepare(connection)) {
+			recover.bind("now", now).bind("limit", limit);
+			return recovered(recover);
+		}
+	}
+
+	/**
+	 * Takes back one run seen expired, unless it was renewed since
+	 * ({@link Statements#recoverSeen}).
+	 */
+	protected List<Recovered> recoverSeen(Connection connection, ExpiredLease lease, Instant now) throws SQLException {
+		try (SqlStatement recover = this.recoverSeen.prepare(connection)) {
+			recover.bind("now", now)
+				.bind("job_id", lease.jobId())
+				.bind("run", lease.run())
+				.bind("lease_until", lease.leaseUntil());
+			return recovered(recover);
+		}
+	}
+
+	/** The statement of {@link #recoverExpired}, for a store that runs it its own way. */
+	protected final Sql recoverExpiredStatement() {
+		return this.recoverExpired;
+	}
+
+	/** The statement of {@link #recoverSeen}, for a store that runs it its own way. */
+	protected final Sql recoverSeenStatement() {
+		return this.recoverSeen;
+	}
+
+	/**
+	 * The rows of a recovery query: id, run, status, error code, detail, whether jobs
+	 * wait for the job.
+	 */
+	protected static List<Recovered> recovered(SqlStatement query) throws SQLException {
+		List<Recovered> recovered = new ArrayList<>();
+		try (ResultSet rows = query.executeQuery()) {
 			while (rows.next()) {
-				recovered++;
-				long id = rows.getLong(1);
-				String status = rows.getString(3);
-				String detail = rows.getString(5);
-				if (!"pending".equals(status) && rows.getBoolean(6)) {
-					finished.put(id, status);
-				}
-				JdbcCompletions.finishAttempt(attempt, id, rows.getInt(2), "LEASE_EXPIRED", "LEASE_EXPIRED:WORKER_LOST",
-						detail, null, now);
-				String eventName = switch (status) {
-					case "pending" -> "RECOVERED";
-					case "cancelled" -> "CANCELLED";
-					default -> "FAILED";
-				};
-				JobEvents.add(event, id, now, eventName, "recovery", rows.getString(4) + ": " + detail);
+				recovered.add(new Recovered(rows.getLong(1), rows.getInt(2), rows.getString(3), rows.getString(4),
+						rows.getString(5), rows.getBoolean(6)));
 			}
 		}
 		return recovered;
+	}
+
+	/** Adds the attempt ends and events of the runs taken back. */
+	private static int recordRecovered(List<Recovered> recovered, SqlStatement attempt, SqlStatement event, Instant now,
+			Map<Long, String> finished) throws SQLException {
+		for (Recovered run : recovered) {
+			long id = run.jobId();
+			String status = run.status();
+			String detail = run.errorDetail();
+			if (!"pending".equals(status) && run.hasDependents()) {
+				finished.put(id, status);
+			}
+			JdbcCompletions.finishAttempt(attempt, id, run.run(), "LEASE_EXPIRED", "LEASE_EXPIRED:WORKER_LOST", detail,
+					null, now);
+			String eventName = switch (status) {
+				case "pending" -> "RECOVERED";
+				case "cancelled" -> "CANCELLED";
+				default -> "FAILED";
+			};
+			JobEvents.add(event, id, now, eventName, "recovery", run.errorCode() + ": " + detail);
+		}
+		return recovered.size();
 	}
 
 	@Override

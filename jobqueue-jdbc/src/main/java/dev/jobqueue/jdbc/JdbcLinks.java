@@ -25,16 +25,23 @@ public abstract class JdbcLinks implements Links {
 	private static final String JOIN_CHAIN = """
 			UPDATE {jobs} SET chain_id = coalesce(chain_id, id), chain_index = coalesce(chain_index, 0)
 			WHERE id = :job_id AND NOT cancel_requested
-			RETURNING chain_id, chain_index
+			""";
+
+	/** The chain the completing job is in, once it joined one. */
+	private static final String SELECT_CHAIN = """
+			SELECT chain_id, chain_index FROM {jobs} WHERE id = :job_id
 			""";
 
 	private final JobEvents events;
 
 	private final Sql joinChain;
 
+	private final Sql selectChain;
+
 	protected JdbcLinks(Tables tables, JobEvents events) {
 		this.events = Objects.requireNonNull(events, "'events' must not be null");
 		this.joinChain = tables.sql(JOIN_CHAIN);
+		this.selectChain = tables.sql(SELECT_CHAIN);
 	}
 
 	/** The statement of the job timeline. */
@@ -62,13 +69,19 @@ public abstract class JdbcLinks implements Links {
 			throws SQLException {
 		long chainId;
 		int chainIndex;
-		try (SqlStatement join = this.joinChain.prepare(connection);
-				ResultSet rows = join.bind("job_id", completion.jobId()).executeQuery()) {
-			if (!rows.next()) {
+		// The completion holds the job's row (its update of the run), so the read sees
+		// the
+		// chain the update wrote.
+		try (SqlStatement join = this.joinChain.prepare(connection)) {
+			if (join.bind("job_id", completion.jobId()).executeUpdate() == 0) {
 				event(connection, completion.jobId(), now, "CONTINUED", workerId,
 						"no next step created: a cancel of the job was requested");
 				return;
 			}
+		}
+		try (SqlStatement select = this.selectChain.prepare(connection);
+				ResultSet rows = select.bind("job_id", completion.jobId()).executeQuery()) {
+			rows.next();
 			chainId = rows.getLong(1);
 			chainIndex = rows.getInt(2);
 		}

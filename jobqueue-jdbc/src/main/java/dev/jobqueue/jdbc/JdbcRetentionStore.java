@@ -30,10 +30,22 @@ import dev.jobqueue.core.store.RetentionStore;
  */
 public abstract class JdbcRetentionStore implements RetentionStore {
 
-	private static final String ACQUIRE_LEASE = """
+	/**
+	 * Takes the lease where it is free, expired or already ours; {@link #LEASE_HELD}
+	 * tells whether it did.
+	 */
+	public static final String ACQUIRE_LEASE = """
 			INSERT INTO {housekeeping} AS h (name, owner, lease_until) VALUES (:task, :owner, :until)
 			ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, lease_until = excluded.lease_until
 			WHERE h.lease_until <= :now OR h.owner = excluded.owner
+			""";
+
+	/**
+	 * Whether the lease is ours until the time just asked for: read back rather than
+	 * counted, since not every database counts an upsert's rows alike.
+	 */
+	private static final String LEASE_HELD = """
+			SELECT 1 FROM {housekeeping} WHERE name = :task AND owner = :owner AND lease_until = :until
 			""";
 
 	private static final String RELEASE_LEASE = """
@@ -50,6 +62,8 @@ public abstract class JdbcRetentionStore implements RetentionStore {
 
 	private final Sql acquireLease;
 
+	private final Sql leaseHeld;
+
 	private final Sql releaseLease;
 
 	private final Sql deleteSilentWorkers;
@@ -62,9 +76,19 @@ public abstract class JdbcRetentionStore implements RetentionStore {
 	 * chain steps and not jobs an unfinished job waits for
 	 */
 	protected JdbcRetentionStore(JdbcDatabase database, Tables tables, String deleteFinished) {
+		this(database, tables, deleteFinished, ACQUIRE_LEASE);
+	}
+
+	/**
+	 * @param acquireLease the statement that takes the cleanup lease ({@code :task},
+	 * {@code :owner}, {@code :until}) where it is free, expired at {@code :now} or
+	 * already the owner's, for a database without {@link #ACQUIRE_LEASE}'s upsert
+	 */
+	protected JdbcRetentionStore(JdbcDatabase database, Tables tables, String deleteFinished, String acquireLease) {
 		this.database = Objects.requireNonNull(database, "'database' must not be null");
 		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
-		this.acquireLease = tables.sql(ACQUIRE_LEASE);
+		this.acquireLease = tables.sql(acquireLease);
+		this.leaseHeld = tables.sql(LEASE_HELD);
 		this.releaseLease = tables.sql(RELEASE_LEASE);
 		this.deleteSilentWorkers = tables.sql(DELETE_SILENT_WORKERS);
 		this.deleteFinished = tables.sql(Objects.requireNonNull(deleteFinished, "'deleteFinished' must not be null"));
@@ -82,11 +106,10 @@ public abstract class JdbcRetentionStore implements RetentionStore {
 	public final boolean acquireLease(String task, String owner, Instant now, Instant until) {
 		return this.database.write("take the " + task + " lease", (connection) -> {
 			try (SqlStatement acquire = this.acquireLease.prepare(connection)) {
-				return acquire.bind("task", task)
-					.bind("owner", owner)
-					.bind("until", until)
-					.bind("now", now)
-					.executeUpdate() == 1;
+				acquire.bind("task", task).bind("owner", owner).bind("until", until).bind("now", now).executeUpdate();
+			}
+			try (SqlStatement held = this.leaseHeld.prepare(connection)) {
+				return held.bind("task", task).bind("owner", owner).bind("until", until).queryAny();
 			}
 		});
 	}

@@ -43,9 +43,6 @@ public final class JdbcScheduleStore implements ScheduleStore {
 			INSERT INTO {schedules} (name, type, expression, zone, misfire, payload, next_run_at, defined_by, declared_at,
 			                         created_at)
 			VALUES (:name, :type, :expression, :zone, :misfire, :payload, :next_run_at, :defined_by, :now, :now)
-			ON CONFLICT (name) DO UPDATE SET type = excluded.type, expression = excluded.expression, zone = excluded.zone,
-			    misfire = excluded.misfire, payload = excluded.payload, next_run_at = excluded.next_run_at,
-			    defined_by = excluded.defined_by, declared_at = excluded.declared_at
 			""";
 
 	private static final String REFRESH = """
@@ -124,7 +121,9 @@ public final class JdbcScheduleStore implements ScheduleStore {
 		this.inserts = Objects.requireNonNull(inserts, "'inserts' must not be null");
 		this.events = new JobEvents(tables);
 		this.selectDefinition = tables.sql(SELECT_DEFINITION);
-		this.upsertSchedule = tables.sql(UPSERT_SCHEDULE);
+		this.upsertSchedule = tables.sql(tables.dialect()
+			.upsert(UPSERT_SCHEDULE, "name", List.of("type", "expression", "zone", "misfire", "payload", "next_run_at",
+					"defined_by", "declared_at")));
 		this.refresh = tables.sql(REFRESH);
 		this.earliestDue = tables.sql(EARLIEST_DUE);
 		this.selectDue = tables.sql(SELECT_DUE);

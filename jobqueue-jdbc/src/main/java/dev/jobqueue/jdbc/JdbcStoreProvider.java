@@ -1,5 +1,6 @@
 package dev.jobqueue.jdbc;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -12,7 +13,9 @@ public abstract class JdbcStoreProvider implements StoreProvider {
 
 	private final String module;
 
-	private final String urlPrefix;
+	private final List<String> urlPrefixes;
+
+	private final List<String> productNames;
 
 	/**
 	 * @param name the database's name, as its driver reports it ({@code SQLite})
@@ -20,9 +23,18 @@ public abstract class JdbcStoreProvider implements StoreProvider {
 	 * @param urlPrefix how the store's JDBC URLs begin ({@code jdbc:sqlite:})
 	 */
 	protected JdbcStoreProvider(String name, String module, String urlPrefix) {
+		this(name, module, List.of(urlPrefix), List.of(name));
+	}
+
+	/**
+	 * A store for several URL prefixes and drivers (MySQL's and MariaDB's).
+	 * @param productNames the names the drivers report
+	 */
+	protected JdbcStoreProvider(String name, String module, List<String> urlPrefixes, List<String> productNames) {
 		this.name = Objects.requireNonNull(name, "'name' must not be null");
 		this.module = Objects.requireNonNull(module, "'module' must not be null");
-		this.urlPrefix = Objects.requireNonNull(urlPrefix, "'urlPrefix' must not be null");
+		this.urlPrefixes = List.copyOf(urlPrefixes);
+		this.productNames = List.copyOf(productNames);
 	}
 
 	@Override
@@ -37,12 +49,12 @@ public abstract class JdbcStoreProvider implements StoreProvider {
 
 	@Override
 	public final boolean servesUrl(String url) {
-		return url != null && url.startsWith(this.urlPrefix);
+		return url != null && this.urlPrefixes.stream().anyMatch(url::startsWith);
 	}
 
 	@Override
 	public final boolean servesProduct(String productName) {
-		return this.name.equalsIgnoreCase(productName);
+		return this.productNames.stream().anyMatch((name) -> name.equalsIgnoreCase(productName));
 	}
 
 	/**

@@ -29,6 +29,16 @@ public final class JsonArrays {
 		return json.append(']').toString();
 	}
 
+	/** {@code value} as a JSON string, or {@code null} for none. */
+	public static String string(String value) {
+		if (value == null) {
+			return "null";
+		}
+		StringBuilder json = new StringBuilder(value.length() + 2);
+		appendString(json, value);
+		return json.toString();
+	}
+
 	private static void appendString(StringBuilder json, String value) {
 		json.append('"');
 		for (int i = 0; i < value.length(); i++) {

@@ -190,6 +190,20 @@ public final class SqlStatement implements AutoCloseable {
 	}
 
 	/**
+	 * Runs an INSERT of one row and returns the id the database generated for it, where
+	 * the dialect prepared the statement to return generated keys.
+	 */
+	public long executeInsert() throws SQLException {
+		executeUpdate();
+		try (ResultSet keys = this.statement.getGeneratedKeys()) {
+			if (!keys.next()) {
+				throw new SQLException("The database returned no generated id for: " + this.sql);
+			}
+			return keys.getLong(1);
+		}
+	}
+
+	/**
 	 * @return the first column of the first row, or {@code null} when there is no row
 	 */
 	public String queryString() throws SQLException {

@@ -95,9 +95,10 @@ public final class StoreProviders {
 		}
 		if (serving.isEmpty()) {
 			throw new JobQueueException("No job queue store serves " + what + ". Store modules on the classpath: "
-					+ describe() + ". Use a URL one of them serves (jdbc:sqlite:<file> or "
-					+ "jdbc:postgresql://<host>/<database>), or add the store module for your database "
-					+ "(dev.jobqueue:jobqueue-sqlite, dev.jobqueue:jobqueue-postgresql; the starter brings both).");
+					+ describe() + ". Use a URL one of them serves (jdbc:sqlite:<file>, "
+					+ "jdbc:postgresql://<host>/<database>, jdbc:mariadb:// or jdbc:mysql://<host>/<database>), or "
+					+ "add the store module for your database (dev.jobqueue:jobqueue-sqlite, "
+					+ "dev.jobqueue:jobqueue-postgresql, dev.jobqueue:jobqueue-mysql; the starter brings all three).");
 		}
 		throw new JobQueueException("Several job queue stores claim " + what + ": "
 				+ serving.stream()

@@ -94,6 +94,7 @@ public final class PostgresDialect implements Dialect {
 			case "not_in_texts" -> "<> ALL(" + parameter + ")";
 			case "for_update" -> "FOR UPDATE";
 			case "for_update_skip_locked" -> "FOR UPDATE SKIP LOCKED";
+			case "for_share" -> "FOR SHARE";
 			default -> null;
 		};
 	}

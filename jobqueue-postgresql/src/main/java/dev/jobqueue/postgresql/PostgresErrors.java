@@ -3,6 +3,7 @@ package dev.jobqueue.postgresql;
 import java.sql.SQLException;
 
 import dev.jobqueue.JobQueueException;
+import dev.jobqueue.jdbc.SqlErrors;
 
 /**
  * Turns PostgreSQL failures (by SQLSTATE) into errors that say what happened and what to
@@ -18,12 +19,7 @@ final class PostgresErrors {
 	}
 
 	static String state(Throwable ex) {
-		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			if (cause instanceof SQLException sql && sql.getSQLState() != null) {
-				return sql.getSQLState();
-			}
-		}
-		return "";
+		return SqlErrors.state(ex);
 	}
 
 	/**

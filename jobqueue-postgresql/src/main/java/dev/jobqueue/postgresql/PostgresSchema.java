@@ -10,6 +10,7 @@ import javax.sql.DataSource;
 
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.jdbc.JdbcSchema;
+import dev.jobqueue.jdbc.SqlErrors;
 import dev.jobqueue.jdbc.Tables;
 
 /**
@@ -70,27 +71,22 @@ public final class PostgresSchema extends JdbcSchema {
 	protected JobQueueException failure(String action, RuntimeException ex) {
 		String state = PostgresErrors.state(ex);
 		if (state.equals(PostgresErrors.INSUFFICIENT_PRIVILEGE)) {
-			return new JobQueueException("Could not " + action + " in " + this.location + ": the database user lacks "
-					+ "a privilege (" + rootMessage(ex) + "). Either have an administrator create the schema for it "
-					+ "(CREATE SCHEMA " + tables().schema() + " AUTHORIZATION <user>), grant it CREATE on the "
-					+ "database or the schema, or set jobqueue.postgresql.schema to a schema it owns.", ex);
+			return new JobQueueException(
+					"Could not " + action + " in " + this.location + ": the database user lacks " + "a privilege ("
+							+ SqlErrors.rootMessage(ex) + "). Either have an administrator create the schema for it "
+							+ "(CREATE SCHEMA " + tables().schema() + " AUTHORIZATION <user>), grant it CREATE on the "
+							+ "database or the schema, or set jobqueue.postgresql.schema to a schema it owns.",
+					ex);
 		}
 		if (PostgresErrors.isConnectionFailure(ex)) {
 			return new JobQueueException(
 					"Could not " + action + ": the PostgreSQL server at " + this.location + " cannot be reached ("
-							+ rootMessage(ex) + "). Start it or fix jobqueue.datasource.url; the "
+							+ SqlErrors.rootMessage(ex) + "). Start it or fix jobqueue.datasource.url; the "
 							+ "queue's schema is migrated at start-up, so the application cannot start without it.",
 					ex);
 		}
-		return new JobQueueException("Could not " + action + " in " + this.location + ": " + rootMessage(ex), ex);
-	}
-
-	private static String rootMessage(Throwable ex) {
-		Throwable root = ex;
-		while (root.getCause() != null && root.getCause() != root) {
-			root = root.getCause();
-		}
-		return root.getMessage();
+		return new JobQueueException("Could not " + action + " in " + this.location + ": " + SqlErrors.rootMessage(ex),
+				ex);
 	}
 
 }

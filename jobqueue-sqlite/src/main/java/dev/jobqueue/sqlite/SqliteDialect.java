@@ -2,16 +2,9 @@ package dev.jobqueue.sqlite;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
-import java.time.Instant;
-import java.util.Arrays;
-import java.util.Collection;
-import java.util.List;
 
-import dev.jobqueue.jdbc.JsonArrays;
-import dev.jobqueue.jdbc.Dialect;
+import dev.jobqueue.jdbc.EpochMillisDialect;
 import dev.jobqueue.jdbc.Sql;
 import dev.jobqueue.jdbc.SqlStatement;
 import dev.jobqueue.jdbc.StatementCache;
@@ -23,7 +16,7 @@ import dev.jobqueue.jdbc.Tables;
  * transaction holds the whole database), and the queue's own connections keep their
  * prepared statements ({@link StatementCache}).
  */
-public final class SqliteDialect implements Dialect {
+public final class SqliteDialect implements EpochMillisDialect {
 
 	public static final SqliteDialect INSTANCE = new SqliteDialect();
 
@@ -40,38 +33,6 @@ public final class SqliteDialect implements Dialect {
 		return "SQLite";
 	}
 
-	@Override
-	public void setInstant(PreparedStatement statement, int position, Instant value) throws SQLException {
-		if (value != null) {
-			statement.setLong(position, value.toEpochMilli());
-		}
-		else {
-			statement.setNull(position, Types.BIGINT);
-		}
-	}
-
-	@Override
-	public Instant instant(ResultSet rows, int column) throws SQLException {
-		long millis = rows.getLong(column);
-		return rows.wasNull() ? null : Instant.ofEpochMilli(millis);
-	}
-
-	@Override
-	public Instant instant(ResultSet rows, String column) throws SQLException {
-		long millis = rows.getLong(column);
-		return rows.wasNull() ? null : Instant.ofEpochMilli(millis);
-	}
-
-	@Override
-	public void setIds(PreparedStatement statement, int position, Collection<Long> ids) throws SQLException {
-		statement.setString(position, JsonArrays.of(ids));
-	}
-
-	@Override
-	public void setTexts(PreparedStatement statement, int position, Collection<String> texts) throws SQLException {
-		statement.setString(position, JsonArrays.of(texts));
-	}
-
 	/**
 	 * SQLite's planner may take a worse index on statistics it lacks; the insights name
 	 * theirs.
@@ -85,12 +46,6 @@ public final class SqliteDialect implements Dialect {
 	@Override
 	public String textListContains(String list, String value) {
 		return "instr(',' || " + list + " || ',', ',' || " + value + " || ',') > 0";
-	}
-
-	@Override
-	public List<String> texts(ResultSet rows, int column) throws SQLException {
-		String list = rows.getString(column);
-		return (list == null || list.isEmpty()) ? List.of() : Arrays.asList(list.split(","));
 	}
 
 	/** Instants are epoch milliseconds already. */
@@ -110,7 +65,7 @@ public final class SqliteDialect implements Dialect {
 		return switch (name) {
 			case "in_ids", "in_texts" -> "IN (SELECT value FROM json_each(" + parameter + "))";
 			case "not_in_texts" -> "NOT IN (SELECT value FROM json_each(" + parameter + "))";
-			case "for_update", "for_update_skip_locked" -> "";
+			case "for_update", "for_update_skip_locked", "for_share" -> "";
 			default -> null;
 		};
 	}

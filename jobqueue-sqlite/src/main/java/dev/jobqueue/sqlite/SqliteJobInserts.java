@@ -22,26 +22,16 @@ import dev.jobqueue.jdbc.Tables;
  */
 final class SqliteJobInserts extends JdbcJobInserts {
 
-	private static final String INSERT_JOB = """
-			INSERT INTO {jobs} (type, status, priority, payload, dedup_key, max_attempts, run_at, created_at, trace_parent)
-			VALUES (:type, 'pending', :priority, :payload, :dedup_key, :max_attempts, :run_at, :now, :trace_parent)
+	/** A taken dedup key inserts nothing and returns no id. */
+	private static final String INSERT_JOB_UNLESS_KEY_TAKEN = INSERT_JOB + """
 			ON CONFLICT DO NOTHING
 			RETURNING id
-			""";
-
-	/**
-	 * A job without a dedup key: nothing can conflict, and the id comes from
-	 * last_insert_rowid().
-	 */
-	private static final String INSERT_JOB_WITHOUT_DEDUP_KEY = """
-			INSERT INTO {jobs} (type, status, priority, payload, max_attempts, run_at, created_at, trace_parent)
-			VALUES (:type, 'pending', :priority, :payload, :max_attempts, :run_at, :now, :trace_parent)
 			""";
 
 	private final JobEvents events;
 
 	SqliteJobInserts(Tables tables, JobEvents events, Links links) {
-		super(tables, links, INSERT_JOB, INSERT_JOB_WITHOUT_DEDUP_KEY);
+		super(tables, links, INSERT_JOB_UNLESS_KEY_TAKEN, INSERT_JOB_WITHOUT_DEDUP_KEY);
 		this.events = events;
 	}
 

@@ -5,56 +5,25 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Deque;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 
 import dev.jobqueue.ErrorCodes;
-import dev.jobqueue.JobQueueException;
-import dev.jobqueue.core.store.Completion;
-import dev.jobqueue.core.store.LinkedJobs;
-import dev.jobqueue.core.store.NewJob;
 import dev.jobqueue.jdbc.JsonArrays;
 import dev.jobqueue.jdbc.JobEvents;
-import dev.jobqueue.jdbc.JdbcLinks;
+import dev.jobqueue.jdbc.RowLinks;
 import dev.jobqueue.jdbc.Sql;
 import dev.jobqueue.jdbc.SqlStatement;
 import dev.jobqueue.jdbc.Tables;
 
 /**
  * Chains and dependencies on SQLite (docs/chains.md), inside a write transaction the
- * caller holds: jobs that wait or belong to a chain go in here, a success's continuation
- * joins its chain here, and every path that finishes a job calls {@link #settle} so the
- * jobs waiting for it count down, become pending, or end by their policy, in the same
- * transaction.
+ * caller holds: jobs that wait or belong to a chain go in a row at a time
+ * ({@link RowLinks}), a success's continuation joins its chain, and every path that
+ * finishes a job calls {@link #settle} so the jobs waiting for it count down, become
+ * pending, or end by their policy, in the same transaction.
  */
-final class SqliteLinks extends JdbcLinks {
-
-	private static final String SELECT_EXISTING = """
-			SELECT id, status FROM {jobs} WHERE id IN (SELECT value FROM json_each(:ids))
-			""";
-
-	private static final String INSERT_LINKED = """
-			INSERT INTO {jobs} (type, status, priority, payload, max_attempts, run_at, created_at, trace_parent,
-			    chain_id, chain_index, waiting_for, dependency_policy, finished_at, error_code, error_detail)
-			VALUES (:type, :status, :priority, :payload, :max_attempts, :run_at, :now, :trace_parent,
-			    :chain_id, :chain_index, :waiting_for, :dependency_policy, :finished_at, :error_code, :error_detail)
-			RETURNING id
-			""";
-
-	/** The first step of a new chain names the chain after itself. */
-	private static final String START_CHAIN = """
-			UPDATE {jobs} SET chain_id = id WHERE id = :job_id
-			""";
-
-	private static final String INSERT_DEPENDENCY = """
-			INSERT OR IGNORE INTO {dependencies} (depends_on, job_id, settled) VALUES (:depends_on, :job_id, :settled)
-			""";
+final class SqliteLinks extends RowLinks {
 
 	/** Finished jobs that some job still has to count. */
 	static final String ANY_DEPENDENTS = """
@@ -102,14 +71,6 @@ final class SqliteLinks extends JdbcLinks {
 
 	private final Tables tables;
 
-	private final Sql selectExisting;
-
-	private final Sql insertLinked;
-
-	private final Sql startChain;
-
-	private final Sql insertDependency;
-
 	private final Sql anyDependents;
 
 	private final Sql countDown;
@@ -119,110 +80,17 @@ final class SqliteLinks extends JdbcLinks {
 	private final Sql markSettled;
 
 	SqliteLinks(Tables tables, JobEvents events) {
-		super(tables, events);
+		super(tables, events, RowLinks.INSERT_LINKED + "RETURNING id\n");
 		this.tables = tables;
-		this.selectExisting = tables.sql(SELECT_EXISTING);
-		this.insertLinked = tables.sql(INSERT_LINKED);
-		this.startChain = tables.sql(START_CHAIN);
-		this.insertDependency = tables.sql(INSERT_DEPENDENCY);
 		this.anyDependents = tables.sql(ANY_DEPENDENTS);
 		this.countDown = tables.sql(COUNT_DOWN);
 		this.endByPolicy = tables.sql(END_BY_POLICY);
 		this.markSettled = tables.sql(MARK_SETTLED);
 	}
 
-	/**
-	 * @param chainId the chain the jobs with a chain index join, or {@code null} to start
-	 * one named after the first of them
-	 * @param chainBase added to each job's chain index
-	 */
 	@Override
-	protected List<Long> insert(Connection connection, List<NewJob> jobs, Instant now, Long chainId, int chainBase)
-			throws SQLException {
-		LinkedJobs.refuseDedupKeys(jobs);
-		Map<Long, String> existing = existingStatuses(connection, jobs);
-		List<Long> ids = new ArrayList<>(jobs.size());
-		List<String> statuses = new ArrayList<>(jobs.size());
-		Long chain = chainId;
-		try (SqlStatement insert = this.insertLinked.prepare(connection);
-				SqlStatement dependency = this.insertDependency.prepare(connection);
-				SqlStatement event = events().prepare(connection)) {
-			for (NewJob job : jobs) {
-				Map<Long, String> dependencyStatus = new LinkedHashMap<>();
-				for (long id : job.after()) {
-					dependencyStatus.put(id, existing.get(id));
-				}
-				for (int position : job.afterInBatch()) {
-					dependencyStatus.putIfAbsent(ids.get(position), statuses.get(position));
-				}
-				Set<Long> waitsFor = dependencyStatus.keySet();
-				LinkedJobs.Start outcome = LinkedJobs.start(job.dependencyPolicy(), dependencyStatus.values());
-				insert.bind("type", job.type())
-					.bind("status", outcome.status())
-					.bind("priority", job.priority())
-					.bind("payload", job.payload())
-					.bind("max_attempts", job.maxAttempts())
-					.bind("run_at", job.runAt())
-					.bind("now", now)
-					.bind("trace_parent", job.traceContext())
-					.bind("chain_id", (job.chainIndex() != null) ? chain : null)
-					.bind("chain_index", (job.chainIndex() != null) ? Long.valueOf(chainBase + job.chainIndex()) : null)
-					.bind("waiting_for", outcome.waitingFor())
-					.bind("dependency_policy", waitsFor.isEmpty() ? null : job.dependencyPolicy().dbValue())
-					.bind("finished_at", outcome.finished() ? now : null)
-					.bind("error_code", outcome.errorCode())
-					.bind("error_detail", outcome.errorDetail());
-				long id = insert.queryLong();
-				if (job.chainIndex() != null && chain == null) {
-					chain = id;
-					try (SqlStatement start = this.startChain.prepare(connection)) {
-						start.bind("job_id", id).executeUpdate();
-					}
-				}
-				for (Map.Entry<Long, String> waited : dependencyStatus.entrySet()) {
-					// A dependency finished already is counted now, by the outcome above.
-					dependency.bind("depends_on", waited.getKey())
-						.bind("job_id", id)
-						.bind("settled", LinkedJobs.finished(waited.getValue()))
-						.addBatch();
-				}
-				ids.add(id);
-				statuses.add(outcome.status());
-				JobEvents.add(event, id, now, "ENQUEUED", null,
-						waitsFor.isEmpty() ? null : "waits for " + waitsFor.size() + " job(s)");
-				if (outcome.finished()) {
-					JobEvents.add(event, id, now, "DEPENDENCY_FAILED", null, outcome.errorDetail());
-					JobEvents.add(event, id, now, "failed".equals(outcome.status()) ? "FAILED" : "CANCELLED", null,
-							outcome.errorCode());
-				}
-			}
-			dependency.executeBatch();
-			event.executeBatch();
-		}
-		return ids;
-	}
-
-	private Map<Long, String> existingStatuses(Connection connection, List<NewJob> jobs) throws SQLException {
-		Set<Long> wanted = new TreeSet<>();
-		jobs.forEach((job) -> wanted.addAll(job.after()));
-		Map<Long, String> found = new HashMap<>();
-		if (wanted.isEmpty()) {
-			return found;
-		}
-		try (SqlStatement select = this.selectExisting.prepare(connection)) {
-			try (ResultSet rows = select.bind("ids", JsonArrays.of(wanted)).executeQuery()) {
-				while (rows.next()) {
-					found.put(rows.getLong(1), rows.getString(2));
-				}
-			}
-		}
-		wanted.removeAll(found.keySet());
-		if (!wanted.isEmpty()) {
-			throw new JobQueueException("Cannot wait for job(s) " + wanted + ": no such job in this queue (tables "
-					+ this.tables.jobs() + "). Pass ids that enqueue returned for this queue (a job of another table "
-					+ "prefix is not one of its jobs, and a deleted job is gone); nothing was enqueued.");
-		}
-		return found;
+	protected long insertRow(SqlStatement insert) throws SQLException {
+		return insert.queryLong();
 	}
 
 	/**

@@ -61,8 +61,9 @@ class ArchitectureTests {
 			.dependOnClassesThat()
 			.resideInAnyPackage("org.springframework..", "java.sql..", "javax.sql..", "tools.jackson..",
 					"com.fasterxml..", "dev.jobqueue.jdbc..", "dev.jobqueue.sqlite..", "dev.jobqueue.postgresql..",
-					"dev.jobqueue.jackson..", "dev.jobqueue.autoconfigure..", "dev.jobqueue.actuate..",
-					"dev.jobqueue.dashboard..", "dev.jobqueue.metrics..", "dev.jobqueue.observation..")
+					"dev.jobqueue.mysql..", "dev.jobqueue.jackson..", "dev.jobqueue.autoconfigure..",
+					"dev.jobqueue.actuate..", "dev.jobqueue.dashboard..", "dev.jobqueue.metrics..",
+					"dev.jobqueue.observation..")
 			.because("the engine talks to a database only through the store interfaces in dev.jobqueue.core.store"));
 	}
 
@@ -70,7 +71,7 @@ class ArchitectureTests {
 	void storesAndTheJdbcEngineKnowNothingOfSpring() {
 		check(noClasses().that()
 			.resideInAnyPackage("dev.jobqueue.jdbc", "dev.jobqueue.sqlite..", "dev.jobqueue.postgresql..",
-					"dev.jobqueue.jackson..")
+					"dev.jobqueue.mysql..", "dev.jobqueue.jackson..")
 			.should()
 			.dependOnClassesThat()
 			.resideInAnyPackage("org.springframework..", "dev.jobqueue.autoconfigure..", "dev.jobqueue.actuate..",
@@ -85,13 +86,13 @@ class ArchitectureTests {
 			.resideInAPackage("dev.jobqueue.jdbc..")
 			.should()
 			.dependOnClassesThat()
-			.resideInAnyPackage("dev.jobqueue.sqlite..", "dev.jobqueue.postgresql..")
+			.resideInAnyPackage("dev.jobqueue.sqlite..", "dev.jobqueue.postgresql..", "dev.jobqueue.mysql..")
 			.because("a store is a dialect of the JDBC engine: what two stores share lives in the engine"));
 	}
 
 	@Test
 	void storesDoNotKnowEachOther() {
-		check(slices().matching("dev.jobqueue.(sqlite|postgresql)..").should().notDependOnEachOther());
+		check(slices().matching("dev.jobqueue.(sqlite|postgresql|mysql)..").should().notDependOnEachOther());
 	}
 
 	@Test
@@ -122,7 +123,7 @@ class ArchitectureTests {
 	void engineAndStoresNeverReadTheWallClockDirectly() {
 		check(noClasses().that()
 			.resideInAnyPackage("dev.jobqueue", "dev.jobqueue.core..", "dev.jobqueue.jdbc..", "dev.jobqueue.sqlite..",
-					"dev.jobqueue.postgresql..")
+					"dev.jobqueue.postgresql..", "dev.jobqueue.mysql..")
 			.should()
 			.callMethod(Instant.class, "now")
 			.orShould()

@@ -1,0 +1,138 @@
+package dev.jobqueue.mysql;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import dev.jobqueue.mysql.testing.MariaDbTest;
+import dev.jobqueue.mysql.testing.MysqlTestDatabase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The plans of the hot statements on a table of 20,000 jobs ({@code EXPLAIN}): claims
+ * read their index in claim order, lists of ids are primary-key lookups in reads and in
+ * updates (MariaDB before 11.1 runs {@code IN (subquery)} once per row in an UPDATE, so
+ * updates join the list instead), and nothing the hot path runs scans the jobs table.
+ */
+@MariaDbTest
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class MysqlQueryPlanTests {
+
+	private MysqlTestDatabase db;
+
+	@BeforeAll
+	void fill() throws SQLException {
+		this.db = MysqlTestDatabase.create();
+		try (Connection connection = this.db.dataSource().getConnection();
+				Statement statement = connection.createStatement()) {
+			for (int from = 0; from < 20_000; from += 1_000) {
+				StringBuilder insert = new StringBuilder(
+						"INSERT INTO jobs (type, status, payload, max_attempts, run_at, "
+								+ "created_at, lease_until, chain_id, finished_at) VALUES ");
+				for (int n = from; n < from + 1_000; n++) {
+					String status = (n % 10 == 0) ? "running" : (n % 10 == 1) ? "succeeded" : "pending";
+					insert.append((n > from) ? "," : "")
+						.append("('")
+						.append((n % 2 == 0) ? "mail" : "report")
+						.append("', '")
+						.append(status)
+						.append("', '{}', 3, ")
+						.append(1_000_000 + n)
+						.append(", 1000000, ")
+						.append(status.equals("running") ? String.valueOf(2_000_000 + n) : "NULL")
+						.append(", ")
+						.append((n % 100 == 0) ? String.valueOf(n + 1) : "NULL")
+						.append(", ")
+						.append(status.equals("succeeded") ? String.valueOf(1_500_000 + n) : "NULL")
+						.append(')');
+				}
+				statement.executeUpdate(insert.toString());
+			}
+			statement.execute("ANALYZE TABLE jobs, job_dependencies, job_attempts, job_events");
+		}
+	}
+
+	@AfterAll
+	void drop() {
+		this.db.close();
+	}
+
+	@Test
+	void aClaimOfOneTypeReadsTheClaimIndexInOrder() {
+		List<Map<String, String>> plan = explain(MysqlClaims.CLAIM_DUE.replace("{attempt_left}", ""),
+				Map.of("type", "'mail'", "now", "1010000", "limit", "10"));
+		assertThat(row(plan, "jobs")).containsEntry("key", "jobs_claim_type_idx");
+		assertThat(row(plan, "jobs").get("Extra")).doesNotContain("filesort");
+	}
+
+	@Test
+	void listsOfIdsArePrimaryKeyLookupsInReadsAndUpdates() {
+		Map<String, String> ids = Map.of("ids", "'[5,7,9]'", "not_repeatable", "'[]'", "worker_id", "'w'", "now", "1",
+				"lease_until", "2");
+		assertThat(row(explain(MysqlClaims.READ_TAKEN, ids), "jobs")).containsEntry("key", "PRIMARY");
+		assertThat(row(explain(MysqlClaims.TAKE, ids), "j")).containsEntry("key", "PRIMARY");
+		assertThat(row(explain(MysqlLinks.LOCK_WAITING, ids), "jobs").get("type")).isNotEqualTo("ALL");
+	}
+
+	@Test
+	void leaseRecoveryReadsOnlyRunningJobs() {
+		Map<String, String> values = Map.of("now", "2000100", "limit", "10", "ids", "'[10,20]'");
+		// No index holds the lease end (a renewal writes none): any index led by the
+		// status reads the running jobs alone, and the lease end is checked on each.
+		Map<String, String> lockExpired = row(explain(MysqlJobStore.LOCK_EXPIRED, values), "jobs");
+		assertThat(lockExpired.get("type")).isIn("ref", "range");
+		assertThat(lockExpired.get("key")).isIn("jobs_running_idx", "jobs_due_idx", "jobs_status_type_idx",
+				"jobs_claim_type_idx", "jobs_finished_idx");
+		assertThat(row(explain(MysqlJobStore.RECOVER_EXPIRED, values), "jobs").get("type")).isNotEqualTo("ALL");
+	}
+
+	@Test
+	void aChainsCancelReadsTheChainIndex() {
+		assertThat(row(explain("""
+				UPDATE {jobs} SET cancel_requested = TRUE WHERE chain_id = :chain_id AND id {in_ids :ids}
+				AND status = 'running'
+				""", Map.of("chain_id", "101", "ids", "'[100]'")), "jobs")).containsEntry("key", "jobs_chain_idx");
+	}
+
+	/**
+	 * {@code EXPLAIN} of a statement of the store with {@code values} for its parameters.
+	 */
+	private List<Map<String, String>> explain(String template, Map<String, String> values) {
+		String sql = this.db.storage().tables().expand(template);
+		for (Map.Entry<String, String> value : values.entrySet()) {
+			sql = sql.replaceAll(":" + value.getKey() + "\\b", value.getValue());
+		}
+		List<Map<String, String>> plan = new ArrayList<>();
+		try (Connection connection = this.db.dataSource().getConnection();
+				Statement statement = connection.createStatement();
+				ResultSet rows = statement.executeQuery("EXPLAIN " + sql)) {
+			while (rows.next()) {
+				plan.add(Map.of("table", String.valueOf(rows.getString("table")), "type",
+						String.valueOf(rows.getString("type")), "key", String.valueOf(rows.getString("key")), "Extra",
+						String.valueOf(rows.getString("Extra"))));
+			}
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException(sql, ex);
+		}
+		return plan;
+	}
+
+	private static Map<String, String> row(List<Map<String, String>> plan, String table) {
+		return plan.stream()
+			.filter((row) -> row.get("table").equals(table))
+			.findFirst()
+			.orElseThrow(() -> new AssertionError("no row for " + table + " in " + plan));
+	}
+
+}
