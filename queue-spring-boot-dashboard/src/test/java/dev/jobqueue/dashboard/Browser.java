@@ -147,10 +147,19 @@ final class Browser implements AutoCloseable {
 	// gone: read and click in
 	// one step, in the page, instead of holding on to elements.
 
-	/** The rendered text of the element {@code css} selects; fails if there is none. */
+	/**
+	 * The rendered text of the element {@code css} selects; fails if there is none within
+	 * a few seconds (a click may start its navigation after it returns).
+	 */
 	String text(String css) {
-		Object text = this.driver
-			.executeScript("var e = document.querySelector(arguments[0]); return e ? e.innerText.trim() : null", css);
+		Object text = null;
+		try {
+			text = waiting(Duration.ofSeconds(5)).until((driver) -> this.driver.executeScript(
+					"var e = document.querySelector(arguments[0]); return e ? e.innerText.trim() : null", css));
+		}
+		catch (org.openqa.selenium.TimeoutException ex) {
+			// Reported below, with the page's address.
+		}
 		if (text == null) {
 			throw new org.openqa.selenium.NoSuchElementException(
 					"No element " + css + " on " + this.driver.getCurrentUrl());

@@ -162,6 +162,9 @@ class DashboardBrowserTests extends SqliteFileBrowserTests {
 		this.jobQueue.retry(failed);
 		await().atMost(WAIT).until(() -> this.jobQueue.find(failed).orElseThrow().status() == JobStatus.SUCCEEDED);
 		browser.click("#confirm");
+		// The answer to the form comes back at the same address: wait for its document,
+		// not for a new URL.
+		browser.waiting(WAIT).until((driver) -> browser.count("#problem") > 0);
 		assertThat(browser.text("#problem")).isEqualTo("Job #" + failed + " was not retried");
 		assertThat(browser.text("#problem-detail")).contains("It is succeeded now").contains("Nothing was changed");
 		// A 4xx document is reported in the console by the browser itself; only those are
