@@ -51,14 +51,29 @@ public final class JdbcSteps {
 
 	private final Tables tables;
 
+	private final Sql fence;
+
+	private final Sql insert;
+
+	private final Sql select;
+
+	private final Sql selectShortened;
+
+	private final Sql delete;
+
 	public JdbcSteps(Tables tables) {
 		this.tables = tables;
+		this.fence = tables.sql(FENCE);
+		this.insert = tables.sql(INSERT);
+		this.select = tables.sql(SELECT);
+		this.selectShortened = tables.sql(SELECT_SHORTENED);
+		this.delete = tables.sql(DELETE);
 	}
 
 	/** The job's steps, in the order they were recorded. */
 	public List<JobStep> read(Connection connection, long jobId) throws SQLException {
 		List<JobStep> steps = new ArrayList<>();
-		try (SqlStatement select = this.tables.sql(SELECT).prepare(connection);
+		try (SqlStatement select = this.select.prepare(connection);
 				ResultSet rows = select.bind("job_id", jobId).executeQuery()) {
 			while (rows.next()) {
 				steps.add(new JobStep(rows.getString(1), rows.getInt(2), rows.getString(3), rows.getInt(4),
@@ -74,7 +89,7 @@ public final class JdbcSteps {
 	 * @return whether it was recorded
 	 */
 	public boolean record(Connection connection, RunningJobRef run, JobStep step) throws SQLException {
-		try (SqlStatement fence = this.tables.sql(FENCE).prepare(connection)) {
+		try (SqlStatement fence = this.fence.prepare(connection)) {
 			int held = fence.bind("now", step.recordedAt())
 				.bind("job_id", run.jobId())
 				.bind("run", run.run())
@@ -83,7 +98,7 @@ public final class JdbcSteps {
 				return false;
 			}
 		}
-		try (SqlStatement insert = this.tables.sql(INSERT).prepare(connection)) {
+		try (SqlStatement insert = this.insert.prepare(connection)) {
 			insert.bind("job_id", run.jobId())
 				.bind("name", step.name())
 				.bind("position", step.position())
@@ -99,7 +114,7 @@ public final class JdbcSteps {
 
 	/** Forgets a job's steps, in the caller's transaction. */
 	public int delete(Connection connection, long jobId) throws SQLException {
-		try (SqlStatement delete = this.tables.sql(DELETE).prepare(connection)) {
+		try (SqlStatement delete = this.delete.prepare(connection)) {
 			return delete.bind("job_id", jobId).executeUpdate();
 		}
 	}
@@ -107,7 +122,7 @@ public final class JdbcSteps {
 	/** The job's steps with results cut to {@code preview} characters (0: none). */
 	List<QueueInsights.Step> shortened(Connection connection, long jobId, int preview) throws SQLException {
 		List<QueueInsights.Step> steps = new ArrayList<>();
-		try (SqlStatement select = this.tables.sql(SELECT_SHORTENED).prepare(connection)) {
+		try (SqlStatement select = this.selectShortened.prepare(connection)) {
 			select.bind("preview", Math.max(1, preview)).bind("job_id", jobId);
 			try (ResultSet rows = select.executeQuery()) {
 				while (rows.next()) {
