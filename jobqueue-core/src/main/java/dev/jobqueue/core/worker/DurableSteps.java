@@ -16,7 +16,7 @@ import dev.jobqueue.core.StepTransactions;
  * Runs the durable steps of a worker's runs ({@link dev.jobqueue.JobContext#step}): the
  * checks of a step's name, replay of a recorded result, the work, and its record fenced
  * on the run (in the step's transaction for a transactional step). What one run has
- * recorded and used is kept on its {@link JobRun}.
+ * recorded and used is kept on its {@link RunSteps}.
  */
 final class DurableSteps {
 
@@ -41,8 +41,8 @@ final class DurableSteps {
 
 	<T> T run(JobRun run, String name, Class<T> type, Supplier<? extends T> work, boolean transactional) {
 		checkName(run, name);
-		run.useStepName(name);
-		JobStep recorded = run.recordedStep(name);
+		run.recordedSteps.use(name);
+		JobStep recorded = run.recordedSteps.recorded(name);
 		if (recorded != null) {
 			T result = read(run, name, recorded.result(), type);
 			this.listener.stepDone(run.job, name, true);
@@ -78,8 +78,8 @@ final class DurableSteps {
 	private void record(JobRun run, String name, Object value, Type type, Instant startedAt,
 			boolean inCallerTransaction) {
 		String json = write(run, name, value, type);
-		JobStep step = new JobStep(name, run.nextStepPosition(), json, run.job.run(), run.job.attempt(), startedAt,
-				run.now());
+		JobStep step = new JobStep(name, run.recordedSteps.nextPosition(), json, run.job.run(), run.job.attempt(),
+				startedAt, run.now());
 		boolean recorded;
 		try {
 			recorded = run.store().recordStep(run.ref(), step, inCallerTransaction);
@@ -95,7 +95,7 @@ final class DurableSteps {
 					+ ") was not recorded: this run no longer holds the job (its lease was lost, and the job runs "
 					+ "again elsewhere)" + (inCallerTransaction ? "; the step's transaction is rolled back" : ""));
 		}
-		run.stepRecorded(name, step);
+		run.recordedSteps.recorded(name, step);
 	}
 
 	/** The result as JSON, checked to read back as the step's type, or the job fails. */

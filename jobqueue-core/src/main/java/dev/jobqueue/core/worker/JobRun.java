@@ -3,11 +3,7 @@ package dev.jobqueue.core.worker;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.function.Supplier;
 
 import org.slf4j.Logger;
@@ -15,10 +11,8 @@ import org.slf4j.LoggerFactory;
 
 import dev.jobqueue.ErrorCodes;
 import dev.jobqueue.JobContext;
-import dev.jobqueue.JobFailedException;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobSnoozedException;
-import dev.jobqueue.JobStep;
 import dev.jobqueue.core.HandlerDefinition;
 import dev.jobqueue.core.NewJobs;
 import dev.jobqueue.core.Ticker;
@@ -152,14 +146,8 @@ final class JobRun implements JobContext {
 
 	private final DurableSteps steps;
 
-	/**
-	 * The job's recorded steps by name, read at this run's first step; guarded by
-	 * {@code this}.
-	 */
-	private Map<String, JobStep> recordedSteps;
-
-	/** The step names this run used so far; guarded by {@code this}. */
-	private final Set<String> stepNames = new HashSet<>();
+	/** This run's view of the job's durable steps. */
+	final RunSteps recordedSteps;
 
 	JobRun(ClaimedJob job, HandlerDefinition handler, Instant claimedAt, JobStore store, String workerId, Clock clock,
 			Ticker ticker, WorkerSettings settings) {
@@ -174,6 +162,7 @@ final class JobRun implements JobContext {
 	JobRun(ClaimedJob job, HandlerDefinition handler, Instant claimedAt, JobStore store, String workerId, Clock clock,
 			Ticker ticker, WorkerSettings settings, NewJobs newJobs, DurableSteps steps) {
 		this.steps = steps;
+		this.recordedSteps = new RunSteps(job, store);
 		this.newJobs = newJobs;
 		this.job = job;
 		this.handler = handler;
@@ -479,55 +468,6 @@ final class JobRun implements JobContext {
 			throw new IllegalStateException("This worker does not keep durable steps");
 		}
 		return this.steps.run(this, name, type, work, transactional);
-	}
-
-	/** Notes that this run uses {@code name}; a name runs once per run. */
-	synchronized void useStepName(String name) {
-		if (!this.stepNames.add(name)) {
-			throw new JobFailedException(ErrorCodes.STEP_NAME,
-					"Step '" + name + "' of job " + this.job.id() + " (" + this.job.type()
-							+ ") was called twice in one run: give each step of a "
-							+ "handler its own name (add an index for steps in a loop)",
-					false);
-		}
-	}
-
-	/**
-	 * The step recorded under {@code name} by this or an earlier run of the job, or
-	 * {@code null}; the job's steps are read once, at this run's first step.
-	 */
-	JobStep recordedStep(String name) {
-		synchronized (this) {
-			if (this.recordedSteps != null) {
-				return this.recordedSteps.get(name);
-			}
-		}
-		Map<String, JobStep> read = new LinkedHashMap<>();
-		for (JobStep step : this.store.steps(this.job.id())) {
-			read.put(step.name(), step);
-		}
-		synchronized (this) {
-			if (this.recordedSteps == null) {
-				this.recordedSteps = read;
-			}
-			return this.recordedSteps.get(name);
-		}
-	}
-
-	/**
-	 * Where a step recorded now goes among the job's steps: after every step the job has
-	 * (read at this run's first step, and recorded since).
-	 */
-	synchronized int nextStepPosition() {
-		int last = 0;
-		for (JobStep step : this.recordedSteps.values()) {
-			last = Math.max(last, step.position());
-		}
-		return last + 1;
-	}
-
-	synchronized void stepRecorded(String name, JobStep step) {
-		this.recordedSteps.put(name, step);
 	}
 
 	JobStore store() {
