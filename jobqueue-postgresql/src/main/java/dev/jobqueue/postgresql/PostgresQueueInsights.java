@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Timestamp;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -43,7 +44,7 @@ public final class PostgresQueueInsights extends JdbcQueueInsights {
 		 */
 		private static final String TABLE_STATS = """
 				SELECT c.relname, pg_table_size(c.oid), pg_indexes_size(c.oid), coalesce(s.n_live_tup, 0),
-					coalesce(s.n_dead_tup, 0)
+					coalesce(s.n_dead_tup, 0), greatest(s.last_vacuum, s.last_autovacuum)
 				FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
 				LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid
 				WHERE n.nspname = :schema AND c.relkind = 'r' AND c.relname = ANY(:tables::text[])
@@ -69,8 +70,14 @@ public final class PostgresQueueInsights extends JdbcQueueInsights {
 				try (ResultSet rows = select.executeQuery()) {
 					while (rows.next()) {
 						bytes += rows.getLong(2) + rows.getLong(3);
-						relations.put(rows.getString(1), Map.of("bytes", rows.getLong(2), "indexBytes", rows.getLong(3),
-								"liveRows", rows.getLong(4), "deadRows", rows.getLong(5)));
+						Map<String, Object> relation = new LinkedHashMap<>();
+						relation.put("bytes", rows.getLong(2));
+						relation.put("indexBytes", rows.getLong(3));
+						relation.put("liveRows", rows.getLong(4));
+						relation.put("deadRows", rows.getLong(5));
+						Timestamp vacuumed = rows.getTimestamp(6);
+						relation.put("lastVacuum", (vacuumed != null) ? vacuumed.toInstant().toString() : null);
+						relations.put(rows.getString(1), relation);
 					}
 				}
 			}
@@ -83,7 +90,8 @@ public final class PostgresQueueInsights extends JdbcQueueInsights {
 			}
 			return new StorageState("postgresql", this.database.location(), bytes, 0, 8192, bytes / 8192, 0,
 					this.database.retries(),
-					Map.of("schema", this.tables.schema(), "tables", relations, "connections", connections));
+					Map.of("schema", this.tables.schema(), "tables", relations, "connections", connections,
+							"autovacuumOffFor", PostgresTableMaintenance.withoutAutovacuum(connection, this.tables)));
 		}
 
 		/**

@@ -1,8 +1,10 @@
 package dev.jobqueue.postgresql;
 
 import java.util.Objects;
+import java.util.Optional;
 
 import dev.jobqueue.core.store.QueueSignals;
+import dev.jobqueue.core.store.TableMaintenance;
 import dev.jobqueue.jdbc.JdbcScheduleStore;
 import dev.jobqueue.jdbc.JdbcStorage;
 import dev.jobqueue.jdbc.Tables;
@@ -20,6 +22,8 @@ public final class PostgresStorage extends
 
 	private final PostgresNotifications notifications;
 
+	private final PostgresTableMaintenance tableMaintenance;
+
 	public PostgresStorage(PostgresDatabase database, Tables tables) {
 		this(database, tables, new PostgresNotifications(database.dataSource(),
 				Objects.requireNonNull(tables, "'tables' must not be null"), database.location()));
@@ -31,6 +35,7 @@ public final class PostgresStorage extends
 				new PostgresRetentionStore(database, tables), new PostgresQueueInsights(database, tables));
 		this.schema = new PostgresSchema(database.dataSource(), tables, database.location());
 		this.notifications = notifications;
+		this.tableMaintenance = new PostgresTableMaintenance(database, tables);
 	}
 
 	@Override
@@ -48,6 +53,12 @@ public final class PostgresStorage extends
 	public PostgresStorage signals(QueueSignals signals) {
 		this.notifications.signals(signals);
 		return this;
+	}
+
+	/** Vacuums of the queue's tables, for servers whose autovacuum is off. */
+	@Override
+	public Optional<TableMaintenance> tableMaintenance() {
+		return Optional.of(this.tableMaintenance);
 	}
 
 	/** Migrates, then starts listening for other processes' notifications. */

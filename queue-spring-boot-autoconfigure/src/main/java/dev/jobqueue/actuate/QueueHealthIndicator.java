@@ -75,6 +75,8 @@ public class QueueHealthIndicator extends AbstractHealthIndicator {
 
 	private volatile Supplier<Map<String, Long>> unhandledJobs = Map::of;
 
+	private volatile Supplier<List<String>> warnings = List::of;
+
 	private String hiddenLocation;
 
 	/**
@@ -128,6 +130,14 @@ public class QueueHealthIndicator extends AbstractHealthIndicator {
 	 */
 	public void setUnhandledJobs(Supplier<Map<String, Long>> unhandledJobs) {
 		this.unhandledJobs = (unhandledJobs != null) ? unhandledJobs : Map::of;
+	}
+
+	/**
+	 * Where warnings come from that change no status but that an operator should act on
+	 * (a database left to grow); they go to the details under {@code warnings}.
+	 */
+	public void setWarnings(Supplier<List<String>> warnings) {
+		this.warnings = (warnings != null) ? warnings : List::of;
 	}
 
 	/**
@@ -195,6 +205,10 @@ public class QueueHealthIndicator extends AbstractHealthIndicator {
 			builder.withDetail("unhandled", unhandled);
 			problems.add(jobs + " pending job(s) of type(s) " + unhandled.keySet() + " that no live worker handles: "
 					+ "start a process with their @JobHandler, or check the type names they were enqueued with");
+		}
+		List<String> warnings = this.warnings.get();
+		if (warnings != null && !warnings.isEmpty()) {
+			builder.withDetail("warnings", warnings);
 		}
 		if (problems.isEmpty()) {
 			builder.up();

@@ -15,9 +15,10 @@ import dev.jobqueue.core.retention.RetentionCleaner;
  * Runs the queue's housekeeping on its own thread every
  * {@code jobqueue.retention.interval}, without needing {@code @EnableScheduling}: the
  * retention cleanup (when {@code jobqueue.retention.enabled}), which ends with a
- * write-ahead log checkpoint; with retention off, only the checkpoint. Runs never overlap
- * (the interval is counted from the end of a run). At shutdown it stops a cleanup between
- * two batches and waits for it briefly.
+ * write-ahead log checkpoint; with retention off, only the checkpoint. Either way, on a
+ * PostgreSQL server whose autovacuum is off, a vacuum of the queue's tables. Runs never
+ * overlap (the interval is counted from the end of a run). At shutdown it stops a cleanup
+ * between two batches and waits for it briefly.
  */
 public class QueueHousekeeping implements SmartLifecycle {
 
@@ -55,6 +56,7 @@ public class QueueHousekeeping implements SmartLifecycle {
 		BackgroundLoop housekeeping = new BackgroundLoop("jobqueue-housekeeping", this::housekeep, this.interval,
 				this.interval, logger, "Queue housekeeping failed");
 		this.loop = housekeeping;
+		checkTableVacuums();
 		housekeeping.start(this.interval);
 	}
 
@@ -73,9 +75,25 @@ public class QueueHousekeeping implements SmartLifecycle {
 			this.cleaner.purgeOnce(() -> !this.running);
 		}
 		else {
-			this.cleaner.checkpoint();
+			this.cleaner.upkeep();
 		}
 		return this.interval;
+	}
+
+	/**
+	 * Says at start-up whether the queue vacuums its tables itself (autovacuum off on a
+	 * PostgreSQL server) or, set not to, that nothing will.
+	 */
+	private void checkTableVacuums() {
+		this.cleaner.tableVacuums().ifPresent((vacuums) -> {
+			try {
+				vacuums.check();
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Could not find out whether autovacuum looks after the queue's tables; the next "
+						+ "housekeeping run asks again: {}", ex.toString());
+			}
+		});
 	}
 
 	@Override

@@ -14,6 +14,7 @@ import org.springframework.validation.Validator;
 import org.springframework.validation.annotation.Validated;
 
 import dev.jobqueue.Misfire;
+import dev.jobqueue.core.retention.TableVacuums;
 import dev.jobqueue.core.store.EnqueueVisibility;
 import dev.jobqueue.core.store.QueueInsights;
 import dev.jobqueue.core.worker.WorkerSettings;
@@ -806,6 +807,14 @@ public class QueueProperties implements Validator {
 		 */
 		private Duration lease = Duration.ofSeconds(30);
 
+		/**
+		 * PostgreSQL: when the queue vacuums its own tables after each housekeeping run.
+		 * 'auto' does it only while the server's autovacuum leaves one of them alone (off
+		 * on the server or for the table), 'always' after every run, 'never' leaves it to
+		 * the server or the operator (and warns while nobody does it).
+		 */
+		private TableVacuums.Mode vacuum = TableVacuums.Mode.AUTO;
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -868,6 +877,14 @@ public class QueueProperties implements Validator {
 
 		public void setLease(Duration lease) {
 			this.lease = lease;
+		}
+
+		public TableVacuums.Mode getVacuum() {
+			return this.vacuum;
+		}
+
+		public void setVacuum(TableVacuums.Mode vacuum) {
+			this.vacuum = vacuum;
 		}
 
 	}

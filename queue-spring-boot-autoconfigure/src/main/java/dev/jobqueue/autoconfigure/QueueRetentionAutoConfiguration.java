@@ -1,5 +1,7 @@
 package dev.jobqueue.autoconfigure;
 
+import java.time.Clock;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.LazyInitializationExcludeFilter;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -16,6 +18,7 @@ import dev.jobqueue.core.retention.JobQueueMaintenance;
 import dev.jobqueue.core.retention.RetentionCleaner;
 import dev.jobqueue.core.retention.RetentionPolicy;
 import dev.jobqueue.core.retention.RetentionSettings;
+import dev.jobqueue.core.retention.TableVacuums;
 import dev.jobqueue.core.store.QueueStorage;
 import dev.jobqueue.core.store.RetentionStore;
 import dev.jobqueue.core.worker.JobWorker;
@@ -53,13 +56,16 @@ public final class QueueRetentionAutoConfiguration {
 		QueueProperties.Retention retention = properties.getRetention();
 		RetentionPolicy policy = RetentionPolicy.of(retention.getSucceeded(), retention.getFailed(),
 				retention.getCancelled(), retention.getPerType());
-		return new RetentionCleaner(store, storage.fileMaintenance().orElse(null),
+		Clock queueClock = clock.getIfAvailable(JobQueueClock::system).clock();
+		TableVacuums vacuums = storage.tableMaintenance()
+			.map((tables) -> new TableVacuums(tables, retention.getVacuum(), queueClock))
+			.orElse(null);
+		return new RetentionCleaner(store, storage.fileMaintenance().orElse(null), vacuums,
 				RetentionSettings.of(policy, retention.getBatchSize())
 					.withLease(retention.getLease())
 					.withWorkerRowsKeptFor(
 							properties.snapshotSettings().workerDeadAfter().multipliedBy(WORKER_ROWS_KEPT_FACTOR)),
-				clock.getIfAvailable(JobQueueClock::system).clock(), WorkerIds.newId(),
-				() -> isIdle(worker.getIfAvailable()));
+				queueClock, WorkerIds.newId(), () -> isIdle(worker.getIfAvailable()));
 	}
 
 	private static boolean isIdle(QueueWorker worker) {

@@ -51,8 +51,10 @@ import dev.jobqueue.core.store.StorageStats;
  * <li>Last, with file maintenance, a checkpoint copies the write-ahead log into the
  * database: passive (never waits) while jobs run in this process, truncating the log file
  * when the process is idle.</li>
+ * <li>With {@link TableVacuums} (PostgreSQL) that say so, the run vacuums the queue's
+ * tables under the cleanup lease, even when it has nothing to delete.</li>
  * </ol>
- * Longer than our usual 400 lines because the run's steps, its stop checks and its report
+ * Longer than our usual 500 lines because the run's steps, its stop checks and its report
  * belong together; split, each part would need the others' state.
  */
 public final class RetentionCleaner {
@@ -70,6 +72,8 @@ public final class RetentionCleaner {
 	private final RetentionStore store;
 
 	private final FileMaintenance files;
+
+	private final TableVacuums vacuums;
 
 	private final RetentionSettings settings;
 
@@ -104,6 +108,16 @@ public final class RetentionCleaner {
 	 */
 	public RetentionCleaner(RetentionStore store, FileMaintenance files, RetentionSettings settings, Clock clock,
 			String owner, BooleanSupplier idle) {
+		this(store, files, null, settings, clock, owner, idle);
+	}
+
+	/**
+	 * @param vacuums whether and when the queue's tables are vacuumed after each run, or
+	 * {@code null} where the database needs no vacuum of the queue's own
+	 */
+	public RetentionCleaner(RetentionStore store, FileMaintenance files, TableVacuums vacuums,
+			RetentionSettings settings, Clock clock, String owner, BooleanSupplier idle) {
+		this.vacuums = vacuums;
 		this.store = Objects.requireNonNull(store, "'store' must not be null");
 		this.files = files;
 		this.settings = Objects.requireNonNull(settings, "'settings' must not be null");
@@ -119,6 +133,11 @@ public final class RetentionCleaner {
 	/** The upkeep of the database's files this cleaner does, if the store has files. */
 	public Optional<FileMaintenance> fileMaintenance() {
 		return Optional.ofNullable(this.files);
+	}
+
+	/** The vacuums of the queue's tables this cleaner runs, if the store needs them. */
+	public Optional<TableVacuums> tableVacuums() {
+		return Optional.ofNullable(this.vacuums);
 	}
 
 	/** The report of the latest run, scheduled or manual, if there was one. */
@@ -142,14 +161,20 @@ public final class RetentionCleaner {
 		Run run = new Run(now, stop);
 		try {
 			pruneSilentWorkers(now);
-			if (policy.deletesAnything()) {
+			boolean vacuum = this.vacuums != null && this.vacuums.due();
+			if (policy.deletesAnything() || vacuum) {
 				if (!this.store.acquireLease(LEASE_TASK, this.owner, now, now.plus(this.settings.lease()))) {
 					run.end(RetentionReport.Outcome.SKIPPED,
 							"another process holds the cleanup lease and cleans " + "for everyone");
 				}
 				else {
 					try {
-						deleteExpired(run, (status, type) -> policy.retention(status, type).map(now::minus), true);
+						if (policy.deletesAnything()) {
+							deleteExpired(run, (status, type) -> policy.retention(status, type).map(now::minus), true);
+						}
+						if (vacuum && !run.shouldStop()) {
+							this.vacuums.vacuum();
+						}
 					}
 					finally {
 						releaseLease(run);
@@ -203,6 +228,26 @@ public final class RetentionCleaner {
 	 */
 	public StorageStats checkpoint() {
 		return (this.files != null) ? this.files.checkpoint(this.idle.getAsBoolean()) : this.store.storage();
+	}
+
+	/**
+	 * Housekeeping that deletes nothing: the vacuum of the queue's tables where due
+	 * (under the cleanup lease, so one process does it), then the checkpoint.
+	 * @return the sizes after the checkpoint
+	 */
+	public StorageStats upkeep() {
+		if (this.vacuums != null && this.vacuums.due()) {
+			Instant now = this.clock.instant();
+			if (this.store.acquireLease(LEASE_TASK, this.owner, now, now.plus(this.settings.lease()))) {
+				try {
+					this.vacuums.vacuum();
+				}
+				finally {
+					releaseLease(new Run(now, () -> false));
+				}
+			}
+		}
+		return checkpoint();
 	}
 
 	private void deleteExpired(Run run, BiFunction<JobStatus, String, Optional<Instant>> cutoffs, boolean leased) {

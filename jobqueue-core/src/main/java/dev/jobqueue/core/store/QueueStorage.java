@@ -58,6 +58,14 @@ public interface QueueStorage {
 		return Optional.empty();
 	}
 
+	/**
+	 * Vacuums of the queue's tables, where the database leaves dead rows behind for a
+	 * vacuum and its own may be off; empty elsewhere.
+	 */
+	default Optional<TableMaintenance> tableMaintenance() {
+		return Optional.empty();
+	}
+
 	QueueInsights insights();
 
 	/**

@@ -3,6 +3,7 @@ package dev.jobqueue.autoconfigure.actuate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -23,6 +24,8 @@ import dev.jobqueue.autoconfigure.JobQueueClock;
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
 import dev.jobqueue.autoconfigure.QueueProperties;
 import dev.jobqueue.autoconfigure.QueueWorker;
+import dev.jobqueue.core.retention.RetentionCleaner;
+import dev.jobqueue.core.retention.TableVacuums;
 import dev.jobqueue.core.store.QueueInsights;
 import dev.jobqueue.core.store.QueueStorage;
 
@@ -44,7 +47,7 @@ public final class QueueHealthAutoConfiguration {
 	@ConditionalOnMissingBean(name = { "jobqueueHealthIndicator", "jobqueueHealthContributor" })
 	QueueHealthIndicator jobqueueHealthContributor(QueueInsights insights, QueueProperties properties,
 			ObjectProvider<JobQueueClock> clock, ObjectProvider<QueueWorker> worker,
-			ObjectProvider<QueueStorage> storage, Environment environment) {
+			ObjectProvider<QueueStorage> storage, ObjectProvider<RetentionCleaner> cleaner, Environment environment) {
 		QueueProperties.Observability observability = properties.getObservability();
 		String degraded = observability.getDegradedStatus();
 		if (degraded == null || degraded.isBlank()) {
@@ -58,6 +61,12 @@ public final class QueueHealthAutoConfiguration {
 					return (queueWorker != null) ? queueWorker.worker() : null;
 				}, properties.snapshotSettings().workerDeadAfter());
 		indicator.setUnhandledJobs(new UnhandledJobs(insights, properties, queueClock));
+		indicator.setWarnings(() -> {
+			RetentionCleaner retention = cleaner.getIfUnique();
+			String vacuum = (retention != null) ? retention.tableVacuums().map(TableVacuums::warning).orElse(null)
+					: null;
+			return (vacuum != null) ? List.of(vacuum) : List.of();
+		});
 		// Health answers everyone alike, so the location shows only when values always
 		// do.
 		QueueStorage queueStorage = storage.getIfUnique();
