@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -41,7 +42,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * timeout, while handlers of 0–800 ms run, half of them {@code repeatable = false}. At
  * the end: no job lost, none succeeded twice, no non-repeatable body started twice, every
  * job final (succeeded, or failed with {@code SHUTDOWN:NOT_REPEATABLE} when cut off), and
- * no lease left to expire. Prints one {@code GRACEFUL ...} summary line.
+ * no lease left to expire, and the stops hit running bodies: each SIGTERM waits (a while)
+ * for its victim to start a body long enough to outlast the shutdown timeout, and at the
+ * end some running jobs must have been cut off (handed back, or failed as not
+ * repeatable). Prints one {@code GRACEFUL ...} summary line.
  * <p>
  * Short by default (CI). The long run is in the {@code torture} profile; knobs:
  * {@code graceful.jobs}, {@code graceful.processes}, {@code graceful.threads},
@@ -65,6 +69,12 @@ class GracefulShutdownTortureTests {
 
 	static final long SEED = Long.getLong("graceful.seed", 11);
 
+	/**
+	 * A body this long (ms) outlasts the shutdown timeout when a SIGTERM falls as it
+	 * starts.
+	 */
+	static final long LONG_BODY = SHUTDOWN_TIMEOUT + 200;
+
 	@TempDir
 	Path dir;
 
@@ -87,9 +97,9 @@ class GracefulShutdownTortureTests {
 			AtomicBoolean done = new AtomicBoolean();
 			AtomicInteger terms = new AtomicInteger();
 			AtomicInteger badExits = new AtomicInteger();
-			Thread chaos = new Thread(
-					() -> terminate(new Random(SEED), workers, file, marker, logs, done, terms, badExits),
-					"graceful-chaos");
+			AtomicInteger onRunningBodies = new AtomicInteger();
+			Thread chaos = new Thread(() -> terminate(new Random(SEED), workers, db, file, marker, logs, done, terms,
+					onRunningBodies, badExits), "graceful-chaos");
 			chaos.start();
 
 			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120 + JOBS / 20);
@@ -124,6 +134,8 @@ class GracefulShutdownTortureTests {
 					ErrorCodes.SHUTDOWN_NOT_REPEATABLE);
 			long unexpectedFailures = db.count("SELECT count(*) FROM jobs WHERE status = 'failed'") - failedCutOff;
 			long handedBack = db.count("SELECT count(*) FROM job_attempts WHERE outcome = 'HANDED_BACK'");
+			long handedBackRunning = db.count("SELECT count(*) FROM job_events WHERE event = 'HANDED_BACK' "
+					+ "AND (detail IS NULL OR detail NOT LIKE 'claimed ahead%')");
 			long leaseRecoveries = db.count("SELECT count(*) FROM job_attempts WHERE outcome = 'LEASE_EXPIRED'");
 			long attempts = db.count("SELECT count(*) FROM job_attempts");
 			Map<Long, int[]> bodies = bodies(this.dir);
@@ -143,13 +155,14 @@ class GracefulShutdownTortureTests {
 				.count();
 			List<String> violations = Invariants.violations(file);
 			String summary = String.format(Locale.ROOT, "GRACEFUL jobs=%d enqueued=%d processes=%d started=%d "
-					+ "threads=%d sigterms=%d shutdownTimeoutMs=%d lost=%d doubleSuccesses=%d "
+					+ "threads=%d sigterms=%d sigtermsOnRunningBodies=%d shutdownTimeoutMs=%d lost=%d doubleSuccesses=%d "
 					+ "nonRepeatableStartedTwice=%d unfinished=%d succeeded=%d failedCutOffNotRepeatable=%d "
-					+ "unexpectedFailures=%d handedBack=%d leaseRecoveries=%d attempts=%d succeededWithoutHandler=%d "
+					+ "unexpectedFailures=%d handedBack=%d handedBackRunning=%d leaseRecoveries=%d attempts=%d succeededWithoutHandler=%d "
 					+ "badExits=%d invariantViolations=%d seconds=%.0f seed=%d", jobs, enqueued.get(), PROCESSES,
-					logs.size(), THREADS, terms.get(), SHUTDOWN_TIMEOUT, lost, doubleSuccesses, chargeStartedTwice,
-					unfinished, succeeded, failedCutOff, unexpectedFailures, handedBack, leaseRecoveries, attempts,
-					succeededWithoutBody, badExits.get(), violations.size(), (System.nanoTime() - began) / 1e9, SEED);
+					logs.size(), THREADS, terms.get(), onRunningBodies.get(), SHUTDOWN_TIMEOUT, lost, doubleSuccesses,
+					chargeStartedTwice, unfinished, succeeded, failedCutOff, unexpectedFailures, handedBack,
+					handedBackRunning, leaseRecoveries, attempts, succeededWithoutBody, badExits.get(),
+					violations.size(), (System.nanoTime() - began) / 1e9, SEED);
 			System.out.println(summary);
 			System.err.println(summary);
 			Files.writeString(Path.of("target", "graceful-torture-summary.txt"), summary + System.lineSeparator());
@@ -166,6 +179,14 @@ class GracefulShutdownTortureTests {
 			assertThat(badExits.get()).isZero();
 			if (TERMS > 0) {
 				assertThat(terms.get()).isGreaterThanOrEqualTo(TERMS);
+			}
+			if (TERMS != 0) {
+				// Also in the long run (-1: stops until the jobs are done).
+				assertThat(onRunningBodies.get()).as("SIGTERMs sent while the victim ran a long body").isPositive();
+				assertThat(handedBackRunning + failedCutOff)
+					.as("running jobs cut off by a stop, handed back or failed as not repeatable: the stops hit "
+							+ "running jobs")
+					.isPositive();
 			}
 		}
 	}
@@ -199,10 +220,12 @@ class GracefulShutdownTortureTests {
 
 	/**
 	 * Every 1–3 s, sends SIGTERM to a random worker, waits for it to exit, and starts
-	 * another.
+	 * another. Before the signal it waits up to 10 s for the victim to start a body of at
+	 * least {@link #LONG_BODY} ms, which the shutdown timeout then cuts off.
 	 */
-	private void terminate(Random random, List<Process> workers, Path file, Path marker, List<Path> logs,
-			AtomicBoolean done, AtomicInteger terms, AtomicInteger badExits) {
+	private void terminate(Random random, List<Process> workers, TestDatabase db, Path file, Path marker,
+			List<Path> logs, AtomicBoolean done, AtomicInteger terms, AtomicInteger onRunningBodies,
+			AtomicInteger badExits) {
 		try {
 			while (!done.get() && (TERMS < 0 || terms.get() < TERMS)) {
 				long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1_000 + random.nextInt(2_000));
@@ -214,6 +237,9 @@ class GracefulShutdownTortureTests {
 				}
 				int victim = random.nextInt(workers.size());
 				Process process = workers.get(victim);
+				if (startsLongBody(process, db, done)) {
+					onRunningBodies.incrementAndGet();
+				}
 				process.destroy();
 				if (!process.waitFor(30, TimeUnit.SECONDS)) {
 					process.destroyForcibly();
@@ -228,6 +254,44 @@ class GracefulShutdownTortureTests {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
+		}
+	}
+
+	/**
+	 * Waits up to 10 s for the process to start a body of at least {@link #LONG_BODY} ms
+	 * (a {@code start} line in its bodies file not seen before), polling every 20 ms.
+	 */
+	private boolean startsLongBody(Process process, TestDatabase db, AtomicBoolean done) throws InterruptedException {
+		Path bodies = this.dir.resolve("bodies-" + process.pid() + ".txt");
+		Set<String> seen = new HashSet<>(startedBodies(bodies));
+		long aim = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (!done.get() && System.nanoTime() - aim < 0) {
+			for (String id : startedBodies(bodies)) {
+				if (seen.add(id) && db.count("SELECT count(*) FROM jobs WHERE id = ? AND CAST(payload AS INTEGER) >= ?",
+						Long.parseLong(id), LONG_BODY) > 0) {
+					return true;
+				}
+			}
+			Thread.sleep(20);
+		}
+		return false;
+	}
+
+	/** The ids of the bodies a worker's file says started. */
+	private static List<String> startedBodies(Path bodies) {
+		try {
+			if (!Files.exists(bodies)) {
+				return List.of();
+			}
+			return Files.readAllLines(bodies)
+				.stream()
+				.filter((line) -> line.startsWith("start "))
+				.map((line) -> line.substring("start ".length()).strip())
+				.filter((id) -> !id.isEmpty())
+				.toList();
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
 		}
 	}
 
