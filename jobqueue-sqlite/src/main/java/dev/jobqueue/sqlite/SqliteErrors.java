@@ -121,6 +121,26 @@ final class SqliteErrors {
 				|| (ex.getMessage() != null && ex.getMessage().contains("SQLITE_BUSY_SNAPSHOT"));
 	}
 
+	/** Why a file cannot be opened, as far as its folder tells. */
+	private static String cannotOpen(String location) {
+		Path file = null;
+		try {
+			file = location.startsWith("jdbc:sqlite:") ? SqliteDataSources.fileOf(location) : Path.of(location);
+		}
+		catch (RuntimeException ex) {
+			// Not a file's location: say what holds for any.
+		}
+		Path folder = (file != null) ? file.toAbsolutePath().getParent() : null;
+		if (folder != null && !Files.isDirectory(folder)) {
+			return "the folder of the database file, " + folder + ", does not exist. Create it, or point the URL at "
+					+ "an existing folder (the queue creates the folder of a file of its own, from "
+					+ "jobqueue.datasource.url, but not that of an application's DataSource).";
+		}
+		return "the database file cannot be opened. It may have been deleted or moved while the application ran, "
+				+ "or its folder is not accessible to this process; the queue does not create a new empty one in "
+				+ "its place. Restore the file, or restart with the right URL.";
+	}
+
 	static JobQueueException translate(SQLException ex, String action, String location) {
 		String where = " (database " + location + ")";
 		int code = primaryCode(ex);
@@ -145,11 +165,8 @@ final class SqliteErrors {
 			case SQLITE_FULL -> new JobQueueException("Could not " + action + where + ": the disk is full. Free space "
 					+ "on the disk holding the database; nothing was written, and work resumes once there is room.",
 					ex);
-			case SQLITE_CANTOPEN -> new JobQueueException("Could not " + action + where
-					+ ": the database file cannot be "
-					+ "opened. It may have been deleted or moved while the application ran, or its folder is not "
-					+ "accessible; the queue does not create a new empty one in its place. Restore the file or restart "
-					+ "with the right jobqueue.datasource.url.", ex);
+			case SQLITE_CANTOPEN ->
+				new JobQueueException("Could not " + action + where + ": " + cannotOpen(location), ex);
 			case SQLITE_CORRUPT,
 					SQLITE_NOTADB ->
 				new JobQueueException("Could not " + action + where + ": the file is "

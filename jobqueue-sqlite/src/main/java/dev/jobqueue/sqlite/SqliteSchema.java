@@ -47,17 +47,22 @@ public final class SqliteSchema extends JdbcSchema {
 
 	private final boolean shared;
 
+	/** Where the database is, for messages: its file or URL. */
+	private final String location;
+
 	public SqliteSchema(DataSource dataSource, Tables tables) {
-		this(dataSource, tables, false);
+		this(dataSource, tables, false, "queue");
 	}
 
 	/**
 	 * @param shared whether the DataSource is the application's, whose transactions queue
 	 * writes join: its transactions must then begin {@code IMMEDIATE}
+	 * @param location the database's file or URL, for messages
 	 */
-	public SqliteSchema(DataSource dataSource, Tables tables, boolean shared) {
+	public SqliteSchema(DataSource dataSource, Tables tables, boolean shared, String location) {
 		super(dataSource, tables, MIGRATION_LOCATION);
 		this.shared = shared;
+		this.location = location;
 	}
 
 	@Override
@@ -154,7 +159,7 @@ public final class SqliteSchema extends JdbcSchema {
 			}
 		}
 		catch (SQLException ex) {
-			throw SqliteErrors.translate(ex, "prepare the new queue database", "queue");
+			throw SqliteErrors.translate(ex, "prepare the new queue database", this.location);
 		}
 	}
 
@@ -206,7 +211,7 @@ public final class SqliteSchema extends JdbcSchema {
 			return url;
 		}
 		catch (SQLException ex) {
-			throw SqliteErrors.translate(ex, "open the queue database", "queue");
+			throw SqliteErrors.translate(ex, "open the queue database", this.location);
 		}
 	}
 

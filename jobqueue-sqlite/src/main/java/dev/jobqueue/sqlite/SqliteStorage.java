@@ -34,7 +34,7 @@ public final class SqliteStorage extends
 				(jobs) -> new SqliteJobAdminStore(database, tables),
 				(jobs) -> new JdbcScheduleStore(database, tables, jobs::insertJobs),
 				new SqliteRetentionStore(database, tables), new SqliteQueueInsights(database, tables));
-		this.schema = new SqliteSchema(database.dataSource(), tables, shared);
+		this.schema = new SqliteSchema(database.dataSource(), tables, shared, database.location());
 	}
 
 	@Override

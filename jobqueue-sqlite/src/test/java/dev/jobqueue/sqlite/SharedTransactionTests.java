@@ -196,7 +196,8 @@ class SharedTransactionTests {
 	void startUpRefusesASharedPoolWhoseTransactionsBeginDeferred() {
 		this.application = pool(SQLiteConfig.TransactionMode.DEFERRED, true);
 		assertThatExceptionOfType(JobQueueException.class)
-			.isThrownBy(() -> new SqliteSchema(this.application, SqliteDialect.tables(""), true).initialize())
+			.isThrownBy(() -> new SqliteSchema(this.application, SqliteDialect.tables(""), true, "application")
+				.initialize())
 			.withMessageContaining("transactions begin DEFERRED")
 			.withMessageContaining("transaction_mode=IMMEDIATE")
 			.withMessageContaining("spring.datasource.hikari.data-source-properties.transaction_mode=IMMEDIATE");
@@ -205,14 +206,14 @@ class SharedTransactionTests {
 	@Test
 	void startUpAcceptsTheQueuesOwnPoolWithDeferredTransactions() {
 		this.application = pool(SQLiteConfig.TransactionMode.DEFERRED, true);
-		new SqliteSchema(this.application, SqliteDialect.tables(""), false).initialize();
+		new SqliteSchema(this.application, SqliteDialect.tables(""), false, "application").initialize();
 	}
 
 	@Test
 	void startUpRefusesAPoolWithAutoCommitOff() {
 		this.application = pool(SQLiteConfig.TransactionMode.IMMEDIATE, false);
-		assertThatExceptionOfType(JobQueueException.class)
-			.isThrownBy(() -> new SqliteSchema(this.application, SqliteDialect.tables(""), true).initialize())
+		assertThatExceptionOfType(JobQueueException.class).isThrownBy(
+				() -> new SqliteSchema(this.application, SqliteDialect.tables(""), true, "application").initialize())
 			.withMessageContaining("auto-commit off")
 			.withMessageContaining("spring.datasource.hikari.auto-commit=true");
 	}

@@ -106,7 +106,7 @@ public final class QueueAutoConfiguration {
 	@ConditionalOnMissingBean
 	QueueStorage queueStorage(QueueDataSource dataSource, QueueProperties properties, LocalSignals signals) {
 		return dataSource.store()
-			.createStorage(dataSource.dataSource(), dataSource.description(), dataSource.isShared(),
+			.createStorage(dataSource.dataSource(), dataSource.location(), dataSource.isShared(),
 					storeSettings(properties, signals));
 	}
 

@@ -651,7 +651,8 @@ public class QueueProperties implements Validator {
 		private Misfire misfire;
 
 		/**
-		 * Payload of every job, written as a JSON object. Empty for a null payload.
+		 * Payload of every job, one property per field (payload.region=eu gives
+		 * {"region":"eu"}; values from properties are strings). Empty for a null payload.
 		 */
 		private Map<String, Object> payload = new LinkedHashMap<>();
 

@@ -68,6 +68,21 @@ class StartupFailureTests {
 	}
 
 	@Test
+	void anApplicationDataSourceInAMissingFolderNamesTheFolderToCreate(CapturedOutput output) {
+		Path file = this.dir.resolve("data").resolve("app.db");
+		// The application has no Flyway of its own here; with one, Flyway meets the
+		// missing folder first and says so in its own words.
+		start(output, "spring.flyway.enabled=false", "spring.datasource.url=jdbc:sqlite:" + file,
+				"spring.datasource.hikari.data-source-properties.journal_mode=WAL",
+				"spring.datasource.hikari.data-source-properties.foreign_keys=true",
+				"spring.datasource.hikari.data-source-properties.busy_timeout=5000",
+				"spring.datasource.hikari.data-source-properties.transaction_mode=IMMEDIATE");
+		assertThat(output).contains("the folder of the database file, " + file.getParent() + ", does not exist")
+			.doesNotContain("deleted or moved");
+		assertThat(file.getParent()).doesNotExist();
+	}
+
+	@Test
 	void aMissingFolderIsCreatedAndSaidAndTheLocationIsLoggedOnce(CapturedOutput output) {
 		Path file = this.dir.resolve("new-folder").resolve("jobs.db");
 		try (var context = application("jobqueue.datasource.url=jdbc:sqlite:" + file).run()) {
