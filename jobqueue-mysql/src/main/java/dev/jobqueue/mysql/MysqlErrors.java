@@ -62,7 +62,8 @@ final class MysqlErrors {
 		if (isConnectionFailure(ex)) {
 			return new JobQueueException("Could not " + action + where + ": the MySQL/MariaDB server cannot be reached "
 					+ "or closed the connection (" + ex.getMessage() + "). Check that the server is running and "
-					+ "reachable from this host; the queue tries again by itself and nothing committed is lost.", ex);
+					+ "reachable from this host; a running queue tries again by itself and loses nothing committed; "
+					+ "at start-up the application stops instead, so start it again once the server answers.", ex);
 		}
 		return switch (code(ex)) {
 			case ACCESS_DENIED -> new JobQueueException("Could not " + action + where + ": the server refused the "

@@ -43,7 +43,8 @@ final class PostgresErrors {
 		if (isConnectionFailure(ex)) {
 			return new JobQueueException("Could not " + action + where + ": the PostgreSQL server cannot be reached or "
 					+ "closed the connection (" + ex.getMessage() + "). Check that the server is running and reachable "
-					+ "from this host; the queue tries again by itself and nothing committed is lost.", ex);
+					+ "from this host; a running queue tries again by itself and loses nothing committed; "
+					+ "at start-up the application stops instead, so start it again once the server answers.", ex);
 		}
 		return switch (state) {
 			case "28P01", "28000" -> new JobQueueException("Could not " + action + where + ": the server refused the "

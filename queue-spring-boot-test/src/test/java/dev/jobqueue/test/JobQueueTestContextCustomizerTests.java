@@ -1,5 +1,6 @@
 package dev.jobqueue.test;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -22,6 +23,15 @@ class JobQueueTestContextCustomizerTests {
 
 	private final MergedContextConfiguration configuration = new MergedContextConfiguration(getClass(), null, null,
 			null, null);
+
+	@Test
+	void thePropertyThatKeepsTheConfiguredDatabaseHasMetadataForIdes() throws Exception {
+		try (var metadata = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+			assertThat(metadata).as("META-INF/spring-configuration-metadata.json").isNotNull();
+			assertThat(new String(metadata.readAllBytes(), StandardCharsets.UTF_8))
+				.contains("\"name\": \"" + JobQueueTestContextCustomizer.TEMPORARY_DATABASE_PROPERTY + "\"");
+		}
+	}
 
 	@Test
 	void theThrowawayDatabaseIsDeletedWhenTheContextCloses() throws Exception {
