@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.SpringBootConfiguration;
@@ -15,6 +16,8 @@ import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.servlet.function.RouterFunction;
@@ -29,6 +32,7 @@ import dev.jobqueue.dashboard.ValuesPolicy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@ExtendWith(OutputCaptureExtension.class)
 class QueueDashboardAutoConfigurationTests {
 
 	@TempDir
@@ -80,12 +84,27 @@ class QueueDashboardAutoConfigurationTests {
 	}
 
 	@Test
-	void backsOffOutsideAServletWebApplication() {
+	void backsOffOutsideAWebApplicationAndSaysWhy(CapturedOutput output) {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(JacksonAutoConfiguration.class, QueueAutoConfiguration.class,
-					QueueDashboardAutoConfiguration.class))
+					QueueDashboardAutoConfiguration.class, DashboardUnavailableAutoConfiguration.class))
 			.withPropertyValues(queueFile(), "jobqueue.worker.enabled=false", "jobqueue.dashboard.enabled=true")
 			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(QueueDashboard.class));
+		assertThat(output).contains("jobqueue.dashboard.enabled=true, but this application has no web server")
+			.contains("spring-boot-starter-webmvc");
+	}
+
+	@Test
+	void saysNothingOfAMissingWebServerWhenTheDashboardIsOff(CapturedOutput output) {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(JacksonAutoConfiguration.class, QueueAutoConfiguration.class,
+					DashboardUnavailableAutoConfiguration.class))
+			.withPropertyValues(queueFile(), "jobqueue.worker.enabled=false")
+			.run((context) -> assertThat(context).hasNotFailed());
+		this.contextRunner.withConfiguration(AutoConfigurations.of(DashboardUnavailableAutoConfiguration.class))
+			.withPropertyValues(queueFile(), "jobqueue.dashboard.enabled=true")
+			.run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output).doesNotContain("but this application has no web server");
 	}
 
 	@Test
