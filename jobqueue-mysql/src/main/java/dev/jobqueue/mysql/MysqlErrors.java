@@ -3,13 +3,16 @@ package dev.jobqueue.mysql;
 import java.sql.SQLException;
 
 import dev.jobqueue.JobQueueException;
+import dev.jobqueue.jdbc.ServerErrors;
 import dev.jobqueue.jdbc.SqlErrors;
 
 /**
  * Turns MySQL and MariaDB failures (by their error number, or the SQLSTATE of a lost
  * connection) into errors that say what happened and what to do.
  */
-final class MysqlErrors {
+final class MysqlErrors implements ServerErrors {
+
+	static final MysqlErrors INSTANCE = new MysqlErrors();
 
 	static final int DEADLOCK = 1213;
 
@@ -36,19 +39,25 @@ final class MysqlErrors {
 		return SqlErrors.vendorCode(ex);
 	}
 
+	@Override
+	public String serverName() {
+		return "MySQL/MariaDB";
+	}
+
 	/**
 	 * A conflict with a concurrent transaction that rolled this one back (a deadlock), or
 	 * a lock waited for too long: running the transaction again may simply work. InnoDB
 	 * rolls back only the statement on a lock wait timeout, so the caller rolls back the
 	 * rest before the retry.
 	 */
-	static boolean isTransient(SQLException ex) {
+	@Override
+	public boolean isTransient(SQLException ex) {
 		int code = code(ex);
 		return code == DEADLOCK || code == LOCK_WAIT_TIMEOUT;
 	}
 
-	/** The connection is gone or the server cannot take it: a later try may work. */
-	static boolean isConnectionFailure(Throwable ex) {
+	@Override
+	public boolean isConnectionFailure(Throwable ex) {
 		String state = SqlErrors.state(ex);
 		int code = code(ex);
 		// 1040 too many connections, 1053 server shutdown, 1927 connection killed, 2002
@@ -57,7 +66,14 @@ final class MysqlErrors {
 				|| code == 2006 || code == 2013;
 	}
 
-	static JobQueueException translate(SQLException ex, String action, String location) {
+	@Override
+	public boolean lacksPrivilege(Throwable ex) {
+		int code = code(ex);
+		return code == TABLE_ACCESS_DENIED || code == DATABASE_ACCESS_DENIED || code == 1227;
+	}
+
+	@Override
+	public JobQueueException translate(SQLException ex, String action, String location) {
 		String where = " (database " + location + ")";
 		if (isConnectionFailure(ex)) {
 			return new JobQueueException("Could not " + action + where + ": the MySQL/MariaDB server cannot be reached "
