@@ -94,7 +94,7 @@ public final class MysqlRetentionStore extends JdbcRetentionStore {
 			""";
 
 	static final List<String> TABLES = List.of("jobs", "job_attempts", "job_events", "job_dependencies", "job_workers",
-			"job_housekeeping", "job_schedules", "job_paused_types");
+			"job_housekeeping", "job_schedules", "job_paused_types", "job_steps");
 
 	public MysqlRetentionStore(MysqlDatabase database, Tables tables) {
 		super(database, tables, DELETE_FINISHED, ACQUIRE_LEASE);
