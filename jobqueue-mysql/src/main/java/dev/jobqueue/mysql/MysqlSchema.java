@@ -118,7 +118,7 @@ public final class MysqlSchema extends ServerSchema {
 	private void checkEngines(Connection connection) throws SQLException {
 		List<String> wrong = new ArrayList<>();
 		try (SqlStatement select = tables().sql(NOT_INNODB).prepare(connection);
-				ResultSet rows = select.bindTexts("tables", MysqlRetentionStore.tableNames(tables())).executeQuery()) {
+				ResultSet rows = select.bindTexts("tables", tables().names()).executeQuery()) {
 			while (rows.next()) {
 				wrong.add(rows.getString(1) + " (" + rows.getString(2) + ")");
 			}
