@@ -3,14 +3,12 @@ package dev.jobqueue.mysql;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 
 import dev.jobqueue.core.store.NewJob;
 import dev.jobqueue.jdbc.JdbcJobInserts;
 import dev.jobqueue.jdbc.JobEvents;
 import dev.jobqueue.jdbc.Links;
-import dev.jobqueue.jdbc.SqlStatement;
 import dev.jobqueue.jdbc.Tables;
 
 /**
@@ -30,45 +28,24 @@ final class MysqlJobInserts extends JdbcJobInserts {
 
 	@Override
 	protected List<Long> insertEach(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {
-		List<Long> ids = new ArrayList<>(jobs.size());
-		try (SqlStatement insert = this.insertJob.prepare(connection);
-				SqlStatement event = this.events.prepare(connection)) {
-			for (NewJob job : jobs) {
-				bindJob(insert, job, now).bind("dedup_key", job.dedupKey());
-				Long id;
-				try {
-					id = insert.executeInsert();
-				}
-				catch (SQLException ex) {
-					if (job.dedupKey() == null || !MysqlDialect.INSTANCE.isUniqueViolation(ex)) {
-						throw ex;
-					}
-					id = null;
-				}
-				if (id != null) {
-					JobEvents.add(event, id, now, "ENQUEUED", null, null);
-				}
-				ids.add(id);
+		return insertRows(connection, jobs, now, this.insertJob, this.events, (insert, job) -> {
+			try {
+				return insert.bind("dedup_key", job.dedupKey()).executeInsert();
 			}
-			event.executeBatch();
-		}
-		return ids;
+			catch (SQLException ex) {
+				if (job.dedupKey() == null || !MysqlDialect.INSTANCE.isUniqueViolation(ex)) {
+					throw ex;
+				}
+				return null;
+			}
+		});
 	}
 
 	@Override
 	protected List<Long> insertWithoutDedupKeys(Connection connection, List<NewJob> jobs, Instant now)
 			throws SQLException {
-		List<Long> ids = new ArrayList<>(jobs.size());
-		try (SqlStatement insert = this.insertJobsWithoutDedupKeys.prepare(connection);
-				SqlStatement event = this.events.prepare(connection)) {
-			for (NewJob job : jobs) {
-				long id = bindJob(insert, job, now).executeInsert();
-				JobEvents.add(event, id, now, "ENQUEUED", null, null);
-				ids.add(id);
-			}
-			event.executeBatch();
-		}
-		return ids;
+		return insertRows(connection, jobs, now, this.insertJobsWithoutDedupKeys, this.events,
+				(insert, job) -> insert.executeInsert());
 	}
 
 }

@@ -37,23 +37,11 @@ final class SqliteJobInserts extends JdbcJobInserts {
 
 	@Override
 	protected List<Long> insertEach(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {
-		List<Long> ids = new ArrayList<>(jobs.size());
-		try (SqlStatement insert = this.insertJob.prepare(connection);
-				SqlStatement event = this.events.prepare(connection)) {
-			for (NewJob job : jobs) {
-				bindJob(insert, job, now).bind("dedup_key", job.dedupKey());
-				Long id = null;
-				try (ResultSet rows = insert.executeQuery()) {
-					if (rows.next()) {
-						id = rows.getLong(1);
-						JobEvents.add(event, id, now, "ENQUEUED", null, null);
-					}
-				}
-				ids.add(id);
+		return insertRows(connection, jobs, now, this.insertJob, this.events, (insert, job) -> {
+			try (ResultSet rows = insert.bind("dedup_key", job.dedupKey()).executeQuery()) {
+				return rows.next() ? rows.getLong(1) : null;
 			}
-			event.executeBatch();
-		}
-		return ids;
+		});
 	}
 
 	/**
