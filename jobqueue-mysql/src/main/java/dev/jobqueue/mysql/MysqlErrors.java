@@ -35,10 +35,6 @@ final class MysqlErrors implements ServerErrors {
 	private MysqlErrors() {
 	}
 
-	static int code(Throwable ex) {
-		return SqlErrors.vendorCode(ex);
-	}
-
 	@Override
 	public String serverName() {
 		return "MySQL/MariaDB";
@@ -52,14 +48,14 @@ final class MysqlErrors implements ServerErrors {
 	 */
 	@Override
 	public boolean isTransient(SQLException ex) {
-		int code = code(ex);
+		int code = SqlErrors.vendorCode(ex);
 		return code == DEADLOCK || code == LOCK_WAIT_TIMEOUT;
 	}
 
 	@Override
 	public boolean isConnectionFailure(Throwable ex) {
 		String state = SqlErrors.state(ex);
-		int code = code(ex);
+		int code = SqlErrors.vendorCode(ex);
 		// 1040 too many connections, 1053 server shutdown, 1927 connection killed, 2002
 		// and 2003 cannot connect, 2006 gone away, 2013 lost during a query.
 		return state.startsWith("08") || code == 1040 || code == 1053 || code == 1927 || code == 2002 || code == 2003
@@ -68,7 +64,7 @@ final class MysqlErrors implements ServerErrors {
 
 	@Override
 	public boolean lacksPrivilege(Throwable ex) {
-		int code = code(ex);
+		int code = SqlErrors.vendorCode(ex);
 		return code == TABLE_ACCESS_DENIED || code == DATABASE_ACCESS_DENIED || code == 1227;
 	}
 
@@ -80,7 +76,7 @@ final class MysqlErrors implements ServerErrors {
 					+ "or closed the connection (" + ex.getMessage() + "). Check that the server is running and "
 					+ "reachable from this host; the queue tries again by itself and nothing committed is lost.", ex);
 		}
-		return switch (code(ex)) {
+		return switch (SqlErrors.vendorCode(ex)) {
 			case ACCESS_DENIED -> new JobQueueException("Could not " + action + where + ": the server refused the "
 					+ "user or password (" + ex.getMessage() + "). Check the credentials in jobqueue.datasource.* (or "
 					+ "spring.datasource.* when the queue shares the application's DataSource).", ex);

@@ -21,10 +21,6 @@ final class PostgresErrors implements ServerErrors {
 	private PostgresErrors() {
 	}
 
-	static String state(Throwable ex) {
-		return SqlErrors.state(ex);
-	}
-
 	@Override
 	public String serverName() {
 		return "PostgreSQL";
@@ -33,25 +29,25 @@ final class PostgresErrors implements ServerErrors {
 	/** A serialization failure, a deadlock, or a lock not available. */
 	@Override
 	public boolean isTransient(SQLException ex) {
-		String state = state(ex);
+		String state = SqlErrors.state(ex);
 		return state.equals("40001") || state.equals("40P01") || state.equals("55P03");
 	}
 
 	@Override
 	public boolean isConnectionFailure(Throwable ex) {
-		String state = state(ex);
+		String state = SqlErrors.state(ex);
 		return state.startsWith("08") || state.equals("57P01") || state.equals("57P02") || state.equals("57P03");
 	}
 
 	@Override
 	public boolean lacksPrivilege(Throwable ex) {
-		return state(ex).equals(INSUFFICIENT_PRIVILEGE);
+		return SqlErrors.state(ex).equals(INSUFFICIENT_PRIVILEGE);
 	}
 
 	@Override
 	public JobQueueException translate(SQLException ex, String action, String location) {
 		String where = " (database " + location + ")";
-		String state = state(ex);
+		String state = SqlErrors.state(ex);
 		if (isConnectionFailure(ex)) {
 			return new JobQueueException("Could not " + action + where + ": the PostgreSQL server cannot be reached or "
 					+ "closed the connection (" + ex.getMessage() + "). Check that the server is running and reachable "
