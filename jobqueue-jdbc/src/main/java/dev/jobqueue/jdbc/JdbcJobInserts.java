@@ -77,32 +77,6 @@ public abstract class JdbcJobInserts implements JobInserts {
 			.bind("trace_parent", job.traceContext());
 	}
 
-	/**
-	 * Inserts {@code jobs} a row at a time with {@code statement}, each bound with
-	 * {@link #bindJob}, and their {@code ENQUEUED} events in one batch after them: for a
-	 * store whose insert of one row says its id by itself (SQLite's {@code RETURNING},
-	 * MySQL's generated key).
-	 * @param row runs the insert of one job, bound but for what only that statement takes
-	 * (the dedup key)
-	 * @return a mutable list of the ids in request order, {@code null} where the row said
-	 * the job's dedup key was taken
-	 */
-	protected static List<Long> insertRows(Connection connection, List<NewJob> jobs, Instant now, Sql statement,
-			JobEvents events, RowInsert row) throws SQLException {
-		List<Long> ids = new ArrayList<>(jobs.size());
-		try (SqlStatement insert = statement.prepare(connection); SqlStatement event = events.prepare(connection)) {
-			for (NewJob job : jobs) {
-				Long id = row.insert(bindJob(insert, job, now), job);
-				if (id != null) {
-					JobEvents.add(event, id, now, "ENQUEUED", null, null);
-				}
-				ids.add(id);
-			}
-			event.executeBatch();
-		}
-		return ids;
-	}
-
 	@Override
 	public final List<Long> insert(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {
 		if (LinkedJobs.anyLinked(jobs)) {
@@ -166,18 +140,6 @@ public abstract class JdbcJobInserts implements JobInserts {
 		// retried).
 		throw new SQLException("A job insert was ignored but no unfinished job has its dedup key '" + dedupKey
 				+ "' any more (it finished meanwhile); enqueue it again", "40001");
-	}
-
-	/** Runs a store's insert of one job (see {@link #insertRows}). */
-	@FunctionalInterface
-	protected interface RowInsert {
-
-		/**
-		 * @return the job's id, or {@code null} when its dedup key was taken and nothing
-		 * was inserted
-		 */
-		Long insert(SqlStatement insert, NewJob job) throws SQLException;
-
 	}
 
 }

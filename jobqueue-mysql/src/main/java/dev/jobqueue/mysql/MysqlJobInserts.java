@@ -6,9 +6,9 @@ import java.time.Instant;
 import java.util.List;
 
 import dev.jobqueue.core.store.NewJob;
-import dev.jobqueue.jdbc.JdbcJobInserts;
-import dev.jobqueue.jdbc.JobEvents;
 import dev.jobqueue.jdbc.Links;
+import dev.jobqueue.jdbc.RowInserts;
+import dev.jobqueue.jdbc.SqlStatement;
 import dev.jobqueue.jdbc.Tables;
 
 /**
@@ -17,34 +17,30 @@ import dev.jobqueue.jdbc.Tables;
  * job holds is refused by the unique key on {@code live_dedup_key} (error 1062): InnoDB
  * rolls back that statement only, and the job yields the holder's id.
  */
-final class MysqlJobInserts extends JdbcJobInserts {
+final class MysqlJobInserts extends RowInserts {
 
-	private final JobEvents events;
-
-	MysqlJobInserts(Tables tables, Links links, JobEvents events) {
+	MysqlJobInserts(Tables tables, Links links) {
 		super(tables, links, INSERT_JOB, INSERT_JOB_WITHOUT_DEDUP_KEY);
-		this.events = events;
 	}
 
+	/** The driver's generated key, or nothing when InnoDB refused the key (1062). */
 	@Override
-	protected List<Long> insertEach(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {
-		return insertRows(connection, jobs, now, this.insertJob, this.events, (insert, job) -> {
-			try {
-				return insert.bind("dedup_key", job.dedupKey()).executeInsert();
+	protected Long insertRow(SqlStatement insert, NewJob job) throws SQLException {
+		try {
+			return insert.bind("dedup_key", job.dedupKey()).executeInsert();
+		}
+		catch (SQLException ex) {
+			if (job.dedupKey() == null || !MysqlDialect.INSTANCE.isUniqueViolation(ex)) {
+				throw ex;
 			}
-			catch (SQLException ex) {
-				if (job.dedupKey() == null || !MysqlDialect.INSTANCE.isUniqueViolation(ex)) {
-					throw ex;
-				}
-				return null;
-			}
-		});
+			return null;
+		}
 	}
 
 	@Override
 	protected List<Long> insertWithoutDedupKeys(Connection connection, List<NewJob> jobs, Instant now)
 			throws SQLException {
-		return insertRows(connection, jobs, now, this.insertJobsWithoutDedupKeys, this.events,
+		return insertRows(connection, jobs, now, this.insertJobsWithoutDedupKeys,
 				(insert, job) -> insert.executeInsert());
 	}
 

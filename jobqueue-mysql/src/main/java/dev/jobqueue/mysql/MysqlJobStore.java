@@ -140,7 +140,7 @@ public final class MysqlJobStore extends JdbcJobStore {
 	}
 
 	private MysqlJobStore(MysqlDatabase database, Tables tables, JobEvents events, MysqlLinks links) {
-		super(database, tables, events, new MysqlClaims(tables), new MysqlJobInserts(tables, links, events),
+		super(database, tables, events, new MysqlClaims(tables), new MysqlJobInserts(tables, links),
 				MysqlCompletions.create(tables, events, links), STATEMENTS);
 		this.database = database;
 		this.links = links;

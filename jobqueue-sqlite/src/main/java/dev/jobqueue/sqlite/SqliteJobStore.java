@@ -104,7 +104,7 @@ public final class SqliteJobStore extends JdbcJobStore {
 
 	private SqliteJobStore(SqliteDatabase database, Tables tables, EnqueueVisibility visibility, JobEvents events,
 			SqliteLinks links, SqliteClaims claims) {
-		super(database, tables, events, claims, new SqliteJobInserts(tables, events, links),
+		super(database, tables, events, claims, new SqliteJobInserts(tables, links),
 				SqliteCompletions.create(tables, events, links), STATEMENTS);
 		this.database = database;
 		this.claims = claims;
