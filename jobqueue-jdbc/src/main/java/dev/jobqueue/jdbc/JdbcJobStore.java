@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeSet;
 
 import dev.jobqueue.JobStep;
 import dev.jobqueue.core.store.ClaimRequest;
@@ -31,9 +30,9 @@ import dev.jobqueue.core.store.WorkerInfo;
  * method one transaction of the {@link JdbcDatabase}. What every database does alike is
  * here: enqueue through the store's {@link JobInserts}, outcomes through
  * {@link JdbcCompletions}, the handler's heartbeat and progress, the two steps of lease
- * recovery with their attempt ends, events and settles, the worker registry. A store
- * gives its claims ({@link Claims}), its lease renewal, its change token and the
- * statements whose SQL differs ({@link Statements}).
+ * recovery with their attempt ends, events and settles; the worker registry is
+ * {@link JdbcWorkers}'s. A store gives its claims ({@link Claims}), its lease renewal,
+ * its change token and the statements whose SQL differs ({@link Statements}).
  */
 public abstract class JdbcJobStore implements JobStore {
 
@@ -62,19 +61,6 @@ public abstract class JdbcJobStore implements JobStore {
 			""";
 
 	/**
-	 * {@code %s}: how the database takes the worker's types
-	 * ({@link Statements#workerTypes}).
-	 */
-	private static final String UPSERT_WORKER = """
-			INSERT INTO {workers} (worker_id, host, pid, types, concurrency, started_at, heartbeat_at)
-			VALUES (:worker_id, :host, :pid, %s, :concurrency, :now, :now)
-			""";
-
-	private static final String DELETE_WORKER = """
-			DELETE FROM {workers} WHERE worker_id = :worker_id
-			""";
-
-	/**
 	 * The statements of the job store whose SQL differs between databases.
 	 *
 	 * @param recoverExpired takes back up to {@code :limit} runs whose lease ended before
@@ -84,10 +70,8 @@ public abstract class JdbcJobStore implements JobStore {
 	 * new status, error code and detail, and whether jobs wait for the job
 	 * @param findExpired up to {@code :limit} runs whose lease ended before {@code :now}:
 	 * id, run, lease end
-	 * @param workerTypes the value of a worker's types, bound as {@code :types} (see
-	 * {@link #bindWorkerTypes})
 	 */
-	public record Statements(String recoverExpired, String recoverSeen, String findExpired, String workerTypes) {
+	public record Statements(String recoverExpired, String recoverSeen, String findExpired) {
 
 	}
 
@@ -115,11 +99,9 @@ public abstract class JdbcJobStore implements JobStore {
 
 	private final Sql findExpired;
 
-	private final Sql upsertWorker;
-
 	private final JdbcSteps steps;
 
-	private final Sql deleteWorker;
+	private final JdbcWorkers workers;
 
 	protected JdbcJobStore(JdbcDatabase database, Tables tables, JobEvents events, Claims claims, JobInserts inserts,
 			JdbcCompletions completions, Statements statements) {
@@ -135,11 +117,8 @@ public abstract class JdbcJobStore implements JobStore {
 		this.recoverExpired = tables.sql(statements.recoverExpired());
 		this.recoverSeen = tables.sql(statements.recoverSeen());
 		this.findExpired = tables.sql(statements.findExpired());
-		this.upsertWorker = tables.sql(tables.dialect()
-			.upsert(UPSERT_WORKER.formatted(statements.workerTypes()), "worker_id",
-					List.of("heartbeat_at", "types", "concurrency")));
-		this.deleteWorker = tables.sql(DELETE_WORKER);
 		this.steps = new JdbcSteps(tables);
+		this.workers = new JdbcWorkers(database, tables);
 	}
 
 	public JdbcDatabase database() {
@@ -481,34 +460,12 @@ public abstract class JdbcJobStore implements JobStore {
 
 	@Override
 	public void registerWorker(WorkerInfo worker, Instant now) {
-		this.database.write("register worker " + worker.workerId(), (connection) -> {
-			try (SqlStatement upsert = this.upsertWorker.prepare(connection)) {
-				upsert.bind("worker_id", worker.workerId())
-					.bind("host", worker.host())
-					.bind("pid", worker.pid())
-					.bind("concurrency", worker.concurrency())
-					.bind("now", now);
-				bindWorkerTypes(upsert, new TreeSet<>(worker.types()));
-				return upsert.executeUpdate();
-			}
-		});
-	}
-
-	/**
-	 * Binds a worker's handler types, sorted, to {@code :types} of the upsert; by default
-	 * as a list ({@link SqlStatement#bindTexts}).
-	 */
-	protected void bindWorkerTypes(SqlStatement upsert, Collection<String> types) throws SQLException {
-		upsert.bindTexts("types", types);
+		this.workers.register(worker, now);
 	}
 
 	@Override
 	public void unregisterWorker(String workerId) {
-		this.database.write("unregister worker " + workerId, (connection) -> {
-			try (SqlStatement delete = this.deleteWorker.prepare(connection)) {
-				return delete.bind("worker_id", workerId).executeUpdate();
-			}
-		});
+		this.workers.unregister(workerId);
 	}
 
 }

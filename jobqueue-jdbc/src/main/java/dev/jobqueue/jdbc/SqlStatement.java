@@ -143,6 +143,16 @@ public final class SqlStatement implements AutoCloseable {
 	}
 
 	/**
+	 * A list of texts as a text list column keeps it (see {@link Dialect#textList}).
+	 */
+	public SqlStatement bindTextList(String name, Collection<String> texts) throws SQLException {
+		for (int position : positions(name)) {
+			this.sql.dialect().setTextList(this.statement, position, texts);
+		}
+		return this;
+	}
+
+	/**
 	 * A SQL array of {@code elementType} ({@code text}, {@code int8}, {@code bool}...),
 	 * for databases that have arrays.
 	 */

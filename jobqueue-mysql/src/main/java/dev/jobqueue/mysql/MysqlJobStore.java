@@ -111,7 +111,7 @@ public final class MysqlJobStore extends JdbcJobStore {
 	private static final Statements STATEMENTS = new Statements(RECOVER_EXPIRED, RECOVER_SEEN, """
 			SELECT id, runs, lease_until FROM {jobs} WHERE status = 'running' AND lease_until < :now
 			ORDER BY lease_until LIMIT :limit
-			""", ":types");
+			""");
 
 	private final MysqlDatabase database;
 
@@ -267,12 +267,6 @@ public final class MysqlJobStore extends JdbcJobStore {
 		try (SqlStatement read = this.readRecovered.prepare(connection)) {
 			return recovered(read.bindIds("ids", ids));
 		}
-	}
-
-	/** A comma-separated list, as the column keeps it. */
-	@Override
-	protected void bindWorkerTypes(SqlStatement upsert, Collection<String> types) throws SQLException {
-		upsert.bind("types", String.join(",", types));
 	}
 
 }

@@ -88,6 +88,12 @@ public final class PostgresDialect implements Dialect {
 		return SqlErrors.state(ex).equals(PostgresErrors.UNIQUE_VIOLATION);
 	}
 
+	/** A {@code text[]}, as the workers table keeps a worker's types. */
+	@Override
+	public String textList(String parameter) {
+		return parameter + "::text[]";
+	}
+
 	@Override
 	public String fragment(String name, String parameter) {
 		return switch (name) {

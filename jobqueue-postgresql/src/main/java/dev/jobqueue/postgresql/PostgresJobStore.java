@@ -99,7 +99,7 @@ public final class PostgresJobStore extends JdbcJobStore {
 	private static final Statements STATEMENTS = new Statements(RECOVER_EXPIRED, RECOVER_SEEN, """
 			SELECT id, runs, lease_until FROM {jobs} WHERE status = 'running' AND lease_until < :now
 			ORDER BY lease_until LIMIT :limit
-			""", ":types::text[]");
+			""");
 
 	private final PostgresDatabase database;
 

@@ -72,7 +72,7 @@ public final class SqliteJobStore extends JdbcJobStore {
 			WHERE id = :job_id AND runs = :run AND lease_until = :lease_until AND status = 'running'
 			""" + RECOVERED_COLUMNS, """
 			SELECT id, runs, lease_until FROM {jobs} WHERE status = 'running' AND lease_until < :now LIMIT :limit
-			""", ":types");
+			""");
 
 	private final SqliteDatabase database;
 
@@ -167,12 +167,6 @@ public final class SqliteJobStore extends JdbcJobStore {
 			}
 		}
 		return new LeaseRenewal(cancelRequested, lost);
-	}
-
-	/** A comma-separated list, as the column keeps it. */
-	@Override
-	protected void bindWorkerTypes(SqlStatement upsert, Collection<String> types) throws SQLException {
-		upsert.bind("types", String.join(",", types));
 	}
 
 }
