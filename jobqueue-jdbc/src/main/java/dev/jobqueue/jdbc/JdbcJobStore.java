@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -233,6 +234,23 @@ public abstract class JdbcJobStore implements JobStore {
 	 */
 	protected abstract LeaseRenewal renewLeases(Connection connection, String workerId, Collection<RunningJobRef> runs,
 			Instant now, Instant leaseUntil) throws SQLException;
+
+	/**
+	 * The renewal of {@code runs} from what a renewal statement returned, a row per run
+	 * it renewed (job id, whether a cancel was requested): a run without a row is lost.
+	 */
+	protected static LeaseRenewal renewal(Collection<RunningJobRef> runs, ResultSet renewed) throws SQLException {
+		Set<Long> lost = new HashSet<>();
+		runs.forEach((run) -> lost.add(run.jobId()));
+		Set<Long> cancelRequested = new HashSet<>();
+		while (renewed.next()) {
+			lost.remove(renewed.getLong(1));
+			if (renewed.getBoolean(2)) {
+				cancelRequested.add(renewed.getLong(1));
+			}
+		}
+		return new LeaseRenewal(cancelRequested, lost);
+	}
 
 	@Override
 	public LeaseRenewal heartbeat(String workerId, RunningJobRef run, Instant now, Instant leaseUntil) {

@@ -6,7 +6,6 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -178,7 +177,6 @@ public final class MysqlJobStore extends JdbcJobStore {
 	protected LeaseRenewal renewLeases(Connection connection, String workerId, Collection<RunningJobRef> runs,
 			Instant now, Instant leaseUntil) throws SQLException {
 		StringBuilder json = new StringBuilder(runs.size() * 24).append('[');
-		Set<Long> lost = new HashSet<>();
 		for (RunningJobRef run : runs) {
 			json.append((json.length() > 1) ? "," : "")
 				.append('[')
@@ -188,7 +186,6 @@ public final class MysqlJobStore extends JdbcJobStore {
 				.append(',')
 				.append(run.waiting() ? 1 : 0)
 				.append(']');
-			lost.add(run.jobId());
 		}
 		String list = json.append(']').toString();
 		try (SqlStatement renew = this.renewLeases.prepare(connection)) {
@@ -198,17 +195,10 @@ public final class MysqlJobStore extends JdbcJobStore {
 				.bind("worker_id", workerId)
 				.executeUpdate();
 		}
-		Set<Long> cancelRequested = new HashSet<>();
 		try (SqlStatement select = this.renewed.prepare(connection);
 				ResultSet rows = select.bind("runs", list).bind("worker_id", workerId).executeQuery()) {
-			while (rows.next()) {
-				lost.remove(rows.getLong(1));
-				if (rows.getBoolean(2)) {
-					cancelRequested.add(rows.getLong(1));
-				}
-			}
+			return renewal(runs, rows);
 		}
-		return new LeaseRenewal(cancelRequested, lost);
 	}
 
 	@Override

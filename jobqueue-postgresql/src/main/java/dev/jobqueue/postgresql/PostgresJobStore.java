@@ -5,10 +5,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 
 import dev.jobqueue.core.store.JobStore;
 import dev.jobqueue.core.store.LeaseRenewal;
@@ -183,15 +181,12 @@ public final class PostgresJobStore extends JdbcJobStore {
 		Long[] ids = new Long[runs.size()];
 		Integer[] runNumbers = new Integer[runs.size()];
 		Boolean[] waiting = new Boolean[runs.size()];
-		Set<Long> lost = new HashSet<>();
 		int k = 0;
 		for (RunningJobRef run : runs) {
 			ids[k] = run.jobId();
 			waiting[k] = run.waiting();
 			runNumbers[k++] = run.run();
-			lost.add(run.jobId());
 		}
-		Set<Long> cancelRequested = new HashSet<>();
 		try (SqlStatement renew = this.renewLeases.prepare(connection)) {
 			renew.bind("lease_until", leaseUntil)
 				.bindArray("ids", "int8", ids)
@@ -200,15 +195,9 @@ public final class PostgresJobStore extends JdbcJobStore {
 				.bind("now", now)
 				.bind("worker_id", workerId);
 			try (ResultSet rows = renew.executeQuery()) {
-				while (rows.next()) {
-					lost.remove(rows.getLong(1));
-					if (rows.getBoolean(2)) {
-						cancelRequested.add(rows.getLong(1));
-					}
-				}
+				return renewal(runs, rows);
 			}
 		}
-		return new LeaseRenewal(cancelRequested, lost);
 	}
 
 	/** Adds an event to the batch of {@code event} (see {@link JobEvents#add}). */
