@@ -57,6 +57,16 @@ public abstract class JdbcJobStore implements JobStore {
 			WHERE id = :job_id AND runs = :run AND status = 'running'
 			""";
 
+	/**
+	 * Up to {@code :limit} runs whose lease ended before {@code :now}, the longest
+	 * expired first: {@link Statements#findExpired} on a database that needs nothing of
+	 * its own.
+	 */
+	public static final String FIND_EXPIRED = """
+			SELECT id, runs, lease_until FROM {jobs} WHERE status = 'running' AND lease_until < :now
+			ORDER BY lease_until LIMIT :limit
+			""";
+
 	private static final String ANY_EXPIRED_LEASE = """
 			SELECT 1 FROM {jobs} WHERE status = 'running' AND lease_until < :now LIMIT 1
 			""";

@@ -107,10 +107,7 @@ public final class MysqlJobStore extends JdbcJobStore {
 			SELECT j.id, j.runs, j.status, j.error_code, j.error_detail, %s FROM {jobs} j WHERE j.id {in_ids :ids}
 			""".formatted(MysqlCompletions.HAS_DEPENDENTS);
 
-	private static final Statements STATEMENTS = new Statements(RECOVER_EXPIRED, RECOVER_SEEN, """
-			SELECT id, runs, lease_until FROM {jobs} WHERE status = 'running' AND lease_until < :now
-			ORDER BY lease_until LIMIT :limit
-			""");
+	private static final Statements STATEMENTS = new Statements(RECOVER_EXPIRED, RECOVER_SEEN, FIND_EXPIRED);
 
 	private final MysqlDatabase database;
 

@@ -94,10 +94,7 @@ public final class PostgresJobStore extends JdbcJobStore {
 			RETURNING j.id, j.runs, j.status, j.error_code, j.error_detail, %s
 			""".formatted(RECOVERED, PostgresCompletions.HAS_DEPENDENTS);
 
-	private static final Statements STATEMENTS = new Statements(RECOVER_EXPIRED, RECOVER_SEEN, """
-			SELECT id, runs, lease_until FROM {jobs} WHERE status = 'running' AND lease_until < :now
-			ORDER BY lease_until LIMIT :limit
-			""");
+	private static final Statements STATEMENTS = new Statements(RECOVER_EXPIRED, RECOVER_SEEN, FIND_EXPIRED);
 
 	private final PostgresDatabase database;
 
