@@ -14,6 +14,7 @@ import dev.jobqueue.core.store.LinkedJobs;
 import dev.jobqueue.core.store.NewJob;
 import dev.jobqueue.core.store.RunningJobRef;
 import dev.jobqueue.jdbc.JdbcJobStore;
+import dev.jobqueue.jdbc.JdbcLeaseRecovery;
 import dev.jobqueue.jdbc.JobEvents;
 import dev.jobqueue.jdbc.Sql;
 import dev.jobqueue.jdbc.SqlStatement;
@@ -94,7 +95,8 @@ public final class PostgresJobStore extends JdbcJobStore {
 			RETURNING j.id, j.runs, j.status, j.error_code, j.error_detail, %s
 			""".formatted(RECOVERED, PostgresCompletions.HAS_DEPENDENTS);
 
-	private static final Statements STATEMENTS = new Statements(RECOVER_EXPIRED, RECOVER_SEEN, FIND_EXPIRED);
+	private static final JdbcLeaseRecovery.Statements STATEMENTS = new JdbcLeaseRecovery.Statements(RECOVER_EXPIRED,
+			RECOVER_SEEN, JdbcLeaseRecovery.FIND_EXPIRED);
 
 	private final PostgresDatabase database;
 
@@ -118,7 +120,7 @@ public final class PostgresJobStore extends JdbcJobStore {
 			JobEvents events, PostgresLinks links) {
 		super(database, tables, events, new PostgresClaims(tables),
 				new PostgresJobInserts(tables, links, notifications), PostgresCompletions.create(tables, events, links),
-				STATEMENTS);
+				JdbcLeaseRecovery.of(STATEMENTS));
 		this.database = database;
 		this.notifications = notifications;
 		this.links = links;
