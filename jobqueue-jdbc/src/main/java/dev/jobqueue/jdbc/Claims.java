@@ -1,8 +1,10 @@
 package dev.jobqueue.jdbc;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 import dev.jobqueue.core.store.ClaimRequest;
@@ -18,8 +20,68 @@ import dev.jobqueue.core.store.ClaimedJob;
 public interface Claims {
 
 	/**
+	 * The columns a claim returns per job, in the order {@link #claimed} reads them.
+	 */
+	String CLAIMED_COLUMNS = "id, type, payload, priority, runs, attempts, max_attempts, snoozes, run_at, created_at, "
+			+ "trace_parent";
+
+	/**
 	 * @return the claimed jobs in claim order (priority, due time, id)
 	 */
 	List<ClaimedJob> claim(Connection connection, ClaimRequest request, Instant now) throws SQLException;
+
+	/**
+	 * Claims {@code request} in its parts, the same on every store: all of it at once
+	 * when it claims nothing ahead; otherwise any due job into the slots free now
+	 * ({@link ClaimRequest#startingNow()}), then, for the jobs that wait for a slot, only
+	 * jobs with an attempt left after this claim ({@link ClaimRequest#ahead}), in the
+	 * same transaction. A part that asks for nothing is not run.
+	 * @return the claimed jobs in claim order
+	 */
+	static List<ClaimedJob> inParts(ClaimRequest request, Part part) throws SQLException {
+		if (!request.claimsAhead()) {
+			return request.isEmpty() ? List.of() : part.claim(request, false);
+		}
+		List<ClaimedJob> claimed = new ArrayList<>();
+		ClaimRequest now = request.startingNow();
+		if (!now.isEmpty()) {
+			claimed.addAll(part.claim(now, false));
+		}
+		ClaimRequest ahead = request.ahead(claimed);
+		if (!ahead.isEmpty()) {
+			claimed.addAll(part.claim(ahead, true));
+		}
+		claimed.sort(ClaimedJob.CLAIM_ORDER);
+		return claimed;
+	}
+
+	/**
+	 * Runs a query of the {@link #CLAIMED_COLUMNS}.
+	 * @return the jobs in claim order
+	 */
+	static List<ClaimedJob> claimed(SqlStatement query, Dialect dialect) throws SQLException {
+		List<ClaimedJob> claimed = new ArrayList<>();
+		try (ResultSet rows = query.executeQuery()) {
+			while (rows.next()) {
+				claimed.add(new ClaimedJob(rows.getLong(1), rows.getString(2), rows.getString(3), rows.getInt(4),
+						rows.getInt(5), rows.getInt(6), rows.getInt(7), rows.getInt(8), dialect.instant(rows, 9),
+						dialect.instant(rows, 10), rows.getString(11)));
+			}
+		}
+		claimed.sort(ClaimedJob.CLAIM_ORDER);
+		return claimed;
+	}
+
+	/** One part of a claim (see {@link #inParts}). */
+	@FunctionalInterface
+	interface Part {
+
+		/**
+		 * @param attemptLeft whether to take only jobs with an attempt left after this
+		 * claim
+		 */
+		List<ClaimedJob> claim(ClaimRequest request, boolean attemptLeft) throws SQLException;
+
+	}
 
 }

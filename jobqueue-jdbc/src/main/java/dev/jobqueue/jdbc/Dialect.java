@@ -87,6 +87,22 @@ public interface Dialect {
 		return value + " = ANY (" + list + ")";
 	}
 
+	/**
+	 * SQL of the value of a text list column (see {@link #textListContains}) from
+	 * {@code parameter} ({@code :types}), bound with {@link #setTextList}; by default the
+	 * parameter itself.
+	 */
+	default String textList(String parameter) {
+		return parameter;
+	}
+
+	/**
+	 * Binds a list of texts for {@link #textList}; by default as {@link #setTexts}.
+	 */
+	default void setTextList(PreparedStatement statement, int position, Collection<String> texts) throws SQLException {
+		setTexts(statement, position, texts);
+	}
+
 	/** Reads a column of a list of texts (see {@link #textListContains}). */
 	default List<String> texts(ResultSet rows, int column) throws SQLException {
 		Array array = rows.getArray(column);

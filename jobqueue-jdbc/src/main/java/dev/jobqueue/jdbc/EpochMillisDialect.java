@@ -51,6 +51,12 @@ public interface EpochMillisDialect extends Dialect {
 
 	/** A comma-separated list, as the workers table keeps a worker's types. */
 	@Override
+	default void setTextList(PreparedStatement statement, int position, Collection<String> texts) throws SQLException {
+		statement.setString(position, String.join(",", texts));
+	}
+
+	/** A comma-separated list, as the workers table keeps a worker's types. */
+	@Override
 	default List<String> texts(ResultSet rows, int column) throws SQLException {
 		String list = rows.getString(column);
 		return (list == null || list.isEmpty()) ? List.of() : Arrays.asList(list.split(","));

@@ -4,14 +4,11 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeSet;
 
 import dev.jobqueue.JobStep;
 import dev.jobqueue.core.store.ClaimRequest;
@@ -30,10 +27,10 @@ import dev.jobqueue.core.store.WorkerInfo;
  * The {@link JobStore} on any JDBC database: the hot path of enqueuing and working, each
  * method one transaction of the {@link JdbcDatabase}. What every database does alike is
  * here: enqueue through the store's {@link JobInserts}, outcomes through
- * {@link JdbcCompletions}, the handler's heartbeat and progress, the two steps of lease
- * recovery with their attempt ends, events and settles, the worker registry. A store
- * gives its claims ({@link Claims}), its lease renewal, its change token and the
- * statements whose SQL differs ({@link Statements}).
+ * {@link JdbcCompletions}, the handler's heartbeat and progress, lease recovery through
+ * {@link JdbcLeaseRecovery}, the worker registry through {@link JdbcWorkers}. A store
+ * gives its claims ({@link Claims}), its lease renewal, its change token and its lease
+ * recovery's statements ({@link JdbcLeaseRecovery.Statements}).
  */
 public abstract class JdbcJobStore implements JobStore {
 
@@ -57,40 +54,6 @@ public abstract class JdbcJobStore implements JobStore {
 			WHERE id = :job_id AND runs = :run AND status = 'running'
 			""";
 
-	private static final String ANY_EXPIRED_LEASE = """
-			SELECT 1 FROM {jobs} WHERE status = 'running' AND lease_until < :now LIMIT 1
-			""";
-
-	/**
-	 * {@code %s}: how the database takes the worker's types
-	 * ({@link Statements#workerTypes}).
-	 */
-	private static final String UPSERT_WORKER = """
-			INSERT INTO {workers} (worker_id, host, pid, types, concurrency, started_at, heartbeat_at)
-			VALUES (:worker_id, :host, :pid, %s, :concurrency, :now, :now)
-			""";
-
-	private static final String DELETE_WORKER = """
-			DELETE FROM {workers} WHERE worker_id = :worker_id
-			""";
-
-	/**
-	 * The statements of the job store whose SQL differs between databases.
-	 *
-	 * @param recoverExpired takes back up to {@code :limit} runs whose lease ended before
-	 * {@code :now}
-	 * @param recoverSeen takes back one run seen expired ({@code :job_id}, {@code :run},
-	 * {@code :lease_until}), unless renewed since; both recoveries return the id, run,
-	 * new status, error code and detail, and whether jobs wait for the job
-	 * @param findExpired up to {@code :limit} runs whose lease ended before {@code :now}:
-	 * id, run, lease end
-	 * @param workerTypes the value of a worker's types, bound as {@code :types} (see
-	 * {@link #bindWorkerTypes})
-	 */
-	public record Statements(String recoverExpired, String recoverSeen, String findExpired, String workerTypes) {
-
-	}
-
 	private final JdbcDatabase database;
 
 	private final Tables tables;
@@ -107,22 +70,18 @@ public abstract class JdbcJobStore implements JobStore {
 
 	private final Sql recordProgress;
 
-	private final Sql anyExpiredLease;
-
-	private final Sql recoverExpired;
-
-	private final Sql recoverSeen;
-
-	private final Sql findExpired;
-
-	private final Sql upsertWorker;
-
 	private final JdbcSteps steps;
 
-	private final Sql deleteWorker;
+	private final JdbcWorkers workers;
 
+	private final JdbcLeaseRecovery recovery;
+
+	/**
+	 * @param recovery makes the store's lease recovery on these parts (for most stores
+	 * {@link JdbcLeaseRecovery#of} its statements)
+	 */
 	protected JdbcJobStore(JdbcDatabase database, Tables tables, JobEvents events, Claims claims, JobInserts inserts,
-			JdbcCompletions completions, Statements statements) {
+			JdbcCompletions completions, JdbcLeaseRecovery.Factory recovery) {
 		this.database = Objects.requireNonNull(database, "'database' must not be null");
 		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
 		this.events = Objects.requireNonNull(events, "'events' must not be null");
@@ -131,15 +90,9 @@ public abstract class JdbcJobStore implements JobStore {
 		this.completions = Objects.requireNonNull(completions, "'completions' must not be null");
 		this.heartbeat = tables.sql(HEARTBEAT);
 		this.recordProgress = tables.sql(RECORD_PROGRESS);
-		this.anyExpiredLease = tables.sql(ANY_EXPIRED_LEASE);
-		this.recoverExpired = tables.sql(statements.recoverExpired());
-		this.recoverSeen = tables.sql(statements.recoverSeen());
-		this.findExpired = tables.sql(statements.findExpired());
-		this.upsertWorker = tables.sql(tables.dialect()
-			.upsert(UPSERT_WORKER.formatted(statements.workerTypes()), "worker_id",
-					List.of("heartbeat_at", "types", "concurrency")));
-		this.deleteWorker = tables.sql(DELETE_WORKER);
 		this.steps = new JdbcSteps(tables);
+		this.workers = new JdbcWorkers(database, tables);
+		this.recovery = recovery.create(database, tables, events, completions);
 	}
 
 	public JdbcDatabase database() {
@@ -255,6 +208,23 @@ public abstract class JdbcJobStore implements JobStore {
 	protected abstract LeaseRenewal renewLeases(Connection connection, String workerId, Collection<RunningJobRef> runs,
 			Instant now, Instant leaseUntil) throws SQLException;
 
+	/**
+	 * The renewal of {@code runs} from what a renewal statement returned, a row per run
+	 * it renewed (job id, whether a cancel was requested): a run without a row is lost.
+	 */
+	protected static LeaseRenewal renewal(Collection<RunningJobRef> runs, ResultSet renewed) throws SQLException {
+		Set<Long> lost = new HashSet<>();
+		runs.forEach((run) -> lost.add(run.jobId()));
+		Set<Long> cancelRequested = new HashSet<>();
+		while (renewed.next()) {
+			lost.remove(renewed.getLong(1));
+			if (renewed.getBoolean(2)) {
+				cancelRequested.add(renewed.getLong(1));
+			}
+		}
+		return new LeaseRenewal(cancelRequested, lost);
+	}
+
 	@Override
 	public LeaseRenewal heartbeat(String workerId, RunningJobRef run, Instant now, Instant leaseUntil) {
 		return this.database.write("record the heartbeat of job " + run.jobId(),
@@ -316,157 +286,24 @@ public abstract class JdbcJobStore implements JobStore {
 				});
 	}
 
-	/**
-	 * Looks for expired leases in a read first: most rounds find none and need no write
-	 * lock.
-	 */
 	@Override
 	public int recoverExpiredLeases(Instant now, int limit) {
-		boolean any = this.database.read("look for expired leases", (connection) -> {
-			try (SqlStatement select = this.anyExpiredLease.prepare(connection)) {
-				return select.bind("now", now).queryAny();
-			}
-		});
-		if (!any) {
-			return 0;
-		}
-		int[] turnedPending = new int[1];
-		int recovered = this.database.write("recover jobs with expired leases", (connection) -> {
-			Map<Long, String> finished = new LinkedHashMap<>();
-			int count;
-			try (SqlStatement attempt = this.completions.prepareFinishAttempt(connection);
-					SqlStatement event = this.events.prepare(connection)) {
-				count = recordRecovered(recoverExpired(connection, now, limit), attempt, event, now, finished);
-				attempt.executeBatch();
-				event.executeBatch();
-			}
-			turnedPending[0] = this.completions.settle(connection, finished, "recovery", now);
-			return count;
-		});
-		jobsTurnedPending(turnedPending[0]);
-		return recovered;
+		return recovered(this.recovery.recoverExpired(now, limit));
 	}
 
 	@Override
 	public List<ExpiredLease> findExpiredLeases(Instant now, int limit) {
-		return this.database.read("look for expired leases", (connection) -> {
-			List<ExpiredLease> expired = new ArrayList<>();
-			try (SqlStatement select = this.findExpired.prepare(connection)) {
-				select.bind("now", now).bind("limit", limit);
-				try (ResultSet rows = select.executeQuery()) {
-					while (rows.next()) {
-						expired.add(new ExpiredLease(rows.getLong(1), rows.getInt(2),
-								this.tables.dialect().instant(rows, 3)));
-					}
-				}
-			}
-			return expired;
-		});
+		return this.recovery.findExpired(now, limit);
 	}
 
 	@Override
 	public int recoverExpiredLeases(Collection<ExpiredLease> leases, Instant now) {
-		if (leases.isEmpty()) {
-			return 0;
-		}
-		int[] turnedPending = new int[1];
-		int count = this.database.write("recover jobs with expired leases", (connection) -> {
-			int recovered = 0;
-			Map<Long, String> finished = new LinkedHashMap<>();
-			try (SqlStatement attempt = this.completions.prepareFinishAttempt(connection);
-					SqlStatement event = this.events.prepare(connection)) {
-				for (ExpiredLease lease : leases) {
-					recovered += recordRecovered(recoverSeen(connection, lease, now), attempt, event, now, finished);
-				}
-				attempt.executeBatch();
-				event.executeBatch();
-			}
-			turnedPending[0] = this.completions.settle(connection, finished, "recovery", now);
-			return recovered;
-		});
-		jobsTurnedPending(turnedPending[0]);
-		return count;
+		return recovered(this.recovery.recover(leases, now));
 	}
 
-	/**
-	 * A run taken back by lease recovery: its new status, error code and detail, and
-	 * whether jobs wait for the job.
-	 */
-	public record Recovered(long jobId, int run, String status, String errorCode, String errorDetail,
-			boolean hasDependents) {
-
-	}
-
-	/**
-	 * Takes back up to {@code limit} runs whose lease ended before {@code now}, in the
-	 * caller's transaction ({@link Statements#recoverExpired}).
-	 */
-	protected List<Recovered> recoverExpired(Connection connection, Instant now, int limit) throws SQLException {
-		try (SqlStatement recover = this.recoverExpired.prepare(connection)) {
-			recover.bind("now", now).bind("limit", limit);
-			return recovered(recover);
-		}
-	}
-
-	/**
-	 * Takes back one run seen expired, unless it was renewed since
-	 * ({@link Statements#recoverSeen}).
-	 */
-	protected List<Recovered> recoverSeen(Connection connection, ExpiredLease lease, Instant now) throws SQLException {
-		try (SqlStatement recover = this.recoverSeen.prepare(connection)) {
-			recover.bind("now", now)
-				.bind("job_id", lease.jobId())
-				.bind("run", lease.run())
-				.bind("lease_until", lease.leaseUntil());
-			return recovered(recover);
-		}
-	}
-
-	/** The statement of {@link #recoverExpired}, for a store that runs it its own way. */
-	protected final Sql recoverExpiredStatement() {
-		return this.recoverExpired;
-	}
-
-	/** The statement of {@link #recoverSeen}, for a store that runs it its own way. */
-	protected final Sql recoverSeenStatement() {
-		return this.recoverSeen;
-	}
-
-	/**
-	 * The rows of a recovery query: id, run, status, error code, detail, whether jobs
-	 * wait for the job.
-	 */
-	protected static List<Recovered> recovered(SqlStatement query) throws SQLException {
-		List<Recovered> recovered = new ArrayList<>();
-		try (ResultSet rows = query.executeQuery()) {
-			while (rows.next()) {
-				recovered.add(new Recovered(rows.getLong(1), rows.getInt(2), rows.getString(3), rows.getString(4),
-						rows.getString(5), rows.getBoolean(6)));
-			}
-		}
-		return recovered;
-	}
-
-	/** Adds the attempt ends and events of the runs taken back. */
-	private static int recordRecovered(List<Recovered> recovered, SqlStatement attempt, SqlStatement event, Instant now,
-			Map<Long, String> finished) throws SQLException {
-		for (Recovered run : recovered) {
-			long id = run.jobId();
-			String status = run.status();
-			String detail = run.errorDetail();
-			if (!"pending".equals(status) && run.hasDependents()) {
-				finished.put(id, status);
-			}
-			JdbcCompletions.finishAttempt(attempt, id, run.run(), "LEASE_EXPIRED", "LEASE_EXPIRED:WORKER_LOST", detail,
-					null, now);
-			String eventName = switch (status) {
-				case "pending" -> "RECOVERED";
-				case "cancelled" -> "CANCELLED";
-				default -> "FAILED";
-			};
-			JobEvents.add(event, id, now, eventName, "recovery", run.errorCode() + ": " + detail);
-		}
-		return recovered.size();
+	private int recovered(JdbcLeaseRecovery.Outcome outcome) {
+		jobsTurnedPending(outcome.turnedPending());
+		return outcome.recovered();
 	}
 
 	@Override
@@ -481,34 +318,12 @@ public abstract class JdbcJobStore implements JobStore {
 
 	@Override
 	public void registerWorker(WorkerInfo worker, Instant now) {
-		this.database.write("register worker " + worker.workerId(), (connection) -> {
-			try (SqlStatement upsert = this.upsertWorker.prepare(connection)) {
-				upsert.bind("worker_id", worker.workerId())
-					.bind("host", worker.host())
-					.bind("pid", worker.pid())
-					.bind("concurrency", worker.concurrency())
-					.bind("now", now);
-				bindWorkerTypes(upsert, new TreeSet<>(worker.types()));
-				return upsert.executeUpdate();
-			}
-		});
-	}
-
-	/**
-	 * Binds a worker's handler types, sorted, to {@code :types} of the upsert; by default
-	 * as a list ({@link SqlStatement#bindTexts}).
-	 */
-	protected void bindWorkerTypes(SqlStatement upsert, Collection<String> types) throws SQLException {
-		upsert.bindTexts("types", types);
+		this.workers.register(worker, now);
 	}
 
 	@Override
 	public void unregisterWorker(String workerId) {
-		this.database.write("unregister worker " + workerId, (connection) -> {
-			try (SqlStatement delete = this.deleteWorker.prepare(connection)) {
-				return delete.bind("worker_id", workerId).executeUpdate();
-			}
-		});
+		this.workers.unregister(workerId);
 	}
 
 }

@@ -4,9 +4,12 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
+import dev.jobqueue.ErrorCodes;
 import dev.jobqueue.core.store.Completion;
 import dev.jobqueue.core.store.LinkedJobs;
 import dev.jobqueue.core.store.NewJob;
@@ -95,6 +98,82 @@ public abstract class JdbcLinks implements Links {
 			JobEvents.add(event, jobId, now, name, actor, detail);
 			event.executeBatch();
 		}
+	}
+
+	/**
+	 * A settle a round at a time, for a store that settles every job waiting for one
+	 * round of finished jobs at once (PostgreSQL, MySQL): the jobs a round ends by their
+	 * policy are the finished jobs of the next. It writes the events of each job a round
+	 * changed and counts those that turned pending.
+	 */
+	protected static final class SettleRounds {
+
+		private final SqlStatement event;
+
+		private final String actor;
+
+		private final Instant now;
+
+		private Map<Long, String> round;
+
+		private Map<Long, String> next;
+
+		private int turnedPending;
+
+		/**
+		 * @param event the batch the events go to (see {@link JobEvents#add}); the caller
+		 * runs it
+		 * @param finished job id → its final status, the first round
+		 */
+		public SettleRounds(SqlStatement event, Map<Long, String> finished, String actor, Instant now) {
+			this.event = event;
+			this.actor = actor;
+			this.now = now;
+			this.next = new LinkedHashMap<>(finished);
+		}
+
+		/** Starts the next round: false when the last one ended no job. */
+		public boolean next() {
+			this.round = this.next;
+			this.next = new LinkedHashMap<>();
+			return !this.round.isEmpty();
+		}
+
+		/** The finished jobs of this round: job id → its final status. */
+		public Map<Long, String> finished() {
+			return this.round;
+		}
+
+		/**
+		 * A job this round settled: its events, and when it ended, a finished job of the
+		 * next round.
+		 * @param status its status now ({@code pending}, {@code waiting}, or ended:
+		 * {@code failed}, {@code cancelled})
+		 * @param culprit for a job that ended, the finished job of this round that ended
+		 * it
+		 */
+		public void settled(long id, String status, Long culprit) throws SQLException {
+			if ("pending".equals(status)) {
+				this.turnedPending++;
+				JobEvents.add(this.event, id, this.now, "DEPENDENCIES_MET", this.actor,
+						"the last job it waited for finished");
+			}
+			else if (!"waiting".equals(status)) {
+				String culpritStatus = this.round.get(culprit);
+				JobEvents.add(this.event, id, this.now, "DEPENDENCY_FAILED", this.actor,
+						"job " + culprit + " ended " + culpritStatus);
+				JobEvents.add(this.event, id, this.now, "failed".equals(status) ? "FAILED" : "CANCELLED", this.actor,
+						"failed".equals(culpritStatus) ? ErrorCodes.DEPENDENCY_FAILED_FAILED
+								: ErrorCodes.DEPENDENCY_FAILED_CANCELLED);
+				this.next.put(id, status);
+			}
+		}
+
+		/** How many jobs turned pending so far. */
+		public int turnedPending() {
+			return this.turnedPending;
+		}
+
 	}
 
 }

@@ -2,6 +2,7 @@ package dev.jobqueue.jdbc;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -177,6 +178,23 @@ public abstract class JdbcRetentionStore implements RetentionStore {
 	 */
 	protected abstract int deleteFinishedChains(Connection connection, Map<JobStatus, Instant> finishedBefore,
 			int limit) throws SQLException;
+
+	/**
+	 * Runs {@code command} followed by each of the queue's tables ({@link Tables#NAMES},
+	 * qualified), outside a transaction: upkeep of the server's, such as
+	 * {@code VACUUM (ANALYZE) }.
+	 * @param action what it does, for messages
+	 */
+	protected final void eachTable(String action, String command) {
+		this.database.read(action, (connection) -> {
+			try (Statement statement = connection.createStatement()) {
+				for (String table : Tables.NAMES) {
+					statement.execute(command + this.tables.qualified(table));
+				}
+			}
+			return null;
+		});
+	}
 
 	private static void requireFinal(JobStatus status) {
 		if (!Objects.requireNonNull(status, "'status' must not be null").isFinal()) {

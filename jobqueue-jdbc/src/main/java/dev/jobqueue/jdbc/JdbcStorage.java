@@ -12,8 +12,8 @@ import dev.jobqueue.core.store.ScheduleStore;
 /**
  * The queue on one JDBC database: its job, admin, schedule and retention stores and its
  * insights share the database. A store module subclasses it with its own parts (typed, so
- * its tests reach what only that store has) and says how its schema is migrated and
- * verified.
+ * its tests reach what only that store has) and its {@link JdbcSchema}, which migrates
+ * and verifies the schema.
  *
  * @param <J> the job store
  * @param <A> the admin store
@@ -34,17 +34,22 @@ public abstract class JdbcStorage<J extends JdbcJobStore, A extends JobAdminStor
 
 	private final I insights;
 
+	private final JdbcSchema schema;
+
 	/**
 	 * @param admin makes the admin store on the job store
 	 * @param schedules makes the schedule store on the job store (a tick inserts its job
 	 * in the transaction that advances the schedule)
+	 * @param schema the queue's schema on the database
 	 */
-	protected JdbcStorage(J jobs, Function<J, A> admin, Function<J, S> schedules, R retention, I insights) {
+	protected JdbcStorage(J jobs, Function<J, A> admin, Function<J, S> schedules, R retention, I insights,
+			JdbcSchema schema) {
 		this.jobs = Objects.requireNonNull(jobs, "'jobs' must not be null");
 		this.admin = admin.apply(jobs);
 		this.schedules = schedules.apply(jobs);
 		this.retention = Objects.requireNonNull(retention, "'retention' must not be null");
 		this.insights = Objects.requireNonNull(insights, "'insights' must not be null");
+		this.schema = Objects.requireNonNull(schema, "'schema' must not be null");
 	}
 
 	public JdbcDatabase database() {
@@ -83,6 +88,21 @@ public abstract class JdbcStorage<J extends JdbcJobStore, A extends JobAdminStor
 	@Override
 	public I insights() {
 		return this.insights;
+	}
+
+	/** Checks the connection settings (or the server), then migrates the schema. */
+	@Override
+	public void initializeSchema() {
+		this.schema.initialize();
+	}
+
+	/**
+	 * Checks the connection settings (or the server) and that the schema is up to date,
+	 * changing nothing.
+	 */
+	@Override
+	public void verifySchema() {
+		this.schema.verify();
 	}
 
 	@Override

@@ -5,7 +5,8 @@ import java.util.Objects;
 
 /**
  * A store known by its name, its module, the prefix of its JDBC URLs and the product name
- * its driver reports: what every store matches the same way.
+ * its driver reports, and the classes it needs on the classpath: what every store matches
+ * and checks the same way.
  */
 public abstract class JdbcStoreProvider implements StoreProvider {
 
@@ -58,6 +59,24 @@ public abstract class JdbcStoreProvider implements StoreProvider {
 	}
 
 	/**
+	 * What the store needs on the classpath to serve {@code where}, in the order they are
+	 * checked.
+	 * @param where what asked for this store (a URL, "the application's DataSource")
+	 */
+	protected abstract List<Requirement> requirements(String where);
+
+	/** The first of the {@link #requirements} that cannot be loaded, in a sentence. */
+	@Override
+	public final String missingSupport(ClassLoader classLoader, String where) {
+		for (Requirement requirement : requirements(where)) {
+			if (!isPresent(requirement.className(), classLoader)) {
+				return requirement.missing(where);
+			}
+		}
+		return null;
+	}
+
+	/**
 	 * Whether {@code className} can be loaded, without initializing it: for
 	 * {@link #missingSupport}.
 	 */
@@ -69,6 +88,37 @@ public abstract class JdbcStoreProvider implements StoreProvider {
 		catch (ClassNotFoundException | LinkageError ex) {
 			return false;
 		}
+	}
+
+	/**
+	 * A class the store needs, and what to add when it is missing.
+	 *
+	 * @param className the class that must load
+	 * @param configuredFor the database the queue is configured for, as the message names
+	 * it ({@code PostgreSQL})
+	 * @param what what is missing, as the message names it ("the PostgreSQL JDBC driver")
+	 * @param dependency the Maven coordinates to add
+	 * @param otherwise what else the user may do, as the end of the sentence (", or use a
+	 * jdbc:sqlite: URL"), or {@code ""}
+	 */
+	public record Requirement(String className, String configuredFor, String what, String dependency,
+			String otherwise) {
+
+		/**
+		 * Flyway's support for the database, which migrates the queue's tables.
+		 * @param support the database as Flyway's module is named ({@code MySQL})
+		 */
+		public static Requirement flyway(String className, String configuredFor, String support, String dependency) {
+			return new Requirement(className, configuredFor,
+					"Flyway's " + support + " support, which migrates the queue's tables,", dependency, "");
+		}
+
+		String missing(String where) {
+			return "The job queue is configured for " + this.configuredFor + " (" + where + ") but " + this.what
+					+ " is not on the classpath. Add the dependency " + this.dependency
+					+ " (Spring Boot manages its version)" + this.otherwise + ".";
+		}
+
 	}
 
 }

@@ -2,8 +2,11 @@ package dev.jobqueue.jdbc;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Objects;
 
 import javax.sql.DataSource;
+
+import dev.jobqueue.JobQueueException;
 
 /**
  * The transactions of a database server that many processes share (PostgreSQL, MySQL): a
@@ -11,12 +14,41 @@ import javax.sql.DataSource;
  * a read runs each statement on the latest commits, and a consistent read is one
  * repeatable-read, read-only transaction. A lost connection is not retried here: the
  * outcome of its commit is unknown, so the caller (the worker's loop, with its backoff)
- * decides; the pool drops broken connections by itself.
+ * decides; the pool drops broken connections by itself. A transaction the server rolled
+ * back because it conflicted with another ({@link ServerErrors#isTransient}) is run
+ * again, a few times; each retry is counted.
  */
 public abstract class ServerDatabase extends JdbcDatabase {
 
-	protected ServerDatabase(DataSource dataSource, String location, CallerTransactions callerTransactions) {
+	private static final int TRANSIENT_ATTEMPTS = 5;
+
+	private final ServerErrors errors;
+
+	/**
+	 * @param location where the database is, for messages: a URL without credentials
+	 * @param callerTransactions the application's transactions, which writes on a shared
+	 * DataSource join
+	 * @param errors what the server's failures mean
+	 */
+	protected ServerDatabase(DataSource dataSource, String location, CallerTransactions callerTransactions,
+			ServerErrors errors) {
 		super(dataSource, location, callerTransactions);
+		this.errors = Objects.requireNonNull(errors, "'errors' must not be null");
+	}
+
+	/** What the server's failures mean. */
+	public final ServerErrors errors() {
+		return this.errors;
+	}
+
+	@Override
+	protected final boolean isWorthRetrying(SQLException ex, int attempt, long elapsedNanos) {
+		return this.errors.isTransient(ex) && attempt < TRANSIENT_ATTEMPTS;
+	}
+
+	@Override
+	protected final JobQueueException translate(SQLException ex, String action) {
+		return this.errors.translate(ex, action, location());
 	}
 
 	/**

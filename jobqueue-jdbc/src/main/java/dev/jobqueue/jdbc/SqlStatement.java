@@ -6,8 +6,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
+import java.util.List;
 
 /**
  * A prepared {@link Sql}, bound by name. Instants and lists are bound the way the
@@ -141,6 +143,16 @@ public final class SqlStatement implements AutoCloseable {
 	}
 
 	/**
+	 * A list of texts as a text list column keeps it (see {@link Dialect#textList}).
+	 */
+	public SqlStatement bindTextList(String name, Collection<String> texts) throws SQLException {
+		for (int position : positions(name)) {
+			this.sql.dialect().setTextList(this.statement, position, texts);
+		}
+		return this;
+	}
+
+	/**
 	 * A SQL array of {@code elementType} ({@code text}, {@code int8}, {@code bool}...),
 	 * for databases that have arrays.
 	 */
@@ -210,6 +222,19 @@ public final class SqlStatement implements AutoCloseable {
 		try (ResultSet rows = executeQuery()) {
 			return rows.next() ? rows.getString(1) : null;
 		}
+	}
+
+	/**
+	 * @return the first column of every row, in order
+	 */
+	public List<String> queryStrings() throws SQLException {
+		List<String> values = new ArrayList<>();
+		try (ResultSet rows = executeQuery()) {
+			while (rows.next()) {
+				values.add(rows.getString(1));
+			}
+		}
+		return values;
 	}
 
 	/**

@@ -1,5 +1,6 @@
 package dev.jobqueue.jdbc;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -19,6 +20,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * names). What is left in braces is the dialect's (see {@link Dialect}).
  */
 public final class Tables {
+
+	/** The queue's tables, without the prefix. */
+	public static final List<String> NAMES = List.of("jobs", "job_attempts", "job_events", "job_dependencies",
+			"job_workers", "job_housekeeping", "job_schedules", "job_paused_types", "job_steps");
 
 	private static final String NAME = "[a-z_][a-z0-9_]*";
 
@@ -67,6 +72,11 @@ public final class Tables {
 
 	public Dialect dialect() {
 		return this.dialect;
+	}
+
+	/** The queue's tables ({@link #NAMES}) with the prefix, not qualified. */
+	public List<String> names() {
+		return NAMES.stream().map((table) -> this.prefix + table).toList();
 	}
 
 	/** A table or index name with the prefix, qualified by the schema if there is one. */

@@ -61,10 +61,7 @@ final class MysqlClaims implements Claims {
 			WHERE j.status = 'pending'
 			""";
 
-	static final String READ_TAKEN = """
-			SELECT id, type, payload, priority, runs, attempts, max_attempts, snoozes, run_at, created_at, trace_parent
-			FROM {jobs} WHERE id {in_ids :ids}
-			""";
+	static final String READ_TAKEN = "SELECT " + CLAIMED_COLUMNS + " FROM {jobs} WHERE id {in_ids :ids}";
 
 	static final String INSERT_ATTEMPTS = """
 			INSERT INTO {attempts} (job_id, run, attempt, worker_id, started_at)
@@ -130,33 +127,16 @@ final class MysqlClaims implements Claims {
 
 	@Override
 	public List<ClaimedJob> claim(Connection connection, ClaimRequest request, Instant now) throws SQLException {
-		Set<String> paused = pausedTypes(connection);
-		if (!request.claimsAhead()) {
-			return claimPart(connection, request, false, paused, now);
+		Set<String> paused;
+		try (SqlStatement select = this.pausedTypes.prepare(connection)) {
+			paused = new HashSet<>(select.queryStrings());
 		}
-		// Any due job into the slots free now, then for the buffer only jobs with an
-		// attempt left after this one (the first part's jobs are running by then).
-		List<ClaimedJob> claimed = new ArrayList<>(claimPart(connection, request.startingNow(), false, paused, now));
-		claimed.addAll(claimPart(connection, request.ahead(claimed), true, paused, now));
-		claimed.sort(ClaimedJob.CLAIM_ORDER);
-		return claimed;
-	}
-
-	private Set<String> pausedTypes(Connection connection) throws SQLException {
-		Set<String> paused = new HashSet<>();
-		try (SqlStatement select = this.pausedTypes.prepare(connection); ResultSet rows = select.executeQuery()) {
-			while (rows.next()) {
-				paused.add(rows.getString(1));
-			}
-		}
-		return paused;
+		// The first part's jobs are running by the second.
+		return Claims.inParts(request, (part, attemptLeft) -> claimPart(connection, part, attemptLeft, paused, now));
 	}
 
 	private List<ClaimedJob> claimPart(Connection connection, ClaimRequest request, boolean attemptLeft,
 			Set<String> paused, Instant now) throws SQLException {
-		if (request.isEmpty()) {
-			return List.of();
-		}
 		Map<String, Integer> rooms = new LinkedHashMap<>();
 		for (String type : request.unlimitedTypes()) {
 			rooms.put(type, request.limit());
@@ -204,18 +184,9 @@ final class MysqlClaims implements Claims {
 		try (SqlStatement events = this.insertEvents.prepare(connection)) {
 			events.bind("worker_id", request.workerId()).bind("now", now).bindIds("ids", ids).executeUpdate();
 		}
-		List<ClaimedJob> claimed = new ArrayList<>(ids.size());
-		try (SqlStatement read = this.readTaken.prepare(connection);
-				ResultSet rows = read.bindIds("ids", ids).executeQuery()) {
-			while (rows.next()) {
-				claimed.add(new ClaimedJob(rows.getLong(1), rows.getString(2), rows.getString(3), rows.getInt(4),
-						rows.getInt(5), rows.getInt(6), rows.getInt(7), rows.getInt(8),
-						MysqlDialect.INSTANCE.instant(rows, 9), MysqlDialect.INSTANCE.instant(rows, 10),
-						rows.getString(11)));
-			}
+		try (SqlStatement read = this.readTaken.prepare(connection)) {
+			return Claims.claimed(read.bindIds("ids", ids), MysqlDialect.INSTANCE);
 		}
-		claimed.sort(ClaimedJob.CLAIM_ORDER);
-		return claimed;
 	}
 
 	private int lockAndCountRunning(Connection connection, String type) throws SQLException {

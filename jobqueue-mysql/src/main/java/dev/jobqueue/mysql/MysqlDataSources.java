@@ -7,6 +7,7 @@ import com.zaxxer.hikari.HikariDataSource;
 
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.jdbc.JdbcUrls;
+import dev.jobqueue.jdbc.ServerPools;
 
 /** The queue's own connection pool on MySQL or MariaDB. */
 public final class MysqlDataSources {
@@ -38,21 +39,8 @@ public final class MysqlDataSources {
 	public static HikariDataSource create(String url, String username, String password, int maximumPoolSize,
 			Duration connectionTimeout) {
 		requireDriver(url);
-		HikariConfig config = new HikariConfig();
-		config.setPoolName("jobqueue-mysql");
-		config.setDriverClassName(driver(url));
-		config.setJdbcUrl(url);
-		if (username != null) {
-			config.setUsername(username);
-		}
-		if (password != null) {
-			config.setPassword(password);
-		}
-		config.setMaximumPoolSize(maximumPoolSize);
-		config.setConnectionTimeout(connectionTimeout.toMillis());
-		// Start-up fails on the schema migration, with a message that says what to do,
-		// not in the pool.
-		config.setInitializationFailTimeout(-1);
+		HikariConfig config = ServerPools.config("jobqueue-mysql", driver(url), url, username, password,
+				maximumPoolSize, connectionTimeout);
 		config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
 		return new HikariDataSource(config);
 	}

@@ -5,7 +5,6 @@ import java.sql.SQLException;
 
 import javax.sql.DataSource;
 
-import dev.jobqueue.JobQueueException;
 import dev.jobqueue.jdbc.CallerTransactions;
 import dev.jobqueue.jdbc.ServerDatabase;
 import dev.jobqueue.jdbc.SqlWork;
@@ -29,8 +28,6 @@ import dev.jobqueue.jdbc.SqlWork;
  */
 public final class MysqlDatabase extends ServerDatabase {
 
-	private static final int TRANSIENT_ATTEMPTS = 5;
-
 	/**
 	 * @param location where the database is, for messages: a URL without credentials
 	 */
@@ -43,17 +40,7 @@ public final class MysqlDatabase extends ServerDatabase {
 	 * DataSource join
 	 */
 	public MysqlDatabase(DataSource dataSource, String location, CallerTransactions callerTransactions) {
-		super(dataSource, location, callerTransactions);
-	}
-
-	@Override
-	protected boolean isWorthRetrying(SQLException ex, int attempt, long elapsedNanos) {
-		return MysqlErrors.isTransient(ex) && attempt < TRANSIENT_ATTEMPTS;
-	}
-
-	@Override
-	protected JobQueueException translate(SQLException ex, String action) {
-		return MysqlErrors.translate(ex, action, location());
+		super(dataSource, location, callerTransactions, MysqlErrors.INSTANCE);
 	}
 
 	/**

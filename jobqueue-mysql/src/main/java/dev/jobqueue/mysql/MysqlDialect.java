@@ -8,6 +8,7 @@ import java.util.List;
 
 import dev.jobqueue.jdbc.EpochMillisDialect;
 import dev.jobqueue.jdbc.Sql;
+import dev.jobqueue.jdbc.SqlErrors;
 import dev.jobqueue.jdbc.SqlStatement;
 import dev.jobqueue.jdbc.Tables;
 
@@ -49,7 +50,7 @@ public final class MysqlDialect implements EpochMillisDialect {
 
 	@Override
 	public boolean isUniqueViolation(SQLException ex) {
-		return MysqlErrors.code(ex) == DUPLICATE_KEY;
+		return SqlErrors.vendorCode(ex) == DUPLICATE_KEY;
 	}
 
 	/** A worker's types are a comma-separated list. */

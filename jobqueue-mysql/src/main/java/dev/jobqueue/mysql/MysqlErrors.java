@@ -3,13 +3,16 @@ package dev.jobqueue.mysql;
 import java.sql.SQLException;
 
 import dev.jobqueue.JobQueueException;
+import dev.jobqueue.jdbc.ServerErrors;
 import dev.jobqueue.jdbc.SqlErrors;
 
 /**
  * Turns MySQL and MariaDB failures (by their error number, or the SQLSTATE of a lost
  * connection) into errors that say what happened and what to do.
  */
-final class MysqlErrors {
+final class MysqlErrors implements ServerErrors {
+
+	static final MysqlErrors INSTANCE = new MysqlErrors();
 
 	static final int DEADLOCK = 1213;
 
@@ -32,8 +35,9 @@ final class MysqlErrors {
 	private MysqlErrors() {
 	}
 
-	static int code(Throwable ex) {
-		return SqlErrors.vendorCode(ex);
+	@Override
+	public String serverName() {
+		return "MySQL/MariaDB";
 	}
 
 	/**
@@ -42,22 +46,30 @@ final class MysqlErrors {
 	 * rolls back only the statement on a lock wait timeout, so the caller rolls back the
 	 * rest before the retry.
 	 */
-	static boolean isTransient(SQLException ex) {
-		int code = code(ex);
+	@Override
+	public boolean isTransient(SQLException ex) {
+		int code = SqlErrors.vendorCode(ex);
 		return code == DEADLOCK || code == LOCK_WAIT_TIMEOUT;
 	}
 
-	/** The connection is gone or the server cannot take it: a later try may work. */
-	static boolean isConnectionFailure(Throwable ex) {
+	@Override
+	public boolean isConnectionFailure(Throwable ex) {
 		String state = SqlErrors.state(ex);
-		int code = code(ex);
+		int code = SqlErrors.vendorCode(ex);
 		// 1040 too many connections, 1053 server shutdown, 1927 connection killed, 2002
 		// and 2003 cannot connect, 2006 gone away, 2013 lost during a query.
 		return state.startsWith("08") || code == 1040 || code == 1053 || code == 1927 || code == 2002 || code == 2003
 				|| code == 2006 || code == 2013;
 	}
 
-	static JobQueueException translate(SQLException ex, String action, String location) {
+	@Override
+	public boolean lacksPrivilege(Throwable ex) {
+		int code = SqlErrors.vendorCode(ex);
+		return code == TABLE_ACCESS_DENIED || code == DATABASE_ACCESS_DENIED || code == 1227;
+	}
+
+	@Override
+	public JobQueueException translate(SQLException ex, String action, String location) {
 		String where = " (database " + location + ")";
 		if (isConnectionFailure(ex)) {
 			return new JobQueueException("Could not " + action + where + ": the MySQL/MariaDB server cannot be reached "
@@ -65,7 +77,7 @@ final class MysqlErrors {
 					+ "reachable from this host; a running queue tries again by itself and loses nothing committed; "
 					+ "at start-up the application stops instead, so start it again once the server answers.", ex);
 		}
-		return switch (code(ex)) {
+		return switch (SqlErrors.vendorCode(ex)) {
 			case ACCESS_DENIED -> new JobQueueException("Could not " + action + where + ": the server refused the "
 					+ "user or password (" + ex.getMessage() + "). Check the credentials in jobqueue.datasource.* (or "
 					+ "spring.datasource.* when the queue shares the application's DataSource).", ex);

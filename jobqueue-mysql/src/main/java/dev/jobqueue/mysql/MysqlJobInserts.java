@@ -3,13 +3,11 @@ package dev.jobqueue.mysql;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 
 import dev.jobqueue.core.store.NewJob;
-import dev.jobqueue.jdbc.JdbcJobInserts;
-import dev.jobqueue.jdbc.JobEvents;
 import dev.jobqueue.jdbc.Links;
+import dev.jobqueue.jdbc.RowInserts;
 import dev.jobqueue.jdbc.SqlStatement;
 import dev.jobqueue.jdbc.Tables;
 
@@ -19,56 +17,31 @@ import dev.jobqueue.jdbc.Tables;
  * job holds is refused by the unique key on {@code live_dedup_key} (error 1062): InnoDB
  * rolls back that statement only, and the job yields the holder's id.
  */
-final class MysqlJobInserts extends JdbcJobInserts {
+final class MysqlJobInserts extends RowInserts {
 
-	private final JobEvents events;
-
-	MysqlJobInserts(Tables tables, Links links, JobEvents events) {
+	MysqlJobInserts(Tables tables, Links links) {
 		super(tables, links, INSERT_JOB, INSERT_JOB_WITHOUT_DEDUP_KEY);
-		this.events = events;
 	}
 
+	/** The driver's generated key, or nothing when InnoDB refused the key (1062). */
 	@Override
-	protected List<Long> insertEach(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {
-		List<Long> ids = new ArrayList<>(jobs.size());
-		try (SqlStatement insert = this.insertJob.prepare(connection);
-				SqlStatement event = this.events.prepare(connection)) {
-			for (NewJob job : jobs) {
-				bindJob(insert, job, now).bind("dedup_key", job.dedupKey());
-				Long id;
-				try {
-					id = insert.executeInsert();
-				}
-				catch (SQLException ex) {
-					if (job.dedupKey() == null || !MysqlDialect.INSTANCE.isUniqueViolation(ex)) {
-						throw ex;
-					}
-					id = null;
-				}
-				if (id != null) {
-					JobEvents.add(event, id, now, "ENQUEUED", null, null);
-				}
-				ids.add(id);
-			}
-			event.executeBatch();
+	protected Long insertRow(SqlStatement insert, NewJob job) throws SQLException {
+		try {
+			return insert.bind("dedup_key", job.dedupKey()).executeInsert();
 		}
-		return ids;
+		catch (SQLException ex) {
+			if (job.dedupKey() == null || !MysqlDialect.INSTANCE.isUniqueViolation(ex)) {
+				throw ex;
+			}
+			return null;
+		}
 	}
 
 	@Override
 	protected List<Long> insertWithoutDedupKeys(Connection connection, List<NewJob> jobs, Instant now)
 			throws SQLException {
-		List<Long> ids = new ArrayList<>(jobs.size());
-		try (SqlStatement insert = this.insertJobsWithoutDedupKeys.prepare(connection);
-				SqlStatement event = this.events.prepare(connection)) {
-			for (NewJob job : jobs) {
-				long id = bindJob(insert, job, now).executeInsert();
-				JobEvents.add(event, id, now, "ENQUEUED", null, null);
-				ids.add(id);
-			}
-			event.executeBatch();
-		}
-		return ids;
+		return insertRows(connection, jobs, now, this.insertJobsWithoutDedupKeys,
+				(insert, job) -> insert.executeInsert());
 	}
 
 }

@@ -94,15 +94,13 @@ final class MysqlLinks extends RowLinks {
 	@Override
 	public int settle(Connection connection, Map<Long, String> finished, String actor, Instant now)
 			throws SQLException {
-		int turnedPending = 0;
-		Map<Long, String> round = new LinkedHashMap<>(finished);
 		try (SqlStatement event = events().prepare(connection)) {
-			while (!round.isEmpty()) {
-				Map<Long, Counted> waiting = lockUnsettled(connection, round);
+			SettleRounds rounds = new SettleRounds(event, finished, actor, now);
+			while (rounds.next()) {
+				Map<Long, Counted> waiting = lockUnsettled(connection, rounds.finished());
 				if (waiting.isEmpty()) {
 					break;
 				}
-				Map<Long, String> next = new LinkedHashMap<>();
 				try (SqlStatement lock = this.lockWaiting.prepare(connection);
 						SqlStatement update = this.updateWaiting.prepare(connection);
 						ResultSet rows = lock.bindIds("ids", waiting.keySet()).executeQuery()) {
@@ -112,27 +110,13 @@ final class MysqlLinks extends RowLinks {
 						String status = counted.settle(update, id, rows.getInt(2), rows.getString(3), rows.getLong(4),
 								now);
 						update.executeUpdate();
-						if ("pending".equals(status)) {
-							turnedPending++;
-							JobEvents.add(event, id, now, "DEPENDENCIES_MET", actor,
-									"the last job it waited for finished");
-						}
-						else if (!"waiting".equals(status)) {
-							String culpritStatus = round.get(counted.culprit());
-							JobEvents.add(event, id, now, "DEPENDENCY_FAILED", actor,
-									"job " + counted.culprit() + " ended " + culpritStatus);
-							JobEvents.add(event, id, now, "failed".equals(status) ? "FAILED" : "CANCELLED", actor,
-									(counted.failed > 0) ? ErrorCodes.DEPENDENCY_FAILED_FAILED
-											: ErrorCodes.DEPENDENCY_FAILED_CANCELLED);
-							next.put(id, status);
-						}
+						rounds.settled(id, status, counted.culprit());
 					}
 				}
-				round = next;
 			}
 			event.executeBatch();
+			return rounds.turnedPending();
 		}
-		return turnedPending;
 	}
 
 	/**

@@ -39,7 +39,7 @@ public final class MysqlQueueInsights extends JdbcQueueInsights {
 			long bytes = 0;
 			long free = 0;
 			try (SqlStatement select = this.tables.sql(MysqlRetentionStore.SIZES).prepare(connection)) {
-				select.bindTexts("tables", MysqlRetentionStore.tableNames(this.tables));
+				select.bindTexts("tables", this.tables.names());
 				try (ResultSet rows = select.executeQuery()) {
 					while (rows.next()) {
 						bytes += rows.getLong(2) + rows.getLong(3);

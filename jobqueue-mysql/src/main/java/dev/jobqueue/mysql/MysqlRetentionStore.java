@@ -3,7 +3,6 @@ package dev.jobqueue.mysql;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -93,23 +92,15 @@ public final class MysqlRetentionStore extends JdbcRetentionStore {
 			ORDER BY table_name
 			""";
 
-	static final List<String> TABLES = List.of("jobs", "job_attempts", "job_events", "job_dependencies", "job_workers",
-			"job_housekeeping", "job_schedules", "job_paused_types");
-
 	public MysqlRetentionStore(MysqlDatabase database, Tables tables) {
 		super(database, tables, DELETE_FINISHED, ACQUIRE_LEASE);
 	}
 
 	@Override
 	protected List<String> finishedTypes(Connection connection, String status) throws SQLException {
-		List<String> types = new ArrayList<>();
-		try (SqlStatement select = tables().sql(FINISHED_TYPES).prepare(connection);
-				ResultSet rows = select.bind("status", status).executeQuery()) {
-			while (rows.next()) {
-				types.add(rows.getString(1));
-			}
+		try (SqlStatement select = tables().sql(FINISHED_TYPES).prepare(connection)) {
+			return select.bind("status", status).queryStrings();
 		}
-		return types;
 	}
 
 	@Override
@@ -146,7 +137,7 @@ public final class MysqlRetentionStore extends JdbcRetentionStore {
 			long bytes = 0;
 			long free = 0;
 			try (SqlStatement select = tables().sql(SIZES).prepare(connection)) {
-				select.bindTexts("tables", tableNames(tables()));
+				select.bindTexts("tables", tables().names());
 				try (ResultSet rows = select.executeQuery()) {
 					while (rows.next()) {
 						bytes += rows.getLong(2) + rows.getLong(3);
@@ -158,10 +149,6 @@ public final class MysqlRetentionStore extends JdbcRetentionStore {
 		});
 	}
 
-	static List<String> tableNames(Tables tables) {
-		return TABLES.stream().map((table) -> tables.prefix() + table).toList();
-	}
-
 	/**
 	 * {@code ANALYZE TABLE} of the queue's tables: refreshes the optimizer's statistics
 	 * without blocking the queue. Files shrink only with {@code OPTIMIZE TABLE}, which
@@ -169,14 +156,7 @@ public final class MysqlRetentionStore extends JdbcRetentionStore {
 	 */
 	@Override
 	public StorageStats vacuum() {
-		database().read("analyze the queue's tables", (connection) -> {
-			try (Statement statement = connection.createStatement()) {
-				for (String table : TABLES) {
-					statement.execute("ANALYZE TABLE " + tables().qualified(table));
-				}
-			}
-			return null;
-		});
+		eachTable("analyze the queue's tables", "ANALYZE TABLE ");
 		return storage();
 	}
 

@@ -5,7 +5,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -13,7 +12,7 @@ import javax.sql.DataSource;
 
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.jdbc.JdbcSchema;
-import dev.jobqueue.jdbc.SqlErrors;
+import dev.jobqueue.jdbc.ServerSchema;
 import dev.jobqueue.jdbc.SqlStatement;
 import dev.jobqueue.jdbc.Tables;
 
@@ -23,7 +22,7 @@ import dev.jobqueue.jdbc.Tables;
  * at, in InnoDB tables. Flyway takes a named lock ({@code GET_LOCK}) while it migrates,
  * so processes starting at once migrate one after another.
  */
-public final class MysqlSchema extends JdbcSchema {
+public final class MysqlSchema extends ServerSchema {
 
 	public static final String MIGRATION_LOCATION = "classpath:dev/jobqueue/mysql/migration";
 
@@ -40,24 +39,15 @@ public final class MysqlSchema extends JdbcSchema {
 			ORDER BY table_name
 			""";
 
-	private final String location;
-
 	public MysqlSchema(DataSource dataSource, Tables tables, String location) {
-		super(dataSource, tables, MIGRATION_LOCATION);
-		this.location = Objects.requireNonNull(location, "'location' must not be null");
+		super(dataSource, tables, MIGRATION_LOCATION, location, MysqlErrors.INSTANCE);
 	}
 
 	@Override
-	protected String checkConnection() {
-		try (Connection connection = dataSource().getConnection()) {
-			checkVersion(connection);
-			checkIsolation(connection);
-			checkEngines(connection);
-		}
-		catch (SQLException ex) {
-			throw MysqlErrors.translate(ex, "open the queue database", this.location);
-		}
-		return this.location;
+	protected void checkServer(Connection connection) throws SQLException {
+		checkVersion(connection);
+		checkIsolation(connection);
+		checkEngines(connection);
 	}
 
 	/** Tables made by hand, or converted since, must be InnoDB as well. */
@@ -68,7 +58,7 @@ public final class MysqlSchema extends JdbcSchema {
 			checkEngines(connection);
 		}
 		catch (SQLException ex) {
-			throw MysqlErrors.translate(ex, "check the queue's tables", this.location);
+			throw errors().translate(ex, "check the queue's tables", location());
 		}
 	}
 
@@ -88,7 +78,7 @@ public final class MysqlSchema extends JdbcSchema {
 				ResultSet rows = statement.executeQuery("SELECT VERSION()")) {
 			version = rows.next() ? rows.getString(1) : "";
 		}
-		refuseVersion(version, this.location);
+		refuseVersion(version, location());
 	}
 
 	/**
@@ -117,7 +107,7 @@ public final class MysqlSchema extends JdbcSchema {
 		int isolation = connection.getTransactionIsolation();
 		if (isolation == Connection.TRANSACTION_READ_UNCOMMITTED || isolation == Connection.TRANSACTION_SERIALIZABLE) {
 			String level = (isolation == Connection.TRANSACTION_SERIALIZABLE) ? "SERIALIZABLE" : "READ-UNCOMMITTED";
-			throw new JobQueueException("The queue's connections to " + this.location + " run at " + level
+			throw new JobQueueException("The queue's connections to " + location() + " run at " + level
 					+ ", where the queue's reads are not right (READ-UNCOMMITTED reads uncommitted jobs) or claims "
 					+ "block each other (SERIALIZABLE). Use READ-COMMITTED or REPEATABLE-READ: set "
 					+ "transaction_isolation on the server, or the pool's transaction isolation (for a shared "
@@ -128,36 +118,23 @@ public final class MysqlSchema extends JdbcSchema {
 	private void checkEngines(Connection connection) throws SQLException {
 		List<String> wrong = new ArrayList<>();
 		try (SqlStatement select = tables().sql(NOT_INNODB).prepare(connection);
-				ResultSet rows = select.bindTexts("tables", MysqlRetentionStore.tableNames(tables())).executeQuery()) {
+				ResultSet rows = select.bindTexts("tables", tables().names()).executeQuery()) {
 			while (rows.next()) {
 				wrong.add(rows.getString(1) + " (" + rows.getString(2) + ")");
 			}
 		}
 		if (!wrong.isEmpty()) {
-			throw new JobQueueException("The queue's tables in " + this.location + " must be InnoDB, for row locks and "
+			throw new JobQueueException("The queue's tables in " + location() + " must be InnoDB, for row locks and "
 					+ "transactions; these are not: " + String.join(", ", wrong) + ". Convert them (ALTER TABLE ... "
 					+ "ENGINE = InnoDB) or drop them and let the queue create them again.");
 		}
 	}
 
 	@Override
-	protected JobQueueException failure(String action, RuntimeException ex) {
-		int code = MysqlErrors.code(ex);
-		if (code == MysqlErrors.TABLE_ACCESS_DENIED || code == MysqlErrors.DATABASE_ACCESS_DENIED || code == 1227) {
-			return new JobQueueException("Could not " + action + " in " + this.location + ": the database user lacks "
-					+ "a privilege (" + SqlErrors.rootMessage(ex) + "). Grant it the rights on the database (GRANT "
-					+ "SELECT, INSERT, UPDATE, DELETE, CREATE, ALTER, INDEX, DROP, REFERENCES ON <database>.* TO "
-					+ "<user>), or have an administrator migrate the schema and set "
-					+ "jobqueue.datasource.initialize-schema=never.", ex);
-		}
-		if (MysqlErrors.isConnectionFailure(ex)) {
-			return new JobQueueException("Could not " + action + ": the MySQL/MariaDB server at " + this.location
-					+ " cannot be reached (" + SqlErrors.rootMessage(ex) + "). Start it or fix "
-					+ "jobqueue.datasource.url; the queue's schema is migrated at start-up, so the application "
-					+ "cannot start without it.", ex);
-		}
-		return new JobQueueException("Could not " + action + " in " + this.location + ": " + SqlErrors.rootMessage(ex),
-				ex);
+	protected String privilegeAdvice() {
+		return "Grant it the rights on the database (GRANT SELECT, INSERT, UPDATE, DELETE, CREATE, ALTER, INDEX, DROP, "
+				+ "REFERENCES ON <database>.* TO <user>), or have an administrator migrate the schema and set "
+				+ "jobqueue.datasource.initialize-schema=never.";
 	}
 
 }

@@ -15,14 +15,12 @@ import dev.jobqueue.jdbc.Tables;
 public final class MysqlStorage extends
 		JdbcStorage<MysqlJobStore, JdbcJobAdminStore, JdbcScheduleStore, MysqlRetentionStore, MysqlQueueInsights> {
 
-	private final MysqlSchema schema;
-
 	public MysqlStorage(MysqlDatabase database, Tables tables) {
 		super(new MysqlJobStore(database, tables),
 				(jobs) -> new JdbcJobAdminStore(database, tables, jobs.links()::settle, ChangeNotifier.NONE),
 				(jobs) -> new JdbcScheduleStore(database, tables, jobs::insertJobs),
-				new MysqlRetentionStore(database, tables), new MysqlQueueInsights(database, tables));
-		this.schema = new MysqlSchema(database.dataSource(), tables, database.location());
+				new MysqlRetentionStore(database, tables), new MysqlQueueInsights(database, tables),
+				new MysqlSchema(database.dataSource(), tables, database.location()));
 	}
 
 	@Override
@@ -34,16 +32,6 @@ public final class MysqlStorage extends
 	public MysqlStorage signals(QueueSignals signals) {
 		jobs().signals(signals);
 		return this;
-	}
-
-	@Override
-	public void initializeSchema() {
-		this.schema.initialize();
-	}
-
-	@Override
-	public void verifySchema() {
-		this.schema.verify();
 	}
 
 }

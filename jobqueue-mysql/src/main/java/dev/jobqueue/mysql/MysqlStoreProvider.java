@@ -1,5 +1,6 @@
 package dev.jobqueue.mysql;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import javax.sql.DataSource;
@@ -20,26 +21,22 @@ public final class MysqlStoreProvider extends JdbcStoreProvider {
 				List.of("MySQL", "MariaDB"));
 	}
 
+	/** The driver of the URL's kind, then Flyway's MySQL support. */
 	@Override
-	public String missingSupport(ClassLoader classLoader, String where) {
-		boolean mariadbUrl = where != null && where.contains("jdbc:mariadb:");
-		boolean mysqlUrl = where != null && where.contains("jdbc:mysql:");
-		if (mariadbUrl && !isPresent(MysqlDataSources.MARIADB_DRIVER, classLoader)) {
-			return "The job queue is configured for MariaDB (" + where + ") but the MariaDB JDBC driver is not on the "
-					+ "classpath. Add the dependency org.mariadb.jdbc:mariadb-java-client (Spring Boot manages its "
-					+ "version), or use a jdbc:sqlite: URL.";
+	protected List<Requirement> requirements(String where) {
+		List<Requirement> needed = new ArrayList<>();
+		if (where != null && where.contains("jdbc:mariadb:")) {
+			needed.add(new Requirement(MysqlDataSources.MARIADB_DRIVER, "MariaDB", "the MariaDB JDBC driver",
+					"org.mariadb.jdbc:mariadb-java-client", ", or use a jdbc:sqlite: URL"));
 		}
-		if (mysqlUrl && !isPresent(MysqlDataSources.MYSQL_DRIVER, classLoader)) {
-			return "The job queue is configured for MySQL (" + where + ") but MySQL Connector/J is not on the "
-					+ "classpath. Add the dependency com.mysql:mysql-connector-j (Spring Boot manages its version), "
-					+ "or for MariaDB use a jdbc:mariadb: URL with org.mariadb.jdbc:mariadb-java-client.";
+		if (where != null && where.contains("jdbc:mysql:")) {
+			needed.add(new Requirement(MysqlDataSources.MYSQL_DRIVER, "MySQL", "MySQL Connector/J",
+					"com.mysql:mysql-connector-j",
+					", or for MariaDB use a jdbc:mariadb: URL with org.mariadb.jdbc:mariadb-java-client"));
 		}
-		if (!isPresent("org.flywaydb.database.mysql.MySQLDatabaseType", classLoader)) {
-			return "The job queue is configured for MySQL/MariaDB (" + where + ") but Flyway's MySQL support, which "
-					+ "migrates the queue's tables, is not on the classpath. Add the dependency "
-					+ "org.flywaydb:flyway-mysql (Spring Boot manages its version).";
-		}
-		return null;
+		needed.add(Requirement.flyway("org.flywaydb.database.mysql.MySQLDatabaseType", "MySQL/MariaDB", "MySQL",
+				"org.flywaydb:flyway-mysql"));
+		return needed;
 	}
 
 	@Override

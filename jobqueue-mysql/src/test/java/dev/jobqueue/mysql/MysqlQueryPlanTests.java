@@ -89,11 +89,11 @@ class MysqlQueryPlanTests {
 		Map<String, String> values = Map.of("now", "2000100", "limit", "10", "ids", "'[10,20]'");
 		// No index holds the lease end (a renewal writes none): any index led by the
 		// status reads the running jobs alone, and the lease end is checked on each.
-		Map<String, String> lockExpired = row(explain(MysqlJobStore.LOCK_EXPIRED, values), "jobs");
+		Map<String, String> lockExpired = row(explain(MysqlLeaseRecovery.LOCK_EXPIRED, values), "jobs");
 		assertThat(lockExpired.get("type")).isIn("ref", "range");
 		assertThat(lockExpired.get("key")).isIn("jobs_running_idx", "jobs_due_idx", "jobs_status_type_idx",
 				"jobs_claim_type_idx", "jobs_finished_idx");
-		assertThat(row(explain(MysqlJobStore.RECOVER_EXPIRED, values), "jobs").get("type")).isNotEqualTo("ALL");
+		assertThat(row(explain(MysqlLeaseRecovery.RECOVER_EXPIRED, values), "jobs").get("type")).isNotEqualTo("ALL");
 	}
 
 	@Test

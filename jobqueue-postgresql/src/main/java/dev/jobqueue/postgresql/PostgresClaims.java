@@ -1,7 +1,6 @@
 package dev.jobqueue.postgresql;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -121,23 +120,13 @@ final class PostgresClaims implements Claims {
 
 	@Override
 	public List<ClaimedJob> claim(Connection connection, ClaimRequest request, Instant now) throws SQLException {
-		if (!request.claimsAhead()) {
-			return claimPart(connection, request, false, now);
-		}
-		// Two statements in one transaction: any due job into the slots free now, then
-		// for the buffer only jobs with an attempt left after this one (the first
-		// statement's jobs are running by then, so the second does not see them).
-		List<ClaimedJob> claimed = new ArrayList<>(claimPart(connection, request.startingNow(), false, now));
-		claimed.addAll(claimPart(connection, request.ahead(claimed), true, now));
-		claimed.sort(ClaimedJob.CLAIM_ORDER);
-		return claimed;
+		// A statement per part: the first statement's jobs are running by the second, so
+		// it does not see them.
+		return Claims.inParts(request, (part, attemptLeft) -> claimPart(connection, part, attemptLeft, now));
 	}
 
 	private List<ClaimedJob> claimPart(Connection connection, ClaimRequest request, boolean attemptLeft, Instant now)
 			throws SQLException {
-		if (request.isEmpty()) {
-			return List.of();
-		}
 		if (request.limitedTypes().isEmpty() && request.unlimitedTypes().size() == 1) {
 			return claimOneType(connection, request, attemptLeft, now);
 		}
@@ -208,17 +197,7 @@ final class PostgresClaims implements Claims {
 	}
 
 	private static List<ClaimedJob> execute(SqlStatement claim) throws SQLException {
-		List<ClaimedJob> claimed = new ArrayList<>();
-		try (ResultSet rows = claim.executeQuery()) {
-			while (rows.next()) {
-				claimed.add(new ClaimedJob(rows.getLong(1), rows.getString(2), rows.getString(3), rows.getInt(4),
-						rows.getInt(5), rows.getInt(6), rows.getInt(7), rows.getInt(8),
-						PostgresDialect.INSTANCE.instant(rows, 9), PostgresDialect.INSTANCE.instant(rows, 10),
-						rows.getString(11)));
-			}
-		}
-		claimed.sort(ClaimedJob.CLAIM_ORDER);
-		return claimed;
+		return Claims.claimed(claim, PostgresDialect.INSTANCE);
 	}
 
 }

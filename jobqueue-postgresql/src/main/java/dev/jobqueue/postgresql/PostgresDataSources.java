@@ -7,6 +7,7 @@ import com.zaxxer.hikari.HikariDataSource;
 
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.jdbc.JdbcUrls;
+import dev.jobqueue.jdbc.ServerPools;
 
 /** The queue's own connection pool on PostgreSQL, and URLs safe to show. */
 public final class PostgresDataSources {
@@ -45,21 +46,8 @@ public final class PostgresDataSources {
 	public static HikariDataSource create(String url, String username, String password, int maximumPoolSize,
 			Duration connectionTimeout) {
 		requireDriver(url);
-		HikariConfig config = new HikariConfig();
-		config.setPoolName("jobqueue-postgresql");
-		config.setDriverClassName(DRIVER);
-		config.setJdbcUrl(url);
-		if (username != null) {
-			config.setUsername(username);
-		}
-		if (password != null) {
-			config.setPassword(password);
-		}
-		config.setMaximumPoolSize(maximumPoolSize);
-		config.setConnectionTimeout(connectionTimeout.toMillis());
-		// Start-up fails on the schema migration, with a message that says what to do,
-		// not in the pool.
-		config.setInitializationFailTimeout(-1);
+		HikariConfig config = ServerPools.config("jobqueue-postgresql", DRIVER, url, username, password,
+				maximumPoolSize, connectionTimeout);
 		config.addDataSourceProperty("ApplicationName", "jobqueue");
 		// Statements the queue runs every round are parsed and planned once per
 		// connection.

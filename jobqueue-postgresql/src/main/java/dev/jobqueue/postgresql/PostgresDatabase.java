@@ -1,10 +1,7 @@
 package dev.jobqueue.postgresql;
 
-import java.sql.SQLException;
-
 import javax.sql.DataSource;
 
-import dev.jobqueue.JobQueueException;
 import dev.jobqueue.jdbc.CallerTransactions;
 import dev.jobqueue.jdbc.ServerDatabase;
 
@@ -21,8 +18,6 @@ import dev.jobqueue.jdbc.ServerDatabase;
  */
 public final class PostgresDatabase extends ServerDatabase {
 
-	private static final int TRANSIENT_ATTEMPTS = 5;
-
 	/**
 	 * @param location where the database is, for messages: a URL without credentials
 	 */
@@ -35,27 +30,7 @@ public final class PostgresDatabase extends ServerDatabase {
 	 * DataSource join
 	 */
 	public PostgresDatabase(DataSource dataSource, String location, CallerTransactions callerTransactions) {
-		super(dataSource, location, callerTransactions);
-	}
-
-	@Override
-	protected boolean isWorthRetrying(SQLException ex, int attempt, long elapsedNanos) {
-		return PostgresErrors.isTransient(ex) && attempt < TRANSIENT_ATTEMPTS;
-	}
-
-	@Override
-	protected JobQueueException translate(SQLException ex, String action) {
-		return PostgresErrors.translate(ex, action, location());
-	}
-
-	static void pause(long millis) {
-		try {
-			Thread.sleep(millis);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new JobQueueException("Interrupted while waiting for the queue database", ex);
-		}
+		super(dataSource, location, callerTransactions, PostgresErrors.INSTANCE);
 	}
 
 }

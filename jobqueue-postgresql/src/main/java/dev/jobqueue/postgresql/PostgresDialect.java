@@ -11,6 +11,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 
 import dev.jobqueue.jdbc.Dialect;
+import dev.jobqueue.jdbc.SqlErrors;
 import dev.jobqueue.jdbc.Tables;
 
 /**
@@ -84,7 +85,13 @@ public final class PostgresDialect implements Dialect {
 
 	@Override
 	public boolean isUniqueViolation(SQLException ex) {
-		return PostgresErrors.state(ex).equals(PostgresErrors.UNIQUE_VIOLATION);
+		return SqlErrors.state(ex).equals(PostgresErrors.UNIQUE_VIOLATION);
+	}
+
+	/** A {@code text[]}, as the workers table keeps a worker's types. */
+	@Override
+	public String textList(String parameter) {
+		return parameter + "::text[]";
 	}
 
 	@Override

@@ -3,13 +3,16 @@ package dev.jobqueue.postgresql;
 import java.sql.SQLException;
 
 import dev.jobqueue.JobQueueException;
+import dev.jobqueue.jdbc.ServerErrors;
 import dev.jobqueue.jdbc.SqlErrors;
 
 /**
  * Turns PostgreSQL failures (by SQLSTATE) into errors that say what happened and what to
  * do.
  */
-final class PostgresErrors {
+final class PostgresErrors implements ServerErrors {
+
+	static final PostgresErrors INSTANCE = new PostgresErrors();
 
 	static final String UNIQUE_VIOLATION = "23505";
 
@@ -18,28 +21,33 @@ final class PostgresErrors {
 	private PostgresErrors() {
 	}
 
-	static String state(Throwable ex) {
-		return SqlErrors.state(ex);
+	@Override
+	public String serverName() {
+		return "PostgreSQL";
 	}
 
-	/**
-	 * A conflict with a concurrent transaction: the transaction was rolled back and may
-	 * simply run again.
-	 */
-	static boolean isTransient(SQLException ex) {
-		String state = state(ex);
+	/** A serialization failure, a deadlock, or a lock not available. */
+	@Override
+	public boolean isTransient(SQLException ex) {
+		String state = SqlErrors.state(ex);
 		return state.equals("40001") || state.equals("40P01") || state.equals("55P03");
 	}
 
-	/** The connection is gone or the server cannot take it: a later try may work. */
-	static boolean isConnectionFailure(Throwable ex) {
-		String state = state(ex);
+	@Override
+	public boolean isConnectionFailure(Throwable ex) {
+		String state = SqlErrors.state(ex);
 		return state.startsWith("08") || state.equals("57P01") || state.equals("57P02") || state.equals("57P03");
 	}
 
-	static JobQueueException translate(SQLException ex, String action, String location) {
+	@Override
+	public boolean lacksPrivilege(Throwable ex) {
+		return SqlErrors.state(ex).equals(INSUFFICIENT_PRIVILEGE);
+	}
+
+	@Override
+	public JobQueueException translate(SQLException ex, String action, String location) {
 		String where = " (database " + location + ")";
-		String state = state(ex);
+		String state = SqlErrors.state(ex);
 		if (isConnectionFailure(ex)) {
 			return new JobQueueException("Could not " + action + where + ": the PostgreSQL server cannot be reached or "
 					+ "closed the connection (" + ex.getMessage() + "). Check that the server is running and reachable "

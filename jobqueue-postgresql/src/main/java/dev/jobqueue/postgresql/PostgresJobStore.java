@@ -5,10 +5,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 
 import dev.jobqueue.core.store.JobStore;
 import dev.jobqueue.core.store.LeaseRenewal;
@@ -16,6 +14,7 @@ import dev.jobqueue.core.store.LinkedJobs;
 import dev.jobqueue.core.store.NewJob;
 import dev.jobqueue.core.store.RunningJobRef;
 import dev.jobqueue.jdbc.JdbcJobStore;
+import dev.jobqueue.jdbc.JdbcLeaseRecovery;
 import dev.jobqueue.jdbc.JobEvents;
 import dev.jobqueue.jdbc.Sql;
 import dev.jobqueue.jdbc.SqlStatement;
@@ -96,10 +95,8 @@ public final class PostgresJobStore extends JdbcJobStore {
 			RETURNING j.id, j.runs, j.status, j.error_code, j.error_detail, %s
 			""".formatted(RECOVERED, PostgresCompletions.HAS_DEPENDENTS);
 
-	private static final Statements STATEMENTS = new Statements(RECOVER_EXPIRED, RECOVER_SEEN, """
-			SELECT id, runs, lease_until FROM {jobs} WHERE status = 'running' AND lease_until < :now
-			ORDER BY lease_until LIMIT :limit
-			""", ":types::text[]");
+	private static final JdbcLeaseRecovery.Statements STATEMENTS = new JdbcLeaseRecovery.Statements(RECOVER_EXPIRED,
+			RECOVER_SEEN, JdbcLeaseRecovery.FIND_EXPIRED);
 
 	private final PostgresDatabase database;
 
@@ -123,7 +120,7 @@ public final class PostgresJobStore extends JdbcJobStore {
 			JobEvents events, PostgresLinks links) {
 		super(database, tables, events, new PostgresClaims(tables),
 				new PostgresJobInserts(tables, links, notifications), PostgresCompletions.create(tables, events, links),
-				STATEMENTS);
+				JdbcLeaseRecovery.of(STATEMENTS));
 		this.database = database;
 		this.notifications = notifications;
 		this.links = links;
@@ -183,15 +180,12 @@ public final class PostgresJobStore extends JdbcJobStore {
 		Long[] ids = new Long[runs.size()];
 		Integer[] runNumbers = new Integer[runs.size()];
 		Boolean[] waiting = new Boolean[runs.size()];
-		Set<Long> lost = new HashSet<>();
 		int k = 0;
 		for (RunningJobRef run : runs) {
 			ids[k] = run.jobId();
 			waiting[k] = run.waiting();
 			runNumbers[k++] = run.run();
-			lost.add(run.jobId());
 		}
-		Set<Long> cancelRequested = new HashSet<>();
 		try (SqlStatement renew = this.renewLeases.prepare(connection)) {
 			renew.bind("lease_until", leaseUntil)
 				.bindArray("ids", "int8", ids)
@@ -200,15 +194,9 @@ public final class PostgresJobStore extends JdbcJobStore {
 				.bind("now", now)
 				.bind("worker_id", workerId);
 			try (ResultSet rows = renew.executeQuery()) {
-				while (rows.next()) {
-					lost.remove(rows.getLong(1));
-					if (rows.getBoolean(2)) {
-						cancelRequested.add(rows.getLong(1));
-					}
-				}
+				return renewal(runs, rows);
 			}
 		}
-		return new LeaseRenewal(cancelRequested, lost);
 	}
 
 	/** Adds an event to the batch of {@code event} (see {@link JobEvents#add}). */

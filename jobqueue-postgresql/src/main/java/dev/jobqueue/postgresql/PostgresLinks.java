@@ -12,9 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-import dev.jobqueue.ErrorCodes;
 import dev.jobqueue.JobQueueException;
-import dev.jobqueue.core.store.Completion;
 import dev.jobqueue.core.store.LinkedJobs;
 import dev.jobqueue.core.store.NewJob;
 import dev.jobqueue.jdbc.JobEvents;
@@ -408,40 +406,23 @@ final class PostgresLinks extends JdbcLinks {
 	@Override
 	public int settle(Connection connection, Map<Long, String> finished, String actor, Instant now)
 			throws SQLException {
-		int turnedPending = 0;
-		Map<Long, String> round = new LinkedHashMap<>(finished);
+		int turnedPending;
 		try (SqlStatement event = events().prepare(connection)) {
-			while (!round.isEmpty()) {
-				Map<Long, String> next = new LinkedHashMap<>();
+			SettleRounds rounds = new SettleRounds(event, finished, actor, now);
+			while (rounds.next()) {
 				try (SqlStatement settle = this.tables.sql(SETTLE).prepare(connection)) {
-					settle.bindArray("ids", "int8", round.keySet().toArray())
-						.bindArray("statuses", "text", round.values().toArray())
+					settle.bindArray("ids", "int8", rounds.finished().keySet().toArray())
+						.bindArray("statuses", "text", rounds.finished().values().toArray())
 						.bind("now", now);
 					try (ResultSet rows = settle.executeQuery()) {
 						while (rows.next()) {
-							long id = rows.getLong(1);
-							String status = rows.getString(2);
-							if ("pending".equals(status)) {
-								turnedPending++;
-								JobEvents.add(event, id, now, "DEPENDENCIES_MET", actor,
-										"the last job it waited for finished");
-							}
-							else if (!"waiting".equals(status)) {
-								long culprit = rows.getLong(3);
-								String culpritStatus = round.get(culprit);
-								JobEvents.add(event, id, now, "DEPENDENCY_FAILED", actor,
-										"job " + culprit + " ended " + culpritStatus);
-								JobEvents.add(event, id, now, "failed".equals(status) ? "FAILED" : "CANCELLED", actor,
-										"failed".equals(culpritStatus) ? ErrorCodes.DEPENDENCY_FAILED_FAILED
-												: ErrorCodes.DEPENDENCY_FAILED_CANCELLED);
-								next.put(id, status);
-							}
+							rounds.settled(rows.getLong(1), rows.getString(2), rows.getLong(3));
 						}
 					}
 				}
-				round = next;
 			}
 			event.executeBatch();
+			turnedPending = rounds.turnedPending();
 		}
 		if (turnedPending > 0) {
 			try (SqlStatement notify = this.tables.sql(NOTIFY_ENQUEUED).prepare(connection)) {

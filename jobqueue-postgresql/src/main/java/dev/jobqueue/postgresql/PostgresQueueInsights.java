@@ -62,11 +62,7 @@ public final class PostgresQueueInsights extends JdbcQueueInsights {
 			Map<String, Object> relations = new LinkedHashMap<>();
 			long bytes = 0;
 			try (SqlStatement select = this.tables.sql(TABLE_STATS).prepare(connection)) {
-				select.bind("schema", this.tables.schema())
-					.bindTexts("tables",
-							PostgresRetentionStore.TABLES.stream()
-								.map((table) -> this.tables.prefix() + table)
-								.toList());
+				select.bind("schema", this.tables.schema()).bindTexts("tables", this.tables.names());
 				try (ResultSet rows = select.executeQuery()) {
 					while (rows.next()) {
 						bytes += rows.getLong(2) + rows.getLong(3);

@@ -3,9 +3,7 @@ package dev.jobqueue.postgresql;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -100,25 +98,15 @@ public final class PostgresRetentionStore extends JdbcRetentionStore {
 			WHERE n.nspname = :schema AND c.relkind = 'r' AND c.relname = ANY(:tables::text[])
 			""";
 
-	static final List<String> TABLES = List.of("jobs", "job_attempts", "job_events", "job_dependencies", "job_workers",
-			"job_housekeeping", "job_schedules", "job_paused_types", "job_steps");
-
 	public PostgresRetentionStore(PostgresDatabase database, Tables tables) {
 		super(database, tables, DELETE_FINISHED);
 	}
 
 	@Override
 	protected List<String> finishedTypes(Connection connection, String status) throws SQLException {
-		List<String> types = new ArrayList<>();
 		try (SqlStatement select = sql(FINISHED_TYPES).prepare(connection)) {
-			select.bind("status", status);
-			try (ResultSet rows = select.executeQuery()) {
-				while (rows.next()) {
-					types.add(rows.getString(1));
-				}
-			}
+			return select.bind("status", status).queryStrings();
 		}
-		return types;
 	}
 
 	@Override
@@ -147,8 +135,7 @@ public final class PostgresRetentionStore extends JdbcRetentionStore {
 	long tableBytes() {
 		return database().read("read the size of the queue's tables", (connection) -> {
 			try (SqlStatement select = sql(SIZES).prepare(connection)) {
-				select.bind("schema", tables().schema())
-					.bindTexts("tables", TABLES.stream().map((table) -> tables().prefix() + table).toList());
+				select.bind("schema", tables().schema()).bindTexts("tables", tables().names());
 				try (ResultSet rows = select.executeQuery()) {
 					return rows.next() ? rows.getLong(1) : 0L;
 				}
@@ -164,14 +151,7 @@ public final class PostgresRetentionStore extends JdbcRetentionStore {
 	 */
 	@Override
 	public StorageStats vacuum() {
-		database().read("vacuum the queue's tables", (connection) -> {
-			try (Statement statement = connection.createStatement()) {
-				for (String table : TABLES) {
-					statement.execute("VACUUM (ANALYZE) " + tables().qualified(table));
-				}
-			}
-			return null;
-		});
+		eachTable("vacuum the queue's tables", "VACUUM (ANALYZE) ");
 		return storage();
 	}
 

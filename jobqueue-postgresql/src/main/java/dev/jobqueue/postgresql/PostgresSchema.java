@@ -4,13 +4,12 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Objects;
 
 import javax.sql.DataSource;
 
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.jdbc.JdbcSchema;
-import dev.jobqueue.jdbc.SqlErrors;
+import dev.jobqueue.jdbc.ServerSchema;
 import dev.jobqueue.jdbc.Tables;
 
 /**
@@ -19,7 +18,7 @@ import dev.jobqueue.jdbc.Tables;
  * advisory lock while it migrates, so processes starting at once migrate one after
  * another.
  */
-public final class PostgresSchema extends JdbcSchema {
+public final class PostgresSchema extends ServerSchema {
 
 	public static final String MIGRATION_LOCATION = "classpath:dev/jobqueue/postgresql/migration";
 
@@ -29,17 +28,8 @@ public final class PostgresSchema extends JdbcSchema {
 	 */
 	static final int MINIMUM_SERVER_VERSION = 13;
 
-	private final String location;
-
 	public PostgresSchema(DataSource dataSource, Tables tables, String location) {
-		super(dataSource, tables, MIGRATION_LOCATION);
-		this.location = Objects.requireNonNull(location, "'location' must not be null");
-	}
-
-	@Override
-	protected String checkConnection() {
-		checkServer();
-		return this.location;
+		super(dataSource, tables, MIGRATION_LOCATION, location, PostgresErrors.INSTANCE);
 	}
 
 	@Override
@@ -52,41 +42,23 @@ public final class PostgresSchema extends JdbcSchema {
 		return "point it at another schema with jobqueue.postgresql.schema";
 	}
 
-	private void checkServer() {
-		try (Connection connection = dataSource().getConnection();
-				Statement statement = connection.createStatement();
+	@Override
+	protected void checkServer(Connection connection) throws SQLException {
+		try (Statement statement = connection.createStatement();
 				ResultSet rows = statement.executeQuery("SELECT current_setting('server_version_num')::int")) {
 			int version = rows.next() ? rows.getInt(1) : 0;
 			if (version / 10000 < MINIMUM_SERVER_VERSION) {
 				throw new JobQueueException("The queue needs PostgreSQL " + MINIMUM_SERVER_VERSION + " or newer; "
-						+ this.location + " runs " + version + ". Upgrade the server, or keep the queue on SQLite.");
+						+ location() + " runs " + version + ". Upgrade the server, or keep the queue on SQLite.");
 			}
-		}
-		catch (SQLException ex) {
-			throw PostgresErrors.translate(ex, "open the queue database", this.location);
 		}
 	}
 
 	@Override
-	protected JobQueueException failure(String action, RuntimeException ex) {
-		String state = PostgresErrors.state(ex);
-		if (state.equals(PostgresErrors.INSUFFICIENT_PRIVILEGE)) {
-			return new JobQueueException(
-					"Could not " + action + " in " + this.location + ": the database user lacks " + "a privilege ("
-							+ SqlErrors.rootMessage(ex) + "). Either have an administrator create the schema for it "
-							+ "(CREATE SCHEMA " + tables().schema() + " AUTHORIZATION <user>), grant it CREATE on the "
-							+ "database or the schema, or set jobqueue.postgresql.schema to a schema it owns.",
-					ex);
-		}
-		if (PostgresErrors.isConnectionFailure(ex)) {
-			return new JobQueueException(
-					"Could not " + action + ": the PostgreSQL server at " + this.location + " cannot be reached ("
-							+ SqlErrors.rootMessage(ex) + "). Start it or fix jobqueue.datasource.url; the "
-							+ "queue's schema is migrated at start-up, so the application cannot start without it.",
-					ex);
-		}
-		return new JobQueueException("Could not " + action + " in " + this.location + ": " + SqlErrors.rootMessage(ex),
-				ex);
+	protected String privilegeAdvice() {
+		return "Either have an administrator create the schema for it (CREATE SCHEMA " + tables().schema()
+				+ " AUTHORIZATION <user>), grant it CREATE on the database or the schema, or set "
+				+ "jobqueue.postgresql.schema to a schema it owns.";
 	}
 
 }

@@ -18,8 +18,6 @@ public final class PostgresStorage extends
 		JdbcStorage<PostgresJobStore, PostgresJobAdminStore, JdbcScheduleStore, PostgresRetentionStore, PostgresQueueInsights>
 		implements AutoCloseable {
 
-	private final PostgresSchema schema;
-
 	private final PostgresNotifications notifications;
 
 	private final PostgresTableMaintenance tableMaintenance;
@@ -32,8 +30,8 @@ public final class PostgresStorage extends
 	private PostgresStorage(PostgresDatabase database, Tables tables, PostgresNotifications notifications) {
 		super(new PostgresJobStore(database, tables, notifications), PostgresJobAdminStore::new,
 				(jobs) -> new JdbcScheduleStore(database, tables, jobs::insertJobs),
-				new PostgresRetentionStore(database, tables), new PostgresQueueInsights(database, tables));
-		this.schema = new PostgresSchema(database.dataSource(), tables, database.location());
+				new PostgresRetentionStore(database, tables), new PostgresQueueInsights(database, tables),
+				new PostgresSchema(database.dataSource(), tables, database.location()));
 		this.notifications = notifications;
 		this.tableMaintenance = new PostgresTableMaintenance(database, tables);
 	}
@@ -64,7 +62,7 @@ public final class PostgresStorage extends
 	/** Migrates, then starts listening for other processes' notifications. */
 	@Override
 	public void initializeSchema() {
-		this.schema.initialize();
+		super.initializeSchema();
 		this.notifications.start();
 	}
 
@@ -74,7 +72,7 @@ public final class PostgresStorage extends
 	 */
 	@Override
 	public void verifySchema() {
-		this.schema.verify();
+		super.verifySchema();
 		this.notifications.start();
 	}
 

@@ -1,5 +1,7 @@
 package dev.jobqueue.postgresql;
 
+import java.util.List;
+
 import javax.sql.DataSource;
 
 import dev.jobqueue.core.store.QueueStorage;
@@ -18,18 +20,12 @@ public final class PostgresStoreProvider extends JdbcStoreProvider {
 	}
 
 	@Override
-	public String missingSupport(ClassLoader classLoader, String where) {
-		if (!isPresent(PostgresDataSources.DRIVER, classLoader)) {
-			return "The job queue is configured for PostgreSQL (" + where + ") but the PostgreSQL JDBC driver is not "
-					+ "on the classpath. Add the dependency org.postgresql:postgresql (Spring Boot manages its "
-					+ "version), or use a jdbc:sqlite: URL.";
-		}
-		if (!isPresent("org.flywaydb.database.postgresql.PostgreSQLDatabaseType", classLoader)) {
-			return "The job queue is configured for PostgreSQL (" + where + ") but Flyway's PostgreSQL support, which "
-					+ "migrates the queue's tables, is not on the classpath. Add the dependency "
-					+ "org.flywaydb:flyway-database-postgresql (Spring Boot manages its version).";
-		}
-		return null;
+	protected List<Requirement> requirements(String where) {
+		return List.of(
+				new Requirement(PostgresDataSources.DRIVER, "PostgreSQL", "the PostgreSQL JDBC driver",
+						"org.postgresql:postgresql", ", or use a jdbc:sqlite: URL"),
+				Requirement.flyway("org.flywaydb.database.postgresql.PostgreSQLDatabaseType", "PostgreSQL",
+						"PostgreSQL", "org.flywaydb:flyway-database-postgresql"));
 	}
 
 	/**

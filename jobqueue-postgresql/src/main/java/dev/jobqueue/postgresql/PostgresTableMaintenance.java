@@ -1,10 +1,8 @@
 package dev.jobqueue.postgresql;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -53,18 +51,9 @@ final class PostgresTableMaintenance implements TableMaintenance {
 
 	/** The queue's tables that autovacuum skips, read on {@code connection}. */
 	static List<String> withoutAutovacuum(Connection connection, Tables tables) throws SQLException {
-		List<String> found = new ArrayList<>();
 		try (SqlStatement select = tables.sql(WITHOUT_AUTOVACUUM).prepare(connection)) {
-			select.bind("schema", tables.schema())
-				.bindTexts("tables",
-						PostgresRetentionStore.TABLES.stream().map((table) -> tables.prefix() + table).toList());
-			try (ResultSet rows = select.executeQuery()) {
-				while (rows.next()) {
-					found.add(rows.getString(1));
-				}
-			}
+			return select.bind("schema", tables.schema()).bindTexts("tables", tables.names()).queryStrings();
 		}
-		return found;
 	}
 
 	/**
@@ -73,9 +62,7 @@ final class PostgresTableMaintenance implements TableMaintenance {
 	 */
 	@Override
 	public void vacuum() {
-		String names = PostgresRetentionStore.TABLES.stream()
-			.map(this.tables::qualified)
-			.collect(Collectors.joining(", "));
+		String names = Tables.NAMES.stream().map(this.tables::qualified).collect(Collectors.joining(", "));
 		try (Connection connection = this.database.dataSource().getConnection()) {
 			boolean autoCommit = connection.getAutoCommit();
 			connection.setAutoCommit(true);
@@ -87,7 +74,7 @@ final class PostgresTableMaintenance implements TableMaintenance {
 			}
 		}
 		catch (SQLException ex) {
-			throw this.database.translate(ex, "vacuum the queue's tables");
+			throw this.database.errors().translate(ex, "vacuum the queue's tables", this.database.location());
 		}
 	}
 

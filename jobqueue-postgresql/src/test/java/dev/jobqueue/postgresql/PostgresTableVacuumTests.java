@@ -16,6 +16,7 @@ import dev.jobqueue.core.retention.RetentionSettings;
 import dev.jobqueue.core.retention.TableVacuums;
 import dev.jobqueue.core.store.QueueInsights.SnapshotSettings;
 import dev.jobqueue.core.store.TableMaintenance;
+import dev.jobqueue.jdbc.Tables;
 import dev.jobqueue.postgresql.testing.PostgresTest;
 import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
 
@@ -33,7 +34,7 @@ class PostgresTableVacuumTests {
 
 	private static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
 
-	private static final List<String> ALL_TABLES = PostgresRetentionStore.TABLES.stream().sorted().toList();
+	private static final List<String> ALL_TABLES = Tables.NAMES.stream().sorted().toList();
 
 	@Test
 	void tablesWithAutovacuumTurnedOffAreFound() {

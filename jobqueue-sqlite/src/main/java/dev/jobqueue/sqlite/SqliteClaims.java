@@ -39,9 +39,7 @@ final class SqliteClaims implements Claims {
 			    repeatable = CASE WHEN type IN (SELECT value FROM json_each(:not_repeatable)) THEN 0 ELSE 1 END
 			""";
 
-	private static final String CLAIMED_COLUMNS = """
-			RETURNING id, type, payload, priority, runs, attempts, max_attempts, snoozes, run_at, created_at, trace_parent
-			""";
+	private static final String RETURNING_CLAIMED = "RETURNING " + CLAIMED_COLUMNS + "\n";
 
 	/**
 	 * The whole claim in one statement: the best due jobs by priority, due time and id,
@@ -57,7 +55,7 @@ final class SqliteClaims implements Claims {
 					    ORDER BY priority DESC, run_at, id
 					    LIMIT :limit)
 					"""
-			+ CLAIMED_COLUMNS;
+			+ RETURNING_CLAIMED;
 
 	/**
 	 * Due pending jobs of some types, in claim order; the claim then takes the best of
@@ -73,7 +71,7 @@ final class SqliteClaims implements Claims {
 	/** Takes the chosen jobs (ids as a JSON array). */
 	private static final String CLAIM_BY_IDS = "UPDATE {jobs}\n" + CLAIMED_BY + """
 			WHERE id IN (SELECT value FROM json_each(:ids)) AND status = 'pending'
-			""" + CLAIMED_COLUMNS;
+			""" + RETURNING_CLAIMED;
 
 	private static final String SELECT_PAUSED_TYPE_NAMES = """
 			SELECT type FROM {paused}
@@ -121,32 +119,18 @@ final class SqliteClaims implements Claims {
 	/** Claims and records the claims (an attempt row and an event per job). */
 	@Override
 	public List<ClaimedJob> claim(Connection connection, ClaimRequest request, Instant now) throws SQLException {
-		List<ClaimedJob> claimed;
 		// Read once for both parts of a claim ahead; the single statement reads it
 		// inline.
 		Set<String> paused = request.limitedTypes().isEmpty() ? Set.of() : pausedTypeNames(connection);
-		if (request.claimsAhead()) {
-			// Two statements in one transaction: any due job into the slots free now,
-			// then for the buffer only jobs with an attempt left after this one.
-			claimed = new ArrayList<>(claimPart(connection, request.startingNow(), false, paused, now));
-			ClaimRequest ahead = request.ahead(claimed);
-			if (!ahead.isEmpty()) {
-				claimed.addAll(claimPart(connection, ahead, true, paused, now));
-			}
-			claimed.sort(ClaimedJob.CLAIM_ORDER);
-		}
-		else {
-			claimed = claimPart(connection, request, false, paused, now);
-		}
+		// A claim ahead is two statements in one transaction.
+		List<ClaimedJob> claimed = Claims.inParts(request,
+				(part, attemptLeft) -> claimPart(connection, part, attemptLeft, paused, now));
 		recordClaims(connection, claimed, request.workerId(), now);
 		return claimed;
 	}
 
 	private List<ClaimedJob> claimPart(Connection connection, ClaimRequest request, boolean attemptLeft,
 			Set<String> paused, Instant now) throws SQLException {
-		if (request.isEmpty()) {
-			return List.of();
-		}
 		return request.limitedTypes().isEmpty() ? claimDue(connection, request, attemptLeft, now)
 				: claimBestCandidates(connection, request, attemptLeft, paused, now);
 	}
@@ -244,28 +228,13 @@ final class SqliteClaims implements Claims {
 	}
 
 	private static List<ClaimedJob> readClaimed(SqlStatement claim) throws SQLException {
-		List<ClaimedJob> claimed = new ArrayList<>();
-		try (ResultSet rows = claim.executeQuery()) {
-			while (rows.next()) {
-				claimed.add(new ClaimedJob(rows.getLong(1), rows.getString(2), rows.getString(3), rows.getInt(4),
-						rows.getInt(5), rows.getInt(6), rows.getInt(7), rows.getInt(8),
-						Instant.ofEpochMilli(rows.getLong(9)), Instant.ofEpochMilli(rows.getLong(10)),
-						rows.getString(11)));
-			}
-		}
-		claimed.sort(ClaimedJob.CLAIM_ORDER);
-		return claimed;
+		return Claims.claimed(claim, SqliteDialect.INSTANCE);
 	}
 
 	private Set<String> pausedTypeNames(Connection connection) throws SQLException {
-		Set<String> paused = new HashSet<>();
-		try (SqlStatement select = this.selectPausedTypeNames.prepare(connection);
-				ResultSet rows = select.executeQuery()) {
-			while (rows.next()) {
-				paused.add(rows.getString(1));
-			}
+		try (SqlStatement select = this.selectPausedTypeNames.prepare(connection)) {
+			return new HashSet<>(select.queryStrings());
 		}
-		return paused;
 	}
 
 	private int runningOfType(Connection connection, String type) throws SQLException {

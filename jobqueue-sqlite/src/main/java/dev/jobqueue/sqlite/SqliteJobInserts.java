@@ -9,9 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.jobqueue.core.store.NewJob;
-import dev.jobqueue.jdbc.JdbcJobInserts;
 import dev.jobqueue.jdbc.JobEvents;
 import dev.jobqueue.jdbc.Links;
+import dev.jobqueue.jdbc.RowInserts;
 import dev.jobqueue.jdbc.SqlStatement;
 import dev.jobqueue.jdbc.Tables;
 
@@ -20,7 +20,7 @@ import dev.jobqueue.jdbc.Tables;
  * match an unfinished job, or one JDBC batch when no job has a key; the events go as a
  * batch after the rows.
  */
-final class SqliteJobInserts extends JdbcJobInserts {
+final class SqliteJobInserts extends RowInserts {
 
 	/** A taken dedup key inserts nothing and returns no id. */
 	private static final String INSERT_JOB_UNLESS_KEY_TAKEN = INSERT_JOB + """
@@ -28,32 +28,16 @@ final class SqliteJobInserts extends JdbcJobInserts {
 			RETURNING id
 			""";
 
-	private final JobEvents events;
-
-	SqliteJobInserts(Tables tables, JobEvents events, Links links) {
+	SqliteJobInserts(Tables tables, Links links) {
 		super(tables, links, INSERT_JOB_UNLESS_KEY_TAKEN, INSERT_JOB_WITHOUT_DEDUP_KEY);
-		this.events = events;
 	}
 
+	/** {@code RETURNING} the id, or no row when the key is taken. */
 	@Override
-	protected List<Long> insertEach(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {
-		List<Long> ids = new ArrayList<>(jobs.size());
-		try (SqlStatement insert = this.insertJob.prepare(connection);
-				SqlStatement event = this.events.prepare(connection)) {
-			for (NewJob job : jobs) {
-				bindJob(insert, job, now).bind("dedup_key", job.dedupKey());
-				Long id = null;
-				try (ResultSet rows = insert.executeQuery()) {
-					if (rows.next()) {
-						id = rows.getLong(1);
-						JobEvents.add(event, id, now, "ENQUEUED", null, null);
-					}
-				}
-				ids.add(id);
-			}
-			event.executeBatch();
+	protected Long insertRow(SqlStatement insert, NewJob job) throws SQLException {
+		try (ResultSet rows = insert.bind("dedup_key", job.dedupKey()).executeQuery()) {
+			return rows.next() ? rows.getLong(1) : null;
 		}
-		return ids;
 	}
 
 	/**
@@ -66,7 +50,7 @@ final class SqliteJobInserts extends JdbcJobInserts {
 	protected List<Long> insertWithoutDedupKeys(Connection connection, List<NewJob> jobs, Instant now)
 			throws SQLException {
 		try (SqlStatement insert = this.insertJobsWithoutDedupKeys.prepare(connection);
-				SqlStatement event = this.events.prepare(connection);
+				SqlStatement event = events().prepare(connection);
 				Statement lastId = connection.createStatement()) {
 			for (NewJob job : jobs) {
 				bindJob(insert, job, now).addBatch();

@@ -16,6 +16,7 @@ import dev.jobqueue.core.store.LeaseRenewal;
 import dev.jobqueue.core.store.NewJob;
 import dev.jobqueue.core.store.RunningJobRef;
 import dev.jobqueue.jdbc.JdbcJobStore;
+import dev.jobqueue.jdbc.JdbcLeaseRecovery;
 import dev.jobqueue.jdbc.JobEvents;
 import dev.jobqueue.jdbc.Sql;
 import dev.jobqueue.jdbc.SqlStatement;
@@ -66,13 +67,13 @@ public final class SqliteJobStore extends JdbcJobStore {
 			RETURNING id, runs, status, error_code, error_detail, 1
 			""";
 
-	private static final Statements STATEMENTS = new Statements(RECOVERED + """
+	private static final JdbcLeaseRecovery.Statements STATEMENTS = new JdbcLeaseRecovery.Statements(RECOVERED + """
 			WHERE id IN (SELECT id FROM {jobs} WHERE status = 'running' AND lease_until < :now LIMIT :limit)
 			""" + RECOVERED_COLUMNS, RECOVERED + """
 			WHERE id = :job_id AND runs = :run AND lease_until = :lease_until AND status = 'running'
 			""" + RECOVERED_COLUMNS, """
 			SELECT id, runs, lease_until FROM {jobs} WHERE status = 'running' AND lease_until < :now LIMIT :limit
-			""", ":types");
+			""");
 
 	private final SqliteDatabase database;
 
@@ -104,8 +105,8 @@ public final class SqliteJobStore extends JdbcJobStore {
 
 	private SqliteJobStore(SqliteDatabase database, Tables tables, EnqueueVisibility visibility, JobEvents events,
 			SqliteLinks links, SqliteClaims claims) {
-		super(database, tables, events, claims, new SqliteJobInserts(tables, events, links),
-				SqliteCompletions.create(tables, events, links), STATEMENTS);
+		super(database, tables, events, claims, new SqliteJobInserts(tables, links),
+				SqliteCompletions.create(tables, events, links), JdbcLeaseRecovery.of(STATEMENTS));
 		this.database = database;
 		this.claims = claims;
 		this.visibility = Objects.requireNonNull(visibility, "'visibility' must not be null");
@@ -167,12 +168,6 @@ public final class SqliteJobStore extends JdbcJobStore {
 			}
 		}
 		return new LeaseRenewal(cancelRequested, lost);
-	}
-
-	/** A comma-separated list, as the column keeps it. */
-	@Override
-	protected void bindWorkerTypes(SqlStatement upsert, Collection<String> types) throws SQLException {
-		upsert.bind("types", String.join(",", types));
 	}
 
 }

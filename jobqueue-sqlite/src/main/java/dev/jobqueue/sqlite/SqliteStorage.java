@@ -16,8 +16,6 @@ import dev.jobqueue.jdbc.Tables;
 public final class SqliteStorage extends
 		JdbcStorage<SqliteJobStore, SqliteJobAdminStore, JdbcScheduleStore, SqliteRetentionStore, SqliteQueueInsights> {
 
-	private final SqliteSchema schema;
-
 	public SqliteStorage(SqliteDatabase database, Tables tables) {
 		this(database, tables, false, EnqueueVisibility.AFTER_COMMIT);
 	}
@@ -33,23 +31,13 @@ public final class SqliteStorage extends
 				Objects.requireNonNull(tables, "'tables' must not be null"), visibility),
 				(jobs) -> new SqliteJobAdminStore(database, tables),
 				(jobs) -> new JdbcScheduleStore(database, tables, jobs::insertJobs),
-				new SqliteRetentionStore(database, tables), new SqliteQueueInsights(database, tables));
-		this.schema = new SqliteSchema(database.dataSource(), tables, shared, database.location());
+				new SqliteRetentionStore(database, tables), new SqliteQueueInsights(database, tables),
+				new SqliteSchema(database.dataSource(), tables, shared, database.location()));
 	}
 
 	@Override
 	public SqliteDatabase database() {
 		return jobs().database();
-	}
-
-	@Override
-	public void initializeSchema() {
-		this.schema.initialize();
-	}
-
-	@Override
-	public void verifySchema() {
-		this.schema.verify();
 	}
 
 	/** Checkpoints and free pages of the file: the SQLite store looks after its file. */

@@ -1,6 +1,7 @@
 package dev.jobqueue.sqlite;
 
 import java.nio.file.Path;
+import java.util.List;
 
 import javax.sql.DataSource;
 
@@ -22,13 +23,9 @@ public final class SqliteStoreProvider extends JdbcStoreProvider {
 	}
 
 	@Override
-	public String missingSupport(ClassLoader classLoader, String where) {
-		if (isPresent(DRIVER, classLoader)) {
-			return null;
-		}
-		return "The job queue is configured for SQLite (" + where + ") but the SQLite JDBC driver is not on the "
-				+ "classpath. Add the dependency org.xerial:sqlite-jdbc (Spring Boot manages its version), or set "
-				+ "jobqueue.datasource.url to a database whose driver the application has.";
+	protected List<Requirement> requirements(String where) {
+		return List.of(new Requirement(DRIVER, "SQLite", "the SQLite JDBC driver", "org.xerial:sqlite-jdbc",
+				", or set jobqueue.datasource.url to a database whose driver the application has"));
 	}
 
 	/** The file of the URL, or the URL of an in-memory database. */
