@@ -278,6 +278,11 @@ public final class QueueAutoConfiguration {
 	}
 
 	@Bean
+	static UnknownSettingsCheck jobQueueUnknownSettingsCheck(Environment environment) {
+		return new UnknownSettingsCheck(environment, UnknownSettingsCheck.class.getClassLoader());
+	}
+
+	@Bean
 	TransactionManagerCheck jobQueueTransactionManagerCheck(ListableBeanFactory beanFactory,
 			QueueDataSource dataSource) {
 		return new TransactionManagerCheck(beanFactory, dataSource);

@@ -1,0 +1,57 @@
+package dev.jobqueue.autoconfigure;
+
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A misspelt {@code jobqueue.*} setting is named at start-up with the nearest known one,
+ * instead of being ignored without a word; settings below a map take any key.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class UnknownSettingsCheckTests {
+
+	@TempDir
+	Path dir;
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(JacksonAutoConfiguration.class, QueueAutoConfiguration.class))
+		.withPropertyValues("jobqueue.worker.enabled=false");
+
+	@Test
+	void aMisspeltSettingIsNamedWithTheNearestKnownOne(CapturedOutput output) {
+		this.contextRunner
+			.withPropertyValues("jobqueue.datasource.url=jdbc:sqlite:" + this.dir.resolve("jobs.db"),
+					"jobqueue.datasource.pool-sise=4", "jobqueue.worker.concurency=4", "jobqueue.no-such-thing=1")
+			.run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output)
+			.contains("Unknown job queue setting jobqueue.datasource.pool-sise, ignored: did you mean "
+					+ "jobqueue.datasource.pool-size?")
+			.contains("Unknown job queue setting jobqueue.worker.concurency, ignored: did you mean "
+					+ "jobqueue.worker.concurrency?")
+			.contains("Unknown job queue setting jobqueue.no-such-thing, ignored: The settings are listed");
+	}
+
+	@Test
+	void knownSettingsAndKeysBelowMapsPassWithoutAWord(CapturedOutput output) {
+		this.contextRunner
+			.withPropertyValues("jobqueue.datasource.url=jdbc:sqlite:" + this.dir.resolve("jobs.db"),
+					"jobqueue.datasource.poolSize=4", "jobqueue.retention.per-type.report=7d",
+					"jobqueue.scheduling.schedules.nightly.type=report",
+					"jobqueue.scheduling.schedules.nightly.cron=0 0 3 * * *",
+					"jobqueue.scheduling.schedules.nightly.payload.region=eu")
+			.run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output).doesNotContain("Unknown job queue setting");
+	}
+
+}
