@@ -18,7 +18,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.springframework.boot.Banner;
 import org.springframework.boot.SpringBootConfiguration;
@@ -90,7 +93,8 @@ public final class SoakMain {
 		}
 
 		String label() {
-			return this.store + (postgresql() ? "-autovacuum-" + this.autovacuum + "-vacuum-" + this.vacuum : "");
+			return this.store + (postgresql() ? "-autovacuum-" + this.autovacuum + "-vacuum-" + this.vacuum : "")
+					+ "-long-" + this.longRate;
 		}
 
 	}
@@ -168,16 +172,19 @@ public final class SoakMain {
 		long nextKill = startNanos + settings.killEvery().toNanos();
 		Instant windowStart = Instant.now();
 		int kills = 0;
-		long enqueued = 0;
+		AtomicLong enqueued = new AtomicLong();
+		// A few threads enqueue, one job per call as an application does, so a slow call
+		// on a busy machine does not lower the offered rate.
+		ExecutorService enqueuers = Executors.newFixedThreadPool(4);
 		try (Connection connection = connect(url)) {
 			while (System.nanoTime() < endNanos) {
 				long now = System.nanoTime();
 				if (now >= nextShort) {
-					queue.enqueue(SHORT, enqueued++);
+					enqueuers.execute(() -> queue.enqueue(SHORT, enqueued.incrementAndGet()));
 					nextShort += intervalNanos;
 				}
 				if (now >= nextLong) {
-					queue.enqueue(LONG, enqueued++);
+					enqueuers.execute(() -> queue.enqueue(LONG, enqueued.incrementAndGet()));
 					nextLong += longEveryNanos;
 				}
 				if (now >= nextKill) {
@@ -203,6 +210,11 @@ public final class SoakMain {
 				}
 			}
 		}
+		finally {
+			enqueuers.shutdownNow();
+		}
+		System.out.printf(Locale.ROOT, "SOAK enqueued %,d jobs in %d min (%.0f/s)%n", enqueued.get(),
+				settings.minutes(), enqueued.get() / (settings.minutes() * 60.0));
 		return samples;
 	}
 
