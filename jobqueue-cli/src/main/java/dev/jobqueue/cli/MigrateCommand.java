@@ -32,7 +32,10 @@ final class MigrateCommand extends QueueCommand {
 
 	@Override
 	QueueDatabase.Need need() {
-		return QueueDatabase.Need.ANYTHING;
+		// Verifying changes nothing, so it needs a queue to look at: the store's pool
+		// would
+		// create a missing SQLite file.
+		return this.verify ? QueueDatabase.Need.ANY_QUEUE : QueueDatabase.Need.ANYTHING;
 	}
 
 	@Override

@@ -72,10 +72,10 @@ final class Output {
 		long minutes = seconds % 3600 / 60;
 		long secs = seconds % 60;
 		if (days > 0) {
-			return days + "d " + hours + "h";
+			return (hours > 0) ? days + "d " + hours + "h" : days + "d";
 		}
 		if (hours > 0) {
-			return hours + "h " + minutes + "m";
+			return (minutes > 0) ? hours + "h " + minutes + "m" : hours + "h";
 		}
 		if (minutes > 0) {
 			return (secs > 0) ? minutes + "m " + secs + "s" : minutes + "m";

@@ -79,6 +79,10 @@ final class PurgeCommand extends QueueCommand {
 		if (out.json()) {
 			out.json(purged);
 		}
+		else if (total == 0) {
+			out.line("No %s job finished more than %s ago; nothing deleted", target.dbValue(),
+					Output.duration(this.olderThan));
+		}
 		else {
 			out.line("Deleted %d %s job(s) finished more than %s ago, in %d batch(es)%s", total, target.dbValue(),
 					Output.duration(this.olderThan), report.batches(),

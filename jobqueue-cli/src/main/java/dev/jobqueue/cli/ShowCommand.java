@@ -48,8 +48,8 @@ final class ShowCommand extends QueueCommand {
 		out.line("  enqueued %s, due %s, started %s, finished %s", Output.ago(job.createdAt(), now),
 				Output.ago(job.runAt(), now), Output.ago(job.startedAt(), now), Output.ago(job.finishedAt(), now));
 		if (job.workerId() != null) {
-			out.line("  worker %s, heartbeat %s, lease until %s", job.workerId(), Output.ago(job.heartbeatAt(), now),
-					detail.leaseUntil());
+			out.line("  worker %s, heartbeat %s%s", job.workerId(), Output.ago(job.heartbeatAt(), now),
+					(detail.leaseUntil() != null) ? ", lease until " + detail.leaseUntil() : "");
 		}
 		if (job.errorCode() != null) {
 			out.line("  error %s: %s", job.errorCode(), detail.errorDetail());
@@ -73,7 +73,7 @@ final class ShowCommand extends QueueCommand {
 		}
 		out.line("Events (%d)", detail.events().size());
 		for (Event event : detail.events()) {
-			out.line("  %s  %-16s %-12s %s", event.at(), event.event(), event.actor(),
+			out.line("  %s  %-16s %-14s %s", event.at(), event.event(), (event.actor() != null) ? event.actor() : "-",
 					(event.detail() != null) ? event.detail() : "");
 		}
 		JobLinks links = detail.links();

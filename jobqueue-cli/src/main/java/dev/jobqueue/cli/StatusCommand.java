@@ -30,7 +30,7 @@ final class StatusCommand extends QueueCommand {
 	 * what only the application knows: its own worker and its retention settings).
 	 */
 	record Status(Instant at, String store, String schemaVersion, Map<String, Long> counts,
-			Map<String, Map<JobStatus, Long>> byType, Pending pending, List<JobSummary> oldestRunning,
+			Map<String, Map<String, Long>> byType, Pending pending, List<JobSummary> oldestRunning,
 			QueueInsights.StuckJobs stuck, Map<Integer, Long> retries, Map<String, Map<Integer, Long>> retriesByType,
 			QueueSnapshot.ErrorSummary errors, Map<String, Long> unhandled, List<PausedType> paused,
 			List<QueueSnapshot.WorkerState> workers, QueueInsights.HeldJobs held, QueueSnapshot.StorageState storage) {
@@ -66,7 +66,13 @@ final class StatusCommand extends QueueCommand {
 		counts.put("total", total);
 		long pending = snapshot.countsByStatus().getOrDefault(JobStatus.PENDING, 0L);
 		QueueInsights.HeldJobs held = insights.held(now.minus(snapshots.workerDeadAfter), 10);
-		return new Status(now, db.storeName(), db.versions().applied(), counts, snapshot.counts(),
+		Map<String, Map<String, Long>> byType = new LinkedHashMap<>();
+		snapshot.counts().forEach((type, byStatus) -> {
+			Map<String, Long> values = new LinkedHashMap<>();
+			byStatus.forEach((status, count) -> values.put(status.dbValue(), count));
+			byType.put(type, values);
+		});
+		return new Status(now, db.storeName(), db.versions().applied(), counts, byType,
 				new Pending(snapshot.claimable(), pending - snapshot.claimable(), snapshot.oldestClaimable()),
 				snapshot.oldestRunning(), snapshot.stuck(), snapshot.retries(), snapshot.retriesByType(),
 				snapshot.errors(), snapshot.unhandled(), db.queue().pausedTypes(), snapshot.workers(), held,
@@ -93,9 +99,9 @@ final class StatusCommand extends QueueCommand {
 					"CANCELLED");
 			status.byType()
 				.forEach((type, counts) -> out.line("%-32s %8d %8d %8d %10d %8d %10d", type,
-						counts.getOrDefault(JobStatus.WAITING, 0L), counts.getOrDefault(JobStatus.PENDING, 0L),
-						counts.getOrDefault(JobStatus.RUNNING, 0L), counts.getOrDefault(JobStatus.SUCCEEDED, 0L),
-						counts.getOrDefault(JobStatus.FAILED, 0L), counts.getOrDefault(JobStatus.CANCELLED, 0L)));
+						counts.getOrDefault("waiting", 0L), counts.getOrDefault("pending", 0L),
+						counts.getOrDefault("running", 0L), counts.getOrDefault("succeeded", 0L),
+						counts.getOrDefault("failed", 0L), counts.getOrDefault("cancelled", 0L)));
 		}
 		out.line("");
 		out.line("Stuck    %d", status.stuck().count());
@@ -118,8 +124,13 @@ final class StatusCommand extends QueueCommand {
 		if (status.errors().other() > 0) {
 			out.line("  %-40s %6d", "other", status.errors().other());
 		}
-		out.line("Held     %s", status.unhandled().isEmpty() ? "no type without a live worker"
-				: "due jobs no live worker handles: " + status.unhandled());
+		out.line("Unhandled %s",
+				status.unhandled().isEmpty() ? "none: every pending type has a live worker"
+						: "pending jobs no live worker handles: " + status.unhandled()
+							.entrySet()
+							.stream()
+							.map((entry) -> entry.getKey() + " (" + entry.getValue() + ")")
+							.collect(Collectors.joining(", ")));
 		out.line("Paused   %s", status.paused().isEmpty() ? "none"
 				: status.paused().stream().map(PausedType::type).collect(Collectors.joining(", ")));
 		if (status.held().count() > 0) {
