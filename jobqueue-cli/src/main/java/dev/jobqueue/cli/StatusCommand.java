@@ -114,9 +114,10 @@ final class StatusCommand extends QueueCommand {
 						: status.retries()
 							.entrySet()
 							.stream()
-							.map((entry) -> entry.getKey() + " attempt(s): " + entry.getValue())
+							.map((entry) -> entry.getKey() + " attempt(s) used: " + entry.getValue() + " job(s)")
 							.collect(Collectors.joining(", ")));
-		out.line("Errors   %s", status.errors().top().isEmpty() ? "none" : "");
+		out.line("Errors   %s", status.errors().top().isEmpty() ? "none"
+				: status.errors().distinctCodes() + " code(s) over failed and retrying jobs");
 		status.errors()
 			.top()
 			.forEach((error) -> out.line("  %-40s %6d (failed %d, retrying %d)", error.code(), error.count(),
