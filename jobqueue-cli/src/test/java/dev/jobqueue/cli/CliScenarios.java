@@ -1,0 +1,290 @@
+package dev.jobqueue.cli;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import dev.jobqueue.JobRequest;
+import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.HandlerDefinition;
+import dev.jobqueue.core.WorkerIds;
+import dev.jobqueue.core.worker.JobWorker;
+import dev.jobqueue.testing.StoreFixture;
+import dev.jobqueue.testing.WorkerHarness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The tool run as a process on a queue whose application's worker runs in this JVM, on
+ * the same database: every command, and the bad input each refuses. Each store's test
+ * class says how to reach its database.
+ */
+abstract class CliScenarios {
+
+	protected StoreFixture db;
+
+	private WorkerHarness harness;
+
+	private JobWorker worker;
+
+	private ExecutorService executor;
+
+	private final AtomicInteger flakyRuns = new AtomicInteger();
+
+	private final CountDownLatch release = new CountDownLatch(1);
+
+	private final Set<Long> blocked = ConcurrentHashMap.newKeySet();
+
+	/** A migrated queue for one test. */
+	protected abstract StoreFixture createQueue();
+
+	/** The options that point the tool at the test's queue. */
+	protected abstract String target();
+
+	/** Writes a migration this tool does not know into the queue's schema history. */
+	protected abstract void writeNewerSchemaVersion();
+
+	@BeforeEach
+	void startApplicationWorker() {
+		this.db = createQueue();
+		this.harness = WorkerHarness.onSystemClock(this.db)
+			.concurrency(2)
+			.pollInterval(Duration.ofMillis(100))
+			.lease(Duration.ofSeconds(30))
+			.shutdownTimeout(Duration.ofSeconds(5))
+			.handle(HandlerDefinition.of("ok", (payload, context) -> null))
+			.handle(HandlerDefinition.of("flaky", (payload, context) -> {
+				if (this.flakyRuns.incrementAndGet() == 1) {
+					throw new IllegalStateException("payment API down");
+				}
+				return null;
+			}))
+			.handle(HandlerDefinition.of("block", (payload, context) -> {
+				this.blocked.add(context.jobId());
+				this.release.await(60, TimeUnit.SECONDS);
+				return null;
+			}));
+		this.executor = Executors.newFixedThreadPool(2);
+		this.worker = this.harness.worker(WorkerIds.newId(), this.executor);
+		this.worker.start();
+	}
+
+	@AfterEach
+	void stopApplicationWorker() {
+		this.release.countDown();
+		if (this.worker != null) {
+			this.worker.stop();
+		}
+		if (this.executor != null) {
+			this.executor.shutdownNow();
+		}
+		if (this.db != null) {
+			this.db.close();
+		}
+	}
+
+	protected Cli.Run cli(String... args) {
+		List<String> all = new ArrayList<>(List.of(args));
+		all.add(target());
+		return Cli.run(all.toArray(String[]::new));
+	}
+
+	private long enqueue(JobRequest request) {
+		return this.harness.queue.enqueue(request);
+	}
+
+	private void awaitStatus(long id, JobStatus status) {
+		await().atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> this.harness.queue.find(id).orElseThrow().status() == status);
+	}
+
+	@Test
+	void statusJobsAndShowWhileTheApplicationWorks() {
+		List<Long> done = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			done.add(enqueue(JobRequest.of("ok", "{\"n\":" + i + "}")));
+		}
+		long failed = enqueue(JobRequest.of("flaky", "{}").maxAttempts(1));
+		done.forEach((id) -> awaitStatus(id, JobStatus.SUCCEEDED));
+		awaitStatus(failed, JobStatus.FAILED);
+
+		Cli.Run status = cli("status", "--json");
+		assertThat(status.exitCode()).as(status.toString()).isZero();
+		JsonNode json = status.json();
+		assertThat(json.get("counts").get("succeeded").asLong()).isEqualTo(3);
+		assertThat(json.get("counts").get("failed").asLong()).isEqualTo(1);
+		assertThat(json.get("byType").get("ok").get("succeeded").asLong()).isEqualTo(3);
+		assertThat(json.get("errors").get("top")).hasSize(1);
+		assertThat(json.get("workers")).hasSize(1);
+		assertThat(json.get("workers").get(0).get("alive").asBoolean()).isTrue();
+		Cli.Run human = cli("status");
+		assertThat(human.exitCode()).as(human.toString()).isZero();
+		assertThat(human.out()).contains("succeeded 3", "failed 1", "Workers  1 (1 alive)");
+
+		Cli.Run failedJobs = cli("jobs", "--status=failed", "--json");
+		assertThat(failedJobs.exitCode()).as(failedJobs.toString()).isZero();
+		assertThat(failedJobs.json().get("jobs")).hasSize(1);
+		assertThat(failedJobs.json().get("jobs").get(0).get("id").asLong()).isEqualTo(failed);
+		String errorCode = failedJobs.json().get("jobs").get(0).get("errorCode").asString();
+		Cli.Run byCode = cli("jobs", "--error-code=" + errorCode, "--json");
+		assertThat(byCode.json().get("jobs")).hasSize(1);
+		Cli.Run first = cli("jobs", "--type=ok", "--limit=2", "--json");
+		assertThat(first.json().get("jobs")).hasSize(2);
+		long nextBefore = first.json().get("nextBefore").asLong();
+		Cli.Run second = cli("jobs", "--type=ok", "--limit=2", "--before=" + nextBefore, "--json");
+		assertThat(second.json().get("jobs")).hasSize(1);
+		assertThat(second.json().get("jobs").get(0).get("id").asLong()).isEqualTo(done.get(0));
+		assertThat(second.json().get("nextBefore").isNull()).isTrue();
+		Cli.Run table = cli("jobs", "--type=ok");
+		assertThat(table.out()).contains("ID", "succeeded");
+		Cli.Run none = cli("jobs", "--type=nobody");
+		assertThat(none.exitCode()).as(none.toString()).isEqualTo(1);
+
+		Cli.Run show = cli("show", Long.toString(failed));
+		assertThat(show.exitCode()).as(show.toString()).isZero();
+		assertThat(show.out()).contains("Job #" + failed, "flaky", "failed", "payment API down", "Attempts (1)");
+		Cli.Run showJson = cli("show", Long.toString(failed), "--json");
+		assertThat(showJson.json().get("job").get("status").asString()).isEqualTo("failed");
+		assertThat(showJson.json().get("attempts")).hasSize(1);
+		assertThat(showJson.json().get("events").size()).isGreaterThanOrEqualTo(3);
+	}
+
+	@Test
+	void retryOfAFailedJobWritesItsEventAndRunsItOnceMore() {
+		long id = enqueue(JobRequest.of("flaky", "{}").maxAttempts(1));
+		awaitStatus(id, JobStatus.FAILED);
+
+		Cli.Run retry = cli("retry", Long.toString(id));
+		assertThat(retry.exitCode()).as(retry.toString()).isZero();
+		assertThat(retry.out()).contains("Job " + id + " retried");
+		awaitStatus(id, JobStatus.SUCCEEDED);
+		assertThat(this.flakyRuns).hasValue(2);
+		JsonNode events = cli("show", Long.toString(id), "--json").json().get("events");
+		List<String> names = new ArrayList<>();
+		events.forEach((event) -> names.add(event.get("event").asString().toLowerCase()));
+		assertThat(names).contains("retried");
+
+		Cli.Run again = cli("retry", Long.toString(id));
+		assertThat(again.exitCode()).as(again.toString()).isEqualTo(1);
+		assertThat(again.out()).contains("is succeeded", "nothing changed");
+		assertThat(this.harness.queue.find(id).orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);
+	}
+
+	@Test
+	void pauseCancelAndResumeOneTypeWhileTheWorkerPolls() {
+		Cli.Run pause = cli("pause", "ok");
+		assertThat(pause.exitCode()).as(pause.toString()).isZero();
+		assertThat(cli("pause", "ok").exitCode()).isEqualTo(1);
+		long cancelled = enqueue(JobRequest.of("ok", "{}"));
+		long held = enqueue(JobRequest.of("ok", "{}"));
+		Cli.Run status = cli("status", "--json");
+		assertThat(status.json().get("paused").get(0).get("type").asString()).isEqualTo("ok");
+		assertThat(this.harness.queue.find(held).orElseThrow().status()).isEqualTo(JobStatus.PENDING);
+
+		Cli.Run cancel = cli("cancel", Long.toString(cancelled), "--json");
+		assertThat(cancel.exitCode()).as(cancel.toString()).isZero();
+		assertThat(cancel.json().get("status").asString()).isEqualTo("cancelled");
+		assertThat(cli("cancel", Long.toString(cancelled)).exitCode()).isEqualTo(1);
+
+		Cli.Run resume = cli("resume", "ok");
+		assertThat(resume.exitCode()).as(resume.toString()).isZero();
+		awaitStatus(held, JobStatus.SUCCEEDED);
+		assertThat(this.harness.queue.find(cancelled).orElseThrow().status()).isEqualTo(JobStatus.CANCELLED);
+		assertThat(cli("resume", "ok").exitCode()).isEqualTo(1);
+	}
+
+	@Test
+	void purgeDeletesFinishedJobsOfOneStatusOnly() {
+		long ok = enqueue(JobRequest.of("ok", "{}"));
+		long failed = enqueue(JobRequest.of("flaky", "{}").maxAttempts(1));
+		awaitStatus(ok, JobStatus.SUCCEEDED);
+		awaitStatus(failed, JobStatus.FAILED);
+
+		assertThat(cli("purge", "--status=succeeded", "--older-than=7d").exitCode()).isEqualTo(1);
+		assertThat(this.harness.queue.find(ok)).isPresent();
+		Cli.Run purge = cli("purge", "--status=succeeded", "--older-than=0s", "--json");
+		assertThat(purge.exitCode()).as(purge.toString()).isZero();
+		assertThat(purge.json().get("deleted").get("succeeded").asLong()).isEqualTo(1);
+		assertThat(this.harness.queue.find(ok)).isEmpty();
+		assertThat(this.harness.queue.find(failed)).isPresent();
+		Cli.Run pending = cli("purge", "--status=pending", "--older-than=1d");
+		assertThat(pending.exitCode()).as(pending.toString()).isEqualTo(2);
+	}
+
+	@Test
+	void doctorFindsAStuckJobAndATypeWithDueJobsAndNoLiveWorker() throws InterruptedException {
+		Cli.Run healthy = cli("doctor");
+		assertThat(healthy.exitCode()).as(healthy.toString()).isZero();
+		assertThat(healthy.out()).contains("No problem found.");
+
+		long stuck = enqueue(JobRequest.of("block", "{}"));
+		await().atMost(Duration.ofSeconds(30)).until(() -> this.blocked.contains(stuck));
+		long orphan = enqueue(JobRequest.of("resize-image", "{}"));
+		// The worker renews heartbeats every third of its 30 s lease: none comes in 2 s.
+		Thread.sleep(2000);
+		Cli.Run doctor = cli("doctor", "--stuck-after=1s", "--json");
+		assertThat(doctor.exitCode()).as(doctor.toString()).isEqualTo(1);
+		JsonNode findings = doctor.json().get("findings");
+		assertThat(finding(findings, "stuck").get("problem").asBoolean()).isTrue();
+		assertThat(finding(findings, "stuck").get("detail").asString()).contains("#" + stuck);
+		assertThat(finding(findings, "unhandled").get("problem").asBoolean()).isTrue();
+		assertThat(finding(findings, "unhandled").get("detail").asString()).contains("resize-image (1)");
+		assertThat(this.harness.queue.find(orphan).orElseThrow().status()).isEqualTo(JobStatus.PENDING);
+		Cli.Run human = cli("doctor", "--stuck-after=1s");
+		assertThat(human.out()).contains("PROBLEM  stuck", "PROBLEM  unhandled", "2 problem(s) found.");
+	}
+
+	@Test
+	void aNewerSchemaIsRefusedAndLeftAsItIs() {
+		writeNewerSchemaVersion();
+		for (String command : List.of("status", "doctor", "migrate")) {
+			Cli.Run run = cli(command);
+			assertThat(run.exitCode()).as(run.toString()).isEqualTo(3);
+			assertThat(run.err().strip()).contains("schema version 999", "newer than this jobqueue-cli")
+				.doesNotContain("\n");
+		}
+		assertThat(this.db.count("SELECT count(*) FROM jobqueue_schema_history WHERE version = '999'")).isEqualTo(1);
+	}
+
+	@Test
+	void badInputGetsOneLineAndAnExitCode() {
+		Cli.Run missing = cli("show", "987654321");
+		assertThat(missing.exitCode()).as(missing.toString()).isEqualTo(1);
+		assertThat(missing.err()).contains("No job 987654321");
+		assertThat(cli("retry", "987654321").exitCode()).isEqualTo(1);
+		assertThat(cli("cancel", "987654321").exitCode()).isEqualTo(1);
+		Cli.Run longType = cli("pause", "t".repeat(201));
+		assertThat(longType.exitCode()).as(longType.toString()).isEqualTo(2);
+		assertThat(longType.err()).contains("at most 200 characters");
+		assertThat(this.harness.queue.pausedTypes()).isEmpty();
+		assertThat(cli("jobs", "--limit=500").exitCode()).isEqualTo(2);
+		assertThat(cli("jobs", "--status=sleeping").exitCode()).isEqualTo(2);
+		assertThat(cli("status", "--no-such-option").exitCode()).isEqualTo(2);
+		assertThat(Cli.run("status").exitCode()).as("no database named").isEqualTo(2);
+		assertThat(Cli.run().exitCode()).isEqualTo(2);
+	}
+
+	static JsonNode finding(JsonNode findings, String check) {
+		for (JsonNode finding : findings) {
+			if (finding.get("check").asString().equals(check)) {
+				return finding;
+			}
+		}
+		throw new AssertionError("No finding " + check + " in " + findings);
+	}
+
+}
