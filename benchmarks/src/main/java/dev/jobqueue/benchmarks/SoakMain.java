@@ -62,6 +62,13 @@ public final class SoakMain {
 
 	static final String LONG = "soak.long";
 
+	/** The two worker processes, as started (and restarted after each kill). */
+	private final Process[] workers = new Process[2];
+
+	private String restoreAutovacuum;
+
+	private boolean cleanedUp;
+
 	private SoakMain() {
 	}
 
@@ -108,55 +115,104 @@ public final class SoakMain {
 	private void run(Settings settings) throws Exception {
 		Files.createDirectories(settings.out());
 		String name = "jobqueue_soak_" + ManagementFactory.getRuntimeMXBean().getPid();
-		String url;
-		String restoreAutovacuum = null;
-		if (settings.postgresql()) {
-			url = settings.adminUrl().replaceFirst("(jdbc:postgresql://[^/]+/)[^?]*", "$1" + name);
-			try (Connection admin = DriverManager.getConnection(settings.adminUrl());
-					Statement statement = admin.createStatement()) {
-				statement.execute("CREATE DATABASE " + name);
-				if (!settings.autovacuum().equals("server")) {
-					restoreAutovacuum = text(admin, "SHOW autovacuum");
-					statement.execute("ALTER SYSTEM SET autovacuum = " + settings.autovacuum());
-					statement.execute("SELECT pg_reload_conf()");
-				}
-			}
-		}
-		else {
-			Path file = settings.dir().resolve(name + ".db");
-			url = "jdbc:sqlite:" + file;
-		}
+		String url = settings.postgresql()
+				? settings.adminUrl().replaceFirst("(jdbc:postgresql://[^/]+/)[^?]*", "$1" + name)
+				: "jdbc:sqlite:" + settings.dir().resolve(name + ".db");
 		List<Sample> samples = new ArrayList<>();
-		try (ConfigurableApplicationContext enqueuer = application(url, settings.vacuum(), 0)) {
-			JobQueue queue = enqueuer.getBean(JobQueue.class);
-			Process[] workers = { worker(url, settings), worker(url, settings) };
-			try {
-				samples = soak(settings, url, queue, workers);
-			}
-			finally {
-				for (Process worker : workers) {
-					worker.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-				}
-			}
-		}
-		finally {
+		// Ctrl-C runs no finally block: the hook cleans up then, the block otherwise.
+		Thread cleanUp = new Thread(() -> cleanUp(settings, name), "soak-clean-up");
+		Runtime.getRuntime().addShutdownHook(cleanUp);
+		try {
 			if (settings.postgresql()) {
 				try (Connection admin = DriverManager.getConnection(settings.adminUrl());
 						Statement statement = admin.createStatement()) {
-					if (restoreAutovacuum != null) {
-						statement.execute("ALTER SYSTEM SET autovacuum = " + restoreAutovacuum);
+					statement.execute("CREATE DATABASE " + name);
+					if (!settings.autovacuum().equals("server")) {
+						this.restoreAutovacuum = autovacuumRestore(admin);
+						statement.execute("ALTER SYSTEM SET autovacuum = " + settings.autovacuum());
 						statement.execute("SELECT pg_reload_conf()");
 					}
-					statement.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
 				}
 			}
-			else {
-				for (String suffix : List.of(".db", ".db-wal", ".db-shm")) {
-					Files.deleteIfExists(settings.dir().resolve(name + suffix));
-				}
+			try (ConfigurableApplicationContext enqueuer = application(url, settings.vacuum(), 0)) {
+				JobQueue queue = enqueuer.getBean(JobQueue.class);
+				this.workers[0] = worker(url, settings);
+				this.workers[1] = worker(url, settings);
+				samples = soak(settings, url, queue, this.workers);
+			}
+		}
+		finally {
+			cleanUp(settings, name);
+			try {
+				Runtime.getRuntime().removeShutdownHook(cleanUp);
+			}
+			catch (IllegalStateException ex) {
+				// Shutting down already (SIGTERM, Ctrl-C): the hook has cleaned up.
 			}
 		}
 		write(settings, samples);
+	}
+
+	/**
+	 * Kills the worker processes, restores the server's autovacuum and drops the database
+	 * (or deletes the file); once, each step whatever the others did.
+	 */
+	private synchronized void cleanUp(Settings settings, String name) {
+		if (this.cleanedUp) {
+			return;
+		}
+		this.cleanedUp = true;
+		for (Process worker : this.workers) {
+			if (worker != null) {
+				try {
+					worker.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
+		}
+		if (settings.postgresql()) {
+			try (Connection admin = DriverManager.getConnection(settings.adminUrl());
+					Statement statement = admin.createStatement()) {
+				if (this.restoreAutovacuum != null) {
+					try {
+						statement.execute(this.restoreAutovacuum);
+						statement.execute("SELECT pg_reload_conf()");
+					}
+					catch (SQLException ex) {
+						System.err.println("SOAK could not restore autovacuum (" + this.restoreAutovacuum + "): " + ex);
+					}
+				}
+				statement.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+			}
+			catch (SQLException ex) {
+				System.err.println("SOAK could not drop the database " + name + ": " + ex);
+			}
+		}
+		else {
+			for (String suffix : List.of(".db", ".db-wal", ".db-shm", ".db.migration-lock")) {
+				try {
+					Files.deleteIfExists(settings.dir().resolve(name + suffix));
+				}
+				catch (IOException ex) {
+					System.err.println("SOAK could not delete " + name + suffix + ": " + ex);
+				}
+			}
+		}
+	}
+
+	/**
+	 * The statement that puts autovacuum back as it was: its earlier ALTER SYSTEM value,
+	 * or none (RESET), so that the run leaves postgresql.auto.conf as it found it.
+	 */
+	private static String autovacuumRestore(Connection admin) throws SQLException {
+		try (Statement statement = admin.createStatement();
+				ResultSet rows = statement
+					.executeQuery("SELECT setting FROM pg_file_settings WHERE name = 'autovacuum' AND applied "
+							+ "AND sourcefile LIKE '%postgresql.auto.conf'")) {
+			return rows.next() ? "ALTER SYSTEM SET autovacuum = " + rows.getString(1) : "ALTER SYSTEM RESET autovacuum";
+		}
 	}
 
 	private List<Sample> soak(Settings settings, String url, JobQueue queue, Process[] workers) throws Exception {
@@ -373,9 +429,16 @@ public final class SoakMain {
 			.start();
 	}
 
-	private static void runWorker(String url, String vacuum, int threads) throws InterruptedException {
+	/**
+	 * Works until the soak process ends: its end, even a SIGKILL, closes this process's
+	 * standard input.
+	 */
+	private static void runWorker(String url, String vacuum, int threads) throws IOException {
 		application(url, vacuum, threads);
-		Thread.sleep(Long.MAX_VALUE);
+		while (System.in.read() != -1) {
+			// Nothing is sent; only the end counts.
+		}
+		System.exit(0);
 	}
 
 	/** The starter in an application, with a worker of {@code threads} (none if 0). */
@@ -398,13 +461,6 @@ public final class SoakMain {
 			.logStartupInfo(false)
 			.properties(properties)
 			.run();
-	}
-
-	private static String text(Connection connection, String sql) throws SQLException {
-		try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(sql)) {
-			rows.next();
-			return rows.getString(1);
-		}
 	}
 
 	private static Map<String, String> options(String[] args) {

@@ -1,11 +1,14 @@
 package dev.jobqueue.postgresql;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
@@ -15,6 +18,7 @@ import dev.jobqueue.core.retention.RetentionReport;
 import dev.jobqueue.core.retention.RetentionSettings;
 import dev.jobqueue.core.retention.TableVacuums;
 import dev.jobqueue.core.store.QueueInsights.SnapshotSettings;
+import dev.jobqueue.core.store.RetentionStore;
 import dev.jobqueue.core.store.TableMaintenance;
 import dev.jobqueue.jdbc.Tables;
 import dev.jobqueue.postgresql.testing.PostgresTest;
@@ -33,6 +37,8 @@ class PostgresTableVacuumTests {
 	private static final Instant NOW = Instant.parse("2030-01-10T00:00:00Z");
 
 	private static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
+
+	private static final Duration LEASE = Duration.ofSeconds(30);
 
 	private static final List<String> ALL_TABLES = Tables.NAMES.stream().sorted().toList();
 
@@ -110,6 +116,130 @@ class PostgresTableVacuumTests {
 			cleaner(db, TableVacuums.Mode.ALWAYS).purgeOnce();
 			await().atMost(Duration.ofSeconds(30)).until(() -> vacuumCount(db) > vacuumsBefore);
 		}
+	}
+
+	@Test
+	void aVacuumThatFailsLeavesTheDeletesOfTheRunCompletedAndTheLeaseReleased() {
+		try (PostgresTestDatabase db = PostgresTestDatabase.create()) {
+			insertExpired(db, 30);
+			CountingTables tables = new CountingTables(false, true);
+			RetentionCleaner cleaner = cleaner(db.retention(), tables, TableVacuums.Mode.ALWAYS, LEASE);
+			RetentionReport report = cleaner.purgeOnce();
+			assertThat(tables.vacuums).isEqualTo(1);
+			assertThat(report.outcome()).isEqualTo(RetentionReport.Outcome.COMPLETED);
+			assertThat(report.totalDeleted()).isEqualTo(30);
+			assertThat(db.retention().acquireLease(RetentionCleaner.LEASE_TASK, "other", NOW, NOW.plusSeconds(30)))
+				.as("lease free after the failed vacuum")
+				.isTrue();
+		}
+	}
+
+	@Test
+	void aCheckThatFailsDoesNotFailTheRunsDeletes() {
+		try (PostgresTestDatabase db = PostgresTestDatabase.create()) {
+			insertExpired(db, 30);
+			CountingTables tables = new CountingTables(true, false);
+			RetentionCleaner cleaner = cleaner(db.retention(), tables, TableVacuums.Mode.AUTO, LEASE);
+			RetentionReport report = cleaner.purgeOnce();
+			assertThat(report.outcome()).isEqualTo(RetentionReport.Outcome.COMPLETED);
+			assertThat(report.totalDeleted()).isEqualTo(30);
+			cleaner.upkeep();
+			assertThat(tables.vacuums).isZero();
+		}
+	}
+
+	@Test
+	void aRunThatLostTheLeaseDoesNotVacuum() {
+		try (PostgresTestDatabase db = PostgresTestDatabase.create()) {
+			insertExpired(db, 30);
+			PostgresRetentionStore real = db.retention();
+			AtomicInteger acquired = new AtomicInteger();
+			// The first take of the lease works; its renewal finds another owner.
+			RetentionStore store = (RetentionStore) Proxy.newProxyInstance(getClass().getClassLoader(),
+					new Class<?>[] { RetentionStore.class }, (proxy, method, args) -> {
+						if (method.getName().equals("acquireLease") && acquired.incrementAndGet() > 1) {
+							return false;
+						}
+						try {
+							return method.invoke(real, args);
+						}
+						catch (InvocationTargetException ex) {
+							throw ex.getCause();
+						}
+					});
+			CountingTables tables = new CountingTables(false, false);
+			RetentionCleaner cleaner = cleaner(store, tables, TableVacuums.Mode.ALWAYS, Duration.ofMillis(4));
+			RetentionReport report = cleaner.purgeOnce();
+			assertThat(report.outcome()).isEqualTo(RetentionReport.Outcome.LEASE_LOST);
+			assertThat(tables.vacuums).isZero();
+		}
+	}
+
+	@Test
+	void whileAnotherProcessHoldsTheLeaseNeitherRunVacuums() {
+		try (PostgresTestDatabase db = PostgresTestDatabase.create()) {
+			assertThat(db.retention().acquireLease(RetentionCleaner.LEASE_TASK, "other", NOW, NOW.plusSeconds(60)))
+				.isTrue();
+			CountingTables tables = new CountingTables(false, false);
+			RetentionCleaner cleaner = cleaner(db.retention(), tables, TableVacuums.Mode.ALWAYS, LEASE);
+			assertThat(cleaner.purgeOnce().outcome()).isEqualTo(RetentionReport.Outcome.SKIPPED);
+			cleaner.upkeep();
+			assertThat(tables.vacuums).isZero();
+		}
+	}
+
+	private static RetentionCleaner cleaner(RetentionStore store, TableMaintenance tables, TableVacuums.Mode mode,
+			Duration lease) {
+		return new RetentionCleaner(store, null, new TableVacuums(tables, mode, CLOCK),
+				RetentionSettings
+					.of(RetentionPolicy.of(Duration.ofDays(1), Duration.ofDays(1), Duration.ofDays(1), Map.of()), 10)
+					.withLease(lease),
+				CLOCK, "me", () -> true);
+	}
+
+	/** {@code count} succeeded jobs that finished two days ago. */
+	private static void insertExpired(PostgresTestDatabase db, int count) {
+		Object finished = db.timestamp(NOW.minus(Duration.ofDays(2)));
+		db.execute("""
+				INSERT INTO jobs (type, status, payload, attempts, max_attempts, runs, run_at, created_at, started_at,
+					finished_at)
+				SELECT 'report', 'succeeded', '{}', 1, 3, 1, ?, ?, ?, ? FROM generate_series(1, ?)
+				""", finished, finished, finished, finished, count);
+	}
+
+	/**
+	 * Maintenance that says autovacuum skips jobs and counts vacuums without running
+	 * them; its check or its vacuum fails if asked.
+	 */
+	private static final class CountingTables implements TableMaintenance {
+
+		private final boolean checkFails;
+
+		private final boolean vacuumFails;
+
+		int vacuums;
+
+		CountingTables(boolean checkFails, boolean vacuumFails) {
+			this.checkFails = checkFails;
+			this.vacuumFails = vacuumFails;
+		}
+
+		@Override
+		public List<String> tablesWithoutAutovacuum() {
+			if (this.checkFails) {
+				throw new IllegalStateException("server out of reach");
+			}
+			return List.of("jobs");
+		}
+
+		@Override
+		public void vacuum() {
+			this.vacuums++;
+			if (this.vacuumFails) {
+				throw new IllegalStateException("canceling statement due to statement timeout");
+			}
+		}
+
 	}
 
 	private static RetentionCleaner cleaner(PostgresTestDatabase db, TableVacuums.Mode mode) {

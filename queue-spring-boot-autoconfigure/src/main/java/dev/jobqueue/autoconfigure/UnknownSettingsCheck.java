@@ -90,7 +90,8 @@ class UnknownSettingsCheck implements SmartInitializingSingleton {
 
 	private Known known() {
 		Set<String> names = new TreeSet<>();
-		Set<String> maps = new TreeSet<>();
+		List<ConfigurationPropertyName> parsed = new ArrayList<>();
+		List<ConfigurationPropertyName> maps = new ArrayList<>();
 		JsonMapper mapper = JsonMapper.builder().build();
 		try {
 			for (URL url : Collections
@@ -99,12 +100,14 @@ class UnknownSettingsCheck implements SmartInitializingSingleton {
 					JsonNode properties = mapper.readTree(in).path("properties");
 					for (JsonNode property : properties) {
 						String name = property.path("name").asString("");
-						if (!name.startsWith("jobqueue.")) {
+						// A name Boot could not bind (hand-written metadata) is not one.
+						if (!name.startsWith("jobqueue.") || !ConfigurationPropertyName.isValid(name)) {
 							continue;
 						}
 						names.add(name);
+						parsed.add(ConfigurationPropertyName.of(name));
 						if (property.path("type").asString("").startsWith("java.util.Map")) {
-							maps.add(name);
+							maps.add(ConfigurationPropertyName.of(name));
 						}
 					}
 				}
@@ -112,20 +115,25 @@ class UnknownSettingsCheck implements SmartInitializingSingleton {
 		}
 		catch (IOException | RuntimeException ex) {
 			logger.debug("Could not read the configuration metadata; settings are not checked", ex);
-			return new Known(Set.of(), Set.of());
+			return new Known(Set.of(), List.of(), List.of());
 		}
-		return new Known(names, maps);
+		return new Known(names, parsed, maps);
 	}
 
-	private record Known(Set<String> names, Set<String> maps) {
+	/**
+	 * The known names as written (for the nearest one) and parsed once, and the map
+	 * settings.
+	 */
+	private record Known(Set<String> names, List<ConfigurationPropertyName> parsed,
+			List<ConfigurationPropertyName> maps) {
 
 		/**
 		 * Whether {@code name} is a known setting, in any of the forms Boot binds
 		 * ({@code pool-size}, {@code poolSize}), or a key below a map setting.
 		 */
 		boolean covers(ConfigurationPropertyName name) {
-			return this.names.stream().map(ConfigurationPropertyName::of).anyMatch(name::equals)
-					|| this.maps.stream().map(ConfigurationPropertyName::of).anyMatch((map) -> map.isAncestorOf(name));
+			return this.parsed.stream().anyMatch(name::equals)
+					|| this.maps.stream().anyMatch((map) -> map.isAncestorOf(name));
 		}
 
 		/** The known name nearest to {@code name}, if it is near enough to be a slip. */

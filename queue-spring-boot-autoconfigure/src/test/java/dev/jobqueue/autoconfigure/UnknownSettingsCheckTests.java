@@ -1,5 +1,8 @@
 package dev.jobqueue.autoconfigure;
 
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
@@ -11,6 +14,7 @@ import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.mock.env.MockEnvironment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -52,6 +56,25 @@ class UnknownSettingsCheckTests {
 					"jobqueue.scheduling.schedules.nightly.payload.region=eu")
 			.run((context) -> assertThat(context).hasNotFailed());
 		assertThat(output).doesNotContain("Unknown job queue setting");
+	}
+
+	@Test
+	void aNameInTheMetadataThatBootCannotBindIsLeftOutInsteadOfFailingTheStart() throws Exception {
+		Path metadata = this.dir.resolve("META-INF/spring-configuration-metadata.json");
+		Files.createDirectories(metadata.getParent());
+		Files.writeString(metadata, """
+				{"properties": [
+					{"name": "jobqueue.worker.poolSize", "type": "java.lang.Integer"},
+					{"name": "jobqueue.worker.concurrency", "type": "java.lang.Integer"}
+				]}
+				""");
+		MockEnvironment environment = new MockEnvironment().withProperty("jobqueue.worker.concurency", "4")
+			.withProperty("jobqueue.worker.concurrency", "4");
+		try (URLClassLoader loader = new URLClassLoader(new URL[] { this.dir.toUri().toURL() }, null)) {
+			assertThat(new UnknownSettingsCheck(environment, loader).unknown()).singleElement()
+				.asString()
+				.contains("jobqueue.worker.concurency, ignored: did you mean jobqueue.worker.concurrency?");
+		}
 	}
 
 }

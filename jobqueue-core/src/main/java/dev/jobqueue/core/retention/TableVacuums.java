@@ -82,9 +82,12 @@ public final class TableVacuums {
 		}
 		else {
 			logger.info("Autovacuum is off for the queue's tables {}: the queue vacuums them itself after each "
-					+ "housekeeping run (every jobqueue.retention.interval), so their dead rows do not pile up. "
-					+ "Turn autovacuum on and it leaves them to the server{}.", found,
-					(this.mode == Mode.AUTO) ? "; jobqueue.retention.vacuum=never stops it" : "");
+					+ "housekeeping run (every jobqueue.retention.interval), so their dead rows do not pile up. {}",
+					found,
+					(this.mode == Mode.AUTO)
+							? "Turn autovacuum on and it leaves them to the server; jobqueue.retention.vacuum=never "
+									+ "stops it."
+							: "It does so whatever autovacuum does (jobqueue.retention.vacuum=always).");
 		}
 		return found;
 	}
