@@ -1,7 +1,6 @@
 package dev.jobqueue.cli;
 
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -57,21 +56,10 @@ final class StatusCommand extends QueueCommand {
 		Instant now = Instant.now();
 		QueueInsights insights = db.storage().insights();
 		QueueSnapshot snapshot = insights.snapshot(now, snapshots.settings());
-		Map<String, Long> counts = new LinkedHashMap<>();
-		long total = 0;
-		for (Map.Entry<JobStatus, Long> entry : snapshot.countsByStatus().entrySet()) {
-			counts.put(entry.getKey().dbValue(), entry.getValue());
-			total += entry.getValue();
-		}
-		counts.put("total", total);
+		Map<String, Long> counts = snapshot.statusCounts();
 		long pending = snapshot.countsByStatus().getOrDefault(JobStatus.PENDING, 0L);
 		QueueInsights.HeldJobs held = insights.held(now.minus(snapshots.workerDeadAfter), 10);
-		Map<String, Map<String, Long>> byType = new LinkedHashMap<>();
-		snapshot.counts().forEach((type, byStatus) -> {
-			Map<String, Long> values = new LinkedHashMap<>();
-			byStatus.forEach((status, count) -> values.put(status.dbValue(), count));
-			byType.put(type, values);
-		});
+		Map<String, Map<String, Long>> byType = snapshot.typeCounts();
 		return new Status(now, db.storeName(), db.versions().applied(), counts, byType,
 				new Pending(snapshot.claimable(), pending - snapshot.claimable(), snapshot.oldestClaimable()),
 				snapshot.oldestRunning(), snapshot.stuck(), snapshot.retries(), snapshot.retriesByType(),

@@ -40,19 +40,8 @@ public record QueueReport(Instant at, Map<String, Long> counts, Map<String, Map<
 
 	static QueueReport of(QueueSnapshot snapshot, Instant now, List<PausedType> paused, LocalWorker thisWorker,
 			QueueEndpointSettings settings, RetentionReport lastCleanup, Held held) {
-		Map<String, Long> counts = new LinkedHashMap<>();
-		long total = 0;
-		for (Map.Entry<JobStatus, Long> entry : snapshot.countsByStatus().entrySet()) {
-			counts.put(entry.getKey().dbValue(), entry.getValue());
-			total += entry.getValue();
-		}
-		counts.put("total", total);
-		Map<String, Map<String, Long>> byType = new LinkedHashMap<>();
-		snapshot.counts().forEach((type, byStatus) -> {
-			Map<String, Long> values = new LinkedHashMap<>();
-			byStatus.forEach((status, count) -> values.put(status.dbValue(), count));
-			byType.put(type, values);
-		});
+		Map<String, Long> counts = snapshot.statusCounts();
+		Map<String, Map<String, Long>> byType = snapshot.typeCounts();
 		long pending = snapshot.countsByStatus().get(JobStatus.PENDING);
 		Pending pendingReport = new Pending(snapshot.claimable(), pending - snapshot.claimable(),
 				(snapshot.oldestClaimable() != null) ? JobView.of(snapshot.oldestClaimable(), now) : null);

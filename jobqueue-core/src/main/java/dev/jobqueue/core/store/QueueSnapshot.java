@@ -3,6 +3,7 @@ package dev.jobqueue.core.store;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -53,6 +54,32 @@ public record QueueSnapshot(Instant at, Map<String, Map<JobStatus, Long>> counts
 	/** How long ago the oldest running job was claimed, or zero. */
 	public Duration oldestRunningAge() {
 		return age(this.oldestRunning.isEmpty() ? null : this.oldestRunning.get(0).startedAt());
+	}
+
+	/**
+	 * Jobs per status as the database writes the status (lower case), and their
+	 * {@code total}: what the endpoint and the command line answer.
+	 */
+	public Map<String, Long> statusCounts() {
+		Map<String, Long> counts = new LinkedHashMap<>();
+		long total = 0;
+		for (Map.Entry<JobStatus, Long> entry : countsByStatus().entrySet()) {
+			counts.put(entry.getKey().dbValue(), entry.getValue());
+			total += entry.getValue();
+		}
+		counts.put("total", total);
+		return counts;
+	}
+
+	/** Jobs per type and status, statuses as the database writes them. */
+	public Map<String, Map<String, Long>> typeCounts() {
+		Map<String, Map<String, Long>> byType = new LinkedHashMap<>();
+		this.counts.forEach((type, byStatus) -> {
+			Map<String, Long> values = new LinkedHashMap<>();
+			byStatus.forEach((status, count) -> values.put(status.dbValue(), count));
+			byType.put(type, values);
+		});
+		return byType;
 	}
 
 	private Duration age(Instant since) {
