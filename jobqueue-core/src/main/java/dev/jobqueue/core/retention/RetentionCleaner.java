@@ -87,8 +87,6 @@ public final class RetentionCleaner {
 
 	private volatile boolean reportedNoIncrementalVacuum;
 
-	private volatile boolean vacuumFailing;
-
 	/**
 	 * @param owner who holds the lease while this cleaner runs, unique among processes
 	 * (e.g. a worker id)
@@ -163,7 +161,7 @@ public final class RetentionCleaner {
 		Run run = new Run(now, stop);
 		try {
 			pruneSilentWorkers(now);
-			boolean vacuum = vacuumDue();
+			boolean vacuum = this.vacuums != null && this.vacuums.dueOrLog();
 			if (policy.deletesAnything() || vacuum) {
 				if (!this.store.acquireLease(LEASE_TASK, this.owner, now, now.plus(this.settings.lease()))) {
 					run.end(RetentionReport.Outcome.SKIPPED,
@@ -177,7 +175,7 @@ public final class RetentionCleaner {
 						// Not when the run was stopped or lost the lease: another process
 						// cleans (and vacuums) now.
 						if (vacuum && run.outcome == null && !run.shouldStop()) {
-							vacuumTables();
+							this.vacuums.vacuumOrLog();
 						}
 					}
 					finally {
@@ -240,11 +238,11 @@ public final class RetentionCleaner {
 	 * @return the sizes after the checkpoint
 	 */
 	public StorageStats upkeep() {
-		if (vacuumDue()) {
+		if (this.vacuums != null && this.vacuums.dueOrLog()) {
 			Instant now = this.clock.instant();
 			if (this.store.acquireLease(LEASE_TASK, this.owner, now, now.plus(this.settings.lease()))) {
 				try {
-					vacuumTables();
+					this.vacuums.vacuumOrLog();
 				}
 				finally {
 					releaseLease(new Run(now, () -> false));
@@ -252,48 +250,6 @@ public final class RetentionCleaner {
 			}
 		}
 		return checkpoint();
-	}
-
-	/**
-	 * Whether the queue's tables are vacuumed in this run; a failed check (the database
-	 * out of reach) only logs, so that it neither fails the deletes nor the checkpoint.
-	 */
-	private boolean vacuumDue() {
-		if (this.vacuums == null) {
-			return false;
-		}
-		try {
-			return this.vacuums.due();
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Could not find out whether autovacuum looks after the queue's tables; the next run asks "
-					+ "again: {}", ex.toString());
-			return false;
-		}
-	}
-
-	/**
-	 * Vacuums the queue's tables; a failure only logs (once until a vacuum works again),
-	 * so that a run whose deletes worked is not reported failed for it.
-	 */
-	private void vacuumTables() {
-		try {
-			this.vacuums.vacuum();
-			if (this.vacuumFailing) {
-				this.vacuumFailing = false;
-				logger.info("The queue's tables are vacuumed again");
-			}
-		}
-		catch (RuntimeException ex) {
-			if (!this.vacuumFailing) {
-				this.vacuumFailing = true;
-				logger.warn("Could not vacuum the queue's tables; each housekeeping run tries again: {}",
-						ex.toString());
-			}
-			else {
-				logger.debug("Could not vacuum the queue's tables again: {}", ex.toString());
-			}
-		}
 	}
 
 	private void deleteExpired(Run run, BiFunction<JobStatus, String, Optional<Instant>> cutoffs, boolean leased) {

@@ -47,6 +47,9 @@ public final class TableVacuums {
 
 	private volatile Duration lastVacuumTook;
 
+	/** Whether the last vacuum failed, so the next failure is not logged as loudly. */
+	private volatile boolean failing;
+
 	public TableVacuums(TableMaintenance tables, Mode mode, Clock clock) {
 		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
 		this.mode = Objects.requireNonNull(mode, "'mode' must not be null");
@@ -112,6 +115,45 @@ public final class TableVacuums {
 		this.lastVacuumTook = Duration.ofNanos(System.nanoTime() - started);
 		this.lastVacuum = this.clock.instant();
 		logger.debug("Vacuumed the queue's tables in {} ms", this.lastVacuumTook.toMillis());
+	}
+
+	/**
+	 * {@link #due()} for a cleanup run: a failed check (the database out of reach) only
+	 * logs, so that it fails neither the run's deletes nor its checkpoint.
+	 */
+	boolean dueOrLog() {
+		try {
+			return due();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not find out whether autovacuum looks after the queue's tables; the next run asks "
+					+ "again: {}", ex.toString());
+			return false;
+		}
+	}
+
+	/**
+	 * {@link #vacuum()} for a cleanup run: a failure only logs (once until a vacuum works
+	 * again), so that a run whose deletes worked is not reported failed for it.
+	 */
+	void vacuumOrLog() {
+		try {
+			vacuum();
+			if (this.failing) {
+				this.failing = false;
+				logger.info("The queue's tables are vacuumed again");
+			}
+		}
+		catch (RuntimeException ex) {
+			if (!this.failing) {
+				this.failing = true;
+				logger.warn("Could not vacuum the queue's tables; each housekeeping run tries again: {}",
+						ex.toString());
+			}
+			else {
+				logger.debug("Could not vacuum the queue's tables again: {}", ex.toString());
+			}
+		}
 	}
 
 	/** When this process last vacuumed the queue's tables, if it did. */
