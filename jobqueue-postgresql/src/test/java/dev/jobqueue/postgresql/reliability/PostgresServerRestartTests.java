@@ -2,6 +2,7 @@ package dev.jobqueue.postgresql.reliability;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,6 +26,7 @@ import dev.jobqueue.postgresql.testing.PostgresServer;
 import dev.jobqueue.postgresql.testing.PostgresTest;
 import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
 import dev.jobqueue.testing.ChildJvm;
+import dev.jobqueue.testing.QueueInvariants;
 import dev.jobqueue.testing.torture.TortureWorker;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -116,18 +118,23 @@ class PostgresServerRestartTests {
 						+ "GROUP BY job_id HAVING count(*) > 1) twice");
 			long openAttempts = db.count("SELECT count(*) FROM job_attempts WHERE outcome IS NULL");
 			long recovered = db.count("SELECT count(*) FROM job_attempts WHERE outcome = 'LEASE_EXPIRED'");
+			List<String> violations;
+			try (Connection connection = db.dataSource().getConnection()) {
+				violations = QueueInvariants.violations(connection, "");
+			}
 			String summary = String.format(Locale.ROOT,
 					"RESTART-PG jobs=%d succeededBeforeRestart=%d succeeded=%d duplicated=%d openAttempts=%d "
-							+ "leaseRecoveries=%d workersThatSawTheRestart=%d badExits=%d "
+							+ "leaseRecoveries=%d workersThatSawTheRestart=%d badExits=%d invariantViolations=%d "
 							+ "drainAfterRestartSeconds=%.1f seconds=%.0f",
-					JOBS, before, succeeded, duplicated, openAttempts, recovered, sawTheRestart, badExits, drainSeconds,
-					(System.nanoTime() - started) / 1e9);
+					JOBS, before, succeeded, duplicated, openAttempts, recovered, sawTheRestart, badExits,
+					violations.size(), drainSeconds, (System.nanoTime() - started) / 1e9);
 			System.out.println(summary);
 			Files.writeString(Path.of("target", "restart-postgresql-summary.txt"), summary + System.lineSeparator());
 			assertThat(before).isLessThan(JOBS);
 			assertThat(succeeded).isEqualTo(JOBS);
 			assertThat(duplicated).isZero();
 			assertThat(openAttempts).isZero();
+			assertThat(violations).as("invariants").isEmpty();
 			assertThat(badExits).as("worker exits other than 0 or 3").isZero();
 			assertThat(sawTheRestart).as("workers whose loop failed while the server was away").isPositive();
 		}
