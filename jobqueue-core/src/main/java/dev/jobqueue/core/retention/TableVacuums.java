@@ -45,8 +45,6 @@ public final class TableVacuums {
 
 	private volatile Instant lastVacuum;
 
-	private volatile Duration lastVacuumTook;
-
 	/** Whether the last vacuum failed, so the next failure is not logged as loudly. */
 	private volatile boolean failing;
 
@@ -112,9 +110,9 @@ public final class TableVacuums {
 	void vacuum() {
 		long started = System.nanoTime();
 		this.tables.vacuum();
-		this.lastVacuumTook = Duration.ofNanos(System.nanoTime() - started);
+		Duration took = Duration.ofNanos(System.nanoTime() - started);
 		this.lastVacuum = this.clock.instant();
-		logger.debug("Vacuumed the queue's tables in {} ms", this.lastVacuumTook.toMillis());
+		logger.debug("Vacuumed the queue's tables in {} ms", took.toMillis());
 	}
 
 	/**
