@@ -128,6 +128,7 @@ public final class PostgresBenchmarkMain {
 		String adminUrl = "jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres";
 		boolean quick = false;
 		boolean fanOut = false;
+		boolean burnDownOnly = false;
 		List<String> fanOutOptions = new ArrayList<>();
 		for (String arg : args) {
 			if (arg.startsWith("--admin-url=")) {
@@ -140,19 +141,29 @@ public final class PostgresBenchmarkMain {
 			else if (arg.equals("--scenario=fan-out")) {
 				fanOut = true;
 			}
+			else if (arg.equals("--scenario=burn-down")) {
+				burnDownOnly = true;
+			}
 			else if (arg.startsWith("--fan-out-children=") || arg.startsWith("--repeat=")) {
 				fanOutOptions.add(arg);
 			}
 			else {
 				throw new IllegalArgumentException("Unknown option " + arg + ": use --quick, --admin-url=<jdbc url>, "
-						+ "and --scenario=fan-out [--fan-out-children=N] [--repeat=N] for the fan-out run alone");
+						+ "--scenario=burn-down for the burn-down rows alone, and --scenario=fan-out [--fan-out-children=N] "
+						+ "[--repeat=N] for the fan-out run alone");
 			}
 		}
 		if (fanOut) {
 			runFanOut(adminUrl, fanOutOptions);
 			return;
 		}
-		new PostgresBenchmarkMain(adminUrl, quick).run();
+		PostgresBenchmarkMain benchmark = new PostgresBenchmarkMain(adminUrl, quick);
+		if (burnDownOnly) {
+			benchmark.burnDowns();
+			benchmark.print();
+			return;
+		}
+		benchmark.run();
 	}
 
 	private void run() throws Exception {
@@ -162,17 +173,7 @@ public final class PostgresBenchmarkMain {
 		double raw = best(3, () -> rawEnqueue(enqueues));
 		double queue = best(3, () -> queueEnqueue(enqueues));
 		row("single enqueue, 1 thread (jobs/s)", raw, queue);
-		System.err.println("burn-down, 8 workers...");
-		double rawLean = best(2, () -> rawLifecycle(burnDown, 8, true));
-		double rawLifecycle = best(2, () -> rawLifecycle(burnDown, 8, false));
-		double queueBurnDown = best(2, () -> queueBurnDown(burnDown, 8));
-		double dbScheduler = best(2, () -> dbSchedulerBurnDown(burnDown, 8));
-		row("burn-down, 8 workers vs raw lifecycle 100/claim, 8 threads, lean tables: primary keys and the partial "
-				+ "pending index (the ceiling) (jobs/s)", rawLean, queueBurnDown);
-		row("burn-down, 8 workers vs raw lifecycle 100/claim, 8 threads, on the queue's tables (jobs/s)", rawLifecycle,
-				queueBurnDown);
-		row("burn-down, 8 workers vs db-scheduler 16.7.1, lock-and-fetch (1.0, 4.0), 8 threads (jobs/s)", dbScheduler,
-				queueBurnDown);
+		burnDowns();
 		System.err.println("processes...");
 		double oneProcess = processesBurnDown(burnDown, 1, 8);
 		double twoProcesses = processesBurnDown(burnDown, 2, 8);
@@ -184,6 +185,25 @@ public final class PostgresBenchmarkMain {
 		this.rows.add(new String[] { "enqueue in another process -> handler starts, worker polls every 1 s (ms)", "",
 				String.format(Locale.ROOT, "p50 %.1f, p99 %.1f, max %.1f", latency[0], latency[1], latency[2]), "" });
 		print();
+	}
+
+	/**
+	 * The burn-down rows: the queue against raw lean tables, raw on its tables,
+	 * db-scheduler.
+	 */
+	private void burnDowns() throws Exception {
+		int burnDown = Integer.getInteger("bench.jobs", this.quick ? 2_000 : 20_000);
+		System.err.println("burn-down, 8 workers...");
+		double rawLean = best(2, () -> rawLifecycle(burnDown, 8, true));
+		double rawLifecycle = best(2, () -> rawLifecycle(burnDown, 8, false));
+		double queueBurnDown = best(2, () -> queueBurnDown(burnDown, 8));
+		double dbScheduler = best(2, () -> dbSchedulerBurnDown(burnDown, 8));
+		row("burn-down, 8 workers vs raw lifecycle 100/claim, 8 threads, lean tables: primary keys and the partial "
+				+ "pending index (the ceiling) (jobs/s)", rawLean, queueBurnDown);
+		row("burn-down, 8 workers vs raw lifecycle 100/claim, 8 threads, on the queue's tables (jobs/s)", rawLifecycle,
+				queueBurnDown);
+		row("burn-down, 8 workers vs db-scheduler 16.7.1, lock-and-fetch (1.0, 4.0), 8 threads (jobs/s)", dbScheduler,
+				queueBurnDown);
 	}
 
 	/**

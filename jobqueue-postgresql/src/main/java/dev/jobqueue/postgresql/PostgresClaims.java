@@ -61,13 +61,17 @@ final class PostgresClaims implements Claims {
 
 	/**
 	 * The best due jobs of one type, in claim order from the partial index of pending
-	 * jobs.
+	 * jobs. Whether the type is paused is asked of the parameter, not of each row: the
+	 * planner then checks it once (a one-time filter) and estimates the rows by the index
+	 * alone. Asked of {@code c.type}, on a table where one type holds most rows, it
+	 * estimated a single matching row and read and sorted every pending job in each claim
+	 * (measured: 30 ms per claim of 128 at 16,000 pending jobs).
 	 */
 	static final String CLAIM_DUE = """
 			WITH chosen AS (
 			    SELECT c.id FROM {jobs} c
 			    WHERE c.status = 'pending' AND c.type = :type AND c.run_at <= :now {attempt_left}
-			      AND c.type <> ALL(ARRAY(SELECT type FROM {paused}))
+			      AND :type <> ALL(ARRAY(SELECT type FROM {paused}))
 			    ORDER BY c.priority DESC, c.run_at, c.id
 			    LIMIT :limit
 			    FOR UPDATE SKIP LOCKED

@@ -179,6 +179,33 @@ class PostgresQueryPlanTests {
 			.noneMatch((line) -> line.contains("Seq Scan on jobs"));
 	}
 
+	/**
+	 * One type holding every row, as in a backlog of one kind of job: asked of each row,
+	 * the paused-type filter made the planner expect a single match and sort every
+	 * pending job in each claim.
+	 */
+	@Test
+	void aBacklogOfOneTypeIsClaimedInIndexOrderWithoutASort() throws SQLException {
+		try (PostgresTestDatabase backlog = PostgresTestDatabase.create()) {
+			backlog.execute(
+					"""
+							INSERT INTO jobs (type, status, payload, max_attempts, run_at, created_at)
+							SELECT 'noop', 'pending', '{}', 5, timestamptz '2030-01-09' + i * interval '1 ms', timestamptz '2030-01-09'
+							FROM generate_series(1, 20000) i
+							""");
+			backlog.execute("VACUUM ANALYZE jobs");
+			for (boolean attemptLeft : new boolean[] { false, true }) {
+				List<String> plan = explain(backlog, PostgresClaims.claimSql(PostgresClaims.CLAIM_DUE, attemptLeft),
+						Map.of("type", "noop", "worker_id", "w", "now", this.now, "lease_until",
+								this.now.plusSeconds(30), "not_repeatable", Set.of(), "limit", 128));
+				assertThat(plan)
+					.anyMatch((line) -> line.matches(".*Index Scan using jobs_claim(_type)?_idx on jobs c.*"))
+					.noneMatch((line) -> line.contains("Seq Scan on jobs"))
+					.noneMatch((line) -> line.contains("Sort"));
+			}
+		}
+	}
+
 	@Test
 	void leaseWorkReadsRunningJobsOnly() throws SQLException {
 		// jobs_running_idx or the running range of jobs_status_type_idx: either reads
@@ -250,8 +277,13 @@ class PostgresQueryPlanTests {
 	 * {@code EXPLAIN ANALYZE} with a generic plan, in a transaction that is rolled back.
 	 */
 	private List<String> explain(String template, Map<String, Object> parameters) throws SQLException {
+		return explain(this.db, template, parameters);
+	}
+
+	private List<String> explain(PostgresTestDatabase database, String template, Map<String, Object> parameters)
+			throws SQLException {
 		Sql sql = this.tables.sql("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) " + template);
-		try (Connection connection = this.db.dataSource().getConnection()) {
+		try (Connection connection = database.dataSource().getConnection()) {
 			connection.setAutoCommit(false);
 			try (Statement settings = connection.createStatement()) {
 				settings.execute("SET LOCAL plan_cache_mode = force_generic_plan");
