@@ -152,13 +152,23 @@ public abstract class JdbcRetentionStore implements RetentionStore {
 		Objects.requireNonNull(type, "'type' must not be null");
 		return this.database.write("delete expired " + status.dbValue() + " jobs", (connection) -> {
 			try (SqlStatement delete = this.deleteFinished.prepare(connection)) {
-				return delete.bind("status", status.dbValue())
+				delete.bind("status", status.dbValue())
 					.bind("type", type)
 					.bind("finished_before", finishedBefore)
-					.bind("limit", limit)
-					.executeUpdate();
+					.bind("limit", limit);
+				return deleted(delete);
 			}
 		});
+	}
+
+	/**
+	 * Runs a batch's delete statement: by default its update count; a store whose
+	 * statement returns the count as a row (because it deletes more than the jobs) reads
+	 * it there.
+	 * @return how many jobs the batch deleted
+	 */
+	protected int deleted(SqlStatement delete) throws SQLException {
+		return delete.executeUpdate();
 	}
 
 	@Override

@@ -18,8 +18,9 @@ import dev.jobqueue.jdbc.Tables;
  * The {@link JdbcRetentionStore} on PostgreSQL.
  *
  * <ul>
- * <li>A batch takes its ids as an array, attempts and events going through their
- * {@code job_id} indexes.</li>
+ * <li>A batch takes its ids as an array; the jobs' attempts and events go in the same
+ * statement, through the primary keys that start with {@code job_id} (they have no
+ * foreign key to cascade: see V8).</li>
  * <li>The types of a status are found by a loose index scan (a recursive query: one index
  * seek per type).</li>
  * <li>Whole chains go in one statement that reads the chain index in order.</li>
@@ -48,18 +49,35 @@ public final class PostgresRetentionStore extends JdbcRetentionStore {
 			""";
 
 	/**
+	 * The attempts and events of the jobs a statement's {@code deleted} step removed,
+	 * which have no foreign key to go with them.
+	 */
+	static final String HISTORY_OF_DELETED = """
+			, deleted_attempts AS (
+			    DELETE FROM {attempts} WHERE job_id = ANY(ARRAY(SELECT id FROM deleted))
+			), deleted_events AS (
+			    DELETE FROM {events} WHERE job_id = ANY(ARRAY(SELECT id FROM deleted))
+			)""";
+
+	/**
 	 * The ids as an array: {@code id IN (...)} was planned as a hash join over the whole
-	 * table.
+	 * table. The status is asked again of the row deleted: a job retried while the
+	 * statement waited for its lock is pending again and stays.
 	 */
 	static final String DELETE_FINISHED = """
-			DELETE FROM {jobs} WHERE id = ANY(ARRAY(
-			    SELECT f.id FROM {jobs} f
-			    WHERE f.status = :status AND f.type = :type AND f.finished_at < :finished_before
-			      AND f.finished_at IS NOT NULL AND f.chain_id IS NULL
-			      AND NOT EXISTS (SELECT 1 FROM {dependencies} d JOIN {jobs} w ON w.id = d.job_id
-			                      WHERE d.depends_on = f.id AND w.status IN ('waiting', 'pending', 'running'))
-			    LIMIT :limit))
-			""";
+			WITH deleted AS (
+			    DELETE FROM {jobs} WHERE id = ANY(ARRAY(
+			        SELECT f.id FROM {jobs} f
+			        WHERE f.status = :status AND f.type = :type AND f.finished_at < :finished_before
+			          AND f.finished_at IS NOT NULL AND f.chain_id IS NULL
+			          AND NOT EXISTS (SELECT 1 FROM {dependencies} d JOIN {jobs} w ON w.id = d.job_id
+			                          WHERE d.depends_on = f.id AND w.status IN ('waiting', 'pending', 'running'))
+			        LIMIT :limit))
+			      AND status = :status
+			    RETURNING id
+			)%s
+			SELECT count(*) FROM deleted
+			""".formatted(HISTORY_OF_DELETED);
 
 	/**
 	 * Whole chains, oldest first: the chain index is read in chain order and each chain
@@ -86,10 +104,10 @@ public final class PostgresRetentionStore extends JdbcRetentionStore {
 			), deleted AS (
 			    DELETE FROM {jobs} WHERE chain_id = ANY(ARRAY(SELECT chain_id FROM chains))
 			        AND status IN ('succeeded', 'failed', 'cancelled')
-			    RETURNING 1
-			)
+			    RETURNING id
+			)%s
 			SELECT count(*) FROM deleted
-			""";
+			""".formatted(HISTORY_OF_DELETED);
 
 	/** Tables and indexes of the queue (heap, TOAST and indexes of each table). */
 	private static final String SIZES = """
@@ -107,6 +125,12 @@ public final class PostgresRetentionStore extends JdbcRetentionStore {
 		try (SqlStatement select = sql(FINISHED_TYPES).prepare(connection)) {
 			return select.bind("status", status).queryStrings();
 		}
+	}
+
+	/** The count the statement returns: it deletes the jobs' attempts and events too. */
+	@Override
+	protected int deleted(SqlStatement delete) throws SQLException {
+		return (int) delete.queryLong();
 	}
 
 	@Override

@@ -58,13 +58,13 @@ class PostgresSchemaVerificationTests {
 
 	@Test
 	void aSchemaMissingTheLatestMigrationNamesIt() {
-		migrateTo("6");
+		migrateTo("7");
 		try (PostgresStorage storage = storage()) {
 			assertThatExceptionOfType(JobQueueException.class).isThrownBy(storage::verifySchema)
 				.withMessageContaining("1 migration(s) are not applied")
-				.withMessageContaining("the first being version 7 (job steps)");
+				.withMessageContaining("the first being version 8 (fewer index entries per job)");
 		}
-		assertThat(count("SELECT max(version::int) FROM queue.jq_jobqueue_schema_history")).isEqualTo(6);
+		assertThat(count("SELECT max(version::int) FROM queue.jq_jobqueue_schema_history")).isEqualTo(7);
 	}
 
 	@Test

@@ -1,0 +1,164 @@
+package dev.jobqueue.postgresql;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import com.zaxxer.hikari.HikariDataSource;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.jobqueue.JobStatus;
+import dev.jobqueue.jdbc.Tables;
+import dev.jobqueue.postgresql.testing.PostgresServer;
+import dev.jobqueue.postgresql.testing.PostgresTest;
+import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A queue of schema V7 with jobs in every status, with their attempts and events,
+ * migrates to V8 (fewer index entries per job): every job keeps its row, status, attempts
+ * and events; the history tables lose their foreign keys, and retention still deletes a
+ * job's attempts and events with it. In a schema of its own with a table prefix, as the
+ * migration finds the constraints it drops by what they are, not by name.
+ */
+@PostgresTest
+class PostgresFewerIndexesMigrationTests {
+
+	private static final Instant NOW = Instant.parse("2030-01-01T00:00:00Z");
+
+	private static final Tables TABLES = PostgresDialect.tables("queue", "jq_");
+
+	private String name;
+
+	private HikariDataSource dataSource;
+
+	@BeforeEach
+	void createDatabase() {
+		this.name = PostgresTestDatabase.createDatabase();
+		this.dataSource = PostgresDataSourcesForTests.pool(PostgresServer.urlOf(this.name));
+	}
+
+	@AfterEach
+	void dropDatabase() {
+		this.dataSource.close();
+		PostgresTestDatabase.dropDatabase(this.name);
+	}
+
+	@Test
+	void aV7QueueWithJobsInEveryStatusKeepsThemWithTheirHistory() throws SQLException {
+		migrateTo("7");
+		execute("""
+				INSERT INTO queue.jq_jobs (id, type, status, payload, attempts, max_attempts, runs, run_at, created_at,
+				                           started_at, finished_at, worker_id, lease_until, waiting_for, error_code)
+				OVERRIDING SYSTEM VALUE VALUES
+				(1, 'old', 'pending', '{}', 0, 3, 0, '2029-12-31Z', '2029-12-31Z', NULL, NULL, NULL, NULL, 0, NULL),
+				(2, 'old', 'running', '{}', 1, 3, 1, '2029-12-31Z', '2029-12-31Z', '2029-12-31Z', NULL, 'gone',
+				 '2029-12-31T00:00:30Z', 0, NULL),
+				(3, 'old', 'succeeded', '{}', 1, 3, 1, '2029-12-31Z', '2029-12-31Z', '2029-12-31Z', '2029-12-31Z', 'w',
+				 NULL, 0, NULL),
+				(4, 'old', 'failed', '{}', 3, 3, 3, '2029-12-31Z', '2029-12-31Z', '2029-12-31Z', '2029-12-31Z', 'w',
+				 NULL, 0, 'X:Y'),
+				(5, 'old', 'cancelled', '{}', 0, 3, 0, '2029-12-31Z', '2029-12-31Z', NULL, '2029-12-31Z', NULL, NULL, 0,
+				 NULL),
+				(6, 'old', 'waiting', '{}', 0, 3, 0, '2029-12-31Z', '2029-12-31Z', NULL, NULL, NULL, NULL, 1, NULL)
+				""");
+		execute("SELECT setval(pg_get_serial_sequence('queue.jq_jobs', 'id'), 6)");
+		execute("""
+				INSERT INTO queue.jq_job_attempts (job_id, run, attempt, worker_id, started_at, finished_at, outcome)
+				VALUES (2, 1, 1, 'gone', '2029-12-31Z', NULL, NULL),
+				       (3, 1, 1, 'w', '2029-12-31Z', '2029-12-31Z', 'SUCCEEDED'),
+				       (4, 1, 1, 'w', '2029-12-31Z', '2029-12-31Z', 'FAILED'),
+				       (4, 2, 2, 'w', '2029-12-31Z', '2029-12-31Z', 'FAILED'),
+				       (4, 3, 3, 'w', '2029-12-31Z', '2029-12-31Z', 'FAILED')
+				""");
+		execute("""
+				INSERT INTO queue.jq_job_events (job_id, at, event)
+				SELECT id, timestamptz '2029-12-31Z', 'ENQUEUED' FROM queue.jq_jobs
+				UNION ALL SELECT 3, '2029-12-31Z', 'SUCCEEDED'
+				UNION ALL SELECT 4, '2029-12-31Z', 'FAILED'
+				""");
+		execute("INSERT INTO queue.jq_job_dependencies (depends_on, job_id) VALUES (1, 6)");
+
+		try (PostgresStorage storage = new PostgresStorage(new PostgresDatabase(this.dataSource, "test"), TABLES)) {
+			storage.initializeSchema();
+			List<JobStatus> statuses = new ArrayList<>();
+			for (long id = 1; id <= 6; id++) {
+				statuses.add(storage.admin().find(id).orElseThrow().status());
+			}
+			assertThat(statuses).containsExactly(JobStatus.PENDING, JobStatus.RUNNING, JobStatus.SUCCEEDED,
+					JobStatus.FAILED, JobStatus.CANCELLED, JobStatus.WAITING);
+			assertThat(count("SELECT count(*) FROM queue.jq_job_attempts")).isEqualTo(5);
+			assertThat(count("SELECT count(*) FROM queue.jq_job_events")).isEqualTo(8);
+			assertThat(storage.admin().find(4).orElseThrow().errorCode()).isEqualTo("X:Y");
+
+			assertThat(count("""
+					SELECT count(*) FROM pg_constraint
+					WHERE contype = 'f' AND confrelid = 'queue.jq_jobs'::regclass
+					  AND conrelid IN ('queue.jq_job_attempts'::regclass, 'queue.jq_job_events'::regclass)
+					""")).isZero();
+			assertThat(text("SELECT pg_get_constraintdef(oid) FROM pg_constraint "
+					+ "WHERE contype = 'p' AND conrelid = 'queue.jq_job_events'::regclass"))
+				.isEqualTo("PRIMARY KEY (job_id, id)");
+			assertThat(count("SELECT count(*) FROM pg_indexes WHERE schemaname = 'queue' "
+					+ "AND indexname IN ('jq_jobs_status_type_idx', 'jq_job_events_job_idx')"))
+				.isZero();
+
+			// The succeeded job goes with its attempt and its two events; the others keep
+			// theirs.
+			assertThat(storage.retention().deleteFinished(JobStatus.SUCCEEDED, "old", NOW, 100)).isOne();
+			assertThat(storage.admin().find(3)).isEmpty();
+			assertThat(count("SELECT count(*) FROM queue.jq_job_attempts WHERE job_id = 3")).isZero();
+			assertThat(count("SELECT count(*) FROM queue.jq_job_events WHERE job_id = 3")).isZero();
+			assertThat(count("SELECT count(*) FROM queue.jq_job_attempts")).isEqualTo(4);
+			assertThat(count("SELECT count(*) FROM queue.jq_job_events")).isEqualTo(6);
+
+			// The running job whose lease expired is still taken back.
+			assertThat(storage.jobs().recoverExpiredLeases(NOW, 100)).isOne();
+			assertThat(storage.admin().find(2).orElseThrow().status()).isEqualTo(JobStatus.PENDING);
+		}
+	}
+
+	private void migrateTo(String version) {
+		Flyway.configure(getClass().getClassLoader())
+			.dataSource(this.dataSource)
+			.schemas(TABLES.schema())
+			.defaultSchema(TABLES.schema())
+			.createSchemas(true)
+			.table(TABLES.schemaHistory())
+			.locations(PostgresSchema.MIGRATION_LOCATION)
+			.placeholders(Map.of("prefix", TABLES.prefix()))
+			.target(version)
+			.load()
+			.migrate();
+	}
+
+	private void execute(String sql) throws SQLException {
+		try (Connection connection = this.dataSource.getConnection();
+				Statement statement = connection.createStatement()) {
+			statement.execute(sql);
+		}
+	}
+
+	private long count(String sql) throws SQLException {
+		return Long.parseLong(text(sql));
+	}
+
+	private String text(String sql) throws SQLException {
+		try (Connection connection = this.dataSource.getConnection();
+				Statement statement = connection.createStatement();
+				ResultSet rows = statement.executeQuery(sql)) {
+			rows.next();
+			return rows.getString(1);
+		}
+	}
+
+}
