@@ -2,10 +2,13 @@ package dev.jobqueue.jdbc;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
+import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.store.QueueInsights.JobQuery;
 
 /**
@@ -17,7 +20,20 @@ import dev.jobqueue.core.store.QueueInsights.JobQuery;
  */
 public final class InsightStatements {
 
-	/** Answered from jobs_status_type_idx alone. */
+	/**
+	 * The statuses that have few rows among many and a partial index of their own:
+	 * {@code jobs_<status>_idx} on SQLite, one index of the three on PostgreSQL (which
+	 * finds it without being told).
+	 */
+	private static final Set<JobStatus> INDEXED_APART = EnumSet.of(JobStatus.FAILED, JobStatus.CANCELLED,
+			JobStatus.WAITING);
+
+	/**
+	 * Jobs per type and status, each status read from the index it already has: the claim
+	 * index for pending jobs, the running index, the finished index, the partial index of
+	 * waiting jobs. No index holds every job's status, which would take an entry at each
+	 * status change of each job.
+	 */
 	public final String counts;
 
 	/**
@@ -91,7 +107,16 @@ public final class InsightStatements {
 				status = 'pending' AND run_at <= :now AND type NOT IN (SELECT type FROM {paused})
 				AND EXISTS (SELECT 1 FROM {workers} w WHERE w.heartbeat_at >= :alive_after AND %s)"""
 			.formatted(dialect.textListContains("w.types", "{jobs}.type"));
-		this.counts = "SELECT type, status, count(*) FROM {jobs} GROUP BY status, type";
+		this.counts = """
+				SELECT type, 'pending', count(*) FROM {jobs} %s WHERE status = 'pending' GROUP BY type
+				UNION ALL
+				SELECT type, 'running', count(*) FROM {jobs} %s WHERE status = 'running' GROUP BY type
+				UNION ALL
+				SELECT type, 'waiting', count(*) FROM {jobs} %s WHERE status = 'waiting' GROUP BY type
+				UNION ALL
+				SELECT type, status, count(*) FROM {jobs} %s WHERE finished_at IS NOT NULL GROUP BY status, type
+				""".formatted(dialect.indexedBy("jobs_claim_type_idx"), running,
+				dialect.indexedBy(statusIndex(JobStatus.WAITING)), dialect.indexedBy("jobs_finished_idx"));
 		this.claimableCount = "SELECT count(*) FROM {jobs} WHERE " + claimable;
 		this.oldestClaimable = "SELECT %s FROM {jobs} WHERE %s ORDER BY run_at, id LIMIT 1".formatted(summary,
 				claimable);
@@ -186,16 +211,20 @@ public final class InsightStatements {
 	}
 
 	/**
-	 * A page of jobs matching {@code query}, newest first: by status (and type) or error
-	 * code from the index that keeps each key's rows in id order, else the primary key
-	 * read backwards; one more job than the page holds.
+	 * A page of jobs matching {@code query}, newest first: failed, cancelled or waiting
+	 * jobs, or jobs of an error code, from the index that keeps each key's rows in id
+	 * order, else the primary key read backwards; one more job than the page holds. The
+	 * status is written into the statement, not bound: a partial index serves only a
+	 * query that names its status.
 	 */
 	public String jobs(JobQuery query) {
 		List<String> conditions = new ArrayList<>();
 		String index = null;
 		if (query.status() != null) {
-			conditions.add("status = :status");
-			index = (query.type() != null) ? "jobs_status_type_idx" : "jobs_status_idx";
+			conditions.add("status = '" + query.status().dbValue() + "'");
+			if (INDEXED_APART.contains(query.status())) {
+				index = statusIndex(query.status());
+			}
 		}
 		if (query.type() != null) {
 			conditions.add("type = :type");
@@ -213,11 +242,13 @@ public final class InsightStatements {
 				+ " ORDER BY id DESC LIMIT :limit";
 	}
 
+	/** The partial index of a status with few rows among many, as SQLite names it. */
+	private static String statusIndex(JobStatus status) {
+		return "jobs_" + status.dbValue() + "_idx";
+	}
+
 	/** Binds the parameters of a {@link InsightStatements#jobs} statement. */
 	public static SqlStatement bindJobs(SqlStatement select, JobQuery query) throws SQLException {
-		if (query.status() != null) {
-			select.bind("status", query.status().dbValue());
-		}
 		if (query.type() != null) {
 			select.bind("type", query.type());
 		}
