@@ -56,7 +56,7 @@ import dev.jobqueue.core.store.QueueSnapshot;
  * <li>{@code POST /actuator/jobqueue/{id}/retry} (its durable steps kept),
  * {@code /{id}/retry-forget-steps} (every step runs again), {@code /{id}/cancel},
  * {@code /{chainId}/cancel-chain}, {@code /{type}/pause} and {@code /{type}/resume}.</li>
- * <li>{@code POST /actuator/jobqueue/bulk/{retry|cancel|delete}} with a filter in the
+ * <li>{@code POST /actuator/jobqueue/{retry|cancel|delete}} with a filter as the JSON
  * body ({@code type}, {@code status}, {@code errorCode}, {@code enqueuedFrom},
  * {@code enqueuedTo}, {@code finishedFrom}, {@code finishedTo}; instants as ISO-8601),
  * {@code dryRun: true} for the count only, {@code confirm: true} above
@@ -186,45 +186,43 @@ public class QueueEndpoint {
 
 	/**
 	 * Retries a failed or cancelled job, cancels a pending or running one, or pauses or
-	 * resumes a job type; with {@code bulk} as the target, retries, cancels or deletes
-	 * every job the filter matches.
+	 * resumes a job type.
 	 * @param target a job id for {@code retry} and {@code cancel}, a job type for
-	 * {@code pause} and {@code resume}, {@code bulk} for a bulk action
+	 * {@code pause} and {@code resume}
 	 * @param action {@code retry}, {@code retry-forget-steps}, {@code cancel},
-	 * {@code cancel-chain}, {@code pause} or {@code resume}; for {@code bulk},
-	 * {@code retry}, {@code cancel} or {@code delete}
-	 * @param type a bulk action's jobs' type
-	 * @param status a bulk action's jobs' status
-	 * @param errorCode a bulk action's jobs' latest error code
-	 * @param enqueuedFrom a bulk action's jobs were enqueued at or after this
-	 * @param enqueuedTo a bulk action's jobs were enqueued before this
-	 * @param finishedFrom a bulk action's jobs finished at or after this
-	 * @param finishedTo a bulk action's jobs finished before this
-	 * @param dryRun whether a bulk action only counts
-	 * @param confirm whether a bulk action may change more than
-	 * {@link dev.jobqueue.BulkRequest#CONFIRMATION_BOUND} jobs
+	 * {@code cancel-chain}, {@code pause} or {@code resume}
 	 * @return whether it applied, and if not why
 	 */
 	@WriteOperation
-	public Object act(@Selector String target, @Selector String action, @Nullable String type, @Nullable String status,
+	public ActionResult act(@Selector String target, @Selector String action) {
+		return apply(target, action).result();
+	}
+
+	/**
+	 * Retries, cancels or deletes every job the filter matches
+	 * ({@code POST /actuator/jobqueue/retry} with the filter as JSON); see
+	 * {@link JobQueue#bulk}. Fields left out match everything; instants are ISO-8601.
+	 * @param action {@code retry}, {@code cancel} or {@code delete}
+	 * @param type the jobs' type
+	 * @param status the jobs' status
+	 * @param errorCode the jobs' latest error code
+	 * @param enqueuedFrom the jobs were enqueued at or after this
+	 * @param enqueuedTo the jobs were enqueued before this
+	 * @param finishedFrom the jobs finished at or after this
+	 * @param finishedTo the jobs finished before this
+	 * @param dryRun whether to only count the jobs the action would touch
+	 * @param confirm whether the action may change more than
+	 * {@link dev.jobqueue.BulkRequest#CONFIRMATION_BOUND} jobs
+	 * @return how many jobs matched and were changed, and if none why
+	 */
+	@WriteOperation
+	public BulkView bulk(@Selector String action, @Nullable String type, @Nullable String status,
 			@Nullable String errorCode, @Nullable String enqueuedFrom, @Nullable String enqueuedTo,
 			@Nullable String finishedFrom, @Nullable String finishedTo, @Nullable Boolean dryRun,
 			@Nullable Boolean confirm) {
-		if (isBulk(target)) {
-			return bulk(action, new QueueEndpointActions.BulkFilter(type, status, errorCode, enqueuedFrom, enqueuedTo,
-					finishedFrom, finishedTo), dryRun, confirm)
-				.result();
-		}
-		return apply(target, action).result();
-	}
-
-	/** A write on one job or type; see {@link #act}. */
-	public ActionResult act(String target, String action) {
-		return apply(target, action).result();
-	}
-
-	static boolean isBulk(String target) {
-		return target.equalsIgnoreCase("bulk");
+		return bulk(action, new QueueEndpointActions.BulkFilter(type, status, errorCode, enqueuedFrom, enqueuedTo,
+				finishedFrom, finishedTo), dryRun, confirm)
+			.result();
 	}
 
 	QueueEndpointActions.BulkApplied bulk(String action, QueueEndpointActions.BulkFilter filter,

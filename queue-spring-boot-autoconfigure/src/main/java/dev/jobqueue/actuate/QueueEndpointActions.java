@@ -27,9 +27,8 @@ import dev.jobqueue.actuate.QueueEndpoint.BulkView;
 /**
  * The {@link QueueEndpoint}'s write operations: retry a job (keeping its durable steps,
  * or forgetting them) or cancel it, cancel a chain, pause or resume a type, and retry,
- * cancel or delete every job a filter matches ({@code bulk/{action}}). Each says whether
- * it applied and, if not, why, with an {@link Outcome} the web extension turns into an
- * HTTP status.
+ * cancel or delete every job a filter matches. Each says whether it applied and, if not,
+ * why, with an {@link Outcome} the web extension turns into an HTTP status.
  */
 final class QueueEndpointActions {
 
@@ -73,26 +72,28 @@ final class QueueEndpointActions {
 			throw new InvalidEndpointRequestException(ex.getMessage(), "Invalid bulk action");
 		}
 		BulkRequest request = BulkRequest.of(bulkAction, jobFilter);
-		request = dryRun ? request.dryRun() : request;
-		request = confirm ? request.confirmed() : request;
-		BulkResult result;
-		try {
-			result = this.queue.bulk(request);
+		if (dryRun || !confirm) {
+			BulkResult count = this.queue.bulk(request.dryRun());
+			if (dryRun) {
+				return new BulkApplied(BulkView.of(count, noMatch(count)),
+						(count.matched() > 0) ? Outcome.APPLIED : Outcome.UNCHANGED);
+			}
+			if (count.matched() > BulkRequest.CONFIRMATION_BOUND) {
+				return new BulkApplied(BulkView.of(count, String.format(
+						"%,d jobs match %s, more than %,d: send confirm=true to %s them all, or narrow the filter; "
+								+ "nothing was changed",
+						count.matched(), jobFilter, BulkRequest.CONFIRMATION_BOUND, bulkAction.word())),
+						Outcome.WRONG_STATE);
+			}
 		}
-		catch (JobQueueException ex) {
-			// Over the bound and not confirmed: nothing was changed.
-			long matched = this.queue.bulk(request.dryRun()).matched();
-			return new BulkApplied(BulkView.of(result(bulkAction, jobFilter, true, matched), ex.getMessage()),
-					Outcome.WRONG_STATE);
-		}
-		String message = (result.matched() == 0) ? "No job matches " + jobFilter + " that a " + bulkAction.word()
-				+ " applies to (" + bulkAction.statusWords() + ")" : null;
-		return new BulkApplied(BulkView.of(result, message),
-				(result.applied() > 0 || (dryRun && result.matched() > 0)) ? Outcome.APPLIED : Outcome.UNCHANGED);
+		BulkResult result = this.queue.bulk(request.confirmed());
+		return new BulkApplied(BulkView.of(result, noMatch(result)),
+				(result.applied() > 0) ? Outcome.APPLIED : Outcome.UNCHANGED);
 	}
 
-	private static BulkResult result(BulkAction action, JobFilter filter, boolean dryRun, long matched) {
-		return new BulkResult(action, filter, dryRun, matched, 0, 0, 0);
+	private static @Nullable String noMatch(BulkResult result) {
+		return (result.matched() == 0) ? "No job matches " + result.filter() + " that a " + result.action().word()
+				+ " applies to (" + result.action().statusWords() + ")" : null;
 	}
 
 	private Applied cancelChain(String target, String action) {

@@ -82,33 +82,31 @@ public class QueueEndpointWebExtension {
 	}
 
 	/**
-	 * See {@link QueueEndpoint#act}: a bulk action answers 200 (also when nothing
-	 * matched, with {@code applied: 0}), 400 for a filter that is not valid, and 409 when
-	 * more jobs match than the bound and {@code confirm} was not given.
+	 * See {@link QueueEndpoint#bulk}: 200 (also when nothing matched, with
+	 * {@code applied: 0}), 400 for an action or filter that is not valid, 409 when more
+	 * jobs match than the bound and {@code confirm} was not given.
 	 */
 	@WriteOperation
-	public WebEndpointResponse<Object> act(@Selector String target, @Selector String action, @Nullable String type,
-			@Nullable String status, @Nullable String errorCode, @Nullable String enqueuedFrom,
-			@Nullable String enqueuedTo, @Nullable String finishedFrom, @Nullable String finishedTo,
-			@Nullable Boolean dryRun, @Nullable Boolean confirm) {
-		if (QueueEndpoint.isBulk(target)) {
-			QueueEndpointActions.BulkApplied applied;
-			try {
-				applied = this.endpoint.bulk(action, new QueueEndpointActions.BulkFilter(type, status, errorCode,
-						enqueuedFrom, enqueuedTo, finishedFrom, finishedTo), dryRun, confirm);
-			}
-			catch (InvalidEndpointRequestException ex) {
-				return problem(WebEndpointResponse.STATUS_BAD_REQUEST, ex.getMessage());
-			}
-			return new WebEndpointResponse<>(applied.result(),
-					(applied.outcome() == QueueEndpointActions.Outcome.WRONG_STATE) ? STATUS_CONFLICT
-							: WebEndpointResponse.STATUS_OK);
+	public WebEndpointResponse<Object> bulk(@Selector String action, @Nullable String type, @Nullable String status,
+			@Nullable String errorCode, @Nullable String enqueuedFrom, @Nullable String enqueuedTo,
+			@Nullable String finishedFrom, @Nullable String finishedTo, @Nullable Boolean dryRun,
+			@Nullable Boolean confirm) {
+		QueueEndpointActions.BulkApplied applied;
+		try {
+			applied = this.endpoint.bulk(action, new QueueEndpointActions.BulkFilter(type, status, errorCode,
+					enqueuedFrom, enqueuedTo, finishedFrom, finishedTo), dryRun, confirm);
 		}
-		return act(target, action);
+		catch (InvalidEndpointRequestException ex) {
+			return problem(WebEndpointResponse.STATUS_BAD_REQUEST, ex.getMessage());
+		}
+		return new WebEndpointResponse<>(applied.result(),
+				(applied.outcome() == QueueEndpointActions.Outcome.WRONG_STATE) ? STATUS_CONFLICT
+						: WebEndpointResponse.STATUS_OK);
 	}
 
-	/** See {@link QueueEndpoint#act(String, String)}. */
-	public WebEndpointResponse<Object> act(String target, String action) {
+	/** See {@link QueueEndpoint#act}. */
+	@WriteOperation
+	public WebEndpointResponse<Object> act(@Selector String target, @Selector String action) {
 		QueueEndpointActions.Applied applied;
 		try {
 			applied = this.endpoint.apply(target, action);

@@ -331,6 +331,16 @@ class QueueEndpointTests {
 
 	@Test
 	@Order(11)
+	void aWriteOnOneJobNeedsNoBody() throws Exception {
+		HttpResponse<String> response = this.http.send(HttpRequest.newBuilder(uri("/actuator/jobqueue/report/pause"))
+			.POST(HttpRequest.BodyPublishers.noBody())
+			.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+		assertThat(post("/actuator/jobqueue/report/resume", 200).get("applied").asBoolean()).isTrue();
+	}
+
+	@Test
+	@Order(11)
 	void writesThatCannotApplySayWhyWithTheirStatus() throws Exception {
 		JsonNode wrongState = post("/actuator/jobqueue/" + ids.get("s1") + "/retry", 409);
 		assertThat(wrongState.get("applied").asBoolean()).isFalse();
@@ -349,13 +359,13 @@ class QueueEndpointTests {
 	@Order(12)
 	void retriesEveryFailedJobOfATypeAfterADryRun() throws Exception {
 		String filter = "{\"type\":\"email\",\"status\":\"failed\",\"errorCode\":\"TIMEOUT:HANDLER\"";
-		JsonNode dryRun = post("/actuator/jobqueue/bulk/retry", filter + ",\"dryRun\":true}", 200);
+		JsonNode dryRun = post("/actuator/jobqueue/retry", filter + ",\"dryRun\":true}", 200);
 		assertThat(dryRun.get("matched").asLong()).isEqualTo(2);
 		assertThat(dryRun.get("applied").asLong()).isZero();
 		assertThat(get("/actuator/jobqueue/" + ids.get("f1"), 200).get("job").get("status").asString())
 			.isEqualTo("failed");
 
-		JsonNode retried = post("/actuator/jobqueue/bulk/retry", filter + "}", 200);
+		JsonNode retried = post("/actuator/jobqueue/retry", filter + "}", 200);
 
 		assertThat(retried.get("applied").asLong()).isEqualTo(2);
 		assertThat(retried.get("batches").asInt()).isEqualTo(1);
@@ -367,7 +377,7 @@ class QueueEndpointTests {
 		}
 		assertThat(get("/actuator/jobqueue/" + ids.get("f5"), 200).get("job").get("status").asString())
 			.isEqualTo("failed");
-		JsonNode nothing = post("/actuator/jobqueue/bulk/retry", filter + "}", 200);
+		JsonNode nothing = post("/actuator/jobqueue/retry", filter + "}", 200);
 		assertThat(nothing.get("applied").asLong()).isZero();
 		assertThat(nothing.get("message").asString()).startsWith("No job matches type=email, status=failed");
 	}
@@ -375,12 +385,14 @@ class QueueEndpointTests {
 	@Test
 	@Order(12)
 	void bulkActionsRefuseFiltersThatCannotMatch() throws Exception {
-		assertThat(post("/actuator/jobqueue/bulk/delete", "{\"status\":\"pending\"}", 400).get("message").asString())
+		assertThat(post("/actuator/jobqueue/42", "{}", 400).get("message").asString())
+			.isEqualTo("'42' is not a bulk action: use retry, cancel or delete");
+		assertThat(post("/actuator/jobqueue/delete", "{\"status\":\"pending\"}", 400).get("message").asString())
 			.isEqualTo("A bulk delete applies to succeeded, failed or cancelled jobs, not to pending ones: use one of "
 					+ "those statuses or none");
-		assertThat(post("/actuator/jobqueue/bulk/retry", "{\"enqueuedFrom\":\"yesterday\"}", 400).get("message")
-			.asString()).startsWith("enqueuedFrom='yesterday' is not an instant");
-		assertThat(post("/actuator/jobqueue/bulk/purge", "{}", 400).get("message").asString())
+		assertThat(post("/actuator/jobqueue/retry", "{\"enqueuedFrom\":\"yesterday\"}", 400).get("message").asString())
+			.startsWith("enqueuedFrom='yesterday' is not an instant");
+		assertThat(post("/actuator/jobqueue/purge", "{}", 400).get("message").asString())
 			.isEqualTo("'purge' is not a bulk action: use retry, cancel or delete");
 	}
 
