@@ -1,6 +1,7 @@
 package dev.jobqueue;
 
 import java.util.EnumSet;
+import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -43,7 +44,7 @@ public enum BulkAction {
 
 	/** The action's name as the endpoint and the command line write it. */
 	public String word() {
-		return name().toLowerCase(java.util.Locale.ROOT);
+		return name().toLowerCase(Locale.ROOT);
 	}
 
 	/**

@@ -3,13 +3,16 @@ package dev.jobqueue.jdbc;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 
 import dev.jobqueue.BulkAction;
@@ -257,7 +260,7 @@ public class JdbcJobAdminStore implements JobAdminStore {
 		for (int i = 0; i < ids.size(); i++) {
 			// A driver that does not count a batch's rows: the batch ran on rows this
 			// transaction locked after checking them, so each applied.
-			if (counts[i] > 0 || counts[i] == java.sql.Statement.SUCCESS_NO_INFO) {
+			if (counts[i] > 0 || counts[i] == Statement.SUCCESS_NO_INFO) {
 				applied.add(ids.get(i));
 			}
 		}
@@ -400,7 +403,7 @@ public class JdbcJobAdminStore implements JobAdminStore {
 			return ids;
 		}
 		List<Long> free = new ArrayList<>();
-		java.util.Set<String> taken = new java.util.HashSet<>();
+		Set<String> taken = new HashSet<>();
 		try (SqlStatement held = sql(DEDUP_KEY_HELD).prepare(connection)) {
 			for (long id : ids) {
 				String key = dedupKeys.get(id);
