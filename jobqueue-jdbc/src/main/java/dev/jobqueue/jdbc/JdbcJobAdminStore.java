@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -357,7 +358,7 @@ public class JdbcJobAdminStore implements JobAdminStore {
 		}
 		return this.database.write("bulk " + action.word() + " of " + ids.size() + " job(s)", (connection) -> {
 			List<Long> matching = new ArrayList<>();
-			List<Long> running = new ArrayList<>();
+			Set<Long> running = new LinkedHashSet<>();
 			Map<Long, String> dedupKeys = new LinkedHashMap<>();
 			try (SqlStatement lock = this.bulk.lock(action, filter).prepare(connection)) {
 				try (ResultSet rows = BulkStatements.bind(lock, filter).bindIds("ids", ids).executeQuery()) {
@@ -381,7 +382,7 @@ public class JdbcJobAdminStore implements JobAdminStore {
 					unstarted.removeAll(running);
 					List<Long> cancelled = new ArrayList<>(
 							cancelUnstarted(connection, unstarted, now, "cancelled before it ran (bulk cancel)"));
-					cancelled.addAll(requestCancel(connection, running, now,
+					cancelled.addAll(requestCancel(connection, List.copyOf(running), now,
 							"running: the handler is interrupted (bulk cancel)"));
 					cancelled.sort(null);
 					yield cancelled;
