@@ -130,4 +130,19 @@ public interface JobQueue {
 	/** The paused types, ordered by type. */
 	List<PausedType> pausedTypes();
 
+	/**
+	 * Retries, cancels or deletes every job a filter matches, as {@link #retry(long)},
+	 * {@link #cancel(long)} and retention's delete do one job: each job changed gets its
+	 * own event, and waiting jobs are settled. The ids are read in id order, then changed
+	 * {@link BulkRequest#batchSize()} at a time, each batch its own transaction that
+	 * checks the filter again: a job that changed meanwhile so that it no longer matches
+	 * is left alone, and no job is touched twice. Jobs enqueued after the action started
+	 * are not touched.
+	 * @return how many jobs matched and were changed; on a dry run, how many would be
+	 * @throws JobQueueException when the filter's status does not fit the action, or more
+	 * than {@link BulkRequest#CONFIRMATION_BOUND} jobs match and the request is not
+	 * {@link BulkRequest#confirmed()}; nothing is changed then
+	 */
+	BulkResult bulk(BulkRequest request);
+
 }

@@ -10,11 +10,16 @@ final class ExitCodes {
 
 	/**
 	 * {@code doctor} found a problem, or nothing matched: no such job, an action that did
-	 * not apply, an empty list, a purge that deleted nothing.
+	 * not apply, a filter that matched no job, an empty list or search, a purge that
+	 * deleted nothing.
 	 */
 	static final int NOTHING = 1;
 
-	/** Bad usage: an unknown option, a value out of range, a type name over the bound. */
+	/**
+	 * Bad usage: an unknown option, a value out of range, a type name over the bound, a
+	 * bulk action over {@link dev.jobqueue.BulkRequest#CONFIRMATION_BOUND} jobs without
+	 * {@code --yes}.
+	 */
 	static final int USAGE = 2;
 
 	/**

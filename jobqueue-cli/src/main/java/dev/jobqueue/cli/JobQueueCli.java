@@ -14,13 +14,15 @@ import dev.jobqueue.JobQueueException;
 @Command(name = "jobqueue-cli", mixinStandardHelpOptions = true, versionProvider = JobQueueCli.Version.class,
 		description = "Operates a jobqueue database directly: a SQLite file, PostgreSQL or MySQL/MariaDB.",
 		subcommands = { StatusCommand.class, JobsCommand.class, ShowCommand.class, RetryCommand.class,
-				CancelCommand.class, PauseCommand.class, ResumeCommand.class, PurgeCommand.class, MigrateCommand.class,
-				DoctorCommand.class },
+				CancelCommand.class, DeleteCommand.class, SearchCommand.class, PauseCommand.class, ResumeCommand.class,
+				PurgeCommand.class, MigrateCommand.class, DoctorCommand.class },
 		exitCodeListHeading = "%nExit codes:%n",
 		exitCodeList = { "0:done, nothing wrong",
 				"1:doctor found a problem, or nothing matched (no such job, an "
-						+ "action that did not apply, an empty list, a purge that deleted nothing)",
-				"2:bad usage (unknown option, value out of range, type name over the bound)",
+						+ "action that did not apply, a filter that matched no job, an empty list or search, a purge "
+						+ "that deleted nothing)",
+				"2:bad usage (unknown option, value out of range, type name over the bound, a bulk action over "
+						+ "1,000,000 jobs without --yes)",
 				"3:database unusable: unreachable, locked, not a queue database, schema newer than this tool "
 						+ "(or older, until migrate)" })
 public final class JobQueueCli {

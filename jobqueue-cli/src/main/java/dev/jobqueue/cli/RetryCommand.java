@@ -2,26 +2,37 @@ package dev.jobqueue.cli;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
+import dev.jobqueue.BulkAction;
 import dev.jobqueue.RetryOptions;
 
 /**
  * {@code retry ID}: a failed or cancelled job back to pending with fresh attempts,
- * through the queue's own retry (its event written).
+ * through the queue's own retry (its event written); {@code retry --status=failed ...}:
+ * every such job a filter matches, in batches (see {@link BulkRun}).
  */
 @Command(name = "retry", description = "Puts a failed or cancelled job back to pending with fresh attempts (its "
-		+ "durable steps kept unless --forget-steps). Exit code 1 when there is no such job or it is neither.")
-final class RetryCommand extends QueueCommand {
+		+ "durable steps kept unless --forget-steps), or every such job a filter matches, in batches. Exit code 1 "
+		+ "when there is no such job, it is neither, or the filter matches none.")
+final class RetryCommand extends BulkCommand {
 
-	@Parameters(index = "0", paramLabel = "ID", description = "The job's id.")
-	long id;
-
-	@Option(names = "--forget-steps", description = "Run every durable step again.")
+	@Option(names = "--forget-steps", description = "Run every durable step again (one job only).")
 	boolean forgetSteps;
 
 	@Override
-	int run(QueueDatabase db, Output out) {
+	BulkAction action() {
+		return BulkAction.RETRY;
+	}
+
+	@Override
+	void checkBulk() {
+		if (this.forgetSteps) {
+			throw CliException.usage("--forget-steps applies to one job: give its ID");
+		}
+	}
+
+	@Override
+	int runOne(QueueDatabase db, Output out) {
 		if (db.queue().find(this.id).isEmpty()) {
 			throw CliException.nothing("No job " + this.id + " in " + db.description());
 		}

@@ -44,6 +44,8 @@ abstract class CliScenarios {
 
 	private final AtomicInteger flakyRuns = new AtomicInteger();
 
+	private final AtomicInteger payRuns = new AtomicInteger();
+
 	private final CountDownLatch release = new CountDownLatch(1);
 
 	private final Set<Long> blocked = ConcurrentHashMap.newKeySet();
@@ -66,6 +68,10 @@ abstract class CliScenarios {
 			.lease(Duration.ofSeconds(30))
 			.shutdownTimeout(Duration.ofSeconds(5))
 			.handle(HandlerDefinition.of("ok", (payload, context) -> null))
+			.handle(HandlerDefinition.of("pay", (payload, context) -> {
+				this.payRuns.incrementAndGet();
+				return null;
+			}))
 			.handle(HandlerDefinition.of("flaky", (payload, context) -> {
 				if (this.flakyRuns.incrementAndGet() == 1) {
 					throw new IllegalStateException("payment API down");
@@ -182,6 +188,118 @@ abstract class CliScenarios {
 		assertThat(again.exitCode()).as(again.toString()).isEqualTo(1);
 		assertThat(again.out()).contains("is succeeded", "nothing changed");
 		assertThat(this.harness.queue.find(id).orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);
+	}
+
+	/**
+	 * Puts {@code count} new jobs of a type, never run, in {@code failed} with an error
+	 * code, as an outage would leave them: enqueued while the type is paused, then failed
+	 * in one statement.
+	 */
+	private void failedJobs(String type, int count, String errorCode) {
+		this.harness.queue.pause(type);
+		List<JobRequest> requests = new ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			requests.add(JobRequest.of(type, "{\"order\":" + i + "}"));
+		}
+		for (int from = 0; from < count; from += 1000) {
+			this.harness.queue.enqueueAll(requests.subList(from, Math.min(count, from + 1000)));
+		}
+		this.db.execute("UPDATE jobs SET status = 'failed', error_code = ?, error_detail = 'payment API down', "
+				+ "finished_at = run_at WHERE type = ? AND status = 'pending'", errorCode, type);
+		this.harness.queue.resume(type);
+	}
+
+	@Test
+	void aBulkRetryOfFiveThousandFailedJobsRetriesEachOnceWhileTheWorkerClaims() {
+		failedJobs("pay", 5000, "DEPENDENCY:PAYMENT_API");
+		long timeouts = enqueue(JobRequest.of("flaky", "{}").maxAttempts(1));
+		awaitStatus(timeouts, JobStatus.FAILED);
+		List<Long> flowing = new ArrayList<>();
+		for (int i = 0; i < 20; i++) {
+			flowing.add(enqueue(JobRequest.of("ok", "{}")));
+		}
+		long eventsBefore = this.db
+			.count("SELECT count(*) FROM job_events WHERE job_id NOT IN " + "(SELECT id FROM jobs WHERE type = 'pay')");
+
+		Cli.Run dryRun = cli("retry", "--status=failed", "--error-code=DEPENDENCY:PAYMENT_API", "--dry-run");
+		assertThat(dryRun.exitCode()).as(dryRun.toString()).isZero();
+		assertThat(dryRun.out()).contains("5,000 job(s) match");
+		assertThat(this.db.count("SELECT count(*) FROM job_events WHERE event = 'RETRIED'")).isZero();
+
+		Cli.Run retry = cli("retry", "--status=failed", "--error-code=DEPENDENCY:PAYMENT_API", "--json");
+
+		assertThat(retry.exitCode()).as(retry.toString()).isZero();
+		assertThat(retry.json().get("applied").asLong()).isEqualTo(5000);
+		assertThat(retry.json().get("batches").asInt()).isEqualTo(10);
+		await().atMost(Duration.ofSeconds(120))
+			.pollInterval(Duration.ofMillis(200))
+			.until(() -> this.db
+				.count("SELECT count(*) FROM jobs WHERE type = 'pay' AND status = 'succeeded'") == 5000);
+		// Each job retried once, with its event, and run once.
+		assertThat(this.db.count("SELECT count(*) FROM job_events WHERE event = 'RETRIED'")).isEqualTo(5000);
+		assertThat(this.db.count("SELECT count(DISTINCT job_id) FROM job_events WHERE event = 'RETRIED'"))
+			.isEqualTo(5000);
+		assertThat(this.db
+			.count("SELECT count(*) FROM job_attempts a JOIN jobs j ON j.id = a.job_id " + "WHERE j.type = 'pay'"))
+			.isEqualTo(5000);
+		assertThat(this.payRuns).hasValue(5000);
+		// Nothing else touched: the other failure and the jobs that ran meanwhile.
+		assertThat(this.harness.queue.find(timeouts).orElseThrow().status()).isEqualTo(JobStatus.FAILED);
+		flowing.forEach((id) -> awaitStatus(id, JobStatus.SUCCEEDED));
+		assertThat(this.db.count("SELECT count(*) FROM job_events WHERE event = 'RETRIED' AND job_id NOT IN "
+				+ "(SELECT id FROM jobs WHERE type = 'pay')"))
+			.isZero();
+		assertThat(this.db.count("SELECT count(*) FROM job_events WHERE job_id = ?", timeouts)).isEqualTo(
+				this.db.count("SELECT count(*) FROM job_events WHERE job_id = ? AND event <> 'RETRIED'", timeouts));
+		assertThat(eventsBefore).isPositive();
+
+		Cli.Run nothing = cli("retry", "--status=failed", "--error-code=DEPENDENCY:PAYMENT_API");
+		assertThat(nothing.exitCode()).as(nothing.toString()).isEqualTo(1);
+		assertThat(nothing.err().strip()).doesNotContain("\n")
+			.contains("No job matches status=failed, errorCode=DEPENDENCY:PAYMENT_API", "nothing changed");
+		assertThat(this.db.count("SELECT count(*) FROM job_events WHERE event = 'RETRIED'")).isEqualTo(5000);
+	}
+
+	@Test
+	void bulkDeleteCancelAndSearchFromTheCommandLine() {
+		failedJobs("pay", 30, "DEPENDENCY:PAYMENT_API");
+		this.harness.queue.pause("ok");
+		List<Long> held = new ArrayList<>();
+		for (int i = 0; i < 4; i++) {
+			held.add(enqueue(JobRequest.of("ok", "{\"customer\":\"alice-" + i + "\"}")));
+		}
+
+		Cli.Run search = cli("search", "alice-2", "--json");
+		assertThat(search.exitCode()).as(search.toString()).isZero();
+		assertThat(search.json().get("matches")).hasSize(1);
+		assertThat(search.json().get("matches").get(0).get("job").get("id").asLong()).isEqualTo(held.get(2));
+		assertThat(search.json().get("matches").get(0).get("matchedOn").asString()).isEqualTo("payload");
+		Cli.Run byCode = cli("search", "DEPENDENCY:PAYMENT_API", "--limit=5");
+		assertThat(byCode.out()).contains("error-code", "DEPENDENCY:PAYMENT_API", "Text searched in the");
+		assertThat(cli("search", "no-such-text").exitCode()).isEqualTo(1);
+
+		Cli.Run cancel = cli("cancel", "--type=ok");
+		assertThat(cancel.exitCode()).as(cancel.toString()).isZero();
+		assertThat(cancel.out()).contains("4 job(s) cancelled of 4 matching type=ok");
+		held.forEach(
+				(id) -> assertThat(this.harness.queue.find(id).orElseThrow().status()).isEqualTo(JobStatus.CANCELLED));
+
+		Cli.Run delete = cli("delete", "--type=pay", "--status=failed", "--batch-size=7");
+		assertThat(delete.exitCode()).as(delete.toString()).isZero();
+		assertThat(delete.out()).contains("30 job(s) deleted of 30 matching type=pay, status=failed, in 5 batch(es)");
+		assertThat(this.db.count("SELECT count(*) FROM jobs WHERE type = 'pay'")).isZero();
+		assertThat(this.db.count("SELECT count(*) FROM jobs WHERE type = 'ok'")).isEqualTo(4);
+
+		Cli.Run notFinished = cli("delete", "--status=pending");
+		assertThat(notFinished.exitCode()).as(notFinished.toString()).isEqualTo(2);
+		assertThat(notFinished.err()).contains("applies to succeeded, failed or cancelled jobs, not to pending");
+		assertThat(cli("retry").exitCode()).isEqualTo(2);
+		assertThat(cli("retry", "1", "--status=failed").exitCode()).isEqualTo(2);
+		assertThat(cli("retry", "--status=failed", "--forget-steps").exitCode()).isEqualTo(2);
+		assertThat(cli("cancel", "--enqueued-after=yesterday").err()).contains("neither an ISO-8601 instant");
+		Cli.Run one = cli("delete", Long.toString(held.get(0)));
+		assertThat(one.exitCode()).as(one.toString()).isZero();
+		assertThat(this.harness.queue.find(held.get(0))).isEmpty();
 	}
 
 	@Test

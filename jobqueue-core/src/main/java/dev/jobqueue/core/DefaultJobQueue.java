@@ -12,6 +12,8 @@ import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.jobqueue.BulkRequest;
+import dev.jobqueue.BulkResult;
 import dev.jobqueue.FanOut;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobQueue;
@@ -216,6 +218,17 @@ public final class DefaultJobQueue implements JobQueue {
 	@Override
 	public List<PausedType> pausedTypes() {
 		return this.admin.pausedTypes();
+	}
+
+	@Override
+	public BulkResult bulk(BulkRequest request) {
+		Objects.requireNonNull(request, "'request' must not be null");
+		BulkResult result = new BulkActions(this.admin, this.clock).run(request, this.signals);
+		if (!result.dryRun() && result.applied() > 0) {
+			logger.info("Bulk {} of {}: {} job(s) changed, {} skipped, in {} batch(es)", request.action().word(),
+					request.filter(), result.applied(), result.skipped(), result.batches());
+		}
+		return result;
 	}
 
 	private static String requireType(String type, String action) {

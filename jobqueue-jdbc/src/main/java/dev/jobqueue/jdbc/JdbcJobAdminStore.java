@@ -3,17 +3,23 @@ package dev.jobqueue.jdbc;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 
+import dev.jobqueue.BulkAction;
 import dev.jobqueue.ErrorCodes;
 import dev.jobqueue.Job;
+import dev.jobqueue.JobFilter;
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.PausedType;
 import dev.jobqueue.core.store.JobAdminStore;
@@ -24,6 +30,12 @@ import dev.jobqueue.core.store.JobAdminStore;
  * database is the application's. A cancel of a running job and a retry are told to other
  * processes through the store's {@link ChangeNotifier}, so the worker concerned reacts on
  * commit where the database delivers messages, else at its next lease renewal or poll.
+ *
+ * <p>
+ * A bulk action's batch ({@link #applyBulk}) runs the single-job statements, events,
+ * settle and notifications for each job, after locking the jobs of the batch that still
+ * match its filter (rows locked where the database locks rows; SQLite's write transaction
+ * holds the whole database), so a job that changed since it was selected is left alone.
  */
 public class JdbcJobAdminStore implements JobAdminStore {
 
@@ -76,6 +88,18 @@ public class JdbcJobAdminStore implements JobAdminStore {
 			WHERE id = :job_id AND status IN ('failed', 'cancelled')
 			""";
 
+	/** Whether an unfinished job other than {@code :job_id} holds a dedup key. */
+	private static final String DEDUP_KEY_HELD = """
+			SELECT 1 FROM {jobs} WHERE dedup_key = :dedup_key AND status IN ('pending', 'running') AND id <> :job_id
+			""";
+
+	/** Finished jobs, with their attempts, events and steps (ON DELETE CASCADE). */
+	private static final String DELETE_JOBS = """
+			DELETE FROM {jobs} WHERE id {in_ids :ids} AND status IN ('succeeded', 'failed', 'cancelled')
+			""";
+
+	private static final String LAST_JOB_ID = "SELECT coalesce(max(id), 0) FROM {jobs}";
+
 	private static final String SELECT_JOB = "SELECT " + JobColumns.JOB + " FROM {jobs} WHERE id = :job_id";
 
 	/** A chain's steps, from jobs_chain_idx. */
@@ -121,6 +145,8 @@ public class JdbcJobAdminStore implements JobAdminStore {
 
 	private final String insertPausedType;
 
+	private final BulkStatements bulk;
+
 	/**
 	 * @param settlement how jobs waiting for a cancelled job are settled (the store's
 	 * links)
@@ -135,10 +161,11 @@ public class JdbcJobAdminStore implements JobAdminStore {
 		this.dialect = tables.dialect();
 		this.events = new JobEvents(tables);
 		this.insertPausedType = this.dialect.insertUnlessPresent(INSERT_PAUSED_TYPE, "type");
+		this.bulk = new BulkStatements(tables);
 		// Expanded and parsed now, so a fragment the dialect lacks fails at start-up.
 		List.of(CANCEL_UNSTARTED, LOCK_CHAIN_UNSTARTED, CANCEL_CHAIN_UNSTARTED, LOCK_CHAIN_RUNNING,
-				CANCEL_CHAIN_RUNNING, REQUEST_CANCEL_RUNNING, RETRY_FINISHED, SELECT_JOB, SELECT_CHAIN,
-				this.insertPausedType, DELETE_PAUSED_TYPE, SELECT_PAUSED_TYPES)
+				CANCEL_CHAIN_RUNNING, REQUEST_CANCEL_RUNNING, RETRY_FINISHED, DEDUP_KEY_HELD, DELETE_JOBS, LAST_JOB_ID,
+				SELECT_JOB, SELECT_CHAIN, this.insertPausedType, DELETE_PAUSED_TYPE, SELECT_PAUSED_TYPES)
 			.forEach(tables::sql);
 	}
 
@@ -151,25 +178,94 @@ public class JdbcJobAdminStore implements JobAdminStore {
 	@Override
 	public boolean cancel(long id, Instant now, Runnable afterCommit) {
 		return this.database.writeJoiningTransaction("cancel job " + id, (connection) -> {
-			try (SqlStatement cancel = sql(CANCEL_UNSTARTED).prepare(connection);
-					SqlStatement event = this.events.prepare(connection)) {
-				if (cancel.bind("now", now).bind("job_id", id).executeUpdate() == 1) {
-					JobEvents.add(event, id, now, "CANCELLED", "api", "cancelled before it ran");
-					event.executeBatch();
-					this.settlement.settle(connection, Map.of(id, "cancelled"), "api", now);
-					return true;
-				}
-				try (SqlStatement request = sql(REQUEST_CANCEL_RUNNING).prepare(connection)) {
-					if (request.bind("job_id", id).executeUpdate() == 0) {
-						return false;
-					}
-				}
-				this.notifier.cancelRequested(connection, List.of(id));
-				JobEvents.add(event, id, now, "CANCEL_REQUESTED", "api", "running: the handler is interrupted");
-				event.executeBatch();
+			if (!cancelUnstarted(connection, List.of(id), now, "cancelled before it ran").isEmpty()) {
 				return true;
 			}
+			return !requestCancel(connection, List.of(id), now, "running: the handler is interrupted").isEmpty();
 		}, ifApplied(afterCommit));
+	}
+
+	/**
+	 * Cancels those of {@code ids} that are waiting or pending, with their events, and
+	 * settles the jobs waiting for them.
+	 * @return the ids cancelled
+	 */
+	private List<Long> cancelUnstarted(Connection connection, List<Long> ids, Instant now, String detail)
+			throws SQLException {
+		List<Long> cancelled;
+		try (SqlStatement cancel = sql(CANCEL_UNSTARTED).prepare(connection);
+				SqlStatement event = this.events.prepare(connection)) {
+			cancelled = eachApplied(cancel, ids, (statement, id) -> statement.bind("now", now).bind("job_id", id));
+			for (long id : cancelled) {
+				JobEvents.add(event, id, now, "CANCELLED", "api", detail);
+			}
+			if (!cancelled.isEmpty()) {
+				event.executeBatch();
+				Map<Long, String> finished = new LinkedHashMap<>();
+				cancelled.forEach((id) -> finished.put(id, "cancelled"));
+				this.settlement.settle(connection, finished, "api", now);
+			}
+		}
+		return cancelled;
+	}
+
+	/**
+	 * Asks the workers of those of {@code ids} that run, and were not asked yet, to stop
+	 * them, with their events, and tells other processes.
+	 * @return the ids asked for
+	 */
+	private List<Long> requestCancel(Connection connection, List<Long> ids, Instant now, String detail)
+			throws SQLException {
+		List<Long> requested;
+		try (SqlStatement request = sql(REQUEST_CANCEL_RUNNING).prepare(connection);
+				SqlStatement event = this.events.prepare(connection)) {
+			requested = eachApplied(request, ids, (statement, id) -> statement.bind("job_id", id));
+			for (long id : requested) {
+				JobEvents.add(event, id, now, "CANCEL_REQUESTED", "api", detail);
+			}
+			if (!requested.isEmpty()) {
+				this.notifier.cancelRequested(connection, requested);
+				event.executeBatch();
+			}
+		}
+		return requested;
+	}
+
+	/** Binds a statement's parameters for one job. */
+	@FunctionalInterface
+	private interface JobBinding {
+
+		void bind(SqlStatement statement, long id) throws SQLException;
+
+	}
+
+	/**
+	 * Runs an update once per job, as one JDBC batch (one round trip to a server) for
+	 * several jobs.
+	 * @return the ids it changed, in the order given
+	 */
+	private static List<Long> eachApplied(SqlStatement update, List<Long> ids, JobBinding binding) throws SQLException {
+		List<Long> applied = new ArrayList<>();
+		if (ids.size() == 1) {
+			binding.bind(update, ids.get(0));
+			if (update.executeUpdate() > 0) {
+				applied.add(ids.get(0));
+			}
+			return applied;
+		}
+		for (long id : ids) {
+			binding.bind(update, id);
+			update.addBatch();
+		}
+		int[] counts = update.executeBatch();
+		for (int i = 0; i < ids.size(); i++) {
+			// A driver that does not count a batch's rows: the batch ran on rows this
+			// transaction locked after checking them, so each applied.
+			if (counts[i] > 0 || counts[i] == Statement.SUCCESS_NO_INFO) {
+				applied.add(ids.get(i));
+			}
+		}
+		return applied;
 	}
 
 	@Override
@@ -186,20 +282,9 @@ public class JdbcJobAdminStore implements JobAdminStore {
 	@Override
 	public boolean retry(long id, Instant now, boolean forgetSteps, Runnable afterCommit) {
 		try {
-			return this.database.writeJoiningTransaction("retry job " + id, (connection) -> {
-				try (SqlStatement retry = sql(RETRY_FINISHED).prepare(connection);
-						SqlStatement event = this.events.prepare(connection)) {
-					if (retry.bind("now", now).bind("job_id", id).executeUpdate() == 0) {
-						return false;
-					}
-					int forgotten = forgetSteps ? this.steps.delete(connection, id) : 0;
-					this.notifier.jobsDue(connection);
-					JobEvents.add(event, id, now, "RETRIED", "api", "back to pending with a fresh set of attempts"
-							+ ((forgotten > 0) ? ", its " + forgotten + " recorded step(s) forgotten" : ""));
-					event.executeBatch();
-					return true;
-				}
-			}, ifApplied(afterCommit));
+			return this.database.writeJoiningTransaction("retry job " + id,
+					(connection) -> !retryFinished(connection, List.of(id), now, forgetSteps, "").isEmpty(),
+					ifApplied(afterCommit));
 		}
 		catch (JobQueueException ex) {
 			if (ex.getCause() instanceof SQLException sql && this.dialect.isUniqueViolation(sql)) {
@@ -207,6 +292,150 @@ public class JdbcJobAdminStore implements JobAdminStore {
 						+ "dedup key. Let that job finish or cancel it first.", ex);
 			}
 			throw ex;
+		}
+	}
+
+	/**
+	 * Puts those of {@code ids} that failed or were cancelled back to pending, with their
+	 * events, and tells other processes.
+	 * @param note added to each event's detail
+	 * @return the ids retried
+	 */
+	private List<Long> retryFinished(Connection connection, List<Long> ids, Instant now, boolean forgetSteps,
+			String note) throws SQLException {
+		List<Long> retried;
+		try (SqlStatement retry = sql(RETRY_FINISHED).prepare(connection);
+				SqlStatement event = this.events.prepare(connection)) {
+			retried = eachApplied(retry, ids, (statement, id) -> statement.bind("now", now).bind("job_id", id));
+			for (long id : retried) {
+				int forgotten = forgetSteps ? this.steps.delete(connection, id) : 0;
+				JobEvents.add(event, id, now, "RETRIED", "api", "back to pending with a fresh set of attempts"
+						+ ((forgotten > 0) ? ", its " + forgotten + " recorded step(s) forgotten" : "") + note);
+			}
+			if (!retried.isEmpty()) {
+				this.notifier.jobsDue(connection);
+				event.executeBatch();
+			}
+		}
+		return retried;
+	}
+
+	@Override
+	public long countForBulk(BulkAction action, JobFilter filter) {
+		return this.database.read("count the jobs of a bulk " + action.word(), (connection) -> {
+			try (SqlStatement count = this.bulk.count(action, filter).prepare(connection)) {
+				return BulkStatements.bind(count, filter).queryLong();
+			}
+		});
+	}
+
+	@Override
+	public long lastJobId() {
+		return this.database.read("read the last job id", (connection) -> {
+			try (SqlStatement select = sql(LAST_JOB_ID).prepare(connection)) {
+				return select.queryLong();
+			}
+		});
+	}
+
+	@Override
+	public List<Long> selectForBulk(BulkAction action, JobFilter filter, long afterId, long throughId, int limit) {
+		return this.database.read("select the jobs of a bulk " + action.word(), (connection) -> {
+			try (SqlStatement select = this.bulk.select(action, filter).prepare(connection)) {
+				BulkStatements.bind(select, filter)
+					.bind("after", afterId)
+					.bind("through", throughId)
+					.bind("limit", limit);
+				return ids(select.executeQuery());
+			}
+		});
+	}
+
+	@Override
+	public List<Long> applyBulk(BulkAction action, JobFilter filter, List<Long> ids, Instant now) {
+		if (ids.isEmpty()) {
+			return List.of();
+		}
+		return this.database.write("bulk " + action.word() + " of " + ids.size() + " job(s)", (connection) -> {
+			List<Long> matching = new ArrayList<>();
+			Set<Long> running = new LinkedHashSet<>();
+			Map<Long, String> dedupKeys = new LinkedHashMap<>();
+			try (SqlStatement lock = this.bulk.lock(action, filter).prepare(connection)) {
+				try (ResultSet rows = BulkStatements.bind(lock, filter).bindIds("ids", ids).executeQuery()) {
+					while (rows.next()) {
+						long id = rows.getLong(1);
+						matching.add(id);
+						if ("running".equals(rows.getString(2))) {
+							running.add(id);
+						}
+						if (rows.getString(3) != null) {
+							dedupKeys.put(id, rows.getString(3));
+						}
+					}
+				}
+			}
+			List<Long> changed = switch (action) {
+				case RETRY -> retryFinished(connection, withoutHeldDedupKeys(connection, matching, dedupKeys), now,
+						false, " (bulk retry)");
+				case CANCEL -> {
+					List<Long> unstarted = new ArrayList<>(matching);
+					unstarted.removeAll(running);
+					List<Long> cancelled = new ArrayList<>(
+							cancelUnstarted(connection, unstarted, now, "cancelled before it ran (bulk cancel)"));
+					cancelled.addAll(requestCancel(connection, List.copyOf(running), now,
+							"running: the handler is interrupted (bulk cancel)"));
+					cancelled.sort(null);
+					yield cancelled;
+				}
+				case DELETE -> delete(connection, matching);
+			};
+			return changed;
+		});
+	}
+
+	/**
+	 * {@code ids} but those whose dedup key an unfinished job holds, or an earlier job of
+	 * the same batch will hold once retried: their retry would break the key's
+	 * uniqueness.
+	 */
+	private List<Long> withoutHeldDedupKeys(Connection connection, List<Long> ids, Map<Long, String> dedupKeys)
+			throws SQLException {
+		if (dedupKeys.isEmpty()) {
+			return ids;
+		}
+		List<Long> free = new ArrayList<>();
+		Set<String> taken = new HashSet<>();
+		try (SqlStatement held = sql(DEDUP_KEY_HELD).prepare(connection)) {
+			for (long id : ids) {
+				String key = dedupKeys.get(id);
+				if (key == null) {
+					free.add(id);
+				}
+				else if (taken.add(key) && !held.bind("dedup_key", key).bind("job_id", id).queryAny()) {
+					free.add(id);
+				}
+			}
+		}
+		return free;
+	}
+
+	private List<Long> delete(Connection connection, List<Long> ids) throws SQLException {
+		if (ids.isEmpty()) {
+			return List.of();
+		}
+		try (SqlStatement delete = sql(DELETE_JOBS).prepare(connection)) {
+			delete.bindIds("ids", ids).executeUpdate();
+		}
+		return ids;
+	}
+
+	private static List<Long> ids(ResultSet rows) throws SQLException {
+		try (rows) {
+			List<Long> ids = new ArrayList<>();
+			while (rows.next()) {
+				ids.add(rows.getLong(1));
+			}
+			return ids;
 		}
 	}
 

@@ -50,6 +50,8 @@ public class JdbcQueueInsights implements QueueInsights {
 
 	private final StorageFacts storage;
 
+	private final JobSearches searches;
+
 	public JdbcQueueInsights(JdbcDatabase database, Tables tables, StorageFacts storage) {
 		this.database = Objects.requireNonNull(database, "'database' must not be null");
 		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
@@ -57,6 +59,7 @@ public class JdbcQueueInsights implements QueueInsights {
 		this.dialect = tables.dialect();
 		this.statements = new InsightStatements(this.dialect);
 		this.details = new JobDetails(tables, this.statements);
+		this.searches = new JobSearches(tables, this.details);
 	}
 
 	/** The statements, for tests of their plans. */
@@ -153,6 +156,11 @@ public class JdbcQueueInsights implements QueueInsights {
 	@Override
 	public JobPage jobs(JobQuery query) {
 		return this.database.read("list jobs", (connection) -> this.details.jobs(connection, query));
+	}
+
+	@Override
+	public SearchResult search(JobSearch search) {
+		return this.database.readConsistent("search jobs", (connection) -> this.searches.search(connection, search));
 	}
 
 	/**

@@ -17,6 +17,7 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
+import dev.jobqueue.BulkResult;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobSchedules;
 import dev.jobqueue.JobStatus;
@@ -25,6 +26,8 @@ import dev.jobqueue.ScheduleInfo;
 import dev.jobqueue.core.retention.RetentionReport;
 import dev.jobqueue.core.store.QueueInsights.JobPage;
 import dev.jobqueue.core.store.QueueInsights.JobQuery;
+import dev.jobqueue.core.store.QueueInsights.JobSearch;
+import dev.jobqueue.core.store.QueueInsights.SearchResult;
 import dev.jobqueue.core.store.QueueInsights;
 import dev.jobqueue.core.store.QueueSnapshot;
 
@@ -44,11 +47,20 @@ import dev.jobqueue.core.store.QueueSnapshot;
  * first, where status is one of
  * {@code waiting, pending, running, succeeded, failed, cancelled} or {@code all};
  * {@code before} is the {@code nextBefore} of the previous page.</li>
+ * <li>{@code GET /actuator/jobqueue/search?q=&window=&size=}: jobs found by id, error
+ * code, an unfinished job's dedup key, or text in the error code among the {@code window}
+ * most recent jobs (default 10,000), and in dedup keys, error details and payloads only
+ * for a caller who may see values (see {@link JobSearch}).</li>
  * <li>{@code GET /actuator/jobqueue/schedules} (every schedule with its next run) and
  * {@code GET /actuator/jobqueue/paused} (paused types).</li>
  * <li>{@code POST /actuator/jobqueue/{id}/retry} (its durable steps kept),
  * {@code /{id}/retry-forget-steps} (every step runs again), {@code /{id}/cancel},
  * {@code /{chainId}/cancel-chain}, {@code /{type}/pause} and {@code /{type}/resume}.</li>
+ * <li>{@code POST /actuator/jobqueue/{retry|cancel|delete}} with a filter as the JSON
+ * body ({@code type}, {@code status}, {@code errorCode}, {@code enqueuedFrom},
+ * {@code enqueuedTo}, {@code finishedFrom}, {@code finishedTo}; instants as ISO-8601),
+ * {@code dryRun: true} for the count only, {@code confirm: true} above
+ * {@link dev.jobqueue.BulkRequest#CONFIRMATION_BOUND} matching jobs.</li>
  * </ul>
  * Like Boot's own endpoints, its write operations are off unless granted
  * ({@code management.endpoint.jobqueue.access=unrestricted}), and values (payloads,
@@ -147,20 +159,29 @@ public class QueueEndpoint {
 
 	/**
 	 * One job ({@code /actuator/jobqueue/42}), a page of jobs
-	 * ({@code /actuator/jobqueue/failed?type=email}), the schedules or the paused types.
-	 * @param idOrStatus a job id, a status, {@code all}, {@code schedules} or
-	 * {@code paused}
+	 * ({@code /actuator/jobqueue/failed?type=email}), a search
+	 * ({@code /actuator/jobqueue/search?q=alice}), the schedules or the paused types.
+	 * @param idOrStatus a job id, a status, {@code all}, {@code search},
+	 * {@code schedules} or {@code paused}
 	 * @param type only jobs of this type
 	 * @param errorCode only jobs whose latest failure has this code
 	 * @param before only jobs with a smaller id: the {@code nextBefore} of the previous
 	 * page
 	 * @param size page size, at most {@value #MAX_PAGE_SIZE}
+	 * @param q what a search looks for
+	 * @param window how many of the most recent jobs a search reads for text
 	 * @return the answer, or {@code null} for a job that does not exist
 	 */
 	@ReadOperation
 	public @Nullable Object jobs(@Selector String idOrStatus, @Nullable String type, @Nullable String errorCode,
+			@Nullable Long before, @Nullable Integer size, @Nullable String q, @Nullable Integer window) {
+		return read(idOrStatus, type, errorCode, before, size, q, window, this.showValues.isShown(true));
+	}
+
+	/** See {@link #jobs(String, String, String, Long, Integer, String, Integer)}. */
+	public @Nullable Object jobs(String idOrStatus, @Nullable String type, @Nullable String errorCode,
 			@Nullable Long before, @Nullable Integer size) {
-		return read(idOrStatus, type, errorCode, before, size, this.showValues.isShown(true));
+		return jobs(idOrStatus, type, errorCode, before, size, null, null);
 	}
 
 	/**
@@ -178,13 +199,45 @@ public class QueueEndpoint {
 	}
 
 	/**
+	 * Retries, cancels or deletes every job the filter matches
+	 * ({@code POST /actuator/jobqueue/retry} with the filter as JSON); see
+	 * {@link JobQueue#bulk}. Fields left out match everything; instants are ISO-8601.
+	 * @param action {@code retry}, {@code cancel} or {@code delete}
+	 * @param type the jobs' type
+	 * @param status the jobs' status
+	 * @param errorCode the jobs' latest error code
+	 * @param enqueuedFrom the jobs were enqueued at or after this
+	 * @param enqueuedTo the jobs were enqueued before this
+	 * @param finishedFrom the jobs finished at or after this
+	 * @param finishedTo the jobs finished before this
+	 * @param dryRun whether to only count the jobs the action would touch
+	 * @param confirm whether the action may change more than
+	 * {@link dev.jobqueue.BulkRequest#CONFIRMATION_BOUND} jobs
+	 * @return how many jobs matched and were changed, and if none why
+	 */
+	@WriteOperation
+	public BulkView bulk(@Selector String action, @Nullable String type, @Nullable String status,
+			@Nullable String errorCode, @Nullable String enqueuedFrom, @Nullable String enqueuedTo,
+			@Nullable String finishedFrom, @Nullable String finishedTo, @Nullable Boolean dryRun,
+			@Nullable Boolean confirm) {
+		return bulk(action, new QueueEndpointActions.BulkFilter(type, status, errorCode, enqueuedFrom, enqueuedTo,
+				finishedFrom, finishedTo), dryRun, confirm)
+			.result();
+	}
+
+	QueueEndpointActions.BulkApplied bulk(String action, QueueEndpointActions.BulkFilter filter,
+			@Nullable Boolean dryRun, @Nullable Boolean confirm) {
+		return this.actions.bulk(action, filter, Boolean.TRUE.equals(dryRun), Boolean.TRUE.equals(confirm));
+	}
+
+	/**
 	 * The answer of a read with a selector; see {@link #jobs}.
 	 * @param showValues whether values are shown to the caller
 	 * @throws InvalidEndpointRequestException for a selector, status or page size that is
 	 * not valid
 	 */
 	@Nullable Object read(String idOrStatus, @Nullable String type, @Nullable String errorCode, @Nullable Long before,
-			@Nullable Integer size, boolean showValues) {
+			@Nullable Integer size, @Nullable String q, @Nullable Integer window, boolean showValues) {
 		Long id = parseId(idOrStatus);
 		if (id != null) {
 			int preview = showValues ? this.settings.payloadPreview() : 0;
@@ -198,6 +251,9 @@ public class QueueEndpoint {
 		if (idOrStatus.equalsIgnoreCase("paused")) {
 			return new PausedList(this.queue.pausedTypes());
 		}
+		if (idOrStatus.equalsIgnoreCase("search")) {
+			return search(q, window, size, showValues);
+		}
 		JobStatus status = parseStatus(idOrStatus);
 		int pageSize = (size != null) ? size : DEFAULT_PAGE_SIZE;
 		if (pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
@@ -208,6 +264,30 @@ public class QueueEndpoint {
 			.jobs(new JobQuery(status, blankToNull(type), blankToNull(errorCode), before, pageSize));
 		Instant now = this.clock.instant();
 		return new JobListView(page.jobs().stream().map((job) -> JobView.of(job, now)).toList(), page.nextBefore());
+	}
+
+	private SearchView search(@Nullable String q, @Nullable Integer window, @Nullable Integer size,
+			boolean showValues) {
+		if (q == null || q.isBlank()) {
+			throw new InvalidEndpointRequestException("A search needs ?q=<text>: a job id, an error code, a dedup key, "
+					+ "or text in error details and payloads", "Nothing to search for");
+		}
+		JobSearch search;
+		try {
+			search = new JobSearch(q, showValues, (window != null) ? window : JobSearch.DEFAULT_WINDOW,
+					(size != null) ? size : JobSearch.DEFAULT_LIMIT);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidEndpointRequestException(ex.getMessage(), "Invalid search");
+		}
+		SearchResult result = this.insights.search(search);
+		Instant now = this.clock.instant();
+		return new SearchView(search.text(),
+				result.matches()
+					.stream()
+					.map((match) -> new SearchMatchView(match.matchedOn(), JobView.of(match.job(), now)))
+					.toList(),
+				result.scanned(), result.scannedFrom(), result.valuesSearched());
 	}
 
 	/**
@@ -266,6 +346,55 @@ public class QueueEndpoint {
 	 * @param message why it did not apply, or {@code null}
 	 */
 	public record ActionResult(String target, String action, boolean applied, String status, String message) {
+
+	}
+
+	/**
+	 * What a search found, newest first.
+	 *
+	 * @param query the text searched for
+	 * @param matches the jobs found, with where the text matched
+	 * @param scanned how many of the most recent jobs were read for text
+	 * @param scannedFrom the smallest id read for text; older jobs are found only by id,
+	 * error code or an unfinished job's dedup key
+	 * @param valuesSearched whether dedup keys, error details and payloads were searched
+	 * (only for a caller who may see values)
+	 */
+	public record SearchView(String query, List<SearchMatchView> matches, long scanned, @Nullable Long scannedFrom,
+			boolean valuesSearched) {
+
+	}
+
+	/**
+	 * A job a search found.
+	 *
+	 * @param matchedOn {@code id}, {@code error-code}, {@code dedup-key},
+	 * {@code error-detail} or {@code payload}
+	 * @param job the job
+	 */
+	public record SearchMatchView(String matchedOn, JobView job) {
+
+	}
+
+	/**
+	 * What a bulk action did, or on a dry run would do.
+	 *
+	 * @param action {@code retry}, {@code cancel} or {@code delete}
+	 * @param filter the filter's fields, as given
+	 * @param dryRun whether it only counted
+	 * @param matched jobs the action applied to when it started
+	 * @param applied jobs changed
+	 * @param skipped matched jobs left alone (changed meanwhile, or a dedup key taken)
+	 * @param batches transactions taken
+	 * @param message why nothing was done, or {@code null}
+	 */
+	public record BulkView(String action, String filter, boolean dryRun, long matched, long applied, long skipped,
+			int batches, @Nullable String message) {
+
+		static BulkView of(BulkResult result, @Nullable String message) {
+			return new BulkView(result.action().word(), result.filter().toString(), result.dryRun(), result.matched(),
+					result.applied(), result.skipped(), result.batches(), message);
+		}
 
 	}
 

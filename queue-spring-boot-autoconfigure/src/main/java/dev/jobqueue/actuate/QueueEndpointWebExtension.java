@@ -64,10 +64,11 @@ public class QueueEndpointWebExtension {
 	/** See {@link QueueEndpoint#jobs}. */
 	@ReadOperation
 	public WebEndpointResponse<Object> jobs(SecurityContext securityContext, @Selector String idOrStatus,
-			@Nullable String type, @Nullable String errorCode, @Nullable Long before, @Nullable Integer size) {
+			@Nullable String type, @Nullable String errorCode, @Nullable Long before, @Nullable Integer size,
+			@Nullable String q, @Nullable Integer window) {
 		Object answer;
 		try {
-			answer = this.endpoint.read(idOrStatus, type, errorCode, before, size,
+			answer = this.endpoint.read(idOrStatus, type, errorCode, before, size, q, window,
 					this.showValues.isShown(securityContext, this.roles));
 		}
 		catch (InvalidEndpointRequestException ex) {
@@ -78,6 +79,29 @@ public class QueueEndpointWebExtension {
 					"There is no job " + idOrStatus + " (finished jobs are deleted once their retention has passed)");
 		}
 		return new WebEndpointResponse<>(answer);
+	}
+
+	/**
+	 * See {@link QueueEndpoint#bulk}: 200 (also when nothing matched, with
+	 * {@code applied: 0}), 400 for an action or filter that is not valid, 409 when more
+	 * jobs match than the bound and {@code confirm} was not given.
+	 */
+	@WriteOperation
+	public WebEndpointResponse<Object> bulk(@Selector String action, @Nullable String type, @Nullable String status,
+			@Nullable String errorCode, @Nullable String enqueuedFrom, @Nullable String enqueuedTo,
+			@Nullable String finishedFrom, @Nullable String finishedTo, @Nullable Boolean dryRun,
+			@Nullable Boolean confirm) {
+		QueueEndpointActions.BulkApplied applied;
+		try {
+			applied = this.endpoint.bulk(action, new QueueEndpointActions.BulkFilter(type, status, errorCode,
+					enqueuedFrom, enqueuedTo, finishedFrom, finishedTo), dryRun, confirm);
+		}
+		catch (InvalidEndpointRequestException ex) {
+			return problem(WebEndpointResponse.STATUS_BAD_REQUEST, ex.getMessage());
+		}
+		return new WebEndpointResponse<>(applied.result(),
+				(applied.outcome() == QueueEndpointActions.Outcome.WRONG_STATE) ? STATUS_CONFLICT
+						: WebEndpointResponse.STATUS_OK);
 	}
 
 	/** See {@link QueueEndpoint#act}. */

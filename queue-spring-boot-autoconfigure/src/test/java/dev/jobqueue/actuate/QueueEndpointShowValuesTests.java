@@ -81,6 +81,16 @@ class QueueEndpointShowValuesTests {
 			assertThat(get("/actuator/health")).doesNotContain(MARKER);
 		}
 
+		@Test
+		void aSearchCannotProbeValues() throws Exception {
+			for (String probe : List.of(MARKER, "S3CR3T", "dedup-" + MARKER)) {
+				assertThat(get("/actuator/jobqueue/search?q=" + probe)).as(probe)
+					.contains("\"matches\":[]", "\"valuesSearched\":false");
+			}
+			// What is no value is still found: the error code.
+			assertThat(get("/actuator/jobqueue/search?q=INVALID_INPUT")).contains("\"id\":" + this.strict);
+		}
+
 	}
 
 	/**
@@ -134,6 +144,13 @@ class QueueEndpointShowValuesTests {
 			assertThat(get("/actuator/jobqueue/" + this.thrower))
 				.contains("\"errorTrace\":\"java.lang.IllegalStateException")
 				.contains(THROWING_FRAME);
+		}
+
+		@Test
+		void aSearchFindsValues() throws Exception {
+			String found = get("/actuator/jobqueue/search?q=" + MARKER);
+			assertThat(found).contains("\"valuesSearched\":true", "\"id\":" + this.echo, "\"id\":" + this.strict,
+					"\"id\":" + this.thrower);
 		}
 
 	}

@@ -331,6 +331,16 @@ class QueueEndpointTests {
 
 	@Test
 	@Order(11)
+	void aWriteOnOneJobNeedsNoBody() throws Exception {
+		HttpResponse<String> response = this.http.send(HttpRequest.newBuilder(uri("/actuator/jobqueue/report/pause"))
+			.POST(HttpRequest.BodyPublishers.noBody())
+			.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+		assertThat(post("/actuator/jobqueue/report/resume", 200).get("applied").asBoolean()).isTrue();
+	}
+
+	@Test
+	@Order(11)
 	void writesThatCannotApplySayWhyWithTheirStatus() throws Exception {
 		JsonNode wrongState = post("/actuator/jobqueue/" + ids.get("s1") + "/retry", 409);
 		assertThat(wrongState.get("applied").asBoolean()).isFalse();
@@ -343,6 +353,60 @@ class QueueEndpointTests {
 			.startsWith("Unknown action 'delete': use POST /actuator/jobqueue/{id}/retry");
 		assertThat(post("/actuator/jobqueue/email/retry", 400).get("message").asString())
 			.startsWith("'email' is not a job id");
+	}
+
+	@Test
+	@Order(12)
+	void retriesEveryFailedJobOfATypeAfterADryRun() throws Exception {
+		String filter = "{\"type\":\"email\",\"status\":\"failed\",\"errorCode\":\"TIMEOUT:HANDLER\"";
+		JsonNode dryRun = post("/actuator/jobqueue/retry", filter + ",\"dryRun\":true}", 200);
+		assertThat(dryRun.get("matched").asLong()).isEqualTo(2);
+		assertThat(dryRun.get("applied").asLong()).isZero();
+		assertThat(get("/actuator/jobqueue/" + ids.get("f1"), 200).get("job").get("status").asString())
+			.isEqualTo("failed");
+
+		JsonNode retried = post("/actuator/jobqueue/retry", filter + "}", 200);
+
+		assertThat(retried.get("applied").asLong()).isEqualTo(2);
+		assertThat(retried.get("batches").asInt()).isEqualTo(1);
+		for (String name : List.of("f1", "f2")) {
+			JsonNode job = get("/actuator/jobqueue/" + ids.get(name), 200);
+			assertThat(job.get("job").get("status").asString()).isEqualTo("pending");
+			assertThat(job.get("events").get(job.get("events").size() - 1).get("event").asString())
+				.isEqualTo("RETRIED");
+		}
+		assertThat(get("/actuator/jobqueue/" + ids.get("f5"), 200).get("job").get("status").asString())
+			.isEqualTo("failed");
+		JsonNode nothing = post("/actuator/jobqueue/retry", filter + "}", 200);
+		assertThat(nothing.get("applied").asLong()).isZero();
+		assertThat(nothing.get("message").asString()).startsWith("No job matches type=email, status=failed");
+	}
+
+	@Test
+	@Order(12)
+	void bulkActionsRefuseFiltersThatCannotMatch() throws Exception {
+		assertThat(post("/actuator/jobqueue/42", "{}", 400).get("message").asString())
+			.isEqualTo("'42' is not a bulk action: use retry, cancel or delete");
+		assertThat(post("/actuator/jobqueue/delete", "{\"status\":\"pending\"}", 400).get("message").asString())
+			.isEqualTo("A bulk delete applies to succeeded, failed or cancelled jobs, not to pending ones: use one of "
+					+ "those statuses or none");
+		assertThat(post("/actuator/jobqueue/retry", "{\"enqueuedFrom\":\"yesterday\"}", 400).get("message").asString())
+			.startsWith("enqueuedFrom='yesterday' is not an instant");
+		assertThat(post("/actuator/jobqueue/purge", "{}", 400).get("message").asString())
+			.isEqualTo("'purge' is not a bulk action: use retry, cancel or delete");
+	}
+
+	@Test
+	@Order(12)
+	void searchesByErrorCodeAndPayload() throws Exception {
+		JsonNode found = get("/actuator/jobqueue/search?q=DEPENDENCY:S3", 200);
+		assertThat(found.get("matches").get(0).get("job").get("id").asLong()).isEqualTo(ids.get("f3"));
+		assertThat(found.get("matches").get(0).get("matchedOn").asString()).isEqualTo("error-code");
+		assertThat(found.get("valuesSearched").asBoolean()).isTrue();
+		assertThat(get("/actuator/jobqueue/search", 400).get("message").asString())
+			.startsWith("A search needs ?q=<text>");
+		assertThat(get("/actuator/jobqueue/search?q=x&window=0", 400).get("message").asString())
+			.startsWith("A search window of 0 jobs is out of range");
 	}
 
 	private List<Long> ids(JsonNode page) {
@@ -362,9 +426,13 @@ class QueueEndpointTests {
 	}
 
 	private JsonNode post(String path, int expectedStatus) throws IOException, InterruptedException {
+		return post(path, "{}", expectedStatus);
+	}
+
+	private JsonNode post(String path, String body, int expectedStatus) throws IOException, InterruptedException {
 		return send(HttpRequest.newBuilder(uri(path))
 			.header("Content-Type", "application/json")
-			.POST(HttpRequest.BodyPublishers.ofString("{}"))
+			.POST(HttpRequest.BodyPublishers.ofString(body))
 			.build(), expectedStatus);
 	}
 

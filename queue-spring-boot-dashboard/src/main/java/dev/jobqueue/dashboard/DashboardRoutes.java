@@ -22,8 +22,11 @@ import org.springframework.web.servlet.function.RouterFunctions;
 import org.springframework.web.servlet.function.ServerRequest;
 import org.springframework.web.servlet.function.ServerResponse;
 
+import dev.jobqueue.BulkAction;
+import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.EnqueueLimits;
+import dev.jobqueue.core.store.QueueInsights;
 import dev.jobqueue.core.store.QueueInsights.JobQuery;
 import dev.jobqueue.dashboard.QueueDashboard.JobAction;
 import dev.jobqueue.dashboard.QueueDashboard.Page;
@@ -44,6 +47,8 @@ import dev.jobqueue.web.CrossSiteRequests;
  * GET  {path}/jobs/{id}                one job
  * GET  {path}/jobs/{id}/retry|cancel|cancel-chain   confirmation      POST: the action
  * GET  {path}/types/pause|resume?type= confirmation      POST: the action
+ * GET  {path}/bulk/retry|cancel|delete?status=&amp;type=&amp;error=   confirmation with the count   POST: the action
+ * GET  {path}/search?q=                jobs found by id, error code, dedup key or text
  * </pre>
  */
 public final class DashboardRoutes {
@@ -81,7 +86,10 @@ public final class DashboardRoutes {
 			.GET(root + "/jobs/{id}/{action}", (request) -> jobAction(request, false))
 			.POST(root + "/jobs/{id}/{action}", (request) -> jobAction(request, true))
 			.GET(root + "/types/{action}", (request) -> typeAction(request, false))
-			.POST(root + "/types/{action}", (request) -> typeAction(request, true));
+			.POST(root + "/types/{action}", (request) -> typeAction(request, true))
+			.GET(root + "/bulk/{action}", (request) -> bulkAction(request, false))
+			.POST(root + "/bulk/{action}", (request) -> bulkAction(request, true))
+			.GET(root + "/search", this::search);
 		if (!root.isEmpty()) {
 			// Anything else under the dashboard's path is a page in words; at "/" the
 			// application's own 404 stays.
@@ -102,8 +110,68 @@ public final class DashboardRoutes {
 		return respond(this.dashboard.overview(viewer, window.filter("day"::equals).isPresent()));
 	}
 
+	private ServerResponse search(ServerRequest request) {
+		Viewer viewer = viewer(request);
+		String text = blankToNull(request.param("q").orElse(null));
+		if (text != null && text.length() > QueueInsights.JobSearch.MAX_TEXT) {
+			return badRequest(viewer,
+					"Search for at most " + QueueInsights.JobSearch.MAX_TEXT + " characters: a job id, an error "
+							+ "code, a dedup key or a piece of an error detail or payload.",
+					"/search");
+		}
+		return respond(this.dashboard.search(viewer, text));
+	}
+
+	private ServerResponse bulkAction(ServerRequest request, boolean post) {
+		Viewer viewer = viewer(request);
+		BulkAction action;
+		try {
+			action = BulkAction.of(request.pathVariable("action"));
+		}
+		catch (JobQueueException ex) {
+			return notFound(viewer);
+		}
+		if (viewer.readOnly()) {
+			return readOnly(viewer);
+		}
+		Object query = jobQuery(request, viewer);
+		if (query instanceof ServerResponse refused) {
+			return refused;
+		}
+		JobQuery filter = (JobQuery) query;
+		if (BulkPages.filter(filter).matchesAll()) {
+			return badRequest(viewer,
+					"Say which jobs to " + action.word() + ": filter the list by status, type or "
+							+ "error code first, then use its \"" + BulkPages.label(action) + " all matching\" link.",
+					"/jobs");
+		}
+		try {
+			action.check(BulkPages.filter(filter));
+		}
+		catch (JobQueueException ex) {
+			return badRequest(viewer, ex.getMessage() + ".", "/jobs");
+		}
+		if (post && isUnguardedCrossSite(request, viewer)) {
+			return crossSite(viewer);
+		}
+		return respond(post ? this.dashboard.bulk(viewer, action, filter)
+				: this.dashboard.confirmBulk(viewer, action, filter));
+	}
+
 	private ServerResponse jobs(ServerRequest request) {
 		Viewer viewer = viewer(request);
+		Object query = jobQuery(request, viewer);
+		if (query instanceof ServerResponse refused) {
+			return refused;
+		}
+		return respond(this.dashboard.jobs(viewer, (JobQuery) query));
+	}
+
+	/**
+	 * The list filter of a request's parameters ({@code status}, {@code type},
+	 * {@code error}, {@code before}), or the page that refuses it.
+	 */
+	private Object jobQuery(ServerRequest request, Viewer viewer) {
 		String statusText = blankToNull(request.param("status").orElse(null));
 		JobStatus status = null;
 		if (statusText != null) {
@@ -129,8 +197,7 @@ public final class DashboardRoutes {
 			return badRequest(viewer, "A type or error code is at most " + EnqueueLimits.MAX_TYPE_LENGTH
 					+ " characters long, as enqueue and pause allow.", "/jobs");
 		}
-		return respond(
-				this.dashboard.jobs(viewer, new JobQuery(status, type, error, before, QueueDashboard.PAGE_SIZE)));
+		return new JobQuery(status, type, error, before, QueueDashboard.PAGE_SIZE);
 	}
 
 	private ServerResponse job(ServerRequest request) {
@@ -218,7 +285,7 @@ public final class DashboardRoutes {
 	private ServerResponse readOnly(Viewer viewer) {
 		String title = "This dashboard is read-only";
 		return respond(this.dashboard.page(viewer, 403, title, JobPages.message(viewer, title,
-				"Retry, cancel, cancel chain, pause and resume are turned off. Set jobqueue.dashboard.read-only=false (and "
+				"Retry, cancel, cancel chain, pause, resume and bulk actions are turned off. Set jobqueue.dashboard.read-only=false (and "
 						+ "protect the dashboard's path) to allow them. Nothing was changed.",
 				"/", "Back to the overview")));
 	}

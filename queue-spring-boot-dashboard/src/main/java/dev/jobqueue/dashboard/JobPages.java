@@ -35,6 +35,7 @@ final class JobPages {
 			.text(((query.status() != null) ? capitalized(query.status().dbValue()) : "All") + " jobs")
 			.raw("</h1>");
 		filters(html, viewer, query);
+		BulkPages.links(html, viewer, query);
 		return html.toString();
 	}
 

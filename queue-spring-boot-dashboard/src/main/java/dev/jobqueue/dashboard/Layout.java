@@ -51,6 +51,7 @@ final class Layout {
 		navItem(html, viewer.url("/jobs?status=waiting"), "Waiting", "waiting".equals(section));
 		navItem(html, viewer.url("/jobs"), "All jobs", "all".equals(section));
 		html.raw("</ul></nav>");
+		SearchPage.form(html, viewer, null, "search-box");
 		html.raw("<p class=\"mode\" id=\"mode\">")
 			.text(viewer.readOnly() ? "read-only" : "actions on")
 			.raw("</p></header>");

@@ -10,8 +10,12 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 
+import dev.jobqueue.BulkAction;
+import dev.jobqueue.BulkRequest;
+import dev.jobqueue.BulkResult;
 import dev.jobqueue.ErrorCodes;
 import dev.jobqueue.Job;
+import dev.jobqueue.JobFilter;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
@@ -20,6 +24,8 @@ import dev.jobqueue.core.store.JobProgress;
 import dev.jobqueue.core.store.QueueInsights.JobDetail;
 import dev.jobqueue.core.store.QueueInsights.JobPage;
 import dev.jobqueue.core.store.QueueInsights.JobQuery;
+import dev.jobqueue.core.store.QueueInsights.JobSearch;
+import dev.jobqueue.core.store.QueueInsights.SearchResult;
 import dev.jobqueue.core.store.QueueInsights.SnapshotSettings;
 import dev.jobqueue.core.store.QueueInsights;
 import dev.jobqueue.core.store.QueueSnapshot;
@@ -269,6 +275,62 @@ public final class QueueDashboard {
 				JobPages.message(viewer, title,
 						"Every job of it has finished, so there is nothing left to cancel. Nothing was changed.",
 						"/jobs/" + id, "Back to job #" + id));
+	}
+
+	/**
+	 * The search page: jobs found by {@code text}, values searched only for a viewer who
+	 * may see them.
+	 */
+	Page search(Viewer viewer, String text) {
+		Instant now = this.clock.instant();
+		if (text == null) {
+			return Page.ok(Layout.page(viewer, "Search", "", now, SearchPage.heading(viewer, null),
+					"<p class=\"hint\">Type a job id, an error code, a dedup key or any text.</p>", false));
+		}
+		SearchResult result = this.insights.search(JobSearch.of(text, viewer.showValues()));
+		return Page.ok(Layout.page(viewer, "Search: " + text, "", now, SearchPage.heading(viewer, text),
+				SearchPage.results(viewer, result, now), true));
+	}
+
+	/**
+	 * The confirmation of a bulk action on the jobs a list shows, with how many it
+	 * touches now (a dry run).
+	 */
+	Page confirmBulk(Viewer viewer, BulkAction action, JobQuery query) {
+		JobFilter filter = BulkPages.filter(query);
+		String listPath = JobPages.listUrl(viewer, query.status(), query.type(), query.errorCode(), null);
+		String back = listPath.substring(viewer.url("").length());
+		long matched = this.queue.bulk(BulkRequest.of(action, filter).dryRun()).matched();
+		if (matched == 0) {
+			return noBulkMatch(viewer, action, filter, back);
+		}
+		String question = BulkPages.question(action, matched);
+		return page(viewer, 200, question,
+				JobPages.confirm(viewer, question, BulkPages.explanation(action, filter, matched),
+						BulkPages.path(action, query), "Yes, " + action.word() + " them", back));
+	}
+
+	/** Runs a bulk action on the jobs a list shows and says what it did. */
+	Page bulk(Viewer viewer, BulkAction action, JobQuery query) {
+		JobFilter filter = BulkPages.filter(query);
+		String back = JobPages.listUrl(viewer, query.status(), query.type(), query.errorCode(), null)
+			.substring(viewer.url("").length());
+		// The person confirmed on a page that said how many: above the bound too.
+		BulkResult result = this.queue.bulk(BulkRequest.of(action, filter).confirmed());
+		if (result.matched() == 0) {
+			return noBulkMatch(viewer, action, filter, back);
+		}
+		String title = Formats.count(result.applied()) + " job(s) " + BulkPages.done(action);
+		return page(viewer, 200, title, BulkPages.result(viewer, result, back));
+	}
+
+	private Page noBulkMatch(Viewer viewer, BulkAction action, JobFilter filter, String back) {
+		String title = "No job to " + action.word();
+		return page(viewer, 409, title,
+				JobPages.message(viewer, title,
+						"No " + action.statusWords() + " job matches " + filter
+								+ " now: someone may have acted on them already. Nothing was changed.",
+						back, "Back to the jobs"));
 	}
 
 	/** The confirmation page of pausing or resuming a type. */

@@ -19,8 +19,10 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.web.client.RestClient;
 
+import dev.jobqueue.BulkRequest;
 import dev.jobqueue.FanOut;
 import dev.jobqueue.Job;
+import dev.jobqueue.JobFilter;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobStatus;
@@ -89,6 +91,58 @@ class DashboardBrowserTests extends SqliteFileBrowserTests {
 		assertThat(browser.text("#steps tbody tr td:nth-child(2)")).isEqualTo("1");
 		assertThat(this.jobQueue.find(id).orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);
 		screenshot("dashboard-job.png");
+	}
+
+	@Test
+	void failedJobsOfOneErrorAreRetriedTogetherAfterTheirCountIsShown() {
+		this.exports.failing.set(true);
+		List<Long> failed = List.of(failedExport("bulk-1"), failedExport("bulk-2"), failedExport("bulk-3"));
+		this.exports.failing.set(false);
+		long matching = this.jobQueue
+			.bulk(BulkRequest
+				.retry(JobFilter.any().status(JobStatus.FAILED).type("export").errorCode("DEPENDENCY:EXPORT_API"))
+				.dryRun())
+			.matched();
+		assertThat(matching).isGreaterThanOrEqualTo(3);
+
+		browser.open(url("/jobs?status=failed&type=export&error=DEPENDENCY:EXPORT_API"));
+		assertThat(browser.count("#bulk-retry, #bulk-delete")).isEqualTo(2);
+		assertThat(browser.count("#bulk-cancel")).as("failed jobs cannot be cancelled").isZero();
+		browser.click("#bulk-retry");
+		assertThat(browser.text("h1")).isEqualTo("Retry " + matching + " job" + ((matching == 1) ? "" : "s") + "?");
+		assertThat(browser.text("main p")).contains("status=failed", "errorCode=DEPENDENCY:EXPORT_API");
+		browser.driver().switchTo().activeElement().sendKeys(Keys.ENTER);
+		browser.waiting(WAIT).until((driver) -> browser.count("#bulk-done") > 0);
+		assertThat(browser.text("#bulk-done")).isEqualTo(matching + " job" + ((matching == 1) ? "" : "s") + " retried");
+		for (long id : failed) {
+			await().atMost(WAIT).until(() -> this.jobQueue.find(id).orElseThrow().status() == JobStatus.SUCCEEDED);
+			browser.open(url("/jobs/" + id));
+			assertThat(browser.count("#attempts tbody tr")).isEqualTo(2);
+			assertThat(browser.text(".timeline")).contains("RETRIED").contains("bulk retry");
+		}
+		browser.open(url("/jobs?status=failed&type=export&error=DEPENDENCY:EXPORT_API"));
+		browser.click("#bulk-retry");
+		assertThat(browser.text("#problem")).isEqualTo("No job to retry");
+		assertThat(browser.consoleProblems()).isNotEmpty().allMatch((line) -> line.contains("status of 409"));
+		browser.clearConsole();
+	}
+
+	@Test
+	void aJobIsFoundFromTheSearchBoxByItsPayloadAndById() {
+		long id = succeededExport("needle-in-the-haystack");
+		browser.open(url("/"));
+		browser.driver().findElement(org.openqa.selenium.By.id("search-box")).sendKeys("NEEDLE-in", Keys.ENTER);
+		browser.waiting(WAIT).until((driver) -> browser.count("#search-results") > 0);
+		assertThat(browser.count("#search-results tbody tr")).isEqualTo(1);
+		assertThat(browser.text("#search-results tr[data-job='" + id + "']")).contains("export", "payload");
+		assertThat(browser.text("#search-scope")).contains("dedup keys, error details and payloads");
+		assertThat(browser.attribute("#search-query", "value")).isEqualTo("NEEDLE-in");
+
+		browser.driver().findElement(org.openqa.selenium.By.id("search-box")).sendKeys(Long.toString(id), Keys.ENTER);
+		browser.waiting(WAIT).until((driver) -> driver.getCurrentUrl().endsWith("q=" + id));
+		assertThat(browser.text("#search-results tr[data-job='" + id + "'] td:nth-child(4)")).isEqualTo("id");
+		browser.click("#search-results tr[data-job='" + id + "'] a");
+		assertThat(browser.text("#job-status")).isEqualTo("succeeded");
 	}
 
 	@Test
@@ -239,7 +293,7 @@ class DashboardBrowserTests extends SqliteFileBrowserTests {
 		browser.driver().manage().window().setSize(new org.openqa.selenium.Dimension(390, 844));
 		try {
 			for (String path : List.of("/", "/jobs?status=failed", "/jobs/" + id, "/jobs/" + fanOut.joinId(),
-					"/jobs?status=waiting")) {
+					"/jobs?status=waiting", "/search?q=phone", "/bulk/retry?status=failed")) {
 				browser.open(url(path));
 				Object overflow = browser.driver()
 					.executeScript("return document.documentElement.scrollWidth > window.innerWidth + 1");

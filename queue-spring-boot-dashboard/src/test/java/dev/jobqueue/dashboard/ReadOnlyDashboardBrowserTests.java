@@ -63,7 +63,9 @@ class ReadOnlyDashboardBrowserTests extends SqliteFileBrowserTests {
 		browser.clearConsole();
 		assertThat(browser.text("#mode")).isEqualTo("read-only");
 		assertThat(browser.text("#types")).contains("export");
-		assertThat(browser.count("[data-action], form[method='post'], button")).isZero();
+		// The only form is the search, which reads.
+		assertThat(browser.count("[data-action], form[method='post'], form:not([role='search']) button")).isZero();
+		assertThat(browser.attribute("form[role='search']", "method")).isEqualTo("get");
 		browser.open(url("/jobs/" + id));
 		assertThat(browser.text("#job-status")).isEqualTo("failed");
 		assertThat(browser.count("[data-action], form[method='post'], #action-retry")).isZero();
@@ -72,8 +74,18 @@ class ReadOnlyDashboardBrowserTests extends SqliteFileBrowserTests {
 		assertThat(browser.text("#error-code")).isEqualTo("DEPENDENCY:EXPORT_API");
 		assertThat(browser.consoleProblems()).isEmpty();
 
+		browser.open(url("/jobs?status=failed&type=export"));
+		assertThat(browser.count("#bulk-actions, #bulk-retry")).isZero();
+		// A search cannot probe what the dashboard hides.
+		browser.open(url("/search?q=secret-customer"));
+		assertThat(browser.count("#search-results")).isZero();
+		assertThat(browser.text("#search-scope")).contains("error codes only", "not searched");
+		browser.open(url("/search?q=DEPENDENCY:EXPORT_API"));
+		assertThat(browser.count("#search-results tr[data-job='" + id + "']")).isEqualTo(1);
+
 		for (String path : new String[] { "/jobs/" + id + "/retry", "/jobs/" + id + "/cancel",
-				"/types/pause?type=export", "/types/resume?type=export" }) {
+				"/types/pause?type=export", "/types/resume?type=export", "/bulk/retry?status=failed&type=export",
+				"/bulk/delete?type=export" }) {
 			for (String method : new String[] { "GET", "POST" }) {
 				Browser.Response response = browser.send(method, url(path), "http://localhost:" + this.port + "/login");
 				assertThat(response.status()).as(method + " " + path).isEqualTo(403);

@@ -4,7 +4,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
+import dev.jobqueue.BulkAction;
 import dev.jobqueue.Job;
+import dev.jobqueue.JobFilter;
 import dev.jobqueue.PausedType;
 
 /**
@@ -108,5 +110,38 @@ public interface JobAdminStore {
 	}
 
 	List<PausedType> pausedTypes();
+
+	/**
+	 * How many jobs {@code filter} matches that {@code action} applies to now (their
+	 * status one of {@link BulkAction#statuses()}, and for a delete not a chain step nor
+	 * waited for by an unfinished job). A read.
+	 */
+	default long countForBulk(BulkAction action, JobFilter filter) {
+		throw new UnsupportedOperationException("This store does not support bulk actions");
+	}
+
+	/** The largest job id now, 0 when there is no job: where a bulk action stops. */
+	default long lastJobId() {
+		throw new UnsupportedOperationException("This store does not support bulk actions");
+	}
+
+	/**
+	 * The ids of up to {@code limit} jobs {@link #countForBulk} would count, with ids
+	 * above {@code afterId} and up to {@code throughId}, in id order. A read, no lock.
+	 */
+	default List<Long> selectForBulk(BulkAction action, JobFilter filter, long afterId, long throughId, int limit) {
+		throw new UnsupportedOperationException("This store does not support bulk actions");
+	}
+
+	/**
+	 * Applies {@code action} to those of {@code ids} that still match {@code filter} and
+	 * the action, in one transaction of its own (never the caller's), each job as its
+	 * single-job method does (its event written, waiting jobs settled, other processes
+	 * told).
+	 * @return the ids changed, in id order
+	 */
+	default List<Long> applyBulk(BulkAction action, JobFilter filter, List<Long> ids, Instant now) {
+		throw new UnsupportedOperationException("This store does not support bulk actions");
+	}
 
 }

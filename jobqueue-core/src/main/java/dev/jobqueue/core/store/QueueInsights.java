@@ -63,6 +63,14 @@ public interface QueueInsights {
 	JobPage jobs(JobQuery query);
 
 	/**
+	 * Jobs found by a search: see {@link JobSearch} for what is looked at and what it
+	 * costs.
+	 */
+	default SearchResult search(JobSearch search) {
+		throw new UnsupportedOperationException("This store does not support search");
+	}
+
+	/**
 	 * How many runs ended per time slot, read from the attempts the store keeps (so it
 	 * survives restarts and agrees across processes; finished jobs removed by retention
 	 * no longer count).
@@ -346,6 +354,97 @@ public interface QueueInsights {
 	 * last page
 	 */
 	record JobPage(List<JobSummary> jobs, Long nextBefore) {
+
+	}
+
+	/**
+	 * A search for jobs by one text, as an operator types it into a search box.
+	 * <ul>
+	 * <li>A number is a job id: that job, found by primary key.</li>
+	 * <li>The text is an error code: jobs whose latest failure has exactly that code,
+	 * newest first, from {@code jobs_error_code_idx}.</li>
+	 * <li>With {@code values}: the unfinished job holding the text as its dedup key, from
+	 * the dedup index.</li>
+	 * <li>Anywhere in the error code, and with {@code values} in the dedup key, error
+	 * detail or payload, case-insensitively: only among the {@code window} most recent
+	 * jobs, read backwards along the primary key. The cost is bounded by the window
+	 * (their rows and payloads read), not by the table: a text search never scans a
+	 * million-row table.</li>
+	 * </ul>
+	 * Without {@code values} (a caller who may not see payloads, results, error details
+	 * and dedup keys), those are not searched, so they cannot be probed.
+	 *
+	 * @param text what to look for
+	 * @param values whether dedup keys, error details and payloads are searched
+	 * @param window how many of the most recent jobs a text search reads, 1 to
+	 * {@link #MAX_WINDOW}
+	 * @param limit most jobs found, 1 to {@link #MAX_LIMIT}
+	 */
+	record JobSearch(String text, boolean values, int window, int limit) {
+
+		/** Jobs a text search reads unless asked otherwise. */
+		public static final int DEFAULT_WINDOW = 10_000;
+
+		/** Most jobs a text search reads. */
+		public static final int MAX_WINDOW = 100_000;
+
+		/** Jobs found unless asked otherwise. */
+		public static final int DEFAULT_LIMIT = 20;
+
+		/** Most jobs found. */
+		public static final int MAX_LIMIT = 100;
+
+		/** Longest text searched for. */
+		public static final int MAX_TEXT = 200;
+
+		public JobSearch {
+			Objects.requireNonNull(text, "'text' must not be null");
+			text = text.strip();
+			if (text.isEmpty() || text.length() > MAX_TEXT) {
+				throw new IllegalArgumentException("Search for 1 to " + MAX_TEXT + " characters, not " + text.length());
+			}
+			if (window < 1 || window > MAX_WINDOW) {
+				throw new IllegalArgumentException("A search window of " + window + " jobs is out of range: use 1 to "
+						+ MAX_WINDOW + " (the most recent jobs a text search reads)");
+			}
+			if (limit < 1 || limit > MAX_LIMIT) {
+				throw new IllegalArgumentException(
+						"A search limit of " + limit + " is out of range: use 1 to " + MAX_LIMIT);
+			}
+		}
+
+		/** A search with the default window and limit. */
+		public static JobSearch of(String text, boolean values) {
+			return new JobSearch(text, values, DEFAULT_WINDOW, DEFAULT_LIMIT);
+		}
+
+	}
+
+	/**
+	 * A job a search found.
+	 *
+	 * @param job the job
+	 * @param matchedOn where the text was found: {@code id}, {@code error-code},
+	 * {@code dedup-key}, {@code error-detail} or {@code payload}
+	 */
+	record SearchMatch(JobSummary job, String matchedOn) {
+
+	}
+
+	/**
+	 * What a search found, newest first.
+	 *
+	 * @param matches the jobs found, at most the limit asked for
+	 * @param scanned how many of the most recent jobs the text search read
+	 * @param scannedFrom the smallest id the text search read, {@code null} when it read
+	 * none; older jobs are found only by id, error code or an unfinished job's dedup key
+	 * @param valuesSearched whether dedup keys, error details and payloads were searched
+	 */
+	record SearchResult(List<SearchMatch> matches, long scanned, Long scannedFrom, boolean valuesSearched) {
+
+		public SearchResult {
+			matches = List.copyOf(matches);
+		}
 
 	}
 
