@@ -93,10 +93,22 @@ public class JdbcJobAdminStore implements JobAdminStore {
 			SELECT 1 FROM {jobs} WHERE dedup_key = :dedup_key AND status IN ('pending', 'running') AND id <> :job_id
 			""";
 
-	/** Finished jobs, with their attempts, events and steps (ON DELETE CASCADE). */
+	/** Finished jobs, with their steps (ON DELETE CASCADE). */
 	private static final String DELETE_JOBS = """
 			DELETE FROM {jobs} WHERE id {in_ids :ids} AND status IN ('succeeded', 'failed', 'cancelled')
 			""";
+
+	/**
+	 * The attempts and events of the finished jobs {@link #DELETE_JOBS} deletes next:
+	 * PostgreSQL's history tables have no foreign key to cascade (its V8).
+	 */
+	private static final List<String> DELETE_HISTORY = List.of("""
+			DELETE FROM {attempts} WHERE job_id IN (
+			    SELECT id FROM {jobs} WHERE id {in_ids :ids} AND status IN ('succeeded', 'failed', 'cancelled'))
+			""", """
+			DELETE FROM {events} WHERE job_id IN (
+			    SELECT id FROM {jobs} WHERE id {in_ids :ids} AND status IN ('succeeded', 'failed', 'cancelled'))
+			""");
 
 	private static final String LAST_JOB_ID = "SELECT coalesce(max(id), 0) FROM {jobs}";
 
@@ -164,8 +176,9 @@ public class JdbcJobAdminStore implements JobAdminStore {
 		this.bulk = new BulkStatements(tables);
 		// Expanded and parsed now, so a fragment the dialect lacks fails at start-up.
 		List.of(CANCEL_UNSTARTED, LOCK_CHAIN_UNSTARTED, CANCEL_CHAIN_UNSTARTED, LOCK_CHAIN_RUNNING,
-				CANCEL_CHAIN_RUNNING, REQUEST_CANCEL_RUNNING, RETRY_FINISHED, DEDUP_KEY_HELD, DELETE_JOBS, LAST_JOB_ID,
-				SELECT_JOB, SELECT_CHAIN, this.insertPausedType, DELETE_PAUSED_TYPE, SELECT_PAUSED_TYPES)
+				CANCEL_CHAIN_RUNNING, REQUEST_CANCEL_RUNNING, RETRY_FINISHED, DEDUP_KEY_HELD, DELETE_JOBS,
+				DELETE_HISTORY.get(0), DELETE_HISTORY.get(1), LAST_JOB_ID, SELECT_JOB, SELECT_CHAIN,
+				this.insertPausedType, DELETE_PAUSED_TYPE, SELECT_PAUSED_TYPES)
 			.forEach(tables::sql);
 	}
 
@@ -422,6 +435,11 @@ public class JdbcJobAdminStore implements JobAdminStore {
 	private List<Long> delete(Connection connection, List<Long> ids) throws SQLException {
 		if (ids.isEmpty()) {
 			return List.of();
+		}
+		for (String history : DELETE_HISTORY) {
+			try (SqlStatement delete = sql(history).prepare(connection)) {
+				delete.bindIds("ids", ids).executeUpdate();
+			}
 		}
 		try (SqlStatement delete = sql(DELETE_JOBS).prepare(connection)) {
 			delete.bindIds("ids", ids).executeUpdate();

@@ -41,6 +41,13 @@ public abstract class BulkActionTests extends StoreTests {
 			boolean finished = status.isFinal();
 			this.db.execute("UPDATE jobs SET status = ?, error_code = ?, finished_at = ? WHERE id = ?",
 					status.dbValue(), errorCode, finished ? this.db.timestamp(this.clock.instant()) : null, id);
+			if (finished) {
+				this.db.execute(
+						"INSERT INTO job_attempts (job_id, run, attempt, worker_id, started_at, finished_at, "
+								+ "outcome) VALUES (?, 1, 1, 'w', ?, ?, ?)",
+						id, this.db.timestamp(this.clock.instant()), this.db.timestamp(this.clock.instant()),
+						status.name());
+			}
 		}
 		this.clock.advance(Duration.ofSeconds(1));
 		return id;
@@ -161,6 +168,9 @@ public abstract class BulkActionTests extends StoreTests {
 			.containsExactly(pending, running, otherType);
 		assertThat(this.db.count("SELECT count(*) FROM job_events WHERE job_id IN (?, ?, ?)", succeeded, failed,
 				cancelled))
+			.isZero();
+		assertThat(this.db.count("SELECT count(*) FROM job_attempts WHERE job_id NOT IN (SELECT id FROM jobs)"))
+			.as("attempts left without their job")
 			.isZero();
 		assertThatExceptionOfType(JobQueueException.class)
 			.isThrownBy(() -> this.harness.queue.bulk(BulkRequest.delete(reports.status(JobStatus.PENDING))))
