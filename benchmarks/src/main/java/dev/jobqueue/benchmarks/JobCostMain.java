@@ -39,9 +39,9 @@ import dev.jobqueue.core.worker.WorkerListener;
  */
 public final class JobCostMain {
 
-	private static final int RENEWED_JOBS = 100;
+	static final int RENEWED_JOBS = 100;
 
-	private static final int RENEWALS = 10;
+	static final int RENEWALS = 10;
 
 	private final String adminUrl;
 

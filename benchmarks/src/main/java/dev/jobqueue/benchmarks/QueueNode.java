@@ -77,6 +77,13 @@ final class QueueNode implements AutoCloseable {
 	 * Starts a worker that the queue of this node wakes on enqueue, as in an application.
 	 */
 	JobWorker startWorker(int concurrency, boolean virtual, Duration pollInterval, WorkerListener listener) {
+		return startWorker(concurrency, virtual, pollInterval, listener,
+				new RetryPolicy(Duration.ofSeconds(10), Duration.ofHours(1), Math::random));
+	}
+
+	/** Starts a worker as above that retries a failed job as {@code retry} says. */
+	JobWorker startWorker(int concurrency, boolean virtual, Duration pollInterval, WorkerListener listener,
+			RetryPolicy retry) {
 		WorkerSettings settings = new WorkerSettings(WorkerIds.newId(), concurrency, pollInterval,
 				Duration.ofSeconds(60), Duration.ofSeconds(5), 3);
 		// The product default unless -Djobqueue.benchmark.claim-ahead=N says otherwise
@@ -85,7 +92,6 @@ final class QueueNode implements AutoCloseable {
 		if (claimAhead != null) {
 			settings = settings.withClaimAhead(Integer.parseInt(claimAhead));
 		}
-		RetryPolicy retry = new RetryPolicy(Duration.ofSeconds(10), Duration.ofHours(1), Math::random);
 		this.worker = new JobWorker(this.store, this.handlers, CODEC, new DefaultErrorClassifier(), retry,
 				Clock.systemUTC(), settings, executor(concurrency, virtual), listener, null);
 		this.queue.setSignals(this.worker);
