@@ -1,5 +1,6 @@
 package dev.jobqueue.benchmarks;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -164,25 +165,16 @@ public final class SqliteJobCostMain {
 		Db counted = Db.file(this.directory, "cost", "NORMAL");
 		try (Connection pin = counted.connect()) {
 			measured.run(counted, () -> pinEmptyLog(pin));
-			Map<Long, String> owners = new HashMap<>();
 			Set<String> tables = new HashSet<>();
 			Set<String> indexes = new HashSet<>();
-			// The pinned read transaction still sees the database as it was when the
-			// window opened: where each page was before the log's first frame.
-			try (Statement statement = pin.createStatement()) {
-				try (ResultSet pages = statement.executeQuery("SELECT pageno, name FROM dbstat")) {
-					while (pages.next()) {
-						owners.put(pages.getLong(1), pages.getString(2));
-					}
-				}
-				try (ResultSet names = statement.executeQuery("SELECT type, name FROM sqlite_master")) {
-					while (names.next()) {
-						(names.getString(1).equals("index") ? indexes : tables).add(names.getString(2));
-					}
+			try (Statement statement = pin.createStatement();
+					ResultSet names = statement.executeQuery("SELECT type, name FROM sqlite_master")) {
+				while (names.next()) {
+					(names.getString(1).equals("index") ? indexes : tables).add(names.getString(2));
 				}
 				tables.add("sqlite_schema");
 			}
-			SqliteWalChanges.Log log = SqliteWalChanges.read(counted.file, owners);
+			SqliteWalChanges.Log log = readPinnedLog(counted.file, pin);
 			pin.commit();
 			Db derivedDb = Db.file(this.directory, "derived", "NORMAL");
 			try (Connection connection = derivedDb.connect()) {
@@ -204,7 +196,7 @@ public final class SqliteJobCostMain {
 	 * Copies the log into the database and empties it, then opens a read transaction on
 	 * the empty log, which no checkpoint can copy past until it ends.
 	 */
-	private static void pinEmptyLog(Connection pin) throws SQLException {
+	static void pinEmptyLog(Connection pin) throws SQLException {
 		try (Statement statement = pin.createStatement()) {
 			try (ResultSet result = statement.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
 				result.next();
@@ -218,6 +210,22 @@ public final class SqliteJobCostMain {
 				read.next();
 			}
 		}
+	}
+
+	/**
+	 * Reads the log that {@link #pinEmptyLog} pinned, with the page owners that the
+	 * pinned read transaction still sees: where each page was before the log's first
+	 * frame.
+	 */
+	static SqliteWalChanges.Log readPinnedLog(Path file, Connection pin) throws SQLException, IOException {
+		Map<Long, String> owners = new HashMap<>();
+		try (Statement statement = pin.createStatement();
+				ResultSet pages = statement.executeQuery("SELECT pageno, name FROM dbstat")) {
+			while (pages.next()) {
+				owners.put(pages.getLong(1), pages.getString(2));
+			}
+		}
+		return SqliteWalChanges.read(file, owners);
 	}
 
 	/**
