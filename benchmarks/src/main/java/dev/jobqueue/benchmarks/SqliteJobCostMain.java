@@ -230,7 +230,7 @@ public final class SqliteJobCostMain {
 
 	/**
 	 * Single enqueues, then a burn-down by 8 workers; with a retry, each job fails once
-	 * and runs again after a backoff of a second or two.
+	 * and runs again after a backoff of half a second to a second.
 	 */
 	private void queueLifecycle(Db db, Window window, boolean retry) throws Exception {
 		try (QueueNode node = new QueueNode(db).handle((payload, context) -> {
