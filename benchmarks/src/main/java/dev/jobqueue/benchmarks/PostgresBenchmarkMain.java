@@ -196,7 +196,8 @@ public final class PostgresBenchmarkMain {
 		System.err.println("burn-down, 8 workers...");
 		double rawLean = best(2, () -> rawLifecycle(burnDown, 8, true));
 		double rawLifecycle = best(2, () -> rawLifecycle(burnDown, 8, false));
-		double queueBurnDown = best(2, () -> queueBurnDown(burnDown, 8));
+		double queueBurnDown = best(2, () -> queueBurnDown(burnDown, 8, null));
+		double fixedClaimAhead = best(2, () -> queueBurnDown(burnDown, 8, WorkerSettings.defaultClaimAhead(8)));
 		double dbScheduler = best(2, () -> dbSchedulerBurnDown(burnDown, 8));
 		row("burn-down, 8 workers vs raw lifecycle 100/claim, 8 threads, lean tables: primary keys and the partial "
 				+ "pending index (the ceiling) (jobs/s)", rawLean, queueBurnDown);
@@ -204,6 +205,8 @@ public final class PostgresBenchmarkMain {
 				queueBurnDown);
 		row("burn-down, 8 workers vs db-scheduler 16.7.1, lock-and-fetch (1.0, 4.0), 8 threads (jobs/s)", dbScheduler,
 				queueBurnDown);
+		row("burn-down, 8 workers: claim-ahead following the pace (the default) vs fixed at its floor, 128 (jobs/s)",
+				fixedClaimAhead, queueBurnDown);
 	}
 
 	/**
@@ -379,13 +382,17 @@ public final class PostgresBenchmarkMain {
 		}
 	}
 
-	private double queueBurnDown(int jobs, int workers) throws Exception {
+	/**
+	 * @param claimAhead a fixed claim-ahead bound, or {@code null} for the default, which
+	 * follows the worker's pace
+	 */
+	private double queueBurnDown(int jobs, int workers, Integer claimAhead) throws Exception {
 		try (TempDatabase db = new TempDatabase(this.adminUrl)) {
 			db.fill(jobs);
 			CountDownLatch finished = new CountDownLatch(jobs);
 			try (Node node = new Node(db.url, workers + 2)) {
 				long started = System.nanoTime();
-				JobWorker worker = node.worker(workers, Duration.ofSeconds(1), new WorkerListener() {
+				JobWorker worker = node.worker(workers, Duration.ofSeconds(1), claimAhead, new WorkerListener() {
 					@Override
 					public void finished(ClaimedJob job, Completion completion, Duration queueWait,
 							Duration execution) {
@@ -614,8 +621,13 @@ public final class PostgresBenchmarkMain {
 		}
 
 		JobWorker worker(int concurrency, Duration pollInterval, WorkerListener listener) {
-			WorkerSettings settings = new WorkerSettings(WorkerIds.newId(), concurrency, pollInterval,
+			return worker(concurrency, pollInterval, null, listener);
+		}
+
+		JobWorker worker(int concurrency, Duration pollInterval, Integer claimAhead, WorkerListener listener) {
+			WorkerSettings defaults = new WorkerSettings(WorkerIds.newId(), concurrency, pollInterval,
 					Duration.ofSeconds(60), Duration.ofSeconds(5), 10);
+			WorkerSettings settings = (claimAhead != null) ? defaults.withClaimAhead(claimAhead) : defaults;
 			JobWorker worker = new JobWorker(this.storage.jobs(), this.handlers, QueueNode.CODEC,
 					new DefaultErrorClassifier(),
 					new RetryPolicy(Duration.ofSeconds(1), Duration.ofMinutes(1), Math::random), Clock.systemUTC(),

@@ -380,7 +380,9 @@ public class QueueProperties implements Validator {
 		 * jobs. Waiting jobs are claimed in the database (running, with a lease renewed
 		 * like a running job's) and handed back at shutdown without counting an attempt.
 		 * Jobs of types that are not repeatable or have a global cap never wait. 0 turns
-		 * it off; at most 1000. Default: 16 per slot, at least 64.
+		 * it off; at most 1000. Unset, it follows the worker's pace: at least 16 per slot
+		 * (at least 64), and as much as the worker runs in about a quarter second, up to
+		 * 1000.
 		 */
 		private Integer claimAhead;
 
@@ -452,14 +454,6 @@ public class QueueProperties implements Validator {
 				WorkerSettings.requireValidClaimAhead(claimAhead);
 			}
 			this.claimAhead = claimAhead;
-		}
-
-		/**
-		 * {@link #getClaimAhead() claim-ahead}, or its default for the concurrency when
-		 * not set.
-		 */
-		public int claimAheadOrDefault() {
-			return (this.claimAhead != null) ? this.claimAhead : WorkerSettings.defaultClaimAhead(this.concurrency);
 		}
 
 		public Duration getPollInterval() {

@@ -39,10 +39,13 @@ record WorkerFactory(JobStore store, HandlerRegistry handlers, PayloadCodec code
 	 * @param executor where handlers run, or {@code null} for the worker's own pool
 	 */
 	JobWorker create(ExecutorService executor) {
+		// Unset, the claim-ahead bound follows the worker's pace from its default.
 		WorkerSettings settings = new WorkerSettings(WorkerIds.newId(), this.properties.getConcurrency(),
 				this.properties.getPollInterval(), this.properties.getLease(), shutdownWait(),
-				this.properties.getMaxSnoozes(), this.properties.getCancelTimeout(), this.maxResultBytes,
-				this.properties.claimAheadOrDefault());
+				this.properties.getMaxSnoozes(), this.properties.getCancelTimeout(), this.maxResultBytes);
+		if (this.properties.getClaimAhead() != null) {
+			settings = settings.withClaimAhead(this.properties.getClaimAhead());
+		}
 		return new JobWorker(this.store, this.handlers, this.codec, this.classifier, this.retry, this.clock, settings,
 				(executor != null) ? executor : executor(), this.listener.get(), this.interceptor.get());
 	}

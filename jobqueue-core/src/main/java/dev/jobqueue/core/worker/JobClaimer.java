@@ -60,6 +60,9 @@ final class JobClaimer {
 	/** Runs the durable steps of the runs this worker claims. */
 	private volatile DurableSteps steps;
 
+	/** The claim-ahead bound, fixed or following the worker's pace. */
+	private final ClaimPace pace;
+
 	private boolean lastClaimFull;
 
 	/** Claims so far, to share slots fairly among types not claimed ahead. */
@@ -82,6 +85,7 @@ final class JobClaimer {
 		this.newJobs = new NewJobs(codec, handlers,
 				new EnqueueLimits(EnqueueLimits.DEFAULT_MAX_ATTEMPTS, settings.maxResultBytes()));
 		this.steps = new DurableSteps(codec, StepTransactions.NONE, listener, settings.maxResultBytes());
+		this.pace = ClaimPace.of(settings);
 		this.lowWaterAhead = lowWaterAhead();
 	}
 
@@ -102,7 +106,12 @@ final class JobClaimer {
 
 	/** Most jobs held at once: the slots plus the claim-ahead bound. */
 	int capacity() {
-		return this.settings.concurrency() + this.settings.claimAhead();
+		return this.settings.concurrency() + claimAhead();
+	}
+
+	/** Jobs this worker may hold claimed beyond its free slots, now. */
+	int claimAhead() {
+		return this.pace.ahead();
 	}
 
 	/**
@@ -122,8 +131,7 @@ final class JobClaimer {
 	}
 
 	private int lowWaterAhead() {
-		return this.handlers.all().stream().allMatch(ClaimPlanner::claimedAhead) ? (this.settings.claimAhead() + 1) / 2
-				: 0;
+		return this.handlers.all().stream().allMatch(ClaimPlanner::claimedAhead) ? (claimAhead() + 1) / 2 : 0;
 	}
 
 	/**
@@ -136,7 +144,7 @@ final class JobClaimer {
 		List<JobRun> unwritten = this.pending.takeForClaim();
 		this.lastClaimFull = false;
 		int freeNow = this.slots.freeNow();
-		int room = freeNow + this.settings.claimAhead();
+		int room = freeNow + claimAhead();
 		if (room <= 0) {
 			this.pending.write(now);
 			return 0;
@@ -151,6 +159,7 @@ final class JobClaimer {
 		CompleteAndClaim result = this.store.completeAndClaim(this.pending.completions(), workerId, request, now);
 		this.pending.recordWritten(result.applied());
 		List<ClaimedJob> jobs = result.claimed();
+		this.pace.claimed(jobs.size(), this.ticker.nanos());
 		this.listener.claimed(jobs.size());
 		this.lastClaimFull = jobs.size() == room;
 		List<JobRun> startNow = new ArrayList<>();

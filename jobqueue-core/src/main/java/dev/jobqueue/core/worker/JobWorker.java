@@ -215,7 +215,7 @@ public final class JobWorker implements QueueSignals {
 
 	/** How many jobs beyond its free slots this worker may hold claimed. */
 	public int claimAhead() {
-		return this.settings.claimAhead();
+		return this.claimer.claimAhead();
 	}
 
 	/** How often the polling loop failed (the database could not be used) since start. */

@@ -20,10 +20,15 @@ import java.util.Objects;
  * fails the run with {@code INVALID_OUTPUT:RESULT_TOO_LARGE}
  * @param claimAhead how many jobs beyond its free slots the worker may hold claimed,
  * waiting for a slot, so that a busy worker claims (and commits) once per many jobs; 0
- * claims no more than the free slots; at most {@value #MAX_CLAIM_AHEAD}
+ * claims no more than the free slots; at most {@value #MAX_CLAIM_AHEAD}. With
+ * {@code claimAheadFollowsPace}, the least it holds
+ * @param claimAheadFollowsPace whether the bound grows with the worker's pace, to hold
+ * about a quarter second of work, up to {@value #MAX_CLAIM_AHEAD}: the default's way,
+ * when no bound is set
  */
 public record WorkerSettings(String workerId, int concurrency, Duration pollInterval, Duration lease,
-		Duration shutdownTimeout, int maxSnoozes, Duration cancelTimeout, long maxResultBytes, int claimAhead) {
+		Duration shutdownTimeout, int maxSnoozes, Duration cancelTimeout, long maxResultBytes, int claimAhead,
+		boolean claimAheadFollowsPace) {
 
 	/** Default of {@link #cancelTimeout()}. */
 	public static final Duration DEFAULT_CANCEL_TIMEOUT = Duration.ofSeconds(10);
@@ -71,11 +76,21 @@ public record WorkerSettings(String workerId, int concurrency, Duration pollInte
 		requireValidClaimAhead(claimAhead);
 	}
 
-	/** Settings with the default claim-ahead for the concurrency. */
+	/** Settings with a fixed claim-ahead bound. */
+	public WorkerSettings(String workerId, int concurrency, Duration pollInterval, Duration lease,
+			Duration shutdownTimeout, int maxSnoozes, Duration cancelTimeout, long maxResultBytes, int claimAhead) {
+		this(workerId, concurrency, pollInterval, lease, shutdownTimeout, maxSnoozes, cancelTimeout, maxResultBytes,
+				claimAhead, false);
+	}
+
+	/**
+	 * Settings with the default claim-ahead for the concurrency, following the worker's
+	 * pace.
+	 */
 	public WorkerSettings(String workerId, int concurrency, Duration pollInterval, Duration lease,
 			Duration shutdownTimeout, int maxSnoozes, Duration cancelTimeout, long maxResultBytes) {
 		this(workerId, concurrency, pollInterval, lease, shutdownTimeout, maxSnoozes, cancelTimeout, maxResultBytes,
-				defaultClaimAhead(concurrency));
+				defaultClaimAhead(concurrency), true);
 	}
 
 	/** Settings with the default largest result. */
@@ -111,10 +126,10 @@ public record WorkerSettings(String workerId, int concurrency, Duration pollInte
 		}
 	}
 
-	/** This with another claim-ahead bound. */
+	/** This with another claim-ahead bound, fixed. */
 	public WorkerSettings withClaimAhead(int claimAhead) {
 		return new WorkerSettings(this.workerId, this.concurrency, this.pollInterval, this.lease, this.shutdownTimeout,
-				this.maxSnoozes, this.cancelTimeout, this.maxResultBytes, claimAhead);
+				this.maxSnoozes, this.cancelTimeout, this.maxResultBytes, claimAhead, false);
 	}
 
 	private static void requirePositive(Duration value, String name) {
