@@ -129,6 +129,7 @@ public final class PostgresBenchmarkMain {
 		boolean quick = false;
 		boolean fanOut = false;
 		boolean burnDownOnly = false;
+		boolean processesOnly = false;
 		List<String> fanOutOptions = new ArrayList<>();
 		for (String arg : args) {
 			if (arg.startsWith("--admin-url=")) {
@@ -144,12 +145,15 @@ public final class PostgresBenchmarkMain {
 			else if (arg.equals("--scenario=burn-down")) {
 				burnDownOnly = true;
 			}
+			else if (arg.equals("--scenario=processes")) {
+				processesOnly = true;
+			}
 			else if (arg.startsWith("--fan-out-children=") || arg.startsWith("--repeat=")) {
 				fanOutOptions.add(arg);
 			}
 			else {
 				throw new IllegalArgumentException("Unknown option " + arg + ": use --quick, --admin-url=<jdbc url>, "
-						+ "--scenario=burn-down for the burn-down rows alone, and --scenario=fan-out [--fan-out-children=N] "
+						+ "--scenario=burn-down or --scenario=processes for those rows alone, and --scenario=fan-out [--fan-out-children=N] "
 						+ "[--repeat=N] for the fan-out run alone");
 			}
 		}
@@ -158,8 +162,13 @@ public final class PostgresBenchmarkMain {
 			return;
 		}
 		PostgresBenchmarkMain benchmark = new PostgresBenchmarkMain(adminUrl, quick);
-		if (burnDownOnly) {
-			benchmark.burnDowns();
+		if (burnDownOnly || processesOnly) {
+			if (burnDownOnly) {
+				benchmark.burnDowns();
+			}
+			if (processesOnly) {
+				benchmark.processes();
+			}
 			benchmark.print();
 			return;
 		}
@@ -168,23 +177,31 @@ public final class PostgresBenchmarkMain {
 
 	private void run() throws Exception {
 		int enqueues = Integer.getInteger("bench.enqueues", this.quick ? 300 : 3_000);
-		int burnDown = Integer.getInteger("bench.jobs", this.quick ? 2_000 : 20_000);
 		System.err.println("single enqueue...");
 		double raw = best(3, () -> rawEnqueue(enqueues));
 		double queue = best(3, () -> queueEnqueue(enqueues));
 		row("single enqueue, 1 thread (jobs/s)", raw, queue);
 		burnDowns();
+		processes();
+		System.err.println("latency...");
+		double[] latency = crossProcessLatency(this.quick ? 100 : 600, 50);
+		this.rows.add(new String[] { "enqueue in another process -> handler starts, worker polls every 1 s (ms)", "",
+				String.format(Locale.ROOT, "p50 %.1f, p99 %.1f, max %.1f", latency[0], latency[1], latency[2]), "" });
+		print();
+	}
+
+	/**
+	 * One worker process against two on one database; each child is a JVM of its own,
+	 * whose start counts: the row says more with more jobs ({@code -Dbench.jobs}).
+	 */
+	private void processes() throws Exception {
+		int burnDown = Integer.getInteger("bench.jobs", this.quick ? 2_000 : 20_000);
 		System.err.println("processes...");
 		double oneProcess = processesBurnDown(burnDown, 1, 8);
 		double twoProcesses = processesBurnDown(burnDown, 2, 8);
 		this.rows.add(new String[] { "burn-down, 2 processes x 8 workers vs 1 process x 8 (jobs/s)",
 				format(oneProcess) + " (1 process)", format(twoProcesses) + " (2 processes)",
 				String.format(Locale.ROOT, "%.2fx", twoProcesses / oneProcess) });
-		System.err.println("latency...");
-		double[] latency = crossProcessLatency(this.quick ? 100 : 600, 50);
-		this.rows.add(new String[] { "enqueue in another process -> handler starts, worker polls every 1 s (ms)", "",
-				String.format(Locale.ROOT, "p50 %.1f, p99 %.1f, max %.1f", latency[0], latency[1], latency[2]), "" });
-		print();
 	}
 
 	/**
