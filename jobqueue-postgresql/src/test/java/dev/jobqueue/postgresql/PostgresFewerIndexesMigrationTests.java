@@ -7,10 +7,8 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import com.zaxxer.hikari.HikariDataSource;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -128,17 +126,7 @@ class PostgresFewerIndexesMigrationTests {
 	}
 
 	private void migrateTo(String version) {
-		Flyway.configure(getClass().getClassLoader())
-			.dataSource(this.dataSource)
-			.schemas(TABLES.schema())
-			.defaultSchema(TABLES.schema())
-			.createSchemas(true)
-			.table(TABLES.schemaHistory())
-			.locations(PostgresSchema.MIGRATION_LOCATION)
-			.placeholders(Map.of("prefix", TABLES.prefix()))
-			.target(version)
-			.load()
-			.migrate();
+		PostgresTestDatabase.migrateTo(this.dataSource, TABLES, version);
 	}
 
 	private void execute(String sql) throws SQLException {

@@ -3,10 +3,8 @@ package dev.jobqueue.postgresql;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import com.zaxxer.hikari.HikariDataSource;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -49,17 +47,7 @@ class PostgresRunningIndexMigrationTests {
 
 	@Test
 	void aV5QueueWithJobsInEveryStatusKeepsThemAndRecoversAnExpiredLease() {
-		Flyway.configure(getClass().getClassLoader())
-			.dataSource(this.dataSource)
-			.schemas(TABLES.schema())
-			.defaultSchema(TABLES.schema())
-			.createSchemas(true)
-			.table(TABLES.schemaHistory())
-			.locations(PostgresSchema.MIGRATION_LOCATION)
-			.placeholders(Map.of("prefix", TABLES.prefix()))
-			.target("5")
-			.load()
-			.migrate();
+		PostgresTestDatabase.migrateTo(this.dataSource, TABLES, "5");
 		execute("""
 				INSERT INTO queue.jq_jobs (id, type, status, payload, attempts, max_attempts, runs, run_at, created_at,
 				                           started_at, finished_at, worker_id, lease_until, waiting_for)

@@ -1,7 +1,6 @@
 package dev.jobqueue.postgresql;
 
 import java.time.Duration;
-import java.util.Map;
 
 import com.zaxxer.hikari.HikariDataSource;
 import org.flywaydb.core.Flyway;
@@ -101,18 +100,7 @@ class PostgresSchemaVerificationTests {
 
 	/** Migrates as an operator would, with Flyway and the store's scripts. */
 	private void migrateTo(String version) {
-		var configuration = Flyway.configure(getClass().getClassLoader())
-			.dataSource(this.dataSource)
-			.schemas(TABLES.schema())
-			.defaultSchema(TABLES.schema())
-			.createSchemas(true)
-			.table(TABLES.schemaHistory())
-			.locations(PostgresSchema.MIGRATION_LOCATION)
-			.placeholders(Map.of("prefix", TABLES.prefix()));
-		if (version != null) {
-			configuration.target(version);
-		}
-		configuration.load().migrate();
+		PostgresTestDatabase.migrateTo(this.dataSource, TABLES, version);
 	}
 
 	private void execute(String sql) {

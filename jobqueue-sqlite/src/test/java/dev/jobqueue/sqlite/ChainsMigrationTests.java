@@ -4,9 +4,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
-import java.util.Map;
 
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,14 +34,7 @@ class ChainsMigrationTests {
 	@ValueSource(strings = { "", "jq_" })
 	void aFileOfSchemaEightKeepsItsJobsAndTakesWaitingJobsAfterMigrating(String prefix) throws Exception {
 		Path file = this.dir.resolve("old.db");
-		Flyway.configure(getClass().getClassLoader())
-			.dataSource("jdbc:sqlite:" + file, null, null)
-			.table(prefix + "jobqueue_schema_history")
-			.locations(SqliteSchema.MIGRATION_LOCATION)
-			.placeholders(Map.of("prefix", prefix))
-			.target("8")
-			.load()
-			.migrate();
+		TestDatabase.migrateFileTo(file, prefix, "8");
 		try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
 				Statement statement = connection.createStatement()) {
 			statement

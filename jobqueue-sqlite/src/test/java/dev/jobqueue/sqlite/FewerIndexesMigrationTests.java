@@ -8,9 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -40,14 +38,7 @@ class FewerIndexesMigrationTests {
 	@ValueSource(strings = { "", "jq_" })
 	void aFileOfSchemaElevenKeepsEveryJobWithItsHistory(String prefix) throws Exception {
 		Path file = this.dir.resolve("old.db");
-		Flyway.configure(getClass().getClassLoader())
-			.dataSource("jdbc:sqlite:" + file, null, null)
-			.table(prefix + "jobqueue_schema_history")
-			.locations(SqliteSchema.MIGRATION_LOCATION)
-			.placeholders(Map.of("prefix", prefix))
-			.target("11")
-			.load()
-			.migrate();
+		TestDatabase.migrateFileTo(file, prefix, "11");
 		long before = NOW.minusSeconds(60).toEpochMilli();
 		try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
 				Statement statement = connection.createStatement()) {

@@ -7,9 +7,7 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -35,14 +33,7 @@ class RunningIndexMigrationTests {
 	@ValueSource(strings = { "", "jq_" })
 	void aFileOfSchemaNineKeepsEveryJobAndRecoversAnExpiredLease(String prefix) throws Exception {
 		Path file = this.dir.resolve("old.db");
-		Flyway.configure(getClass().getClassLoader())
-			.dataSource("jdbc:sqlite:" + file, null, null)
-			.table(prefix + "jobqueue_schema_history")
-			.locations(SqliteSchema.MIGRATION_LOCATION)
-			.placeholders(Map.of("prefix", prefix))
-			.target("9")
-			.load()
-			.migrate();
+		TestDatabase.migrateFileTo(file, prefix, "9");
 		long before = NOW.minusSeconds(60).toEpochMilli();
 		try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
 				Statement statement = connection.createStatement()) {

@@ -12,9 +12,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import com.zaxxer.hikari.HikariDataSource;
+import org.flywaydb.core.Flyway;
 
 import dev.jobqueue.core.store.FileMaintenance;
 import dev.jobqueue.core.store.ScheduleStore;
@@ -64,6 +66,21 @@ public final class TestDatabase implements StoreFixture {
 				callerTransactions);
 		this.store = new SqliteJobStore(this.database, tables);
 		this.admin = new SqliteJobAdminStore(this.database, tables);
+	}
+
+	/**
+	 * Migrates a queue file up to {@code version} only, as an older version of the queue
+	 * left it: the start of each migration test.
+	 */
+	public static void migrateFileTo(Path file, String prefix, String version) {
+		Flyway.configure(TestDatabase.class.getClassLoader())
+			.dataSource("jdbc:sqlite:" + file, null, null)
+			.table(prefix + "jobqueue_schema_history")
+			.locations(SqliteSchema.MIGRATION_LOCATION)
+			.placeholders(Map.of("prefix", prefix))
+			.target(version)
+			.load()
+			.migrate();
 	}
 
 	public static TestDatabase create(Path directory) {

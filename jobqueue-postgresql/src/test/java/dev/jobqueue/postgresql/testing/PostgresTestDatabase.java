@@ -10,10 +10,14 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import javax.sql.DataSource;
+
 import com.zaxxer.hikari.HikariDataSource;
+import org.flywaydb.core.Flyway;
 
 import dev.jobqueue.core.store.ScheduleStore;
 import dev.jobqueue.jdbc.CallerTransactions;
@@ -25,6 +29,7 @@ import dev.jobqueue.postgresql.PostgresJobAdminStore;
 import dev.jobqueue.postgresql.PostgresJobStore;
 import dev.jobqueue.postgresql.PostgresQueueInsights;
 import dev.jobqueue.postgresql.PostgresRetentionStore;
+import dev.jobqueue.postgresql.PostgresSchema;
 import dev.jobqueue.postgresql.PostgresStorage;
 import dev.jobqueue.testing.StoreFixture;
 
@@ -91,6 +96,26 @@ public final class PostgresTestDatabase implements StoreFixture {
 	 * Creates an empty database and returns its name; the caller drops it with
 	 * {@link #dropDatabase}.
 	 */
+	/**
+	 * Migrates the queue's schema in {@code dataSource} up to {@code version} only (all
+	 * migrations when {@code null}), as an older version of the queue left it: the start
+	 * of each migration test.
+	 */
+	public static void migrateTo(DataSource dataSource, Tables tables, String version) {
+		var configuration = Flyway.configure(PostgresTestDatabase.class.getClassLoader())
+			.dataSource(dataSource)
+			.schemas(tables.schema())
+			.defaultSchema(tables.schema())
+			.createSchemas(true)
+			.table(tables.schemaHistory())
+			.locations(PostgresSchema.MIGRATION_LOCATION)
+			.placeholders(Map.of("prefix", tables.prefix()));
+		if (version != null) {
+			configuration.target(version);
+		}
+		configuration.load().migrate();
+	}
+
 	public static String createDatabase() {
 		String name = "jobqueue_test_" + ManagementFactory.getRuntimeMXBean().getPid() + "_" + counter.incrementAndGet()
 				+ "_" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x10000, 0xfffff));
