@@ -144,11 +144,7 @@ final class ChainSection {
 				for (JobStatus status : Formats.statuses()) {
 					Long count = counts.get(status);
 					if (count != null) {
-						html.raw(" <span class=\"status ")
-							.raw(status.dbValue())
-							.raw("\">")
-							.text(Formats.count(count) + " " + status.dbValue())
-							.raw("</span>");
+						html.raw(" ").status(status, Formats.count(count) + " " + status.dbValue());
 					}
 				}
 				html.raw("<br>");
@@ -198,11 +194,9 @@ final class ChainSection {
 			.link(viewer.url("/jobs/" + id), "#" + id)
 			.raw(" ")
 			.text(type)
-			.raw(" <span class=\"status ")
-			.raw(status.dbValue())
-			.raw("\">")
-			.text(status.dbValue())
-			.raw("</span></span>");
+			.raw(" ")
+			.status(status, status.dbValue())
+			.raw("</span>");
 	}
 
 }

@@ -2,6 +2,8 @@ package dev.jobqueue.dashboard;
 
 import java.util.Locale;
 
+import dev.jobqueue.JobStatus;
+
 /**
  * Builds a page's markup. Values go in only through {@link #text} and {@link #attr},
  * which escape them, so a payload of {@code <script>} is shown as text wherever it lands;
@@ -49,6 +51,14 @@ final class Html {
 	 */
 	Html element(String tag, Object value) {
 		return raw("<" + tag + ">").text(value).raw("</" + tag + ">");
+	}
+
+	/**
+	 * A status badge, coloured by the stylesheet's class for {@code status}, with
+	 * {@code label} as its text.
+	 */
+	Html status(JobStatus status, Object label) {
+		return raw("<span class=\"status ").raw(status.dbValue()).raw("\">").text(label).raw("</span>");
 	}
 
 	/** A link with text (the stylesheet isolates its direction). */

@@ -49,18 +49,7 @@ final class JobPages {
 			.raw("<th>Attempts</th><th>Created</th><th>Due / finished</th><th>Worker</th><th>Error code</th>")
 			.raw("</tr></thead><tbody>");
 		for (JobSummary job : page.jobs()) {
-			html.raw("<tr")
-				.attr("data-job", job.id())
-				.raw("><td>")
-				.link(viewer.url("/jobs/" + job.id()), "#" + job.id())
-				.raw("</td>")
-				.element("td", job.type())
-				.raw("<td><span class=\"status ")
-				.raw(job.status().dbValue())
-				.raw("\">")
-				.text(job.status().dbValue())
-				.raw("</span></td>")
-				.element("td", job.attempts() + " of " + job.maxAttempts())
+			summaryCells(html, viewer, job).element("td", job.attempts() + " of " + job.maxAttempts())
 				.element("td", Formats.ago(job.createdAt(), now))
 				.element("td", dueOrFinished(job, now))
 				.element("td", job.workerId())
@@ -109,6 +98,22 @@ final class JobPages {
 
 	static String encode(String value) {
 		return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+	}
+
+	/**
+	 * Opens a job's row in a list: its link, type and status, the cells every list of
+	 * jobs starts with.
+	 */
+	static Html summaryCells(Html html, Viewer viewer, JobSummary job) {
+		return html.raw("<tr")
+			.attr("data-job", job.id())
+			.raw("><td>")
+			.link(viewer.url("/jobs/" + job.id()), "#" + job.id())
+			.raw("</td>")
+			.element("td", job.type())
+			.raw("<td>")
+			.status(job.status(), job.status().dbValue())
+			.raw("</td>");
 	}
 
 	private static void filters(Html html, Viewer viewer, JobQuery query) {

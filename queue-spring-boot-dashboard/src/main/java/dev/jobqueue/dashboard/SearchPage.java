@@ -45,17 +45,7 @@ final class SearchPage {
 				.raw("<th>Status</th><th>Matched on</th><th>Created</th><th>Error code</th></tr></thead><tbody>");
 			for (SearchMatch match : result.matches()) {
 				JobSummary job = match.job();
-				html.raw("<tr")
-					.attr("data-job", job.id())
-					.raw("><td>")
-					.link(viewer.url("/jobs/" + job.id()), "#" + job.id())
-					.raw("</td>")
-					.element("td", job.type())
-					.raw("<td><span class=\"status ")
-					.raw(job.status().dbValue())
-					.raw("\">")
-					.text(job.status().dbValue())
-					.raw("</span></td>")
+				JobPages.summaryCells(html, viewer, job)
 					.element("td", match.matchedOn())
 					.element("td", Formats.ago(job.createdAt(), now))
 					.element("td", job.errorCode())
