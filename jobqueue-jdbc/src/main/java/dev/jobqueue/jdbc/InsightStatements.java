@@ -51,8 +51,10 @@ public final class InsightStatements {
 	public final String stuck;
 
 	/**
-	 * Attempts used by unfinished jobs; where the index must be named, the WHERE clause
-	 * matches the partial index's exactly.
+	 * Attempts used by failed jobs, retried pending jobs and running jobs, per type and
+	 * status; pending jobs that never ran are the pending count less the retried ones.
+	 * The first WHERE clause matches jobs_retries_idx's exactly, as SQLite needs to use
+	 * it.
 	 */
 	public final String retries;
 
@@ -130,10 +132,14 @@ public final class InsightStatements {
 				ORDER BY heartbeat_at, id LIMIT :limit
 				""".formatted(summary, running);
 		this.retries = """
-				SELECT type, attempts, count(*) FROM {jobs} %s
-				WHERE status IN ('pending', 'running', 'failed')
-				GROUP BY type, attempts
-				""".formatted(dialect.indexedBy("jobs_unfinished_attempts_idx"));
+				SELECT type, status, attempts, count(*) FROM {jobs} %s
+				WHERE status = 'failed' OR status = 'pending' AND attempts > 0
+				GROUP BY type, status, attempts
+				UNION ALL
+				SELECT type, status, attempts, count(*) FROM {jobs} %s
+				WHERE status = 'running'
+				GROUP BY type, status, attempts
+				""".formatted(dialect.indexedBy("jobs_retries_idx"), running);
 		this.errors = """
 				SELECT error_code, type, status, count(*) FROM {jobs} %s
 				WHERE error_code IS NOT NULL AND status IN ('pending', 'running', 'failed')

@@ -94,7 +94,7 @@ public class JdbcQueueInsights implements QueueInsights {
 			oldestRunning = JobColumns.summaries(select.bind("limit", settings.jobsListed()), this.dialect);
 		}
 		StuckJobs stuck = stuck(connection, now.minus(settings.stuckAfter()), settings.jobsListed());
-		Map<String, Map<Integer, Long>> retriesByType = retriesByType(connection);
+		Map<String, Map<Integer, Long>> retriesByType = retriesByType(connection, counts);
 		Map<Integer, Long> retries = new TreeMap<>();
 		retriesByType.values()
 			.forEach(
@@ -250,15 +250,38 @@ public class JdbcQueueInsights implements QueueInsights {
 		return counts;
 	}
 
-	private Map<String, Map<Integer, Long>> retriesByType(Connection connection) throws SQLException {
+	/**
+	 * Attempts used by unfinished and failed jobs, per type. Pending jobs that never ran
+	 * have no index entry of their own (they are most of the table): they are the pending
+	 * count of {@code counts}, read in the same snapshot, less the pending jobs that ran.
+	 */
+	private Map<String, Map<Integer, Long>> retriesByType(Connection connection,
+			Map<String, Map<JobStatus, Long>> counts) throws SQLException {
 		Map<String, Map<Integer, Long>> retries = new TreeMap<>();
+		Map<String, Long> neverRan = new TreeMap<>();
+		counts.forEach((type, byStatus) -> {
+			long pending = byStatus.getOrDefault(JobStatus.PENDING, 0L);
+			if (pending > 0) {
+				neverRan.put(type, pending);
+			}
+		});
 		try (SqlStatement select = sql(this.statements.retries).prepare(connection);
 				ResultSet rows = select.executeQuery()) {
 			while (rows.next()) {
-				retries.computeIfAbsent(rows.getString(1), (type) -> new TreeMap<>())
-					.put(rows.getInt(2), rows.getLong(3));
+				String type = rows.getString(1);
+				int attempts = rows.getInt(3);
+				long count = rows.getLong(4);
+				if (JobStatus.fromDbValue(rows.getString(2)) == JobStatus.PENDING && attempts > 0) {
+					neverRan.computeIfPresent(type, (key, pending) -> pending - count);
+				}
+				retries.computeIfAbsent(type, (key) -> new TreeMap<>()).merge(attempts, count, Long::sum);
 			}
 		}
+		neverRan.forEach((type, count) -> {
+			if (count > 0) {
+				retries.computeIfAbsent(type, (key) -> new TreeMap<>()).merge(0, count, Long::sum);
+			}
+		});
 		return retries;
 	}
 

@@ -4,9 +4,11 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.AfterEach;
@@ -14,6 +16,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.store.QueueInsights.SnapshotSettings;
+import dev.jobqueue.core.store.QueueSnapshot;
 import dev.jobqueue.jdbc.Tables;
 import dev.jobqueue.postgresql.testing.PostgresServer;
 import dev.jobqueue.postgresql.testing.PostgresTest;
@@ -122,6 +126,40 @@ class PostgresFewerIndexesMigrationTests {
 			// The running job whose lease expired is still taken back.
 			assertThat(storage.jobs().recoverExpiredLeases(NOW, 100)).isOne();
 			assertThat(storage.admin().find(2).orElseThrow().status()).isEqualTo(JobStatus.PENDING);
+		}
+	}
+
+	@Test
+	void aV8QueueCountsAttemptsFromTheIndexOfRetriedAndFailedJobs() throws SQLException {
+		migrateTo("8");
+		execute("""
+				INSERT INTO queue.jq_jobs (id, type, status, payload, attempts, max_attempts, runs, run_at, created_at,
+				                           started_at, finished_at, worker_id, lease_until, waiting_for)
+				OVERRIDING SYSTEM VALUE VALUES
+				(1, 'mail', 'pending', '{}', 0, 3, 0, '2029-12-31Z', '2029-12-31Z', NULL, NULL, NULL, NULL, 0),
+				(2, 'mail', 'pending', '{}', 0, 3, 0, '2029-12-31Z', '2029-12-31Z', NULL, NULL, NULL, NULL, 0),
+				(3, 'mail', 'pending', '{}', 1, 3, 1, '2029-12-31Z', '2029-12-31Z', '2029-12-31Z', NULL, NULL, NULL, 0),
+				(4, 'mail', 'running', '{}', 2, 3, 2, '2029-12-31Z', '2029-12-31Z', '2029-12-31Z', NULL, 'w',
+				 '2030-01-01T00:01:00Z', 0),
+				(5, 'mail', 'failed', '{}', 3, 3, 3, '2029-12-31Z', '2029-12-31Z', '2029-12-31Z', '2029-12-31Z', 'w',
+				 NULL, 0),
+				(6, 'mail', 'failed', '{}', 0, 3, 0, '2029-12-31Z', '2029-12-31Z', NULL, '2029-12-31Z', NULL, NULL, 0),
+				(7, 'mail', 'succeeded', '{}', 1, 3, 1, '2029-12-31Z', '2029-12-31Z', '2029-12-31Z', '2029-12-31Z',
+				 'w', NULL, 0),
+				(8, 'report', 'pending', '{}', 0, 3, 0, '2029-12-31Z', '2029-12-31Z', NULL, NULL, NULL, NULL, 0)
+				""");
+		execute("SELECT setval(pg_get_serial_sequence('queue.jq_jobs', 'id'), 8)");
+
+		try (PostgresStorage storage = new PostgresStorage(new PostgresDatabase(this.dataSource, "test"), TABLES)) {
+			storage.initializeSchema();
+			QueueSnapshot snapshot = storage.insights()
+				.snapshot(NOW, new SnapshotSettings(Duration.ofMinutes(15), 10, Duration.ofMinutes(3), 10));
+
+			assertThat(snapshot.retriesByType())
+				.isEqualTo(Map.of("mail", Map.of(0, 3L, 1, 1L, 2, 1L, 3, 1L), "report", Map.of(0, 1L)));
+			assertThat(text("SELECT string_agg(indexname, ',') FROM pg_indexes WHERE schemaname = 'queue' "
+					+ "AND indexname IN ('jq_jobs_unfinished_attempts_idx', 'jq_jobs_retries_idx')"))
+				.isEqualTo("jq_jobs_retries_idx");
 		}
 	}
 

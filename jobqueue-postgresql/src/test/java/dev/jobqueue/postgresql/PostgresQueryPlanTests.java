@@ -257,6 +257,10 @@ class PostgresQueryPlanTests {
 				assertThat(plan).as(name).noneMatch((line) -> line.contains("Seq Scan on jobs"));
 			}
 		});
+		// Attempts used: retried and failed jobs from their partial index, running ones
+		// from theirs; pending jobs that never ran are not read.
+		assertThat(plans.get("RETRIES")).anyMatch((line) -> line.contains("jobs_retries_idx"))
+			.anyMatch((line) -> line.contains("jobs_running_idx"));
 		assertThat(plans.get("LIST_WAITING_OF_TYPE"))
 			.anyMatch((line) -> line.contains("Index Scan Backward using jobs_failed_cancelled_waiting_idx"));
 		// Counts: each unfinished status from its partial index; the finished ones may
