@@ -2,6 +2,8 @@ package dev.jobqueue.metrics;
 
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -66,9 +68,9 @@ public class QueueMeterListener implements WorkerListener, MeterBinder {
 		if (current == null) {
 			return;
 		}
-		String outcome = outcome(completion.kind());
-		current.queueWait.withTags("type", job.type(), "outcome", outcome).record(queueWait);
-		current.completed.withTags("type", job.type(), "outcome", outcome).increment();
+		OutcomeMeters meters = current.of(job.type(), completion.kind());
+		meters.queueWait.record(queueWait);
+		meters.completed.increment();
 	}
 
 	@Override
@@ -85,7 +87,39 @@ public class QueueMeterListener implements WorkerListener, MeterBinder {
 	}
 
 	private record Meters(MeterProvider<Timer> queueWait, MeterProvider<Counter> completed,
-			MeterProvider<Counter> stale, DistributionSummary claimBatch) {
+			MeterProvider<Counter> stale, DistributionSummary claimBatch, Map<String, OutcomeMeters[]> byType) {
+
+		private static final Completion.Kind[] KINDS = Completion.Kind.values();
+
+		Meters(MeterProvider<Timer> queueWait, MeterProvider<Counter> completed, MeterProvider<Counter> stale,
+				DistributionSummary claimBatch) {
+			this(queueWait, completed, stale, claimBatch, new ConcurrentHashMap<>());
+		}
+
+		/**
+		 * The meters of one type and outcome, looked up in the registry once: every run
+		 * records into them, and a lookup builds its id and tags anew each time. Types
+		 * are the registered handlers', so the map stays as small as the meters' own
+		 * tags.
+		 */
+		OutcomeMeters of(String type, Completion.Kind kind) {
+			OutcomeMeters[] byKind = this.byType.computeIfAbsent(type, (key) -> new OutcomeMeters[KINDS.length]);
+			OutcomeMeters meters = byKind[kind.ordinal()];
+			if (meters == null) {
+				// Two threads may both look up a new pair: the registry gives both the
+				// same
+				// meters.
+				String outcome = outcome(kind);
+				meters = new OutcomeMeters(this.queueWait.withTags("type", type, "outcome", outcome),
+						this.completed.withTags("type", type, "outcome", outcome));
+				byKind[kind.ordinal()] = meters;
+			}
+			return meters;
+		}
+
+	}
+
+	private record OutcomeMeters(Timer queueWait, Counter completed) {
 
 	}
 
