@@ -45,7 +45,16 @@ final class DatabaseOptions {
 	}
 
 	String url() {
-		return (this.target.file != null) ? "jdbc:sqlite:" + this.target.file.toAbsolutePath() : this.target.url;
+		if (this.target.file == null) {
+			return this.target.url;
+		}
+		if (this.target.file.toString().startsWith("jdbc:")) {
+			// Taken as a path it would name (and migrate would create) a file in a folder
+			// called "jdbc:...".
+			throw CliException
+				.usage("--db takes the path of a SQLite file, not a JDBC URL: pass the URL as " + "--url=<JDBC_URL>");
+		}
+		return "jdbc:sqlite:" + this.target.file.toAbsolutePath();
 	}
 
 	String password() {

@@ -66,6 +66,13 @@ class SqliteCliTests extends CliScenarios {
 		assertThat(run.err()).contains("does not exist");
 		assertThat(missing).doesNotExist();
 
+		// A server URL given as a file would have named one in a folder
+		// "jdbc:postgresql:".
+		run = Cli.run("migrate", "--db=jdbc:postgresql://127.0.0.1/shop?user=ops&password=secret");
+		assertThat(run.exitCode()).as(run.toString()).isEqualTo(2);
+		assertThat(run.err().strip()).contains("not a JDBC URL", "--url=").doesNotContain("secret");
+		assertThat(Path.of("jdbc:postgresql:")).doesNotExist();
+
 		Path text = Files.writeString(this.directory.resolve("notes.txt"), "not a database\n");
 		run = Cli.run("doctor", "--db=" + text);
 		assertThat(run.exitCode()).as(run.toString()).isEqualTo(3);
