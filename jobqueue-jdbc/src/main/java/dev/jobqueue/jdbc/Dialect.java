@@ -6,6 +6,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
@@ -131,6 +132,40 @@ public interface Dialect {
 			sql.append((i > 0) ? ", " : "").append(columns.get(i)).append(" = excluded.").append(columns.get(i));
 		}
 		return sql.append('\n').toString();
+	}
+
+	/**
+	 * An insert into {@code table} of {@code key} and {@code counts} columns (each bound
+	 * to the parameter of its name) that, where a row with that key exists, adds the
+	 * counts to the row's instead; by default {@code ON CONFLICT ... DO UPDATE SET n =
+	 * t.n + excluded.n}. One statement, so concurrent writers of one row never lose a
+	 * count.
+	 */
+	default String upsertAdding(String table, List<String> key, List<String> counts) {
+		StringBuilder sql = new StringBuilder(insertOf(table + " AS t", key, counts)).append("\nON CONFLICT (")
+			.append(String.join(", ", key))
+			.append(") DO UPDATE SET ");
+		for (int i = 0; i < counts.size(); i++) {
+			String count = counts.get(i);
+			sql.append((i > 0) ? ", " : "")
+				.append(count)
+				.append(" = t.")
+				.append(count)
+				.append(" + excluded.")
+				.append(count);
+		}
+		return sql.append('\n').toString();
+	}
+
+	/**
+	 * {@code INSERT INTO table (columns) VALUES (:columns)} of the {@code key} columns
+	 * then the others.
+	 */
+	static String insertOf(String table, List<String> key, List<String> others) {
+		List<String> columns = new ArrayList<>(key);
+		columns.addAll(others);
+		return "INSERT INTO " + table + " (" + String.join(", ", columns) + ") VALUES (:" + String.join(", :", columns)
+				+ ")";
 	}
 
 	/**

@@ -52,6 +52,8 @@ public class JdbcQueueInsights implements QueueInsights {
 
 	private final JobSearches searches;
 
+	private final OutcomeMinutes outcomeMinutes;
+
 	public JdbcQueueInsights(JdbcDatabase database, Tables tables, StorageFacts storage) {
 		this.database = Objects.requireNonNull(database, "'database' must not be null");
 		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
@@ -60,6 +62,12 @@ public class JdbcQueueInsights implements QueueInsights {
 		this.statements = new InsightStatements(this.dialect);
 		this.details = new JobDetails(tables, this.statements);
 		this.searches = new JobSearches(tables, this.details);
+		this.outcomeMinutes = new OutcomeMinutes(tables);
+	}
+
+	/** The outcome rollup that {@link #outcomes} reads, for tests of its plan. */
+	public final OutcomeMinutes outcomeMinutes() {
+		return this.outcomeMinutes;
 	}
 
 	/** The statements, for tests of their plans. */
@@ -164,9 +172,12 @@ public class JdbcQueueInsights implements QueueInsights {
 	}
 
 	/**
-	 * Two range reads of {@code job_attempts_outcome_idx}: successes from the index
-	 * alone, failures with their job looked up by primary key (failures are the minority,
-	 * so the look-ups stay few).
+	 * Slots of whole minutes, as the dashboard draws: the sums of the outcome rollup
+	 * ({@link OutcomeMinutes}), one primary-key range of a row per minute and writer. A
+	 * shorter or uneven slot cannot be cut from minutes: then two range reads of
+	 * {@code job_attempts_outcome_idx}, successes from the index alone, failures with
+	 * their job looked up by primary key to tell a failure for good (the job failed with
+	 * that run) from a retried one.
 	 */
 	@Override
 	public List<Outcomes> outcomes(Instant from, Instant to, Duration slot) {
@@ -180,27 +191,47 @@ public class JdbcQueueInsights implements QueueInsights {
 			return List.of();
 		}
 		long[][] counts = new long[(int) Math.min(end - first, 100_000)][3];
-		this.database.read("count run outcomes over time", (connection) -> {
-			try (SqlStatement select = bindOutcomes(sql(this.statements.outcomesSucceeded).prepare(connection),
-					slotMillis, first, end); ResultSet rows = select.executeQuery()) {
-				while (rows.next()) {
-					addOutcome(counts, rows.getLong(1) - first, 0, rows.getLong(2));
-				}
-			}
-			try (SqlStatement select = bindOutcomes(sql(this.statements.outcomesFailed).prepare(connection), slotMillis,
-					first, end); ResultSet rows = select.executeQuery()) {
-				while (rows.next()) {
-					addOutcome(counts, rows.getLong(1) - first, rows.getBoolean(2) ? 1 : 2, rows.getLong(3));
-				}
-			}
-			return null;
-		});
+		if (slotMillis % OutcomeMinutes.MINUTE_MILLIS == 0) {
+			long slotMinutes = slotMillis / OutcomeMinutes.MINUTE_MILLIS;
+			this.database.read("count run outcomes over time", (connection) -> {
+				this.outcomeMinutes.sum(connection, first * slotMinutes, end * slotMinutes,
+						(minute, succeeded, retried, failed) -> {
+							long index = Math.floorDiv(minute, slotMinutes) - first;
+							addOutcome(counts, index, 0, succeeded);
+							addOutcome(counts, index, 1, failed);
+							addOutcome(counts, index, 2, retried);
+						});
+				return null;
+			});
+		}
+		else {
+			this.database.read("count run outcomes over time", (connection) -> {
+				countAttempts(connection, counts, slotMillis, first, end);
+				return null;
+			});
+		}
 		List<Outcomes> outcomes = new ArrayList<>(counts.length);
 		for (int i = 0; i < counts.length; i++) {
 			outcomes.add(new Outcomes(Instant.ofEpochMilli((first + i) * slotMillis), counts[i][0], counts[i][1],
 					counts[i][2]));
 		}
 		return outcomes;
+	}
+
+	private void countAttempts(Connection connection, long[][] counts, long slotMillis, long first, long end)
+			throws SQLException {
+		try (SqlStatement select = bindOutcomes(sql(this.statements.outcomesSucceeded).prepare(connection), slotMillis,
+				first, end); ResultSet rows = select.executeQuery()) {
+			while (rows.next()) {
+				addOutcome(counts, rows.getLong(1) - first, 0, rows.getLong(2));
+			}
+		}
+		try (SqlStatement select = bindOutcomes(sql(this.statements.outcomesFailed).prepare(connection), slotMillis,
+				first, end); ResultSet rows = select.executeQuery()) {
+			while (rows.next()) {
+				addOutcome(counts, rows.getLong(1) - first, rows.getBoolean(2) ? 1 : 2, rows.getLong(3));
+			}
+		}
 	}
 
 	/**

@@ -71,9 +71,11 @@ public interface QueueInsights {
 	}
 
 	/**
-	 * How many runs ended per time slot, read from the attempts the store keeps (so it
-	 * survives restarts and agrees across processes; finished jobs removed by retention
-	 * no longer count).
+	 * How many runs ended per time slot, read from what the store keeps (so it survives
+	 * restarts and agrees across processes): slots of whole minutes from a per-minute
+	 * count written with the outcomes, kept as long as retention keeps finished jobs;
+	 * other slots from the attempts (finished jobs removed no longer count). Whether a
+	 * failed run counts as failed for good or retried is decided when it ends.
 	 * @param from start of the first slot (rounded down to a multiple of {@code slot}
 	 * since the epoch)
 	 * @param to end of the period (exclusive)
