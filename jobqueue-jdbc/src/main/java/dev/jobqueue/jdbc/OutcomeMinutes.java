@@ -36,7 +36,11 @@ public final class OutcomeMinutes {
 	 */
 	static final String RECOVERY = "recovery";
 
-	private static final String SUM = """
+	/**
+	 * The sums per minute of {@code :from_minute} (inclusive) to {@code :to_minute}
+	 * (exclusive): one range of the primary key.
+	 */
+	public static final String SUM = """
 			SELECT minute, sum(succeeded), sum(retried), sum(failed) FROM {outcome_minutes}
 			WHERE minute >= :from_minute AND minute < :to_minute
 			GROUP BY minute
@@ -109,11 +113,6 @@ public final class OutcomeMinutes {
 				}
 			}
 		}
-	}
-
-	/** The statement of {@link #sum}, for query-plan tests. */
-	public String sumStatement() {
-		return SUM;
 	}
 
 	/** The earliest minute kept, or {@code null} when there is none. */

@@ -119,6 +119,15 @@ class SqliteQueueInsightsTests {
 	}
 
 	@Test
+	void theOutcomeChartReadsARangeOfTheRollupsPrimaryKey() {
+		List<String> plan = this.insights.explainOutcomeMinutes();
+		System.out.println("outcome minutes: " + plan);
+		assertUsesIndex("outcome minutes", plan);
+		assertThat(plan)
+			.anyMatch((line) -> line.contains("job_outcome_minutes USING PRIMARY KEY (minute>? AND minute<?)"));
+	}
+
+	@Test
 	void checkAvailableFailsWithTheReasonOnAReadOnlyConnection() {
 		SQLiteConfig config = SqliteDataSources.connectionConfig(Duration.ofSeconds(1), "NORMAL");
 		config.setReadOnly(true);
