@@ -657,12 +657,30 @@ final class Scenarios {
 						Clock.systemUTC());
 				String scenario = "dashboard overview, " + String.format("%,d", finished) + " finished + "
 						+ String.format("%,d", pending) + " pending";
+				refillOutcomeRollup(db, finished, "finished over a week");
 				overviewRow(dashboard, scenario, "server time, finished over a week (median of 20)");
 				db.execute("UPDATE job_attempts SET finished_at = ? - (job_id % 3000000)", now);
+				refillOutcomeRollup(db, finished, "all finished in the last hour");
 				overviewRow(dashboard, scenario, "server time, all finished in the last hour (median of 20)");
 			}
 			return 0.0;
 		});
+	}
+
+	/**
+	 * Counts the attempts into the per-minute rollup as the migration's backfill does,
+	 * and says how long that took (the migration's cost on such a table).
+	 */
+	private static void refillOutcomeRollup(Db db, int attempts, String layout) {
+		String backfill = OutcomeRollupFill.backfill(OutcomeRollupFill.SQLITE);
+		if (backfill == null) {
+			return;
+		}
+		db.execute(OutcomeRollupFill.DELETE);
+		long start = System.nanoTime();
+		db.execute(backfill);
+		System.err.printf("outcome rollup backfill of %,d attempts, %s: %.0f ms, %d rows%n", attempts, layout,
+				(System.nanoTime() - start) / 1e6, db.count("SELECT count(*) FROM job_outcome_minutes"));
 	}
 
 	private void overviewRow(QueueDashboard dashboard, String scenario, String measure) {
@@ -678,7 +696,7 @@ final class Scenarios {
 		Arrays.sort(millis);
 		double median = millis[millis.length / 2];
 		this.table
-			.add(new ResultTable.Row(scenario, "1", measure, median, "ms", null, null, null, "< 300 ms", median < 300));
+			.add(new ResultTable.Row(scenario, "1", measure, median, "ms", null, null, null, "< 150 ms", median < 150));
 	}
 
 	// ---- idle
