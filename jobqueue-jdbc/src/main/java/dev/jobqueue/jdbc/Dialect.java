@@ -111,15 +111,6 @@ public interface Dialect {
 	}
 
 	/**
-	 * SQL of the number of the time slot that the instant in {@code column} falls in: its
-	 * milliseconds since the epoch divided by the slot's length in milliseconds
-	 * ({@code slot}, a parameter), rounded down.
-	 */
-	default String timeSlot(String column, String slot) {
-		return "CAST(floor(extract(epoch FROM " + column + ") * 1000 / " + slot + ") AS BIGINT)";
-	}
-
-	/**
 	 * {@code insert} (an {@code INSERT ... VALUES}) that, where a row with the same
 	 * {@code key} (a unique key's columns) exists, sets its {@code columns} to the
 	 * inserted values instead; by default {@code ON CONFLICT ... DO UPDATE}.

@@ -172,76 +172,39 @@ public class JdbcQueueInsights implements QueueInsights {
 	}
 
 	/**
-	 * Slots of whole minutes, as the dashboard draws: the sums of the outcome rollup
-	 * ({@link OutcomeMinutes}), one primary-key range of a row per minute and writer. A
-	 * shorter or uneven slot cannot be cut from minutes: then two range reads of
-	 * {@code job_attempts_outcome_idx}, successes from the index alone, failures with
-	 * their job looked up by primary key to tell a failure for good (the job failed with
-	 * that run) from a retried one.
+	 * The sums of the outcome rollup ({@link OutcomeMinutes}), one primary-key range of a
+	 * row per minute and writer, added up per slot.
 	 */
 	@Override
 	public List<Outcomes> outcomes(Instant from, Instant to, Duration slot) {
 		long slotMillis = slot.toMillis();
-		if (slotMillis < 1000) {
-			throw new IllegalArgumentException("A slot must be at least a second long, not " + slot);
+		if (slotMillis <= 0 || slotMillis % OutcomeMinutes.MINUTE_MILLIS != 0) {
+			throw new IllegalArgumentException(
+					"A slot must be a whole number of minutes (runs are counted per " + "minute), not " + slot);
 		}
+		long slotMinutes = slotMillis / OutcomeMinutes.MINUTE_MILLIS;
 		long first = Math.floorDiv(from.toEpochMilli(), slotMillis);
 		long end = Math.floorDiv(to.toEpochMilli() - 1, slotMillis) + 1;
 		if (end <= first) {
 			return List.of();
 		}
 		long[][] counts = new long[(int) Math.min(end - first, 100_000)][3];
-		if (slotMillis % OutcomeMinutes.MINUTE_MILLIS == 0) {
-			long slotMinutes = slotMillis / OutcomeMinutes.MINUTE_MILLIS;
-			this.database.read("count run outcomes over time", (connection) -> {
-				this.outcomeMinutes.sum(connection, first * slotMinutes, end * slotMinutes,
-						(minute, succeeded, retried, failed) -> {
-							long index = Math.floorDiv(minute, slotMinutes) - first;
-							addOutcome(counts, index, 0, succeeded);
-							addOutcome(counts, index, 1, failed);
-							addOutcome(counts, index, 2, retried);
-						});
-				return null;
-			});
-		}
-		else {
-			this.database.read("count run outcomes over time", (connection) -> {
-				countAttempts(connection, counts, slotMillis, first, end);
-				return null;
-			});
-		}
+		this.database.read("count run outcomes over time", (connection) -> {
+			this.outcomeMinutes.sum(connection, first * slotMinutes, end * slotMinutes,
+					(minute, succeeded, retried, failed) -> {
+						long index = Math.floorDiv(minute, slotMinutes) - first;
+						addOutcome(counts, index, 0, succeeded);
+						addOutcome(counts, index, 1, failed);
+						addOutcome(counts, index, 2, retried);
+					});
+			return null;
+		});
 		List<Outcomes> outcomes = new ArrayList<>(counts.length);
 		for (int i = 0; i < counts.length; i++) {
 			outcomes.add(new Outcomes(Instant.ofEpochMilli((first + i) * slotMillis), counts[i][0], counts[i][1],
 					counts[i][2]));
 		}
 		return outcomes;
-	}
-
-	private void countAttempts(Connection connection, long[][] counts, long slotMillis, long first, long end)
-			throws SQLException {
-		try (SqlStatement select = bindOutcomes(sql(this.statements.outcomesSucceeded).prepare(connection), slotMillis,
-				first, end); ResultSet rows = select.executeQuery()) {
-			while (rows.next()) {
-				addOutcome(counts, rows.getLong(1) - first, 0, rows.getLong(2));
-			}
-		}
-		try (SqlStatement select = bindOutcomes(sql(this.statements.outcomesFailed).prepare(connection), slotMillis,
-				first, end); ResultSet rows = select.executeQuery()) {
-			while (rows.next()) {
-				addOutcome(counts, rows.getLong(1) - first, rows.getBoolean(2) ? 1 : 2, rows.getLong(3));
-			}
-		}
-	}
-
-	/**
-	 * Binds an outcome statement's slot and period, {@code first} to {@code end} slots.
-	 */
-	protected static SqlStatement bindOutcomes(SqlStatement select, long slotMillis, long first, long end)
-			throws SQLException {
-		return select.bind("slot", slotMillis)
-			.bind("from", Instant.ofEpochMilli(first * slotMillis))
-			.bind("to", Instant.ofEpochMilli(end * slotMillis));
 	}
 
 	private static void addOutcome(long[][] counts, long index, int column, long count) {

@@ -60,12 +60,6 @@ public final class MysqlDialect implements EpochMillisDialect {
 		return "FIND_IN_SET(" + value + ", " + list + ") > 0";
 	}
 
-	/** Instants are epoch milliseconds already. */
-	@Override
-	public String timeSlot(String column, String slot) {
-		return column + " DIV " + slot;
-	}
-
 	/**
 	 * {@code VALUES(column)}: MySQL 8.0.20 deprecates it for a row alias, which MariaDB
 	 * does not have.

@@ -29,8 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A queue of schema V8 with ended runs migrates to V9 (runs ended per minute): the rollup
  * is filled from the attempts, counted as the chart read them (a failed run is a failure
  * for good when its job failed with that run, else retried; running, snoozed and
- * cancelled runs are not counted), and runs ended after the upgrade add to it. In a
- * schema of its own with a table prefix.
+ * cancelled runs are not counted), the index of attempts by outcome goes, and runs ended
+ * after the upgrade add to the rollup. In a schema of its own with a table prefix.
  */
 @PostgresTest
 class PostgresOutcomeMinutesMigrationTests {
@@ -92,6 +92,10 @@ class PostgresOutcomeMinutesMigrationTests {
 			storage.initializeSchema();
 			assertThat(outcomes(storage)).containsExactly(List.of(1L, 0L, 2L), List.of(0L, 1L, 1L));
 			assertThat(count("SELECT count(*) FROM queue.jq_job_outcome_minutes")).isEqualTo(2);
+			assertThat(count("SELECT count(*) FROM pg_indexes WHERE schemaname = 'queue' "
+					+ "AND indexname = 'jq_job_attempts_outcome_idx'"))
+				.as("the chart was the outcome index's only reader")
+				.isZero();
 
 			Instant now = MINUTE_B.plusSeconds(59);
 			List<ClaimedJob> claimed = storage.jobs()

@@ -81,19 +81,6 @@ public final class SqliteQueueInsights extends JdbcQueueInsights {
 		});
 	}
 
-	/** The query plans of {@link #outcomes} of slots shorter than a minute, for tests. */
-	List<String> explainOutcomes() {
-		return database().read("explain the outcome history", (connection) -> {
-			List<String> lines = new ArrayList<>();
-			for (String statement : List.of(statements().outcomesSucceeded, statements().outcomesFailed)) {
-				try (SqlStatement select = explain(connection, statement)) {
-					lines.addAll(plan(bindOutcomes(select, 60_000, 0, 1)));
-				}
-			}
-			return lines;
-		});
-	}
-
 	/** The query plan of the rollup's read behind {@link #outcomes}, for tests. */
 	List<String> explainOutcomeMinutes() {
 		return database().read("explain the outcome rollup", (connection) -> {

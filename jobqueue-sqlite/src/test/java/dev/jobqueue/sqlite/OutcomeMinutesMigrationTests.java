@@ -25,8 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A file of schema V12 with ended runs migrates to V13 (runs ended per minute): the
  * rollup is filled from the attempts, counted as the chart read them from the attempts (a
  * failed run is a failure for good when its job failed with that run, else retried;
- * running, snoozed, handed-back and cancelled runs are not counted), and runs ended after
- * the upgrade add to it.
+ * running, snoozed, handed-back and cancelled runs are not counted), the index of
+ * attempts by outcome goes, and runs ended after the upgrade add to the rollup.
  */
 class OutcomeMinutesMigrationTests {
 
@@ -65,6 +65,9 @@ class OutcomeMinutesMigrationTests {
 		try (TestDatabase db = TestDatabase.create(file, prefix)) {
 			assertThat(outcomes(db)).containsExactly(List.of(1L, 0L, 2L), List.of(0L, 1L, 1L));
 			assertThat(db.count("SELECT count(*) FROM " + prefix + "job_outcome_minutes")).isEqualTo(2);
+			assertThat(db.column("SELECT name FROM sqlite_master WHERE name = ?", prefix + "job_attempts_outcome_idx"))
+				.as("the chart was the outcome index's only reader")
+				.isEmpty();
 
 			Instant now = MINUTE_B.plusSeconds(59).plusMillis(500);
 			List<ClaimedJob> claimed = db.store()

@@ -5,6 +5,7 @@
 -- retried, decided when it ends. Rows are updated in place many times a minute and keep no indexed column changing:
 -- the free space of fillfactor 50 lets those updates stay on their page (heap-only, no new index entry).
 -- The backfill counts the attempts already kept, as the chart read them, into shard 0 (see the README's "Upgrading").
+-- Then job_attempts_outcome_idx goes: the chart was its only reader, and each run's end wrote it an entry.
 -- ${prefix} is jobqueue.table-prefix.
 CREATE TABLE ${prefix}job_outcome_minutes (
     minute    BIGINT NOT NULL,
@@ -27,3 +28,5 @@ FROM (
     WHERE a.outcome IN ('SUCCEEDED', 'FAILED', 'LEASE_EXPIRED') AND a.finished_at IS NOT NULL
 ) m
 GROUP BY m.minute;
+
+DROP INDEX ${prefix}job_attempts_outcome_idx;

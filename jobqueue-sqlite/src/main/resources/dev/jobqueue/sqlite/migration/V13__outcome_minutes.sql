@@ -4,7 +4,8 @@
 -- counts as failed for good when its job ended failed with that run, else as retried, decided when it ends.
 -- The backfill counts the attempts already kept, as the chart read them, into shard 0: one pass over the outcome
 -- index and a primary-key look-up of the job per failed run, under the write lock (see the README's "Upgrading").
--- ${prefix} is jobqueue.table-prefix.
+-- Then job_attempts_outcome_idx goes: the chart was its only reader, and each run wrote it two entries and removed
+-- one (added when the attempt starts, moved when it ends). ${prefix} is jobqueue.table-prefix.
 CREATE TABLE ${prefix}job_outcome_minutes (
     minute    INTEGER NOT NULL,
     shard     INTEGER NOT NULL,
@@ -23,3 +24,5 @@ FROM ${prefix}job_attempts a INDEXED BY ${prefix}job_attempts_outcome_idx
 LEFT JOIN ${prefix}jobs j ON j.id = a.job_id AND a.outcome <> 'SUCCEEDED'
 WHERE a.outcome IN ('SUCCEEDED', 'FAILED', 'LEASE_EXPIRED') AND a.finished_at IS NOT NULL
 GROUP BY a.finished_at / 60000;
+
+DROP INDEX ${prefix}job_attempts_outcome_idx;
