@@ -16,8 +16,8 @@ import dev.jobqueue.dashboard.QueueDashboard;
  * (1,000,000 succeeded jobs with their attempt and three event rows, 100,000 pending with
  * their event), the finished jobs ended over the last week, then all of them in the last
  * hour. The table is filled set-based on the server ({@code generate_series}), the
- * per-minute rollup by the migration's own backfill statement, then vacuumed and analysed
- * as autovacuum would.
+ * per-minute rollup by the migration's own statements ({@link OutcomeRollupFill}), then
+ * vacuumed and analysed as autovacuum would.
  */
 final class PostgresDashboardScenario {
 
@@ -97,19 +97,22 @@ final class PostgresDashboardScenario {
 	}
 
 	/**
-	 * Counts the attempts into the per-minute rollup as the migration's backfill does,
-	 * and says how long that took (the migration's cost on such a table).
+	 * Counts the attempts into the per-minute rollup as the migration does
+	 * ({@link OutcomeRollupFill}), and says how long that took.
 	 */
 	private static void refillOutcomeRollup(Statement statement, int attempts, String layout) throws SQLException {
-		String backfill = OutcomeRollupFill.backfill(OutcomeRollupFill.POSTGRESQL);
-		if (backfill == null) {
+		OutcomeRollupFill fill = OutcomeRollupFill.postgresql();
+		if (fill == null) {
 			return;
 		}
 		statement.execute(OutcomeRollupFill.DELETE);
+		statement.execute(fill.outcomeIndex());
 		long start = System.nanoTime();
-		int rows = statement.executeUpdate(backfill);
-		System.err.printf("outcome rollup backfill of %,d attempts, %s: %.0f ms, %d rows%n", attempts, layout,
-				(System.nanoTime() - start) / 1e6, rows);
+		for (String sql : fill.migration()) {
+			statement.execute(sql);
+		}
+		System.err.printf("outcome rollup migration (backfill, index dropped) on %,d attempts, %s: %.0f ms%n", attempts,
+				layout, (System.nanoTime() - start) / 1e6);
 		statement.execute("VACUUM ANALYZE job_outcome_minutes");
 	}
 
