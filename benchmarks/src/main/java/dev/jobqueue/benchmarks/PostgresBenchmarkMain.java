@@ -61,6 +61,10 @@ import dev.jobqueue.postgresql.PostgresStorage;
  *     dev.jobqueue.benchmarks.PostgresBenchmarkMain [--quick] [--admin-url=jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres]
  * </pre>
  *
+ * With {@code --scenario=dashboard} it renders the dashboard's overview on a big table
+ * instead ({@link PostgresDashboardScenario}).
+ *
+ * <p>
  * With {@code worker <url> <threads>} or {@code enqueuer <url> <count> <perSecond>} as
  * arguments it is the child process of the multi-process rows.
  *
@@ -130,6 +134,7 @@ public final class PostgresBenchmarkMain {
 		boolean fanOut = false;
 		boolean burnDownOnly = false;
 		boolean processesOnly = false;
+		boolean dashboard = false;
 		List<String> fanOutOptions = new ArrayList<>();
 		for (String arg : args) {
 			if (arg.startsWith("--admin-url=")) {
@@ -148,17 +153,25 @@ public final class PostgresBenchmarkMain {
 			else if (arg.equals("--scenario=processes")) {
 				processesOnly = true;
 			}
+			else if (arg.equals("--scenario=dashboard")) {
+				dashboard = true;
+			}
 			else if (arg.startsWith("--fan-out-children=") || arg.startsWith("--repeat=")) {
 				fanOutOptions.add(arg);
 			}
 			else {
 				throw new IllegalArgumentException("Unknown option " + arg + ": use --quick, --admin-url=<jdbc url>, "
-						+ "--scenario=burn-down or --scenario=processes for those rows alone, and --scenario=fan-out [--fan-out-children=N] "
+						+ "--scenario=burn-down or --scenario=processes for those rows alone, --scenario=dashboard for the "
+						+ "dashboard on a big table, and --scenario=fan-out [--fan-out-children=N] "
 						+ "[--repeat=N] for the fan-out run alone");
 			}
 		}
 		if (fanOut) {
 			runFanOut(adminUrl, fanOutOptions);
+			return;
+		}
+		if (dashboard) {
+			new PostgresDashboardScenario(adminUrl, quick).run();
 			return;
 		}
 		PostgresBenchmarkMain benchmark = new PostgresBenchmarkMain(adminUrl, quick);

@@ -657,12 +657,34 @@ final class Scenarios {
 						Clock.systemUTC());
 				String scenario = "dashboard overview, " + String.format("%,d", finished) + " finished + "
 						+ String.format("%,d", pending) + " pending";
+				refillOutcomeRollup(db, finished, "finished over a week");
 				overviewRow(dashboard, scenario, "server time, finished over a week (median of 20)");
 				db.execute("UPDATE job_attempts SET finished_at = ? - (job_id % 3000000)", now);
+				refillOutcomeRollup(db, finished, "all finished in the last hour");
 				overviewRow(dashboard, scenario, "server time, all finished in the last hour (median of 20)");
 			}
 			return 0.0;
 		});
+	}
+
+	/**
+	 * Counts the attempts into the per-minute rollup as the migration does
+	 * ({@link OutcomeRollupFill}), and says how long that took.
+	 */
+	private static void refillOutcomeRollup(Db db, int attempts, String layout) {
+		OutcomeRollupFill fill = OutcomeRollupFill.sqlite();
+		if (fill == null) {
+			return;
+		}
+		db.execute(OutcomeRollupFill.DELETE);
+		db.execute(fill.outcomeIndex());
+		long start = System.nanoTime();
+		for (String statement : fill.migration()) {
+			db.execute(statement);
+		}
+		System.err.printf("outcome rollup migration (backfill, index dropped) on %,d attempts, %s: %.0f ms, %d rows%n",
+				attempts, layout, (System.nanoTime() - start) / 1e6,
+				db.count("SELECT count(*) FROM job_outcome_minutes"));
 	}
 
 	private void overviewRow(QueueDashboard dashboard, String scenario, String measure) {
@@ -678,7 +700,7 @@ final class Scenarios {
 		Arrays.sort(millis);
 		double median = millis[millis.length / 2];
 		this.table
-			.add(new ResultTable.Row(scenario, "1", measure, median, "ms", null, null, null, "< 300 ms", median < 300));
+			.add(new ResultTable.Row(scenario, "1", measure, median, "ms", null, null, null, "< 150 ms", median < 150));
 	}
 
 	// ---- idle

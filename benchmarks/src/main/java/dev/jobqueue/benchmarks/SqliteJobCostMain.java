@@ -40,10 +40,11 @@ import dev.jobqueue.core.worker.WorkerListener;
  * <p>
  * Each measurement runs twice: once counted from the log, once with triggers that log the
  * row changes, from which {@link SqliteDerivedChanges} derives what each index must have
- * written by its definition in {@code sqlite_master}. The two must agree, index by index;
- * the run fails if they do not, if a figure is zero, or if the lean tables do not write
- * fewer index entries than the queue's tables. Index names are read from the schema, so
- * the same command measures any version of it.
+ * written by its definition in {@code sqlite_master}. The two must agree, index by index
+ * (but for the outcome rollup, written once per round of outcomes, whose rounds depend on
+ * the run's timing); the run fails if they do not, if a figure is zero, or if the lean
+ * tables do not write fewer index entries than the queue's tables. Index names are read
+ * from the schema, so the same command measures any version of it.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.jobqueue.benchmarks.SqliteJobCostMain [jobs] [--dir=DIR]
@@ -310,6 +311,14 @@ public final class SqliteJobCostMain {
 	record Cost(String name, int per, SqliteWalChanges.Log log, Map<String, SqliteWalChanges.Btree> derived,
 			Set<String> tables, Set<String> indexes) {
 
+		/**
+		 * Tables written once per round of outcomes, not per job: the per-minute outcome
+		 * rollup. How many rounds a run takes depends on its timing, so the counted run
+		 * and the derived one write it a different number of times; it is shown, not
+		 * compared.
+		 */
+		static final Set<String> WRITTEN_PER_ROUND = Set.of("job_outcome_minutes");
+
 		static final String RAW_QUEUE_TABLES = "raw lifecycle, the queue's tables";
 
 		static final String RAW_LEAN_TABLES = "raw lifecycle, lean tables (primary keys, partial pending index)";
@@ -350,7 +359,7 @@ public final class SqliteJobCostMain {
 			List<String> differences = new ArrayList<>();
 			SqliteWalChanges.Btree none = new SqliteWalChanges.Btree(0, 0, 0);
 			for (String name : names) {
-				if (name.startsWith("sqlite_")) {
+				if (name.startsWith("sqlite_") || WRITTEN_PER_ROUND.contains(name)) {
 					continue;
 				}
 				SqliteWalChanges.Btree counted = this.log.btrees().getOrDefault(name, none);

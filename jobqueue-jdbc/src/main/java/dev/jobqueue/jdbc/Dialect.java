@@ -6,6 +6,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
@@ -110,15 +111,6 @@ public interface Dialect {
 	}
 
 	/**
-	 * SQL of the number of the time slot that the instant in {@code column} falls in: its
-	 * milliseconds since the epoch divided by the slot's length in milliseconds
-	 * ({@code slot}, a parameter), rounded down.
-	 */
-	default String timeSlot(String column, String slot) {
-		return "CAST(floor(extract(epoch FROM " + column + ") * 1000 / " + slot + ") AS BIGINT)";
-	}
-
-	/**
 	 * {@code insert} (an {@code INSERT ... VALUES}) that, where a row with the same
 	 * {@code key} (a unique key's columns) exists, sets its {@code columns} to the
 	 * inserted values instead; by default {@code ON CONFLICT ... DO UPDATE}.
@@ -131,6 +123,40 @@ public interface Dialect {
 			sql.append((i > 0) ? ", " : "").append(columns.get(i)).append(" = excluded.").append(columns.get(i));
 		}
 		return sql.append('\n').toString();
+	}
+
+	/**
+	 * An insert into {@code table} of {@code key} and {@code counts} columns (each bound
+	 * to the parameter of its name) that, where a row with that key exists, adds the
+	 * counts to the row's instead; by default {@code ON CONFLICT ... DO UPDATE SET n =
+	 * t.n + excluded.n}. One statement, so concurrent writers of one row never lose a
+	 * count.
+	 */
+	default String upsertAdding(String table, List<String> key, List<String> counts) {
+		StringBuilder sql = new StringBuilder(insertOf(table + " AS t", key, counts)).append("\nON CONFLICT (")
+			.append(String.join(", ", key))
+			.append(") DO UPDATE SET ");
+		for (int i = 0; i < counts.size(); i++) {
+			String count = counts.get(i);
+			sql.append((i > 0) ? ", " : "")
+				.append(count)
+				.append(" = t.")
+				.append(count)
+				.append(" + excluded.")
+				.append(count);
+		}
+		return sql.append('\n').toString();
+	}
+
+	/**
+	 * {@code INSERT INTO table (columns) VALUES (:columns)} of the {@code key} columns
+	 * then the others.
+	 */
+	static String insertOf(String table, List<String> key, List<String> others) {
+		List<String> columns = new ArrayList<>(key);
+		columns.addAll(others);
+		return "INSERT INTO " + table + " (" + String.join(", ", columns) + ") VALUES (:" + String.join(", :", columns)
+				+ ")";
 	}
 
 	/**

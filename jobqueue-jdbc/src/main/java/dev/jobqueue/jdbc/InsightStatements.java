@@ -14,9 +14,8 @@ import dev.jobqueue.core.store.QueueInsights.JobQuery;
 /**
  * The statements of {@link JdbcQueueInsights}, written once with the dialect's few
  * differences: an index named where the database must be told which one to read
- * ({@link Dialect#indexedBy}), how a worker's list of types is searched, how an instant
- * falls into a time slot. Public so that each store's tests can check the plan of every
- * statement on its own database.
+ * ({@link Dialect#indexedBy}), how a worker's list of types is searched. Public so that
+ * each store's tests can check the plan of every statement on its own database.
  */
 public final class InsightStatements {
 
@@ -86,15 +85,6 @@ public final class InsightStatements {
 
 	/** The latest events of a job, oldest first. */
 	public final String events;
-
-	/** Succeeded runs per slot, from job_attempts_outcome_idx alone. */
-	public final String outcomesSucceeded;
-
-	/**
-	 * Failed runs per slot, each job looked up by primary key to tell a failure for good
-	 * (the job failed, and this was its last run) from a retried one.
-	 */
-	public final String outcomesFailed;
 
 	/** Any healthy database answers at once: a read waits for no writer. */
 	public final String readProbe = "SELECT count(*) FROM {jobs} WHERE id = -1";
@@ -185,18 +175,6 @@ public final class InsightStatements {
 				) latest
 				ORDER BY id
 				""";
-		String outcomeIndex = dialect.indexedBy("job_attempts_outcome_idx");
-		this.outcomesSucceeded = """
-				SELECT %s, count(*) FROM {attempts} %s
-				WHERE outcome = 'SUCCEEDED' AND finished_at >= :from AND finished_at < :to
-				GROUP BY 1
-				""".formatted(dialect.timeSlot("finished_at", ":slot"), outcomeIndex);
-		this.outcomesFailed = """
-				SELECT %s, coalesce(j.status = 'failed' AND j.runs = a.run, FALSE), count(*)
-				FROM {attempts} a %s LEFT JOIN {jobs} j ON j.id = a.job_id
-				WHERE a.outcome IN ('FAILED', 'LEASE_EXPIRED') AND a.finished_at >= :from AND a.finished_at < :to
-				GROUP BY 1, 2
-				""".formatted(dialect.timeSlot("a.finished_at", ":slot"), outcomeIndex);
 	}
 
 	/**

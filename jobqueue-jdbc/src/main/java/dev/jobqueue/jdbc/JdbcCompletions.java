@@ -15,7 +15,8 @@ import dev.jobqueue.core.store.Completion;
 /**
  * Writes run outcomes inside a write transaction the caller holds: the job's new state,
  * the end of its attempt and an event, then the continuations of applied successes, then
- * the jobs waiting for the jobs that finished are settled. Every write is fenced: it
+ * the jobs waiting for the jobs that finished are settled, and last the round's counts
+ * are added to the outcome rollup ({@link OutcomeMinutes}). Every write is fenced: it
  * matches the job's {@code runs} counter and {@code running} status, so a worker whose
  * lease was taken over cannot overwrite the newer run's outcome.
  *
@@ -83,6 +84,8 @@ public final class JdbcCompletions {
 
 	private final Sql readOutcome;
 
+	private final OutcomeMinutes outcomeMinutes;
+
 	/**
 	 * @param markFailed the statement of a failure
 	 * @param markCancelled of a run that ends cancelled
@@ -108,6 +111,7 @@ public final class JdbcCompletions {
 		this.markPendingAgain = tables.sql(markPendingAgain);
 		this.finishAttempt = tables.sql(FINISH_ATTEMPT);
 		this.readOutcome = (readOutcome != null) ? tables.sql(readOutcome) : null;
+		this.outcomeMinutes = new OutcomeMinutes(tables);
 	}
 
 	/** Writes the outcomes, continuations and settles of one round. */
@@ -159,7 +163,27 @@ public final class JdbcCompletions {
 				this.links.continueChain(connection, completion, workerId, now);
 			}
 		}
-		return new Written(applied, settle(connection, finished, workerId, now));
+		int turnedPending = settle(connection, finished, workerId, now);
+		// Last: the rollup row is the one row writers may share, held for the shortest
+		// time.
+		this.outcomeMinutes.add(connection, workerId, now, counts(completions, applied, statuses));
+		return new Written(applied, turnedPending);
+	}
+
+	/** What the applied completions count as in the outcome rollup. */
+	private static OutcomeMinutes.Counts counts(List<Completion> completions, boolean[] applied, String[] statuses) {
+		OutcomeMinutes.Counts counts = new OutcomeMinutes.Counts();
+		for (int i = 0; i < completions.size(); i++) {
+			if (applied[i]) {
+				switch (completions.get(i).kind()) {
+					case SUCCEEDED -> counts.succeeded();
+					case RETRY, FAILED -> counts.failed(statuses[i]);
+					default -> {
+					}
+				}
+			}
+		}
+		return counts;
 	}
 
 	/**
@@ -260,6 +284,11 @@ public final class JdbcCompletions {
 	/** The detail of a {@code HANDED_BACK} event. */
 	static String handedBackDetail(Completion completion) {
 		return (completion.errorDetail() != null) ? completion.errorDetail() : "worker stopped before the run ended";
+	}
+
+	/** The outcome rollup this writes to, for lease recovery's outcomes. */
+	public OutcomeMinutes outcomeMinutes() {
+		return this.outcomeMinutes;
 	}
 
 	/**

@@ -21,8 +21,9 @@ import dev.jobqueue.core.store.ExpiredLease;
  * leases seen expired first ({@link #findExpired}) and then each taken back unless it was
  * renewed since ({@link #recover}). A run taken back turns pending again, or ends failed
  * (it must not run twice, or has no attempt left) or cancelled (a cancel was asked for);
- * in the same transaction its attempt ends ({@code LEASE_EXPIRED}), its event is written
- * and the jobs waiting for a job that ended are settled.
+ * in the same transaction its attempt ends ({@code LEASE_EXPIRED}), its event is written,
+ * the jobs waiting for a job that ended are settled and the runs are counted in the
+ * outcome rollup ({@link OutcomeMinutes}).
  *
  * <p>
  * A store gives the statements whose SQL differs ({@link Statements}) and, on a database
@@ -229,20 +230,24 @@ public class JdbcLeaseRecovery {
 	private Outcome takeBack(Instant now, SqlWork<List<Recovered>> recovery) {
 		return this.database.write("recover jobs with expired leases", (connection) -> {
 			Map<Long, String> finished = new LinkedHashMap<>();
-			int count;
+			List<Recovered> recovered = recovery.run(connection);
 			try (SqlStatement attempt = this.completions.prepareFinishAttempt(connection);
 					SqlStatement event = this.events.prepare(connection)) {
-				count = recordRecovered(recovery.run(connection), attempt, event, now, finished);
+				recordRecovered(recovered, attempt, event, now, finished);
 				attempt.executeBatch();
 				event.executeBatch();
 			}
-			return new Outcome(count, this.completions.settle(connection, finished, "recovery", now));
+			int turnedPending = this.completions.settle(connection, finished, "recovery", now);
+			OutcomeMinutes.Counts counts = new OutcomeMinutes.Counts();
+			recovered.forEach((run) -> counts.failed(run.status()));
+			this.completions.outcomeMinutes().add(connection, OutcomeMinutes.RECOVERY, now, counts);
+			return new Outcome(recovered.size(), turnedPending);
 		});
 	}
 
 	/** Adds the attempt ends and events of the runs taken back. */
-	private static int recordRecovered(List<Recovered> recovered, SqlStatement attempt, SqlStatement event, Instant now,
-			Map<Long, String> finished) throws SQLException {
+	private static void recordRecovered(List<Recovered> recovered, SqlStatement attempt, SqlStatement event,
+			Instant now, Map<Long, String> finished) throws SQLException {
 		for (Recovered run : recovered) {
 			long id = run.jobId();
 			String status = run.status();
@@ -259,7 +264,6 @@ public class JdbcLeaseRecovery {
 			};
 			JobEvents.add(event, id, now, eventName, "recovery", run.errorCode() + ": " + detail);
 		}
-		return recovered.size();
 	}
 
 }

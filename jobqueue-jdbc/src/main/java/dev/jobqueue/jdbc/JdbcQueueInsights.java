@@ -52,6 +52,8 @@ public class JdbcQueueInsights implements QueueInsights {
 
 	private final JobSearches searches;
 
+	private final OutcomeMinutes outcomeMinutes;
+
 	public JdbcQueueInsights(JdbcDatabase database, Tables tables, StorageFacts storage) {
 		this.database = Objects.requireNonNull(database, "'database' must not be null");
 		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
@@ -60,6 +62,12 @@ public class JdbcQueueInsights implements QueueInsights {
 		this.statements = new InsightStatements(this.dialect);
 		this.details = new JobDetails(tables, this.statements);
 		this.searches = new JobSearches(tables, this.details);
+		this.outcomeMinutes = new OutcomeMinutes(tables);
+	}
+
+	/** The outcome rollup that {@link #outcomes} reads, for tests of its plan. */
+	public final OutcomeMinutes outcomeMinutes() {
+		return this.outcomeMinutes;
 	}
 
 	/** The statements, for tests of their plans. */
@@ -164,16 +172,17 @@ public class JdbcQueueInsights implements QueueInsights {
 	}
 
 	/**
-	 * Two range reads of {@code job_attempts_outcome_idx}: successes from the index
-	 * alone, failures with their job looked up by primary key (failures are the minority,
-	 * so the look-ups stay few).
+	 * The sums of the outcome rollup ({@link OutcomeMinutes}), one primary-key range of a
+	 * row per minute and writer, added up per slot.
 	 */
 	@Override
 	public List<Outcomes> outcomes(Instant from, Instant to, Duration slot) {
 		long slotMillis = slot.toMillis();
-		if (slotMillis < 1000) {
-			throw new IllegalArgumentException("A slot must be at least a second long, not " + slot);
+		if (slotMillis <= 0 || slotMillis % OutcomeMinutes.MINUTE_MILLIS != 0) {
+			throw new IllegalArgumentException(
+					"A slot must be a whole number of minutes (runs are counted per " + "minute), not " + slot);
 		}
+		long slotMinutes = slotMillis / OutcomeMinutes.MINUTE_MILLIS;
 		long first = Math.floorDiv(from.toEpochMilli(), slotMillis);
 		long end = Math.floorDiv(to.toEpochMilli() - 1, slotMillis) + 1;
 		if (end <= first) {
@@ -181,18 +190,13 @@ public class JdbcQueueInsights implements QueueInsights {
 		}
 		long[][] counts = new long[(int) Math.min(end - first, 100_000)][3];
 		this.database.read("count run outcomes over time", (connection) -> {
-			try (SqlStatement select = bindOutcomes(sql(this.statements.outcomesSucceeded).prepare(connection),
-					slotMillis, first, end); ResultSet rows = select.executeQuery()) {
-				while (rows.next()) {
-					addOutcome(counts, rows.getLong(1) - first, 0, rows.getLong(2));
-				}
-			}
-			try (SqlStatement select = bindOutcomes(sql(this.statements.outcomesFailed).prepare(connection), slotMillis,
-					first, end); ResultSet rows = select.executeQuery()) {
-				while (rows.next()) {
-					addOutcome(counts, rows.getLong(1) - first, rows.getBoolean(2) ? 1 : 2, rows.getLong(3));
-				}
-			}
+			this.outcomeMinutes.sum(connection, first * slotMinutes, end * slotMinutes,
+					(minute, succeeded, retried, failed) -> {
+						long index = Math.floorDiv(minute, slotMinutes) - first;
+						addOutcome(counts, index, 0, succeeded);
+						addOutcome(counts, index, 1, failed);
+						addOutcome(counts, index, 2, retried);
+					});
 			return null;
 		});
 		List<Outcomes> outcomes = new ArrayList<>(counts.length);
@@ -201,16 +205,6 @@ public class JdbcQueueInsights implements QueueInsights {
 					counts[i][2]));
 		}
 		return outcomes;
-	}
-
-	/**
-	 * Binds an outcome statement's slot and period, {@code first} to {@code end} slots.
-	 */
-	protected static SqlStatement bindOutcomes(SqlStatement select, long slotMillis, long first, long end)
-			throws SQLException {
-		return select.bind("slot", slotMillis)
-			.bind("from", Instant.ofEpochMilli(first * slotMillis))
-			.bind("to", Instant.ofEpochMilli(end * slotMillis));
 	}
 
 	private static void addOutcome(long[][] counts, long index, int column, long count) {

@@ -20,6 +20,8 @@ import dev.jobqueue.core.store.RetentionStore;
  * <li>The lease is a row of {@code job_housekeeping}, taken with
  * {@code INSERT ... ON CONFLICT DO UPDATE ... WHERE} the lease expired or is ours, so
  * exactly one process holds it.</li>
+ * <li>The outcome rollup ({@link OutcomeMinutes}) loses its oldest minutes a day's worth
+ * per transaction.</li>
  * <li>A batch deletes jobs of one status and type that finished before the cutoff, found
  * through {@code jobs_finished_idx (status, type, finished_at)} so it reads only rows it
  * deletes; attempts and events go by {@code ON DELETE CASCADE}. Chain steps are skipped
@@ -71,6 +73,8 @@ public abstract class JdbcRetentionStore implements RetentionStore {
 
 	private final Sql deleteFinished;
 
+	private final OutcomeMinutes outcomeMinutes;
+
 	/**
 	 * @param deleteFinished the statement of one batch: deletes up to {@code :limit} jobs
 	 * of {@code :status} and {@code :type} finished before {@code :finished_before}, not
@@ -93,6 +97,7 @@ public abstract class JdbcRetentionStore implements RetentionStore {
 		this.releaseLease = tables.sql(RELEASE_LEASE);
 		this.deleteSilentWorkers = tables.sql(DELETE_SILENT_WORKERS);
 		this.deleteFinished = tables.sql(Objects.requireNonNull(deleteFinished, "'deleteFinished' must not be null"));
+		this.outcomeMinutes = new OutcomeMinutes(tables);
 	}
 
 	protected final JdbcDatabase database() {
@@ -130,6 +135,18 @@ public abstract class JdbcRetentionStore implements RetentionStore {
 			try (SqlStatement delete = this.deleteSilentWorkers.prepare(connection)) {
 				return delete.bind("heartbeat_before", heartbeatBefore).executeUpdate();
 			}
+		});
+	}
+
+	@Override
+	public final int deleteOutcomeMinutes(Instant before, int maxMinutes) {
+		long beforeMinute = OutcomeMinutes.minute(before);
+		return this.database.write("delete old outcome counts", (connection) -> {
+			Long first = this.outcomeMinutes.firstMinute(connection);
+			if (first == null || first >= beforeMinute) {
+				return 0;
+			}
+			return this.outcomeMinutes.deleteBefore(connection, Math.min(beforeMinute, first + maxMinutes));
 		});
 	}
 

@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 
+import dev.jobqueue.jdbc.Dialect;
 import dev.jobqueue.jdbc.EpochMillisDialect;
 import dev.jobqueue.jdbc.Sql;
 import dev.jobqueue.jdbc.SqlErrors;
@@ -59,12 +60,6 @@ public final class MysqlDialect implements EpochMillisDialect {
 		return "FIND_IN_SET(" + value + ", " + list + ") > 0";
 	}
 
-	/** Instants are epoch milliseconds already. */
-	@Override
-	public String timeSlot(String column, String slot) {
-		return column + " DIV " + slot;
-	}
-
 	/**
 	 * {@code VALUES(column)}: MySQL 8.0.20 deprecates it for a row alias, which MariaDB
 	 * does not have.
@@ -77,6 +72,26 @@ public final class MysqlDialect implements EpochMillisDialect {
 				.append(columns.get(i))
 				.append(" = VALUES(")
 				.append(columns.get(i))
+				.append(')');
+		}
+		return sql.append('\n').toString();
+	}
+
+	/**
+	 * {@code ON DUPLICATE KEY UPDATE n = n + VALUES(n)}: MySQL's insert takes no alias.
+	 */
+	@Override
+	public String upsertAdding(String table, List<String> key, List<String> counts) {
+		StringBuilder sql = new StringBuilder(Dialect.insertOf(table, key, counts))
+			.append("\nON DUPLICATE KEY UPDATE ");
+		for (int i = 0; i < counts.size(); i++) {
+			String count = counts.get(i);
+			sql.append((i > 0) ? ", " : "")
+				.append(count)
+				.append(" = ")
+				.append(count)
+				.append(" + VALUES(")
+				.append(count)
 				.append(')');
 		}
 		return sql.append('\n').toString();

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.TestInstance;
 
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.store.QueueInsights.JobQuery;
+import dev.jobqueue.jdbc.OutcomeMinutes;
 import dev.jobqueue.jdbc.Sql;
 import dev.jobqueue.jdbc.SqlStatement;
 import dev.jobqueue.jdbc.Tables;
@@ -113,6 +114,11 @@ class PostgresQueryPlanTests {
 						SELECT 'other-summary', 'waiting', '{}', 3, timestamptz '2030-01-09', timestamptz '2030-01-09', 2, 'run'
 						FROM generate_series(1, 5000) i
 						""");
+		// A week of runs ended per minute, from four writers.
+		this.db.execute("""
+				INSERT INTO job_outcome_minutes (minute, shard, succeeded, retried, failed)
+				SELECT 29000000 + m, s, 100, 1, 1 FROM generate_series(1, 10080) m, generate_series(1, 4) s
+				""");
 		this.db.execute("VACUUM ANALYZE");
 	}
 
@@ -268,6 +274,13 @@ class PostgresQueryPlanTests {
 		// jobs kept; see docs/postgresql.md for its time on a million jobs).
 		assertThat(plans.get("COUNTS")).anyMatch((line) -> line.contains("jobs_running_idx"))
 			.anyMatch((line) -> line.contains("jobs_failed_cancelled_waiting_idx"));
+	}
+
+	@Test
+	void theOutcomeChartReadsARangeOfTheRollupsPrimaryKey() throws SQLException {
+		assertThat(explain(OutcomeMinutes.SUM, Map.of("from_minute", 29_010_020L, "to_minute", 29_010_080L)))
+			.anyMatch((line) -> line.contains("job_outcome_minutes_pkey"))
+			.noneMatch((line) -> line.contains("Seq Scan"));
 	}
 
 	@Test

@@ -48,12 +48,6 @@ public final class SqliteDialect implements EpochMillisDialect {
 		return "instr(',' || " + list + " || ',', ',' || " + value + " || ',') > 0";
 	}
 
-	/** Instants are epoch milliseconds already. */
-	@Override
-	public String timeSlot(String column, String slot) {
-		return column + " / " + slot;
-	}
-
 	/** SQLite reports every constraint failure with one primary code. */
 	@Override
 	public boolean isUniqueViolation(SQLException ex) {

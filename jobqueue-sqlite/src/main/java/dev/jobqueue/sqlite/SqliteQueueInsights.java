@@ -14,6 +14,7 @@ import java.util.Map;
 import dev.jobqueue.core.store.QueueSnapshot.StorageState;
 import dev.jobqueue.jdbc.InsightStatements;
 import dev.jobqueue.jdbc.JdbcQueueInsights;
+import dev.jobqueue.jdbc.OutcomeMinutes;
 import dev.jobqueue.jdbc.JobColumns;
 import dev.jobqueue.jdbc.Sql;
 import dev.jobqueue.jdbc.SqlStatement;
@@ -80,16 +81,12 @@ public final class SqliteQueueInsights extends JdbcQueueInsights {
 		});
 	}
 
-	/** The query plans of {@link #outcomes}, for tests. */
-	List<String> explainOutcomes() {
-		return database().read("explain the outcome history", (connection) -> {
-			List<String> lines = new ArrayList<>();
-			for (String statement : List.of(statements().outcomesSucceeded, statements().outcomesFailed)) {
-				try (SqlStatement select = explain(connection, statement)) {
-					lines.addAll(plan(bindOutcomes(select, 60_000, 0, 1)));
-				}
+	/** The query plan of the rollup's read behind {@link #outcomes}, for tests. */
+	List<String> explainOutcomeMinutes() {
+		return database().read("explain the outcome rollup", (connection) -> {
+			try (SqlStatement select = explain(connection, OutcomeMinutes.SUM)) {
+				return plan(select.bind("from_minute", 0L).bind("to_minute", 60L));
 			}
-			return lines;
 		});
 	}
 

@@ -109,13 +109,14 @@ class SqliteQueueInsightsTests {
 	}
 
 	@Test
-	void outcomesReadTheOutcomeIndex() {
+	void theOutcomeChartReadsARangeOfTheRollupsPrimaryKey() {
 		// What the outcomes are is the behaviour suite's (InsightsJobViewTests); here,
 		// how SQLite reads them.
-		List<String> plan = this.insights.explainOutcomes();
-		System.out.println("outcomes: " + plan);
-		assertUsesIndex("outcomes", plan);
-		assertThat(plan).anyMatch((line) -> line.contains("job_attempts_outcome_idx"));
+		List<String> plan = this.insights.explainOutcomeMinutes();
+		System.out.println("outcome minutes: " + plan);
+		assertUsesIndex("outcome minutes", plan);
+		assertThat(plan)
+			.anyMatch((line) -> line.contains("job_outcome_minutes USING PRIMARY KEY (minute>? AND minute<?)"));
 	}
 
 	@Test

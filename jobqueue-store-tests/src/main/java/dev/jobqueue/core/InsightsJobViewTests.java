@@ -27,6 +27,7 @@ import dev.jobqueue.core.store.QueueInsights.Outcomes;
 import dev.jobqueue.core.store.QueueInsights.SnapshotSettings;
 import dev.jobqueue.core.store.QueueInsights.Text;
 import dev.jobqueue.core.store.QueueSnapshot;
+import dev.jobqueue.testing.StoreFixture;
 import dev.jobqueue.testing.StoreTests;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -245,9 +246,73 @@ public abstract class InsightsJobViewTests extends StoreTests {
 			.as("the first slot holds 'from', the last ends at 'to'")
 			.extracting(Outcomes::total)
 			.containsExactly(3L, 1L);
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> this.db.insights().outcomes(start, start.plusSeconds(1), Duration.ofMillis(500)))
-			.withMessageContaining("at least a second");
+		for (Duration slot : List.of(Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(90))) {
+			assertThatIllegalArgumentException()
+				.isThrownBy(() -> this.db.insights().outcomes(start, start.plusSeconds(180), slot))
+				.withMessageContaining("whole number of minutes");
+		}
+	}
+
+	@Test
+	void outcomesAddUpTheRunsOfTwoProcessesAndKeepWhatARunCountedAsWhenItEnded() {
+		// Two processes on one database end runs in the same minutes: successes in one
+		// round each, a retried failure, a failure for good, and lease recovery taking
+		// back a run that goes again and one that had no attempt left.
+		Instant start = now();
+		Instant later = start.plus(Duration.ofHours(1));
+		try (StoreFixture other = this.db.anotherProcess()) {
+			for (int i = 0; i < 5; i++) {
+				enqueue("mail");
+			}
+			List<ClaimedJob> first = this.db.store()
+				.claim(new ClaimRequest("w1", 3, Set.of("mail"), Map.of(), Set.of(), later), start);
+			List<ClaimedJob> second = other.store()
+				.claim(new ClaimRequest("w2", 2, Set.of("mail"), Map.of(), Set.of(), later), start);
+			Instant ended = start.plusSeconds(10);
+			assertThat(this.db.store()
+				.complete(first.stream().map((job) -> Completion.succeeded(job, null)).toList(), "w1", ended))
+				.containsOnly(true);
+			assertThat(other.store()
+				.complete(second.stream().map((job) -> Completion.succeeded(job, null)).toList(), "w2", ended))
+				.containsOnly(true);
+
+			long failing = this.harness.queue.enqueue(JobRequest.of("mail", 2).maxAttempts(2));
+			Instant minute1 = start.plusSeconds(60);
+			ClaimedJob run1 = claim("mail", "w2", minute1, later);
+			assertThat(run1.id()).isEqualTo(failing);
+			Instant retryAt = minute1.plusSeconds(5);
+			assertThat(other.store()
+				.complete(List.of(Completion.retry(run1, "SMTP:BUSY", "busy", retryAt)), "w2", minute1.plusSeconds(1)))
+				.containsExactly(true);
+			ClaimedJob run2 = claim("mail", "w1", retryAt, later);
+			assertThat(this.db.store()
+				.complete(List.of(Completion.failed(run2, "SMTP:REFUSED", "no")), "w1", minute1.plusSeconds(6)))
+				.containsExactly(true);
+
+			long once = this.harness.queue.enqueue(JobRequest.of("once", 3).maxAttempts(1));
+			long twice = this.harness.queue.enqueue(JobRequest.of("twice", 4).maxAttempts(2));
+			Instant minute2 = start.plusSeconds(120);
+			claim("once", "w1", minute2, minute2.plusSeconds(1));
+			claim("twice", "w1", minute2, minute2.plusSeconds(1));
+			assertThat(other.store().recoverExpiredLeases(minute2.plusSeconds(2), 10)).isEqualTo(2);
+			assertThat(this.db.admin().find(once).orElseThrow().status()).isEqualTo(JobStatus.FAILED);
+			assertThat(this.db.admin().find(twice).orElseThrow().status()).isEqualTo(JobStatus.PENDING);
+
+			// A person retries the failed jobs: their failures stay failures for good, as
+			// the chart showed them when they ended.
+			assertThat(this.db.admin().retry(failing, minute2.plusSeconds(3))).isTrue();
+			assertThat(this.db.admin().retry(once, minute2.plusSeconds(3))).isTrue();
+
+			for (StoreFixture process : List.of(this.db, other)) {
+				assertThat(process.insights().outcomes(start, start.plusSeconds(180), Duration.ofMinutes(1)))
+					.extracting((slot) -> List.of(slot.succeeded(), slot.failed(), slot.retried()))
+					.containsExactly(List.of(5L, 0L, 0L), List.of(0L, 1L, 1L), List.of(0L, 1L, 1L));
+				assertThat(
+						process.insights().outcomes(start, start.plus(Duration.ofMinutes(10)), Duration.ofMinutes(10)))
+					.extracting((slot) -> List.of(slot.succeeded(), slot.failed(), slot.retried()))
+					.containsExactly(List.of(5L, 2L, 2L));
+			}
+		}
 	}
 
 }

@@ -22,6 +22,7 @@ import dev.jobqueue.core.store.ClaimRequest;
 import dev.jobqueue.core.store.ClaimedJob;
 import dev.jobqueue.core.store.Completion;
 import dev.jobqueue.core.store.NewJob;
+import dev.jobqueue.core.store.QueueInsights;
 import dev.jobqueue.core.store.RetentionStore;
 import dev.jobqueue.core.store.WorkerInfo;
 import dev.jobqueue.testing.StoreFixture;
@@ -412,6 +413,45 @@ public abstract class RetentionTests extends StoreTests {
 		assertThat(this.db.retention().deleteSilentWorkers(now().minus(Duration.ofMinutes(30)))).isOne();
 		assertThat(this.db.retention().deleteSilentWorkers(now().minus(Duration.ofMinutes(30)))).isZero();
 		assertThat(this.db.count("SELECT count(*) FROM job_workers")).isZero();
+	}
+
+	@Test
+	void perMinuteOutcomeCountsGoOnceOlderThanTheLongestRetentionOfFinishedJobs() {
+		// succeeded 2d, failed 5d, cancelled 1d: counts older than five days go, a day at
+		// a time; the jobs of the policy go with their own retention.
+		RetentionPolicy policy = RetentionPolicy.of(Duration.ofDays(2), Duration.ofDays(5), Duration.ofDays(1), null);
+		jobs(JobStatus.SUCCEEDED, "mail", 2, now().minus(Duration.ofDays(12)));
+		jobs(JobStatus.FAILED, "mail", 1, now().minus(Duration.ofDays(5)).minus(Duration.ofMinutes(1)));
+		jobs(JobStatus.FAILED, "mail", 1, now().minus(Duration.ofDays(5)).plus(Duration.ofMinutes(1)));
+		jobs(JobStatus.SUCCEEDED, "mail", 3, now().minus(Duration.ofHours(1)));
+		Duration twoWeeks = Duration.ofDays(14);
+		assertThat(total(twoWeeks)).isEqualTo(7);
+
+		cleaner(policy, 100).purgeOnce();
+
+		assertThat(total(twoWeeks)).as("the runs of the last five days").isEqualTo(4);
+		assertThat(this.db.count("SELECT count(*) FROM job_outcome_minutes")).isEqualTo(2);
+	}
+
+	@Test
+	void perMinuteOutcomeCountsAreKeptForeverWhileSomeFinishedJobsAreAndADayAtLeast() {
+		jobs(JobStatus.SUCCEEDED, "mail", 1, now().minus(Duration.ofDays(400)));
+		jobs(JobStatus.SUCCEEDED, "mail", 1, now().minus(Duration.ofHours(20)));
+		cleaner(POLICY, 100).purgeOnce();
+		assertThat(total(Duration.ofDays(500))).as("type audit is kept forever").isEqualTo(2);
+
+		cleaner(RetentionPolicy.of(Duration.ofHours(1), Duration.ofHours(1), Duration.ofHours(1), null), 100)
+			.purgeOnce();
+		assertThat(total(Duration.ofDays(500))).as("the dashboard's last day").isEqualTo(1);
+	}
+
+	/** Runs ended over the last {@code period}, as the dashboard counts them. */
+	private long total(Duration period) {
+		return this.db.insights()
+			.outcomes(now().minus(period), now().plusSeconds(60), period.plusMinutes(1))
+			.stream()
+			.mapToLong(QueueInsights.Outcomes::total)
+			.sum();
 	}
 
 }

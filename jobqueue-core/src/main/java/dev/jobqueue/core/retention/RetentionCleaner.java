@@ -45,6 +45,9 @@ import dev.jobqueue.core.store.StorageStats;
  * <li>Chains go whole ({@link RetentionStore#deleteFinishedChains}): the per-type deletes
  * skip chain steps, and a chain is deleted once every step is older than the longest
  * retention of its status over the types that have finished jobs.</li>
+ * <li>The per-minute counts of runs ended go once older than the longest retention of
+ * finished jobs, and never within a day (the dashboard's longest chart); kept forever
+ * when some finished jobs are.</li>
  * <li>With file maintenance: if the file has free pages and incremental vacuum is on,
  * they are handed back in bounded steps, each its own short transaction, up to
  * {@code maxReclaimSteps} per run.</li>
@@ -64,6 +67,9 @@ public final class RetentionCleaner {
 
 	private static final List<JobStatus> FINAL_STATUSES = List.of(JobStatus.SUCCEEDED, JobStatus.FAILED,
 			JobStatus.CANCELLED);
+
+	/** The longest period the dashboard charts: its per-minute counts are always kept. */
+	static final Duration OUTCOME_COUNTS_KEPT_AT_LEAST = Duration.ofDays(1);
 
 	private static final long MAX_PAUSE_NANOS = TimeUnit.SECONDS.toNanos(2);
 
@@ -171,6 +177,7 @@ public final class RetentionCleaner {
 					try {
 						if (policy.deletesAnything()) {
 							deleteExpired(run, (status, type) -> policy.retention(status, type).map(now::minus), true);
+							deleteExpiredOutcomeCounts(run, policy, now);
 						}
 						// Not when the run was stopped or lost the lease: another process
 						// cleans (and vacuums) now.
@@ -364,6 +371,32 @@ public final class RetentionCleaner {
 				return;
 			}
 			run.pause(System.nanoTime() - started);
+		}
+	}
+
+	/**
+	 * Deletes the per-minute outcome counts older than the longest retention of finished
+	 * jobs (the oldest runs whose attempts may still be kept), and never those of the
+	 * last {@link #OUTCOME_COUNTS_KEPT_AT_LEAST} (the dashboard's longest chart); kept
+	 * forever when some finished jobs are. A day of minutes per transaction.
+	 */
+	private void deleteExpiredOutcomeCounts(Run run, RetentionPolicy policy, Instant now) {
+		Optional<Duration> longest = policy.longest();
+		if (longest.isEmpty() || run.outcome != null) {
+			return;
+		}
+		Duration kept = (longest.get().compareTo(OUTCOME_COUNTS_KEPT_AT_LEAST) > 0) ? longest.get()
+				: OUTCOME_COUNTS_KEPT_AT_LEAST;
+		long deleted = 0;
+		while (!run.shouldStop()) {
+			int rows = this.store.deleteOutcomeMinutes(now.minus(kept), (int) Duration.ofDays(1).toMinutes());
+			deleted += rows;
+			if (rows == 0) {
+				break;
+			}
+		}
+		if (deleted > 0) {
+			logger.debug("Deleted {} per-minute outcome count(s) older than {}", deleted, kept);
 		}
 	}
 

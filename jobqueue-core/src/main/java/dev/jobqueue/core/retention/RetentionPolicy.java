@@ -91,6 +91,28 @@ public final class RetentionPolicy {
 	}
 
 	/**
+	 * The longest any finished job is kept, over the statuses and the per-type overrides:
+	 * how far back the runs of kept jobs reach.
+	 * @return empty when some finished jobs are kept forever
+	 */
+	public Optional<Duration> longest() {
+		Duration longest = Duration.ZERO;
+		for (Duration retention : this.byStatus.values()) {
+			if (keepsForever(retention)) {
+				return Optional.empty();
+			}
+			longest = (retention.compareTo(longest) > 0) ? retention : longest;
+		}
+		for (Duration retention : this.byType.values()) {
+			if (keepsForever(retention)) {
+				return Optional.empty();
+			}
+			longest = (retention.compareTo(longest) > 0) ? retention : longest;
+		}
+		return Optional.of(longest);
+	}
+
+	/**
 	 * The retention of each final status; {@link Duration#ZERO} stands for "kept
 	 * forever".
 	 */

@@ -71,15 +71,17 @@ public interface QueueInsights {
 	}
 
 	/**
-	 * How many runs ended per time slot, read from the attempts the store keeps (so it
-	 * survives restarts and agrees across processes; finished jobs removed by retention
-	 * no longer count).
+	 * How many runs ended per time slot, from the per-minute counts the store writes with
+	 * the outcomes (so they survive restarts and agree across processes), kept as long as
+	 * retention keeps finished jobs, and at least a day. Whether a failed run counts as
+	 * failed for good or retried is decided when it ends.
 	 * @param from start of the first slot (rounded down to a multiple of {@code slot}
 	 * since the epoch)
 	 * @param to end of the period (exclusive)
-	 * @param slot length of one slot, at least a second
+	 * @param slot length of one slot, a whole number of minutes
 	 * @return every slot from the one holding {@code from} to the one before {@code to},
 	 * empty ones included
+	 * @throws IllegalArgumentException for a slot that is not a whole number of minutes
 	 */
 	List<Outcomes> outcomes(Instant from, Instant to, Duration slot);
 

@@ -61,6 +61,16 @@ public interface RetentionStore {
 	}
 
 	/**
+	 * Deletes counts of the outcome rollup (runs ended per minute) of minutes before
+	 * {@code before}: those of the earliest {@code maxMinutes} minutes kept, in one
+	 * transaction.
+	 * @return how many rows were deleted; 0 means none before {@code before} is left
+	 */
+	default int deleteOutcomeMinutes(Instant before, int maxMinutes) {
+		return 0;
+	}
+
+	/**
 	 * The space the queue's data takes: the database file and its write-ahead log, or the
 	 * queue's tables on a server.
 	 */
