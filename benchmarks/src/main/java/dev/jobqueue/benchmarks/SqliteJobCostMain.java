@@ -41,10 +41,10 @@ import dev.jobqueue.core.worker.WorkerListener;
  * Each measurement runs twice: once counted from the log, once with triggers that log the
  * row changes, from which {@link SqliteDerivedChanges} derives what each index must have
  * written by its definition in {@code sqlite_master}. The two must agree, index by index
- * (but for the outcome rollup, written once per round of outcomes, whose rounds depend on
- * the run's timing); the run fails if they do not, if a figure is zero, or if the lean
- * tables do not write fewer index entries than the queue's tables. Index names are read
- * from the schema, so the same command measures any version of it.
+ * (but for the outcome rollup and the workers' heartbeats, whose writes depend on the
+ * run's timing); the run fails if they do not, if a figure is zero, or if the lean tables
+ * do not write fewer index entries than the queue's tables. Index names are read from the
+ * schema, so the same command measures any version of it.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.jobqueue.benchmarks.SqliteJobCostMain [jobs] [--dir=DIR]
@@ -312,12 +312,12 @@ public final class SqliteJobCostMain {
 			Set<String> tables, Set<String> indexes) {
 
 		/**
-		 * Tables written once per round of outcomes, not per job: the per-minute outcome
-		 * rollup. How many rounds a run takes depends on its timing, so the counted run
-		 * and the derived one write it a different number of times; it is shown, not
-		 * compared.
+		 * Tables written by time, not per job: the per-minute outcome rollup (once per
+		 * round of outcomes) and the workers' table (at each heartbeat). How often
+		 * depends on the run's timing, so the counted run and the derived one write them
+		 * a different number of times; they are shown, not compared.
 		 */
-		static final Set<String> WRITTEN_PER_ROUND = Set.of("job_outcome_minutes");
+		static final Set<String> WRITTEN_PER_ROUND = Set.of("job_outcome_minutes", "job_workers");
 
 		static final String RAW_QUEUE_TABLES = "raw lifecycle, the queue's tables";
 
