@@ -155,9 +155,9 @@ final class JobDetails {
 
 	private Sql listStatement(JobQuery query) {
 		// The status is a part of the statement's text (see InsightStatements#jobs).
-		int filters = ((query.status() != null) ? (query.status().ordinal() + 1) << 3 : 0)
+		int filters = ((query.status() != null) ? (query.status().ordinal() + 1) << 4 : 0)
 				| ((query.type() != null) ? 1 : 0) | ((query.errorCode() != null) ? 2 : 0)
-				| ((query.before() != null) ? 4 : 0);
+				| ((query.before() != null) ? 4 : 0) | ((query.key() != null) ? 8 : 0);
 		return this.lists.computeIfAbsent(filters, (key) -> sql(this.statements.jobs(query)));
 	}
 
