@@ -61,7 +61,7 @@ final class SearchCommand extends QueueCommand {
 				out.line("No job found for '%s'.", search.text());
 			}
 			out.line(
-					"Text searched in the %,d most recent job(s)%s; older jobs are found by id, error code or an "
+					"Text searched in the %,d most recent job(s)%s; older jobs are found by id, error code, key or an "
 							+ "unfinished job's dedup key.",
 					result.scanned(), (result.scannedFrom() != null) ? " (ids from " + result.scannedFrom() + ")" : "");
 		}

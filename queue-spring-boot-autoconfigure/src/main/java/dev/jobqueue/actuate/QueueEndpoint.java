@@ -364,7 +364,7 @@ public class QueueEndpoint {
 	 * @param matches the jobs found, with where the text matched
 	 * @param scanned how many of the most recent jobs were read for text
 	 * @param scannedFrom the smallest id read for text; older jobs are found only by id,
-	 * error code or an unfinished job's dedup key
+	 * error code, key or an unfinished job's dedup key
 	 * @param valuesSearched whether dedup keys, error details and payloads were searched
 	 * (only for a caller who may see values)
 	 */

@@ -457,7 +457,8 @@ public interface QueueInsights {
 	 * @param matches the jobs found, at most the limit asked for
 	 * @param scanned how many of the most recent jobs the text search read
 	 * @param scannedFrom the smallest id the text search read, {@code null} when it read
-	 * none; older jobs are found only by id, error code or an unfinished job's dedup key
+	 * none; older jobs are found only by id, error code, key or an unfinished job's dedup
+	 * key
 	 * @param valuesSearched whether dedup keys, error details and payloads were searched
 	 */
 	record SearchResult(List<SearchMatch> matches, long scanned, Long scannedFrom, boolean valuesSearched) {
