@@ -31,22 +31,36 @@ import org.jspecify.annotations.Nullable;
  * @param chainIndex its step in the chain (0 for the first), or {@code null}
  * @param unfinishedDependencies how many of the jobs it waits for are unfinished (0 once
  * it is no longer {@link JobStatus#WAITING waiting})
+ * @param key the job's key ({@link JobRequest#key(String)}), or {@code null}
  */
 public record Job(long id, String type, JobStatus status, int priority, String payload, @Nullable String result,
 		@Nullable String dedupKey, int attempts, int maxAttempts, Instant runAt, Instant createdAt,
 		@Nullable Instant startedAt, @Nullable Instant finishedAt, @Nullable String workerId,
 		@Nullable Instant heartbeatAt, @Nullable Instant leaseUntil, @Nullable String errorCode,
 		@Nullable String errorDetail, boolean cancelRequested, @Nullable Long chainId, @Nullable Integer chainIndex,
-		int unfinishedDependencies) {
+		int unfinishedDependencies, @Nullable String key) {
 
-	/** A job outside any chain that waits for nothing. */
+	/** A job without a key. */
+	public Job(long id, String type, JobStatus status, int priority, String payload, @Nullable String result,
+			@Nullable String dedupKey, int attempts, int maxAttempts, Instant runAt, Instant createdAt,
+			@Nullable Instant startedAt, @Nullable Instant finishedAt, @Nullable String workerId,
+			@Nullable Instant heartbeatAt, @Nullable Instant leaseUntil, @Nullable String errorCode,
+			@Nullable String errorDetail, boolean cancelRequested, @Nullable Long chainId, @Nullable Integer chainIndex,
+			int unfinishedDependencies) {
+		this(id, type, status, priority, payload, result, dedupKey, attempts, maxAttempts, runAt, createdAt, startedAt,
+				finishedAt, workerId, heartbeatAt, leaseUntil, errorCode, errorDetail, cancelRequested, chainId,
+				chainIndex, unfinishedDependencies, null);
+	}
+
+	/** A job without a key, outside any chain, that waits for nothing. */
 	public Job(long id, String type, JobStatus status, int priority, String payload, @Nullable String result,
 			@Nullable String dedupKey, int attempts, int maxAttempts, Instant runAt, Instant createdAt,
 			@Nullable Instant startedAt, @Nullable Instant finishedAt, @Nullable String workerId,
 			@Nullable Instant heartbeatAt, @Nullable Instant leaseUntil, @Nullable String errorCode,
 			@Nullable String errorDetail, boolean cancelRequested) {
 		this(id, type, status, priority, payload, result, dedupKey, attempts, maxAttempts, runAt, createdAt, startedAt,
-				finishedAt, workerId, heartbeatAt, leaseUntil, errorCode, errorDetail, cancelRequested, null, null, 0);
+				finishedAt, workerId, heartbeatAt, leaseUntil, errorCode, errorDetail, cancelRequested, null, null, 0,
+				null);
 	}
 
 }

@@ -9,8 +9,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Which jobs a bulk action ({@link JobQueue#bulk(BulkRequest)}) applies to: every field
  * set must match, a {@code null} field matches everything. Built from {@link #any()} with
- * the {@code with}-style methods, so a field added later (a job's key) breaks no caller:
- * <pre>{@code
+ * the {@code with}-style methods, so a field added later breaks no caller: <pre>{@code
  * JobFilter.any().status(JobStatus.FAILED).errorCode("DEPENDENCY:PAYMENT_API")
  * }</pre> Time ranges include their start and exclude their end.
  *
@@ -21,16 +20,18 @@ import org.jspecify.annotations.Nullable;
  * @param enqueuedTo jobs enqueued before this
  * @param finishedFrom jobs that finished at or after this
  * @param finishedTo jobs that finished before this
+ * @param key jobs with this key ({@link JobRequest#key(String)})
  */
 public record JobFilter(@Nullable String type, @Nullable JobStatus status, @Nullable String errorCode,
 		@Nullable Instant enqueuedFrom, @Nullable Instant enqueuedTo, @Nullable Instant finishedFrom,
-		@Nullable Instant finishedTo) {
+		@Nullable Instant finishedTo, @Nullable String key) {
 
-	private static final JobFilter ANY = new JobFilter(null, null, null, null, null, null, null);
+	private static final JobFilter ANY = new JobFilter(null, null, null, null, null, null, null, null);
 
 	public JobFilter {
 		type = blankToNull(type);
 		errorCode = blankToNull(errorCode);
+		key = blankToNull(key);
 		checkRange("enqueued", enqueuedFrom, enqueuedTo);
 		checkRange("finished", finishedFrom, finishedTo);
 	}
@@ -43,19 +44,25 @@ public record JobFilter(@Nullable String type, @Nullable JobStatus status, @Null
 	/** This filter, also matching the type. */
 	public JobFilter type(@Nullable String type) {
 		return new JobFilter(type, this.status, this.errorCode, this.enqueuedFrom, this.enqueuedTo, this.finishedFrom,
-				this.finishedTo);
+				this.finishedTo, this.key);
 	}
 
 	/** This filter, also matching the status. */
 	public JobFilter status(@Nullable JobStatus status) {
 		return new JobFilter(this.type, status, this.errorCode, this.enqueuedFrom, this.enqueuedTo, this.finishedFrom,
-				this.finishedTo);
+				this.finishedTo, this.key);
 	}
 
 	/** This filter, also matching the error code of the latest failure. */
 	public JobFilter errorCode(@Nullable String errorCode) {
 		return new JobFilter(this.type, this.status, errorCode, this.enqueuedFrom, this.enqueuedTo, this.finishedFrom,
-				this.finishedTo);
+				this.finishedTo, this.key);
+	}
+
+	/** This filter, also matching the job's key ({@link JobRequest#key(String)}). */
+	public JobFilter key(@Nullable String key) {
+		return new JobFilter(this.type, this.status, this.errorCode, this.enqueuedFrom, this.enqueuedTo,
+				this.finishedFrom, this.finishedTo, key);
 	}
 
 	/**
@@ -63,7 +70,8 @@ public record JobFilter(@Nullable String type, @Nullable JobStatus status, @Null
 	 * (excluded); either may be {@code null} for an open end.
 	 */
 	public JobFilter enqueuedBetween(@Nullable Instant from, @Nullable Instant to) {
-		return new JobFilter(this.type, this.status, this.errorCode, from, to, this.finishedFrom, this.finishedTo);
+		return new JobFilter(this.type, this.status, this.errorCode, from, to, this.finishedFrom, this.finishedTo,
+				this.key);
 	}
 
 	/**
@@ -71,7 +79,8 @@ public record JobFilter(@Nullable String type, @Nullable JobStatus status, @Null
 	 * {@code to} (excluded); either may be {@code null} for an open end.
 	 */
 	public JobFilter finishedBetween(@Nullable Instant from, @Nullable Instant to) {
-		return new JobFilter(this.type, this.status, this.errorCode, this.enqueuedFrom, this.enqueuedTo, from, to);
+		return new JobFilter(this.type, this.status, this.errorCode, this.enqueuedFrom, this.enqueuedTo, from, to,
+				this.key);
 	}
 
 	/** Whether no field is set: the filter matches every job. */
@@ -86,6 +95,7 @@ public record JobFilter(@Nullable String type, @Nullable JobStatus status, @Null
 		add(fields, "type", this.type);
 		add(fields, "status", (this.status != null) ? this.status.dbValue() : null);
 		add(fields, "errorCode", this.errorCode);
+		add(fields, "key", this.key);
 		add(fields, "enqueuedFrom", this.enqueuedFrom);
 		add(fields, "enqueuedTo", this.enqueuedTo);
 		add(fields, "finishedFrom", this.finishedFrom);

@@ -36,14 +36,11 @@ public final class JobRequest {
 
 	private final DependencyPolicy dependencyPolicy;
 
-	private JobRequest(String type, @Nullable Object payload, int priority, @Nullable Instant runAt,
-			@Nullable Duration delay, @Nullable Integer maxAttempts, @Nullable String dedupKey) {
-		this(type, payload, priority, runAt, delay, maxAttempts, dedupKey, List.of(), DependencyPolicy.CANCEL);
-	}
+	private final @Nullable String key;
 
 	private JobRequest(String type, @Nullable Object payload, int priority, @Nullable Instant runAt,
 			@Nullable Duration delay, @Nullable Integer maxAttempts, @Nullable String dedupKey, List<Long> after,
-			DependencyPolicy dependencyPolicy) {
+			DependencyPolicy dependencyPolicy, @Nullable String key) {
 		this.type = type;
 		this.payload = payload;
 		this.priority = priority;
@@ -53,6 +50,7 @@ public final class JobRequest {
 		this.dedupKey = dedupKey;
 		this.after = after;
 		this.dependencyPolicy = dependencyPolicy;
+		this.key = key;
 	}
 
 	/**
@@ -60,25 +58,25 @@ public final class JobRequest {
 	 * as JSON {@code null}).
 	 */
 	public static JobRequest of(String type, @Nullable Object payload) {
-		return new JobRequest(type, payload, 0, null, null, null, null);
+		return new JobRequest(type, payload, 0, null, null, null, null, List.of(), DependencyPolicy.CANCEL, null);
 	}
 
 	/** Higher runs first; jobs of equal priority run in due-time order. Default 0. */
 	public JobRequest priority(int priority) {
 		return new JobRequest(this.type, this.payload, priority, this.runAt, this.delay, this.maxAttempts,
-				this.dedupKey, this.after, this.dependencyPolicy);
+				this.dedupKey, this.after, this.dependencyPolicy, this.key);
 	}
 
 	/** Not before this instant. Replaces any {@link #delay(Duration)}. */
 	public JobRequest runAt(Instant runAt) {
 		return new JobRequest(this.type, this.payload, this.priority, runAt, null, this.maxAttempts, this.dedupKey,
-				this.after, this.dependencyPolicy);
+				this.after, this.dependencyPolicy, this.key);
 	}
 
 	/** Not before this long after enqueue. Replaces any {@link #runAt(Instant)}. */
 	public JobRequest delay(Duration delay) {
 		return new JobRequest(this.type, this.payload, this.priority, null, delay, this.maxAttempts, this.dedupKey,
-				this.after, this.dependencyPolicy);
+				this.after, this.dependencyPolicy, this.key);
 	}
 
 	/**
@@ -87,7 +85,7 @@ public final class JobRequest {
 	 */
 	public JobRequest maxAttempts(int maxAttempts) {
 		return new JobRequest(this.type, this.payload, this.priority, this.runAt, this.delay, maxAttempts,
-				this.dedupKey, this.after, this.dependencyPolicy);
+				this.dedupKey, this.after, this.dependencyPolicy, this.key);
 	}
 
 	/**
@@ -96,7 +94,7 @@ public final class JobRequest {
 	 */
 	public JobRequest dedupKey(@Nullable String dedupKey) {
 		return new JobRequest(this.type, this.payload, this.priority, this.runAt, this.delay, this.maxAttempts,
-				dedupKey, this.after, this.dependencyPolicy);
+				dedupKey, this.after, this.dependencyPolicy, this.key);
 	}
 
 	/**
@@ -121,7 +119,7 @@ public final class JobRequest {
 			throw new IllegalArgumentException("A job id to wait for must not be null");
 		}
 		return new JobRequest(this.type, this.payload, this.priority, this.runAt, this.delay, this.maxAttempts,
-				this.dedupKey, List.copyOf(distinct), this.dependencyPolicy);
+				this.dedupKey, List.copyOf(distinct), this.dependencyPolicy, this.key);
 	}
 
 	/**
@@ -131,7 +129,22 @@ public final class JobRequest {
 	public JobRequest onDependencyFailure(DependencyPolicy policy) {
 		Objects.requireNonNull(policy, "'policy' must not be null");
 		return new JobRequest(this.type, this.payload, this.priority, this.runAt, this.delay, this.maxAttempts,
-				this.dedupKey, this.after, policy);
+				this.dedupKey, this.after, policy, this.key);
+	}
+
+	/**
+	 * The job's key: the unit that flow control settings on the job's handler apply to,
+	 * such as a customer, a tenant or an account (one customer's jobs share a key). The
+	 * key is stored with the job, shown wherever the job is shown, and jobs can be
+	 * listed, searched for and acted on in bulk by it. {@code null} (the default) for a
+	 * job without one. A key has 1 to {@code EnqueueLimits.MAX_KEY_LENGTH} characters, is
+	 * not blank and holds no control characters; otherwise enqueue fails and writes
+	 * nothing. Unlike a {@link #dedupKey(String) dedup key}, many unfinished jobs may
+	 * share a key.
+	 */
+	public JobRequest key(@Nullable String key) {
+		return new JobRequest(this.type, this.payload, this.priority, this.runAt, this.delay, this.maxAttempts,
+				this.dedupKey, this.after, this.dependencyPolicy, key);
 	}
 
 	public String type() {
@@ -166,6 +179,11 @@ public final class JobRequest {
 		return this.dedupKey;
 	}
 
+	/** The job's key (see {@link #key(String)}), or {@code null}. */
+	public @Nullable String key() {
+		return this.key;
+	}
+
 	/** The ids of the jobs this one waits for, without duplicates; empty for none. */
 	public List<Long> after() {
 		return this.after;
@@ -182,20 +200,20 @@ public final class JobRequest {
 				&& Objects.equals(this.payload, that.payload) && Objects.equals(this.runAt, that.runAt)
 				&& Objects.equals(this.delay, that.delay) && Objects.equals(this.maxAttempts, that.maxAttempts)
 				&& Objects.equals(this.dedupKey, that.dedupKey) && this.after.equals(that.after)
-				&& this.dependencyPolicy == that.dependencyPolicy;
+				&& this.dependencyPolicy == that.dependencyPolicy && Objects.equals(this.key, that.key);
 	}
 
 	@Override
 	public int hashCode() {
 		return Objects.hash(this.type, this.payload, this.priority, this.runAt, this.delay, this.maxAttempts,
-				this.dedupKey, this.after, this.dependencyPolicy);
+				this.dedupKey, this.after, this.dependencyPolicy, this.key);
 	}
 
 	@Override
 	public String toString() {
 		return "JobRequest[type=" + this.type + ", priority=" + this.priority + ", runAt=" + this.runAt + ", delay="
 				+ this.delay + ", maxAttempts=" + this.maxAttempts + ", dedupKey=" + this.dedupKey
-				+ (this.after.isEmpty() ? ""
+				+ ((this.key != null) ? ", key=" + this.key : "") + (this.after.isEmpty() ? ""
 						: ", after=" + this.after + ", onDependencyFailure=" + this.dependencyPolicy)
 				+ "]";
 	}

@@ -30,7 +30,7 @@ class NullnessAnnotationsTests {
 	void aJobsOptionalStateIsNullableAndNothingElse() {
 		assertThat(nullableComponents(Job.class)).containsExactlyInAnyOrder("result", "dedupKey", "startedAt",
 				"finishedAt", "workerId", "heartbeatAt", "leaseUntil", "errorCode", "errorDetail", "chainId",
-				"chainIndex");
+				"chainIndex", "key");
 		assertThat(nullableComponents(ScheduleInfo.class)).containsExactlyInAnyOrder("lastTickAt", "lastJobId");
 		assertThat(nullableComponents(PausedType.class)).isEmpty();
 	}
@@ -38,10 +38,12 @@ class NullnessAnnotationsTests {
 	@Test
 	void aRequestsUnsetOptionsAreNullable() throws Exception {
 		assertThat(nullableReturns(JobRequest.class)).containsExactlyInAnyOrder("payload", "runAt", "delay",
-				"maxAttempts", "dedupKey");
+				"maxAttempts", "dedupKey", "key");
 		assertThat(JobRequest.class.getMethod("of", String.class, Object.class).getAnnotatedParameterTypes()[1]
 			.isAnnotationPresent(Nullable.class)).isTrue();
 		assertThat(JobRequest.class.getMethod("dedupKey", String.class).getAnnotatedParameterTypes()[0]
+			.isAnnotationPresent(Nullable.class)).isTrue();
+		assertThat(JobRequest.class.getMethod("key", String.class).getAnnotatedParameterTypes()[0]
 			.isAnnotationPresent(Nullable.class)).isTrue();
 	}
 

@@ -26,6 +26,9 @@ final class FilterOptions {
 	@Option(names = "--error-code", description = "Only jobs whose latest failure has this code.")
 	String errorCode;
 
+	@Option(names = "--key", description = "Only jobs with this key (JobRequest.key).")
+	String key;
+
 	@Option(names = "--enqueued-after", paramLabel = "TIME",
 			description = "Only jobs enqueued at or after TIME: an ISO-8601 instant or an age (2h = two hours ago).")
 	String enqueuedAfter;
@@ -41,8 +44,9 @@ final class FilterOptions {
 
 	/** Whether any filter option was given. */
 	boolean given() {
-		return this.type != null || this.status != null || this.errorCode != null || this.enqueuedAfter != null
-				|| this.enqueuedBefore != null || this.finishedAfter != null || this.finishedBefore != null;
+		return this.type != null || this.status != null || this.errorCode != null || this.key != null
+				|| this.enqueuedAfter != null || this.enqueuedBefore != null || this.finishedAfter != null
+				|| this.finishedBefore != null;
 	}
 
 	/**
@@ -53,11 +57,13 @@ final class FilterOptions {
 		if (this.type != null && EnqueueLimits.typeProblem(this.type) != null) {
 			throw CliException.usage("--type: " + EnqueueLimits.typeProblem(this.type));
 		}
+		JobsCommand.checkKey(this.key);
 		try {
 			return JobFilter.any()
 				.type(this.type)
 				.status((this.status != null) ? JobsCommand.parseStatus(this.status) : null)
 				.errorCode(this.errorCode)
+				.key(this.key)
 				.enqueuedBetween(time("--enqueued-after", this.enqueuedAfter, now),
 						time("--enqueued-before", this.enqueuedBefore, now))
 				.finishedBetween(time("--finished-after", this.finishedAfter, now),

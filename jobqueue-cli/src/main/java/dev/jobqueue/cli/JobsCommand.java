@@ -16,7 +16,7 @@ import dev.jobqueue.core.store.QueueInsights.JobSummary;
  * {@code jobs}: jobs matching a filter, newest first, a page at a time as the endpoint
  * lists them ({@code --before} is the previous page's {@code nextBefore}).
  */
-@Command(name = "jobs", description = "Jobs newest first, filtered by type, status and error code; page on with "
+@Command(name = "jobs", description = "Jobs newest first, filtered by type, status, error code and key; page on with "
 		+ "--before=<nextBefore>. Exit code 1 when none matches.")
 final class JobsCommand extends QueueCommand {
 
@@ -32,6 +32,9 @@ final class JobsCommand extends QueueCommand {
 
 	@Option(names = "--error-code", description = "Only jobs whose latest failure has this code.")
 	String errorCode;
+
+	@Option(names = "--key", description = "Only jobs with this key (JobRequest.key).")
+	String key;
 
 	@Option(names = "--limit", defaultValue = "20", description = "Jobs per page, 1 to 100 (default: 20).")
 	int limit;
@@ -59,19 +62,21 @@ final class JobsCommand extends QueueCommand {
 		if (this.type != null && EnqueueLimits.typeProblem(this.type) != null) {
 			throw CliException.usage("--type: " + EnqueueLimits.typeProblem(this.type));
 		}
+		checkKey(this.key);
 		JobPage page = db.storage()
 			.insights()
-			.jobs(new JobQuery(parseStatus(this.status), this.type, this.errorCode, this.before, this.limit));
+			.jobs(new JobQuery(parseStatus(this.status), this.type, this.errorCode, this.key, this.before, this.limit));
 		if (out.json()) {
 			out.json(new Page(page.jobs(), page.nextBefore()));
 		}
 		else if (!page.jobs().isEmpty()) {
 			Instant now = Instant.now();
-			out.line("%10s  %-24s %-10s %8s  %-28s %s", "ID", "TYPE", "STATUS", "ATTEMPTS", "ERROR CODE", "ENQUEUED");
+			out.line("%10s  %-24s %-10s %8s  %-28s %-20s %s", "ID", "TYPE", "STATUS", "ATTEMPTS", "ERROR CODE", "KEY",
+					"ENQUEUED");
 			for (JobSummary job : page.jobs()) {
-				out.line("%10d  %-24s %-10s %8s  %-28s %s", job.id(), job.type(), job.status().dbValue(),
+				out.line("%10d  %-24s %-10s %8s  %-28s %-20s %s", job.id(), job.type(), job.status().dbValue(),
 						job.attempts() + "/" + job.maxAttempts(), (job.errorCode() != null) ? job.errorCode() : "-",
-						Output.ago(job.createdAt(), now));
+						(job.key() != null) ? job.key() : "-", Output.ago(job.createdAt(), now));
 			}
 			if (page.nextBefore() != null) {
 				out.line("more: --before=%d", page.nextBefore());
@@ -84,6 +89,15 @@ final class JobsCommand extends QueueCommand {
 			return ExitCodes.NOTHING;
 		}
 		return ExitCodes.OK;
+	}
+
+	/** Refuses a {@code --key} no job can have, as enqueue would. */
+	static void checkKey(String key) {
+		if (key != null && (key.isBlank() || key.length() > EnqueueLimits.MAX_KEY_LENGTH
+				|| key.chars().anyMatch(Character::isISOControl))) {
+			throw CliException.usage("--key: a key has 1 to " + EnqueueLimits.MAX_KEY_LENGTH
+					+ " characters, not blank and without control characters (this one has " + key.length() + ")");
+		}
 	}
 
 	static JobStatus parseStatus(String value) {

@@ -15,11 +15,12 @@ import dev.jobqueue.core.store.QueueInsights.SearchResult;
  * the error code, dedup key, error detail or payload of the most recent jobs (see
  * {@link JobSearch}). Whoever opens the database sees its values, so they are searched.
  */
-@Command(name = "search", description = "Finds jobs by id, error code or dedup key, or by text in error codes, "
+@Command(name = "search", description = "Finds jobs by id, error code, key or dedup key, or by text in error codes, "
 		+ "dedup keys, error details and payloads of the most recent jobs (--window). Exit code 1 when none is found.")
 final class SearchCommand extends QueueCommand {
 
-	@Parameters(index = "0", paramLabel = "TEXT", description = "A job id, an error code, a dedup key, or any text.")
+	@Parameters(index = "0", paramLabel = "TEXT",
+			description = "A job id, an error code, a key, a dedup key, or any text.")
 	String text;
 
 	@Option(names = "--window", defaultValue = "" + JobSearch.DEFAULT_WINDOW,
@@ -60,7 +61,7 @@ final class SearchCommand extends QueueCommand {
 				out.line("No job found for '%s'.", search.text());
 			}
 			out.line(
-					"Text searched in the %,d most recent job(s)%s; older jobs are found by id, error code or an "
+					"Text searched in the %,d most recent job(s)%s; older jobs are found by id, error code, key or an "
 							+ "unfinished job's dedup key.",
 					result.scanned(), (result.scannedFrom() != null) ? " (ids from " + result.scannedFrom() + ")" : "");
 		}

@@ -54,6 +54,9 @@ final class ShowCommand extends QueueCommand {
 		if (job.errorCode() != null) {
 			out.line("  error %s: %s", job.errorCode(), detail.errorDetail());
 		}
+		if (job.key() != null) {
+			out.line("  key %s", job.key());
+		}
 		if (detail.dedupKey() != null) {
 			out.line("  dedup key %s", detail.dedupKey());
 		}

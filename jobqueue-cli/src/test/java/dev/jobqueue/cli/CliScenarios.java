@@ -379,6 +379,38 @@ abstract class CliScenarios {
 	}
 
 	@Test
+	void aKeyIsShownAndFiltersListsAndBulkActions() {
+		this.harness.queue.pause("ok");
+		long first = enqueue(JobRequest.of("ok", "{}").key("acme"));
+		long other = enqueue(JobRequest.of("ok", "{}").key("globex"));
+		long second = enqueue(JobRequest.of("ok", "{}").key("acme"));
+
+		Cli.Run listed = cli("jobs", "--key=acme", "--json");
+		assertThat(listed.exitCode()).as(listed.toString()).isZero();
+		assertThat(listed.json().get("jobs")).extracting((job) -> job.get("id").asLong())
+			.containsExactly(second, first);
+		assertThat(listed.json().get("jobs").get(0).get("key").asString()).isEqualTo("acme");
+		Cli.Run table = cli("jobs", "--type=ok");
+		assertThat(table.out()).contains("KEY").contains("globex").contains("acme");
+		assertThat(cli("jobs", "--key=initech").exitCode()).isEqualTo(1);
+		assertThat(cli("show", Long.toString(first)).out()).contains("  key acme");
+		assertThat(cli("show", Long.toString(first), "--json").json().get("job").get("key").asString())
+			.isEqualTo("acme");
+		Cli.Run search = cli("search", "globex", "--json");
+		assertThat(search.json().get("matches").get(0).get("matchedOn").asString()).isEqualTo("key");
+
+		Cli.Run cancel = cli("cancel", "--key=acme");
+		assertThat(cancel.exitCode()).as(cancel.toString()).isZero();
+		assertThat(cancel.out()).contains("2 job(s) cancelled of 2 matching key=acme");
+		assertThat(this.harness.queue.find(first).orElseThrow().status()).isEqualTo(JobStatus.CANCELLED);
+		assertThat(this.harness.queue.find(second).orElseThrow().status()).isEqualTo(JobStatus.CANCELLED);
+		assertThat(this.harness.queue.find(other).orElseThrow().status()).isEqualTo(JobStatus.PENDING);
+		Cli.Run longKey = cli("jobs", "--key=" + "k".repeat(201));
+		assertThat(longKey.exitCode()).as(longKey.toString()).isEqualTo(2);
+		assertThat(longKey.err()).contains("--key: a key has 1 to 200 characters");
+	}
+
+	@Test
 	void badInputGetsOneLineAndAnExitCode() {
 		Cli.Run missing = cli("show", "987654321");
 		assertThat(missing.exitCode()).as(missing.toString()).isEqualTo(1);

@@ -45,6 +45,47 @@ public record EnqueueLimits(int defaultMaxAttempts, long maxPayloadBytes) {
 	public static final int MAX_DEDUP_KEY_LENGTH = 500;
 
 	/**
+	 * Longest key of a job ({@link dev.jobqueue.JobRequest#key(String)}): enough for a
+	 * customer, tenant or account id, or a few of them joined, and short enough to index
+	 * on every store (MySQL's column is {@code VARCHAR(200)}).
+	 */
+	public static final int MAX_KEY_LENGTH = 200;
+
+	/**
+	 * Why {@code key} cannot be the key of a {@code type} job, or {@code null} when it
+	 * can: {@code null} (no key), or 1 to {@value #MAX_KEY_LENGTH} characters, not blank,
+	 * no control characters.
+	 */
+	public static String keyProblem(String key, String type) {
+		if (key == null) {
+			return null;
+		}
+		if (key.isBlank()) {
+			return "The key of a '" + type + "' job is blank: pass the customer, tenant or account the job is for, "
+					+ "or null for a job without a key";
+		}
+		if (key.length() > MAX_KEY_LENGTH) {
+			return "The key of a '" + type + "' job has " + key.length() + " characters, more than the "
+					+ MAX_KEY_LENGTH + " a key may have: use a shorter id of the customer, tenant or account (a "
+					+ "database id, or a hash of a longer name)";
+		}
+		if (key.chars().anyMatch(Character::isISOControl)) {
+			return "The key of a '" + type + "' job holds a control character (such as a line break or tab) at index "
+					+ indexOfControl(key) + ": a key is printable text; strip or replace those characters";
+		}
+		return null;
+	}
+
+	private static int indexOfControl(String text) {
+		for (int i = 0; i < text.length(); i++) {
+			if (Character.isISOControl(text.charAt(i))) {
+				return i;
+			}
+		}
+		return -1;
+	}
+
+	/**
 	 * Most jobs one request may wait for
 	 * ({@link dev.jobqueue.JobRequest#after(long...)}). A fan-in over more jobs is a
 	 * fan-out ({@link #MAX_FAN_OUT}): its join waits for children created in the same

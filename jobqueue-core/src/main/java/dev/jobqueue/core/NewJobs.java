@@ -89,6 +89,10 @@ public final class NewJobs {
 			throw new JobQueueException("The dedup key of a '" + type + "' job must not be blank or longer than "
 					+ EnqueueLimits.MAX_DEDUP_KEY_LENGTH + " characters; leave it null for no deduplication");
 		}
+		String keyProblem = EnqueueLimits.keyProblem(request.key(), type);
+		if (keyProblem != null) {
+			throw new JobQueueException(keyProblem + "; nothing was enqueued");
+		}
 		List<Long> after = request.after();
 		if (after.size() > EnqueueLimits.MAX_DEPENDENCIES) {
 			throw new JobQueueException("A '" + type + "' job waits for " + after.size() + " jobs, more than the "
@@ -106,7 +110,7 @@ public final class NewJobs {
 			}
 		}
 		return new NewJob(type, payloadJson(request.payload(), type), request.priority(), runAt(request, now, type),
-				maxAttempts, dedupKey, trace, after, List.of(), request.dependencyPolicy(), null);
+				maxAttempts, dedupKey, trace, after, List.of(), request.dependencyPolicy(), null, request.key());
 	}
 
 	private int maxAttempts(JobRequest request, String type) {

@@ -83,6 +83,9 @@ final class BulkStatements {
 		if (filter.errorCode() != null) {
 			conditions.add("j.error_code = :error_code");
 		}
+		if (filter.key() != null) {
+			conditions.add("j.job_key = :job_key");
+		}
 		if (filter.enqueuedFrom() != null) {
 			conditions.add("j.created_at >= :enqueued_from");
 		}
@@ -113,6 +116,9 @@ final class BulkStatements {
 		}
 		if (filter.errorCode() != null) {
 			statement.bind("error_code", filter.errorCode());
+		}
+		if (filter.key() != null) {
+			statement.bind("job_key", filter.key());
 		}
 		if (filter.enqueuedFrom() != null) {
 			statement.bind("enqueued_from", filter.enqueuedFrom());

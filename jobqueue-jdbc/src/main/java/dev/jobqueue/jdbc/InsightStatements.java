@@ -195,11 +195,12 @@ public final class InsightStatements {
 	}
 
 	/**
-	 * A page of jobs matching {@code query}, newest first: failed, cancelled or waiting
-	 * jobs, or jobs of an error code, from the index that keeps each key's rows in id
-	 * order, else the primary key read backwards; one more job than the page holds. The
-	 * status is written into the statement, not bound: a partial index serves only a
-	 * query that names its status.
+	 * A page of jobs matching {@code query}, newest first: a key's jobs, failed,
+	 * cancelled or waiting jobs, or jobs of an error code, from the index that keeps each
+	 * key's rows in id order (a job's key first: its jobs are few among many, whatever
+	 * else the query asks), else the primary key read backwards; one more job than the
+	 * page holds. The status is written into the statement, not bound: a partial index
+	 * serves only a query that names its status.
 	 */
 	public String jobs(JobQuery query) {
 		List<String> conditions = new ArrayList<>();
@@ -216,6 +217,10 @@ public final class InsightStatements {
 		if (query.errorCode() != null) {
 			conditions.add("error_code = :error_code");
 			index = (index != null) ? index : "jobs_error_code_idx";
+		}
+		if (query.key() != null) {
+			conditions.add("job_key = :job_key");
+			index = "jobs_key_idx";
 		}
 		if (query.before() != null) {
 			conditions.add("id < :before");
@@ -238,6 +243,9 @@ public final class InsightStatements {
 		}
 		if (query.errorCode() != null) {
 			select.bind("error_code", query.errorCode());
+		}
+		if (query.key() != null) {
+			select.bind("job_key", query.key());
 		}
 		if (query.before() != null) {
 			select.bind("before", query.before());

@@ -28,14 +28,16 @@ public abstract class JdbcJobInserts implements JobInserts {
 	 * its id.
 	 */
 	public static final String INSERT_JOB = """
-			INSERT INTO {jobs} (type, status, priority, payload, dedup_key, max_attempts, run_at, created_at, trace_parent)
-			VALUES (:type, 'pending', :priority, :payload, :dedup_key, :max_attempts, :run_at, :now, :trace_parent)
+			INSERT INTO {jobs} (type, status, priority, payload, dedup_key, max_attempts, run_at, created_at, trace_parent,
+			    job_key)
+			VALUES (:type, 'pending', :priority, :payload, :dedup_key, :max_attempts, :run_at, :now, :trace_parent,
+			    :job_key)
 			""";
 
 	/** One job without a dedup key. */
 	public static final String INSERT_JOB_WITHOUT_DEDUP_KEY = """
-			INSERT INTO {jobs} (type, status, priority, payload, max_attempts, run_at, created_at, trace_parent)
-			VALUES (:type, 'pending', :priority, :payload, :max_attempts, :run_at, :now, :trace_parent)
+			INSERT INTO {jobs} (type, status, priority, payload, max_attempts, run_at, created_at, trace_parent, job_key)
+			VALUES (:type, 'pending', :priority, :payload, :max_attempts, :run_at, :now, :trace_parent, :job_key)
 			""";
 
 	private final Links links;
@@ -74,7 +76,8 @@ public abstract class JdbcJobInserts implements JobInserts {
 			.bind("now", now)
 			// The column keeps its first schema's name; it holds the stored propagation
 			// headers (TraceHeaders).
-			.bind("trace_parent", job.traceContext());
+			.bind("trace_parent", job.traceContext())
+			.bind("job_key", job.key());
 	}
 
 	@Override

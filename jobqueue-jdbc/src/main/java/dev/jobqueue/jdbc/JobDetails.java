@@ -58,15 +58,20 @@ final class JobDetails {
 					return Optional.empty();
 				}
 				JobSummary job = JobColumns.summary(rows, this.dialect);
-				Text payload = text(rows, 19, preview);
-				Text result = (rows.getObject(21) != null) ? text(rows, 21, preview) : null;
+				// After the summary: lease_until, error_detail, dedup_key,
+				// cancel_requested,
+				// trace_parent, then the payload's and result's lengths and previews.
+				int after = JobColumns.SUMMARY_COLUMNS;
+				Text payload = text(rows, after + 6, preview);
+				Text result = (rows.getObject(after + 8) != null) ? text(rows, after + 8, preview) : null;
 				Long chainId = Columns.nullableLong(rows, "chain_id");
 				Integer chainIndex = Columns.nullableInt(rows, "chain_index");
 				int waitingFor = rows.getInt("waiting_for");
 				String policy = rows.getString("dependency_policy");
-				return Optional.of(new JobDetail(job, this.dialect.instant(rows, "lease_until"), rows.getString(15),
-						rows.getString(16), rows.getBoolean(17), TraceHeaders.traceParent(rows.getString(18)), payload,
-						result, attempts(connection, id), events(connection, id), progress(rows, 23),
+				return Optional.of(new JobDetail(job, this.dialect.instant(rows, "lease_until"),
+						rows.getString(after + 2), rows.getString(after + 3), rows.getBoolean(after + 4),
+						TraceHeaders.traceParent(rows.getString(after + 5)), payload, result, attempts(connection, id),
+						events(connection, id), progress(rows, after + 10),
 						links(connection, id, chainId, chainIndex, waitingFor, policy),
 						this.steps.shortened(connection, id, preview)));
 			}
@@ -150,9 +155,9 @@ final class JobDetails {
 
 	private Sql listStatement(JobQuery query) {
 		// The status is a part of the statement's text (see InsightStatements#jobs).
-		int filters = ((query.status() != null) ? (query.status().ordinal() + 1) << 3 : 0)
+		int filters = ((query.status() != null) ? (query.status().ordinal() + 1) << 4 : 0)
 				| ((query.type() != null) ? 1 : 0) | ((query.errorCode() != null) ? 2 : 0)
-				| ((query.before() != null) ? 4 : 0);
+				| ((query.before() != null) ? 4 : 0) | ((query.key() != null) ? 8 : 0);
 		return this.lists.computeIfAbsent(filters, (key) -> sql(this.statements.jobs(query)));
 	}
 

@@ -17,7 +17,7 @@ import dev.jobqueue.core.store.QueueInsights.SearchMatch;
 import dev.jobqueue.core.store.QueueInsights.SearchResult;
 
 /**
- * A {@link JobSearch} as statements: exact matches from an index (id, error code, an
+ * A {@link JobSearch} as statements: exact matches from an index (id, error code, key, an
  * unfinished job's dedup key), then a text match among the most recent jobs only, read
  * backwards along the primary key, so its cost is the window's rows and never the
  * table's. Text is matched with {@code lower(...) LIKE} and {@code !} as escape, which
@@ -65,6 +65,7 @@ final class JobSearches {
 				? "CASE WHEN " + ERROR_CODE_LIKE + " THEN 'error-code' WHEN " + DEDUP_KEY_LIKE
 						+ " THEN 'dedup-key' WHEN " + ERROR_DETAIL_LIKE + " THEN 'error-detail' ELSE 'payload' END"
 				: "'error-code'";
+		matchedOn += " AS matched_on";
 		String where = values
 				? ERROR_CODE_LIKE + " OR " + DEDUP_KEY_LIKE + " OR " + ERROR_DETAIL_LIKE + " OR " + PAYLOAD_LIKE
 				: ERROR_CODE_LIKE;
@@ -83,6 +84,8 @@ final class JobSearches {
 		}
 		add(found, this.details.jobs(connection, new JobQuery(null, null, search.text(), null, search.limit())).jobs(),
 				"error-code");
+		add(found, this.details.jobs(connection, new JobQuery(null, null, null, search.text(), null, search.limit()))
+			.jobs(), "key");
 		if (search.values()) {
 			try (SqlStatement select = sql(BY_DEDUP_KEY).prepare(connection)) {
 				add(found, JobColumns.summaries(select.bind("dedup_key", search.text()), dialect()), "dedup-key");
@@ -104,7 +107,7 @@ final class JobSearches {
 			try (ResultSet rows = select.executeQuery()) {
 				while (rows.next()) {
 					JobSummary job = JobColumns.summary(rows, dialect());
-					found.putIfAbsent(job.id(), new SearchMatch(job, rows.getString(14)));
+					found.putIfAbsent(job.id(), new SearchMatch(job, rows.getString("matched_on")));
 				}
 			}
 		}

@@ -29,9 +29,10 @@ public abstract class RowLinks extends JdbcLinks {
 	/** One linked job; a store adds what makes it return its id. */
 	public static final String INSERT_LINKED = """
 			INSERT INTO {jobs} (type, status, priority, payload, max_attempts, run_at, created_at, trace_parent,
-			    chain_id, chain_index, waiting_for, dependency_policy, finished_at, error_code, error_detail)
+			    chain_id, chain_index, waiting_for, dependency_policy, finished_at, error_code, error_detail, job_key)
 			VALUES (:type, :status, :priority, :payload, :max_attempts, :run_at, :now, :trace_parent,
-			    :chain_id, :chain_index, :waiting_for, :dependency_policy, :finished_at, :error_code, :error_detail)
+			    :chain_id, :chain_index, :waiting_for, :dependency_policy, :finished_at, :error_code, :error_detail,
+			    :job_key)
 			""";
 
 	private static final String LOCK_EXISTING = """
@@ -108,7 +109,8 @@ public abstract class RowLinks extends JdbcLinks {
 					.bind("dependency_policy", dependencyStatus.isEmpty() ? null : job.dependencyPolicy().dbValue())
 					.bind("finished_at", outcome.finished() ? now : null)
 					.bind("error_code", outcome.errorCode())
-					.bind("error_detail", outcome.errorDetail());
+					.bind("error_detail", outcome.errorDetail())
+					.bind("job_key", job.key());
 				long id = insertRow(insert);
 				if (job.chainIndex() != null && chain == null) {
 					chain = id;

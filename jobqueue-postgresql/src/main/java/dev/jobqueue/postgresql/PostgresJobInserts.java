@@ -29,8 +29,10 @@ final class PostgresJobInserts extends JdbcJobInserts {
 
 	static final String INSERT_JOB = """
 			WITH inserted AS (
-			    INSERT INTO {jobs} (type, status, priority, payload, dedup_key, max_attempts, run_at, created_at, trace_parent)
-			    VALUES (:type, 'pending', :priority, :payload, :dedup_key, :max_attempts, :run_at, :now, :trace_parent)
+			    INSERT INTO {jobs} (type, status, priority, payload, dedup_key, max_attempts, run_at, created_at, trace_parent,
+			        job_key)
+			    VALUES (:type, 'pending', :priority, :payload, :dedup_key, :max_attempts, :run_at, :now, :trace_parent,
+			        :job_key)
 			    ON CONFLICT (dedup_key) WHERE dedup_key IS NOT NULL AND status IN ('pending', 'running') DO NOTHING
 			    RETURNING id
 			), event_rows AS (
@@ -46,18 +48,19 @@ final class PostgresJobInserts extends JdbcJobInserts {
 	 */
 	static final String INSERT_JOBS = """
 			WITH inserted AS (
-			    INSERT INTO {jobs} (type, status, priority, payload, max_attempts, run_at, created_at, trace_parent)
-			    SELECT type, 'pending', priority, payload, max_attempts, run_at::timestamptz, :now, trace_parent
+			    INSERT INTO {jobs} (type, status, priority, payload, max_attempts, run_at, created_at, trace_parent, job_key)
+			    SELECT type, 'pending', priority, payload, max_attempts, run_at::timestamptz, :now, trace_parent, job_key
 			    FROM unnest(:types::text[], :priorities::int[], :payloads::text[], :max_attempts::int[],
-			                :run_ats::text[], :trace_parents::text[])
-			         WITH ORDINALITY AS j(type, priority, payload, max_attempts, run_at, trace_parent, ord)
+			                :run_ats::text[], :trace_parents::text[], :job_keys::text[])
+			         WITH ORDINALITY AS j(type, priority, payload, max_attempts, run_at, trace_parent, job_key, ord)
 			    ORDER BY ord
 			    RETURNING id
 			), event_rows AS (
 			    INSERT INTO {events} (job_id, at, event) SELECT id, :now, 'ENQUEUED' FROM inserted
 			)
 			SELECT id, %s FROM inserted ORDER BY id
-			""".formatted(NOTIFY);
+			"""
+		.formatted(NOTIFY);
 
 	private final PostgresNotifications notifications;
 
@@ -98,6 +101,7 @@ final class PostgresJobInserts extends JdbcJobInserts {
 		Integer[] maxAttempts = new Integer[size];
 		String[] runAts = new String[size];
 		String[] traceParents = new String[size];
+		String[] keys = new String[size];
 		for (int i = 0; i < size; i++) {
 			NewJob job = jobs.get(i);
 			types[i] = job.type();
@@ -106,6 +110,7 @@ final class PostgresJobInserts extends JdbcJobInserts {
 			maxAttempts[i] = job.maxAttempts();
 			runAts[i] = PostgresDialect.timestamp(job.runAt()).toString();
 			traceParents[i] = job.traceContext();
+			keys[i] = job.key();
 		}
 		try (SqlStatement insert = this.insertJobsWithoutDedupKeys.prepare(connection)) {
 			insert.bindArray("types", "text", types)
@@ -114,6 +119,7 @@ final class PostgresJobInserts extends JdbcJobInserts {
 				.bindArray("max_attempts", "int4", maxAttempts)
 				.bindArray("run_ats", "text", runAts)
 				.bindArray("trace_parents", "text", traceParents)
+				.bindArray("job_keys", "text", keys)
 				.bind("now", now);
 			notification(insert);
 			List<Long> ids = new ArrayList<>(size);

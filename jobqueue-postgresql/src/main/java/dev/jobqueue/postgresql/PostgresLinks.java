@@ -77,17 +77,18 @@ final class PostgresLinks extends JdbcLinks {
 			WITH inserted AS (
 			    INSERT INTO {jobs} (id, type, status, priority, payload, max_attempts, run_at, created_at,
 			        trace_parent, chain_id, chain_index, waiting_for, dependency_policy, finished_at, error_code,
-			        error_detail)
+			        error_detail, job_key)
 			    OVERRIDING SYSTEM VALUE
 			    SELECT id, type, status, priority, payload, max_attempts, run_at::timestamptz, :now,
 			        trace_parent, chain_id, chain_index, waiting_for, dependency_policy,
-			        CASE WHEN status IN ('failed', 'cancelled') THEN :now::timestamptz END, error_code, error_detail
+			        CASE WHEN status IN ('failed', 'cancelled') THEN :now::timestamptz END, error_code, error_detail,
+			        job_key
 			    FROM unnest(:ids::bigint[], :types::text[], :statuses::text[], :priorities::int[], :payloads::text[],
 			                :max_attempts::int[], :run_ats::text[], :trace_parents::text[],
 			                :chain_ids::bigint[], :chain_indexes::int[], :waiting_fors::int[], :policies::text[],
-			                :error_codes::text[], :error_details::text[])
+			                :error_codes::text[], :error_details::text[], :job_keys::text[])
 			         AS j(id, type, status, priority, payload, max_attempts, run_at, trace_parent, chain_id,
-			              chain_index, waiting_for, dependency_policy, error_code, error_detail)
+			              chain_index, waiting_for, dependency_policy, error_code, error_detail, job_key)
 			    ORDER BY id
 			    RETURNING id
 			), dependency_rows AS (
@@ -315,6 +316,8 @@ final class PostgresLinks extends JdbcLinks {
 
 		final String[] errorDetails;
 
+		final String[] keys;
+
 		final List<Long> dependsOn = new ArrayList<>();
 
 		final List<Long> dependents = new ArrayList<>();
@@ -342,6 +345,7 @@ final class PostgresLinks extends JdbcLinks {
 			this.policies = new String[size];
 			this.errorCodes = new String[size];
 			this.errorDetails = new String[size];
+			this.keys = new String[size];
 		}
 
 		void add(int k, long id, NewJob job, LinkedJobs.Start outcome, Long chainId, Integer chainIndex,
@@ -360,6 +364,7 @@ final class PostgresLinks extends JdbcLinks {
 			this.policies[k] = policy;
 			this.errorCodes[k] = outcome.errorCode();
 			this.errorDetails[k] = outcome.errorDetail();
+			this.keys[k] = job.key();
 		}
 
 		void event(long jobId, String name, String detail) {
@@ -383,6 +388,7 @@ final class PostgresLinks extends JdbcLinks {
 				.bindArray("policies", "text", this.policies)
 				.bindArray("error_codes", "text", this.errorCodes)
 				.bindArray("error_details", "text", this.errorDetails)
+				.bindArray("job_keys", "text", this.keys)
 				.bindArray("depends_on", "int8", this.dependsOn.toArray())
 				.bindArray("dependents", "int8", this.dependents.toArray())
 				.bindArray("settled", "bool", this.settled.toArray())

@@ -119,6 +119,8 @@ class PostgresQueryPlanTests {
 				INSERT INTO job_outcome_minutes (minute, shard, succeeded, retried, failed)
 				SELECT 29000000 + m, s, 100, 1, 1 FROM generate_series(1, 10080) m, generate_series(1, 4) s
 				""");
+		// A key on every fourth finished job, of 1,000 customers.
+		this.db.execute("UPDATE jobs SET job_key = 'customer-' || (id % 1000) WHERE id % 4 = 0 AND id <= ?", FINISHED);
 		this.db.execute("VACUUM ANALYZE");
 	}
 
@@ -258,6 +260,13 @@ class PostgresQueryPlanTests {
 				explain(PostgresQueueInsights.STATEMENTS
 					.jobs(new JobQuery(JobStatus.WAITING, "summary", null, null, 50)),
 						Map.of("type", "summary", "limit", 51)));
+		plans.put("LIST_OF_KEY",
+				explain(PostgresQueueInsights.STATEMENTS.jobs(new JobQuery(null, null, null, "customer-8", null, 50)),
+						Map.of("job_key", "customer-8", "limit", 51)));
+		plans.put("LIST_FAILED_OF_KEY",
+				explain(PostgresQueueInsights.STATEMENTS
+					.jobs(new JobQuery(JobStatus.FAILED, null, null, "customer-8", null, 50)),
+						Map.of("job_key", "customer-8", "limit", 51)));
 		plans.forEach((name, plan) -> {
 			if (!name.equals("COUNTS")) {
 				assertThat(plan).as(name).noneMatch((line) -> line.contains("Seq Scan on jobs"));
@@ -267,6 +276,12 @@ class PostgresQueryPlanTests {
 		// from theirs; pending jobs that never ran are not read.
 		assertThat(plans.get("RETRIES")).anyMatch((line) -> line.contains("jobs_retries_idx"))
 			.anyMatch((line) -> line.contains("jobs_running_idx"));
+		// A key's jobs, newest first, read along the key index; with a status as well,
+		// the key's entries are still what is read (the planner may AND them with the
+		// status's index).
+		assertThat(plans.get("LIST_OF_KEY"))
+			.anyMatch((line) -> line.contains("Index Scan Backward using jobs_key_idx"));
+		assertThat(plans.get("LIST_FAILED_OF_KEY")).anyMatch((line) -> line.contains("jobs_key_idx"));
 		assertThat(plans.get("LIST_WAITING_OF_TYPE"))
 			.anyMatch((line) -> line.contains("Index Scan Backward using jobs_failed_cancelled_waiting_idx"));
 		// Counts: each unfinished status from its partial index; the finished ones may

@@ -52,6 +52,7 @@ class SqliteQueueInsightsTests {
 	@Test
 	void everySnapshotQueryAndJobListReadsAnIndex() {
 		insertFinishedJobs(20_000);
+		this.db.execute("UPDATE jobs SET job_key = 'customer-' || (id % 100) WHERE id % 4 = 0");
 		this.db.execute("ANALYZE");
 		Map<String, List<String>> plans = this.insights.explainSnapshot(NOW);
 		plans.forEach((name, plan) -> System.out.println(name + ": " + plan));
@@ -60,10 +61,15 @@ class SqliteQueueInsightsTests {
 		for (JobQuery query : List.of(new JobQuery(JobStatus.FAILED, null, null, null, 20),
 				new JobQuery(JobStatus.FAILED, "type-3", null, 500L, 20),
 				new JobQuery(null, null, "DEPENDENCY:CODE-7", null, 20),
-				new JobQuery(JobStatus.FAILED, null, "DEPENDENCY:CODE-7", null, 20))) {
+				new JobQuery(JobStatus.FAILED, null, "DEPENDENCY:CODE-7", null, 20),
+				new JobQuery(null, null, null, "customer-8", null, 20),
+				new JobQuery(JobStatus.FAILED, "type-8", null, "customer-8", 500L, 20))) {
 			List<String> plan = this.insights.explainJobs(query);
 			System.out.println(query + ": " + plan);
 			assertUsesIndex(query.toString(), plan);
+			if (query.key() != null) {
+				assertThat(plan).as(query.toString()).anyMatch((line) -> line.contains("jobs_key_idx"));
+			}
 			assertThat(plan).as(query.toString())
 				.noneMatch((line) -> line.contains("ORDER BY") && query.errorCode() == null);
 		}

@@ -11,6 +11,7 @@ import dev.jobqueue.core.store.QueueInsights.JobSummary;
  *
  * @param id its id
  * @param type its type
+ * @param key its key ({@code JobRequest.key}), or {@code null}
  * @param status its status
  * @param priority higher runs first
  * @param attempts attempts used
@@ -26,14 +27,14 @@ import dev.jobqueue.core.store.QueueInsights.JobSummary;
  * @param runningSeconds for a running job, seconds since it was claimed
  * @param heartbeatAgeSeconds for a running job, seconds since its last heartbeat
  */
-public record JobView(long id, String type, String status, int priority, int attempts, int maxAttempts,
+public record JobView(long id, String type, String key, String status, int priority, int attempts, int maxAttempts,
 		Instant createdAt, Instant runAt, Instant startedAt, Instant finishedAt, String workerId, Instant heartbeatAt,
 		String errorCode, Double waitingSeconds, Double runningSeconds, Double heartbeatAgeSeconds) {
 
 	static JobView of(JobSummary job, Instant now) {
 		boolean running = job.status() == JobStatus.RUNNING;
 		boolean due = job.status() == JobStatus.PENDING && !job.runAt().isAfter(now);
-		return new JobView(job.id(), job.type(), job.status().dbValue(), job.priority(), job.attempts(),
+		return new JobView(job.id(), job.type(), job.key(), job.status().dbValue(), job.priority(), job.attempts(),
 				job.maxAttempts(), job.createdAt(), job.runAt(), job.startedAt(), job.finishedAt(), job.workerId(),
 				job.heartbeatAt(), job.errorCode(), due ? secondsSince(job.runAt(), now) : null,
 				running ? secondsSince(job.startedAt(), now) : null,

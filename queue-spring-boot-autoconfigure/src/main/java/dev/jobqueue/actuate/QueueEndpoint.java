@@ -43,24 +43,24 @@ import dev.jobqueue.core.store.QueueSnapshot;
  * <li>{@code GET /actuator/jobqueue/{id}}: one job with payload, result, attempts and
  * event timeline, its chain with the chain's steps, what it waits for and what waits for
  * it.</li>
- * <li>{@code GET /actuator/jobqueue/{status}?type=&errorCode=&size=&before=}: jobs newest
- * first, where status is one of
+ * <li>{@code GET /actuator/jobqueue/{status}?type=&errorCode=&key=&size=&before=}: jobs
+ * newest first, where status is one of
  * {@code waiting, pending, running, succeeded, failed, cancelled} or {@code all};
  * {@code before} is the {@code nextBefore} of the previous page.</li>
  * <li>{@code GET /actuator/jobqueue/search?q=&window=&size=}: jobs found by id, error
- * code, an unfinished job's dedup key, or text in the error code among the {@code window}
- * most recent jobs (default 10,000), and in dedup keys, error details and payloads only
- * for a caller who may see values (see {@link JobSearch}).</li>
+ * code, key, an unfinished job's dedup key, or text in the error code among the
+ * {@code window} most recent jobs (default 10,000), and in dedup keys, error details and
+ * payloads only for a caller who may see values (see {@link JobSearch}).</li>
  * <li>{@code GET /actuator/jobqueue/schedules} (every schedule with its next run) and
  * {@code GET /actuator/jobqueue/paused} (paused types).</li>
  * <li>{@code POST /actuator/jobqueue/{id}/retry} (its durable steps kept),
  * {@code /{id}/retry-forget-steps} (every step runs again), {@code /{id}/cancel},
  * {@code /{chainId}/cancel-chain}, {@code /{type}/pause} and {@code /{type}/resume}.</li>
  * <li>{@code POST /actuator/jobqueue/{retry|cancel|delete}} with a filter as the JSON
- * body ({@code type}, {@code status}, {@code errorCode}, {@code enqueuedFrom},
- * {@code enqueuedTo}, {@code finishedFrom}, {@code finishedTo}; instants as ISO-8601),
- * {@code dryRun: true} for the count only, {@code confirm: true} above
- * {@link dev.jobqueue.BulkRequest#CONFIRMATION_BOUND} matching jobs.</li>
+ * body ({@code type}, {@code status}, {@code errorCode}, {@code key},
+ * {@code enqueuedFrom}, {@code enqueuedTo}, {@code finishedFrom}, {@code finishedTo};
+ * instants as ISO-8601), {@code dryRun: true} for the count only, {@code confirm: true}
+ * above {@link dev.jobqueue.BulkRequest#CONFIRMATION_BOUND} matching jobs.</li>
  * </ul>
  * Like Boot's own endpoints, its write operations are off unless granted
  * ({@code management.endpoint.jobqueue.access=unrestricted}), and values (payloads,
@@ -165,6 +165,7 @@ public class QueueEndpoint {
 	 * {@code schedules} or {@code paused}
 	 * @param type only jobs of this type
 	 * @param errorCode only jobs whose latest failure has this code
+	 * @param key only jobs with this key
 	 * @param before only jobs with a smaller id: the {@code nextBefore} of the previous
 	 * page
 	 * @param size page size, at most {@value #MAX_PAGE_SIZE}
@@ -174,14 +175,17 @@ public class QueueEndpoint {
 	 */
 	@ReadOperation
 	public @Nullable Object jobs(@Selector String idOrStatus, @Nullable String type, @Nullable String errorCode,
-			@Nullable Long before, @Nullable Integer size, @Nullable String q, @Nullable Integer window) {
-		return read(idOrStatus, type, errorCode, before, size, q, window, this.showValues.isShown(true));
+			@Nullable String key, @Nullable Long before, @Nullable Integer size, @Nullable String q,
+			@Nullable Integer window) {
+		return read(idOrStatus, type, errorCode, key, before, size, q, window, this.showValues.isShown(true));
 	}
 
-	/** See {@link #jobs(String, String, String, Long, Integer, String, Integer)}. */
+	/**
+	 * See {@link #jobs(String, String, String, String, Long, Integer, String, Integer)}.
+	 */
 	public @Nullable Object jobs(String idOrStatus, @Nullable String type, @Nullable String errorCode,
 			@Nullable Long before, @Nullable Integer size) {
-		return jobs(idOrStatus, type, errorCode, before, size, null, null);
+		return jobs(idOrStatus, type, errorCode, null, before, size, null, null);
 	}
 
 	/**
@@ -206,6 +210,7 @@ public class QueueEndpoint {
 	 * @param type the jobs' type
 	 * @param status the jobs' status
 	 * @param errorCode the jobs' latest error code
+	 * @param key the jobs' key
 	 * @param enqueuedFrom the jobs were enqueued at or after this
 	 * @param enqueuedTo the jobs were enqueued before this
 	 * @param finishedFrom the jobs finished at or after this
@@ -217,10 +222,10 @@ public class QueueEndpoint {
 	 */
 	@WriteOperation
 	public BulkView bulk(@Selector String action, @Nullable String type, @Nullable String status,
-			@Nullable String errorCode, @Nullable String enqueuedFrom, @Nullable String enqueuedTo,
-			@Nullable String finishedFrom, @Nullable String finishedTo, @Nullable Boolean dryRun,
-			@Nullable Boolean confirm) {
-		return bulk(action, new QueueEndpointActions.BulkFilter(type, status, errorCode, enqueuedFrom, enqueuedTo,
+			@Nullable String errorCode, @Nullable String key, @Nullable String enqueuedFrom,
+			@Nullable String enqueuedTo, @Nullable String finishedFrom, @Nullable String finishedTo,
+			@Nullable Boolean dryRun, @Nullable Boolean confirm) {
+		return bulk(action, new QueueEndpointActions.BulkFilter(type, status, errorCode, key, enqueuedFrom, enqueuedTo,
 				finishedFrom, finishedTo), dryRun, confirm)
 			.result();
 	}
@@ -236,8 +241,9 @@ public class QueueEndpoint {
 	 * @throws InvalidEndpointRequestException for a selector, status or page size that is
 	 * not valid
 	 */
-	@Nullable Object read(String idOrStatus, @Nullable String type, @Nullable String errorCode, @Nullable Long before,
-			@Nullable Integer size, @Nullable String q, @Nullable Integer window, boolean showValues) {
+	@Nullable Object read(String idOrStatus, @Nullable String type, @Nullable String errorCode, @Nullable String key,
+			@Nullable Long before, @Nullable Integer size, @Nullable String q, @Nullable Integer window,
+			boolean showValues) {
 		Long id = parseId(idOrStatus);
 		if (id != null) {
 			int preview = showValues ? this.settings.payloadPreview() : 0;
@@ -261,7 +267,7 @@ public class QueueEndpoint {
 					+ MAX_PAGE_SIZE + " and page on with ?before=<nextBefore>", "Invalid page size");
 		}
 		JobPage page = this.insights
-			.jobs(new JobQuery(status, blankToNull(type), blankToNull(errorCode), before, pageSize));
+			.jobs(new JobQuery(status, blankToNull(type), blankToNull(errorCode), blankToNull(key), before, pageSize));
 		Instant now = this.clock.instant();
 		return new JobListView(page.jobs().stream().map((job) -> JobView.of(job, now)).toList(), page.nextBefore());
 	}
@@ -269,8 +275,10 @@ public class QueueEndpoint {
 	private SearchView search(@Nullable String q, @Nullable Integer window, @Nullable Integer size,
 			boolean showValues) {
 		if (q == null || q.isBlank()) {
-			throw new InvalidEndpointRequestException("A search needs ?q=<text>: a job id, an error code, a dedup key, "
-					+ "or text in error details and payloads", "Nothing to search for");
+			throw new InvalidEndpointRequestException(
+					"A search needs ?q=<text>: a job id, an error code, a key, a dedup key, "
+							+ "or text in error details and payloads",
+					"Nothing to search for");
 		}
 		JobSearch search;
 		try {
@@ -356,7 +364,7 @@ public class QueueEndpoint {
 	 * @param matches the jobs found, with where the text matched
 	 * @param scanned how many of the most recent jobs were read for text
 	 * @param scannedFrom the smallest id read for text; older jobs are found only by id,
-	 * error code or an unfinished job's dedup key
+	 * error code, key or an unfinished job's dedup key
 	 * @param valuesSearched whether dedup keys, error details and payloads were searched
 	 * (only for a caller who may see values)
 	 */

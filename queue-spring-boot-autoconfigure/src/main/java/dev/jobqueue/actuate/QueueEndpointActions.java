@@ -193,7 +193,7 @@ final class QueueEndpointActions {
 	/**
 	 * A bulk action's filter as the endpoint takes it: words and ISO-8601 instants.
 	 */
-	record BulkFilter(@Nullable String type, @Nullable String status, @Nullable String errorCode,
+	record BulkFilter(@Nullable String type, @Nullable String status, @Nullable String errorCode, @Nullable String key,
 			@Nullable String enqueuedFrom, @Nullable String enqueuedTo, @Nullable String finishedFrom,
 			@Nullable String finishedTo) {
 
@@ -202,6 +202,7 @@ final class QueueEndpointActions {
 				.type(this.type)
 				.status(status(this.status))
 				.errorCode(this.errorCode)
+				.key(this.key)
 				.enqueuedBetween(instant("enqueuedFrom", this.enqueuedFrom), instant("enqueuedTo", this.enqueuedTo))
 				.finishedBetween(instant("finishedFrom", this.finishedFrom), instant("finishedTo", this.finishedTo));
 		}
@@ -212,6 +213,7 @@ final class QueueEndpointActions {
 			put(given, "type", this.type);
 			put(given, "status", this.status);
 			put(given, "errorCode", this.errorCode);
+			put(given, "key", this.key);
 			put(given, "enqueuedFrom", this.enqueuedFrom);
 			put(given, "enqueuedTo", this.enqueuedTo);
 			put(given, "finishedFrom", this.finishedFrom);

@@ -64,11 +64,11 @@ public class QueueEndpointWebExtension {
 	/** See {@link QueueEndpoint#jobs}. */
 	@ReadOperation
 	public WebEndpointResponse<Object> jobs(SecurityContext securityContext, @Selector String idOrStatus,
-			@Nullable String type, @Nullable String errorCode, @Nullable Long before, @Nullable Integer size,
-			@Nullable String q, @Nullable Integer window) {
+			@Nullable String type, @Nullable String errorCode, @Nullable String key, @Nullable Long before,
+			@Nullable Integer size, @Nullable String q, @Nullable Integer window) {
 		Object answer;
 		try {
-			answer = this.endpoint.read(idOrStatus, type, errorCode, before, size, q, window,
+			answer = this.endpoint.read(idOrStatus, type, errorCode, key, before, size, q, window,
 					this.showValues.isShown(securityContext, this.roles));
 		}
 		catch (InvalidEndpointRequestException ex) {
@@ -88,12 +88,12 @@ public class QueueEndpointWebExtension {
 	 */
 	@WriteOperation
 	public WebEndpointResponse<Object> bulk(@Selector String action, @Nullable String type, @Nullable String status,
-			@Nullable String errorCode, @Nullable String enqueuedFrom, @Nullable String enqueuedTo,
-			@Nullable String finishedFrom, @Nullable String finishedTo, @Nullable Boolean dryRun,
-			@Nullable Boolean confirm) {
+			@Nullable String errorCode, @Nullable String key, @Nullable String enqueuedFrom,
+			@Nullable String enqueuedTo, @Nullable String finishedFrom, @Nullable String finishedTo,
+			@Nullable Boolean dryRun, @Nullable Boolean confirm) {
 		QueueEndpointActions.BulkApplied applied;
 		try {
-			applied = this.endpoint.bulk(action, new QueueEndpointActions.BulkFilter(type, status, errorCode,
+			applied = this.endpoint.bulk(action, new QueueEndpointActions.BulkFilter(type, status, errorCode, key,
 					enqueuedFrom, enqueuedTo, finishedFrom, finishedTo), dryRun, confirm);
 		}
 		catch (InvalidEndpointRequestException ex) {

@@ -231,6 +231,13 @@ class QueueEndpointTests {
 		assertThat(ids(get("/actuator/jobqueue/all?errorCode=TIMEOUT:HANDLER", 200))).containsExactly(ids.get("f5"),
 				ids.get("f2"), ids.get("f1"), ids.get("p2"));
 		assertThat(ids(get("/actuator/jobqueue/all?type=report", 200))).containsExactly(ids.get("f5"), ids.get("p4"));
+		JsonNode keyed = get("/actuator/jobqueue/all?key=customer-7", 200);
+		assertThat(ids(keyed)).containsExactly(ids.get("f2"), ids.get("p1"));
+		assertThat(keyed.get("jobs").get(0).get("key").asString()).isEqualTo("customer-7");
+		assertThat(ids(get("/actuator/jobqueue/pending?key=customer-7", 200))).containsExactly(ids.get("p1"));
+		assertThat(get("/actuator/jobqueue/pending?type=email", 200).get("jobs").get(0).get("key").isNull()).isTrue();
+		assertThat(get("/actuator/jobqueue/" + ids.get("s1"), 200).get("job").get("key").asString())
+			.isEqualTo("customer-8");
 		assertThat(get("/actuator/jobqueue/failed?size=101", 400).get("message").asString())
 			.isEqualTo("Page size 101 is out of range: use 1 to 100 and page on with ?before=<nextBefore>");
 		assertThat(get("/actuator/jobqueue/late", 400).get("message").asString())
@@ -380,6 +387,18 @@ class QueueEndpointTests {
 		JsonNode nothing = post("/actuator/jobqueue/retry", filter + "}", 200);
 		assertThat(nothing.get("applied").asLong()).isZero();
 		assertThat(nothing.get("message").asString()).startsWith("No job matches type=email, status=failed");
+	}
+
+	@Test
+	@Order(12)
+	void aBulkActionAndASearchTakeAKey() throws Exception {
+		JsonNode dryRun = post("/actuator/jobqueue/delete", "{\"key\":\"customer-8\",\"dryRun\":true}", 200);
+		assertThat(dryRun.get("matched").asLong()).isEqualTo(1);
+		assertThat(dryRun.get("applied").asLong()).isZero();
+		JsonNode found = get("/actuator/jobqueue/search?q=customer-8", 200);
+		assertThat(found.get("matches")).hasSize(1);
+		assertThat(found.get("matches").get(0).get("job").get("id").asLong()).isEqualTo(ids.get("s1"));
+		assertThat(found.get("matches").get(0).get("matchedOn").asString()).isEqualTo("key");
 	}
 
 	@Test

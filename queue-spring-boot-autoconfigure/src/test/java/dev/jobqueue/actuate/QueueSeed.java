@@ -38,6 +38,7 @@ import dev.jobqueue.sqlite.SqliteJobStore;
  *            (attempts 1), f5 report TIMEOUT:HANDLER; all others attempts 3
  * cancelled  c1 email
  * workers    w-alive (email, thumbnail) heartbeat now-10s; w-dead (report) heartbeat now-10min
+ * keys       p1 and f2 customer-7, s1 customer-8; the others none
  * </pre>
  */
 final class QueueSeed {
@@ -85,6 +86,15 @@ final class QueueSeed {
 					t - 900 * s, "TIMEOUT:HANDLER", t - 890 * s));
 			ids.put("c1", insert(connection, "email", "cancelled", 0, t - 900 * s, t - 900 * s, null, null, null, null,
 					t - 850 * s));
+			try (PreparedStatement key = connection.prepareStatement("UPDATE jobs SET job_key = ? WHERE id = ?")) {
+				for (Map.Entry<String, String> keyed : Map
+					.of("p1", "customer-7", "f2", "customer-7", "s1", "customer-8")
+					.entrySet()) {
+					key.setString(1, keyed.getValue());
+					key.setLong(2, ids.get(keyed.getKey()));
+					key.executeUpdate();
+				}
+			}
 		}
 		store.registerWorker(new WorkerInfo("w-dead", "host-b", 2, Set.of("report"), 2),
 				now.minus(Duration.ofMinutes(10)));

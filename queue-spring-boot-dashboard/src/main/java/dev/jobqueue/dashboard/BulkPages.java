@@ -17,7 +17,7 @@ final class BulkPages {
 
 	/** The list's filter as a bulk action's. */
 	static JobFilter filter(JobQuery query) {
-		return JobFilter.any().status(query.status()).type(query.type()).errorCode(query.errorCode());
+		return JobFilter.any().status(query.status()).type(query.type()).errorCode(query.errorCode()).key(query.key());
 	}
 
 	/** The address of a bulk action on the list's jobs, with their filter. */
@@ -26,6 +26,7 @@ final class BulkPages {
 		JobPages.param(params, "status", (query.status() != null) ? query.status().dbValue() : null);
 		JobPages.param(params, "type", query.type());
 		JobPages.param(params, "error", query.errorCode());
+		JobPages.param(params, "key", query.key());
 		return "/bulk/" + action.word() + params;
 	}
 

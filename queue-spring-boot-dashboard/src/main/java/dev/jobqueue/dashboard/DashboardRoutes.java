@@ -140,9 +140,8 @@ public final class DashboardRoutes {
 		}
 		JobQuery filter = (JobQuery) query;
 		if (BulkPages.filter(filter).matchesAll()) {
-			return badRequest(viewer,
-					"Say which jobs to " + action.word() + ": filter the list by status, type or "
-							+ "error code first, then use its \"" + BulkPages.label(action) + " all matching\" link.",
+			return badRequest(viewer, "Say which jobs to " + action.word() + ": filter the list by status, type, "
+					+ "error code or key first, then use its \"" + BulkPages.label(action) + " all matching\" link.",
 					"/jobs");
 		}
 		try {
@@ -169,7 +168,7 @@ public final class DashboardRoutes {
 
 	/**
 	 * The list filter of a request's parameters ({@code status}, {@code type},
-	 * {@code error}, {@code before}), or the page that refuses it.
+	 * {@code error}, {@code key}, {@code before}), or the page that refuses it.
 	 */
 	private Object jobQuery(ServerRequest request, Viewer viewer) {
 		String statusText = blankToNull(request.param("status").orElse(null));
@@ -197,7 +196,13 @@ public final class DashboardRoutes {
 			return badRequest(viewer, "A type or error code is at most " + EnqueueLimits.MAX_TYPE_LENGTH
 					+ " characters long, as enqueue and pause allow.", "/jobs");
 		}
-		return new JobQuery(status, type, error, before, QueueDashboard.PAGE_SIZE);
+		String key = blankToNull(request.param("key").orElse(null));
+		if (key != null && key.length() > EnqueueLimits.MAX_KEY_LENGTH) {
+			return badRequest(viewer,
+					"A key is at most " + EnqueueLimits.MAX_KEY_LENGTH + " characters long, as enqueue allows.",
+					"/jobs");
+		}
+		return new JobQuery(status, type, error, key, before, QueueDashboard.PAGE_SIZE);
 	}
 
 	private ServerResponse job(ServerRequest request) {

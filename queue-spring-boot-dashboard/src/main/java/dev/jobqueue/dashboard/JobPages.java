@@ -45,7 +45,8 @@ final class JobPages {
 			html.raw("<p id=\"no-jobs\">No job matches.</p>");
 			return html.toString();
 		}
-		html.raw("<div class=\"scroll\"><table id=\"jobs\"><thead><tr><th>Job</th><th>Type</th><th>Status</th>")
+		html.raw(
+				"<div class=\"scroll\"><table id=\"jobs\"><thead><tr><th>Job</th><th>Type</th><th>Status</th><th>Key</th>")
 			.raw("<th>Attempts</th><th>Created</th><th>Due / finished</th><th>Worker</th><th>Error code</th>")
 			.raw("</tr></thead><tbody>");
 		for (JobSummary job : page.jobs()) {
@@ -59,7 +60,9 @@ final class JobPages {
 		html.raw("</tbody></table></div>");
 		if (page.nextBefore() != null) {
 			html.raw("<p><a rel=\"next\" id=\"next-page\"")
-				.attr("href", listUrl(viewer, query.status(), query.type(), query.errorCode(), page.nextBefore()))
+				.attr("href",
+						listUrl(viewer, query.status(), query.type(), query.errorCode(), query.key(),
+								page.nextBefore()))
 				.raw(">Older jobs →</a></p>");
 		}
 		return html.toString();
@@ -77,11 +80,12 @@ final class JobPages {
 				: "due " + Formats.ago(job.runAt(), now);
 	}
 
-	static String listUrl(Viewer viewer, JobStatus status, String type, String errorCode, Long before) {
+	static String listUrl(Viewer viewer, JobStatus status, String type, String errorCode, String key, Long before) {
 		StringBuilder query = new StringBuilder();
 		param(query, "status", (status != null) ? status.dbValue() : null);
 		param(query, "type", type);
 		param(query, "error", errorCode);
+		param(query, "key", key);
 		param(query, "before", (before != null) ? before.toString() : null);
 		return viewer.url("/jobs") + query;
 	}
@@ -101,11 +105,11 @@ final class JobPages {
 	}
 
 	/**
-	 * Opens a job's row in a list: its link, type and status, the cells every list of
-	 * jobs starts with.
+	 * Opens a job's row in a list: its link, type, status and key (a link to the key's
+	 * jobs), the cells every list of jobs starts with.
 	 */
 	static Html summaryCells(Html html, Viewer viewer, JobSummary job) {
-		return html.raw("<tr")
+		html.raw("<tr")
 			.attr("data-job", job.id())
 			.raw("><td>")
 			.link(viewer.url("/jobs/" + job.id()), "#" + job.id())
@@ -113,7 +117,11 @@ final class JobPages {
 			.element("td", job.type())
 			.raw("<td>")
 			.status(job.status(), job.status().dbValue())
-			.raw("</td>");
+			.raw("</td><td class=\"key\">");
+		if (job.key() != null) {
+			html.link(listUrl(viewer, null, null, null, job.key(), null), job.key());
+		}
+		return html.raw("</td>");
 	}
 
 	private static void filters(Html html, Viewer viewer, JobQuery query) {
@@ -134,6 +142,9 @@ final class JobPages {
 			.raw("></label>")
 			.raw("<label>Error code <input name=\"error\" autocomplete=\"off\"")
 			.attr("value", query.errorCode())
+			.raw("></label>")
+			.raw("<label>Key <input name=\"key\" autocomplete=\"off\"")
+			.attr("value", query.key())
 			.raw("></label><button type=\"submit\">Filter</button></form>");
 	}
 
@@ -159,6 +170,7 @@ final class JobPages {
 		actions(html, viewer, job, ChainSection.mayHaveUnfinishedSteps(links, chain));
 		html.raw("<dl class=\"facts\">");
 		fact(html, "Type", job.type());
+		fact(html, "Key", (job.key() == null) ? "none" : job.key());
 		fact(html, "Attempts", job.attempts() + " of " + job.maxAttempts());
 		fact(html, "Priority", job.priority());
 		fact(html, "Created", Formats.instant(job.createdAt()) + " (" + Formats.ago(job.createdAt(), now) + ")");

@@ -189,7 +189,7 @@ final class OverviewPage {
 			.raw("<th>Failed</th><th>Retrying</th><th>Types</th></tr></thead><tbody>");
 		for (ErrorCount error : errors.top()) {
 			html.raw("<tr><td>")
-				.link(JobPages.listUrl(viewer, null, null, error.code(), null), error.code())
+				.link(JobPages.listUrl(viewer, null, null, error.code(), null, null), error.code())
 				.raw("</td>")
 				.element("td", Formats.count(error.count()))
 				.element("td", Formats.count(error.failed()))
@@ -229,13 +229,13 @@ final class OverviewPage {
 			html.raw("<tr")
 				.attr("data-type", type)
 				.raw("><td>")
-				.link(JobPages.listUrl(viewer, null, type, null, null), type)
+				.link(JobPages.listUrl(viewer, null, type, null, null, null), type)
 				.raw("</td>");
 			for (JobStatus status : Formats.statuses()) {
 				long count = counts.getOrDefault(status, 0L);
 				html.raw("<td>");
 				if (count > 0) {
-					html.link(JobPages.listUrl(viewer, status, type, null, null), Formats.count(count));
+					html.link(JobPages.listUrl(viewer, status, type, null, null, null), Formats.count(count));
 				}
 				else {
 					html.text("0");

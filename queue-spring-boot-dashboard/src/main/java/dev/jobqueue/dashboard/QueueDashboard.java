@@ -298,7 +298,7 @@ public final class QueueDashboard {
 	 */
 	Page confirmBulk(Viewer viewer, BulkAction action, JobQuery query) {
 		JobFilter filter = BulkPages.filter(query);
-		String listPath = JobPages.listUrl(viewer, query.status(), query.type(), query.errorCode(), null);
+		String listPath = JobPages.listUrl(viewer, query.status(), query.type(), query.errorCode(), query.key(), null);
 		String back = listPath.substring(viewer.url("").length());
 		long matched = this.queue.bulk(BulkRequest.of(action, filter).dryRun()).matched();
 		if (matched == 0) {
@@ -313,7 +313,7 @@ public final class QueueDashboard {
 	/** Runs a bulk action on the jobs a list shows and says what it did. */
 	Page bulk(Viewer viewer, BulkAction action, JobQuery query) {
 		JobFilter filter = BulkPages.filter(query);
-		String back = JobPages.listUrl(viewer, query.status(), query.type(), query.errorCode(), null)
+		String back = JobPages.listUrl(viewer, query.status(), query.type(), query.errorCode(), query.key(), null)
 			.substring(viewer.url("").length());
 		// The person confirmed on a page that said how many: above the bound too.
 		BulkResult result = this.queue.bulk(BulkRequest.of(action, filter).confirmed());

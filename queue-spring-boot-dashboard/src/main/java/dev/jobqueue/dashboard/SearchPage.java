@@ -42,7 +42,7 @@ final class SearchPage {
 		}
 		else {
 			html.raw("<div class=\"scroll\"><table id=\"search-results\"><thead><tr><th>Job</th><th>Type</th>")
-				.raw("<th>Status</th><th>Matched on</th><th>Created</th><th>Error code</th></tr></thead><tbody>");
+				.raw("<th>Status</th><th>Key</th><th>Matched on</th><th>Created</th><th>Error code</th></tr></thead><tbody>");
 			for (SearchMatch match : result.matches()) {
 				JobSummary job = match.job();
 				JobPages.summaryCells(html, viewer, job)
@@ -54,7 +54,7 @@ final class SearchPage {
 			html.raw("</tbody></table></div>");
 		}
 		html.raw("<p class=\"hint\" id=\"search-scope\">")
-			.text("Found by id, error code and an unfinished job's dedup key anywhere; text searched in the "
+			.text("Found by id, error code, key and an unfinished job's dedup key anywhere; text searched in the "
 					+ Formats.count(result.scanned()) + " most recent jobs"
 					+ ((result.scannedFrom() != null) ? " (from #" + result.scannedFrom() + ")" : "") + ", in "
 					+ (result.valuesSearched() ? "error codes, dedup keys, error details and payloads."

@@ -140,7 +140,7 @@ class DashboardBrowserTests extends SqliteFileBrowserTests {
 
 		browser.driver().findElement(org.openqa.selenium.By.id("search-box")).sendKeys(Long.toString(id), Keys.ENTER);
 		browser.waiting(WAIT).until((driver) -> driver.getCurrentUrl().endsWith("q=" + id));
-		assertThat(browser.text("#search-results tr[data-job='" + id + "'] td:nth-child(4)")).isEqualTo("id");
+		assertThat(browser.text("#search-results tr[data-job='" + id + "'] td:nth-child(5)")).isEqualTo("id");
 		browser.click("#search-results tr[data-job='" + id + "'] a");
 		assertThat(browser.text("#job-status")).isEqualTo("succeeded");
 	}

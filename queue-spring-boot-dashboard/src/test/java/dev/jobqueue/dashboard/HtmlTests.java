@@ -27,7 +27,7 @@ class HtmlTests {
 	@Test
 	void listLinksEncodeTypesWhole() {
 		Viewer viewer = new Viewer("/jobqueue", false, true, null, null, 1000);
-		assertThat(JobPages.listUrl(viewer, null, "a&status=succeeded #x", null, null))
+		assertThat(JobPages.listUrl(viewer, null, "a&status=succeeded #x", null, null, null))
 			.isEqualTo("/jobqueue/jobs?type=a%26status%3Dsucceeded%20%23x");
 	}
 

@@ -57,7 +57,7 @@ class JobValues {
 				(job.result() != null) ? HIDDEN : null, (job.dedupKey() != null) ? HIDDEN : null, job.attempts(),
 				job.maxAttempts(), job.runAt(), job.createdAt(), job.startedAt(), job.finishedAt(), job.workerId(),
 				job.heartbeatAt(), job.leaseUntil(), job.errorCode(), (job.errorDetail() != null) ? HIDDEN : null,
-				job.cancelRequested(), job.chainId(), job.chainIndex(), job.unfinishedDependencies());
+				job.cancelRequested(), job.chainId(), job.chainIndex(), job.unfinishedDependencies(), job.key());
 	}
 
 }

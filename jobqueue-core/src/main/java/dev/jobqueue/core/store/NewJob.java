@@ -38,10 +38,11 @@ import dev.jobqueue.core.EnqueueLimits;
  * wait for (a fan-out's join waits for its children this way)
  * @param dependencyPolicy what the job does when a job it waits for fails or is cancelled
  * @param chainIndex the job's step in a chain (see above), or {@code null} for none
+ * @param key the job's key, or {@code null}
  */
 public record NewJob(String type, String payload, int priority, Instant runAt, int maxAttempts, String dedupKey,
 		String traceContext, List<Long> after, List<Integer> afterInBatch, DependencyPolicy dependencyPolicy,
-		Integer chainIndex) {
+		Integer chainIndex, String key) {
 
 	public NewJob {
 		after = (after != null) ? List.copyOf(after) : List.of();
@@ -49,11 +50,25 @@ public record NewJob(String type, String payload, int priority, Instant runAt, i
 		dependencyPolicy = Objects.requireNonNullElse(dependencyPolicy, DependencyPolicy.CANCEL);
 	}
 
-	/** A job that waits for nothing and is in no chain. */
+	/** A job without a key. */
+	public NewJob(String type, String payload, int priority, Instant runAt, int maxAttempts, String dedupKey,
+			String traceContext, List<Long> after, List<Integer> afterInBatch, DependencyPolicy dependencyPolicy,
+			Integer chainIndex) {
+		this(type, payload, priority, runAt, maxAttempts, dedupKey, traceContext, after, afterInBatch, dependencyPolicy,
+				chainIndex, null);
+	}
+
+	/** A job without a key that waits for nothing and is in no chain. */
 	public NewJob(String type, String payload, int priority, Instant runAt, int maxAttempts, String dedupKey,
 			String traceContext) {
 		this(type, payload, priority, runAt, maxAttempts, dedupKey, traceContext, List.of(), List.of(),
-				DependencyPolicy.CANCEL, null);
+				DependencyPolicy.CANCEL, null, null);
+	}
+
+	/** This job with {@code key} as its key. */
+	public NewJob withKey(String key) {
+		return new NewJob(this.type, this.payload, this.priority, this.runAt, this.maxAttempts, this.dedupKey,
+				this.traceContext, this.after, this.afterInBatch, this.dependencyPolicy, this.chainIndex, key);
 	}
 
 	/** Whether the job waits for any other job. */
@@ -64,13 +79,13 @@ public record NewJob(String type, String payload, int priority, Instant runAt, i
 	/** This job waiting for the jobs at these positions of the same batch. */
 	public NewJob withAfterInBatch(List<Integer> positions) {
 		return new NewJob(this.type, this.payload, this.priority, this.runAt, this.maxAttempts, this.dedupKey,
-				this.traceContext, this.after, positions, this.dependencyPolicy, this.chainIndex);
+				this.traceContext, this.after, positions, this.dependencyPolicy, this.chainIndex, this.key);
 	}
 
 	/** This job as a step of a chain (see the class comment for what the index means). */
 	public NewJob withChainIndex(Integer index) {
 		return new NewJob(this.type, this.payload, this.priority, this.runAt, this.maxAttempts, this.dedupKey,
-				this.traceContext, this.after, this.afterInBatch, this.dependencyPolicy, index);
+				this.traceContext, this.after, this.afterInBatch, this.dependencyPolicy, index, this.key);
 	}
 
 }

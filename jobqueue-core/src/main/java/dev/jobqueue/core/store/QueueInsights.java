@@ -133,10 +133,19 @@ public interface QueueInsights {
 	 * @param workerId worker of its latest run, or {@code null}
 	 * @param heartbeatAt latest proof of life of its running worker, or {@code null}
 	 * @param errorCode code of its latest failure, or {@code null}
+	 * @param key its key ({@link dev.jobqueue.JobRequest#key(String)}), or {@code null}
 	 */
 	record JobSummary(long id, String type, JobStatus status, int priority, int attempts, int maxAttempts,
 			Instant createdAt, Instant runAt, Instant startedAt, Instant finishedAt, String workerId,
-			Instant heartbeatAt, String errorCode) {
+			Instant heartbeatAt, String errorCode, String key) {
+
+		/** A job without a key. */
+		public JobSummary(long id, String type, JobStatus status, int priority, int attempts, int maxAttempts,
+				Instant createdAt, Instant runAt, Instant startedAt, Instant finishedAt, String workerId,
+				Instant heartbeatAt, String errorCode) {
+			this(id, type, status, priority, attempts, maxAttempts, createdAt, runAt, startedAt, finishedAt, workerId,
+					heartbeatAt, errorCode, null);
+		}
 
 	}
 
@@ -340,11 +349,17 @@ public interface QueueInsights {
 	 * @param status jobs in this status
 	 * @param type jobs of this type
 	 * @param errorCode jobs whose latest failure has this code
+	 * @param key jobs with this key, read from {@code jobs_key_idx}
 	 * @param before only jobs with a smaller id (the {@link JobPage#nextBefore()} of the
 	 * previous page)
 	 * @param limit page size
 	 */
-	record JobQuery(JobStatus status, String type, String errorCode, Long before, int limit) {
+	record JobQuery(JobStatus status, String type, String errorCode, String key, Long before, int limit) {
+
+		/** A query of jobs with or without a key. */
+		public JobQuery(JobStatus status, String type, String errorCode, Long before, int limit) {
+			this(status, type, errorCode, null, before, limit);
+		}
 
 	}
 
@@ -365,6 +380,9 @@ public interface QueueInsights {
 	 * <li>A number is a job id: that job, found by primary key.</li>
 	 * <li>The text is an error code: jobs whose latest failure has exactly that code,
 	 * newest first, from {@code jobs_error_code_idx}.</li>
+	 * <li>The text is a job's key: that key's jobs, newest first, from
+	 * {@code jobs_key_idx} (a key is shown in every job list, so it is searched without
+	 * {@code values} too).</li>
 	 * <li>With {@code values}: the unfinished job holding the text as its dedup key, from
 	 * the dedup index.</li>
 	 * <li>Anywhere in the error code, and with {@code values} in the dedup key, error
@@ -427,7 +445,7 @@ public interface QueueInsights {
 	 *
 	 * @param job the job
 	 * @param matchedOn where the text was found: {@code id}, {@code error-code},
-	 * {@code dedup-key}, {@code error-detail} or {@code payload}
+	 * {@code key}, {@code dedup-key}, {@code error-detail} or {@code payload}
 	 */
 	record SearchMatch(JobSummary job, String matchedOn) {
 
@@ -439,7 +457,8 @@ public interface QueueInsights {
 	 * @param matches the jobs found, at most the limit asked for
 	 * @param scanned how many of the most recent jobs the text search read
 	 * @param scannedFrom the smallest id the text search read, {@code null} when it read
-	 * none; older jobs are found only by id, error code or an unfinished job's dedup key
+	 * none; older jobs are found only by id, error code, key or an unfinished job's dedup
+	 * key
 	 * @param valuesSearched whether dedup keys, error details and payloads were searched
 	 */
 	record SearchResult(List<SearchMatch> matches, long scanned, Long scannedFrom, boolean valuesSearched) {
