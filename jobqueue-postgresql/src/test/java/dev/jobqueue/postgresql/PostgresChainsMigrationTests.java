@@ -6,11 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import com.zaxxer.hikari.HikariDataSource;
-import org.flywaydb.core.Flyway;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.jobqueue.DependencyPolicy;
 import dev.jobqueue.Job;
@@ -19,10 +16,7 @@ import dev.jobqueue.core.store.ClaimRequest;
 import dev.jobqueue.core.store.ClaimedJob;
 import dev.jobqueue.core.store.Completion;
 import dev.jobqueue.core.store.QueueInsights;
-import dev.jobqueue.jdbc.Tables;
-import dev.jobqueue.postgresql.testing.PostgresServer;
 import dev.jobqueue.postgresql.testing.PostgresTest;
-import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -33,63 +27,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 @PostgresTest
 class PostgresChainsMigrationTests {
 
+	@RegisterExtension
+	final MigrationDatabase db = new MigrationDatabase(PostgresDialect.tables("queue", "jq_"));
+
 	private static final Instant NOW = Instant.parse("2030-01-01T00:00:00Z");
 
-	private String name;
-
-	private HikariDataSource dataSource;
-
-	@BeforeEach
-	void createDatabase() {
-		this.name = PostgresTestDatabase.createDatabase();
-		this.dataSource = PostgresDataSourcesForTests.pool(PostgresServer.urlOf(this.name));
-	}
-
-	@AfterEach
-	void dropDatabase() {
-		this.dataSource.close();
-		PostgresTestDatabase.dropDatabase(this.name);
-	}
-
 	/** The schema as the version before chains left it: migrations up to V3. */
-	private void migrateToV3(Tables tables) {
-		Flyway.configure(getClass().getClassLoader())
-			.dataSource(this.dataSource)
-			.schemas(tables.schema())
-			.defaultSchema(tables.schema())
-			.createSchemas(true)
-			.table(tables.schemaHistory())
-			.locations(PostgresSchema.MIGRATION_LOCATION)
-			.placeholders(Map.of("prefix", tables.prefix()))
-			.baselineOnMigrate(true)
-			.baselineVersion("0")
-			.target("3")
-			.load()
-			.migrate();
-	}
-
-	private void execute(String sql) {
-		try (var connection = this.dataSource.getConnection(); var statement = connection.createStatement()) {
-			statement.execute(sql);
-		}
-		catch (java.sql.SQLException ex) {
-			throw new IllegalStateException(sql, ex);
-		}
-	}
 
 	@Test
 	void aV3QueueWithJobsMigratesAndKeepsWorking() {
-		Tables tables = PostgresDialect.tables("queue", "jq_");
-		migrateToV3(tables);
-		execute("INSERT INTO queue.jq_jobs (id, type, status, payload, max_attempts, run_at, created_at, finished_at) "
-				+ "OVERRIDING SYSTEM VALUE VALUES "
-				+ "(1, 'old', 'pending', '{}', 3, '2029-12-31T00:00:00Z', '2029-12-31T00:00:00Z', NULL), "
-				+ "(2, 'old', 'succeeded', '{}', 3, '2029-12-31T00:00:00Z', '2029-12-31T00:00:00Z', "
-				+ "'2029-12-31T00:00:01Z'), "
-				+ "(3, 'old', 'failed', '{}', 3, '2029-12-31T00:00:00Z', '2029-12-31T00:00:00Z', '2029-12-31T00:00:01Z')");
-		execute("SELECT setval(pg_get_serial_sequence('queue.jq_jobs', 'id'), 3)");
+		this.db.migrateTo("3");
+		this.db.execute(
+				"INSERT INTO queue.jq_jobs (id, type, status, payload, max_attempts, run_at, created_at, finished_at) "
+						+ "OVERRIDING SYSTEM VALUE VALUES "
+						+ "(1, 'old', 'pending', '{}', 3, '2029-12-31T00:00:00Z', '2029-12-31T00:00:00Z', NULL), "
+						+ "(2, 'old', 'succeeded', '{}', 3, '2029-12-31T00:00:00Z', '2029-12-31T00:00:00Z', "
+						+ "'2029-12-31T00:00:01Z'), "
+						+ "(3, 'old', 'failed', '{}', 3, '2029-12-31T00:00:00Z', '2029-12-31T00:00:00Z', '2029-12-31T00:00:01Z')");
+		this.db.execute("SELECT setval(pg_get_serial_sequence('queue.jq_jobs', 'id'), 3)");
 
-		PostgresStorage storage = new PostgresStorage(new PostgresDatabase(this.dataSource, "test"), tables);
+		PostgresStorage storage = this.db.storage();
 		try {
 			storage.initializeSchema();
 			PostgresJobStore store = storage.jobs();
@@ -124,30 +81,19 @@ class PostgresChainsMigrationTests {
 		finally {
 			storage.close();
 		}
-		assertThat(column("SELECT max(version::int) FROM queue.jq_jobqueue_schema_history")).isGreaterThanOrEqualTo(4);
+		assertThat(this.db.count("SELECT max(version::int) FROM queue.jq_jobqueue_schema_history"))
+			.isGreaterThanOrEqualTo(4);
 		// The old status check is gone, and the new one refuses what it should.
-		assertThat(column("SELECT count(*)::int FROM pg_constraint WHERE conrelid = 'queue.jq_jobs'::regclass "
+		assertThat(this.db.count("SELECT count(*) FROM pg_constraint WHERE conrelid = 'queue.jq_jobs'::regclass "
 				+ "AND contype = 'c' AND pg_get_constraintdef(oid) LIKE '%status%'"))
 			.isEqualTo(1);
 		assertThatRefused("UPDATE queue.jq_jobs SET status = 'lost' WHERE id = 2");
 		assertThatRefused("UPDATE queue.jq_jobs SET dependency_policy = 'maybe' WHERE id = 2");
 	}
 
-	private int column(String sql) {
-		try (var connection = this.dataSource.getConnection();
-				var statement = connection.createStatement();
-				var rows = statement.executeQuery(sql)) {
-			rows.next();
-			return rows.getInt(1);
-		}
-		catch (java.sql.SQLException ex) {
-			throw new IllegalStateException(sql, ex);
-		}
-	}
-
 	private void assertThatRefused(String sql) {
 		org.assertj.core.api.Assertions.assertThatIllegalStateException()
-			.isThrownBy(() -> execute(sql))
+			.isThrownBy(() -> this.db.execute(sql))
 			.havingCause()
 			.withMessageContaining("check constraint");
 	}

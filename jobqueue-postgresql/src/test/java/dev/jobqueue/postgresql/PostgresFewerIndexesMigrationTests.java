@@ -1,27 +1,20 @@
 package dev.jobqueue.postgresql;
 
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import com.zaxxer.hikari.HikariDataSource;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.store.QueueInsights.SnapshotSettings;
 import dev.jobqueue.core.store.QueueSnapshot;
 import dev.jobqueue.jdbc.Tables;
-import dev.jobqueue.postgresql.testing.PostgresServer;
 import dev.jobqueue.postgresql.testing.PostgresTest;
-import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,26 +32,13 @@ class PostgresFewerIndexesMigrationTests {
 
 	private static final Tables TABLES = PostgresDialect.tables("queue", "jq_");
 
-	private String name;
-
-	private HikariDataSource dataSource;
-
-	@BeforeEach
-	void createDatabase() {
-		this.name = PostgresTestDatabase.createDatabase();
-		this.dataSource = PostgresDataSourcesForTests.pool(PostgresServer.urlOf(this.name));
-	}
-
-	@AfterEach
-	void dropDatabase() {
-		this.dataSource.close();
-		PostgresTestDatabase.dropDatabase(this.name);
-	}
+	@RegisterExtension
+	final MigrationDatabase db = new MigrationDatabase(TABLES);
 
 	@Test
 	void aV7QueueWithJobsInEveryStatusKeepsThemWithTheirHistory() throws SQLException {
-		migrateTo("7");
-		execute("""
+		this.db.migrateTo("7");
+		this.db.execute("""
 				INSERT INTO queue.jq_jobs (id, type, status, payload, attempts, max_attempts, runs, run_at, created_at,
 				                           started_at, finished_at, worker_id, lease_until, waiting_for, error_code)
 				OVERRIDING SYSTEM VALUE VALUES
@@ -73,8 +53,8 @@ class PostgresFewerIndexesMigrationTests {
 				 NULL),
 				(6, 'old', 'waiting', '{}', 0, 3, 0, '2029-12-31Z', '2029-12-31Z', NULL, NULL, NULL, NULL, 1, NULL)
 				""");
-		execute("SELECT setval(pg_get_serial_sequence('queue.jq_jobs', 'id'), 6)");
-		execute("""
+		this.db.execute("SELECT setval(pg_get_serial_sequence('queue.jq_jobs', 'id'), 6)");
+		this.db.execute("""
 				INSERT INTO queue.jq_job_attempts (job_id, run, attempt, worker_id, started_at, finished_at, outcome)
 				VALUES (2, 1, 1, 'gone', '2029-12-31Z', NULL, NULL),
 				       (3, 1, 1, 'w', '2029-12-31Z', '2029-12-31Z', 'SUCCEEDED'),
@@ -82,15 +62,16 @@ class PostgresFewerIndexesMigrationTests {
 				       (4, 2, 2, 'w', '2029-12-31Z', '2029-12-31Z', 'FAILED'),
 				       (4, 3, 3, 'w', '2029-12-31Z', '2029-12-31Z', 'FAILED')
 				""");
-		execute("""
+		this.db.execute("""
 				INSERT INTO queue.jq_job_events (job_id, at, event)
 				SELECT id, timestamptz '2029-12-31Z', 'ENQUEUED' FROM queue.jq_jobs
 				UNION ALL SELECT 3, '2029-12-31Z', 'SUCCEEDED'
 				UNION ALL SELECT 4, '2029-12-31Z', 'FAILED'
 				""");
-		execute("INSERT INTO queue.jq_job_dependencies (depends_on, job_id) VALUES (1, 6)");
+		this.db.execute("INSERT INTO queue.jq_job_dependencies (depends_on, job_id) VALUES (1, 6)");
 
-		try (PostgresStorage storage = new PostgresStorage(new PostgresDatabase(this.dataSource, "test"), TABLES)) {
+		try (PostgresStorage storage = new PostgresStorage(new PostgresDatabase(this.db.dataSource(), "test"),
+				TABLES)) {
 			storage.initializeSchema();
 			List<JobStatus> statuses = new ArrayList<>();
 			for (long id = 1; id <= 6; id++) {
@@ -98,19 +79,19 @@ class PostgresFewerIndexesMigrationTests {
 			}
 			assertThat(statuses).containsExactly(JobStatus.PENDING, JobStatus.RUNNING, JobStatus.SUCCEEDED,
 					JobStatus.FAILED, JobStatus.CANCELLED, JobStatus.WAITING);
-			assertThat(count("SELECT count(*) FROM queue.jq_job_attempts")).isEqualTo(5);
-			assertThat(count("SELECT count(*) FROM queue.jq_job_events")).isEqualTo(8);
+			assertThat(this.db.count("SELECT count(*) FROM queue.jq_job_attempts")).isEqualTo(5);
+			assertThat(this.db.count("SELECT count(*) FROM queue.jq_job_events")).isEqualTo(8);
 			assertThat(storage.admin().find(4).orElseThrow().errorCode()).isEqualTo("X:Y");
 
-			assertThat(count("""
+			assertThat(this.db.count("""
 					SELECT count(*) FROM pg_constraint
 					WHERE contype = 'f' AND confrelid = 'queue.jq_jobs'::regclass
 					  AND conrelid IN ('queue.jq_job_attempts'::regclass, 'queue.jq_job_events'::regclass)
 					""")).isZero();
-			assertThat(text("SELECT pg_get_constraintdef(oid) FROM pg_constraint "
+			assertThat(this.db.text("SELECT pg_get_constraintdef(oid) FROM pg_constraint "
 					+ "WHERE contype = 'p' AND conrelid = 'queue.jq_job_events'::regclass"))
 				.isEqualTo("PRIMARY KEY (job_id, id)");
-			assertThat(count("SELECT count(*) FROM pg_indexes WHERE schemaname = 'queue' "
+			assertThat(this.db.count("SELECT count(*) FROM pg_indexes WHERE schemaname = 'queue' "
 					+ "AND indexname IN ('jq_jobs_status_type_idx', 'jq_job_events_job_idx')"))
 				.isZero();
 
@@ -118,10 +99,10 @@ class PostgresFewerIndexesMigrationTests {
 			// theirs.
 			assertThat(storage.retention().deleteFinished(JobStatus.SUCCEEDED, "old", NOW, 100)).isOne();
 			assertThat(storage.admin().find(3)).isEmpty();
-			assertThat(count("SELECT count(*) FROM queue.jq_job_attempts WHERE job_id = 3")).isZero();
-			assertThat(count("SELECT count(*) FROM queue.jq_job_events WHERE job_id = 3")).isZero();
-			assertThat(count("SELECT count(*) FROM queue.jq_job_attempts")).isEqualTo(4);
-			assertThat(count("SELECT count(*) FROM queue.jq_job_events")).isEqualTo(6);
+			assertThat(this.db.count("SELECT count(*) FROM queue.jq_job_attempts WHERE job_id = 3")).isZero();
+			assertThat(this.db.count("SELECT count(*) FROM queue.jq_job_events WHERE job_id = 3")).isZero();
+			assertThat(this.db.count("SELECT count(*) FROM queue.jq_job_attempts")).isEqualTo(4);
+			assertThat(this.db.count("SELECT count(*) FROM queue.jq_job_events")).isEqualTo(6);
 
 			// The running job whose lease expired is still taken back.
 			assertThat(storage.jobs().recoverExpiredLeases(NOW, 100)).isOne();
@@ -131,8 +112,8 @@ class PostgresFewerIndexesMigrationTests {
 
 	@Test
 	void aV8QueueCountsAttemptsFromTheIndexOfRetriedAndFailedJobs() throws SQLException {
-		migrateTo("8");
-		execute("""
+		this.db.migrateTo("8");
+		this.db.execute("""
 				INSERT INTO queue.jq_jobs (id, type, status, payload, attempts, max_attempts, runs, run_at, created_at,
 				                           started_at, finished_at, worker_id, lease_until, waiting_for)
 				OVERRIDING SYSTEM VALUE VALUES
@@ -148,42 +129,19 @@ class PostgresFewerIndexesMigrationTests {
 				 'w', NULL, 0),
 				(8, 'report', 'pending', '{}', 0, 3, 0, '2029-12-31Z', '2029-12-31Z', NULL, NULL, NULL, NULL, 0)
 				""");
-		execute("SELECT setval(pg_get_serial_sequence('queue.jq_jobs', 'id'), 8)");
+		this.db.execute("SELECT setval(pg_get_serial_sequence('queue.jq_jobs', 'id'), 8)");
 
-		try (PostgresStorage storage = new PostgresStorage(new PostgresDatabase(this.dataSource, "test"), TABLES)) {
+		try (PostgresStorage storage = new PostgresStorage(new PostgresDatabase(this.db.dataSource(), "test"),
+				TABLES)) {
 			storage.initializeSchema();
 			QueueSnapshot snapshot = storage.insights()
 				.snapshot(NOW, new SnapshotSettings(Duration.ofMinutes(15), 10, Duration.ofMinutes(3), 10));
 
 			assertThat(snapshot.retriesByType())
 				.isEqualTo(Map.of("mail", Map.of(0, 3L, 1, 1L, 2, 1L, 3, 1L), "report", Map.of(0, 1L)));
-			assertThat(text("SELECT string_agg(indexname, ',') FROM pg_indexes WHERE schemaname = 'queue' "
+			assertThat(this.db.text("SELECT string_agg(indexname, ',') FROM pg_indexes WHERE schemaname = 'queue' "
 					+ "AND indexname IN ('jq_jobs_unfinished_attempts_idx', 'jq_jobs_retries_idx')"))
 				.isEqualTo("jq_jobs_retries_idx");
-		}
-	}
-
-	private void migrateTo(String version) {
-		PostgresTestDatabase.migrateTo(this.dataSource, TABLES, version);
-	}
-
-	private void execute(String sql) throws SQLException {
-		try (Connection connection = this.dataSource.getConnection();
-				Statement statement = connection.createStatement()) {
-			statement.execute(sql);
-		}
-	}
-
-	private long count(String sql) throws SQLException {
-		return Long.parseLong(text(sql));
-	}
-
-	private String text(String sql) throws SQLException {
-		try (Connection connection = this.dataSource.getConnection();
-				Statement statement = connection.createStatement();
-				ResultSet rows = statement.executeQuery(sql)) {
-			rows.next();
-			return rows.getString(1);
 		}
 	}
 

@@ -1,27 +1,20 @@
 package dev.jobqueue.postgresql;
 
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import com.zaxxer.hikari.HikariDataSource;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.jobqueue.core.store.ClaimRequest;
 import dev.jobqueue.core.store.ClaimedJob;
 import dev.jobqueue.core.store.Completion;
 import dev.jobqueue.jdbc.Tables;
-import dev.jobqueue.postgresql.testing.PostgresServer;
 import dev.jobqueue.postgresql.testing.PostgresTest;
-import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -41,26 +34,13 @@ class PostgresOutcomeMinutesMigrationTests {
 
 	private static final Tables TABLES = PostgresDialect.tables("queue", "jq_");
 
-	private String name;
-
-	private HikariDataSource dataSource;
-
-	@BeforeEach
-	void createDatabase() {
-		this.name = PostgresTestDatabase.createDatabase();
-		this.dataSource = PostgresDataSourcesForTests.pool(PostgresServer.urlOf(this.name));
-	}
-
-	@AfterEach
-	void dropDatabase() {
-		this.dataSource.close();
-		PostgresTestDatabase.dropDatabase(this.name);
-	}
+	@RegisterExtension
+	final MigrationDatabase db = new MigrationDatabase(TABLES);
 
 	@Test
 	void aV8QueueShowsTheRunsItKeptPerMinute() throws SQLException {
-		PostgresTestDatabase.migrateTo(this.dataSource, TABLES, "8");
-		execute("""
+		this.db.migrateTo("8");
+		this.db.execute("""
 				INSERT INTO queue.jq_jobs (id, type, status, payload, attempts, max_attempts, runs, run_at, created_at,
 				                           started_at, finished_at, worker_id, lease_until, waiting_for)
 				OVERRIDING SYSTEM VALUE VALUES
@@ -75,8 +55,8 @@ class PostgresOutcomeMinutesMigrationTests {
 				(5, 'old', 'cancelled', '{}', 0, 3, 2, '2030-01-01T00:00:05Z', '2030-01-01T00:00:05Z',
 				 '2030-01-01T00:00:05Z', '2030-01-01T00:00:05Z', 'w', NULL, 0)
 				""");
-		execute("SELECT setval(pg_get_serial_sequence('queue.jq_jobs', 'id'), 5)");
-		execute("""
+		this.db.execute("SELECT setval(pg_get_serial_sequence('queue.jq_jobs', 'id'), 5)");
+		this.db.execute("""
 				INSERT INTO queue.jq_job_attempts (job_id, run, attempt, worker_id, started_at, finished_at, outcome)
 				VALUES (1, 1, 1, 'w', '2030-01-01T00:00:05Z', '2030-01-01T00:00:05Z', 'SUCCEEDED'),
 				       (2, 1, 1, 'w', '2030-01-01T00:00:05Z', '2030-01-01T00:00:05Z', 'FAILED'),
@@ -88,11 +68,12 @@ class PostgresOutcomeMinutesMigrationTests {
 				       (5, 2, 0, 'w', '2030-01-01T00:00:05Z', '2030-01-01T00:00:05Z', 'CANCELLED')
 				""");
 
-		try (PostgresStorage storage = new PostgresStorage(new PostgresDatabase(this.dataSource, "test"), TABLES)) {
+		try (PostgresStorage storage = new PostgresStorage(new PostgresDatabase(this.db.dataSource(), "test"),
+				TABLES)) {
 			storage.initializeSchema();
 			assertThat(outcomes(storage)).containsExactly(List.of(1L, 0L, 2L), List.of(0L, 1L, 1L));
-			assertThat(count("SELECT count(*) FROM queue.jq_job_outcome_minutes")).isEqualTo(2);
-			assertThat(count("SELECT count(*) FROM pg_indexes WHERE schemaname = 'queue' "
+			assertThat(this.db.count("SELECT count(*) FROM queue.jq_job_outcome_minutes")).isEqualTo(2);
+			assertThat(this.db.count("SELECT count(*) FROM pg_indexes WHERE schemaname = 'queue' "
 					+ "AND indexname = 'jq_job_attempts_outcome_idx'"))
 				.as("the chart was the outcome index's only reader")
 				.isZero();
@@ -114,22 +95,6 @@ class PostgresOutcomeMinutesMigrationTests {
 			.stream()
 			.map((slot) -> List.of(slot.succeeded(), slot.failed(), slot.retried()))
 			.toList();
-	}
-
-	private void execute(String sql) throws SQLException {
-		try (Connection connection = this.dataSource.getConnection();
-				Statement statement = connection.createStatement()) {
-			statement.execute(sql);
-		}
-	}
-
-	private long count(String sql) throws SQLException {
-		try (Connection connection = this.dataSource.getConnection();
-				Statement statement = connection.createStatement();
-				ResultSet rows = statement.executeQuery(sql)) {
-			rows.next();
-			return rows.getLong(1);
-		}
 	}
 
 }

@@ -4,16 +4,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-import com.zaxxer.hikari.HikariDataSource;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.jdbc.Tables;
-import dev.jobqueue.postgresql.testing.PostgresServer;
 import dev.jobqueue.postgresql.testing.PostgresTest;
-import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,42 +25,31 @@ class PostgresRunningIndexMigrationTests {
 
 	private static final Tables TABLES = PostgresDialect.tables("queue", "jq_");
 
-	private String name;
-
-	private HikariDataSource dataSource;
-
-	@BeforeEach
-	void createDatabase() {
-		this.name = PostgresTestDatabase.createDatabase();
-		this.dataSource = PostgresDataSourcesForTests.pool(PostgresServer.urlOf(this.name));
-	}
-
-	@AfterEach
-	void dropDatabase() {
-		this.dataSource.close();
-		PostgresTestDatabase.dropDatabase(this.name);
-	}
+	@RegisterExtension
+	final MigrationDatabase db = new MigrationDatabase(TABLES);
 
 	@Test
 	void aV5QueueWithJobsInEveryStatusKeepsThemAndRecoversAnExpiredLease() {
-		PostgresTestDatabase.migrateTo(this.dataSource, TABLES, "5");
-		execute("""
-				INSERT INTO queue.jq_jobs (id, type, status, payload, attempts, max_attempts, runs, run_at, created_at,
-				                           started_at, finished_at, worker_id, lease_until, waiting_for)
-				OVERRIDING SYSTEM VALUE VALUES
-				(1, 'old', 'pending', '{}', 0, 3, 0, '2029-12-31Z', '2029-12-31Z', NULL, NULL, NULL, NULL, 0),
-				(2, 'old', 'running', '{}', 1, 3, 1, '2029-12-31Z', '2029-12-31Z', '2029-12-31Z', NULL, 'gone',
-				 '2029-12-31T00:00:30Z', 0),
-				(3, 'old', 'succeeded', '{}', 1, 3, 1, '2029-12-31Z', '2029-12-31Z', '2029-12-31Z', '2029-12-31Z', 'w',
-				 NULL, 0),
-				(4, 'old', 'failed', '{}', 3, 3, 3, '2029-12-31Z', '2029-12-31Z', '2029-12-31Z', '2029-12-31Z', 'w',
-				 NULL, 0),
-				(5, 'old', 'cancelled', '{}', 0, 3, 0, '2029-12-31Z', '2029-12-31Z', NULL, '2029-12-31Z', NULL, NULL, 0),
-				(6, 'old', 'waiting', '{}', 0, 3, 0, '2029-12-31Z', '2029-12-31Z', NULL, NULL, NULL, NULL, 1)
-				""");
-		execute("SELECT setval(pg_get_serial_sequence('queue.jq_jobs', 'id'), 6)");
+		this.db.migrateTo("5");
+		this.db.execute(
+				"""
+						INSERT INTO queue.jq_jobs (id, type, status, payload, attempts, max_attempts, runs, run_at, created_at,
+						                           started_at, finished_at, worker_id, lease_until, waiting_for)
+						OVERRIDING SYSTEM VALUE VALUES
+						(1, 'old', 'pending', '{}', 0, 3, 0, '2029-12-31Z', '2029-12-31Z', NULL, NULL, NULL, NULL, 0),
+						(2, 'old', 'running', '{}', 1, 3, 1, '2029-12-31Z', '2029-12-31Z', '2029-12-31Z', NULL, 'gone',
+						 '2029-12-31T00:00:30Z', 0),
+						(3, 'old', 'succeeded', '{}', 1, 3, 1, '2029-12-31Z', '2029-12-31Z', '2029-12-31Z', '2029-12-31Z', 'w',
+						 NULL, 0),
+						(4, 'old', 'failed', '{}', 3, 3, 3, '2029-12-31Z', '2029-12-31Z', '2029-12-31Z', '2029-12-31Z', 'w',
+						 NULL, 0),
+						(5, 'old', 'cancelled', '{}', 0, 3, 0, '2029-12-31Z', '2029-12-31Z', NULL, '2029-12-31Z', NULL, NULL, 0),
+						(6, 'old', 'waiting', '{}', 0, 3, 0, '2029-12-31Z', '2029-12-31Z', NULL, NULL, NULL, NULL, 1)
+						""");
+		this.db.execute("SELECT setval(pg_get_serial_sequence('queue.jq_jobs', 'id'), 6)");
 
-		try (PostgresStorage storage = new PostgresStorage(new PostgresDatabase(this.dataSource, "test"), TABLES)) {
+		try (PostgresStorage storage = new PostgresStorage(new PostgresDatabase(this.db.dataSource(), "test"),
+				TABLES)) {
 			storage.initializeSchema();
 			List<JobStatus> statuses = new ArrayList<>();
 			for (long id = 1; id <= 6; id++) {
@@ -75,33 +60,13 @@ class PostgresRunningIndexMigrationTests {
 			assertThat(storage.jobs().recoverExpiredLeases(NOW, 100)).isOne();
 			assertThat(storage.admin().find(2).orElseThrow().status()).isEqualTo(JobStatus.PENDING);
 		}
-		assertThat(text("SELECT indexdef FROM pg_indexes WHERE schemaname = 'queue' "
+		assertThat(this.db.text("SELECT indexdef FROM pg_indexes WHERE schemaname = 'queue' "
 				+ "AND indexname = 'jq_jobs_running_idx'"))
 			.contains("(type)")
 			.contains("'running'");
-		assertThat(text("SELECT array_to_string(reloptions, ',') FROM pg_class WHERE oid = 'queue.jq_jobs'::regclass"))
+		assertThat(this.db
+			.text("SELECT array_to_string(reloptions, ',') FROM pg_class WHERE oid = 'queue.jq_jobs'::regclass"))
 			.contains("fillfactor=70");
-	}
-
-	private void execute(String sql) {
-		try (var connection = this.dataSource.getConnection(); var statement = connection.createStatement()) {
-			statement.execute(sql);
-		}
-		catch (java.sql.SQLException ex) {
-			throw new IllegalStateException(sql, ex);
-		}
-	}
-
-	private String text(String sql) {
-		try (var connection = this.dataSource.getConnection();
-				var statement = connection.createStatement();
-				var rows = statement.executeQuery(sql)) {
-			rows.next();
-			return rows.getString(1);
-		}
-		catch (java.sql.SQLException ex) {
-			throw new IllegalStateException(sql, ex);
-		}
 	}
 
 }

@@ -2,17 +2,12 @@ package dev.jobqueue.postgresql;
 
 import java.time.Duration;
 
-import com.zaxxer.hikari.HikariDataSource;
-import org.flywaydb.core.Flyway;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.jdbc.Tables;
-import dev.jobqueue.postgresql.testing.PostgresServer;
 import dev.jobqueue.postgresql.testing.PostgresTest;
-import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -27,49 +22,36 @@ class PostgresSchemaVerificationTests {
 
 	private static final Tables TABLES = PostgresDialect.tables("queue", "jq_");
 
-	private String name;
-
-	private HikariDataSource dataSource;
-
-	@BeforeEach
-	void createDatabase() {
-		this.name = PostgresTestDatabase.createDatabase();
-		this.dataSource = PostgresDataSourcesForTests.pool(PostgresServer.urlOf(this.name));
-	}
-
-	@AfterEach
-	void dropDatabase() {
-		this.dataSource.close();
-		PostgresTestDatabase.dropDatabase(this.name);
-	}
+	@RegisterExtension
+	final MigrationDatabase db = new MigrationDatabase(TABLES);
 
 	@Test
 	void anEmptyDatabaseIsRefusedWithHowToMigrateAndLeftUntouched() {
-		try (PostgresStorage storage = storage()) {
+		try (PostgresStorage storage = this.db.storage()) {
 			assertThatExceptionOfType(JobQueueException.class).isThrownBy(storage::verifySchema)
 				.withMessageContaining("initialize-schema=never")
 				.withMessageContaining("the first being version 1 ")
 				.withMessageContaining(PostgresSchema.MIGRATION_LOCATION)
 				.withMessageContaining("placeholder prefix = 'jq_'");
 		}
-		assertThat(count("SELECT count(*) FROM pg_namespace WHERE nspname = 'queue'")).isZero();
+		assertThat(this.db.count("SELECT count(*) FROM pg_namespace WHERE nspname = 'queue'")).isZero();
 	}
 
 	@Test
 	void aSchemaMissingTheLatestMigrationNamesIt() {
-		migrateTo("7");
-		try (PostgresStorage storage = storage()) {
+		this.db.migrateTo("7");
+		try (PostgresStorage storage = this.db.storage()) {
 			assertThatExceptionOfType(JobQueueException.class).isThrownBy(storage::verifySchema)
 				.withMessageMatching("(?s).*\\b\\d+ migration\\(s\\) are not applied.*")
 				.withMessageContaining("the first being version 8 (fewer index entries per job)");
 		}
-		assertThat(count("SELECT max(version::int) FROM queue.jq_jobqueue_schema_history")).isEqualTo(7);
+		assertThat(this.db.count("SELECT max(version::int) FROM queue.jq_jobqueue_schema_history")).isEqualTo(7);
 	}
 
 	@Test
 	void aSchemaTheOperatorMigratedPassesAndTheStoreListens() {
-		migrateTo(null);
-		try (PostgresStorage storage = storage()) {
+		this.db.migrateTo(null);
+		try (PostgresStorage storage = this.db.storage()) {
 			storage.verifySchema();
 			await().atMost(Duration.ofSeconds(20))
 				.untilAsserted(() -> assertThat(storage.jobs().changeToken()).as("listening").isNotNull());
@@ -78,49 +60,20 @@ class PostgresSchemaVerificationTests {
 
 	@Test
 	void aSchemaNewerThanThisVersionIsRefusedByVerificationAndByMigration() {
-		migrateTo(null);
-		execute("INSERT INTO queue.jq_jobqueue_schema_history (installed_rank, version, description, type, script, "
-				+ "checksum, installed_by, installed_on, execution_time, success) VALUES ((SELECT max(installed_rank) "
-				+ "+ 1 FROM queue.jq_jobqueue_schema_history), '99', 'from the future', 'SQL', "
-				+ "'V99__from_the_future.sql', 0, 'test', now(), 0, true)");
-		try (PostgresStorage storage = storage()) {
+		this.db.migrateTo(null);
+		this.db.execute(
+				"INSERT INTO queue.jq_jobqueue_schema_history (installed_rank, version, description, type, script, "
+						+ "checksum, installed_by, installed_on, execution_time, success) VALUES ((SELECT max(installed_rank) "
+						+ "+ 1 FROM queue.jq_jobqueue_schema_history), '99', 'from the future', 'SQL', "
+						+ "'V99__from_the_future.sql', 0, 'test', now(), 0, true)");
+		try (PostgresStorage storage = this.db.storage()) {
 			assertThatExceptionOfType(JobQueueException.class).isThrownBy(storage::verifySchema)
-				.withMessageContaining("schema 'queue' in " + this.name)
+				.withMessageContaining("schema 'queue' in " + this.db.name())
 				.withMessageContaining("has schema version 99, written by a newer version of jobqueue")
 				.withMessageContaining("Refusing to start")
 				.withMessageContaining("jobqueue.postgresql.schema");
 			assertThatExceptionOfType(JobQueueException.class).isThrownBy(storage::initializeSchema)
 				.withMessageContaining("has schema version 99");
-		}
-	}
-
-	private PostgresStorage storage() {
-		return new PostgresStorage(new PostgresDatabase(this.dataSource, this.name), TABLES);
-	}
-
-	/** Migrates as an operator would, with Flyway and the store's scripts. */
-	private void migrateTo(String version) {
-		PostgresTestDatabase.migrateTo(this.dataSource, TABLES, version);
-	}
-
-	private void execute(String sql) {
-		try (var connection = this.dataSource.getConnection(); var statement = connection.createStatement()) {
-			statement.execute(sql);
-		}
-		catch (java.sql.SQLException ex) {
-			throw new IllegalStateException(sql, ex);
-		}
-	}
-
-	private long count(String sql) {
-		try (var connection = this.dataSource.getConnection();
-				var statement = connection.createStatement();
-				var rows = statement.executeQuery(sql)) {
-			rows.next();
-			return rows.getLong(1);
-		}
-		catch (java.sql.SQLException ex) {
-			throw new IllegalStateException(sql, ex);
 		}
 	}
 
