@@ -57,13 +57,13 @@ class PostgresSchemaVerificationTests {
 
 	@Test
 	void aSchemaMissingTheLatestMigrationNamesIt() {
-		migrateTo("7");
+		migrateTo("8");
 		try (PostgresStorage storage = storage()) {
 			assertThatExceptionOfType(JobQueueException.class).isThrownBy(storage::verifySchema)
 				.withMessageContaining("1 migration(s) are not applied")
-				.withMessageContaining("the first being version 8 (fewer index entries per job)");
+				.withMessageContaining("the first being version 9 (outcome minutes)");
 		}
-		assertThat(count("SELECT max(version::int) FROM queue.jq_jobqueue_schema_history")).isEqualTo(7);
+		assertThat(count("SELECT max(version::int) FROM queue.jq_jobqueue_schema_history")).isEqualTo(8);
 	}
 
 	@Test
