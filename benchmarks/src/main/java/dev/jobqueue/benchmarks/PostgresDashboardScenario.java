@@ -5,7 +5,6 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
-import java.util.Arrays;
 import java.util.List;
 
 import dev.jobqueue.autoconfigure.QueueProperties;
@@ -48,13 +47,13 @@ final class PostgresDashboardScenario {
 			String scenario = "PostgreSQL dashboard overview, " + String.format("%,d", finished) + " finished + "
 					+ String.format("%,d", pending) + " pending";
 			refillOutcomeRollup(statement, finished, "finished over a week");
-			overviewRow(table, dashboard, scenario, "server time, finished over a week (median of 20)");
+			OverviewTiming.rows(table, dashboard, node.storage.insights(), scenario, "finished over a week");
 			statement.execute("""
 					UPDATE job_attempts SET finished_at = now() - (job_id % 3000000) * interval '1 millisecond'
 					""");
 			statement.execute("VACUUM ANALYZE job_attempts");
 			refillOutcomeRollup(statement, finished, "all finished in the last hour");
-			overviewRow(table, dashboard, scenario, "server time, all finished in the last hour (median of 20)");
+			OverviewTiming.rows(table, dashboard, node.storage.insights(), scenario, "all finished in the last hour");
 		}
 		System.out.println("jobqueue benchmark on PostgreSQL: dashboard" + (this.quick ? " --quick" : "") + ", Java "
 				+ Runtime.version() + ", " + Runtime.getRuntime().availableProcessors() + " cores");
@@ -114,22 +113,6 @@ final class PostgresDashboardScenario {
 		System.err.printf("outcome rollup migration (backfill, index dropped) on %,d attempts, %s: %.0f ms%n", attempts,
 				layout, (System.nanoTime() - start) / 1e6);
 		statement.execute("VACUUM ANALYZE job_outcome_minutes");
-	}
-
-	private static void overviewRow(ResultTable table, QueueDashboard dashboard, String scenario, String measure) {
-		for (int i = 0; i < 3; i++) {
-			dashboard.overviewHtml("/jobqueue");
-		}
-		double[] millis = new double[20];
-		for (int i = 0; i < millis.length; i++) {
-			long start = System.nanoTime();
-			dashboard.overviewHtml("/jobqueue");
-			millis[i] = (System.nanoTime() - start) / 1e6;
-		}
-		Arrays.sort(millis);
-		double median = millis[millis.length / 2];
-		table
-			.add(new ResultTable.Row(scenario, "1", measure, median, "ms", null, null, null, "< 150 ms", median < 150));
 	}
 
 }

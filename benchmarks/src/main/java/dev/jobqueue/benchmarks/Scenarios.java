@@ -12,7 +12,6 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -658,10 +657,10 @@ final class Scenarios {
 				String scenario = "dashboard overview, " + String.format("%,d", finished) + " finished + "
 						+ String.format("%,d", pending) + " pending";
 				refillOutcomeRollup(db, finished, "finished over a week");
-				overviewRow(dashboard, scenario, "server time, finished over a week (median of 20)");
+				OverviewTiming.rows(this.table, dashboard, node.insights, scenario, "finished over a week");
 				db.execute("UPDATE job_attempts SET finished_at = ? - (job_id % 3000000)", now);
 				refillOutcomeRollup(db, finished, "all finished in the last hour");
-				overviewRow(dashboard, scenario, "server time, all finished in the last hour (median of 20)");
+				OverviewTiming.rows(this.table, dashboard, node.insights, scenario, "all finished in the last hour");
 			}
 			return 0.0;
 		});
@@ -685,22 +684,6 @@ final class Scenarios {
 		System.err.printf("outcome rollup migration (backfill, index dropped) on %,d attempts, %s: %.0f ms, %d rows%n",
 				attempts, layout, (System.nanoTime() - start) / 1e6,
 				db.count("SELECT count(*) FROM job_outcome_minutes"));
-	}
-
-	private void overviewRow(QueueDashboard dashboard, String scenario, String measure) {
-		for (int i = 0; i < 3; i++) {
-			dashboard.overviewHtml("/jobqueue");
-		}
-		double[] millis = new double[20];
-		for (int i = 0; i < millis.length; i++) {
-			long start = System.nanoTime();
-			dashboard.overviewHtml("/jobqueue");
-			millis[i] = (System.nanoTime() - start) / 1e6;
-		}
-		Arrays.sort(millis);
-		double median = millis[millis.length / 2];
-		this.table
-			.add(new ResultTable.Row(scenario, "1", measure, median, "ms", null, null, null, "< 150 ms", median < 150));
 	}
 
 	// ---- idle

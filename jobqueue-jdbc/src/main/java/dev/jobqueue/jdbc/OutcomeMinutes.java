@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The rollup of run outcomes per minute, {@code job_outcome_minutes}: how many runs ended
+ * The rollup of run outcomes per minute, {@code job_outcome_minutes}: how many runs
  * succeeded, failed and were retried, or failed for good, in each minute since the epoch.
  * The transaction that ends runs adds its counts to one row, so the dashboard's chart of
  * a busy hour reads sixty rows per writer instead of an index entry per run.
@@ -16,8 +16,10 @@ import java.util.Objects;
  * <p>
  * A row's key is the minute and a shard: each writer adds to its own shard (from its
  * worker id), so processes ending runs at once on a server database do not queue on one
- * row lock; the reader sums the shards. A transaction adds to one row only, and last of
- * its writes, so two transactions never wait for each other's rollup rows in turn.
+ * row lock; the reader sums the shards. A transaction adds to one row only, after all its
+ * other outcome writes (a claim that may follow in the same transaction skips locked rows
+ * rather than wait): a transaction that waits for a rollup row waits for one that holds
+ * nothing else it will wait for, so the wait never closes a deadlock.
  *
  * <p>
  * What a run counts as is decided when it ends, as the chart has always shown it: a

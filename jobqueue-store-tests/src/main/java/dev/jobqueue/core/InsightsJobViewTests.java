@@ -6,6 +6,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import org.junit.jupiter.api.Test;
 
@@ -311,6 +315,67 @@ public abstract class InsightsJobViewTests extends StoreTests {
 						process.insights().outcomes(start, start.plus(Duration.ofMinutes(10)), Duration.ofMinutes(10)))
 					.extracting((slot) -> List.of(slot.succeeded(), slot.failed(), slot.retried()))
 					.containsExactly(List.of(5L, 2L, 2L));
+			}
+		}
+	}
+
+	@Test
+	void outcomesCountEveryRunWhenTwoProcessesEndRunsAtOnce() throws Exception {
+		// Three threads per process end runs of one worker each at the same instant, so
+		// the rounds of a process add to one row of the rollup at once; the other
+		// process adds to its own.
+		int jobs = 240;
+		for (int i = 0; i < jobs; i++) {
+			enqueue("mail");
+		}
+		Instant at = now().plusSeconds(5);
+		try (StoreFixture other = this.db.anotherProcess()) {
+			List<Callable<Integer>> threads = new ArrayList<>();
+			for (StoreFixture process : List.of(this.db, other)) {
+				String worker = (process == this.db) ? "w1" : "w2";
+				for (int t = 0; t < 3; t++) {
+					threads.add(() -> {
+						int ended = 0;
+						while (true) {
+							List<ClaimedJob> claimed = process.store()
+								.claim(new ClaimRequest(worker, 7, Set.of("mail"), Map.of(), Set.of(),
+										at.plusSeconds(60)), at);
+							if (claimed.isEmpty()) {
+								return ended;
+							}
+							List<Completion> outcomes = new ArrayList<>();
+							for (int k = 0; k < claimed.size(); k++) {
+								outcomes.add((k % 3 == 0) ? Completion.failed(claimed.get(k), "X:Y", "no")
+										: Completion.succeeded(claimed.get(k), null));
+							}
+							boolean[] applied = process.store().complete(outcomes, worker, at);
+							for (boolean one : applied) {
+								ended += one ? 1 : 0;
+							}
+						}
+					});
+				}
+			}
+			ExecutorService executor = Executors.newFixedThreadPool(threads.size());
+			try {
+				long ended = 0;
+				for (Future<Integer> thread : executor.invokeAll(threads)) {
+					ended += thread.get();
+				}
+				assertThat(ended).isEqualTo(jobs);
+			}
+			finally {
+				executor.shutdownNow();
+			}
+			long failed = this.db.count("SELECT count(*) FROM jobs WHERE status = 'failed'");
+			for (StoreFixture process : List.of(this.db, other)) {
+				assertThat(process.insights().outcomes(now(), now().plusSeconds(60), Duration.ofMinutes(1)))
+					.singleElement()
+					.satisfies((slot) -> {
+						assertThat(slot.succeeded()).isEqualTo(jobs - failed);
+						assertThat(slot.failed()).isEqualTo(failed);
+						assertThat(slot.retried()).isZero();
+					});
 			}
 		}
 	}

@@ -48,4 +48,15 @@ class RetentionPolicyTests {
 		assertThat(POLICY.deletesAnything()).isTrue();
 	}
 
+	@Test
+	void theLongestRetentionCoversStatusesAndTypesAndIsNoneWhileSomeJobsAreKeptForever() {
+		assertThat(POLICY.longest()).as("type audit is kept forever").isEmpty();
+		assertThat(RetentionPolicy.of(Duration.ofDays(30), Duration.ofDays(90), Duration.ofDays(30), null).longest())
+			.contains(Duration.ofDays(90));
+		assertThat(RetentionPolicy
+			.of(Duration.ofDays(30), Duration.ofDays(9), Duration.ofDays(3), Map.of("report", Duration.ofDays(365)))
+			.longest()).contains(Duration.ofDays(365));
+		assertThat(RetentionPolicy.of(Duration.ofDays(1), null, Duration.ofDays(1), null).longest()).isEmpty();
+	}
+
 }
