@@ -16,11 +16,14 @@ import java.util.Objects;
  * @param source where the handler is declared, for messages (bean and method)
  * @param globalConcurrency most runs at once across every process on the database;
  * {@code 0} for no limit
+ * @param flowControl rate limits, limits per key and order per key ({@code null} for
+ * {@link FlowControl#NONE})
  */
 public record HandlerDefinition(String type, JobInvoker invoker, int maxAttempts, Duration timeout, int concurrency,
-		boolean repeatable, String source, int globalConcurrency) {
+		boolean repeatable, String source, int globalConcurrency, FlowControl flowControl) {
 
 	public HandlerDefinition {
+		flowControl = (flowControl != null) ? flowControl : FlowControl.NONE;
 		Objects.requireNonNull(type, "'type' must not be null");
 		Objects.requireNonNull(invoker, "'invoker' must not be null");
 		if (timeout != null && (timeout.isZero() || timeout.isNegative())) {
@@ -31,6 +34,12 @@ public record HandlerDefinition(String type, JobInvoker invoker, int maxAttempts
 			throw new IllegalArgumentException("Handler " + source
 					+ " declares a negative maxAttempts, concurrency or globalConcurrency: use 0 for the default");
 		}
+	}
+
+	/** A handler without flow control. */
+	public HandlerDefinition(String type, JobInvoker invoker, int maxAttempts, Duration timeout, int concurrency,
+			boolean repeatable, String source, int globalConcurrency) {
+		this(type, invoker, maxAttempts, timeout, concurrency, repeatable, source, globalConcurrency, FlowControl.NONE);
 	}
 
 	/** A handler without a global concurrency cap. */
