@@ -54,6 +54,8 @@ public class JdbcQueueInsights implements QueueInsights {
 
 	private final OutcomeMinutes outcomeMinutes;
 
+	private final FlowInsights flow;
+
 	public JdbcQueueInsights(JdbcDatabase database, Tables tables, StorageFacts storage) {
 		this.database = Objects.requireNonNull(database, "'database' must not be null");
 		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
@@ -63,6 +65,15 @@ public class JdbcQueueInsights implements QueueInsights {
 		this.details = new JobDetails(tables, this.statements);
 		this.searches = new JobSearches(tables, this.details);
 		this.outcomeMinutes = new OutcomeMinutes(tables);
+		this.flow = new FlowInsights(tables);
+	}
+
+	/**
+	 * The statements behind {@link QueueSnapshot#flow()} and {@link #keys}, by name, for
+	 * tests of their plans.
+	 */
+	public final Map<String, String> flowStatements() {
+		return this.flow.statements();
 	}
 
 	/** The outcome rollup that {@link #outcomes} reads, for tests of its plan. */
@@ -109,8 +120,10 @@ public class JdbcQueueInsights implements QueueInsights {
 					(byAttempts) -> byAttempts.forEach((attempts, count) -> retries.merge(attempts, count, Long::sum)));
 		ErrorSummary errors = errors(connection, settings.topErrors());
 		List<WorkerState> workers = workers(connection, aliveAfter);
+		Map<String, QueueSnapshot.FlowState> flow = settings.flowControls().isEmpty() ? Map.of()
+				: this.flow.states(connection, now, settings.flowControls());
 		return new QueueSnapshot(now, counts, claimable, oldestClaimable, oldestRunning, stuck, retries, retriesByType,
-				errors, workers, unhandled(counts, workers), this.storage.state(connection));
+				errors, workers, unhandled(counts, workers), this.storage.state(connection), flow);
 	}
 
 	@Override
@@ -164,6 +177,12 @@ public class JdbcQueueInsights implements QueueInsights {
 	@Override
 	public JobPage jobs(JobQuery query) {
 		return this.database.read("list jobs", (connection) -> this.details.jobs(connection, query));
+	}
+
+	@Override
+	public TypeKeys keys(KeyQuery query) {
+		return this.database.readConsistent("list the keys of type " + query.type(),
+				(connection) -> this.flow.typeKeys(connection, query));
 	}
 
 	@Override
