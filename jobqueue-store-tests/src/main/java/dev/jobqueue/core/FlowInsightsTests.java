@@ -228,7 +228,7 @@ public abstract class FlowInsightsTests extends StoreTests {
 		// A and B each let one go (4 held by their keys), and of those two and the job
 		// without a key, the type's window lets one go.
 		assertThat(held(state)).containsExactly(0L, 4L, 0L, 2L);
-		assertThat(state.heldTotal()).isEqualTo(6);
+		assertThat(state.throttledTotal()).isEqualTo(6);
 	}
 
 	@Test

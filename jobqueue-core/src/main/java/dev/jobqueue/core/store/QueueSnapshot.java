@@ -151,18 +151,18 @@ public record QueueSnapshot(Instant at, Map<String, Map<JobStatus, Long>> counts
 		/** The reasons a job is held, as meters and the endpoint name them. */
 		public static final List<String> REASONS = List.of("rate-limit", "key-rate-limit", "key-limit", "blocked");
 
-		/** Held jobs by reason, every reason of {@link #REASONS} present. */
-		public Map<String, Long> held() {
-			Map<String, Long> held = new LinkedHashMap<>();
-			held.put("rate-limit", this.rateLimit);
-			held.put("key-rate-limit", this.keyRateLimit);
-			held.put("key-limit", this.keyLimit);
-			held.put("blocked", this.blocked);
-			return held;
+		/** Held (throttled) jobs by reason, every reason of {@link #REASONS} present. */
+		public Map<String, Long> throttled() {
+			Map<String, Long> throttled = new LinkedHashMap<>();
+			throttled.put("rate-limit", this.rateLimit);
+			throttled.put("key-rate-limit", this.keyRateLimit);
+			throttled.put("key-limit", this.keyLimit);
+			throttled.put("blocked", this.blocked);
+			return throttled;
 		}
 
 		/** Due jobs held for any reason. */
-		public long heldTotal() {
+		public long throttledTotal() {
 			return this.blocked + this.keyLimit + this.keyRateLimit + this.rateLimit;
 		}
 
