@@ -22,6 +22,7 @@ import java.util.TreeMap;
 
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.FlowControl;
 import dev.jobqueue.core.store.JobProgress;
 import dev.jobqueue.core.store.QueueInsights;
 import dev.jobqueue.core.store.QueueSnapshot;
@@ -177,6 +178,15 @@ public class JdbcQueueInsights implements QueueInsights {
 	@Override
 	public JobPage jobs(JobQuery query) {
 		return this.database.read("list jobs", (connection) -> this.details.jobs(connection, query));
+	}
+
+	@Override
+	public Map<String, QueueSnapshot.FlowState> flow(Instant now, Map<String, FlowControl> flowControls) {
+		if (flowControls.isEmpty()) {
+			return Map.of();
+		}
+		return this.database.readConsistent("count the jobs flow control holds back",
+				(connection) -> this.flow.states(connection, now, flowControls));
 	}
 
 	@Override

@@ -61,7 +61,7 @@ import dev.jobqueue.core.store.QueueSnapshot;
  * {@code GET /actuator/jobqueue/paused} (paused types).</li>
  * <li>{@code GET /actuator/jobqueue/keys/{type}?size=}: the type's keys with the largest
  * backlog (pending, due, running and failed jobs per key, 10 unless {@code size} says
- * otherwise), and its keys blocked by a failed job with that job's id (to retry or cancel
+ * otherwise), and its keys blocked by a failed job with that job's id (to retry or delete
  * it); with the type's flow control as this process knows it.</li>
  * <li>{@code POST /actuator/jobqueue/{id}/retry} (its durable steps kept),
  * {@code /{id}/retry-forget-steps} (every step runs again), {@code /{id}/cancel},
@@ -409,7 +409,7 @@ public class QueueEndpoint {
 	 * @param busiest the keys with the largest backlog (pending jobs), then the most
 	 * running ones
 	 * @param blocked the blocked keys by backlog, each with its first failed job
-	 * ({@code failedJobId}): retrying or cancelling it releases the key
+	 * ({@code failedJobId}): retrying or deleting it releases the key
 	 */
 	public record KeysView(String type, QueueReport.@Nullable Limits limits, Instant at, long keys, long blockedKeys,
 			List<KeyState> busiest, List<KeyState> blocked) {

@@ -89,6 +89,15 @@ public interface QueueInsights {
 	List<Outcomes> outcomes(Instant from, Instant to, Duration slot);
 
 	/**
+	 * Per type with limits, its due jobs held back by them now, as
+	 * {@link QueueSnapshot#flow()} counts them, without the rest of a snapshot. Stores
+	 * without flow control answer an empty map.
+	 */
+	default Map<String, QueueSnapshot.FlowState> flow(Instant now, Map<String, FlowControl> flowControls) {
+		return Map.of();
+	}
+
+	/**
 	 * The keys of one type, for an operator looking for the key that holds a backlog: the
 	 * busiest by backlog and, for an ordered type that blocks on failure, the blocked
 	 * ones with the failed job that blocks each. Read from the index of keyed jobs: its
@@ -424,8 +433,8 @@ public interface QueueInsights {
 	 * @param failed its jobs that failed for good
 	 * @param failedJobId the first (lowest id) of its failed jobs, or {@code null}
 	 * @param blocked whether a failed job holds back its other jobs (an ordered type that
-	 * blocks on failure): retrying or cancelling {@code failedJobId}, and any other
-	 * failed job of the key, releases it
+	 * blocks on failure): retrying or deleting {@code failedJobId}, and any other failed
+	 * job of the key, releases it
 	 */
 	record KeyState(String key, long pending, long due, long running, long failed, Long failedJobId, boolean blocked) {
 
