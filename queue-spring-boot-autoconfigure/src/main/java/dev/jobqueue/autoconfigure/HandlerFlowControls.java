@@ -49,14 +49,12 @@ final class HandlerFlowControls {
 					+ keyConcurrency.value() + " jobs of a key at once in any order.");
 		}
 		if (!ordered.value() && !blockOnFailure.value()) {
-			throw new JobQueueException(
-					onHandler + blockOnFailure.shown() + " applies only to ordered handlers, " + "and "
-							+ (ordered.fromProperty() ? ordered.shown() + " makes this one unordered"
-									: "this one is not ordered")
-							+ ". Set " + ordered.name()
-							+ " to true as well (the jobs of a key then start one after another "
-							+ "in enqueue order, and one that failed for good lets the next go), or remove "
-							+ blockOnFailure.name() + ".");
+			String unordered = ordered.fromProperty() ? ordered.shown() + " makes this one unordered"
+					: "this one is not ordered";
+			throw new JobQueueException(onHandler + blockOnFailure.shown() + " applies only to ordered handlers, and "
+					+ unordered + ". Set " + ordered.name() + " to true as well (the jobs of a key then start one "
+					+ "after another in enqueue order, and one that failed for good lets the next go), or remove "
+					+ blockOnFailure.name() + ".");
 		}
 		return new FlowControl(rateLimit, keyRateLimit, keyConcurrency.value(), ordered.value(),
 				blockOnFailure.value());
@@ -71,9 +69,16 @@ final class HandlerFlowControls {
 	static void check(String type, QueueProperties.Handler configured) {
 		String prefix = prefix(type);
 		String context = "Invalid setting for job type '" + type + "' (no handler of it in this process): ";
-		rateLimit(context, pick(configured.getRateLimit(), prefix + "rate-limit", "", ""));
-		rateLimit(context, pick(configured.getKeyRateLimit(), prefix + "key-rate-limit", "", ""));
-		checkKeyConcurrency(context, pick(configured.getKeyConcurrency(), prefix + "key-concurrency", 0, ""));
+		if (configured.getRateLimit() != null) {
+			rateLimit(context, new Setting<>(configured.getRateLimit(), prefix + "rate-limit", true));
+		}
+		if (configured.getKeyRateLimit() != null) {
+			rateLimit(context, new Setting<>(configured.getKeyRateLimit(), prefix + "key-rate-limit", true));
+		}
+		if (configured.getKeyConcurrency() != null) {
+			checkKeyConcurrency(context,
+					new Setting<>(configured.getKeyConcurrency(), prefix + "key-concurrency", true));
+		}
 	}
 
 	/**
