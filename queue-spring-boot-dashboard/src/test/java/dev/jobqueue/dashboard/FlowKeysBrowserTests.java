@@ -1,5 +1,6 @@
 package dev.jobqueue.dashboard;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -85,6 +86,9 @@ class FlowKeysBrowserTests extends SqliteFileBrowserTests {
 		String row = "#blocked-keys tr[data-key='" + KEY + "']";
 		assertThat(browser.text(row)).contains("#" + first);
 		assertThat(browser.text("#busiest-keys tr[data-key='" + KEY + "']")).contains("blocked");
+		if (Boolean.getBoolean("jobqueue.dashboard.screenshots")) {
+			browser.screenshot(Path.of("").toAbsolutePath().getParent().resolve("docs").resolve("dashboard-keys.png"));
+		}
 		browser.click(row + " a.key");
 		assertThat(browser.attribute("input[name='key']", "value")).isEqualTo(KEY);
 		assertThat(browser.count("#jobs tbody tr")).isEqualTo(3);
