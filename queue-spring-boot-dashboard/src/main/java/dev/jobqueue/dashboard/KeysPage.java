@@ -163,7 +163,7 @@ final class KeysPage {
 	}
 
 	private static void keyLink(Html html, Viewer viewer, String type, String key) {
-		html.raw("<a class=\"key\"")
+		html.raw("<a class=\"job-key\"")
 			.attr("href", JobPages.listUrl(viewer, null, type, null, key, null))
 			.raw(">")
 			.text(key)

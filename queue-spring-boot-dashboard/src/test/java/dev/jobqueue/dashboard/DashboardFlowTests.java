@@ -98,7 +98,7 @@ class DashboardFlowTests {
 			.contains("2 key(s) with pending, running or failed jobs, 1 blocked.")
 			.contains("2 by blocked")
 			.contains("<table id=\"blocked-keys\">")
-			.contains("<tr data-key=\"tenant &lt;a&amp;b&gt;\"><td><a class=\"key\" href=\"" + keyJobs
+			.contains("<tr data-key=\"tenant &lt;a&amp;b&gt;\"><td><a class=\"job-key\" href=\"" + keyJobs
 					+ "\">tenant &lt;a&amp;b&gt;</a></td><td><a class=\"blocking-job\" href=\"/jobqueue/jobs/"
 					+ blocking + "\">#" + blocking + "</a></td>")
 			.contains("href=\"/jobqueue/jobs/" + blocking + "/retry\" data-action=\"retry\">Retry #" + blocking)

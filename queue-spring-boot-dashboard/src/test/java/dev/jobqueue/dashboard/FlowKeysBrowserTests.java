@@ -89,7 +89,7 @@ class FlowKeysBrowserTests extends SqliteFileBrowserTests {
 		if (Boolean.getBoolean("jobqueue.dashboard.screenshots")) {
 			browser.screenshot(Path.of("").toAbsolutePath().getParent().resolve("docs").resolve("dashboard-keys.png"));
 		}
-		browser.click(row + " a.key");
+		browser.click(row + " a.job-key");
 		assertThat(browser.attribute("input[name='key']", "value")).isEqualTo(KEY);
 		assertThat(browser.count("#jobs tbody tr")).isEqualTo(3);
 
