@@ -47,7 +47,11 @@ import dev.jobqueue.core.RateLimit;
  * <li><b>Rate limits</b>: at most {@code permits} starts in any window of the given
  * length ending now, counted from the sliding log of starts (every start of a
  * rate-limited type or key is a row, retries too); the claim takes at most what is left
- * of the window. A job without a key is held only by its type's {@code rateLimit}.</li>
+ * of the window. A job without a key is held only by its type's {@code rateLimit}. The
+ * count has no upper bound, so a claim whose time is older than a start another claim
+ * logged (claims read their time before they wait for the lock) still counts it; starts
+ * are deleted only well after every window that could count them
+ * ({@link #sweepBefore}).</li>
  * <li>When a rate limit held a job back, the plan says when the oldest start of the full
  * window leaves it ({@link Plan#throttledUntil()}), so the worker claims again then.</li>
  * </ol>
