@@ -1,6 +1,7 @@
 package dev.jobqueue.sqlite;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
@@ -15,10 +16,10 @@ import dev.jobqueue.jdbc.SqlStatement;
 import dev.jobqueue.jdbc.Tables;
 
 /**
- * SQLite's outcome statements for {@link JdbcCompletions}: successes go as one JDBC batch
- * of updates (their attempts and events are written with the other outcomes'). Flags are
- * integers; every finished job is offered to the settle, which looks for dependents once
- * for the whole round.
+ * SQLite's outcome statements for {@link JdbcCompletions}: successes go one update each,
+ * each returning its job's type (their attempts and events are written with the other
+ * outcomes'). Flags are integers; every finished job is offered to the settle, which
+ * looks for dependents once for the whole round.
  */
 final class SqliteCompletions implements JdbcCompletions.Successes {
 
@@ -27,6 +28,7 @@ final class SqliteCompletions implements JdbcCompletions.Successes {
 			SET status = 'succeeded', result = :result, finished_at = :now, lease_until = NULL, error_code = NULL,
 			    error_detail = NULL
 			WHERE id = :job_id AND runs = :run AND status = 'running'
+			RETURNING type
 			""";
 
 	private static final String MARK_FAILED = """
@@ -34,14 +36,14 @@ final class SqliteCompletions implements JdbcCompletions.Successes {
 			SET status = 'failed', finished_at = :now, lease_until = NULL, error_code = :error_code,
 			    error_detail = :error_detail
 			WHERE id = :job_id AND runs = :run AND status = 'running'
-			RETURNING status, 1
+			RETURNING status, 1, type
 			""";
 
 	private static final String MARK_CANCELLED = """
 			UPDATE {jobs}
 			SET status = 'cancelled', finished_at = :now, lease_until = NULL
 			WHERE id = :job_id AND runs = :run AND status = 'running'
-			RETURNING status, 1
+			RETURNING status, 1, type
 			""";
 
 	/**
@@ -56,7 +58,7 @@ final class SqliteCompletions implements JdbcCompletions.Successes {
 			    error_detail = coalesce(:error_detail, error_detail),
 			    attempts = attempts - :gives_back, snoozes = snoozes + :snoozed
 			WHERE id = :job_id AND runs = :run AND status = 'running'
-			RETURNING status, 1
+			RETURNING status, 1, type
 			""";
 
 	private final Sql markSucceeded;
@@ -71,26 +73,25 @@ final class SqliteCompletions implements JdbcCompletions.Successes {
 	}
 
 	@Override
-	public boolean[] mark(Connection connection, List<Completion> successes, String workerId, Instant now,
+	public String[] mark(Connection connection, List<Completion> successes, String workerId, Instant now,
 			Map<Long, String> finished) throws SQLException {
+		String[] types = new String[successes.size()];
 		try (SqlStatement succeed = this.markSucceeded.prepare(connection)) {
-			for (Completion completion : successes) {
+			for (int k = 0; k < successes.size(); k++) {
+				Completion completion = successes.get(k);
 				succeed.bind("result", completion.result())
 					.bind("now", now)
 					.bind("job_id", completion.jobId())
-					.bind("run", completion.run())
-					.addBatch();
-			}
-			int[] counts = succeed.executeBatch();
-			boolean[] applied = new boolean[successes.size()];
-			for (int k = 0; k < successes.size(); k++) {
-				applied[k] = counts[k] > 0;
-				if (applied[k]) {
-					finished.put(successes.get(k).jobId(), "succeeded");
+					.bind("run", completion.run());
+				try (ResultSet rows = succeed.executeQuery()) {
+					if (rows.next()) {
+						types[k] = rows.getString(1);
+						finished.put(completion.jobId(), "succeeded");
+					}
 				}
 			}
-			return applied;
 		}
+		return types;
 	}
 
 	@Override
