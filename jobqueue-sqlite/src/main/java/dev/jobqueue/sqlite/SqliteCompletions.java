@@ -4,22 +4,27 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import dev.jobqueue.core.store.Completion;
 import dev.jobqueue.jdbc.JdbcCompletions;
 import dev.jobqueue.jdbc.JobEvents;
+import dev.jobqueue.jdbc.JsonArrays;
 import dev.jobqueue.jdbc.Links;
 import dev.jobqueue.jdbc.Sql;
 import dev.jobqueue.jdbc.SqlStatement;
 import dev.jobqueue.jdbc.Tables;
 
 /**
- * SQLite's outcome statements for {@link JdbcCompletions}: successes go one update each,
- * each returning its job's type (their attempts and events are written with the other
- * outcomes'). Flags are integers; every finished job is offered to the settle, which
- * looks for dependents once for the whole round.
+ * SQLite's outcome statements for {@link JdbcCompletions}: successes go as one JDBC batch
+ * of updates, then one read of the types of those that applied (their attempts and events
+ * are written with the other outcomes'): two calls whatever the number of successes.
+ * Flags are integers; every finished job is offered to the settle, which looks for
+ * dependents once for the whole round.
  */
 final class SqliteCompletions implements JdbcCompletions.Successes {
 
@@ -28,7 +33,11 @@ final class SqliteCompletions implements JdbcCompletions.Successes {
 			SET status = 'succeeded', result = :result, finished_at = :now, lease_until = NULL, error_code = NULL,
 			    error_detail = NULL
 			WHERE id = :job_id AND runs = :run AND status = 'running'
-			RETURNING type
+			""";
+
+	/** The types of the successes that applied, by primary key. */
+	private static final String TYPES = """
+			SELECT id, type FROM {jobs} WHERE id IN (SELECT value FROM json_each(:ids))
 			""";
 
 	private static final String MARK_FAILED = """
@@ -63,8 +72,11 @@ final class SqliteCompletions implements JdbcCompletions.Successes {
 
 	private final Sql markSucceeded;
 
+	private final Sql types;
+
 	private SqliteCompletions(Tables tables) {
 		this.markSucceeded = tables.sql(MARK_SUCCEEDED);
+		this.types = tables.sql(TYPES);
 	}
 
 	static JdbcCompletions create(Tables tables, JobEvents events, Links links) {
@@ -75,21 +87,38 @@ final class SqliteCompletions implements JdbcCompletions.Successes {
 	@Override
 	public String[] mark(Connection connection, List<Completion> successes, String workerId, Instant now,
 			Map<Long, String> finished) throws SQLException {
-		String[] types = new String[successes.size()];
+		boolean[] applied = new boolean[successes.size()];
+		Set<Long> appliedIds = new LinkedHashSet<>();
 		try (SqlStatement succeed = this.markSucceeded.prepare(connection)) {
-			for (int k = 0; k < successes.size(); k++) {
-				Completion completion = successes.get(k);
+			for (Completion completion : successes) {
 				succeed.bind("result", completion.result())
 					.bind("now", now)
 					.bind("job_id", completion.jobId())
-					.bind("run", completion.run());
-				try (ResultSet rows = succeed.executeQuery()) {
-					if (rows.next()) {
-						types[k] = rows.getString(1);
-						finished.put(completion.jobId(), "succeeded");
-					}
+					.bind("run", completion.run())
+					.addBatch();
+			}
+			int[] counts = succeed.executeBatch();
+			for (int k = 0; k < successes.size(); k++) {
+				applied[k] = counts[k] > 0;
+				if (applied[k]) {
+					appliedIds.add(successes.get(k).jobId());
+					finished.put(successes.get(k).jobId(), "succeeded");
 				}
 			}
+		}
+		String[] types = new String[successes.size()];
+		if (appliedIds.isEmpty()) {
+			return types;
+		}
+		Map<Long, String> typeById = new HashMap<>();
+		try (SqlStatement select = this.types.prepare(connection);
+				ResultSet rows = select.bind("ids", JsonArrays.of(appliedIds)).executeQuery()) {
+			while (rows.next()) {
+				typeById.put(rows.getLong(1), rows.getString(2));
+			}
+		}
+		for (int k = 0; k < successes.size(); k++) {
+			types[k] = applied[k] ? typeById.get(successes.get(k).jobId()) : null;
 		}
 		return types;
 	}
