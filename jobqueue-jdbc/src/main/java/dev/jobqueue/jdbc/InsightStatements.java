@@ -28,10 +28,11 @@ public final class InsightStatements {
 			JobStatus.WAITING);
 
 	/**
-	 * Jobs per type and status, each status read from the index it already has: the claim
-	 * index for pending jobs, the running index, the finished index, the partial index of
+	 * Unfinished jobs per type and status, each status read from the index it already
+	 * has: the claim index for pending jobs, the running index, the partial index of
 	 * waiting jobs. No index holds every job's status, which would take an entry at each
-	 * status change of each job.
+	 * status change of each job. Finished jobs, most of the table, are counted as they
+	 * finish ({@link FinishedCounts}).
 	 */
 	public final String counts;
 
@@ -105,10 +106,8 @@ public final class InsightStatements {
 				SELECT type, 'running', count(*) FROM {jobs} %s WHERE status = 'running' GROUP BY type
 				UNION ALL
 				SELECT type, 'waiting', count(*) FROM {jobs} %s WHERE status = 'waiting' GROUP BY type
-				UNION ALL
-				SELECT type, status, count(*) FROM {jobs} %s WHERE finished_at IS NOT NULL GROUP BY status, type
 				""".formatted(dialect.indexedBy("jobs_claim_type_idx"), running,
-				dialect.indexedBy(statusIndex(JobStatus.WAITING)), dialect.indexedBy("jobs_finished_idx"));
+				dialect.indexedBy(statusIndex(JobStatus.WAITING)));
 		this.claimableCount = "SELECT count(*) FROM {jobs} WHERE " + claimable;
 		this.oldestClaimable = "SELECT %s FROM {jobs} WHERE %s ORDER BY run_at, id LIMIT 1".formatted(summary,
 				claimable);
@@ -184,6 +183,7 @@ public final class InsightStatements {
 	public Map<String, String> snapshot() {
 		Map<String, String> statements = new LinkedHashMap<>();
 		statements.put("COUNTS", this.counts);
+		statements.put("FINISHED_COUNTS", FinishedCounts.SUM);
 		statements.put("CLAIMABLE_COUNT", this.claimableCount);
 		statements.put("OLDEST_CLAIMABLE", this.oldestClaimable);
 		statements.put("OLDEST_RUNNING", this.oldestRunning);
