@@ -109,8 +109,11 @@ public final class InsightStatements {
 				""".formatted(dialect.indexedBy("jobs_claim_type_idx"), running,
 				dialect.indexedBy(statusIndex(JobStatus.WAITING)));
 		this.claimableCount = "SELECT count(*) FROM {jobs} WHERE " + claimable;
-		this.oldestClaimable = "SELECT %s FROM {jobs} WHERE %s ORDER BY run_at, id LIMIT 1".formatted(summary,
-				claimable);
+		// By due time alone: the index of due jobs orders by run_at only, and a tie
+		// broken by
+		// id made PostgreSQL read and sort every job of the oldest due time (50-95 ms for
+		// 100,000 jobs enqueued together) before it could answer.
+		this.oldestClaimable = "SELECT %s FROM {jobs} WHERE %s ORDER BY run_at LIMIT 1".formatted(summary, claimable);
 		this.oldestRunning = "SELECT %s FROM {jobs} %s WHERE status = 'running' ORDER BY started_at, id LIMIT :limit"
 			.formatted(summary, running);
 		this.stuckCount = """
