@@ -346,6 +346,25 @@ public abstract class FlowControlTests extends StoreTests {
 	}
 
 	@Test
+	void orderedAndKeyLimitedTypesAreClaimedAheadHoldingTheirKeysButNotAnOrderedKeysLastAttempt() {
+		this.harness.queue.enqueue(JobRequest.of(TYPE, "a1").key("A").maxAttempts(1));
+		enqueue("a2", "A");
+		enqueue("b1", "B");
+		enqueue("b2", "B");
+		FlowControl flow = ordered(true);
+		// Every job of this claim waits for a slot: none is free now.
+		ClaimRequest ahead = new ClaimRequest("w1", 4, Set.of(), Map.of(TYPE, 4), Set.of(),
+				this.clock.instant().plusSeconds(30), Map.of(), 0, Map.of(TYPE, flow));
+
+		List<ClaimedJob> claimed = this.db.store().claim(ahead, this.clock.instant());
+
+		// a1 would fail unrun if its process died while it waits, and a2 may not pass it.
+		assertThat(payloads(claimed)).containsExactly("b1");
+		assertThat(this.db.store().claim(ahead, this.clock.instant())).as("B is held by b1, claimed ahead").isEmpty();
+		assertThat(payloads(claim(4, flow))).containsExactly("a1");
+	}
+
+	@Test
 	void keysTakeTurnsSoEveryKeyIsServedBeforeAnyIsServedTwice() {
 		for (int key = 0; key < 30; key++) {
 			enqueueMany("k" + key + "-", "key-" + key, 3);
