@@ -55,6 +55,8 @@ public class JdbcQueueInsights implements QueueInsights {
 
 	private final OutcomeMinutes outcomeMinutes;
 
+	private final FinishedCounts finishedCounts;
+
 	private final FlowInsights flow;
 
 	public JdbcQueueInsights(JdbcDatabase database, Tables tables, StorageFacts storage) {
@@ -66,6 +68,7 @@ public class JdbcQueueInsights implements QueueInsights {
 		this.details = new JobDetails(tables, this.statements);
 		this.searches = new JobSearches(tables, this.details);
 		this.outcomeMinutes = new OutcomeMinutes(tables);
+		this.finishedCounts = new FinishedCounts(tables);
 		this.flow = new FlowInsights(tables);
 	}
 
@@ -261,6 +264,11 @@ public class JdbcQueueInsights implements QueueInsights {
 		}
 	}
 
+	/**
+	 * Jobs per type and status: the unfinished ones counted from their indexes, the
+	 * finished ones read from their kept counts ({@link FinishedCounts}), in the same
+	 * snapshot.
+	 */
 	private Map<String, Map<JobStatus, Long>> counts(Connection connection) throws SQLException {
 		Map<String, Map<JobStatus, Long>> counts = new TreeMap<>();
 		try (SqlStatement select = sql(this.statements.counts).prepare(connection);
@@ -271,6 +279,7 @@ public class JdbcQueueInsights implements QueueInsights {
 					.merge(JobStatus.fromDbValue(rows.getString(2)), rows.getLong(3), Long::sum);
 			}
 		}
+		this.finishedCounts.read(connection, counts);
 		return counts;
 	}
 
