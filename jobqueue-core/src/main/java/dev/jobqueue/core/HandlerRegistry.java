@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The job types this process handles. Registration happens at start-up, before the worker
@@ -40,6 +41,20 @@ public final class HandlerRegistry {
 		synchronized (this.handlers) {
 			return java.util.List.copyOf(this.handlers.values());
 		}
+	}
+
+	/**
+	 * The flow control of each handled type that has limits, by type: what this process
+	 * knows of them, for the counts of held jobs.
+	 */
+	public Map<String, FlowControl> flowControls() {
+		Map<String, FlowControl> flows = new TreeMap<>();
+		for (HandlerDefinition handler : all()) {
+			if (handler.flowControl().limits()) {
+				flows.put(handler.type(), handler.flowControl());
+			}
+		}
+		return Collections.unmodifiableMap(flows);
 	}
 
 	public boolean isEmpty() {

@@ -29,10 +29,11 @@ public final class InsightStatements {
 
 	/**
 	 * Unfinished jobs per type and status, each status read from the index it already
-	 * has: the claim index for pending jobs, the running index, the partial index of
-	 * waiting jobs. No index holds every job's status, which would take an entry at each
-	 * status change of each job. Finished jobs, most of the table, are counted as they
-	 * finish ({@link FinishedCounts}).
+	 * has: the claim index for pending jobs without a key and the index of keyed jobs for
+	 * those with one (two rows of a type, to be added up), the running index, the partial
+	 * index of waiting jobs. No index holds every job's status, which would take an entry
+	 * at each status change of each job. Finished jobs, most of the table, are counted as
+	 * they finish ({@link FinishedCounts}).
 	 */
 	public final String counts;
 
@@ -101,13 +102,18 @@ public final class InsightStatements {
 				AND EXISTS (SELECT 1 FROM {workers} w WHERE w.heartbeat_at >= :alive_after AND %s)"""
 			.formatted(dialect.textListContains("w.types", "{jobs}.type"));
 		this.counts = """
-				SELECT type, 'pending', count(*) FROM {jobs} %s WHERE status = 'pending' GROUP BY type
+				SELECT type, 'pending', count(*) FROM {jobs} %s WHERE status = 'pending' AND job_key IS NULL GROUP BY type
+				UNION ALL
+				SELECT type, 'pending', count(*) FROM {jobs} %s
+				WHERE job_key IS NOT NULL AND status IN ('pending', 'running', 'failed') AND status = 'pending'
+				GROUP BY type
 				UNION ALL
 				SELECT type, 'running', count(*) FROM {jobs} %s WHERE status = 'running' GROUP BY type
 				UNION ALL
 				SELECT type, 'waiting', count(*) FROM {jobs} %s WHERE status = 'waiting' GROUP BY type
-				""".formatted(dialect.indexedBy("jobs_claim_type_idx"), running,
-				dialect.indexedBy(statusIndex(JobStatus.WAITING)));
+				"""
+			.formatted(dialect.indexedBy("jobs_claim_type_idx"), dialect.indexedBy("jobs_keyed_idx"), running,
+					dialect.indexedBy(statusIndex(JobStatus.WAITING)));
 		this.claimableCount = "SELECT count(*) FROM {jobs} WHERE " + claimable;
 		// By due time alone: the index of due jobs orders by run_at only, and a tie
 		// broken by

@@ -22,6 +22,7 @@ import java.util.TreeMap;
 
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.FlowControl;
 import dev.jobqueue.core.store.JobProgress;
 import dev.jobqueue.core.store.QueueInsights;
 import dev.jobqueue.core.store.QueueSnapshot;
@@ -56,6 +57,8 @@ public class JdbcQueueInsights implements QueueInsights {
 
 	private final FinishedCounts finishedCounts;
 
+	private final FlowInsights flow;
+
 	public JdbcQueueInsights(JdbcDatabase database, Tables tables, StorageFacts storage) {
 		this.database = Objects.requireNonNull(database, "'database' must not be null");
 		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
@@ -66,6 +69,15 @@ public class JdbcQueueInsights implements QueueInsights {
 		this.searches = new JobSearches(tables, this.details);
 		this.outcomeMinutes = new OutcomeMinutes(tables);
 		this.finishedCounts = new FinishedCounts(tables);
+		this.flow = new FlowInsights(tables);
+	}
+
+	/**
+	 * The statements behind {@link QueueSnapshot#flow()} and {@link #keys}, by name, for
+	 * tests of their plans.
+	 */
+	public final Map<String, String> flowStatements() {
+		return this.flow.statements();
 	}
 
 	/** The outcome rollup that {@link #outcomes} reads, for tests of its plan. */
@@ -112,8 +124,10 @@ public class JdbcQueueInsights implements QueueInsights {
 					(byAttempts) -> byAttempts.forEach((attempts, count) -> retries.merge(attempts, count, Long::sum)));
 		ErrorSummary errors = errors(connection, settings.topErrors());
 		List<WorkerState> workers = workers(connection, aliveAfter);
+		Map<String, QueueSnapshot.FlowState> flow = settings.flowControls().isEmpty() ? Map.of()
+				: this.flow.states(connection, now, settings.flowControls());
 		return new QueueSnapshot(now, counts, claimable, oldestClaimable, oldestRunning, stuck, retries, retriesByType,
-				errors, workers, unhandled(counts, workers), this.storage.state(connection));
+				errors, workers, unhandled(counts, workers), this.storage.state(connection), flow);
 	}
 
 	@Override
@@ -167,6 +181,21 @@ public class JdbcQueueInsights implements QueueInsights {
 	@Override
 	public JobPage jobs(JobQuery query) {
 		return this.database.read("list jobs", (connection) -> this.details.jobs(connection, query));
+	}
+
+	@Override
+	public Map<String, QueueSnapshot.FlowState> flow(Instant now, Map<String, FlowControl> flowControls) {
+		if (flowControls.isEmpty()) {
+			return Map.of();
+		}
+		return this.database.readConsistent("count the jobs flow control holds back",
+				(connection) -> this.flow.states(connection, now, flowControls));
+	}
+
+	@Override
+	public TypeKeys keys(KeyQuery query) {
+		return this.database.readConsistent("list the keys of type " + query.type(),
+				(connection) -> this.flow.typeKeys(connection, query));
 	}
 
 	@Override
@@ -245,8 +274,9 @@ public class JdbcQueueInsights implements QueueInsights {
 		try (SqlStatement select = sql(this.statements.counts).prepare(connection);
 				ResultSet rows = select.executeQuery()) {
 			while (rows.next()) {
+				// Pending jobs come in two rows, with and without a key.
 				counts.computeIfAbsent(rows.getString(1), (type) -> new EnumMap<>(JobStatus.class))
-					.put(JobStatus.fromDbValue(rows.getString(2)), rows.getLong(3));
+					.merge(JobStatus.fromDbValue(rows.getString(2)), rows.getLong(3), Long::sum);
 			}
 		}
 		this.finishedCounts.read(connection, counts);

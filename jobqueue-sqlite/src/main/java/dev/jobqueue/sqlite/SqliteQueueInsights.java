@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import dev.jobqueue.core.store.QueueSnapshot.StorageState;
 import dev.jobqueue.jdbc.InsightStatements;
@@ -73,6 +74,31 @@ public final class SqliteQueueInsights extends JdbcQueueInsights {
 				try (SqlStatement select = explain.prepare(connection)) {
 					for (String name : explain.names()) {
 						select.bind(name, name.equals("limit") ? 10 : now.toEpochMilli());
+					}
+					plans.put(statement.getKey(), plan(select));
+				}
+			}
+			return plans;
+		});
+	}
+
+	/**
+	 * The query plans of the statements behind the snapshot's held jobs and the key list,
+	 * for tests that each reads an index.
+	 */
+	Map<String, List<String>> explainFlow(Instant now) {
+		return database().read("explain the flow control counts", (connection) -> {
+			Map<String, List<String>> plans = new LinkedHashMap<>();
+			for (Map.Entry<String, String> statement : new TreeMap<>(flowStatements()).entrySet()) {
+				Sql explain = tables().sql("EXPLAIN QUERY PLAN " + statement.getValue());
+				try (SqlStatement select = explain.prepare(connection)) {
+					for (String name : explain.names()) {
+						if (name.equals("now") || name.equals("since")) {
+							select.bind(name, now);
+						}
+						else {
+							select.bind(name, name.equals("status") ? "running" : "charge");
+						}
 					}
 					plans.put(statement.getKey(), plan(select));
 				}

@@ -16,7 +16,9 @@ import org.sqlite.SQLiteDataSource;
 
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.FlowControl;
 import dev.jobqueue.core.store.QueueInsights.JobQuery;
+import dev.jobqueue.core.store.QueueInsights.KeyQuery;
 import dev.jobqueue.core.store.QueueInsights.SnapshotSettings;
 import dev.jobqueue.core.store.QueueSnapshot;
 import dev.jobqueue.jdbc.FinishedCounts;
@@ -113,6 +115,51 @@ class SqliteQueueInsightsTests {
 			System.out.println(query + " over a million rows: " + plan);
 			assertUsesIndex(query + " over a million rows", plan);
 		});
+	}
+
+	@Test
+	void theFlowCountsReadTheKeyedIndexInKeyOrderAndCostLittleAtAHundredThousandDueKeyedJobs() {
+		insertFinishedJobs(100_000);
+		// 100,000 due jobs of an ordered type over 1,000 keys, 100 running and 10 failed.
+		this.db.execute("""
+				WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100110)
+				INSERT INTO jobs (type, status, payload, attempts, max_attempts, run_at, created_at, job_key)
+				SELECT 'charge', CASE WHEN i > 100100 THEN 'failed' WHEN i > 100000 THEN 'running' ELSE 'pending' END,
+				       '{}', 0, 3, ? - i, ? - i, 'customer-' || (i % 1000)
+				FROM n
+				""", NOW.toEpochMilli(), NOW.toEpochMilli());
+		this.db.execute("ANALYZE");
+		Map<String, List<String>> plans = this.insights.explainFlow(NOW);
+		assertThat(plans).hasSize(6);
+		plans.forEach((name, plan) -> {
+			System.out.println(name + ": " + plan);
+			assertUsesIndex(name, plan);
+			assertThat(plan).as(name + " groups in index order").noneMatch((line) -> line.contains("TEMP B-TREE"));
+		});
+		assertThat(plans.get("PENDING_BY_KEY")).anyMatch((line) -> line.contains("jobs_keyed_idx"));
+		assertThat(plans.get("STATUS_BY_KEY")).anyMatch((line) -> line.contains("jobs_keyed_idx"));
+
+		FlowControl ordered = new FlowControl(null, null, 0, true, true);
+		SnapshotSettings withFlow = SETTINGS.withFlowControls(Map.of("charge", ordered));
+		QueueSnapshot snapshot = this.insights.snapshot(NOW, withFlow);
+		assertThat(snapshot.flow().get("charge").due()).isEqualTo(100_000);
+		assertThat(snapshot.flow().get("charge").blockedKeys()).isEqualTo(10);
+		long without = bestOf(5, () -> this.insights.snapshot(NOW, SETTINGS));
+		long with = bestOf(5, () -> this.insights.snapshot(NOW, withFlow));
+		long keys = bestOf(5, () -> this.insights.keys(new KeyQuery("charge", ordered, NOW, 10)));
+		// Printed, not asserted: the benchmarks measure time.
+		System.out.printf("Snapshot with 100,000 due keyed jobs over 1,000 keys: %d ms without flow counts, %d ms with "
+				+ "(best of 5); key list %d ms%n", without, with, keys);
+	}
+
+	private static long bestOf(int runs, Runnable read) {
+		long best = Long.MAX_VALUE;
+		for (int i = 0; i < runs; i++) {
+			long start = System.nanoTime();
+			read.run();
+			best = Math.min(best, (System.nanoTime() - start) / 1_000_000);
+		}
+		return best;
 	}
 
 	@Test

@@ -3,6 +3,7 @@ package dev.jobqueue.actuate;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -23,11 +24,15 @@ import dev.jobqueue.JobSchedules;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.PausedType;
 import dev.jobqueue.ScheduleInfo;
+import dev.jobqueue.core.FlowControl;
 import dev.jobqueue.core.retention.RetentionReport;
 import dev.jobqueue.core.store.QueueInsights.JobPage;
 import dev.jobqueue.core.store.QueueInsights.JobQuery;
 import dev.jobqueue.core.store.QueueInsights.JobSearch;
+import dev.jobqueue.core.store.QueueInsights.KeyQuery;
+import dev.jobqueue.core.store.QueueInsights.KeyState;
 import dev.jobqueue.core.store.QueueInsights.SearchResult;
+import dev.jobqueue.core.store.QueueInsights.TypeKeys;
 import dev.jobqueue.core.store.QueueInsights;
 import dev.jobqueue.core.store.QueueSnapshot;
 
@@ -39,7 +44,8 @@ import dev.jobqueue.core.store.QueueSnapshot;
  * <li>{@code GET /actuator/jobqueue}: counts by status and by type, the oldest claimable
  * job and its age, the oldest running jobs with worker and heartbeat, stuck jobs, the
  * retry distribution, the Top-N error codes, pending types no live worker handles,
- * workers, retention and the SQLite file's state.</li>
+ * workers, retention, the SQLite file's state, and per type with flow control its due
+ * jobs held back by each limit.</li>
  * <li>{@code GET /actuator/jobqueue/{id}}: one job with payload, result, attempts and
  * event timeline, its chain with the chain's steps, what it waits for and what waits for
  * it.</li>
@@ -53,6 +59,10 @@ import dev.jobqueue.core.store.QueueSnapshot;
  * payloads only for a caller who may see values (see {@link JobSearch}).</li>
  * <li>{@code GET /actuator/jobqueue/schedules} (every schedule with its next run) and
  * {@code GET /actuator/jobqueue/paused} (paused types).</li>
+ * <li>{@code GET /actuator/jobqueue/keys/{type}?size=}: the type's keys with the largest
+ * backlog (pending, due, running and failed jobs per key, 10 unless {@code size} says
+ * otherwise), and its keys blocked by a failed job with that job's id (to retry or delete
+ * it); with the type's flow control as this process knows it.</li>
  * <li>{@code POST /actuator/jobqueue/{id}/retry} (its durable steps kept),
  * {@code /{id}/retry-forget-steps} (every step runs again), {@code /{id}/cancel},
  * {@code /{chainId}/cancel-chain}, {@code /{type}/pause} and {@code /{type}/resume}.</li>
@@ -102,6 +112,8 @@ public class QueueEndpoint {
 
 	private final QueueEndpointActions actions;
 
+	private final Supplier<Map<String, FlowControl>> flowControls;
+
 	/**
 	 * @param settings the queue's settings the endpoint reads with and shows
 	 * @param retentionReport the latest cleanup's report, if any
@@ -122,6 +134,22 @@ public class QueueEndpoint {
 	public QueueEndpoint(QueueInsights insights, JobQueue queue, JobSchedules schedules, QueueEndpointSettings settings,
 			Clock clock, Supplier<Optional<RetentionReport>> retentionReport, Show showValues,
 			Supplier<QueueReport.LocalWorker> localWorker) {
+		this(insights, queue, schedules, settings, clock, retentionReport, showValues, localWorker, Map::of);
+	}
+
+	/**
+	 * @param settings the queue's settings the endpoint reads with and shows
+	 * @param retentionReport the latest cleanup's report, if any
+	 * @param showValues whether payloads, results, error details and dedup keys are shown
+	 * @param localWorker this process's worker as it stands now, or {@code null} when it
+	 * runs none
+	 * @param flowControls the flow control of each type this process handles with limits,
+	 * as it stands now (handlers register while the application starts)
+	 */
+	public QueueEndpoint(QueueInsights insights, JobQueue queue, JobSchedules schedules, QueueEndpointSettings settings,
+			Clock clock, Supplier<Optional<RetentionReport>> retentionReport, Show showValues,
+			Supplier<QueueReport.LocalWorker> localWorker, Supplier<Map<String, FlowControl>> flowControls) {
+		this.flowControls = (flowControls != null) ? flowControls : Map::of;
 		this.localWorker = (localWorker != null) ? localWorker : () -> null;
 		this.insights = Objects.requireNonNull(insights, "'insights' must not be null");
 		this.queue = Objects.requireNonNull(queue, "'queue' must not be null");
@@ -146,7 +174,8 @@ public class QueueEndpoint {
 	 */
 	public QueueReport queue(boolean showValues) {
 		Instant now = this.clock.instant();
-		QueueSnapshot snapshot = this.insights.snapshot(now, this.settings.snapshot());
+		QueueSnapshot snapshot = this.insights.snapshot(now,
+				this.settings.snapshot().withFlowControls(this.flowControls.get()));
 		// Held longer than a worker may stay silent: no transaction lasts that long.
 		Instant enqueuedBefore = now.minus(this.settings.snapshot().workerDeadAfter());
 		QueueInsights.HeldJobs heldJobs = this.insights.held(enqueuedBefore, this.settings.snapshot().jobsListed());
@@ -186,6 +215,41 @@ public class QueueEndpoint {
 	public @Nullable Object jobs(String idOrStatus, @Nullable String type, @Nullable String errorCode,
 			@Nullable Long before, @Nullable Integer size) {
 		return jobs(idOrStatus, type, errorCode, null, before, size, null, null);
+	}
+
+	/**
+	 * A type's keys ({@code /actuator/jobqueue/keys/charge?size=20}): the busiest by
+	 * backlog and the blocked ones.
+	 * @param keys {@code keys}
+	 * @param type the job type
+	 * @param size how many keys each list holds, at most {@value #MAX_PAGE_SIZE}
+	 * @return the type's keys
+	 */
+	@ReadOperation
+	public KeysView keys(@Selector String keys, @Selector String type, @Nullable Integer size) {
+		return readKeys(keys, type, size);
+	}
+
+	/**
+	 * The answer of {@link #keys}.
+	 * @throws InvalidEndpointRequestException for a path that is not {@code keys/{type}},
+	 * or a size out of range
+	 */
+	KeysView readKeys(String keys, String type, @Nullable Integer size) {
+		if (!keys.equals("keys")) {
+			throw new InvalidEndpointRequestException("GET /actuator/jobqueue/" + keys + "/" + type
+					+ " reads nothing: use /actuator/jobqueue/keys/{type} for a type's keys (retry, cancel, pause "
+					+ "and resume are POST)", "Unknown read");
+		}
+		int limit = (size != null) ? size : KeyQuery.DEFAULT_LIMIT;
+		if (limit < 1 || limit > KeyQuery.MAX_LIMIT) {
+			throw new InvalidEndpointRequestException(
+					"Size " + limit + " is out of range: use 1 to " + KeyQuery.MAX_LIMIT + " keys", "Invalid size");
+		}
+		FlowControl flow = this.flowControls.get().getOrDefault(type, FlowControl.NONE);
+		TypeKeys found = this.insights.keys(new KeyQuery(type, flow, this.clock.instant(), limit));
+		return new KeysView(found.type(), flow.limits() ? QueueReport.Limits.of(flow) : null, found.at(), found.keys(),
+				found.blockedKeys(), found.busiest(), found.blocked());
 	}
 
 	/**
@@ -325,11 +389,31 @@ public class QueueEndpoint {
 		}
 		throw new InvalidEndpointRequestException("'" + value + "' is neither a job id nor a status: use "
 				+ "/actuator/jobqueue/{id}, one of waiting, pending, running, succeeded, failed, cancelled, all, or "
-				+ "/actuator/jobqueue/schedules or /actuator/jobqueue/paused", "Unknown job id or status");
+				+ "/actuator/jobqueue/schedules, /actuator/jobqueue/paused or /actuator/jobqueue/keys/{type}",
+				"Unknown job id or status");
 	}
 
 	private static String blankToNull(String value) {
 		return (value == null || value.isBlank()) ? null : value;
+	}
+
+	/**
+	 * The keys of a type.
+	 *
+	 * @param type the job type
+	 * @param limits its flow control, as this process knows it, or {@code null} if it has
+	 * none here
+	 * @param at when due jobs were counted
+	 * @param keys how many keys have pending, running or failed jobs
+	 * @param blockedKeys how many of them a failed job blocks
+	 * @param busiest the keys with the largest backlog (pending jobs), then the most
+	 * running ones
+	 * @param blocked the blocked keys by backlog, each with its first failed job
+	 * ({@code failedJobId}): retrying or deleting it releases the key
+	 */
+	public record KeysView(String type, QueueReport.@Nullable Limits limits, Instant at, long keys, long blockedKeys,
+			List<KeyState> busiest, List<KeyState> blocked) {
+
 	}
 
 	/**

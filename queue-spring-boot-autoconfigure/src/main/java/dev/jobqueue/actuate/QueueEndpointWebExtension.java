@@ -25,7 +25,8 @@ import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExten
  * (retrying a succeeded job): the request is well-formed and may succeed later, so it is
  * not a 400.</li>
  * <li>400 for a request that is wrong whatever the queue holds: an unknown action or
- * status word, a page size out of range, a job id that is not a number.</li>
+ * status word, a page size out of range, a job id that is not a number, a GET of two path
+ * segments other than {@code keys/{type}}.</li>
  * <li>200 otherwise; pausing a paused type or resuming an active one changes nothing and
  * says so ({@code applied: false}), as both are safe to repeat.</li>
  * </ul>
@@ -79,6 +80,17 @@ public class QueueEndpointWebExtension {
 					"There is no job " + idOrStatus + " (finished jobs are deleted once their retention has passed)");
 		}
 		return new WebEndpointResponse<>(answer);
+	}
+
+	/** See {@link QueueEndpoint#keys}: 400 for a path or size that is not valid. */
+	@ReadOperation
+	public WebEndpointResponse<Object> keys(@Selector String keys, @Selector String type, @Nullable Integer size) {
+		try {
+			return new WebEndpointResponse<>(this.endpoint.readKeys(keys, type, size));
+		}
+		catch (InvalidEndpointRequestException ex) {
+			return problem(WebEndpointResponse.STATUS_BAD_REQUEST, ex.getMessage());
+		}
 	}
 
 	/**

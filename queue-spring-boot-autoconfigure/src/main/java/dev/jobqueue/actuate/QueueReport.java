@@ -7,6 +7,7 @@ import java.util.Map;
 
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.PausedType;
+import dev.jobqueue.core.FlowControl;
 import dev.jobqueue.core.retention.RetentionReport;
 import dev.jobqueue.core.store.QueueSnapshot;
 
@@ -32,14 +33,19 @@ import dev.jobqueue.core.store.QueueSnapshot;
  * pages; PostgreSQL: table and index sizes, dead rows, connections)
  * @param held jobs held until a commit that, by their age, will not come: their process
  * died between its caller's commit and their release
+ * @param flow per type with flow control that this process handles, its limits and its
+ * due jobs they hold back, by reason
  */
 public record QueueReport(Instant at, Map<String, Long> counts, Map<String, Map<String, Long>> byType, Pending pending,
 		List<JobView> oldestRunning, Stuck stuck, Retries retries, QueueSnapshot.ErrorSummary errors,
 		Map<String, Long> unhandled, List<PausedType> paused, List<QueueSnapshot.WorkerState> workers,
-		LocalWorker thisWorker, Retention retention, QueueSnapshot.StorageState storage, Held held) {
+		LocalWorker thisWorker, Retention retention, QueueSnapshot.StorageState storage, Held held,
+		Map<String, Flow> flow) {
 
 	static QueueReport of(QueueSnapshot snapshot, Instant now, List<PausedType> paused, LocalWorker thisWorker,
 			QueueEndpointSettings settings, RetentionReport lastCleanup, Held held) {
+		Map<String, Flow> flow = new LinkedHashMap<>();
+		snapshot.flow().forEach((type, state) -> flow.put(type, Flow.of(state)));
 		Map<String, Long> counts = snapshot.statusCounts();
 		Map<String, Map<String, Long>> byType = snapshot.typeCounts();
 		long pending = snapshot.countsByStatus().get(JobStatus.PENDING);
@@ -51,7 +57,7 @@ public record QueueReport(Instant at, Map<String, Long> counts, Map<String, Map<
 				snapshot.oldestRunning().stream().map((job) -> JobView.of(job, now)).toList(), stuck,
 				new Retries(snapshot.retries(), snapshot.retriesByType()), snapshot.errors(), snapshot.unhandled(),
 				paused, snapshot.workers(), thisWorker, Retention.of(settings.retention(), lastCleanup),
-				snapshot.storage(), held);
+				snapshot.storage(), held, flow);
 	}
 
 	/** What a caller who may not see values reads instead of the database's location. */
@@ -71,7 +77,49 @@ public record QueueReport(Instant at, Map<String, Long> counts, Map<String, Map<
 				state.details());
 		return new QueueReport(this.at, this.counts, this.byType, this.pending, this.oldestRunning, this.stuck,
 				this.retries, this.errors, this.unhandled, this.paused, this.workers, this.thisWorker, this.retention,
-				hidden, this.held);
+				hidden, this.held, this.flow);
+	}
+
+	/**
+	 * A type's flow control as it is configured.
+	 *
+	 * @param rateLimit starts of the type per window ({@code 100/1s}), or {@code null}
+	 * @param keyRateLimit starts of one key per window, or {@code null}
+	 * @param keyConcurrency running jobs per key, 0 for no limit
+	 * @param ordered whether a key's jobs start one after another in enqueue order
+	 * @param blockOnFailure whether a failed job of an ordered key holds its later jobs
+	 */
+	public record Limits(String rateLimit, String keyRateLimit, int keyConcurrency, boolean ordered,
+			boolean blockOnFailure) {
+
+		static Limits of(FlowControl flow) {
+			return new Limits((flow.rateLimit() != null) ? flow.rateLimit().toString() : null,
+					(flow.keyRateLimit() != null) ? flow.keyRateLimit().toString() : null, flow.keyConcurrency(),
+					flow.ordered(), flow.blockOnFailure());
+		}
+
+	}
+
+	/**
+	 * The due jobs of one type with flow control that its limits hold back now; see
+	 * {@link QueueSnapshot.FlowState} for how each job is counted once.
+	 *
+	 * @param limits the type's limits
+	 * @param due its due pending jobs
+	 * @param throttled due jobs held, by reason: {@code rate-limit} (the type's window is
+	 * full), {@code key-rate-limit} (their key's window is full), {@code key-limit}
+	 * (their key is at its concurrency, or an ordered key has a job running or not yet
+	 * due before them), {@code blocked} (their ordered key has a failed job)
+	 * @param blockedKeys keys held by a failed job
+	 * @param windowStarts starts of the type in its rate window ending now
+	 */
+	public record Flow(Limits limits, long due, Map<String, Long> throttled, long blockedKeys, long windowStarts) {
+
+		static Flow of(QueueSnapshot.FlowState state) {
+			return new Flow(Limits.of(state.flowControl()), state.due(), state.throttled(), state.blockedKeys(),
+					state.windowStarts());
+		}
+
 	}
 
 	/**

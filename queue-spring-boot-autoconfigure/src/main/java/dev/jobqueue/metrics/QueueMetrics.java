@@ -35,6 +35,12 @@ import dev.jobqueue.core.store.QueueSnapshot.ErrorCount;
  * produce.</li>
  * <li>{@code jobqueue_retries{attempts}}: unfinished and failed jobs per attempts used
  * ({@code 0} to {@code 9}, then {@code 10+}).</li>
+ * <li>{@code jobqueue_jobs_throttled{type,reason}}: per type with flow control that this
+ * process handles, its due jobs held back by each limit, {@code reason} one of
+ * {@code rate-limit}, {@code key-rate-limit}, {@code key-limit} and {@code blocked}
+ * (every reason, zeros included; see {@link QueueSnapshot.FlowState}), and
+ * {@code jobqueue_keys_blocked{type}}: its keys blocked by a failed job. Never a tag per
+ * key: the cardinality is that of the handled types.</li>
  * <li>{@code jobqueue_stuck}, {@code jobqueue_unhandled} (pending jobs of types no live
  * worker handles), {@code jobqueue_workers} (live workers),
  * {@code jobqueue_sqlite_size_bytes{file=database|wal}},
@@ -119,6 +125,12 @@ public class QueueMetrics implements MeterBinder {
 					.register(registry),
 				MultiGauge.builder("jobqueue.retries")
 					.description("Unfinished and failed jobs per attempts used")
+					.register(registry),
+				MultiGauge.builder("jobqueue.jobs.throttled")
+					.description("Due jobs held back by flow control, per type and reason")
+					.register(registry),
+				MultiGauge.builder("jobqueue.keys.blocked")
+					.description("Keys of an ordered type held by a job that failed for good")
 					.register(registry));
 		this.bound.add(meters);
 		QueueSnapshot current = this.snapshot;
@@ -180,7 +192,8 @@ public class QueueMetrics implements MeterBinder {
 		return rows;
 	}
 
-	private record Bound(MultiGauge jobs, MultiGauge errors, MultiGauge retries) {
+	private record Bound(MultiGauge jobs, MultiGauge errors, MultiGauge retries, MultiGauge throttled,
+			MultiGauge blockedKeys) {
 
 		void update(QueueSnapshot snapshot, int topErrors) {
 			List<MultiGauge.Row<?>> jobRows = new ArrayList<>();
@@ -199,6 +212,16 @@ public class QueueMetrics implements MeterBinder {
 			retryRows(snapshot.retries())
 				.forEach((attempts, count) -> retryRows.add(MultiGauge.Row.of(Tags.of("attempts", attempts), count)));
 			this.retries.register(retryRows, true);
+			List<MultiGauge.Row<?>> throttledRows = new ArrayList<>();
+			List<MultiGauge.Row<?>> blockedRows = new ArrayList<>();
+			snapshot.flow().forEach((type, state) -> {
+				state.throttled()
+					.forEach((reason, count) -> throttledRows
+						.add(MultiGauge.Row.of(Tags.of("type", type, "reason", reason), count)));
+				blockedRows.add(MultiGauge.Row.of(Tags.of("type", type), state.blockedKeys()));
+			});
+			this.throttled.register(throttledRows, true);
+			this.blockedKeys.register(blockedRows, true);
 		}
 
 	}

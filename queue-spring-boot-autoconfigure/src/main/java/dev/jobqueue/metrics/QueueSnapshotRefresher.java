@@ -3,9 +3,11 @@ package dev.jobqueue.metrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,6 +15,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 import dev.jobqueue.core.BackgroundLoop;
+import dev.jobqueue.core.FlowControl;
 import dev.jobqueue.core.store.QueueInsights;
 import dev.jobqueue.core.store.QueueInsights.SnapshotSettings;
 import dev.jobqueue.core.store.QueueSnapshot;
@@ -36,6 +39,8 @@ public class QueueSnapshotRefresher implements SmartLifecycle {
 
 	private final Duration interval;
 
+	private final Supplier<Map<String, FlowControl>> flowControls;
+
 	private final List<Consumer<QueueSnapshot>> consumers = new CopyOnWriteArrayList<>();
 
 	private volatile QueueSnapshot latest;
@@ -43,6 +48,16 @@ public class QueueSnapshotRefresher implements SmartLifecycle {
 	private volatile BackgroundLoop loop;
 
 	public QueueSnapshotRefresher(QueueInsights insights, SnapshotSettings settings, Clock clock, Duration interval) {
+		this(insights, settings, clock, interval, Map::of);
+	}
+
+	/**
+	 * @param flowControls the flow control of each type this process handles with limits,
+	 * as it stands at each refresh: the snapshot counts their held jobs
+	 */
+	public QueueSnapshotRefresher(QueueInsights insights, SnapshotSettings settings, Clock clock, Duration interval,
+			Supplier<Map<String, FlowControl>> flowControls) {
+		this.flowControls = (flowControls != null) ? flowControls : Map::of;
 		this.insights = Objects.requireNonNull(insights, "'insights' must not be null");
 		this.settings = Objects.requireNonNull(settings, "'settings' must not be null");
 		this.clock = Objects.requireNonNull(clock, "'clock' must not be null");
@@ -87,7 +102,8 @@ public class QueueSnapshotRefresher implements SmartLifecycle {
 	}
 
 	private synchronized QueueSnapshot takeSnapshot() {
-		QueueSnapshot snapshot = this.insights.snapshot(this.clock.instant(), this.settings);
+		QueueSnapshot snapshot = this.insights.snapshot(this.clock.instant(),
+				this.settings.withFlowControls(this.flowControls.get()));
 		this.latest = snapshot;
 		for (Consumer<QueueSnapshot> consumer : this.consumers) {
 			try {

@@ -24,8 +24,8 @@ import dev.jobqueue.JobStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Exposed with no access settings, as Boot's own endpoints: the state can be read, but no
- * write operation (retry, cancel, pause, resume) is reachable.
+ * Exposed with no access settings, as Boot's own endpoints: the state (and a type's keys)
+ * can be read, but no write operation (retry, cancel, pause, resume) is reachable.
  */
 @SpringBootTest(classes = ObservabilityTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "jobqueue.worker.enabled=false", "management.endpoints.web.exposure.include=jobqueue" })
@@ -55,10 +55,14 @@ class QueueEndpointDefaultAccessTests {
 
 		HttpResponse<String> read = http.send(HttpRequest.newBuilder(uri("/actuator/jobqueue/" + id)).GET().build(),
 				HttpResponse.BodyHandlers.ofString());
+		HttpResponse<String> keys = http.send(
+				HttpRequest.newBuilder(uri("/actuator/jobqueue/keys/email")).GET().build(),
+				HttpResponse.BodyHandlers.ofString());
 		HttpResponse<String> cancel = post(http, "/actuator/jobqueue/" + id + "/cancel");
 		HttpResponse<String> pause = post(http, "/actuator/jobqueue/email/pause");
 
 		assertThat(read.statusCode()).isEqualTo(200);
+		assertThat(keys.statusCode()).as("a type's keys are a read").isEqualTo(200);
 		assertThat(cancel.statusCode()).isIn(404, 405);
 		assertThat(pause.statusCode()).isIn(404, 405);
 		assertThat(this.queue.find(id).orElseThrow().status()).isEqualTo(JobStatus.PENDING);

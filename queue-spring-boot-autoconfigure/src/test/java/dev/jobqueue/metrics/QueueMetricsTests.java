@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import dev.jobqueue.InvalidJobInputException;
 import dev.jobqueue.JobFailedException;
 import dev.jobqueue.JobRequest;
+import dev.jobqueue.core.FlowControl;
 import dev.jobqueue.core.HandlerDefinition;
 import dev.jobqueue.core.store.ClaimRequest;
 import dev.jobqueue.core.store.QueueInsights.SnapshotSettings;
@@ -181,6 +182,47 @@ class QueueMetricsTests {
 				"jobqueue_completed_total{outcome=\"failed\",type=\"parse\"} 1.0", "jobqueue_claim_batch_size_count 2",
 				"jobqueue_sqlite_busy_retries_total 0.0", "jobqueue_stuck 0.0", "jobqueue_unhandled ",
 				"jobqueue_workers 1.0", "jobqueue_sqlite_size_bytes{file=\"wal\"}", "jobqueue_sqlite_free_pages ");
+	}
+
+	@Test
+	void throttledJobsAndBlockedKeysPerTypeAndReasonNeverPerKey() {
+		FlowControl ordered = new FlowControl(null, null, 0, true, true);
+		QueueSnapshotRefresher refresher = new QueueSnapshotRefresher(
+				new SqliteQueueInsights(this.db.database(), SqliteDialect.tables("")), SETTINGS, this.clock,
+				Duration.ofSeconds(10), () -> Map.of("charge", ordered));
+		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		new QueueMetrics(refresher, SETTINGS.topErrors(), null).bindTo(registry);
+		this.harness.handle(new HandlerDefinition("charge", (payload, context) -> {
+			if (payload.contains("broken")) {
+				throw new InvalidJobInputException("card declined for good");
+			}
+			return null;
+		}, 0, null, 0, true, "charge", 0, ordered));
+		for (String key : List.of("customer-1", "customer-2")) {
+			this.harness.queue.enqueue(JobRequest.of("charge", key.equals("customer-1") ? "broken" : "ok").key(key));
+			this.harness.queue.enqueue(JobRequest.of("charge", "ok").key(key));
+			this.harness.queue.enqueue(JobRequest.of("charge", "ok").key(key));
+		}
+		refresher.refresh();
+		assertThat(
+				registry.get("jobqueue.jobs.throttled").tags("type", "charge", "reason", "key-limit").gauge().value())
+			.as("each key's first job goes, the others follow it")
+			.isEqualTo(4);
+
+		JobWorker worker = this.harness.directWorker("w1");
+		assertThat(worker.pollOnce()).isEqualTo(2);
+		refresher.refresh();
+		assertThat(registry.get("jobqueue.jobs.throttled").tags("type", "charge", "reason", "blocked").gauge().value())
+			.isEqualTo(2);
+		assertThat(
+				registry.get("jobqueue.jobs.throttled").tags("type", "charge", "reason", "key-limit").gauge().value())
+			.isEqualTo(1);
+		assertThat(registry.get("jobqueue.keys.blocked").tags("type", "charge").gauge().value()).isEqualTo(1);
+		assertThat(registry.find("jobqueue.jobs.throttled").gauges()).as("one per reason, no tag per key").hasSize(4);
+		assertThat(registry.scrape()).contains("jobqueue_jobs_throttled{reason=\"blocked\",type=\"charge\"} 2.0",
+				"jobqueue_jobs_throttled{reason=\"rate-limit\",type=\"charge\"} 0.0",
+				"jobqueue_keys_blocked{type=\"charge\"} 1.0");
+		assertThat(registry.scrape()).doesNotContain("customer-");
 	}
 
 	private void bind(MeterRegistry registry) {

@@ -49,6 +49,7 @@ import dev.jobqueue.web.CrossSiteRequests;
  * GET  {path}/types/pause|resume?type= confirmation      POST: the action
  * GET  {path}/bulk/retry|cancel|delete?status=&amp;type=&amp;error=   confirmation with the count   POST: the action
  * GET  {path}/search?q=                jobs found by id, error code, dedup key or text
+ * GET  {path}/keys?type=               a type's blocked and busiest keys
  * </pre>
  */
 public final class DashboardRoutes {
@@ -89,7 +90,8 @@ public final class DashboardRoutes {
 			.POST(root + "/types/{action}", (request) -> typeAction(request, true))
 			.GET(root + "/bulk/{action}", (request) -> bulkAction(request, false))
 			.POST(root + "/bulk/{action}", (request) -> bulkAction(request, true))
-			.GET(root + "/search", this::search);
+			.GET(root + "/search", this::search)
+			.GET(root + "/keys", this::keys);
 		if (!root.isEmpty()) {
 			// Anything else under the dashboard's path is a page in words; at "/" the
 			// application's own 404 stays.
@@ -120,6 +122,19 @@ public final class DashboardRoutes {
 					"/search");
 		}
 		return respond(this.dashboard.search(viewer, text));
+	}
+
+	private ServerResponse keys(ServerRequest request) {
+		Viewer viewer = viewer(request);
+		String type = blankToNull(request.param("type").orElse(null));
+		if (type == null) {
+			return badRequest(viewer, "Say whose keys to show: ?type=<job type>.", "/");
+		}
+		String problem = EnqueueLimits.typeProblem(type);
+		if (problem != null) {
+			return badRequest(viewer, "Cannot show the keys: " + problem + ".", "/");
+		}
+		return respond(this.dashboard.keys(viewer, type));
 	}
 
 	private ServerResponse bulkAction(ServerRequest request, boolean post) {

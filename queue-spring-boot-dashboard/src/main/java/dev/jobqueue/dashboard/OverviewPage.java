@@ -15,6 +15,7 @@ import dev.jobqueue.core.store.QueueInsights.JobSummary;
 import dev.jobqueue.core.store.QueueInsights.Outcomes;
 import dev.jobqueue.core.store.QueueSnapshot;
 import dev.jobqueue.core.store.QueueSnapshot.ErrorCount;
+import dev.jobqueue.core.store.QueueSnapshot.FlowState;
 import dev.jobqueue.core.store.QueueSnapshot.WorkerState;
 
 /**
@@ -64,6 +65,7 @@ final class OverviewPage {
 		html.raw("</section>");
 		running(html, viewer, snapshot, data.progress(), now);
 		errors(html, viewer, snapshot);
+		flow(html, viewer, snapshot);
 		types(html, viewer, data);
 		workers(html, snapshot, now);
 		schedules(html, viewer, data.schedules(), now);
@@ -99,6 +101,20 @@ final class OverviewPage {
 			html.raw("<li class=\"warn\">")
 				.link(viewer.url("/jobs?status=failed"), Formats.count(failed) + " failed job(s)")
 				.raw("</li>");
+		}
+		for (Map.Entry<String, FlowState> flow : snapshot.flow().entrySet()) {
+			FlowState state = flow.getValue();
+			if (state.blockedKeys() > 0) {
+				any = true;
+				html.raw("<li class=\"warn\"")
+					.attr("data-blocked", flow.getKey())
+					.raw(">")
+					.text(Formats.count(state.blockedKeys()) + " key(s) of " + flow.getKey()
+							+ " blocked by a failed job, " + Formats.count(state.blocked())
+							+ " due job(s) behind them: ")
+					.link(keysUrl(viewer, flow.getKey()), "see its keys")
+					.raw("</li>");
+			}
 		}
 		for (PausedType paused : data.paused()) {
 			any = true;
@@ -208,6 +224,40 @@ final class OverviewPage {
 		html.raw("</section>");
 	}
 
+	/**
+	 * Per type with flow control here: its limits and its due jobs they hold back, by
+	 * reason. Absent when no handler of this process has limits.
+	 */
+	private static void flow(Html html, Viewer viewer, QueueSnapshot snapshot) {
+		if (snapshot.flow().isEmpty()) {
+			return;
+		}
+		html.raw("<section aria-labelledby=\"flow-title\"><h2 id=\"flow-title\">Flow control</h2>")
+			.raw("<div class=\"scroll\"><table id=\"flow\"><thead><tr><th>Type</th><th>Limits</th><th>Due</th>");
+		for (String reason : FlowState.REASONS) {
+			html.raw("<th>").text("Held: " + reason).raw("</th>");
+		}
+		html.raw("<th>Blocked keys</th><th>Keys</th></tr></thead><tbody>");
+		snapshot.flow().forEach((type, state) -> {
+			html.raw("<tr").attr("data-type", type).raw(">").element("td", type);
+			html.element("td", KeysPage.describe(state.flowControl()));
+			html.element("td", Formats.count(state.due()));
+			state.throttled()
+				.forEach((reason, count) -> html.raw("<td")
+					.attr("data-reason", reason)
+					.raw(">")
+					.text(Formats.count(count))
+					.raw("</td>"));
+			html.element("td", Formats.count(state.blockedKeys())).raw("<td>");
+			html.link(keysUrl(viewer, type), "Keys").raw("</td></tr>");
+		});
+		html.raw("</tbody></table></div></section>");
+	}
+
+	static String keysUrl(Viewer viewer, String type) {
+		return viewer.url("/keys?type=" + JobPages.encode(type));
+	}
+
 	private static void types(Html html, Viewer viewer, Data data) {
 		QueueSnapshot snapshot = data.snapshot();
 		Set<String> types = new TreeSet<>(snapshot.counts().keySet());
@@ -230,7 +280,9 @@ final class OverviewPage {
 				.attr("data-type", type)
 				.raw("><td>")
 				.link(JobPages.listUrl(viewer, null, type, null, null, null), type)
-				.raw("</td>");
+				.raw(" <a class=\"keys-link\"")
+				.attr("href", keysUrl(viewer, type))
+				.raw(">keys</a></td>");
 			for (JobStatus status : Formats.statuses()) {
 				long count = counts.getOrDefault(status, 0L);
 				html.raw("<td>");

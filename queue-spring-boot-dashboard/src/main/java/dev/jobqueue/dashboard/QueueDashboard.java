@@ -20,13 +20,16 @@ import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.ScheduleInfo;
+import dev.jobqueue.core.FlowControl;
 import dev.jobqueue.core.store.JobProgress;
 import dev.jobqueue.core.store.QueueInsights.JobDetail;
 import dev.jobqueue.core.store.QueueInsights.JobPage;
 import dev.jobqueue.core.store.QueueInsights.JobQuery;
 import dev.jobqueue.core.store.QueueInsights.JobSearch;
+import dev.jobqueue.core.store.QueueInsights.KeyQuery;
 import dev.jobqueue.core.store.QueueInsights.SearchResult;
 import dev.jobqueue.core.store.QueueInsights.SnapshotSettings;
+import dev.jobqueue.core.store.QueueInsights.TypeKeys;
 import dev.jobqueue.core.store.QueueInsights;
 import dev.jobqueue.core.store.QueueSnapshot;
 
@@ -66,6 +69,8 @@ public final class QueueDashboard {
 
 	private final Clock clock;
 
+	private final Supplier<Map<String, FlowControl>> flowControls;
+
 	/**
 	 * @param schedules the application's schedules as they stand now
 	 * @param snapshotSettings what the overview's snapshot of the queue looks at
@@ -75,6 +80,23 @@ public final class QueueDashboard {
 	 */
 	public QueueDashboard(QueueInsights insights, JobQueue queue, Supplier<List<ScheduleInfo>> schedules,
 			SnapshotSettings snapshotSettings, int payloadPreview, Clock clock) {
+		this(insights, queue, schedules, snapshotSettings, payloadPreview, clock, Map::of);
+	}
+
+	/**
+	 * @param schedules the application's schedules as they stand now
+	 * @param snapshotSettings what the overview's snapshot of the queue looks at
+	 * (stuck-after, Top-N error codes, when a worker counts as dead)
+	 * @param payloadPreview characters of a job's payload and result shown when values
+	 * are shown; 0 shows only their length
+	 * @param flowControls the flow control of each type this process handles with limits,
+	 * as it stands now: the overview counts their held jobs, the keys page marks blocked
+	 * keys
+	 */
+	public QueueDashboard(QueueInsights insights, JobQueue queue, Supplier<List<ScheduleInfo>> schedules,
+			SnapshotSettings snapshotSettings, int payloadPreview, Clock clock,
+			Supplier<Map<String, FlowControl>> flowControls) {
+		this.flowControls = (flowControls != null) ? flowControls : Map::of;
 		this.insights = Objects.requireNonNull(insights, "'insights' must not be null");
 		this.queue = Objects.requireNonNull(queue, "'queue' must not be null");
 		this.schedules = (schedules != null) ? schedules : List::of;
@@ -107,7 +129,8 @@ public final class QueueDashboard {
 	 */
 	Page overview(Viewer viewer, boolean day) {
 		Instant now = this.clock.instant();
-		QueueSnapshot snapshot = this.insights.snapshot(now, this.snapshotSettings);
+		QueueSnapshot snapshot = this.insights.snapshot(now,
+				this.snapshotSettings.withFlowControls(this.flowControls.get()));
 		List<QueueInsights.Outcomes> outcomes = this.insights
 			.outcomes(now.minus(day ? Duration.ofDays(1) : Duration.ofHours(1)).plus(MINUTE), now, MINUTE);
 		Map<Long, JobProgress> progress = this.insights
@@ -122,6 +145,22 @@ public final class QueueDashboard {
 	 */
 	public String overviewHtml(String base) {
 		return overview(new Viewer(base, false, true, null, null, 3000), false).html();
+	}
+
+	/**
+	 * The keys of a type: its blocked keys and its busiest, with the type's held jobs
+	 * when it has flow control here.
+	 */
+	Page keys(Viewer viewer, String type) {
+		Instant now = this.clock.instant();
+		FlowControl flow = this.flowControls.get().getOrDefault(type, FlowControl.NONE);
+		TypeKeys keys = this.insights.keys(new KeyQuery(type, flow, now, KeyQuery.DEFAULT_LIMIT));
+		QueueSnapshot.FlowState state = null;
+		if (flow.limits()) {
+			state = this.insights.flow(now, Map.of(type, flow)).get(type);
+		}
+		return Page.ok(Layout.page(viewer, "Keys of " + type, "", now, KeysPage.heading(type, flow),
+				KeysPage.render(viewer, keys, state), true));
 	}
 
 	Page jobs(Viewer viewer, JobQuery query) {

@@ -3,12 +3,15 @@ package dev.jobqueue.core.store;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 
 import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.FlowControl;
 
 /**
  * The read side of a queue for the people who run it: what is in it, what is late, what
@@ -86,6 +89,26 @@ public interface QueueInsights {
 	List<Outcomes> outcomes(Instant from, Instant to, Duration slot);
 
 	/**
+	 * Per type with limits, its due jobs held back by them now, as
+	 * {@link QueueSnapshot#flow()} counts them, without the rest of a snapshot. Stores
+	 * without flow control answer an empty map.
+	 */
+	default Map<String, QueueSnapshot.FlowState> flow(Instant now, Map<String, FlowControl> flowControls) {
+		return Map.of();
+	}
+
+	/**
+	 * The keys of one type, for an operator looking for the key that holds a backlog: the
+	 * busiest by backlog and, for an ordered type that blocks on failure, the blocked
+	 * ones with the failed job that blocks each. Read from the index of keyed jobs: its
+	 * cost grows with the type's pending, running and failed jobs with a key, not with
+	 * finished ones.
+	 */
+	default TypeKeys keys(KeyQuery query) {
+		throw new UnsupportedOperationException("This store does not list keys");
+	}
+
+	/**
 	 * Checks, for a health probe, that the database can be read and is open for writing,
 	 * without taking a write lock or writing: one read, and whether the connection or the
 	 * file refuses writes. A writer holding the lock does not make it wait. Failures that
@@ -104,8 +127,12 @@ public interface QueueInsights {
 	 * @param workerDeadAfter a worker whose last heartbeat is older than this no longer
 	 * counts as handling its types
 	 * @param jobsListed how many jobs the lists of oldest running and stuck jobs show
+	 * @param flowControls the flow control of each type whose held jobs the snapshot
+	 * counts ({@link QueueSnapshot#flow()}): the types this process handles with limits.
+	 * Only these types cost the snapshot more than its other statements.
 	 */
-	record SnapshotSettings(Duration stuckAfter, int topErrors, Duration workerDeadAfter, int jobsListed) {
+	record SnapshotSettings(Duration stuckAfter, int topErrors, Duration workerDeadAfter, int jobsListed,
+			Map<String, FlowControl> flowControls) {
 
 		public SnapshotSettings {
 			Objects.requireNonNull(stuckAfter, "'stuckAfter' must not be null");
@@ -113,6 +140,29 @@ public interface QueueInsights {
 			if (topErrors < 1 || jobsListed < 1) {
 				throw new IllegalArgumentException("topErrors and jobsListed must be at least 1");
 			}
+			Map<String, FlowControl> limited = new TreeMap<>();
+			if (flowControls != null) {
+				flowControls.forEach((type, flow) -> {
+					if (flow != null && flow.limits()) {
+						limited.put(type, flow);
+					}
+				});
+			}
+			flowControls = Collections.unmodifiableMap(limited);
+		}
+
+		/** Settings that count no type's held jobs. */
+		public SnapshotSettings(Duration stuckAfter, int topErrors, Duration workerDeadAfter, int jobsListed) {
+			this(stuckAfter, topErrors, workerDeadAfter, jobsListed, Map.of());
+		}
+
+		/**
+		 * These settings counting the held jobs of the given types (those without limits
+		 * are left out).
+		 */
+		public SnapshotSettings withFlowControls(Map<String, FlowControl> flowControls) {
+			return new SnapshotSettings(this.stuckAfter, this.topErrors, this.workerDeadAfter, this.jobsListed,
+					flowControls);
 		}
 
 	}
@@ -339,6 +389,76 @@ public interface QueueInsights {
 		/** All runs that ended in the slot. */
 		public long total() {
 			return this.succeeded + this.failed + this.retried;
+		}
+
+	}
+
+	/**
+	 * Which keys {@link #keys(KeyQuery)} reads.
+	 *
+	 * @param type the job type
+	 * @param flowControl its flow control as this process knows it
+	 * ({@link FlowControl#NONE} if it has none or the process does not handle the type):
+	 * it says whether a failed job blocks its key
+	 * @param now the instant due jobs are counted at
+	 * @param limit how many keys each list holds, 1 to {@link #MAX_LIMIT}
+	 */
+	record KeyQuery(String type, FlowControl flowControl, Instant now, int limit) {
+
+		/** Keys listed unless asked otherwise. */
+		public static final int DEFAULT_LIMIT = 10;
+
+		/** Most keys listed. */
+		public static final int MAX_LIMIT = 100;
+
+		public KeyQuery {
+			Objects.requireNonNull(type, "'type' must not be null");
+			Objects.requireNonNull(now, "'now' must not be null");
+			flowControl = (flowControl != null) ? flowControl : FlowControl.NONE;
+			if (limit < 1 || limit > MAX_LIMIT) {
+				throw new IllegalArgumentException(
+						"A key list of " + limit + " keys is out of range: use 1 to " + MAX_LIMIT);
+			}
+		}
+
+	}
+
+	/**
+	 * One key of a type.
+	 *
+	 * @param key the key
+	 * @param pending its pending jobs, due or not: its backlog
+	 * @param due those of them due now
+	 * @param running its running jobs
+	 * @param failed its jobs that failed for good
+	 * @param failedJobId the first (lowest id) of its failed jobs, or {@code null}
+	 * @param blocked whether a failed job holds back its other jobs (an ordered type that
+	 * blocks on failure): retrying or deleting {@code failedJobId}, and any other failed
+	 * job of the key, releases it
+	 */
+	record KeyState(String key, long pending, long due, long running, long failed, Long failedJobId, boolean blocked) {
+
+	}
+
+	/**
+	 * The keys of one type.
+	 *
+	 * @param type the job type
+	 * @param flowControl its flow control, as asked with
+	 * @param at the instant due jobs were counted at
+	 * @param keys how many keys have a pending, running or failed job
+	 * @param blockedKeys how many keys are blocked
+	 * @param busiest the keys with the largest backlog (pending jobs), then the most
+	 * running jobs, then by key, at most the limit asked for
+	 * @param blocked the blocked keys by backlog, then by key, at most the limit asked
+	 * for
+	 */
+	record TypeKeys(String type, FlowControl flowControl, Instant at, long keys, long blockedKeys,
+			List<KeyState> busiest, List<KeyState> blocked) {
+
+		public TypeKeys {
+			busiest = List.copyOf(busiest);
+			blocked = List.copyOf(blocked);
 		}
 
 	}

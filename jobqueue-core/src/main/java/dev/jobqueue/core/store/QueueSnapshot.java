@@ -2,13 +2,16 @@ package dev.jobqueue.core.store;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.FlowControl;
 
 /**
  * The state of the queue at one instant, answering the questions an operator asks: how
@@ -29,11 +32,28 @@ import dev.jobqueue.JobStatus;
  * @param workers the workers registered in the database
  * @param unhandled pending jobs per type that no live worker handles
  * @param storage the database's own state
+ * @param flow per type with flow control
+ * ({@link QueueInsights.SnapshotSettings#flowControls()}), its due jobs held back by its
+ * limits
  */
 public record QueueSnapshot(Instant at, Map<String, Map<JobStatus, Long>> counts, long claimable,
 		QueueInsights.JobSummary oldestClaimable, List<QueueInsights.JobSummary> oldestRunning,
 		QueueInsights.StuckJobs stuck, Map<Integer, Long> retries, Map<String, Map<Integer, Long>> retriesByType,
-		ErrorSummary errors, List<WorkerState> workers, Map<String, Long> unhandled, StorageState storage) {
+		ErrorSummary errors, List<WorkerState> workers, Map<String, Long> unhandled, StorageState storage,
+		Map<String, FlowState> flow) {
+
+	public QueueSnapshot {
+		flow = (flow != null) ? Collections.unmodifiableMap(new TreeMap<>(flow)) : Map.of();
+	}
+
+	/** A snapshot that counts no type's held jobs. */
+	public QueueSnapshot(Instant at, Map<String, Map<JobStatus, Long>> counts, long claimable,
+			QueueInsights.JobSummary oldestClaimable, List<QueueInsights.JobSummary> oldestRunning,
+			QueueInsights.StuckJobs stuck, Map<Integer, Long> retries, Map<String, Map<Integer, Long>> retriesByType,
+			ErrorSummary errors, List<WorkerState> workers, Map<String, Long> unhandled, StorageState storage) {
+		this(at, counts, claimable, oldestClaimable, oldestRunning, stuck, retries, retriesByType, errors, workers,
+				unhandled, storage, Map.of());
+	}
 
 	/** Jobs per status over all types; every status is present. */
 	public Map<JobStatus, Long> countsByStatus() {
@@ -87,6 +107,65 @@ public record QueueSnapshot(Instant at, Map<String, Map<JobStatus, Long>> counts
 			return Duration.ZERO;
 		}
 		return Duration.between(since, this.at);
+	}
+
+	/**
+	 * The due pending jobs of one type with flow control that its limits hold back at the
+	 * snapshot's instant. Each due job counts once, under the first limit that holds it,
+	 * in the order a claim applies them, as if the claim had room for every due job:
+	 * <ol>
+	 * <li>{@code blocked}: its key is blocked, an ordered key (with
+	 * {@code blockOnFailure}) that has a job failed for good: every due job of the
+	 * key.</li>
+	 * <li>{@code key-limit}: its key is at its limit: an ordered key with a running job,
+	 * or whose first pending job (in enqueue order) is not due yet, holds all its due
+	 * jobs, else all but its first; a key with {@code keyConcurrency} N and R running
+	 * jobs holds all its due jobs but N - R.</li>
+	 * <li>{@code key-rate-limit}: its key's window is full: of the due jobs its key
+	 * limits let go, those beyond what is left of the key's window
+	 * ({@code keyRateLimit}'s permits less the key's starts in the window ending
+	 * now).</li>
+	 * <li>{@code rate-limit}: the type's window is full: of the due jobs every key limit
+	 * lets go, and the due jobs without a key, those beyond what is left of the type's
+	 * window ({@code rateLimit}'s permits less the type's starts in the window ending
+	 * now).</li>
+	 * </ol>
+	 * What is left could start now; a claim still takes only as many as its workers have
+	 * room for. A paused type's jobs are counted as if it ran. Jobs waiting for other
+	 * jobs are not pending and not counted.
+	 *
+	 * @param flowControl the type's limits
+	 * @param due its due pending jobs, with and without a key
+	 * @param blocked due jobs of blocked keys
+	 * @param keyLimit due jobs held by their key's concurrency or order
+	 * @param keyRateLimit due jobs held by their key's rate window
+	 * @param rateLimit due jobs held by the type's rate window
+	 * @param blockedKeys keys blocked by a job failed for good (an ordered type with
+	 * {@code blockOnFailure}), whether or not they have pending jobs
+	 * @param windowStarts starts of the type in its rate window ending now (0 without a
+	 * rate limit)
+	 */
+	public record FlowState(FlowControl flowControl, long due, long blocked, long keyLimit, long keyRateLimit,
+			long rateLimit, long blockedKeys, long windowStarts) {
+
+		/** The reasons a job is held, as meters and the endpoint name them. */
+		public static final List<String> REASONS = List.of("rate-limit", "key-rate-limit", "key-limit", "blocked");
+
+		/** Held (throttled) jobs by reason, every reason of {@link #REASONS} present. */
+		public Map<String, Long> throttled() {
+			Map<String, Long> throttled = new LinkedHashMap<>();
+			throttled.put("rate-limit", this.rateLimit);
+			throttled.put("key-rate-limit", this.keyRateLimit);
+			throttled.put("key-limit", this.keyLimit);
+			throttled.put("blocked", this.blocked);
+			return throttled;
+		}
+
+		/** Due jobs held for any reason. */
+		public long throttledTotal() {
+			return this.blocked + this.keyLimit + this.keyRateLimit + this.rateLimit;
+		}
+
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package dev.jobqueue.core.worker;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,8 +66,10 @@ final class JobClaimer {
 
 	private boolean lastClaimFull;
 
-	/** Claims so far, to share slots fairly among types not claimed ahead. */
-	private int claims;
+	/**
+	 * When a job a rate limit held back in the latest claim may start, or {@code null}.
+	 */
+	private Instant throttledUntil;
 
 	JobClaimer(JobStore store, HandlerRegistry handlers, PayloadCodec codec, WorkerSettings settings, Clock clock,
 			Ticker ticker, WorkerListener listener, RunningJobs runs, SlotBuffer slots, PendingOutcomes pending,
@@ -130,6 +133,21 @@ final class JobClaimer {
 		return this.lastClaimFull;
 	}
 
+	/**
+	 * How long to wait at most, from {@code now}, so that the worker claims as soon as a
+	 * rate limit lets a job it held back in the latest claim start: {@code wait} when no
+	 * rate limit held one back or that moment has passed (the latest claim saw it).
+	 */
+	long millisUntilThrottleEnds(Instant now, long wait) {
+		Instant until = this.throttledUntil;
+		if (until == null || !until.isAfter(now)) {
+			return wait;
+		}
+		// Rounded up: waking a moment early would find the window still full.
+		long millis = (Duration.between(now, until).toNanos() + 999_999) / 1_000_000;
+		return Math.min(wait, millis);
+	}
+
 	private int lowWaterAhead() {
 		return this.handlers.all().stream().allMatch(ClaimPlanner::claimedAhead) ? (claimAhead() + 1) / 2 : 0;
 	}
@@ -151,13 +169,14 @@ final class JobClaimer {
 		}
 		String workerId = this.settings.workerId();
 		ClaimRequest request = ClaimPlanner.plan(workerId, room, freeNow, this.handlers.all(),
-				this.runs.busyByType(unwritten), now.plus(this.settings.lease()), this.claims++);
+				this.runs.busyByType(unwritten), now.plus(this.settings.lease()));
 		if (request.isEmpty()) {
 			this.pending.write(now);
 			return 0;
 		}
 		CompleteAndClaim result = this.store.completeAndClaim(this.pending.completions(), workerId, request, now);
 		this.pending.recordWritten(result.applied());
+		this.throttledUntil = result.throttledUntil();
 		List<ClaimedJob> jobs = result.claimed();
 		this.pace.claimed(jobs.size(), this.ticker.nanos());
 		this.listener.claimed(jobs.size());

@@ -1,5 +1,6 @@
 package dev.jobqueue.autoconfigure.actuate;
 
+import java.util.Map;
 import java.util.Optional;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -32,6 +33,8 @@ import dev.jobqueue.autoconfigure.JobQueueClock;
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
 import dev.jobqueue.autoconfigure.QueueProperties;
 import dev.jobqueue.autoconfigure.QueueWorker;
+import dev.jobqueue.core.FlowControl;
+import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.core.retention.JobQueueMaintenance;
 import dev.jobqueue.core.store.QueueInsights;
 import dev.jobqueue.core.worker.JobWorker;
@@ -52,11 +55,13 @@ public final class QueueEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	QueueEndpoint queueEndpoint(QueueInsights insights, JobQueue queue, JobSchedules schedules,
 			QueueProperties properties, QueueEndpointProperties endpointProperties, ObjectProvider<JobQueueClock> clock,
-			ObjectProvider<JobQueueMaintenance> maintenance, ObjectProvider<QueueWorker> worker) {
+			ObjectProvider<JobQueueMaintenance> maintenance, ObjectProvider<QueueWorker> worker,
+			ObjectProvider<HandlerRegistry> handlers) {
 		return new QueueEndpoint(insights, queue, schedules, settings(properties),
 				clock.getIfAvailable(JobQueueClock::system).clock(),
 				() -> Optional.ofNullable(maintenance.getIfUnique()).flatMap(JobQueueMaintenance::lastRetentionReport),
-				endpointProperties.getShowValues(), () -> localWorker(worker.getIfUnique()));
+				endpointProperties.getShowValues(), () -> localWorker(worker.getIfUnique()),
+				() -> flowControls(handlers));
 	}
 
 	/** What the endpoint reads with and shows of {@code jobqueue.*}. */
@@ -67,6 +72,12 @@ public final class QueueEndpointAutoConfiguration {
 				new QueueEndpointSettings.Retention(retention.isEnabled(), retention.getSucceeded(),
 						retention.getFailed(), retention.getCancelled(), retention.getPerType(),
 						retention.getBatchSize(), retention.getInterval()));
+	}
+
+	/** The flow control of each type this process handles with limits. */
+	static Map<String, FlowControl> flowControls(ObjectProvider<HandlerRegistry> handlers) {
+		HandlerRegistry registry = handlers.getIfUnique();
+		return (registry != null) ? registry.flowControls() : Map.of();
 	}
 
 	private static QueueReport.LocalWorker localWorker(QueueWorker queueWorker) {

@@ -1,5 +1,7 @@
 package dev.jobqueue.autoconfigure.metrics;
 
+import java.util.Map;
+
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -18,6 +20,7 @@ import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
 import dev.jobqueue.autoconfigure.QueueDataSource;
 import dev.jobqueue.autoconfigure.QueueProperties;
 import dev.jobqueue.autoconfigure.QueueWorker;
+import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.core.store.QueueInsights;
 import dev.jobqueue.core.store.QueueStorage;
 import dev.jobqueue.metrics.QueueMeterListener;
@@ -44,10 +47,13 @@ public final class QueueMetricsAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	QueueSnapshotRefresher queueSnapshotRefresher(QueueInsights insights, QueueProperties properties,
-			ObjectProvider<JobQueueClock> clock) {
+			ObjectProvider<JobQueueClock> clock, ObjectProvider<HandlerRegistry> handlers) {
 		return new QueueSnapshotRefresher(insights, properties.snapshotSettings(),
-				clock.getIfAvailable(JobQueueClock::system).clock(),
-				properties.getObservability().getRefreshInterval());
+				clock.getIfAvailable(JobQueueClock::system).clock(), properties.getObservability().getRefreshInterval(),
+				() -> {
+					HandlerRegistry registry = handlers.getIfUnique();
+					return (registry != null) ? registry.flowControls() : Map.of();
+				});
 	}
 
 	@Bean

@@ -1,6 +1,7 @@
 package dev.jobqueue.dashboard.autoconfigure;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -23,6 +24,7 @@ import dev.jobqueue.JobSchedules;
 import dev.jobqueue.autoconfigure.JobQueueClock;
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
 import dev.jobqueue.autoconfigure.QueueProperties;
+import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.core.store.QueueInsights;
 import dev.jobqueue.dashboard.DashboardRoutes;
 import dev.jobqueue.dashboard.DashboardSettings;
@@ -51,12 +53,15 @@ public final class QueueDashboardAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	QueueDashboard queueDashboard(QueueInsights insights, JobQueue queue, ObjectProvider<JobSchedules> schedules,
-			QueueProperties properties, ObjectProvider<JobQueueClock> clock) {
+			QueueProperties properties, ObjectProvider<JobQueueClock> clock, ObjectProvider<HandlerRegistry> handlers) {
 		return new QueueDashboard(insights, queue, () -> {
 			JobSchedules registry = schedules.getIfUnique();
 			return (registry != null) ? registry.schedules() : List.of();
 		}, properties.snapshotSettings(), properties.getObservability().getPayloadPreview(),
-				clock.getIfAvailable(JobQueueClock::system).clock());
+				clock.getIfAvailable(JobQueueClock::system).clock(), () -> {
+					HandlerRegistry registry = handlers.getIfUnique();
+					return (registry != null) ? registry.flowControls() : Map.of();
+				});
 	}
 
 	@Bean
