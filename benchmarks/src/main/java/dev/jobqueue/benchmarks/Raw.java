@@ -40,7 +40,7 @@ final class Raw {
 			    heartbeat_at = ?, lease_until = ?
 			WHERE id IN (
 			    SELECT id FROM jobs INDEXED BY jobs_claim_type_idx
-			    WHERE status = 'pending' AND type = ? AND run_at <= ?
+			    WHERE status = 'pending' AND job_key IS NULL AND type = ? AND run_at <= ?
 			    ORDER BY priority DESC, run_at, id
 			    LIMIT ?)
 			RETURNING id, runs, attempts

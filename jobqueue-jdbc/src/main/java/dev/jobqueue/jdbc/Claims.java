@@ -23,12 +23,13 @@ public interface Claims {
 	 * The columns a claim returns per job, in the order {@link #claimed} reads them.
 	 */
 	String CLAIMED_COLUMNS = "id, type, payload, priority, runs, attempts, max_attempts, snoozes, run_at, created_at, "
-			+ "trace_parent";
+			+ "trace_parent, job_key";
 
 	/**
-	 * @return the claimed jobs in claim order (priority, due time, id)
+	 * @return the claimed jobs in claim order (priority, due time, id), and when a job a
+	 * rate limit held back may start
 	 */
-	List<ClaimedJob> claim(Connection connection, ClaimRequest request, Instant now) throws SQLException;
+	Claimed claim(Connection connection, ClaimRequest request, Instant now) throws SQLException;
 
 	/**
 	 * Claims {@code request} in its parts, the same on every store: all of it at once
@@ -38,21 +39,26 @@ public interface Claims {
 	 * same transaction. A part that asks for nothing is not run.
 	 * @return the claimed jobs in claim order
 	 */
-	static List<ClaimedJob> inParts(ClaimRequest request, Part part) throws SQLException {
+	static Claimed inParts(ClaimRequest request, Part part) throws SQLException {
 		if (!request.claimsAhead()) {
-			return request.isEmpty() ? List.of() : part.claim(request, false);
+			return request.isEmpty() ? Claimed.NONE : part.claim(request, false);
 		}
 		List<ClaimedJob> claimed = new ArrayList<>();
+		Instant throttledUntil = null;
 		ClaimRequest now = request.startingNow();
 		if (!now.isEmpty()) {
-			claimed.addAll(part.claim(now, false));
+			Claimed first = part.claim(now, false);
+			claimed.addAll(first.jobs());
+			throttledUntil = first.throttledUntil();
 		}
 		ClaimRequest ahead = request.ahead(claimed);
 		if (!ahead.isEmpty()) {
-			claimed.addAll(part.claim(ahead, true));
+			Claimed second = part.claim(ahead, true);
+			claimed.addAll(second.jobs());
+			throttledUntil = Claimed.earlier(throttledUntil, second.throttledUntil());
 		}
 		claimed.sort(ClaimedJob.CLAIM_ORDER);
-		return claimed;
+		return new Claimed(claimed, throttledUntil);
 	}
 
 	/**
@@ -65,7 +71,7 @@ public interface Claims {
 			while (rows.next()) {
 				claimed.add(new ClaimedJob(rows.getLong(1), rows.getString(2), rows.getString(3), rows.getInt(4),
 						rows.getInt(5), rows.getInt(6), rows.getInt(7), rows.getInt(8), dialect.instant(rows, 9),
-						dialect.instant(rows, 10), rows.getString(11)));
+						dialect.instant(rows, 10), rows.getString(11), rows.getString(12)));
 			}
 		}
 		claimed.sort(ClaimedJob.CLAIM_ORDER);
@@ -80,7 +86,33 @@ public interface Claims {
 		 * @param attemptLeft whether to take only jobs with an attempt left after this
 		 * claim
 		 */
-		List<ClaimedJob> claim(ClaimRequest request, boolean attemptLeft) throws SQLException;
+		Claimed claim(ClaimRequest request, boolean attemptLeft) throws SQLException;
+
+	}
+
+	/**
+	 * What a claim took.
+	 *
+	 * @param jobs the claimed jobs in claim order
+	 * @param throttledUntil when a job that a rate limit held back may start, or
+	 * {@code null}
+	 */
+	record Claimed(List<ClaimedJob> jobs, Instant throttledUntil) {
+
+		/** Nothing claimed, nothing held back. */
+		public static final Claimed NONE = new Claimed(List.of(), null);
+
+		/** Jobs claimed with no rate limit holding any back. */
+		public static Claimed of(List<ClaimedJob> jobs) {
+			return new Claimed(jobs, null);
+		}
+
+		static Instant earlier(Instant a, Instant b) {
+			if (a == null) {
+				return b;
+			}
+			return (b == null || a.isBefore(b)) ? a : b;
+		}
 
 	}
 

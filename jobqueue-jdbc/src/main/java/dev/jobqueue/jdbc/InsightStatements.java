@@ -29,9 +29,10 @@ public final class InsightStatements {
 
 	/**
 	 * Jobs per type and status, each status read from the index it already has: the claim
-	 * index for pending jobs, the running index, the finished index, the partial index of
-	 * waiting jobs. No index holds every job's status, which would take an entry at each
-	 * status change of each job.
+	 * index for pending jobs without a key and the index of keyed jobs for those with one
+	 * (two rows of a type, to be added up), the running index, the finished index, the
+	 * partial index of waiting jobs. No index holds every job's status, which would take
+	 * an entry at each status change of each job.
 	 */
 	public final String counts;
 
@@ -100,15 +101,20 @@ public final class InsightStatements {
 				AND EXISTS (SELECT 1 FROM {workers} w WHERE w.heartbeat_at >= :alive_after AND %s)"""
 			.formatted(dialect.textListContains("w.types", "{jobs}.type"));
 		this.counts = """
-				SELECT type, 'pending', count(*) FROM {jobs} %s WHERE status = 'pending' GROUP BY type
+				SELECT type, 'pending', count(*) FROM {jobs} %s WHERE status = 'pending' AND job_key IS NULL GROUP BY type
+				UNION ALL
+				SELECT type, 'pending', count(*) FROM {jobs} %s
+				WHERE job_key IS NOT NULL AND status IN ('pending', 'running', 'failed') AND status = 'pending'
+				GROUP BY type
 				UNION ALL
 				SELECT type, 'running', count(*) FROM {jobs} %s WHERE status = 'running' GROUP BY type
 				UNION ALL
 				SELECT type, 'waiting', count(*) FROM {jobs} %s WHERE status = 'waiting' GROUP BY type
 				UNION ALL
 				SELECT type, status, count(*) FROM {jobs} %s WHERE finished_at IS NOT NULL GROUP BY status, type
-				""".formatted(dialect.indexedBy("jobs_claim_type_idx"), running,
-				dialect.indexedBy(statusIndex(JobStatus.WAITING)), dialect.indexedBy("jobs_finished_idx"));
+				"""
+			.formatted(dialect.indexedBy("jobs_claim_type_idx"), dialect.indexedBy("jobs_keyed_idx"), running,
+					dialect.indexedBy(statusIndex(JobStatus.WAITING)), dialect.indexedBy("jobs_finished_idx"));
 		this.claimableCount = "SELECT count(*) FROM {jobs} WHERE " + claimable;
 		this.oldestClaimable = "SELECT %s FROM {jobs} WHERE %s ORDER BY run_at, id LIMIT 1".formatted(summary,
 				claimable);

@@ -147,6 +147,16 @@ public abstract class JdbcJobStore implements JobStore {
 		if (request.isEmpty()) {
 			return List.of();
 		}
+		return claimAndTell(request, now).jobs();
+	}
+
+	/**
+	 * A claim in its own transaction, with when a job a rate limit held back may start.
+	 */
+	private Claims.Claimed claimAndTell(ClaimRequest request, Instant now) {
+		if (request.isEmpty()) {
+			return Claims.Claimed.NONE;
+		}
 		return this.database.write("claim jobs", (connection) -> this.claims.claim(connection, request, now));
 	}
 
@@ -165,7 +175,8 @@ public abstract class JdbcJobStore implements JobStore {
 	public CompleteAndClaim completeAndClaim(List<Completion> completions, String workerId, ClaimRequest request,
 			Instant now) {
 		if (completions.isEmpty()) {
-			return new CompleteAndClaim(new boolean[0], claim(request, now));
+			Claims.Claimed claimed = claimAndTell(request, now);
+			return new CompleteAndClaim(new boolean[0], claimed.jobs(), claimed.throttledUntil());
 		}
 		if (request.isEmpty()) {
 			return new CompleteAndClaim(complete(completions, workerId, now), List.of());
@@ -175,7 +186,8 @@ public abstract class JdbcJobStore implements JobStore {
 			.write("record the outcome of " + completions.size() + " job(s) and claim jobs", (connection) -> {
 				JdbcCompletions.Written written = this.completions.write(connection, completions, workerId, now);
 				turnedPending[0] = written.turnedPending();
-				return new CompleteAndClaim(written.applied(), this.claims.claim(connection, request, now));
+				Claims.Claimed claimed = this.claims.claim(connection, request, now);
+				return new CompleteAndClaim(written.applied(), claimed.jobs(), claimed.throttledUntil());
 			});
 		jobsTurnedPending(turnedPending[0]);
 		return result;

@@ -237,8 +237,9 @@ public class JdbcQueueInsights implements QueueInsights {
 		try (SqlStatement select = sql(this.statements.counts).prepare(connection);
 				ResultSet rows = select.executeQuery()) {
 			while (rows.next()) {
+				// Pending jobs come in two rows, with and without a key.
 				counts.computeIfAbsent(rows.getString(1), (type) -> new EnumMap<>(JobStatus.class))
-					.put(JobStatus.fromDbValue(rows.getString(2)), rows.getLong(3));
+					.merge(JobStatus.fromDbValue(rows.getString(2)), rows.getLong(3), Long::sum);
 			}
 		}
 		return counts;

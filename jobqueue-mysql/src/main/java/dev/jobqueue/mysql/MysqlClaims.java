@@ -126,7 +126,7 @@ final class MysqlClaims implements Claims {
 	}
 
 	@Override
-	public List<ClaimedJob> claim(Connection connection, ClaimRequest request, Instant now) throws SQLException {
+	public Claimed claim(Connection connection, ClaimRequest request, Instant now) throws SQLException {
 		Set<String> paused;
 		try (SqlStatement select = this.pausedTypes.prepare(connection)) {
 			paused = new HashSet<>(select.queryStrings());
@@ -135,8 +135,8 @@ final class MysqlClaims implements Claims {
 		return Claims.inParts(request, (part, attemptLeft) -> claimPart(connection, part, attemptLeft, paused, now));
 	}
 
-	private List<ClaimedJob> claimPart(Connection connection, ClaimRequest request, boolean attemptLeft,
-			Set<String> paused, Instant now) throws SQLException {
+	private Claimed claimPart(Connection connection, ClaimRequest request, boolean attemptLeft, Set<String> paused,
+			Instant now) throws SQLException {
 		Map<String, Integer> rooms = new LinkedHashMap<>();
 		for (String type : request.unlimitedTypes()) {
 			rooms.put(type, request.limit());
@@ -164,7 +164,7 @@ final class MysqlClaims implements Claims {
 			}
 		}
 		if (candidates.isEmpty()) {
-			return List.of();
+			return Claimed.NONE;
 		}
 		// The rows of candidates left out stay locked until the transaction ends, a
 		// moment: other claimers skip them meanwhile.
@@ -185,7 +185,7 @@ final class MysqlClaims implements Claims {
 			events.bind("worker_id", request.workerId()).bind("now", now).bindIds("ids", ids).executeUpdate();
 		}
 		try (SqlStatement read = this.readTaken.prepare(connection)) {
-			return Claims.claimed(read.bindIds("ids", ids), MysqlDialect.INSTANCE);
+			return Claimed.of(Claims.claimed(read.bindIds("ids", ids), MysqlDialect.INSTANCE));
 		}
 	}
 

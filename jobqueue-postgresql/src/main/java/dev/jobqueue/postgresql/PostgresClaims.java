@@ -47,7 +47,7 @@ final class PostgresClaims implements Claims {
 			        repeatable = NOT (j.type = ANY(:not_repeatable::text[]))
 			    WHERE j.id = ANY(ARRAY(SELECT id FROM chosen)) AND j.status = 'pending'
 			    RETURNING j.id, j.type, j.payload, j.priority, j.runs, j.attempts, j.max_attempts, j.snoozes, j.run_at,
-			              j.created_at, j.trace_parent
+			              j.created_at, j.trace_parent, j.job_key
 			), attempt_rows AS (
 			    INSERT INTO {attempts} (job_id, run, attempt, worker_id, started_at)
 			    SELECT id, runs, attempts, :worker_id, :now FROM claimed
@@ -55,7 +55,8 @@ final class PostgresClaims implements Claims {
 			    INSERT INTO {events} (job_id, at, event, actor, detail)
 			    SELECT id, :now, 'CLAIMED', :worker_id, 'attempt ' || attempts || '/' || max_attempts FROM claimed
 			)
-			SELECT id, type, payload, priority, runs, attempts, max_attempts, snoozes, run_at, created_at, trace_parent
+			SELECT id, type, payload, priority, runs, attempts, max_attempts, snoozes, run_at, created_at, trace_parent,
+			       job_key
 			FROM claimed
 			""";
 
@@ -123,18 +124,18 @@ final class PostgresClaims implements Claims {
 	}
 
 	@Override
-	public List<ClaimedJob> claim(Connection connection, ClaimRequest request, Instant now) throws SQLException {
+	public Claimed claim(Connection connection, ClaimRequest request, Instant now) throws SQLException {
 		// A statement per part: the first statement's jobs are running by the second, so
 		// it does not see them.
 		return Claims.inParts(request, (part, attemptLeft) -> claimPart(connection, part, attemptLeft, now));
 	}
 
-	private List<ClaimedJob> claimPart(Connection connection, ClaimRequest request, boolean attemptLeft, Instant now)
+	private Claimed claimPart(Connection connection, ClaimRequest request, boolean attemptLeft, Instant now)
 			throws SQLException {
 		if (request.limitedTypes().isEmpty() && request.unlimitedTypes().size() == 1) {
-			return claimOneType(connection, request, attemptLeft, now);
+			return Claimed.of(claimOneType(connection, request, attemptLeft, now));
 		}
-		return claimByType(connection, request, attemptLeft, now);
+		return Claimed.of(claimByType(connection, request, attemptLeft, now));
 	}
 
 	/**

@@ -7,15 +7,19 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.jobqueue.core.store.ClaimRequest;
 import dev.jobqueue.core.store.ClaimedJob;
-import dev.jobqueue.jdbc.JsonArrays;
 import dev.jobqueue.jdbc.Claims;
+import dev.jobqueue.jdbc.FlowClaims;
+import dev.jobqueue.jdbc.JsonArrays;
 import dev.jobqueue.jdbc.JobEvents;
 import dev.jobqueue.jdbc.Sql;
 import dev.jobqueue.jdbc.SqlStatement;
@@ -23,12 +27,21 @@ import dev.jobqueue.jdbc.Tables;
 
 /**
  * How jobs are claimed, inside a write transaction the caller holds. When no type has a
- * cap, one {@code UPDATE ... RETURNING} takes the best due jobs of all types. Otherwise
- * each group of types (all types without a cap together, then each capped type alone)
- * yields its best candidates, and the claim takes the best of them all by priority, due
- * time and id, so a flood of low-priority jobs of one type never starves higher-priority
- * jobs of another. Paused types are left out, and a type with a global cap gets no more
- * than the cap minus its jobs running anywhere, counted in the same transaction.
+ * cap or flow control and no claimed type has a pending job with a key, one
+ * {@code UPDATE ... RETURNING} takes the best due jobs of all types. Otherwise each group
+ * of types (all types without a cap together, then each capped type alone) yields its
+ * best candidates, and the claim takes the best of them all by priority, due time and id,
+ * so a flood of low-priority jobs of one type never starves higher-priority jobs of
+ * another. Paused types are left out, and a type with a global cap gets no more than the
+ * cap minus its jobs running anywhere, counted in the same transaction.
+ *
+ * <p>
+ * Jobs with a key are read apart, from {@code jobs_keyed_idx}, key by key in rounds, and
+ * flow control is checked against the running jobs and the log of starts
+ * ({@code job_rate_starts}) read in the same transaction, as {@link FlowClaims} says; the
+ * single writer makes the counts exact across processes. The claim indexes of pending
+ * jobs hold jobs without a key only, so each statement on them says
+ * {@code job_key IS NULL} as their condition does.
  */
 final class SqliteClaims implements Claims {
 
@@ -46,26 +59,79 @@ final class SqliteClaims implements Claims {
 	 * on the partial index of pending jobs ({@code {claim_index}}, chosen by the number
 	 * of types), skipping paused types.
 	 */
-	private static final String CLAIM_DUE = "UPDATE {jobs}\n" + CLAIMED_BY
-			+ """
-					WHERE id IN (
-					    SELECT id FROM {jobs} INDEXED BY {claim_index}
-					    WHERE status = 'pending' AND type IN (:types) AND run_at <= :now AND type NOT IN (SELECT type FROM {paused})
-					      {attempt_left}
-					    ORDER BY priority DESC, run_at, id
-					    LIMIT :limit)
-					"""
-			+ RETURNING_CLAIMED;
+	private static final String CLAIM_DUE = "UPDATE {jobs}\n" + CLAIMED_BY + """
+			WHERE id IN (
+			    SELECT id FROM {jobs} INDEXED BY {claim_index}
+			    WHERE status = 'pending' AND job_key IS NULL AND type IN (:types) AND run_at <= :now
+			      AND type NOT IN (SELECT type FROM {paused})
+			      {attempt_left}
+			    ORDER BY priority DESC, run_at, id
+			    LIMIT :limit)
+			""" + RETURNING_CLAIMED;
 
 	/**
 	 * Due pending jobs of some types, in claim order; the claim then takes the best of
 	 * all such lists.
 	 */
 	private static final String CLAIM_CANDIDATES = """
-			SELECT id, priority, run_at FROM {jobs} INDEXED BY {claim_index}
-			WHERE status = 'pending' AND type IN (:types) AND run_at <= :now {attempt_left}
+			SELECT id, type, priority, run_at FROM {jobs} INDEXED BY {claim_index}
+			WHERE status = 'pending' AND job_key IS NULL AND type IN (:types) AND run_at <= :now {attempt_left}
 			ORDER BY priority DESC, run_at, id
 			LIMIT :limit
+			""";
+
+	/**
+	 * The condition of {@code jobs_keyed_idx}, written as it is there: SQLite reads a
+	 * partial index only for a statement that names its condition.
+	 */
+	private static final String KEYED = "job_key IS NOT NULL AND status IN ('pending', 'running', 'failed')";
+
+	/** Whether any of the types has a pending job with a key. */
+	private static final String ANY_KEYED_PENDING = """
+			SELECT EXISTS (SELECT 1 FROM {jobs} INDEXED BY {p}jobs_keyed_idx
+			               WHERE %s AND status = 'pending' AND type IN (SELECT value FROM json_each(:types)))
+			""".formatted(KEYED);
+
+	/** The skip-scan over keys: the next key with a pending job. */
+	private static final String NEXT_KEY = """
+			SELECT job_key FROM {jobs} INDEXED BY {p}jobs_keyed_idx
+			WHERE %s AND type = :type AND status = 'pending' AND job_key > :after
+			  AND (:until IS NULL OR job_key <= :until)
+			ORDER BY job_key LIMIT 1
+			""".formatted(KEYED);
+
+	private static final String COUNT_OF_KEY = """
+			SELECT count(*) FROM {jobs} INDEXED BY {p}jobs_keyed_idx
+			WHERE %s AND type = :type AND status = :status AND job_key = :key
+			""".formatted(KEYED);
+
+	/** A key's pending jobs in enqueue order, due ones only. */
+	private static final String DUE_OF_KEY = """
+			SELECT id, priority, run_at FROM {jobs} INDEXED BY {p}jobs_keyed_idx
+			WHERE %s AND type = :type AND status = 'pending' AND job_key = :key AND run_at <= :now {attempt_left}
+			ORDER BY id LIMIT :limit
+			""".formatted(KEYED);
+
+	/** A key's lowest pending job, due or not. */
+	private static final String FIRST_OF_KEY = """
+			SELECT id, priority, run_at FROM {jobs} INDEXED BY {p}jobs_keyed_idx
+			WHERE %s AND type = :type AND status = 'pending' AND job_key = :key
+			ORDER BY id LIMIT 1
+			""".formatted(KEYED);
+
+	/** Starts of a rate-limited scope in its window, from the log's primary key. */
+	private static final String STARTS_IN_WINDOW = """
+			SELECT count(*), min(started_at) FROM {rate_starts}
+			WHERE type = :type AND job_key = :key AND started_at > :since
+			""";
+
+	private static final String INSERT_START = """
+			INSERT INTO {rate_starts} (type, job_key, started_at, job_id) VALUES (:type, :key, :now, :job_id)
+			""";
+
+	/** Starts that left every window of the type. */
+	private static final String SWEEP_STARTS = """
+			DELETE FROM {rate_starts} WHERE type = :type AND started_at <= :before
 			""";
 
 	/** Takes the chosen jobs (ids as a JSON array). */
@@ -87,6 +153,13 @@ final class SqliteClaims implements Claims {
 			VALUES (:job_id, :run, :attempt, :worker_id, :now)
 			""";
 
+	/** Claim order of candidates without a key: priority, due time, id. */
+	private static final Comparator<FlowClaims.Candidate> CANDIDATE_ORDER = Comparator
+		.comparingInt(FlowClaims.Candidate::priority)
+		.reversed()
+		.thenComparing(FlowClaims.Candidate::runAt)
+		.thenComparingLong(FlowClaims.Candidate::id);
+
 	private final Tables tables;
 
 	private final JobEvents events;
@@ -107,6 +180,27 @@ final class SqliteClaims implements Claims {
 
 	private final Sql insertAttempt;
 
+	private final Sql anyKeyedPending;
+
+	private final Sql nextKey;
+
+	private final Sql countOfKey;
+
+	private final Sql dueOfKey;
+
+	private final Sql dueOfKeyWithAttemptLeft;
+
+	private final Sql firstOfKey;
+
+	private final Sql startsInWindow;
+
+	private final Sql insertStart;
+
+	private final Sql sweepStarts;
+
+	/** Rounds across keys and flow control; keeps this process's key cursors. */
+	private final FlowClaims flow = new FlowClaims();
+
 	SqliteClaims(Tables tables, JobEvents events) {
 		this.tables = tables;
 		this.events = events;
@@ -114,30 +208,151 @@ final class SqliteClaims implements Claims {
 		this.selectPausedTypeNames = tables.sql(SELECT_PAUSED_TYPE_NAMES);
 		this.countRunningOfType = tables.sql(COUNT_RUNNING_OF_TYPE);
 		this.insertAttempt = tables.sql(INSERT_ATTEMPT);
+		this.anyKeyedPending = tables.sql(ANY_KEYED_PENDING);
+		this.nextKey = tables.sql(NEXT_KEY);
+		this.countOfKey = tables.sql(COUNT_OF_KEY);
+		this.dueOfKey = tables.sql(DUE_OF_KEY.replace("{attempt_left}", ""));
+		this.dueOfKeyWithAttemptLeft = tables
+			.sql(DUE_OF_KEY.replace("{attempt_left}", "AND attempts + 1 < max_attempts"));
+		this.firstOfKey = tables.sql(FIRST_OF_KEY);
+		this.startsInWindow = tables.sql(STARTS_IN_WINDOW);
+		this.insertStart = tables.sql(INSERT_START);
+		this.sweepStarts = tables.sql(SWEEP_STARTS);
 	}
 
 	/** Claims and records the claims (an attempt row and an event per job). */
 	@Override
-	public List<ClaimedJob> claim(Connection connection, ClaimRequest request, Instant now) throws SQLException {
+	public Claimed claim(Connection connection, ClaimRequest request, Instant now) throws SQLException {
+		Set<String> types = new HashSet<>(request.unlimitedTypes());
+		types.addAll(request.limitedTypes().keySet());
+		boolean byRounds = !request.flowControls().isEmpty() || anyKeyedPending(connection, types);
 		// Read once for both parts of a claim ahead; the single statement reads it
 		// inline.
-		Set<String> paused = request.limitedTypes().isEmpty() ? Set.of() : pausedTypeNames(connection);
+		Set<String> paused = (request.limitedTypes().isEmpty() && !byRounds) ? Set.of() : pausedTypeNames(connection);
 		// A claim ahead is two statements in one transaction.
-		List<ClaimedJob> claimed = Claims.inParts(request,
-				(part, attemptLeft) -> claimPart(connection, part, attemptLeft, paused, now));
-		recordClaims(connection, claimed, request.workerId(), now);
+		Claimed claimed = Claims.inParts(request,
+				(part, attemptLeft) -> claimPart(connection, part, attemptLeft, paused, byRounds, now));
+		recordClaims(connection, claimed.jobs(), request.workerId(), now);
 		return claimed;
 	}
 
-	private List<ClaimedJob> claimPart(Connection connection, ClaimRequest request, boolean attemptLeft,
-			Set<String> paused, Instant now) throws SQLException {
-		return request.limitedTypes().isEmpty() ? claimDue(connection, request, attemptLeft, now)
-				: claimBestCandidates(connection, request, attemptLeft, paused, now);
+	private Claimed claimPart(Connection connection, ClaimRequest request, boolean attemptLeft, Set<String> paused,
+			boolean byRounds, Instant now) throws SQLException {
+		if (byRounds) {
+			return claimByRounds(connection, request, attemptLeft, paused, now);
+		}
+		return Claimed.of(request.limitedTypes().isEmpty() ? claimDue(connection, request, attemptLeft, now)
+				: claimBestCandidates(connection, request, attemptLeft, paused, now));
+	}
+
+	/**
+	 * The claim when keys or flow control are involved: each type's room (its caps), its
+	 * jobs without a key in claim order, its keys visited in rounds with their state, its
+	 * rate windows; {@link FlowClaims} chooses, and the starts of rate-limited types and
+	 * keys are logged.
+	 */
+	private Claimed claimByRounds(Connection connection, ClaimRequest request, boolean attemptLeft, Set<String> paused,
+			Instant now) throws SQLException {
+		Map<String, Integer> rooms = rooms(connection, request, paused);
+		List<FlowClaims.TypeRead> reads = new ArrayList<>();
+		FlowClaims.Reads keyReads = new KeyReads(connection, attemptLeft, now);
+		for (Map.Entry<String, Integer> room : rooms.entrySet()) {
+			reads
+				.add(this.flow.read(keyReads, room.getKey(), room.getValue(), request.flowControl(room.getKey()), now));
+		}
+		List<FlowClaims.Candidate> unkeyed = new ArrayList<>();
+		Set<String> unlimited = new HashSet<>();
+		for (FlowClaims.TypeRead read : reads) {
+			int allowance = FlowClaims.typeAllowance(read);
+			if (allowance <= 0) {
+				continue;
+			}
+			if (request.unlimitedTypes().contains(read.type())) {
+				unlimited.add(read.type());
+			}
+			else {
+				selectCandidates(connection, unkeyed, Set.of(read.type()), allowance, attemptLeft, now);
+			}
+		}
+		if (!unlimited.isEmpty()) {
+			selectCandidates(connection, unkeyed, unlimited, request.limit(), attemptLeft, now);
+		}
+		FlowClaims.Plan plan = this.flow.plan(unkeyed, reads, request.limit(), now);
+		for (FlowClaims.TypeRead read : reads) {
+			Instant before = this.flow.sweepBefore(read.type(), read.flow(), now);
+			if (before != null) {
+				try (SqlStatement sweep = this.sweepStarts.prepare(connection)) {
+					sweep.bind("type", read.type()).bind("before", before).executeUpdate();
+				}
+			}
+		}
+		if (plan.chosen().isEmpty()) {
+			return new Claimed(List.of(), plan.throttledUntil());
+		}
+		List<ClaimedJob> claimed;
+		try (SqlStatement claim = this.claimByIds.prepare(connection)) {
+			bindClaimedBy(claim, request, now).bind("ids", JsonArrays.of(plan.ids()));
+			claimed = readClaimed(claim);
+		}
+		logStarts(connection, plan.starts(), now);
+		return new Claimed(claimed, plan.throttledUntil());
+	}
+
+	/**
+	 * How many jobs of each claimable type the claim may take: the limit for types
+	 * without a cap, the room of a capped type, and for a global cap no more than the cap
+	 * minus its running jobs; paused types and types without room are left out.
+	 */
+	private Map<String, Integer> rooms(Connection connection, ClaimRequest request, Set<String> paused)
+			throws SQLException {
+		Map<String, Integer> rooms = new LinkedHashMap<>();
+		for (String type : new TreeSet<>(request.unlimitedTypes())) {
+			if (!paused.contains(type)) {
+				rooms.put(type, request.limit());
+			}
+		}
+		for (Map.Entry<String, Integer> limited : new TreeMap<>(request.limitedTypes()).entrySet()) {
+			String type = limited.getKey();
+			int room = Math.min(limited.getValue(), request.limit());
+			Integer globalCap = request.globalLimits().get(type);
+			if (globalCap != null && room > 0 && !paused.contains(type)) {
+				room = Math.min(room, globalCap - runningOfType(connection, type));
+			}
+			if (room > 0 && !paused.contains(type)) {
+				rooms.put(type, room);
+			}
+		}
+		return rooms;
+	}
+
+	private void logStarts(Connection connection, List<FlowClaims.Start> starts, Instant now) throws SQLException {
+		if (starts.isEmpty()) {
+			return;
+		}
+		try (SqlStatement insert = this.insertStart.prepare(connection)) {
+			for (FlowClaims.Start start : starts) {
+				insert.bind("type", start.type())
+					.bind("key", start.key())
+					.bind("now", now)
+					.bind("job_id", start.jobId())
+					.addBatch();
+			}
+			insert.executeBatch();
+		}
+	}
+
+	private boolean anyKeyedPending(Connection connection, Set<String> types) throws SQLException {
+		if (types.isEmpty()) {
+			return false;
+		}
+		try (SqlStatement select = this.anyKeyedPending.prepare(connection)) {
+			return select.bind("types", JsonArrays.of(types)).queryLong() != 0;
+		}
 	}
 
 	private List<ClaimedJob> claimBestCandidates(Connection connection, ClaimRequest request, boolean attemptLeft,
 			Set<String> paused, Instant now) throws SQLException {
-		List<Candidate> candidates = new ArrayList<>();
+		List<FlowClaims.Candidate> candidates = new ArrayList<>();
 		Set<String> unlimited = new HashSet<>(request.unlimitedTypes());
 		unlimited.removeAll(paused);
 		if (!unlimited.isEmpty()) {
@@ -160,10 +375,10 @@ final class SqliteClaims implements Claims {
 		if (candidates.isEmpty()) {
 			return List.of();
 		}
-		candidates.sort(Candidate.CLAIM_ORDER);
+		candidates.sort(CANDIDATE_ORDER);
 		List<Long> chosen = candidates.subList(0, Math.min(request.limit(), candidates.size()))
 			.stream()
-			.map(Candidate::id)
+			.map(FlowClaims.Candidate::id)
 			.toList();
 		try (SqlStatement claim = this.claimByIds.prepare(connection)) {
 			bindClaimedBy(claim, request, now).bind("ids", JsonArrays.of(chosen));
@@ -190,6 +405,23 @@ final class SqliteClaims implements Claims {
 			.bind("now", now)
 			.bind("lease_until", request.leaseUntil())
 			.bind("not_repeatable", JsonArrays.of(request.notRepeatableTypes()));
+	}
+
+	/**
+	 * The statements of a claim by rounds across keys, by name, as SQLite prepares them:
+	 * for tests of their plans.
+	 */
+	Map<String, String> keyedStatements() {
+		Map<String, String> statements = new LinkedHashMap<>();
+		statements.put("ANY_KEYED_PENDING", this.anyKeyedPending.text());
+		statements.put("NEXT_KEY", this.nextKey.text());
+		statements.put("COUNT_OF_KEY", this.countOfKey.text());
+		statements.put("DUE_OF_KEY", this.dueOfKey.text());
+		statements.put("DUE_OF_KEY_WITH_ATTEMPT_LEFT", this.dueOfKeyWithAttemptLeft.text());
+		statements.put("FIRST_OF_KEY", this.firstOfKey.text());
+		statements.put("STARTS_IN_WINDOW", this.startsInWindow.text());
+		statements.put("SWEEP_STARTS", this.sweepStarts.text());
+		return statements;
 	}
 
 	/** The single-statement claim for {@code typeCount} types. */
@@ -243,13 +475,14 @@ final class SqliteClaims implements Claims {
 		}
 	}
 
-	private void selectCandidates(Connection connection, List<Candidate> candidates, Set<String> types, int limit,
-			boolean attemptLeft, Instant now) throws SQLException {
+	private void selectCandidates(Connection connection, List<FlowClaims.Candidate> candidates, Set<String> types,
+			int limit, boolean attemptLeft, Instant now) throws SQLException {
 		try (SqlStatement select = claimCandidatesStatement(types.size(), attemptLeft).prepare(connection)) {
 			select.bindEach("types", types).bind("now", now).bind("limit", limit);
 			try (ResultSet rows = select.executeQuery()) {
 				while (rows.next()) {
-					candidates.add(new Candidate(rows.getLong(1), rows.getInt(2), rows.getLong(3)));
+					candidates.add(new FlowClaims.Candidate(rows.getLong(1), rows.getString(2), null, rows.getInt(3),
+							SqliteDialect.INSTANCE.instant(rows, 4)));
 				}
 			}
 		}
@@ -277,13 +510,82 @@ final class SqliteClaims implements Claims {
 		}
 	}
 
-	/** A due pending job found by a claim, before it is taken. */
-	private record Candidate(long id, int priority, long runAt) {
+	/** The reads of one claim part, for {@link FlowClaims#read}: one statement each. */
+	private final class KeyReads implements FlowClaims.Reads {
 
-		static final Comparator<Candidate> CLAIM_ORDER = Comparator.comparingInt(Candidate::priority)
-			.reversed()
-			.thenComparingLong(Candidate::runAt)
-			.thenComparingLong(Candidate::id);
+		private final Connection connection;
+
+		private final boolean attemptLeft;
+
+		private final Instant now;
+
+		KeyReads(Connection connection, boolean attemptLeft, Instant now) {
+			this.connection = connection;
+			this.attemptLeft = attemptLeft;
+			this.now = now;
+		}
+
+		@Override
+		public String nextKey(String type, String after, String until) throws SQLException {
+			try (SqlStatement select = SqliteClaims.this.nextKey.prepare(this.connection)) {
+				return select.bind("type", type).bind("after", after).bind("until", until).queryString();
+			}
+		}
+
+		@Override
+		public int running(String type, String key) throws SQLException {
+			return count(type, key, "running");
+		}
+
+		@Override
+		public boolean failed(String type, String key) throws SQLException {
+			return count(type, key, "failed") > 0;
+		}
+
+		private int count(String type, String key, String status) throws SQLException {
+			try (SqlStatement select = SqliteClaims.this.countOfKey.prepare(this.connection)) {
+				return (int) select.bind("type", type).bind("status", status).bind("key", key).queryLong();
+			}
+		}
+
+		@Override
+		public List<FlowClaims.Candidate> firstPending(String type, String key) throws SQLException {
+			try (SqlStatement select = SqliteClaims.this.firstOfKey.prepare(this.connection)) {
+				return jobs(select.bind("type", type).bind("key", key), type, key);
+			}
+		}
+
+		@Override
+		public List<FlowClaims.Candidate> dueJobs(String type, String key, int most) throws SQLException {
+			Sql statement = this.attemptLeft ? SqliteClaims.this.dueOfKeyWithAttemptLeft : SqliteClaims.this.dueOfKey;
+			try (SqlStatement select = statement.prepare(this.connection)) {
+				return jobs(select.bind("type", type).bind("key", key).bind("now", this.now).bind("limit", most), type,
+						key);
+			}
+		}
+
+		private List<FlowClaims.Candidate> jobs(SqlStatement select, String type, String key) throws SQLException {
+			List<FlowClaims.Candidate> jobs = new ArrayList<>();
+			try (ResultSet rows = select.executeQuery()) {
+				while (rows.next()) {
+					jobs.add(new FlowClaims.Candidate(rows.getLong(1), type, key, rows.getInt(2),
+							SqliteDialect.INSTANCE.instant(rows, 3)));
+				}
+			}
+			return jobs;
+		}
+
+		@Override
+		public FlowClaims.Starts starts(String type, String key, Instant windowStart) throws SQLException {
+			try (SqlStatement select = SqliteClaims.this.startsInWindow.prepare(this.connection);
+					ResultSet rows = select.bind("type", type)
+						.bind("key", key)
+						.bind("since", windowStart)
+						.executeQuery()) {
+				rows.next();
+				return new FlowClaims.Starts(rows.getInt(1), SqliteDialect.INSTANCE.instant(rows, 2));
+			}
+		}
 
 	}
 

@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -133,6 +134,11 @@ public final class SqliteJobStore extends JdbcJobStore {
 	 */
 	String claimDueStatement(int typeCount) {
 		return this.claims.claimDueStatement(typeCount).text();
+	}
+
+	/** The statements of a claim by rounds across keys, for tests of their plans. */
+	Map<String, String> keyedClaimStatements() {
+		return this.claims.keyedStatements();
 	}
 
 	/** The write-ahead log's size and time: a stat call, no query. */

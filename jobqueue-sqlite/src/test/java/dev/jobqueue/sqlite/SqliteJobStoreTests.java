@@ -21,14 +21,15 @@ class SqliteJobStoreTests extends QueueFileTests {
 			this.harness.queue.enqueue(JobRequest.of((i % 2 == 0) ? "a" : "b", i).priority(i % 3));
 		}
 		SqliteJobStore store = this.db.store();
-		String claimAll = store.tables()
-			.expand("""
-					SELECT id FROM {jobs} INDEXED BY jobs_claim_idx
-					WHERE status = 'pending' AND type IN ('a', 'b') AND run_at <= 0 ORDER BY priority DESC, run_at, id LIMIT 10
-					""");
+		String claimAll = store.tables().expand("""
+				SELECT id FROM {jobs} INDEXED BY jobs_claim_idx
+				WHERE status = 'pending' AND job_key IS NULL AND type IN ('a', 'b') AND run_at <= 0
+				ORDER BY priority DESC, run_at, id LIMIT 10
+				""");
 		String claimOne = store.tables().expand("""
 				SELECT id FROM {jobs} INDEXED BY jobs_claim_type_idx
-				WHERE status = 'pending' AND type = 'a' AND run_at <= 0 ORDER BY priority DESC, run_at, id LIMIT 10
+				WHERE status = 'pending' AND job_key IS NULL AND type = 'a' AND run_at <= 0
+				ORDER BY priority DESC, run_at, id LIMIT 10
 				""");
 		String recovery = "SELECT id FROM jobs WHERE status = 'running' AND lease_until < 0 LIMIT 10";
 		String dedup = "SELECT id FROM jobs WHERE dedup_key = 'k' AND status IN ('pending', 'running')";

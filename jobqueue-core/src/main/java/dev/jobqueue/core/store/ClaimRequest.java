@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.jobqueue.core.FlowControl;
+
 /**
  * What one claim may take.
  *
@@ -23,13 +25,27 @@ import java.util.Set;
  * slot in the claim-ahead buffer, so the store takes for them only jobs that have an
  * attempt left after this one (killed while waiting, a job on its last attempt would fail
  * without ever having run)
+ * @param flowControls types (among {@code limitedTypes}) whose handler sets flow control
+ * ({@link FlowControl#limits()}): rate limits, limits per key, order per key; the store
+ * checks them against the starts and running jobs of every process, in the claim's own
+ * transaction. Jobs with a key are claimed in rounds across keys whatever the type's flow
+ * control (see {@code dev.jobqueue.jdbc.FlowClaims})
  */
 public record ClaimRequest(String workerId, int limit, Set<String> unlimitedTypes, Map<String, Integer> limitedTypes,
-		Set<String> notRepeatableTypes, Instant leaseUntil, Map<String, Integer> globalLimits, int freeNow) {
+		Set<String> notRepeatableTypes, Instant leaseUntil, Map<String, Integer> globalLimits, int freeNow,
+		Map<String, FlowControl> flowControls) {
 
 	public ClaimRequest {
 		globalLimits = (globalLimits != null) ? globalLimits : Map.of();
 		freeNow = Math.max(0, Math.min(freeNow, limit));
+		flowControls = (flowControls != null) ? flowControls : Map.of();
+	}
+
+	/** A claim without flow control. */
+	public ClaimRequest(String workerId, int limit, Set<String> unlimitedTypes, Map<String, Integer> limitedTypes,
+			Set<String> notRepeatableTypes, Instant leaseUntil, Map<String, Integer> globalLimits, int freeNow) {
+		this(workerId, limit, unlimitedTypes, limitedTypes, notRepeatableTypes, leaseUntil, globalLimits, freeNow,
+				Map.of());
 	}
 
 	/** A claim in which every job starts at once. */
@@ -42,6 +58,11 @@ public record ClaimRequest(String workerId, int limit, Set<String> unlimitedType
 	public ClaimRequest(String workerId, int limit, Set<String> unlimitedTypes, Map<String, Integer> limitedTypes,
 			Set<String> notRepeatableTypes, Instant leaseUntil) {
 		this(workerId, limit, unlimitedTypes, limitedTypes, notRepeatableTypes, leaseUntil, Map.of(), limit);
+	}
+
+	/** The flow control of {@code type}: {@link FlowControl#NONE} unless it limits. */
+	public FlowControl flowControl(String type) {
+		return this.flowControls.getOrDefault(type, FlowControl.NONE);
 	}
 
 	public boolean isEmpty() {
@@ -59,19 +80,21 @@ public record ClaimRequest(String workerId, int limit, Set<String> unlimitedType
 	 */
 	public ClaimRequest startingNow() {
 		return new ClaimRequest(this.workerId, this.freeNow, this.unlimitedTypes, this.limitedTypes,
-				this.notRepeatableTypes, this.leaseUntil, this.globalLimits, this.freeNow);
+				this.notRepeatableTypes, this.leaseUntil, this.globalLimits, this.freeNow, this.flowControls);
 	}
 
 	/**
 	 * The part of the claim that waits for a slot, after {@code claimedNow} were taken by
 	 * {@link #startingNow()}: the rest of the limit and of each type's room, without the
-	 * types that are never claimed ahead (not repeatable, globally capped). The store
-	 * takes only jobs whose claim would not be their last attempt.
+	 * types that are never claimed ahead (not repeatable, globally capped, with flow
+	 * control: a job waiting in a buffer would count as started, and hold its key). The
+	 * store takes only jobs whose claim would not be their last attempt.
 	 */
 	public ClaimRequest ahead(List<ClaimedJob> claimedNow) {
 		Map<String, Integer> rooms = new HashMap<>();
 		this.limitedTypes.forEach((type, room) -> {
-			if (!this.notRepeatableTypes.contains(type) && !this.globalLimits.containsKey(type)) {
+			if (!this.notRepeatableTypes.contains(type) && !this.globalLimits.containsKey(type)
+					&& !this.flowControls.containsKey(type)) {
 				int left = room - (int) claimedNow.stream().filter((job) -> job.type().equals(type)).count();
 				if (left > 0) {
 					rooms.put(type, left);

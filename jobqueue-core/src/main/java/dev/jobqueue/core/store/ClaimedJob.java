@@ -19,14 +19,22 @@ import java.util.Comparator;
  * @param createdAt when it was enqueued
  * @param traceContext the propagation headers of the trace current at enqueue in their
  * stored form (see {@link TraceHeaders}), or {@code null}
+ * @param key the job's key ({@code JobRequest.key}), or {@code null}
  */
 public record ClaimedJob(long id, String type, String payload, int priority, int run, int attempt, int maxAttempts,
-		int snoozes, Instant runAt, Instant createdAt, String traceContext) {
+		int snoozes, Instant runAt, Instant createdAt, String traceContext, String key) {
+
+	/** A job without a key. */
+	public ClaimedJob(long id, String type, String payload, int priority, int run, int attempt, int maxAttempts,
+			int snoozes, Instant runAt, Instant createdAt, String traceContext) {
+		this(id, type, payload, priority, run, attempt, maxAttempts, snoozes, runAt, createdAt, traceContext, null);
+	}
 
 	/**
-	 * The order every claim takes jobs in: higher priority first, then earlier due time,
-	 * then lower id. Stores sort what a claim statement returned by it, since
-	 * {@code RETURNING} keeps no order.
+	 * The order a claim's jobs are handed to the worker in: higher priority first, then
+	 * earlier due time, then lower id. Stores sort what a claim statement returned by it,
+	 * since {@code RETURNING} keeps no order. (Which jobs a claim takes is decided in
+	 * rounds across keys first; see {@code dev.jobqueue.jdbc.FlowClaims}.)
 	 */
 	public static final Comparator<ClaimedJob> CLAIM_ORDER = Comparator.comparingInt(ClaimedJob::priority)
 		.reversed()

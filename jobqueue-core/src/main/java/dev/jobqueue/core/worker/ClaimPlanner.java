@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.jobqueue.core.FlowControl;
 import dev.jobqueue.core.HandlerDefinition;
 import dev.jobqueue.core.store.ClaimRequest;
 
@@ -31,6 +32,10 @@ import dev.jobqueue.core.store.ClaimRequest;
  * <li>A type whose handler is not repeatable is not claimed ahead either: a job waiting
  * for a slot in a process that is killed would fail as not repeatable although it never
  * ran.</li>
+ * <li>A type with flow control ({@link FlowControl#limits()}: rate limits, limits per
+ * key, order per key) is not claimed ahead either: a job waiting for a slot would count
+ * as started and hold its key while it waits. Its flow control goes with the request, and
+ * the store checks it across processes in the claim's own transaction.</li>
  * <li>Of the room, the slots free now are named: the store claims jobs on their last
  * attempt only into those, since a process killed while such a job waits in its buffer
  * would fail the job without it ever having run.</li>
@@ -73,6 +78,7 @@ final class ClaimPlanner {
 		Map<String, Integer> limited = new HashMap<>();
 		Map<String, Integer> globalLimits = new HashMap<>();
 		Set<String> notRepeatable = new HashSet<>();
+		Map<String, FlowControl> flowControls = new HashMap<>();
 		if (room <= 0) {
 			return new ClaimRequest(workerId, Math.max(room, 0), unlimited, limited, notRepeatable, leaseUntil,
 					globalLimits);
@@ -96,6 +102,9 @@ final class ClaimPlanner {
 				if (handler.globalConcurrency() > 0) {
 					globalLimits.put(type, handler.globalConcurrency());
 				}
+				if (handler.flowControl().limits()) {
+					flowControls.put(type, handler.flowControl());
+				}
 				if (!claimedAhead(handler)) {
 					startingAtOnce.add(type);
 				}
@@ -117,21 +126,24 @@ final class ClaimPlanner {
 				else {
 					limited.remove(type);
 					globalLimits.remove(type);
+					flowControls.remove(type);
 				}
 			}
 		}
 		return new ClaimRequest(workerId, room, unlimited, limited, notRepeatable, leaseUntil, globalLimits,
-				Math.max(freeNow, 0));
+				Math.max(freeNow, 0), flowControls);
 	}
 
 	/**
 	 * Whether jobs of the type may wait for a slot in the claim-ahead buffer: not when
 	 * its handler is not repeatable (killed while waiting, the job would fail as not
 	 * repeatable although it never ran), nor with a global cap (a job waiting here would
-	 * hold a place of the cap that a process with a free slot could use).
+	 * hold a place of the cap that a process with a free slot could use), nor with flow
+	 * control (a job waiting here would count as a start of its rate limit and hold its
+	 * key).
 	 */
 	static boolean claimedAhead(HandlerDefinition handler) {
-		return handler.repeatable() && handler.globalConcurrency() == 0;
+		return handler.repeatable() && handler.globalConcurrency() == 0 && !handler.flowControl().limits();
 	}
 
 }

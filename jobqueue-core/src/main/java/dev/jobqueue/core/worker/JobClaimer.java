@@ -1,6 +1,7 @@
 package dev.jobqueue.core.worker;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,6 +65,11 @@ final class JobClaimer {
 	private final ClaimPace pace;
 
 	private boolean lastClaimFull;
+
+	/**
+	 * When a job a rate limit held back in the latest claim may start, or {@code null}.
+	 */
+	private Instant throttledUntil;
 
 	/** Claims so far, to share slots fairly among types not claimed ahead. */
 	private int claims;
@@ -130,6 +136,21 @@ final class JobClaimer {
 		return this.lastClaimFull;
 	}
 
+	/**
+	 * How long to wait at most, from {@code now}, so that the worker claims as soon as a
+	 * rate limit lets a job it held back in the latest claim start: {@code wait} when no
+	 * rate limit held one back or that moment has passed (the latest claim saw it).
+	 */
+	long millisUntilThrottleEnds(Instant now, long wait) {
+		Instant until = this.throttledUntil;
+		if (until == null || !until.isAfter(now)) {
+			return wait;
+		}
+		// Rounded up: waking a moment early would find the window still full.
+		long millis = (Duration.between(now, until).toNanos() + 999_999) / 1_000_000;
+		return Math.min(wait, millis);
+	}
+
 	private int lowWaterAhead() {
 		return this.handlers.all().stream().allMatch(ClaimPlanner::claimedAhead) ? (claimAhead() + 1) / 2 : 0;
 	}
@@ -158,6 +179,7 @@ final class JobClaimer {
 		}
 		CompleteAndClaim result = this.store.completeAndClaim(this.pending.completions(), workerId, request, now);
 		this.pending.recordWritten(result.applied());
+		this.throttledUntil = result.throttledUntil();
 		List<ClaimedJob> jobs = result.claimed();
 		this.pace.claimed(jobs.size(), this.ticker.nanos());
 		this.listener.claimed(jobs.size());

@@ -65,7 +65,9 @@ import dev.jobqueue.core.store.WorkerInfo;
  * The loop ({@link BackgroundLoop}) sleeps until the poll interval passes or it is woken:
  * by an enqueue in this process, by a run that finished, or by a change of the store's
  * change token (a write by another process, such as an enqueue), which it checks every
- * {@value #CHANGE_CHECK_MILLIS} ms. After a full batch it polls again at once.
+ * {@value #CHANGE_CHECK_MILLIS} ms. After a full batch it polls again at once; when a
+ * rate limit held jobs back, it polls again when the limit's window lets the next one
+ * start ({@link dev.jobqueue.core.store.CompleteAndClaim#throttledUntil()}).
  *
  * <p>
  * This class keeps the order of a round and of shutdown (write outcomes, time out, renew,
@@ -371,6 +373,7 @@ public final class JobWorker implements QueueSignals {
 		long nowNanos = this.ticker.nanos();
 		long wait = Math.min(this.settings.pollInterval().toMillis(), this.leases.millisUntilRenewal(nowNanos));
 		wait = this.pending.millisUntilDue(nowNanos, wait);
+		wait = this.claimer.millisUntilThrottleEnds(this.clock.instant(), wait);
 		return Duration.ofMillis(this.runs.millisUntilNextDeadline(nowNanos, wait));
 	}
 

@@ -7,7 +7,9 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import dev.jobqueue.core.FlowControl;
 import dev.jobqueue.core.HandlerDefinition;
+import dev.jobqueue.core.RateLimit;
 import dev.jobqueue.core.store.ClaimRequest;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -194,6 +196,38 @@ class ClaimPlannerTests {
 		assertThat(second.limitedTypes()).containsOnly(entry("report", 1));
 		assertThat(second.globalLimits()).containsOnly(entry("report", 2));
 		assertThat(both.limitedTypes()).containsOnly(entry("once", 2), entry("report", 1));
+	}
+
+	@Test
+	void typesWithFlowControlTakeOnlyTheSlotsFreeNowAndNameTheirFlowControl() {
+		FlowControl flow = new FlowControl(RateLimit.parse("10/1s"), null, 1, false, true);
+		HandlerDefinition limited = new HandlerDefinition("charge", (payload, context) -> null, 0, null, 0, true,
+				"charge", 0, flow);
+		List<HandlerDefinition> handlers = List.of(handler("mail", 0, 0), limited);
+
+		ClaimRequest request = ClaimPlanner.plan("w1", 20, 2, handlers, Map.of(), LEASE_UNTIL);
+
+		assertThat(ClaimPlanner.claimedAhead(limited)).isFalse();
+		assertThat(request.unlimitedTypes()).containsExactly("mail");
+		assertThat(request.limitedTypes()).containsOnly(entry("charge", 2));
+		assertThat(request.flowControls()).containsOnly(entry("charge", flow));
+		assertThat(request.flowControl("mail")).isEqualTo(FlowControl.NONE);
+		assertThat(request.ahead(List.of()).limitedTypes()).isEmpty();
+		assertThat(request.ahead(List.of()).flowControls()).isEmpty();
+		assertThat(request.startingNow().flowControls()).containsOnly(entry("charge", flow));
+	}
+
+	@Test
+	void aTypeWithFlowControlLeftOutOfTheSlotsFreeNowIsNotNamed() {
+		FlowControl flow = new FlowControl(null, null, 0, true, true);
+		HandlerDefinition ordered = new HandlerDefinition("ordered", (payload, context) -> null, 0, null, 0, true,
+				"ordered", 0, flow);
+		HandlerDefinition once = new HandlerDefinition("once", (payload, context) -> null, 0, null, 0, false, "once");
+
+		ClaimRequest request = ClaimPlanner.plan("w1", 20, 1, List.of(ordered, once), Map.of(), LEASE_UNTIL, 0);
+
+		assertThat(request.limitedTypes()).containsOnly(entry("once", 1));
+		assertThat(request.flowControls()).isEmpty();
 	}
 
 	private static ClaimRequest plan(int freeSlots, List<HandlerDefinition> handlers, Map<String, Integer> busy) {

@@ -1,0 +1,472 @@
+package dev.jobqueue.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import org.junit.jupiter.api.Test;
+
+import dev.jobqueue.BulkAction;
+import dev.jobqueue.JobFilter;
+import dev.jobqueue.JobRequest;
+import dev.jobqueue.JobStatus;
+import dev.jobqueue.core.store.ClaimRequest;
+import dev.jobqueue.core.store.ClaimedJob;
+import dev.jobqueue.core.store.CompleteAndClaim;
+import dev.jobqueue.core.store.Completion;
+import dev.jobqueue.core.store.JobStore;
+import dev.jobqueue.core.store.QueueInsights.SnapshotSettings;
+import dev.jobqueue.core.worker.JobWorker;
+import dev.jobqueue.testing.StoreFixture;
+import dev.jobqueue.testing.StoreTests;
+import dev.jobqueue.testing.WorkerHarness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Flow control in the claim (issue 25): limits per key, order per key, rate limits per
+ * type and per key, and rounds across keys, asserted on what the store hands out as the
+ * test clock moves, and checked across two processes' stores on one database.
+ */
+public abstract class FlowControlTests extends StoreTests {
+
+	static final String TYPE = "charge";
+
+	private long enqueue(String payload, String key) {
+		JobRequest request = JobRequest.of(TYPE, payload);
+		return this.harness.queue.enqueue((key != null) ? request.key(key) : request);
+	}
+
+	private void enqueueMany(String prefix, String key, int count) {
+		List<JobRequest> requests = new ArrayList<>();
+		for (int i = 1; i <= count; i++) {
+			JobRequest request = JobRequest.of(TYPE, prefix + i);
+			requests.add((key != null) ? request.key(key) : request);
+		}
+		this.harness.queue.enqueueAll(requests);
+	}
+
+	/** A claim of up to {@code limit} jobs of {@link #TYPE} under {@code flow}. */
+	private ClaimRequest request(int limit, FlowControl flow) {
+		Map<String, FlowControl> flows = flow.limits() ? Map.of(TYPE, flow) : Map.of();
+		Set<String> unlimited = flow.limits() ? Set.of() : Set.of(TYPE);
+		Map<String, Integer> limited = flow.limits() ? Map.of(TYPE, limit) : Map.of();
+		return new ClaimRequest("w1", limit, unlimited, limited, Set.of(), this.clock.instant().plusSeconds(30),
+				Map.of(), limit, flows);
+	}
+
+	private List<ClaimedJob> claim(int limit, FlowControl flow) {
+		return claim(this.db.store(), limit, flow);
+	}
+
+	private List<ClaimedJob> claim(JobStore store, int limit, FlowControl flow) {
+		return store.claim(request(limit, flow), this.clock.instant());
+	}
+
+	private static List<String> payloads(List<ClaimedJob> jobs) {
+		return jobs.stream().map((job) -> job.payload().replace("\"", "")).toList();
+	}
+
+	private void succeed(ClaimedJob job) {
+		this.db.store().complete(List.of(Completion.succeeded(job, null)), "w1", this.clock.instant());
+	}
+
+	private static FlowControl keyConcurrency(int limit) {
+		return new FlowControl(null, null, limit, false, true);
+	}
+
+	private static FlowControl ordered(boolean blockOnFailure) {
+		return new FlowControl(null, null, 0, true, blockOnFailure);
+	}
+
+	private static FlowControl rate(String rate) {
+		return new FlowControl(RateLimit.parse(rate), null, 0, false, true);
+	}
+
+	private static FlowControl keyRate(String rate) {
+		return new FlowControl(null, RateLimit.parse(rate), 0, false, true);
+	}
+
+	@Test
+	void aKeyRunsNoMoreThanItsConcurrencyWhileOtherKeysAndJobsWithoutAKeyProceed() {
+		enqueueMany("a", "A", 5);
+		enqueueMany("b", "B", 3);
+		enqueueMany("none", null, 2);
+		FlowControl flow = keyConcurrency(2);
+
+		List<ClaimedJob> first = claim(10, flow);
+		assertThat(payloads(first)).containsExactlyInAnyOrder("a1", "a2", "b1", "b2", "none1", "none2");
+		assertThat(first).filteredOn((job) -> "A".equals(job.key())).hasSize(2);
+		assertThat(claim(10, flow)).isEmpty();
+
+		succeed(first.stream().filter((job) -> "A".equals(job.key())).findFirst().orElseThrow());
+		assertThat(payloads(claim(10, flow))).containsExactly("a3");
+		assertThat(claim(10, flow)).isEmpty();
+		assertThat(this.db.count("SELECT max(c) FROM (SELECT count(*) AS c FROM jobs WHERE status = 'running' "
+				+ "GROUP BY job_key) counts"))
+			.isEqualTo(2);
+	}
+
+	@Test
+	void aKeysConcurrencyHoldsAcrossProcesses() {
+		enqueueMany("a", "A", 4);
+		enqueueMany("b", "B", 4);
+		FlowControl flow = keyConcurrency(1);
+		try (StoreFixture other = this.db.anotherProcess()) {
+			List<ClaimedJob> here = claim(1, flow);
+			List<ClaimedJob> there = claim(other.store(), 4, flow);
+			assertThat(here).hasSize(1);
+			assertThat(there).hasSize(1);
+			assertThat(here.get(0).key()).isNotEqualTo(there.get(0).key());
+			assertThat(claim(other.store(), 4, flow)).isEmpty();
+			assertThat(claim(4, flow)).isEmpty();
+		}
+	}
+
+	@Test
+	void orderedKeysStartTheirJobsOneAfterAnotherInEnqueueOrderWhateverTheirPriority() {
+		enqueue("a1", "A");
+		this.harness.queue.enqueue(JobRequest.of(TYPE, "a2").key("A"));
+		this.harness.queue.enqueue(JobRequest.of(TYPE, "a3").key("A").priority(10));
+		enqueue("b1", "B");
+		FlowControl flow = ordered(true);
+
+		List<String> order = new ArrayList<>();
+		for (int round = 0; round < 10; round++) {
+			List<ClaimedJob> claimed = claim(10, flow);
+			if (claimed.isEmpty()) {
+				break;
+			}
+			assertThat(claimed.stream().map(ClaimedJob::key).distinct()).hasSameSizeAs(claimed);
+			assertThat(claim(10, flow)).as("nothing more while each key runs one").isEmpty();
+			claimed.forEach(this::succeed);
+			order.addAll(payloads(claimed).stream().filter((payload) -> payload.startsWith("a")).toList());
+		}
+		assertThat(order).containsExactly("a1", "a2", "a3");
+	}
+
+	@Test
+	void aJobThatFailedForGoodHoldsItsOrderedKeyUntilItIsRetriedOrDeleted() {
+		long a1 = enqueue("a1", "A");
+		enqueue("a2", "A");
+		enqueue("a3", "A");
+		FlowControl flow = ordered(true);
+
+		ClaimedJob first = claim(10, flow).get(0);
+		this.db.store().complete(List.of(Completion.failed(first, "TEST:BROKEN", "no")), "w1", this.clock.instant());
+		assertThat(claim(10, flow)).isEmpty();
+
+		assertThat(this.db.admin().retry(a1, this.clock.instant())).isTrue();
+		ClaimedJob retried = claim(10, flow).get(0);
+		assertThat(retried.id()).isEqualTo(a1);
+		this.db.store().complete(List.of(Completion.failed(retried, "TEST:BROKEN", "no")), "w1", this.clock.instant());
+		assertThat(claim(10, flow)).isEmpty();
+
+		assertThat(this.db.admin().applyBulk(BulkAction.DELETE, JobFilter.any(), List.of(a1), this.clock.instant()))
+			.containsExactly(a1);
+		assertThat(payloads(claim(10, flow))).containsExactly("a2");
+	}
+
+	@Test
+	void cancellingAnOrderedKeysHeldJobLetsTheNextOneGo() {
+		long a1 = enqueue("a1", "A");
+		enqueue("a2", "A");
+		FlowControl flow = ordered(true);
+
+		ClaimedJob first = claim(10, flow).get(0);
+		this.db.store()
+			.complete(List.of(Completion.retry(first, "TEST:FLAKY", "again", this.clock.instant().plusSeconds(60))),
+					"w1", this.clock.instant());
+		assertThat(claim(10, flow)).isEmpty();
+		assertThat(this.db.admin().cancel(a1, this.clock.instant())).isTrue();
+		assertThat(payloads(claim(10, flow))).containsExactly("a2");
+	}
+
+	@Test
+	void withoutBlockOnFailureAFailedJobLetsTheNextOneOfItsKeyGo() {
+		enqueue("a1", "A");
+		enqueue("a2", "A");
+		FlowControl flow = ordered(false);
+
+		ClaimedJob first = claim(10, flow).get(0);
+		this.db.store().complete(List.of(Completion.failed(first, "TEST:BROKEN", "no")), "w1", this.clock.instant());
+		assertThat(payloads(claim(10, flow))).containsExactly("a2");
+	}
+
+	@Test
+	void aRetryBackoffHoldsItsOrderedKeyUntilTheRetryIsDue() {
+		enqueue("a1", "A");
+		enqueue("a2", "A");
+		enqueue("b1", "B");
+		FlowControl flow = ordered(true);
+
+		List<ClaimedJob> first = claim(10, flow);
+		assertThat(payloads(first)).containsExactlyInAnyOrder("a1", "b1");
+		ClaimedJob a1 = first.stream().filter((job) -> "A".equals(job.key())).findFirst().orElseThrow();
+		this.db.store()
+			.complete(List.of(Completion.retry(a1, "TEST:FLAKY", "again", this.clock.instant().plusSeconds(60))), "w1",
+					this.clock.instant());
+		assertThat(claim(10, flow)).as("a2 is due, but a1 comes first").isEmpty();
+
+		this.clock.advance(Duration.ofSeconds(60));
+		ClaimedJob again = claim(10, flow).get(0);
+		assertThat(again.id()).isEqualTo(a1.id());
+		assertThat(again.attempt()).isEqualTo(2);
+	}
+
+	@Test
+	void recoveringTheLeaseOfACrashedWorkersJobReleasesItsKey() {
+		enqueue("a1", "A");
+		enqueue("a2", "A");
+		FlowControl flow = keyConcurrency(1);
+
+		ClaimedJob lost = claim(1, flow).get(0);
+		assertThat(claim(10, flow)).isEmpty();
+
+		this.clock.advance(Duration.ofSeconds(31));
+		assertThat(this.db.store().recoverExpiredLeases(this.clock.instant(), 10)).isEqualTo(1);
+		List<ClaimedJob> after = claim(10, flow);
+		assertThat(after).extracting(ClaimedJob::id).containsExactly(lost.id());
+	}
+
+	@Test
+	void aTypesRateLimitHoldsInEverySlidingWindowAndAThrottledJobUsesNoAttempt() {
+		enqueueMany("job", null, 30);
+		FlowControl flow = rate("3/1s");
+		Instant start = this.clock.instant();
+		List<Instant> starts = new ArrayList<>();
+		// Small steps that do not divide the window: claims land all over it.
+		for (int step = 0; step < 60; step++) {
+			for (ClaimedJob job : claim(10, flow)) {
+				starts.add(this.clock.instant());
+				succeed(job);
+			}
+			this.clock.advance(Duration.ofMillis(170));
+		}
+		assertThat(starts).hasSizeGreaterThanOrEqualTo(9 * 3);
+		for (Instant from = start; !from.isAfter(this.clock.instant()); from = from.plusMillis(10)) {
+			Instant windowStart = from;
+			long inWindow = starts.stream()
+				.filter((at) -> !at.isBefore(windowStart) && at.isBefore(windowStart.plusSeconds(1)))
+				.count();
+			assertThat(inWindow).as("starts in the second from " + windowStart).isLessThanOrEqualTo(3);
+		}
+		assertThat(this.db.count("SELECT count(*) FROM jobs WHERE status = 'pending' AND attempts > 0")).isZero();
+		assertThat(this.db.count("SELECT count(*) FROM job_attempts")).isEqualTo(starts.size());
+	}
+
+	@Test
+	void aFullRateWindowSaysWhenTheNextJobMayStart() {
+		enqueueMany("job", null, 5);
+		FlowControl flow = rate("2/1s");
+		Instant first = this.clock.instant();
+
+		CompleteAndClaim claimed = this.db.store()
+			.completeAndClaim(List.of(), "w1", request(10, flow), this.clock.instant());
+		assertThat(claimed.claimed()).hasSize(2);
+		assertThat(claimed.throttledUntil()).isEqualTo(first.plusSeconds(1));
+
+		this.clock.advance(Duration.ofMillis(999));
+		CompleteAndClaim held = this.db.store()
+			.completeAndClaim(List.of(), "w1", request(10, flow), this.clock.instant());
+		assertThat(held.claimed()).isEmpty();
+		assertThat(held.throttledUntil()).isEqualTo(first.plusSeconds(1));
+
+		this.clock.advance(Duration.ofMillis(1));
+		assertThat(this.db.store().completeAndClaim(List.of(), "w1", request(10, flow), this.clock.instant()).claimed())
+			.hasSize(2);
+	}
+
+	@Test
+	void aKeysRateLimitHoldsEachKeyApartAndAcrossProcesses() {
+		enqueueMany("a", "A", 5);
+		enqueueMany("b", "B", 5);
+		enqueueMany("none", null, 3);
+		FlowControl flow = keyRate("2/1m");
+		try (StoreFixture other = this.db.anotherProcess()) {
+			List<ClaimedJob> first = claim(other.store(), 1, flow);
+			first.forEach(this::succeed);
+			List<ClaimedJob> second = claim(20, flow);
+			second.forEach(this::succeed);
+			List<String> all = new ArrayList<>(payloads(first));
+			all.addAll(payloads(second));
+			assertThat(all).containsExactlyInAnyOrder("a1", "a2", "b1", "b2", "none1", "none2", "none3");
+			this.clock.advance(Duration.ofSeconds(59));
+			assertThat(claim(other.store(), 20, flow)).isEmpty();
+			this.clock.advance(Duration.ofSeconds(1));
+			assertThat(payloads(claim(20, flow))).containsExactlyInAnyOrder("a3", "a4", "b3", "b4");
+		}
+	}
+
+	@Test
+	void aQuietKeysJobIsInTheFirstClaimWhileABusyKeyHasThousandsDue() {
+		for (int batch = 0; batch < 3; batch++) {
+			enqueueMany("busy-" + batch + "-", "busy", 1000);
+		}
+		this.clock.advance(Duration.ofSeconds(1));
+		enqueue("quiet", "quiet");
+
+		// No flow control at all: fairness applies to every keyed job.
+		assertThat(payloads(claim(4, FlowControl.NONE))).contains("quiet", "busy-0-1");
+	}
+
+	@Test
+	void keysTakeTurnsSoEveryKeyIsServedBeforeAnyIsServedTwice() {
+		for (int key = 0; key < 30; key++) {
+			enqueueMany("k" + key + "-", "key-" + key, 3);
+		}
+		Set<String> served = new HashSet<>();
+		for (int round = 0; round < 5; round++) {
+			for (ClaimedJob job : claim(6, FlowControl.NONE)) {
+				assertThat(served.add(job.key())).as(job.key() + " served twice in the first round").isTrue();
+			}
+		}
+		assertThat(served).hasSize(30);
+	}
+
+	@Test
+	void withinAPriorityKeysTakeTurnsAndAHigherPriorityComesFirst() {
+		enqueueMany("busy", "busy", 10);
+		enqueue("other", "other");
+		this.harness.queue.enqueue(JobRequest.of(TYPE, "urgent").key("urgent").priority(5));
+		enqueueMany("plain", null, 10);
+
+		// Round 1 of priority 0 is busy1, other and plain1 (the first job without a key);
+		// round 2 starts with busy2.
+		assertThat(payloads(claim(5, FlowControl.NONE))).containsExactlyInAnyOrder("urgent", "busy1", "other", "plain1",
+				"busy2");
+	}
+
+	@Test
+	void limitedAndUnlimitedTypesInOneClaimKeepPriorityAcrossTypes() {
+		List<JobRequest> bulk = new ArrayList<>();
+		for (int i = 0; i < 20; i++) {
+			bulk.add(JobRequest.of("bulk", "bulk-" + i));
+		}
+		this.harness.queue.enqueueAll(bulk);
+		this.clock.advance(Duration.ofSeconds(1));
+		for (int i = 0; i < 3; i++) {
+			this.harness.queue.enqueue(JobRequest.of(TYPE, "a" + i).key("A").priority(5));
+			this.harness.queue.enqueue(JobRequest.of(TYPE, "b" + i).key("B").priority(5));
+		}
+		FlowControl flow = keyConcurrency(1);
+		ClaimRequest request = new ClaimRequest("w1", 4, Set.of("bulk"), Map.of(TYPE, 4), Set.of(),
+				this.clock.instant().plusSeconds(30), Map.of(), 4, Map.of(TYPE, flow));
+
+		assertThat(payloads(this.db.store().claim(request, this.clock.instant()))).containsExactly("a0", "b0", "bulk-0",
+				"bulk-1");
+	}
+
+	@Test
+	void aPausedTypeWithFlowControlIsNotClaimedUntilResumed() {
+		enqueue("a1", "A");
+		enqueue("none", null);
+		FlowControl flow = keyConcurrency(1);
+		assertThat(this.db.admin().pause(TYPE, "test", this.clock.instant())).isTrue();
+		assertThat(claim(10, flow)).isEmpty();
+		assertThat(claim(10, FlowControl.NONE)).isEmpty();
+		assertThat(this.db.admin().resume(TYPE)).isTrue();
+		assertThat(payloads(claim(10, flow))).containsExactlyInAnyOrder("a1", "none");
+	}
+
+	@Test
+	void theSnapshotCountsPendingJobsWithAndWithoutAKey() {
+		enqueueMany("a", "A", 3);
+		enqueueMany("none", null, 2);
+		claim(1, keyConcurrency(1));
+		SnapshotSettings settings = new SnapshotSettings(Duration.ofMinutes(15), 2, Duration.ofMinutes(3), 10);
+		assertThat(this.db.insights().snapshot(this.clock.instant(), settings).counts()).containsEntry(TYPE,
+				Map.of(JobStatus.PENDING, 4L, JobStatus.RUNNING, 1L));
+	}
+
+	@Test
+	void aWorkerRunsARateLimitedHandlerAtItsRateAsTheClockMoves() {
+		List<String> ran = new CopyOnWriteArrayList<>();
+		this.harness.concurrency(8)
+			.handle(new HandlerDefinition(TYPE, (payload, context) -> ran.add(payload.replace("\"", "")), 0, null, 0,
+					true, TYPE, 0, rate("2/1s")));
+		enqueueMany("job", null, 5);
+		JobWorker worker = this.harness.directWorker("w1");
+
+		while (worker.pollOnce() > 0) {
+			// drain what the window allows
+		}
+		assertThat(ran).containsExactly("job1", "job2");
+		this.clock.advance(Duration.ofSeconds(1));
+		while (worker.pollOnce() > 0) {
+			// drain what the window allows
+		}
+		assertThat(ran).containsExactly("job1", "job2", "job3", "job4");
+		assertThat(this.db.count("SELECT count(*) FROM jobs WHERE status = 'pending' AND attempts = 0")).isEqualTo(1);
+	}
+
+	@Test
+	void aRunningWorkerStartsTheNextRateLimitedJobWhenTheWindowLetsItNotAtItsNextPoll() {
+		WorkerHarness live = WorkerHarness.onSystemClock(this.db).pollInterval(Duration.ofMinutes(10));
+		live.handle(
+				new HandlerDefinition(TYPE, (payload, context) -> null, 0, null, 0, true, TYPE, 0, rate("1/200ms")));
+		List<JobRequest> jobs = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			jobs.add(JobRequest.of(TYPE, i));
+		}
+		live.queue.enqueueAll(jobs);
+		ExecutorService executor = Executors.newFixedThreadPool(2);
+		JobWorker worker = live.worker("w1", executor);
+		worker.start();
+		try {
+			// Far sooner than the poll interval of ten minutes.
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> this.db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'") == 3);
+		}
+		finally {
+			worker.stop();
+		}
+		List<Instant> starts = this.db.column("SELECT started_at FROM job_attempts ORDER BY started_at")
+			.stream()
+			.map(this::instant)
+			.toList();
+		for (int i = 1; i < starts.size(); i++) {
+			assertThat(Duration.between(starts.get(i - 1), starts.get(i)))
+				.isGreaterThanOrEqualTo(Duration.ofMillis(200));
+		}
+	}
+
+	private Instant instant(Object value) {
+		if (value instanceof Number millis) {
+			return Instant.ofEpochMilli(millis.longValue());
+		}
+		if (value instanceof java.sql.Timestamp timestamp) {
+			return timestamp.toInstant();
+		}
+		if (value instanceof java.time.OffsetDateTime dateTime) {
+			return dateTime.toInstant();
+		}
+		if (value instanceof java.time.LocalDateTime dateTime) {
+			return dateTime.toInstant(java.time.ZoneOffset.UTC);
+		}
+		throw new IllegalArgumentException("Not an instant: " + value);
+	}
+
+	@Test
+	void theRateLogKeepsOnlyWhatAWindowStillNeeds() {
+		enqueueMany("job", null, 10);
+		FlowControl flow = rate("2/1s");
+		Map<Integer, Long> rows = new HashMap<>();
+		for (int step = 0; step < 5; step++) {
+			claim(10, flow).forEach(this::succeed);
+			rows.put(step, this.db.count("SELECT count(*) FROM job_rate_starts"));
+			this.clock.advance(Duration.ofSeconds(1));
+		}
+		assertThat(rows.values()).allMatch((count) -> count <= 4);
+	}
+
+}
