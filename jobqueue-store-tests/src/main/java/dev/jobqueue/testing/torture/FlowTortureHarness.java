@@ -119,6 +119,12 @@ public abstract class FlowTortureHarness {
 
 	static final int BATCH = 500;
 
+	/**
+	 * Milliseconds of the few long runs, for the kills to cut off (the others take a few
+	 * milliseconds).
+	 */
+	static final int LONG_RUN = 300;
+
 	/** What the stores round times to: at most a millisecond. */
 	static final long STORE_TIME_RESOLUTION = 1_000;
 
@@ -206,14 +212,18 @@ public abstract class FlowTortureHarness {
 					.until(() -> db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'") >= progress);
 				int victim = random.nextInt(workers.size());
 				ChildJvm process = workers.get(victim);
-				String workerId = "flow-" + launched.indexOf(process);
-				// Aim at a run of a limited key: the kill must cut one off.
+				// Aim at a body of a limited key while it runs: the kill must cut one
+				// off.
 				boolean onKeyedJob;
 				try {
-					await("a run of a limited key in " + workerId).atMost(Duration.ofSeconds(10))
-						.pollInterval(Duration.ofMillis(5))
-						.until(() -> db.count("SELECT count(*) FROM jobs WHERE status = 'running' AND type IN (?, ?) "
-								+ "AND job_key IS NOT NULL AND worker_id = ?", ORDERED, PAIRS, workerId) > 0);
+					await("a long run of a limited key in worker " + process.pid()).atMost(Duration.ofSeconds(20))
+						.pollInterval(Duration.ofMillis(10))
+						.until(() -> FlowRecords.read(records)
+							.stream()
+							.anyMatch((run) -> run.pid() == process.pid() && !run.ended()
+									&& jobs.get(run.jobId()).sleepMillis() >= LONG_RUN
+									&& jobs.get(run.jobId()).key() != null
+									&& LIMITS.get(jobs.get(run.jobId()).type()).runningPerKey() > 0));
 					onKeyedJob = true;
 				}
 				catch (ConditionTimeoutException ex) {
@@ -251,17 +261,17 @@ public abstract class FlowTortureHarness {
 	/**
 	 * The load: ordered keys, keys with two slots (and some jobs of that type without a
 	 * key), a rate-limited type with one hot key among a few (and some jobs without a
-	 * key), shuffled together.
+	 * key), shuffled together. A few of the keyed runs are long, for the kills to hit.
 	 */
 	private static List<Planned> plan(Random random) {
 		List<Planned> plan = new ArrayList<>();
 		for (int i = 0; i < ORDERED_JOBS; i++) {
 			plan.add(new Planned(ORDERED, String.format(Locale.ROOT, "o%03d", random.nextInt(ORDERED_KEYS)),
-					random.nextInt(3)));
+					(random.nextInt(100) == 0) ? LONG_RUN : random.nextInt(3)));
 		}
 		for (int i = 0; i < PAIRS_KEYED_JOBS; i++) {
 			plan.add(new Planned(PAIRS, String.format(Locale.ROOT, "p%02d", random.nextInt(PAIRS_KEYS)),
-					2 + random.nextInt(9)));
+					(random.nextInt(50) == 0) ? LONG_RUN : 2 + random.nextInt(9)));
 		}
 		for (int i = 0; i < PAIRS_UNKEYED_JOBS; i++) {
 			plan.add(new Planned(PAIRS, null, 2 + random.nextInt(9)));
