@@ -174,6 +174,10 @@ public abstract class FlowTortureHarness {
 	private record Planned(String type, String key, int sleepMillis) {
 	}
 
+	/** A claim of a rate-limited job as the queue recorded it: its attempt's start. */
+	private record Claim(long at, long jobId, int run, String workerId) {
+	}
+
 	/** A JVM seen dead after a SIGKILL, and when. */
 	private record Kill(long pid, long deadAt, boolean onKeyedJob) {
 	}
@@ -351,7 +355,7 @@ public abstract class FlowTortureHarness {
 
 		// Rate limits: the bodies' starts in windows shortened by the longest delay from
 		// claim to start, and the queue's own claim times in full windows.
-		Map<String, List<Long>> claimsByLimit = new TreeMap<>();
+		Map<String, List<Claim>> claimsByLimit = new TreeMap<>();
 		long longestDelay = 0;
 		Map<Long, List<Attempt>> ratedAttempts = new HashMap<>();
 		for (Map.Entry<Long, Planned> job : jobs.entrySet()) {
@@ -359,11 +363,12 @@ public abstract class FlowTortureHarness {
 				List<Attempt> attempts = db.insights().job(job.getKey(), 0).orElseThrow().attempts();
 				ratedAttempts.put(job.getKey(), attempts);
 				for (Attempt attempt : attempts) {
-					long claimed = FlowRecords.micros(attempt.startedAt());
-					claimsByLimit.computeIfAbsent(RATED, (k) -> new ArrayList<>()).add(claimed);
+					Claim claim = new Claim(FlowRecords.micros(attempt.startedAt()), job.getKey(), attempt.run(),
+							attempt.workerId());
+					claimsByLimit.computeIfAbsent(RATED, (k) -> new ArrayList<>()).add(claim);
 					if (job.getValue().key() != null) {
 						claimsByLimit.computeIfAbsent(RATED + "/" + job.getValue().key(), (k) -> new ArrayList<>())
-							.add(claimed);
+							.add(claim);
 					}
 				}
 			}
@@ -387,7 +392,7 @@ public abstract class FlowTortureHarness {
 		}
 		Map<String, String> rates = new TreeMap<>();
 		long shortest = Long.MAX_VALUE;
-		for (Map.Entry<String, List<Long>> claims : claimsByLimit.entrySet()) {
+		for (Map.Entry<String, List<Claim>> claims : claimsByLimit.entrySet()) {
 			RateLimit limit = limitOf(claims.getKey());
 			long window = micros(limit.window());
 			long shortened = window - longestDelay - STORE_TIME_RESOLUTION;
@@ -395,7 +400,7 @@ public abstract class FlowTortureHarness {
 			long[] starts = toArray(startsByLimit.get(claims.getKey()));
 			int inShortened = (shortened > 0) ? FlowChecks.maxInWindow(starts, shortened) : 0;
 			int inFull = FlowChecks.maxInWindow(starts, window);
-			int claimedInFull = FlowChecks.maxInWindow(toArray(claims.getValue()), window);
+			int claimedInFull = FlowChecks.maxInWindow(claimTimes(claims.getValue()), window);
 			rates.put(claims.getKey(), inShortened + "/" + inFull + "/" + claimedInFull + " of " + limit);
 			if (inShortened > limit.permits()) {
 				problems.add(claims.getKey() + ": " + inShortened + " bodies started within " + shortened
@@ -403,7 +408,8 @@ public abstract class FlowTortureHarness {
 			}
 			if (claimedInFull > limit.permits()) {
 				problems.add(claims.getKey() + ": the queue claimed " + claimedInFull
-						+ " jobs within one window, above " + limit);
+						+ " jobs within one window, above " + limit + "; the first such window: "
+						+ firstWindowAbove(claims.getValue(), window, limit.permits()));
 			}
 		}
 
@@ -441,7 +447,7 @@ public abstract class FlowTortureHarness {
 			.containsEntry(PAIRS, 2);
 		for (String reached : List.of(RATED, RATED + "/r0")) {
 			RateLimit limit = limitOf(reached);
-			assertThat(FlowChecks.maxInWindow(toArray(claimsByLimit.get(reached)), micros(limit.window())))
+			assertThat(FlowChecks.maxInWindow(claimTimes(claimsByLimit.get(reached)), micros(limit.window())))
 				.as("%s's rate limit was reached, so it was tested", reached)
 				.isEqualTo(limit.permits());
 		}
@@ -600,6 +606,35 @@ public abstract class FlowTortureHarness {
 
 	private static long micros(Duration duration) {
 		return duration.toNanos() / 1_000;
+	}
+
+	private static long[] claimTimes(List<Claim> claims) {
+		return (claims == null) ? new long[0] : claims.stream().mapToLong(Claim::at).toArray();
+	}
+
+	/**
+	 * The claims of the first window that holds more than {@code permits}, each as its
+	 * time in milliseconds after the window's first claim, job, run and worker.
+	 */
+	private static String firstWindowAbove(List<Claim> claims, long window, int permits) {
+		List<Claim> sorted = new ArrayList<>(claims);
+		sorted.sort(java.util.Comparator.comparingLong(Claim::at));
+		int first = 0;
+		for (int last = 0; last < sorted.size(); last++) {
+			while (sorted.get(last).at() - sorted.get(first).at() >= window) {
+				first++;
+			}
+			if (last - first + 1 > permits) {
+				long from = sorted.get(first).at();
+				StringBuilder described = new StringBuilder("from " + from + " microseconds:");
+				for (Claim claim : sorted.subList(first, last + 1)) {
+					described.append(String.format(Locale.ROOT, " +%.3fms job %d run %d by %s;",
+							(claim.at() - from) / 1e3, claim.jobId(), claim.run(), claim.workerId()));
+				}
+				return described.toString();
+			}
+		}
+		return "none";
 	}
 
 	private static long[] toArray(List<Long> values) {
