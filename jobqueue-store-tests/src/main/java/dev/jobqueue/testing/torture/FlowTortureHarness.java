@@ -301,6 +301,7 @@ public abstract class FlowTortureHarness {
 		Map<String, List<Long>> startsByLimit = new TreeMap<>();
 		long killedKeyedRuns = 0;
 		long killedRuns = 0;
+		Map<String, List<Interval>> cutOffByKey = new TreeMap<>();
 		for (Run run : runs) {
 			Planned job = jobs.get(run.jobId());
 			if (job == null) {
@@ -313,10 +314,12 @@ public abstract class FlowTortureHarness {
 			}
 			else {
 				killedRuns++;
-				if (job.key() != null && !job.type().equals(RATED)) {
-					killedKeyedRuns++;
-				}
 				end = heldUntil(db, run, deadAt, problems);
+				if (job.key() != null && LIMITS.get(job.type()).runningPerKey() > 0) {
+					killedKeyedRuns++;
+					cutOffByKey.computeIfAbsent(job.type() + "/" + job.key(), (k) -> new ArrayList<>())
+						.add(new Interval(run.jobId(), run.start(), Math.max(end, run.start())));
+				}
 			}
 			if (job.key() != null) {
 				byKey.computeIfAbsent(job.type() + "/" + job.key(), (k) -> new ArrayList<>())
@@ -352,6 +355,15 @@ public abstract class FlowTortureHarness {
 			}
 		});
 		List<Long> unrun = jobs.keySet().stream().filter((id) -> !ended.contains(id)).sorted().toList();
+		// A killed run's key goes on once the queue took the job back: at least the job's
+		// own next run starts after that.
+		long releasedAfterRecovery = cutOffByKey.entrySet()
+			.stream()
+			.flatMap((key) -> key.getValue()
+				.stream()
+				.filter((
+						cutOff) -> byKey.get(key.getKey()).stream().anyMatch((later) -> later.start() >= cutOff.end())))
+			.count();
 
 		// Rate limits: the bodies' starts in windows shortened by the longest delay from
 		// claim to start, and the queue's own claim times in full windows.
@@ -423,13 +435,13 @@ public abstract class FlowTortureHarness {
 		}
 		String summary = String.format(Locale.ROOT,
 				"FLOW store=%s kills=%d (on keyed runs %d) processes=%d threads=%d jobs=%d runs=%d killedRuns=%d "
-						+ "(keyed %d) leaseRecoveries=%d mostRunningPerKey=%s orderViolations=%d unrun=%d "
-						+ "rates(shortened/full/claimed)=%s longestClaimToStartMicros=%d succeeded=%d unfinished=%d "
+						+ "(of limited keys %d, whose key went on after recovery %d) leaseRecoveries=%d "
+						+ "mostRunningPerKey=%s orderViolations=%d unrun=%d rates(shortened/full/claimed)=%s longestClaimToStartMicros=%d succeeded=%d unfinished=%d "
 						+ "loopFailures=%d badExits=%d invariantViolations=%d problems=%d seconds=%.0f seed=%d",
 				getClass().getSimpleName(), killed.size(), killed.stream().filter(Kill::onKeyedJob).count(), PROCESSES,
-				THREADS, jobs.size(), runs.size(), killedRuns, killedKeyedRuns, recoveries, mostPerKey,
-				orderViolations.size(), unrun.size(), rates, longestDelay, succeeded, unfinished, loopFailures,
-				badExits, violations.size(), problems.size(), (System.nanoTime() - began) / 1e9, SEED);
+				THREADS, jobs.size(), runs.size(), killedRuns, killedKeyedRuns, releasedAfterRecovery, recoveries,
+				mostPerKey, orderViolations.size(), unrun.size(), rates, longestDelay, succeeded, unfinished,
+				loopFailures, badExits, violations.size(), problems.size(), (System.nanoTime() - began) / 1e9, SEED);
 		report(summary);
 		orderViolations.stream().limit(20).forEach(System.err::println);
 		problems.stream().limit(20).forEach(System.err::println);
@@ -455,6 +467,8 @@ public abstract class FlowTortureHarness {
 		if (kills > 0) {
 			assertThat(killed).hasSize(kills);
 		}
+		assertThat(releasedAfterRecovery).as("runs cut off by a kill whose key went on after the job was taken back")
+			.isEqualTo(killedKeyedRuns);
 		return new Outcome(killedKeyedRuns, recoveries);
 	}
 
