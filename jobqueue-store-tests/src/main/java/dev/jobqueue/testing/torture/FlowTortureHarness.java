@@ -425,6 +425,22 @@ public abstract class FlowTortureHarness {
 			}
 		}
 
+		// How fast each type went: runs per second from its first start to its last end.
+		Map<String, String> pace = new TreeMap<>();
+		Map<String, List<Run>> runsByType = new TreeMap<>();
+		for (Run run : runs) {
+			Planned job = jobs.get(run.jobId());
+			if (job != null) {
+				runsByType.computeIfAbsent(job.type(), (k) -> new ArrayList<>()).add(run);
+			}
+		}
+		runsByType.forEach((type, typeRuns) -> {
+			long first = typeRuns.stream().mapToLong(Run::start).min().orElse(0);
+			long last = typeRuns.stream().mapToLong((run) -> Math.max(run.start(), run.end())).max().orElse(0);
+			double seconds = Math.max(1, last - first) / 1e6;
+			pace.put(type, String.format(Locale.ROOT, "%d in %.1fs (%.0f/s)", typeRuns.size(), seconds,
+					typeRuns.size() / seconds));
+		});
 		long succeeded = db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'");
 		long unfinished = db.count("SELECT count(*) FROM jobs WHERE status IN ('waiting', 'pending', 'running')");
 		long recoveries = db.count("SELECT count(*) FROM job_attempts WHERE outcome = 'LEASE_EXPIRED'");
@@ -436,10 +452,10 @@ public abstract class FlowTortureHarness {
 		String summary = String.format(Locale.ROOT,
 				"FLOW store=%s kills=%d (on keyed runs %d) processes=%d threads=%d jobs=%d runs=%d killedRuns=%d "
 						+ "(of limited keys %d, whose key went on after recovery %d) leaseRecoveries=%d "
-						+ "mostRunningPerKey=%s orderViolations=%d unrun=%d rates(shortened/full/claimed)=%s longestClaimToStartMicros=%d succeeded=%d unfinished=%d "
+						+ "runs(type)=%s mostRunningPerKey=%s orderViolations=%d unrun=%d rates(shortened/full/claimed)=%s longestClaimToStartMicros=%d succeeded=%d unfinished=%d "
 						+ "loopFailures=%d badExits=%d invariantViolations=%d problems=%d seconds=%.0f seed=%d",
 				getClass().getSimpleName(), killed.size(), killed.stream().filter(Kill::onKeyedJob).count(), PROCESSES,
-				THREADS, jobs.size(), runs.size(), killedRuns, killedKeyedRuns, releasedAfterRecovery, recoveries,
+				THREADS, jobs.size(), runs.size(), killedRuns, killedKeyedRuns, releasedAfterRecovery, recoveries, pace,
 				mostPerKey, orderViolations.size(), unrun.size(), rates, longestDelay, succeeded, unfinished,
 				loopFailures, badExits, violations.size(), problems.size(), (System.nanoTime() - began) / 1e9, SEED);
 		report(summary);
