@@ -35,7 +35,10 @@ public final class FlowTortureWorker {
 	/** At most two running jobs per key. */
 	public static final String PAIRS = "pairs";
 
-	/** A rate limit on the type and a tighter one per key. */
+	/**
+	 * A rate limit on the type and a tighter one per key, over windows of different
+	 * lengths.
+	 */
 	public static final String RATED = "rated";
 
 	/** Keyed jobs without limits: only fairness across keys. */
@@ -47,7 +50,7 @@ public final class FlowTortureWorker {
 	/** The flow control of each type. */
 	public static final Map<String, FlowControl> LIMITS = Map.of(ORDERED, new FlowControl(null, null, 0, true, true),
 			PAIRS, new FlowControl(null, null, 2, false, true), RATED,
-			new FlowControl(RateLimit.parse("60/1s"), RateLimit.parse("15/1s"), 0, false, true), FAIR, FlowControl.NONE,
+			new FlowControl(RateLimit.parse("30/3s"), RateLimit.parse("6/2s"), 0, false, true), FAIR, FlowControl.NONE,
 			FAIR_PAIRS, new FlowControl(null, null, 2, false, true));
 
 	private FlowTortureWorker() {
