@@ -52,10 +52,10 @@ import static org.awaitility.Awaitility.await;
  * Flow control across worker JVMs on one database, judged by the handlers' own records
  * ({@link FlowRecords}), not by the queue's bookkeeping: three JVMs
  * ({@link FlowTortureWorker}) with several worker threads each run, at once, ordered keys
- * (10,000 jobs on 100 keys), keys with at most two running jobs, and a rate-limited type
- * with a tighter limit per key; once as they are, once with SIGKILLs of one worker
- * mid-run. Then a quiet key's single job, enqueued while a busy key has 100,000 due, must
- * start within one claim round.
+ * (on 100 keys), keys with at most two running jobs, and a rate-limited type with a
+ * tighter limit per key; once as they are (3,000 ordered jobs), once with SIGKILLs of one
+ * worker mid-run (10,000 ordered jobs). Then a quiet key's single job, enqueued while a
+ * busy key has 100,000 due, must start within one claim round.
  * <p>
  * What the records must show:
  * <ul>
@@ -79,7 +79,8 @@ import static org.awaitility.Awaitility.await;
  * </ul>
  * <p>
  * A store's test is a subclass naming its {@link TortureStore}. Knobs (system
- * properties): {@code flow.processes}, {@code flow.threads}, {@code flow.orderedJobs},
+ * properties): {@code flow.processes}, {@code flow.threads}, {@code flow.orderedJobs}
+ * (the run with kills), {@code flow.baselineOrderedJobs} (the run without),
  * {@code flow.orderedKeys}, {@code flow.kills}, {@code flow.busyJobs}, {@code flow.seed}.
  * Prints one {@code FLOW ...} line per run, also appended to
  * {@code target/flow-torture-summary.txt}.
@@ -90,7 +91,15 @@ public abstract class FlowTortureHarness {
 
 	static final int THREADS = Integer.getInteger("flow.threads", 4);
 
+	/** Ordered jobs of the run with kills. */
 	static final int ORDERED_JOBS = Integer.getInteger("flow.orderedJobs", 10_000);
+
+	/**
+	 * Ordered jobs of the run without kills, fewer: the run with kills checks the same at
+	 * full size, and the claim by rounds of a server store takes about 100 jobs a second
+	 * on a loaded 2-core machine.
+	 */
+	static final int BASELINE_ORDERED_JOBS = Integer.getInteger("flow.baselineOrderedJobs", 3_000);
 
 	static final int ORDERED_KEYS = Integer.getInteger("flow.orderedKeys", 100);
 
@@ -142,7 +151,7 @@ public abstract class FlowTortureHarness {
 
 	@Test
 	void keyLimitsRateLimitsAndOrderHoldAcrossThreeWorkerJvms() throws Exception {
-		run(0);
+		run(0, BASELINE_ORDERED_JOBS);
 	}
 
 	/**
@@ -151,7 +160,7 @@ public abstract class FlowTortureHarness {
 	 */
 	@Test
 	void limitsAndOrderHoldWhenWorkersAreKilledAndKilledJobsReleaseTheirKeysAfterRecovery() throws Exception {
-		Outcome outcome = run(KILLS);
+		Outcome outcome = run(KILLS, ORDERED_JOBS);
 		assertThat(outcome.killedKeyedRuns).as("runs of limited keys cut off by the kills").isPositive();
 		assertThat(outcome.leaseRecoveries).as("jobs taken back from killed workers").isPositive();
 	}
@@ -186,7 +195,7 @@ public abstract class FlowTortureHarness {
 	private record Kill(long pid, long deadAt, boolean onKeyedJob) {
 	}
 
-	private Outcome run(int kills) throws Exception {
+	private Outcome run(int kills, int orderedJobs) throws Exception {
 		long began = System.nanoTime();
 		TortureStore store = store();
 		Path records = Files.createDirectory(this.dir.resolve("records"));
@@ -199,7 +208,7 @@ public abstract class FlowTortureHarness {
 				workers.add(launch(store, db, records, marker, launched, CLAIM_AHEAD));
 			}
 			Random random = new Random(SEED);
-			List<Planned> plan = plan(random);
+			List<Planned> plan = plan(random, orderedJobs);
 			Map<Long, Planned> jobs = new HashMap<>();
 			for (int from = 0; from < plan.size(); from += BATCH) {
 				List<Planned> batch = plan.subList(from, Math.min(plan.size(), from + BATCH));
@@ -271,9 +280,9 @@ public abstract class FlowTortureHarness {
 	 * key), a rate-limited type with one hot key among a few (and some jobs without a
 	 * key), shuffled together. A few of the keyed runs are long, for the kills to hit.
 	 */
-	private static List<Planned> plan(Random random) {
+	private static List<Planned> plan(Random random, int orderedJobs) {
 		List<Planned> plan = new ArrayList<>();
-		for (int i = 0; i < ORDERED_JOBS; i++) {
+		for (int i = 0; i < orderedJobs; i++) {
 			plan.add(new Planned(ORDERED, String.format(Locale.ROOT, "o%03d", random.nextInt(ORDERED_KEYS)),
 					(random.nextInt(100) == 0) ? LONG_RUN : random.nextInt(3)));
 		}
