@@ -111,6 +111,9 @@ public final class BulkActionMain {
 				long now = Instant.now().toEpochMilli();
 				statement.execute(fill("WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < "
 						+ (2 * this.jobs) + ") ", "g.n", "g", Long.toString(now)));
+				for (String sql : FinishedCountsFill.sqlite().migration()) {
+					statement.execute(sql);
+				}
 				statement.execute("ANALYZE");
 			}
 			search("SQLite", node.insights);
@@ -132,6 +135,9 @@ public final class BulkActionMain {
 			try (Connection connection = DriverManager.getConnection(db.url);
 					Statement statement = connection.createStatement()) {
 				statement.execute(fill("", "g", "generate_series(1, " + (2 * this.jobs) + ") g", "now()"));
+				for (String sql : FinishedCountsFill.postgresql().migration()) {
+					statement.execute(sql);
+				}
 				statement.execute("VACUUM ANALYZE jobs");
 			}
 			search("PostgreSQL", node.storage.insights());

@@ -49,7 +49,7 @@ record OutcomeRollupFill(String outcomeIndex, List<String> migration) {
 	 * The statements of a migration without comments or a table prefix, or {@code null}
 	 * when the jar has no such migration.
 	 */
-	private static List<String> statements(String migration) {
+	static List<String> statements(String migration) {
 		try (InputStream in = OutcomeRollupFill.class.getClassLoader().getResourceAsStream(migration)) {
 			if (in == null) {
 				return null;

@@ -14,9 +14,10 @@ import dev.jobqueue.dashboard.QueueDashboard;
  * The SQLite run's dashboard scenario on PostgreSQL: the overview rendered on a big table
  * (1,000,000 succeeded jobs with their attempt and three event rows, 100,000 pending with
  * their event), the finished jobs ended over the last week, then all of them in the last
- * hour. The table is filled set-based on the server ({@code generate_series}), the
- * per-minute rollup by the migration's own statements ({@link OutcomeRollupFill}), then
- * vacuumed and analysed as autovacuum would.
+ * hour. The table is filled set-based on the server ({@code generate_series}), the counts
+ * of finished jobs and the per-minute rollup by their migrations' own statements
+ * ({@link FinishedCountsFill}, {@link OutcomeRollupFill}), then vacuumed and analysed as
+ * autovacuum would.
  */
 final class PostgresDashboardScenario {
 
@@ -41,6 +42,7 @@ final class PostgresDashboardScenario {
 			fill(statement, finished, pending);
 			System.err.printf("filled %,d finished + %,d pending in %.0f s%n", finished, pending,
 					(System.nanoTime() - fillStart) / 1e9);
+			refillFinishedCounts(statement, finished);
 			QueueProperties defaults = new QueueProperties();
 			QueueDashboard dashboard = new QueueDashboard(node.storage.insights(), node.queue, List::of,
 					defaults.snapshotSettings(), defaults.getObservability().getPayloadPreview(), Clock.systemUTC());
@@ -93,6 +95,25 @@ final class PostgresDashboardScenario {
 				WHERE status = 'pending'
 				""");
 		statement.execute("VACUUM ANALYZE");
+	}
+
+	/**
+	 * Counts the finished jobs as the migration that keeps their counts does
+	 * ({@link FinishedCountsFill}), and says how long that took.
+	 */
+	static void refillFinishedCounts(Statement statement, int finished) throws SQLException {
+		FinishedCountsFill fill = FinishedCountsFill.postgresql();
+		if (fill == null) {
+			return;
+		}
+		statement.execute(FinishedCountsFill.DELETE);
+		long start = System.nanoTime();
+		for (String sql : fill.migration()) {
+			statement.execute(sql);
+		}
+		System.err.printf("finished counts migration (fill) on %,d finished jobs: %.0f ms%n", finished,
+				(System.nanoTime() - start) / 1e6);
+		statement.execute("VACUUM ANALYZE job_finished_counts");
 	}
 
 	/**

@@ -312,12 +312,14 @@ public final class SqliteJobCostMain {
 			Set<String> tables, Set<String> indexes) {
 
 		/**
-		 * Tables written by time, not per job: the per-minute outcome rollup (once per
-		 * round of outcomes) and the workers' table (at each heartbeat). How often
-		 * depends on the run's timing, so the counted run and the derived one write them
-		 * a different number of times; they are shown, not compared.
+		 * Tables written by time, not per job: the per-minute outcome rollup and the
+		 * counts of finished jobs (once per round of outcomes) and the workers' table (at
+		 * each heartbeat). How often depends on the run's timing, so the counted run and
+		 * the derived one write them a different number of times; they are shown, not
+		 * compared.
 		 */
-		static final Set<String> WRITTEN_PER_ROUND = Set.of("job_outcome_minutes", "job_workers");
+		static final Set<String> WRITTEN_PER_ROUND = Set.of("job_outcome_minutes", "job_finished_counts",
+				"job_workers");
 
 		static final String RAW_QUEUE_TABLES = "raw lifecycle, the queue's tables";
 

@@ -92,8 +92,10 @@ final class SqliteWalChanges {
 	/**
 	 * Reads the log of {@code database} ({@code database-wal}).
 	 * @param pageOwners the b-tree of each page before the log's first frame, by page
-	 * number (from {@code dbstat}); pages that change hands later (from the free list, or
-	 * freed) are followed from the pages that point to them
+	 * number (from {@code dbstat}); a page of the file that no b-tree holds then is on
+	 * the free list (its stale cells left when it was freed, before the log); pages that
+	 * change hands later (from the free list, or freed) are followed from the pages that
+	 * point to them
 	 */
 	static Log read(Path database, Map<Long, String> pageOwners) throws IOException {
 		Path wal = database.resolveSibling(database.getFileName() + "-wal");
@@ -127,6 +129,11 @@ final class SqliteWalChanges {
 		long salt1 = readInt(header, 16, 4);
 		long salt2 = readInt(header, 20, 4);
 		Map<Long, String> owners = new HashMap<>(pageOwners);
+		for (long pageNumber = 1; pageNumber <= file.length() / this.pageSize; pageNumber++) {
+			if (!POINTER_MAP.equals(owner(owners, pageNumber))) {
+				owners.putIfAbsent(pageNumber, FREE);
+			}
+		}
 		Map<Long, Long> framesOfPage = new HashMap<>();
 		Map<Long, byte[]> latest = new HashMap<>();
 		Map<Long, byte[]> transaction = new LinkedHashMap<>();

@@ -32,6 +32,14 @@ public record FlowControl(RateLimit rateLimit, RateLimit keyRateLimit, int keyCo
 		return this.rateLimit != null || this.keyRateLimit != null || this.keyConcurrency > 0 || this.ordered;
 	}
 
+	/**
+	 * Whether starts are counted: a rate limit of the type or of its keys. Such a type is
+	 * never claimed ahead, since its starts are logged when it is claimed.
+	 */
+	public boolean rateLimited() {
+		return this.rateLimit != null || this.keyRateLimit != null;
+	}
+
 	/** Whether a limit applies per key. */
 	public boolean limitsKeys() {
 		return this.keyRateLimit != null || this.keyConcurrency > 0 || this.ordered;

@@ -57,11 +57,12 @@ final class BulkStatements {
 
 	/**
 	 * Those of {@code :ids} that still match, locked until the transaction ends where the
-	 * database locks rows, with what the action needs of them.
+	 * database locks rows, with what the action needs of them: id, status, dedup key,
+	 * type.
 	 */
 	Sql lock(BulkAction action, JobFilter filter) {
 		return statement("lock", action, filter,
-				"SELECT j.id, j.status, j.dedup_key FROM {jobs} j WHERE j.id {in_ids :ids} AND %s ORDER BY j.id {for_update}");
+				"SELECT j.id, j.status, j.dedup_key, j.type FROM {jobs} j WHERE j.id {in_ids :ids} AND %s ORDER BY j.id {for_update}");
 	}
 
 	private Sql statement(String shape, BulkAction action, JobFilter filter, String template) {

@@ -47,16 +47,23 @@ import dev.jobqueue.core.RateLimit;
  * <li><b>Rate limits</b>: at most {@code permits} starts in any window of the given
  * length ending now, counted from the sliding log of starts (every start of a
  * rate-limited type or key is a row, retries too); the claim takes at most what is left
- * of the window. A job without a key is held only by its type's {@code rateLimit}.</li>
+ * of the window. A job without a key is held only by its type's {@code rateLimit}. The
+ * count has no upper bound, so a claim whose time is older than a start another claim
+ * logged (claims read their time before they wait for the lock) still counts it; starts
+ * are deleted only well after every window that could count them
+ * ({@link #sweepBefore}).</li>
  * <li>When a rate limit held a job back, the plan says when the oldest start of the full
  * window leaves it ({@link Plan#throttledUntil()}), so the worker claims again then.</li>
  * </ol>
  * Counts of running jobs and of starts are exact across processes because the store reads
  * them after taking its per-type lock (SQLite's single writer, an advisory lock, a lock
- * row) for the rest of the claim transaction, and types with flow control are never
- * claimed ahead (a job waiting in a buffer would count as started). Keys are released by
- * job status alone: a job that ends, is recovered after its worker died, cancelled,
- * retried or deleted frees its key with no bookkeeping.
+ * row) for the rest of the claim transaction. Rate-limited types are never claimed ahead
+ * (a job waiting in a buffer would count as started before it runs); types with limits
+ * per key or order per key are: a job claimed ahead is {@code running} here, so it holds
+ * its key until it ends, and in the part of a claim that waits for a slot an ordered key
+ * whose next job is on its last attempt is passed over. Keys are released by job status
+ * alone: a job that ends, is recovered after its worker died, cancelled, retried or
+ * deleted frees its key with no bookkeeping.
  */
 public final class FlowClaims {
 
@@ -420,7 +427,10 @@ public final class FlowClaims {
 		/** Whether a job of the key failed for good. */
 		boolean failed(String type, String key) throws SQLException;
 
-		/** The key's lowest pending job, due or not, as a list of at most one. */
+		/**
+		 * The key's lowest pending job, due or not, as a list of at most one; in the part
+		 * of a claim that waits for a slot, none if that job is on its last attempt.
+		 */
 		List<Candidate> firstPending(String type, String key) throws SQLException;
 
 		/** The key's due pending jobs in id order, at most {@code most}. */

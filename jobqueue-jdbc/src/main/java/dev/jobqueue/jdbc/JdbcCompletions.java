@@ -15,8 +15,9 @@ import dev.jobqueue.core.store.Completion;
 /**
  * Writes run outcomes inside a write transaction the caller holds: the job's new state,
  * the end of its attempt and an event, then the continuations of applied successes, then
- * the jobs waiting for the jobs that finished are settled, and last the round's counts
- * are added to the outcome rollup ({@link OutcomeMinutes}). Every write is fenced: it
+ * the jobs waiting for the jobs that finished are settled, and last the jobs that
+ * finished are added to the counts of finished jobs ({@link FinishedCounts}) and the
+ * round's runs to the outcome rollup ({@link OutcomeMinutes}). Every write is fenced: it
  * matches the job's {@code runs} counter and {@code running} status, so a worker whose
  * lease was taken over cannot overwrite the newer run's outcome.
  *
@@ -25,8 +26,8 @@ import dev.jobqueue.core.store.Completion;
  * the other outcomes one statement each, written by the store, which take {@code :now},
  * {@code :job_id}, {@code :run} and (failed) {@code :error_code}, {@code :error_detail}
  * or (pending again) {@code :next_run_at}, {@code :error_code}, {@code :error_detail},
- * {@code :gives_back}, {@code :snoozed}, and return the new status and whether jobs wait
- * for the job.
+ * {@code :gives_back}, {@code :snoozed}, and return the new status, whether jobs wait for
+ * the job, and its type.
  */
 public final class JdbcCompletions {
 
@@ -44,9 +45,9 @@ public final class JdbcCompletions {
 		 * Marks {@code successes} succeeded, fenced on their runs.
 		 * @param finished where to put each applied success that jobs may wait for
 		 * ({@code "succeeded"})
-		 * @return for each success, whether it applied
+		 * @return for each success, its job's type if it applied, else {@code null}
 		 */
-		boolean[] mark(Connection connection, List<Completion> successes, String workerId, Instant now,
+		String[] mark(Connection connection, List<Completion> successes, String workerId, Instant now,
 				Map<Long, String> finished) throws SQLException;
 
 		/**
@@ -86,6 +87,8 @@ public final class JdbcCompletions {
 
 	private final OutcomeMinutes outcomeMinutes;
 
+	private final FinishedCounts finishedCounts;
+
 	/**
 	 * @param markFailed the statement of a failure
 	 * @param markCancelled of a run that ends cancelled
@@ -98,8 +101,8 @@ public final class JdbcCompletions {
 
 	/**
 	 * For a database whose UPDATE returns no rows: the three statements only update, and
-	 * {@code readOutcome} reads the job's new status and whether jobs wait for it
-	 * ({@code :job_id}) after an update that applied.
+	 * {@code readOutcome} reads the job's new status, whether jobs wait for it and its
+	 * type ({@code :job_id}) after an update that applied.
 	 */
 	public JdbcCompletions(Tables tables, JobEvents events, Links links, Successes successes, String markFailed,
 			String markCancelled, String markPendingAgain, String readOutcome) {
@@ -112,6 +115,7 @@ public final class JdbcCompletions {
 		this.finishAttempt = tables.sql(FINISH_ATTEMPT);
 		this.readOutcome = (readOutcome != null) ? tables.sql(readOutcome) : null;
 		this.outcomeMinutes = new OutcomeMinutes(tables);
+		this.finishedCounts = new FinishedCounts(tables);
 	}
 
 	/** Writes the outcomes, continuations and settles of one round. */
@@ -120,6 +124,7 @@ public final class JdbcCompletions {
 		boolean[] applied = new boolean[completions.size()];
 		String[] statuses = new String[completions.size()];
 		Map<Long, String> finished = new LinkedHashMap<>();
+		FinishedCounts.Changes changes = new FinishedCounts.Changes();
 		List<Integer> successIndexes = new ArrayList<>();
 		List<Completion> successes = new ArrayList<>();
 		for (int i = 0; i < completions.size(); i++) {
@@ -129,17 +134,20 @@ public final class JdbcCompletions {
 			}
 		}
 		if (!successes.isEmpty()) {
-			boolean[] marked = this.successes.mark(connection, successes, workerId, now, finished);
-			for (int k = 0; k < marked.length; k++) {
-				applied[successIndexes.get(k)] = marked[k];
+			String[] types = this.successes.mark(connection, successes, workerId, now, finished);
+			for (int k = 0; k < types.length; k++) {
+				applied[successIndexes.get(k)] = types[k] != null;
 				statuses[successIndexes.get(k)] = "succeeded";
+				if (types[k] != null) {
+					changes.finished(types[k], "succeeded");
+				}
 			}
 		}
 		boolean recordSuccesses = !this.successes.recordsOutcome();
 		boolean anyToRecord = recordSuccesses && !successes.isEmpty();
 		for (int i = 0; i < completions.size(); i++) {
 			if (statuses[i] == null) {
-				statuses[i] = markOther(connection, completions.get(i), now, finished);
+				statuses[i] = markOther(connection, completions.get(i), now, finished, changes);
 				applied[i] = statuses[i] != null;
 				anyToRecord = true;
 			}
@@ -160,12 +168,13 @@ public final class JdbcCompletions {
 		for (int i : successIndexes) {
 			Completion completion = completions.get(i);
 			if (applied[i] && !completion.next().isEmpty()) {
-				this.links.continueChain(connection, completion, workerId, now);
+				this.links.continueChain(connection, completion, workerId, now, changes);
 			}
 		}
-		int turnedPending = settle(connection, finished, workerId, now);
-		// Last: the rollup row is the one row writers may share, held for the shortest
-		// time.
+		int turnedPending = settle(connection, finished, workerId, now, changes);
+		// Last: the count and rollup rows are the rows writers may share, held for the
+		// shortest time.
+		this.finishedCounts.add(connection, workerId, changes);
 		this.outcomeMinutes.add(connection, workerId, now, counts(completions, applied, statuses));
 		return new Written(applied, turnedPending);
 	}
@@ -189,18 +198,19 @@ public final class JdbcCompletions {
 	/**
 	 * Settles the jobs waiting for jobs finished outside a completion (see
 	 * {@link Links#settle}).
+	 * @param changes where the jobs the settle ends are counted
 	 * @return how many jobs turned pending
 	 */
-	public int settle(Connection connection, Map<Long, String> finished, String actor, Instant now)
-			throws SQLException {
-		return finished.isEmpty() ? 0 : this.links.settle(connection, finished, actor, now);
+	public int settle(Connection connection, Map<Long, String> finished, String actor, Instant now,
+			FinishedCounts.Changes changes) throws SQLException {
+		return finished.isEmpty() ? 0 : this.links.settle(connection, finished, actor, now, changes);
 	}
 
 	/**
 	 * @return the job's new status, or {@code null} if the run no longer holds the job
 	 */
-	private String markOther(Connection connection, Completion completion, Instant now, Map<Long, String> finished)
-			throws SQLException {
+	private String markOther(Connection connection, Completion completion, Instant now, Map<Long, String> finished,
+			FinishedCounts.Changes changes) throws SQLException {
 		Sql statement = switch (completion.kind()) {
 			case FAILED -> this.markFailed;
 			case CANCELLED -> this.markCancelled;
@@ -220,7 +230,7 @@ public final class JdbcCompletions {
 			}
 			if (this.readOutcome == null) {
 				try (ResultSet rows = mark.executeQuery()) {
-					return outcome(rows, completion, finished);
+					return outcome(rows, completion, finished, changes);
 				}
 			}
 			if (mark.executeUpdate() == 0) {
@@ -230,12 +240,13 @@ public final class JdbcCompletions {
 		// The update locked the job's row: the read sees what it wrote.
 		try (SqlStatement read = this.readOutcome.prepare(connection);
 				ResultSet rows = read.bind("job_id", completion.jobId()).executeQuery()) {
-			return outcome(rows, completion, finished);
+			return outcome(rows, completion, finished, changes);
 		}
 	}
 
-	private static String outcome(ResultSet rows, Completion completion, Map<Long, String> finished)
-			throws SQLException {
+	/** Reads an outcome statement's row: the new status, whether jobs wait, the type. */
+	private static String outcome(ResultSet rows, Completion completion, Map<Long, String> finished,
+			FinishedCounts.Changes changes) throws SQLException {
 		if (!rows.next()) {
 			return null;
 		}
@@ -243,6 +254,7 @@ public final class JdbcCompletions {
 		if (!"pending".equals(status) && rows.getBoolean(2)) {
 			finished.put(completion.jobId(), status);
 		}
+		changes.finished(rows.getString(3), status);
 		return status;
 	}
 
@@ -289,6 +301,11 @@ public final class JdbcCompletions {
 	/** The outcome rollup this writes to, for lease recovery's outcomes. */
 	public OutcomeMinutes outcomeMinutes() {
 		return this.outcomeMinutes;
+	}
+
+	/** The counts of finished jobs this writes to, for lease recovery's outcomes. */
+	public FinishedCounts finishedCounts() {
+		return this.finishedCounts;
 	}
 
 	/**

@@ -36,6 +36,12 @@ import dev.jobqueue.core.store.JobAdminStore;
  * settle and notifications for each job, after locking the jobs of the batch that still
  * match its filter (rows locked where the database locks rows; SQLite's write transaction
  * holds the whole database), so a job that changed since it was selected is left alone.
+ *
+ * <p>
+ * Each transaction that finishes, retries or deletes finished jobs adds what it changed
+ * to the counts of finished jobs ({@link FinishedCounts}) as its last write, in a shard
+ * picked at random (the transaction may be the application's): the jobs cancelled are
+ * counted after their update, the jobs retried or deleted from their rows locked before.
  */
 public class JdbcJobAdminStore implements JobAdminStore {
 
@@ -79,6 +85,12 @@ public class JdbcJobAdminStore implements JobAdminStore {
 	private static final String REQUEST_CANCEL_RUNNING = """
 			UPDATE {jobs} SET cancel_requested = TRUE
 			WHERE id = :job_id AND status = 'running' AND NOT cancel_requested
+			""";
+
+	/** The finished jobs of {@code :ids} that a retry puts back, locked. */
+	private static final String LOCK_RETRYABLE = """
+			SELECT id, type, status FROM {jobs} WHERE id {in_ids :ids} AND status IN ('failed', 'cancelled')
+			ORDER BY id {for_update}
 			""";
 
 	private static final String RETRY_FINISHED = """
@@ -137,7 +149,11 @@ public class JdbcJobAdminStore implements JobAdminStore {
 	@FunctionalInterface
 	public interface Settlement {
 
-		void settle(Connection connection, Map<Long, String> finished, String actor, Instant now) throws SQLException;
+		/**
+		 * @param changes where the jobs the settle ends are counted
+		 */
+		void settle(Connection connection, Map<Long, String> finished, String actor, Instant now,
+				FinishedCounts.Changes changes) throws SQLException;
 
 	}
 
@@ -159,6 +175,8 @@ public class JdbcJobAdminStore implements JobAdminStore {
 
 	private final BulkStatements bulk;
 
+	private final FinishedCounts finishedCounts;
+
 	/**
 	 * @param settlement how jobs waiting for a cancelled job are settled (the store's
 	 * links)
@@ -174,10 +192,11 @@ public class JdbcJobAdminStore implements JobAdminStore {
 		this.events = new JobEvents(tables);
 		this.insertPausedType = this.dialect.insertUnlessPresent(INSERT_PAUSED_TYPE, "type");
 		this.bulk = new BulkStatements(tables);
+		this.finishedCounts = new FinishedCounts(tables);
 		// Expanded and parsed now, so a fragment the dialect lacks fails at start-up.
 		List.of(CANCEL_UNSTARTED, LOCK_CHAIN_UNSTARTED, CANCEL_CHAIN_UNSTARTED, LOCK_CHAIN_RUNNING,
-				CANCEL_CHAIN_RUNNING, REQUEST_CANCEL_RUNNING, RETRY_FINISHED, DEDUP_KEY_HELD, DELETE_JOBS,
-				DELETE_HISTORY.get(0), DELETE_HISTORY.get(1), LAST_JOB_ID, SELECT_JOB, SELECT_CHAIN,
+				CANCEL_CHAIN_RUNNING, REQUEST_CANCEL_RUNNING, LOCK_RETRYABLE, RETRY_FINISHED, DEDUP_KEY_HELD,
+				DELETE_JOBS, DELETE_HISTORY.get(0), DELETE_HISTORY.get(1), LAST_JOB_ID, SELECT_JOB, SELECT_CHAIN,
 				this.insertPausedType, DELETE_PAUSED_TYPE, SELECT_PAUSED_TYPES)
 			.forEach(tables::sql);
 	}
@@ -191,20 +210,23 @@ public class JdbcJobAdminStore implements JobAdminStore {
 	@Override
 	public boolean cancel(long id, Instant now, Runnable afterCommit) {
 		return this.database.writeJoiningTransaction("cancel job " + id, (connection) -> {
-			if (!cancelUnstarted(connection, List.of(id), now, "cancelled before it ran").isEmpty()) {
-				return true;
-			}
-			return !requestCancel(connection, List.of(id), now, "running: the handler is interrupted").isEmpty();
+			FinishedCounts.Changes changes = new FinishedCounts.Changes();
+			boolean applied = !cancelUnstarted(connection, List.of(id), now, "cancelled before it ran", changes)
+				.isEmpty()
+					|| !requestCancel(connection, List.of(id), now, "running: the handler is interrupted").isEmpty();
+			this.finishedCounts.add(connection, null, changes);
+			return applied;
 		}, ifApplied(afterCommit));
 	}
 
 	/**
 	 * Cancels those of {@code ids} that are waiting or pending, with their events, and
 	 * settles the jobs waiting for them.
+	 * @param changes where the jobs cancelled and ended by the settle are counted
 	 * @return the ids cancelled
 	 */
-	private List<Long> cancelUnstarted(Connection connection, List<Long> ids, Instant now, String detail)
-			throws SQLException {
+	private List<Long> cancelUnstarted(Connection connection, List<Long> ids, Instant now, String detail,
+			FinishedCounts.Changes changes) throws SQLException {
 		List<Long> cancelled;
 		try (SqlStatement cancel = sql(CANCEL_UNSTARTED).prepare(connection);
 				SqlStatement event = this.events.prepare(connection)) {
@@ -214,9 +236,10 @@ public class JdbcJobAdminStore implements JobAdminStore {
 			}
 			if (!cancelled.isEmpty()) {
 				event.executeBatch();
+				this.finishedCounts.countAmong(connection, cancelled, 1, changes);
 				Map<Long, String> finished = new LinkedHashMap<>();
 				cancelled.forEach((id) -> finished.put(id, "cancelled"));
-				this.settlement.settle(connection, finished, "api", now);
+				this.settlement.settle(connection, finished, "api", now, changes);
 			}
 		}
 		return cancelled;
@@ -295,9 +318,14 @@ public class JdbcJobAdminStore implements JobAdminStore {
 	@Override
 	public boolean retry(long id, Instant now, boolean forgetSteps, Runnable afterCommit) {
 		try {
-			return this.database.writeJoiningTransaction("retry job " + id,
-					(connection) -> !retryFinished(connection, List.of(id), now, forgetSteps, "").isEmpty(),
-					ifApplied(afterCommit));
+			return this.database.writeJoiningTransaction("retry job " + id, (connection) -> {
+				FinishedCounts.Changes changes = new FinishedCounts.Changes();
+				boolean retried = !retryFinished(connection, lockRetryable(connection, List.of(id)), now, forgetSteps,
+						"", changes)
+					.isEmpty();
+				this.finishedCounts.add(connection, null, changes);
+				return retried;
+			}, ifApplied(afterCommit));
 		}
 		catch (JobQueueException ex) {
 			if (ex.getCause() instanceof SQLException sql && this.dialect.isUniqueViolation(sql)) {
@@ -309,18 +337,42 @@ public class JdbcJobAdminStore implements JobAdminStore {
 	}
 
 	/**
-	 * Puts those of {@code ids} that failed or were cancelled back to pending, with their
-	 * events, and tells other processes.
+	 * Those of {@code ids} that a retry puts back (failed or cancelled), locked where the
+	 * database locks rows, with their type and status.
+	 * @return id → {type, status}, in id order
+	 */
+	private Map<Long, String[]> lockRetryable(Connection connection, List<Long> ids) throws SQLException {
+		Map<Long, String[]> retryable = new LinkedHashMap<>();
+		try (SqlStatement lock = sql(LOCK_RETRYABLE).prepare(connection);
+				ResultSet rows = lock.bindIds("ids", ids).executeQuery()) {
+			while (rows.next()) {
+				retryable.put(rows.getLong(1), new String[] { rows.getString(2), rows.getString(3) });
+			}
+		}
+		return retryable;
+	}
+
+	/**
+	 * Puts jobs that failed or were cancelled back to pending, with their events, and
+	 * tells other processes.
+	 * @param retryable the jobs to retry, locked by this transaction: id → {type, status}
 	 * @param note added to each event's detail
+	 * @param changes where the jobs retried are counted off
 	 * @return the ids retried
 	 */
-	private List<Long> retryFinished(Connection connection, List<Long> ids, Instant now, boolean forgetSteps,
-			String note) throws SQLException {
+	private List<Long> retryFinished(Connection connection, Map<Long, String[]> retryable, Instant now,
+			boolean forgetSteps, String note, FinishedCounts.Changes changes) throws SQLException {
+		if (retryable.isEmpty()) {
+			return List.of();
+		}
 		List<Long> retried;
 		try (SqlStatement retry = sql(RETRY_FINISHED).prepare(connection);
 				SqlStatement event = this.events.prepare(connection)) {
-			retried = eachApplied(retry, ids, (statement, id) -> statement.bind("now", now).bind("job_id", id));
+			retried = eachApplied(retry, List.copyOf(retryable.keySet()),
+					(statement, id) -> statement.bind("now", now).bind("job_id", id));
 			for (long id : retried) {
+				String[] was = retryable.get(id);
+				changes.unfinished(was[0], was[1]);
 				int forgotten = forgetSteps ? this.steps.delete(connection, id) : 0;
 				JobEvents.add(event, id, now, "RETRIED", "api", "back to pending with a fresh set of attempts"
 						+ ((forgotten > 0) ? ", its " + forgotten + " recorded step(s) forgotten" : "") + note);
@@ -373,11 +425,13 @@ public class JdbcJobAdminStore implements JobAdminStore {
 			List<Long> matching = new ArrayList<>();
 			Set<Long> running = new LinkedHashSet<>();
 			Map<Long, String> dedupKeys = new LinkedHashMap<>();
+			Map<Long, String[]> typeAndStatus = new LinkedHashMap<>();
 			try (SqlStatement lock = this.bulk.lock(action, filter).prepare(connection)) {
 				try (ResultSet rows = BulkStatements.bind(lock, filter).bindIds("ids", ids).executeQuery()) {
 					while (rows.next()) {
 						long id = rows.getLong(1);
 						matching.add(id);
+						typeAndStatus.put(id, new String[] { rows.getString(4), rows.getString(2) });
 						if ("running".equals(rows.getString(2))) {
 							running.add(id);
 						}
@@ -387,21 +441,30 @@ public class JdbcJobAdminStore implements JobAdminStore {
 					}
 				}
 			}
+			FinishedCounts.Changes changes = new FinishedCounts.Changes();
 			List<Long> changed = switch (action) {
-				case RETRY -> retryFinished(connection, withoutHeldDedupKeys(connection, matching, dedupKeys), now,
-						false, " (bulk retry)");
+				case RETRY -> {
+					Map<Long, String[]> retryable = new LinkedHashMap<>();
+					withoutHeldDedupKeys(connection, matching, dedupKeys)
+						.forEach((id) -> retryable.put(id, typeAndStatus.get(id)));
+					yield retryFinished(connection, retryable, now, false, " (bulk retry)", changes);
+				}
 				case CANCEL -> {
 					List<Long> unstarted = new ArrayList<>(matching);
 					unstarted.removeAll(running);
-					List<Long> cancelled = new ArrayList<>(
-							cancelUnstarted(connection, unstarted, now, "cancelled before it ran (bulk cancel)"));
+					List<Long> cancelled = new ArrayList<>(cancelUnstarted(connection, unstarted, now,
+							"cancelled before it ran (bulk cancel)", changes));
 					cancelled.addAll(requestCancel(connection, List.copyOf(running), now,
 							"running: the handler is interrupted (bulk cancel)"));
 					cancelled.sort(null);
 					yield cancelled;
 				}
-				case DELETE -> delete(connection, matching);
+				case DELETE -> {
+					matching.forEach((id) -> changes.unfinished(typeAndStatus.get(id)[0], typeAndStatus.get(id)[1]));
+					yield delete(connection, matching);
+				}
 			};
+			this.finishedCounts.add(connection, null, changes);
 			return changed;
 		});
 	}
@@ -473,6 +536,7 @@ public class JdbcJobAdminStore implements JobAdminStore {
 			List<Long> steps = new ArrayList<>();
 			Map<Long, String> cancelled = new LinkedHashMap<>();
 			List<Long> running = new ArrayList<>();
+			FinishedCounts.Changes changes = new FinishedCounts.Changes();
 			try (SqlStatement event = this.events.prepare(connection)) {
 				for (long id : lockSteps(connection, LOCK_CHAIN_UNSTARTED, chainId)) {
 					steps.add(id);
@@ -487,6 +551,7 @@ public class JdbcJobAdminStore implements JobAdminStore {
 							.bindIds("ids", cancelled.keySet())
 							.executeUpdate();
 					}
+					this.finishedCounts.countAmong(connection, cancelled.keySet(), 1, changes);
 				}
 				running.addAll(lockSteps(connection, LOCK_CHAIN_RUNNING, chainId));
 				for (long id : running) {
@@ -505,8 +570,9 @@ public class JdbcJobAdminStore implements JobAdminStore {
 				this.notifier.cancelRequested(connection, running);
 			}
 			if (!cancelled.isEmpty()) {
-				this.settlement.settle(connection, cancelled, "api", now);
+				this.settlement.settle(connection, cancelled, "api", now, changes);
 			}
+			this.finishedCounts.add(connection, null, changes);
 			steps.sort(null);
 			return steps;
 		}, (steps) -> {

@@ -15,7 +15,10 @@ import dev.jobqueue.core.store.NewJob;
  * How jobs go in, the same on every database: jobs that wait or form a chain through the
  * store's {@link Links}; many jobs without dedup keys in one go; otherwise one row at a
  * time, where a job whose dedup key matches an unfinished job yields that job's id. A
- * store writes the two inserts its own way (each with its {@code ENQUEUED} event).
+ * store writes the two inserts its own way (each with its {@code ENQUEUED} event). A job
+ * that goes in finished (it waits for a job that failed, and its policy ends it) is
+ * counted among the finished jobs ({@link FinishedCounts}) at the end of the insert, in a
+ * shard picked at random: the transaction may be the application's.
  */
 public abstract class JdbcJobInserts implements JobInserts {
 
@@ -42,6 +45,8 @@ public abstract class JdbcJobInserts implements JobInserts {
 
 	private final Links links;
 
+	private final FinishedCounts finishedCounts;
+
 	private final Sql findUnfinishedByDedupKey;
 
 	/** The store's insert of one job, dedup key included, that returns its id. */
@@ -58,6 +63,7 @@ public abstract class JdbcJobInserts implements JobInserts {
 	 */
 	protected JdbcJobInserts(Tables tables, Links links, String insertJob, String insertJobsWithoutDedupKeys) {
 		this.links = Objects.requireNonNull(links, "'links' must not be null");
+		this.finishedCounts = new FinishedCounts(tables);
 		this.findUnfinishedByDedupKey = tables.sql(FIND_UNFINISHED_BY_DEDUP_KEY);
 		this.insertJob = tables.sql(insertJob);
 		this.insertJobsWithoutDedupKeys = tables.sql(insertJobsWithoutDedupKeys);
@@ -82,18 +88,30 @@ public abstract class JdbcJobInserts implements JobInserts {
 
 	@Override
 	public final List<Long> insert(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {
-		if (LinkedJobs.anyLinked(jobs)) {
-			if (jobs.size() > 1 && jobs.stream().anyMatch((job) -> job.dedupKey() != null)) {
-				// enqueueAll mixing jobs that wait with jobs that have a dedup key (those
-				// never wait): each goes in its own way, in order.
-				List<Long> ids = new ArrayList<>(jobs.size());
-				for (NewJob job : jobs) {
-					ids.addAll(insert(connection, List.of(job), now));
-				}
-				return ids;
-			}
-			return this.links.insert(connection, jobs, now);
+		if (!LinkedJobs.anyLinked(jobs)) {
+			return insertUnlinked(connection, jobs, now);
 		}
+		FinishedCounts.Changes changes = new FinishedCounts.Changes();
+		List<Long> ids;
+		if (jobs.size() > 1 && jobs.stream().anyMatch((job) -> job.dedupKey() != null)) {
+			// enqueueAll mixing jobs that wait with jobs that have a dedup key (those
+			// never wait): each goes in its own way, in order.
+			ids = new ArrayList<>(jobs.size());
+			for (NewJob job : jobs) {
+				ids.addAll(
+						LinkedJobs.anyLinked(List.of(job)) ? this.links.insert(connection, List.of(job), now, changes)
+								: insertUnlinked(connection, List.of(job), now));
+			}
+		}
+		else {
+			ids = this.links.insert(connection, jobs, now, changes);
+		}
+		this.finishedCounts.add(connection, null, changes);
+		return ids;
+	}
+
+	/** Inserts jobs that neither wait nor form a chain: none goes in finished. */
+	private List<Long> insertUnlinked(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {
 		if (isOneBatch(jobs)) {
 			return insertWithoutDedupKeys(connection, jobs, now);
 		}

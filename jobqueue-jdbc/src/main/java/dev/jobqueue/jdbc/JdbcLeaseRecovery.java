@@ -22,8 +22,9 @@ import dev.jobqueue.core.store.ExpiredLease;
  * renewed since ({@link #recover}). A run taken back turns pending again, or ends failed
  * (it must not run twice, or has no attempt left) or cancelled (a cancel was asked for);
  * in the same transaction its attempt ends ({@code LEASE_EXPIRED}), its event is written,
- * the jobs waiting for a job that ended are settled and the runs are counted in the
- * outcome rollup ({@link OutcomeMinutes}).
+ * the jobs waiting for a job that ended are settled, the jobs that ended are counted
+ * among the finished jobs ({@link FinishedCounts}) and the runs in the outcome rollup
+ * ({@link OutcomeMinutes}).
  *
  * <p>
  * A store gives the statements whose SQL differs ({@link Statements}) and, on a database
@@ -53,7 +54,7 @@ public class JdbcLeaseRecovery {
 	 * {@code :now}
 	 * @param recoverSeen takes back one run seen expired ({@code :job_id}, {@code :run},
 	 * {@code :lease_until}), unless renewed since; both recoveries return the id, run,
-	 * new status, error code and detail, and whether jobs wait for the job
+	 * new status, error code and detail, whether jobs wait for the job, and its type
 	 * @param findExpired up to {@code :limit} runs whose lease ended before {@code :now}:
 	 * id, run, lease end
 	 */
@@ -62,11 +63,11 @@ public class JdbcLeaseRecovery {
 	}
 
 	/**
-	 * A run taken back by lease recovery: its new status, error code and detail, and
-	 * whether jobs wait for the job.
+	 * A run taken back by lease recovery: its new status, error code and detail, whether
+	 * jobs wait for the job, and the job's type.
 	 */
 	public record Recovered(long jobId, int run, String status, String errorCode, String errorDetail,
-			boolean hasDependents) {
+			boolean hasDependents, String type) {
 
 	}
 
@@ -210,14 +211,14 @@ public class JdbcLeaseRecovery {
 
 	/**
 	 * The rows of a recovery query: id, run, status, error code, detail, whether jobs
-	 * wait for the job.
+	 * wait for the job, type.
 	 */
 	protected static List<Recovered> recovered(SqlStatement query) throws SQLException {
 		List<Recovered> recovered = new ArrayList<>();
 		try (ResultSet rows = query.executeQuery()) {
 			while (rows.next()) {
 				recovered.add(new Recovered(rows.getLong(1), rows.getInt(2), rows.getString(3), rows.getString(4),
-						rows.getString(5), rows.getBoolean(6)));
+						rows.getString(5), rows.getBoolean(6), rows.getString(7)));
 			}
 		}
 		return recovered;
@@ -225,7 +226,7 @@ public class JdbcLeaseRecovery {
 
 	/**
 	 * One transaction: the runs {@code recovery} takes back, their attempt ends and
-	 * events, and the settle of the jobs waiting for those that ended.
+	 * events, the settle of the jobs waiting for those that ended, and last the counts.
 	 */
 	private Outcome takeBack(Instant now, SqlWork<List<Recovered>> recovery) {
 		return this.database.write("recover jobs with expired leases", (connection) -> {
@@ -237,7 +238,10 @@ public class JdbcLeaseRecovery {
 				attempt.executeBatch();
 				event.executeBatch();
 			}
-			int turnedPending = this.completions.settle(connection, finished, "recovery", now);
+			FinishedCounts.Changes changes = new FinishedCounts.Changes();
+			recovered.forEach((run) -> changes.finished(run.type(), run.status()));
+			int turnedPending = this.completions.settle(connection, finished, "recovery", now, changes);
+			this.completions.finishedCounts().add(connection, OutcomeMinutes.RECOVERY, changes);
 			OutcomeMinutes.Counts counts = new OutcomeMinutes.Counts();
 			recovered.forEach((run) -> counts.failed(run.status()));
 			this.completions.outcomeMinutes().add(connection, OutcomeMinutes.RECOVERY, now, counts);

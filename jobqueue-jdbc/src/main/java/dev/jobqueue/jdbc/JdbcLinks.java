@@ -53,8 +53,9 @@ public abstract class JdbcLinks implements Links {
 	}
 
 	@Override
-	public final List<Long> insert(Connection connection, List<NewJob> jobs, Instant now) throws SQLException {
-		return insert(connection, jobs, now, null, 0);
+	public final List<Long> insert(Connection connection, List<NewJob> jobs, Instant now,
+			FinishedCounts.Changes changes) throws SQLException {
+		return insert(connection, jobs, now, null, 0, changes);
 	}
 
 	/**
@@ -62,14 +63,15 @@ public abstract class JdbcLinks implements Links {
 	 * @param chainId the chain the jobs with a chain index join, or {@code null} to start
 	 * one named after the first of them
 	 * @param chainBase added to each job's chain index
+	 * @param changes where jobs inserted finished are counted
 	 * @return the ids in request order
 	 */
 	protected abstract List<Long> insert(Connection connection, List<NewJob> jobs, Instant now, Long chainId,
-			int chainBase) throws SQLException;
+			int chainBase, FinishedCounts.Changes changes) throws SQLException;
 
 	@Override
-	public final void continueChain(Connection connection, Completion completion, String workerId, Instant now)
-			throws SQLException {
+	public final void continueChain(Connection connection, Completion completion, String workerId, Instant now,
+			FinishedCounts.Changes changes) throws SQLException {
 		long chainId;
 		int chainIndex;
 		// The completion holds the job's row (its update of the run), so the read sees
@@ -88,7 +90,7 @@ public abstract class JdbcLinks implements Links {
 			chainId = rows.getLong(1);
 			chainIndex = rows.getInt(2);
 		}
-		List<Long> ids = insert(connection, completion.next(), now, chainId, chainIndex);
+		List<Long> ids = insert(connection, completion.next(), now, chainId, chainIndex, changes);
 		event(connection, completion.jobId(), now, "CONTINUED", workerId, LinkedJobs.describeNext(ids));
 	}
 
@@ -110,6 +112,8 @@ public abstract class JdbcLinks implements Links {
 
 		private final SqlStatement event;
 
+		private final FinishedCounts.Changes changes;
+
 		private final String actor;
 
 		private final Instant now;
@@ -124,9 +128,12 @@ public abstract class JdbcLinks implements Links {
 		 * @param event the batch the events go to (see {@link JobEvents#add}); the caller
 		 * runs it
 		 * @param finished job id → its final status, the first round
+		 * @param changes where the jobs the rounds end are counted
 		 */
-		public SettleRounds(SqlStatement event, Map<Long, String> finished, String actor, Instant now) {
+		public SettleRounds(SqlStatement event, Map<Long, String> finished, FinishedCounts.Changes changes,
+				String actor, Instant now) {
 			this.event = event;
+			this.changes = changes;
 			this.actor = actor;
 			this.now = now;
 			this.next = new LinkedHashMap<>(finished);
@@ -145,14 +152,15 @@ public abstract class JdbcLinks implements Links {
 		}
 
 		/**
-		 * A job this round settled: its events, and when it ended, a finished job of the
-		 * next round.
+		 * A job this round settled: its events, and when it ended, its count and a
+		 * finished job of the next round.
+		 * @param type its type
 		 * @param status its status now ({@code pending}, {@code waiting}, or ended:
 		 * {@code failed}, {@code cancelled})
 		 * @param culprit for a job that ended, the finished job of this round that ended
 		 * it
 		 */
-		public void settled(long id, String status, Long culprit) throws SQLException {
+		public void settled(long id, String type, String status, Long culprit) throws SQLException {
 			if ("pending".equals(status)) {
 				this.turnedPending++;
 				JobEvents.add(this.event, id, this.now, "DEPENDENCIES_MET", this.actor,
@@ -166,6 +174,7 @@ public abstract class JdbcLinks implements Links {
 						"failed".equals(culpritStatus) ? ErrorCodes.DEPENDENCY_FAILED_FAILED
 								: ErrorCodes.DEPENDENCY_FAILED_CANCELLED);
 				this.next.put(id, status);
+				this.changes.finished(type, status);
 			}
 		}
 

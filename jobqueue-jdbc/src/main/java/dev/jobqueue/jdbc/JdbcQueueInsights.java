@@ -54,6 +54,8 @@ public class JdbcQueueInsights implements QueueInsights {
 
 	private final OutcomeMinutes outcomeMinutes;
 
+	private final FinishedCounts finishedCounts;
+
 	public JdbcQueueInsights(JdbcDatabase database, Tables tables, StorageFacts storage) {
 		this.database = Objects.requireNonNull(database, "'database' must not be null");
 		this.tables = Objects.requireNonNull(tables, "'tables' must not be null");
@@ -63,6 +65,7 @@ public class JdbcQueueInsights implements QueueInsights {
 		this.details = new JobDetails(tables, this.statements);
 		this.searches = new JobSearches(tables, this.details);
 		this.outcomeMinutes = new OutcomeMinutes(tables);
+		this.finishedCounts = new FinishedCounts(tables);
 	}
 
 	/** The outcome rollup that {@link #outcomes} reads, for tests of its plan. */
@@ -232,6 +235,11 @@ public class JdbcQueueInsights implements QueueInsights {
 		}
 	}
 
+	/**
+	 * Jobs per type and status: the unfinished ones counted from their indexes, the
+	 * finished ones read from their kept counts ({@link FinishedCounts}), in the same
+	 * snapshot.
+	 */
 	private Map<String, Map<JobStatus, Long>> counts(Connection connection) throws SQLException {
 		Map<String, Map<JobStatus, Long>> counts = new TreeMap<>();
 		try (SqlStatement select = sql(this.statements.counts).prepare(connection);
@@ -242,6 +250,7 @@ public class JdbcQueueInsights implements QueueInsights {
 					.merge(JobStatus.fromDbValue(rows.getString(2)), rows.getLong(3), Long::sum);
 			}
 		}
+		this.finishedCounts.read(connection, counts);
 		return counts;
 	}
 

@@ -25,7 +25,9 @@ import dev.jobqueue.core.store.RetentionStore;
  * <li>A batch deletes jobs of one status and type that finished before the cutoff, found
  * through {@code jobs_finished_idx (status, type, finished_at)} so it reads only rows it
  * deletes; attempts and events go by {@code ON DELETE CASCADE}. Chain steps are skipped
- * (chains go whole), and so are jobs an unfinished job waits for.</li>
+ * (chains go whole), and so are jobs an unfinished job waits for. The jobs a batch
+ * deletes are counted off the counts of finished jobs ({@link FinishedCounts}) in its
+ * transaction.</li>
  * </ul>
  * A store gives the statement of a batch (how the database is made to use the index), how
  * it lists the types of a status in one index seek per type, how it deletes whole chains,
@@ -59,6 +61,9 @@ public abstract class JdbcRetentionStore implements RetentionStore {
 			DELETE FROM {workers} WHERE heartbeat_at < :heartbeat_before
 			""";
 
+	/** The writer of retention's changes to the counts of finished jobs. */
+	private static final String WRITER = "retention";
+
 	private final JdbcDatabase database;
 
 	private final Tables tables;
@@ -74,6 +79,8 @@ public abstract class JdbcRetentionStore implements RetentionStore {
 	private final Sql deleteFinished;
 
 	private final OutcomeMinutes outcomeMinutes;
+
+	private final FinishedCounts finishedCounts;
 
 	/**
 	 * @param deleteFinished the statement of one batch: deletes up to {@code :limit} jobs
@@ -98,6 +105,7 @@ public abstract class JdbcRetentionStore implements RetentionStore {
 		this.deleteSilentWorkers = tables.sql(DELETE_SILENT_WORKERS);
 		this.deleteFinished = tables.sql(Objects.requireNonNull(deleteFinished, "'deleteFinished' must not be null"));
 		this.outcomeMinutes = new OutcomeMinutes(tables);
+		this.finishedCounts = new FinishedCounts(tables);
 	}
 
 	protected final JdbcDatabase database() {
@@ -168,20 +176,27 @@ public abstract class JdbcRetentionStore implements RetentionStore {
 		requireFinal(status);
 		Objects.requireNonNull(type, "'type' must not be null");
 		return this.database.write("delete expired " + status.dbValue() + " jobs", (connection) -> {
+			int deleted;
 			try (SqlStatement delete = this.deleteFinished.prepare(connection)) {
 				delete.bind("status", status.dbValue())
 					.bind("type", type)
 					.bind("finished_before", finishedBefore)
 					.bind("limit", limit);
-				return deleted(delete);
+				deleted = deleted(delete);
 			}
+			FinishedCounts.Changes changes = new FinishedCounts.Changes();
+			changes.add(type, status.dbValue(), -deleted);
+			this.finishedCounts.add(connection, WRITER, changes);
+			return deleted;
 		});
 	}
 
 	/**
 	 * Runs a batch's delete statement: by default its update count; a store whose
 	 * statement returns the count as a row (because it deletes more than the jobs) reads
-	 * it there.
+	 * it there. The statement deletes only jobs of the status and type it was given
+	 * (asked again of each row it deletes, where another transaction may have retried the
+	 * job meanwhile).
 	 * @return how many jobs the batch deleted
 	 */
 	protected int deleted(SqlStatement delete) throws SQLException {
@@ -194,17 +209,22 @@ public abstract class JdbcRetentionStore implements RetentionStore {
 		if (limit <= 0 || finishedBefore.isEmpty()) {
 			return 0;
 		}
-		return this.database.write("delete expired chains",
-				(connection) -> deleteFinishedChains(connection, finishedBefore, limit));
+		return this.database.write("delete expired chains", (connection) -> {
+			FinishedCounts.Changes changes = new FinishedCounts.Changes();
+			int deleted = deleteFinishedChains(connection, finishedBefore, limit, changes);
+			this.finishedCounts.add(connection, WRITER, changes);
+			return deleted;
+		});
 	}
 
 	/**
 	 * Deletes up to {@code limit} whole chains as {@link #deleteFinishedChains(Map, int)}
 	 * says, in the caller's transaction.
+	 * @param changes where each step deleted is counted off, by its type and status
 	 * @return how many jobs (steps) were deleted
 	 */
 	protected abstract int deleteFinishedChains(Connection connection, Map<JobStatus, Instant> finishedBefore,
-			int limit) throws SQLException;
+			int limit, FinishedCounts.Changes changes) throws SQLException;
 
 	/**
 	 * Runs {@code command} followed by each of the queue's tables ({@link Tables#NAMES},

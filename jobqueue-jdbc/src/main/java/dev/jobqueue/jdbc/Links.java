@@ -22,17 +22,22 @@ public interface Links {
 	/**
 	 * Inserts jobs that wait or form a chain (a fan-out, an {@code after(...)}); jobs of
 	 * the call with a chain index start one new chain.
+	 * @param changes where jobs inserted finished are counted (they wait for a job that
+	 * failed or was cancelled, and their policy ends them)
 	 * @return the ids in request order
 	 * @throws dev.jobqueue.JobQueueException when a job waits for an id that is no job of
 	 * these tables; the caller's transaction then rolls back
 	 */
-	List<Long> insert(Connection connection, List<NewJob> jobs, Instant now) throws SQLException;
+	List<Long> insert(Connection connection, List<NewJob> jobs, Instant now, FinishedCounts.Changes changes)
+			throws SQLException;
 
 	/**
 	 * Inserts the continuation of an applied success: the completing job joins its chain
 	 * and the new jobs follow it. Nothing when a cancel of the job was asked for.
+	 * @param changes where jobs inserted finished are counted
 	 */
-	void continueChain(Connection connection, Completion completion, String workerId, Instant now) throws SQLException;
+	void continueChain(Connection connection, Completion completion, String workerId, Instant now,
+			FinishedCounts.Changes changes) throws SQLException;
 
 	/**
 	 * Settles the jobs waiting for jobs that just finished: counts them down, turns those
@@ -40,8 +45,10 @@ public interface Links {
 	 * policy (then settles the jobs waiting for those in turn).
 	 * @param finished job id → its final status ({@code succeeded}, {@code failed},
 	 * {@code cancelled})
+	 * @param changes where the jobs it ends are counted
 	 * @return how many jobs turned pending
 	 */
-	int settle(Connection connection, Map<Long, String> finished, String actor, Instant now) throws SQLException;
+	int settle(Connection connection, Map<Long, String> finished, String actor, Instant now,
+			FinishedCounts.Changes changes) throws SQLException;
 
 }

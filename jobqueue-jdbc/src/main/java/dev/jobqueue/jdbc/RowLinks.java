@@ -76,7 +76,7 @@ public abstract class RowLinks extends JdbcLinks {
 
 	@Override
 	protected final List<Long> insert(Connection connection, List<NewJob> jobs, Instant now, Long chainId,
-			int chainBase) throws SQLException {
+			int chainBase, FinishedCounts.Changes changes) throws SQLException {
 		LinkedJobs.refuseDedupKeys(jobs);
 		Map<Long, String> existing = lockExisting(connection, jobs);
 		List<Long> ids = new ArrayList<>(jobs.size());
@@ -130,6 +130,7 @@ public abstract class RowLinks extends JdbcLinks {
 				JobEvents.add(event, id, now, "ENQUEUED", null,
 						dependencyStatus.isEmpty() ? null : "waits for " + dependencyStatus.size() + " job(s)");
 				if (outcome.finished()) {
+					changes.finished(job.type(), outcome.status());
 					JobEvents.add(event, id, now, "DEPENDENCY_FAILED", null, outcome.errorDetail());
 					JobEvents.add(event, id, now, "failed".equals(outcome.status()) ? "FAILED" : "CANCELLED", null,
 							outcome.errorCode());

@@ -16,16 +16,16 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>
  * Statements name tables {@code {jobs}}, {@code {attempts}}, {@code {events}},
  * {@code {dependencies}}, {@code {workers}}, {@code {schedules}}, {@code {paused}},
- * {@code {housekeeping}}, {@code {steps}}, {@code {outcome_minutes}} and
- * {@code {rate_starts}}; {@code {p}} is the bare prefix (for index names). What is left
- * in braces is the dialect's (see {@link Dialect}).
+ * {@code {housekeeping}}, {@code {steps}}, {@code {outcome_minutes}},
+ * {@code {finished_counts}} and {@code {rate_starts}}; {@code {p}} is the bare prefix
+ * (for index names). What is left in braces is the dialect's (see {@link Dialect}).
  */
 public final class Tables {
 
 	/** The queue's tables, without the prefix. */
 	public static final List<String> NAMES = List.of("jobs", "job_attempts", "job_events", "job_dependencies",
 			"job_workers", "job_housekeeping", "job_schedules", "job_paused_types", "job_steps", "job_outcome_minutes",
-			"job_rate_starts");
+			"job_finished_counts", "job_rate_starts");
 
 	private static final String NAME = "[a-z_][a-z0-9_]*";
 
@@ -119,6 +119,7 @@ public final class Tables {
 					.replace("{housekeeping}", qualified("job_housekeeping"))
 					.replace("{steps}", qualified("job_steps"))
 					.replace("{outcome_minutes}", qualified("job_outcome_minutes"))
+					.replace("{finished_counts}", qualified("job_finished_counts"))
 					.replace("{rate_starts}", qualified("job_rate_starts"))
 					.replace("{p}", this.prefix)));
 	}

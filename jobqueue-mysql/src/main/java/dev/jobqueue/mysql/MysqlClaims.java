@@ -48,12 +48,25 @@ import dev.jobqueue.jdbc.Tables;
  * When a claimed type has a pending job with a key, or flow control, the claim goes by
  * rounds across keys as {@link FlowClaims} decides: its reads of keys (a skip-scan of
  * {@code jobs_keyed_idx}), of each key's state and jobs and of the rate log are one
- * statement each, without locks; the counts that limits are checked against are locking
- * reads ({@code LOCK IN SHARE MODE}), so they see every committed claim even at
- * REPEATABLE READ, whose plain reads may see the transaction's first snapshot. The chosen
- * jobs are then locked ({@code SKIP LOCKED}): a job another transaction holds is left
- * out, which for an ordered key leaves the key for the next claim rather than starting
- * its next job out of order.
+ * statement each, plain consistent reads without locks, the counts that limits are
+ * checked against too. The chosen jobs are then locked ({@code SKIP LOCKED}): a job
+ * another transaction holds is left out, which for an ordered key leaves the key for the
+ * next claim rather than starting its next job out of order.
+ *
+ * <p>
+ * Why plain reads of the counts are exact: the claim runs at READ COMMITTED
+ * ({@link MysqlDatabase} sets it for the queue's own transactions), where each statement
+ * reads the latest committed rows, and it reads them after it holds the type's lock row,
+ * which it keeps until it commits. Jobs become running and starts are logged only by
+ * claims of their type, so every claim that could raise a count committed before this one
+ * took the lock and is seen, and none commits before this one does. What can commit
+ * between a read and the take only lowers a count or frees a key: a running job that
+ * ends, is recovered, cancelled or deleted, a start swept (only by a claim of the type).
+ * Not seeing it makes the claim conservative (the key's next job waits for the next
+ * claim), never over a limit. A locking read ({@code LOCK IN SHARE MODE}) saw the same
+ * committed claims, but it waited on the row locks of completions that were to take this
+ * type's lock row next, and InnoDB broke such waits as deadlocks (1213) faster than
+ * retries could absorb them.
  */
 final class MysqlClaims implements Claims {
 
@@ -117,9 +130,12 @@ final class MysqlClaims implements Claims {
 			ORDER BY job_key LIMIT 1
 			""";
 
-	/** A key's running or failed jobs, read locking: see the class comment. */
+	/**
+	 * A key's running or failed jobs: a plain read, exact under the type's lock row (see
+	 * the class comment).
+	 */
 	static final String COUNT_OF_KEY = """
-			SELECT count(*) FROM {jobs} WHERE status = :status AND type = :type AND job_key = :key {for_share}
+			SELECT count(*) FROM {jobs} WHERE status = :status AND type = :type AND job_key = :key
 			""";
 
 	/** A key's pending jobs in enqueue order, due ones only. */
@@ -135,10 +151,26 @@ final class MysqlClaims implements Claims {
 			ORDER BY id LIMIT 1
 			""";
 
-	/** Starts of a rate-limited scope in its window, read locking. */
+	/**
+	 * A key's lowest pending job, due or not, if its claim would not be its last attempt:
+	 * for the part of a claim that waits for a slot, where a key whose next job is on its
+	 * last attempt waits for a claim into a free slot (its later jobs may not pass it).
+	 */
+	static final String FIRST_OF_KEY_WITH_ATTEMPT_LEFT = """
+			SELECT f.id, f.priority, f.run_at FROM (
+			    SELECT id, priority, run_at, attempts, max_attempts FROM {jobs}
+			    WHERE status = 'pending' AND type = :type AND job_key = :key ORDER BY id LIMIT 1
+			) f
+			WHERE f.attempts + 1 < f.max_attempts
+			""";
+
+	/**
+	 * Starts of a rate-limited scope in its window: a plain read, exact under the type's
+	 * lock row (see the class comment).
+	 */
 	static final String STARTS_IN_WINDOW = """
 			SELECT count(*), min(started_at) FROM {rate_starts}
-			WHERE type = :type AND job_key = :key AND started_at > :since {for_share}
+			WHERE type = :type AND job_key = :key AND started_at > :since
 			""";
 
 	/**
@@ -191,6 +223,8 @@ final class MysqlClaims implements Claims {
 
 	private final Sql firstOfKey;
 
+	private final Sql firstOfKeyWithAttemptLeft;
+
 	private final Sql startsInWindow;
 
 	private final Sql lockChosen;
@@ -221,6 +255,7 @@ final class MysqlClaims implements Claims {
 		this.dueOfKeyWithAttemptLeft = tables
 			.sql(DUE_OF_KEY.replace("{attempt_left}", "AND attempts + 1 < max_attempts"));
 		this.firstOfKey = tables.sql(FIRST_OF_KEY);
+		this.firstOfKeyWithAttemptLeft = tables.sql(FIRST_OF_KEY_WITH_ATTEMPT_LEFT);
 		this.startsInWindow = tables.sql(STARTS_IN_WINDOW);
 		this.lockChosen = tables.sql(LOCK_CHOSEN);
 		this.insertStart = tables.sql(INSERT_START);
@@ -448,7 +483,8 @@ final class MysqlClaims implements Claims {
 
 		@Override
 		public List<FlowClaims.Candidate> firstPending(String type, String key) throws SQLException {
-			try (SqlStatement select = MysqlClaims.this.firstOfKey.prepare(this.connection)) {
+			Sql statement = this.attemptLeft ? MysqlClaims.this.firstOfKeyWithAttemptLeft : MysqlClaims.this.firstOfKey;
+			try (SqlStatement select = statement.prepare(this.connection)) {
 				return jobs(select.bind("type", type).bind("key", key), type, key);
 			}
 		}

@@ -4,10 +4,9 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import dev.jobqueue.core.store.Completion;
 import dev.jobqueue.jdbc.JdbcCompletions;
@@ -39,9 +38,9 @@ final class MysqlCompletions implements JdbcCompletions.Successes {
 			    result LONGTEXT PATH '$[2]')) s
 			""".strip();
 
-	/** The successes whose run still holds its job, locked. */
+	/** The successes whose run still holds its job, locked, with their types. */
 	static final String LOCK_RUNNING = """
-			SELECT j.id FROM {jobs} j JOIN %s ON j.id = s.id AND j.runs = s.run
+			SELECT j.id, j.type FROM {jobs} j JOIN %s ON j.id = s.id AND j.runs = s.run
 			WHERE j.status = 'running'
 			ORDER BY j.id
 			FOR UPDATE
@@ -92,7 +91,7 @@ final class MysqlCompletions implements JdbcCompletions.Successes {
 			""";
 
 	private static final String READ_OUTCOME = """
-			SELECT j.status, %s FROM {jobs} j WHERE j.id = :job_id
+			SELECT j.status, %s, j.type FROM {jobs} j WHERE j.id = :job_id
 			""".formatted(HAS_DEPENDENTS);
 
 	private final Sql lockRunning;
@@ -117,7 +116,7 @@ final class MysqlCompletions implements JdbcCompletions.Successes {
 	 * statement: what the lock found is what the update changes.
 	 */
 	@Override
-	public boolean[] mark(Connection connection, List<Completion> successes, String workerId, Instant now,
+	public String[] mark(Connection connection, List<Completion> successes, String workerId, Instant now,
 			Map<Long, String> finished) throws SQLException {
 		StringBuilder json = new StringBuilder(successes.size() * 32).append('[');
 		for (Completion success : successes) {
@@ -131,30 +130,30 @@ final class MysqlCompletions implements JdbcCompletions.Successes {
 				.append(']');
 		}
 		String runs = json.append(']').toString();
-		Set<Long> running = new HashSet<>();
+		Map<Long, String> running = new HashMap<>();
 		try (SqlStatement lock = this.lockRunning.prepare(connection);
 				ResultSet rows = lock.bind("successes", runs).executeQuery()) {
 			while (rows.next()) {
-				running.add(rows.getLong(1));
+				running.put(rows.getLong(1), rows.getString(2));
 			}
 		}
-		boolean[] applied = new boolean[successes.size()];
+		String[] types = new String[successes.size()];
 		if (running.isEmpty()) {
-			return applied;
+			return types;
 		}
 		try (SqlStatement succeed = this.markSucceeded.prepare(connection)) {
 			succeed.bind("successes", runs).bind("now", now).executeUpdate();
 		}
 		for (int k = 0; k < successes.size(); k++) {
-			applied[k] = running.contains(successes.get(k).jobId());
+			types[k] = running.get(successes.get(k).jobId());
 		}
 		try (SqlStatement select = this.withDependents.prepare(connection);
-				ResultSet rows = select.bindIds("ids", running).executeQuery()) {
+				ResultSet rows = select.bindIds("ids", running.keySet()).executeQuery()) {
 			while (rows.next()) {
 				finished.put(rows.getLong(1), "succeeded");
 			}
 		}
-		return applied;
+		return types;
 	}
 
 	@Override

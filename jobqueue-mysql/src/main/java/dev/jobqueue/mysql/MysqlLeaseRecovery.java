@@ -69,8 +69,9 @@ final class MysqlLeaseRecovery extends JdbcLeaseRecovery {
 			""".formatted(RECOVERED);
 
 	static final String READ_RECOVERED = """
-			SELECT j.id, j.runs, j.status, j.error_code, j.error_detail, %s FROM {jobs} j WHERE j.id {in_ids :ids}
-			""".formatted(MysqlCompletions.HAS_DEPENDENTS);
+			SELECT j.id, j.runs, j.status, j.error_code, j.error_detail, %s, j.type FROM {jobs} j WHERE j.id {in_ids :ids}
+			"""
+		.formatted(MysqlCompletions.HAS_DEPENDENTS);
 
 	static final Statements STATEMENTS = new Statements(RECOVER_EXPIRED, RECOVER_SEEN, FIND_EXPIRED);
 

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import dev.jobqueue.ErrorCodes;
+import dev.jobqueue.jdbc.FinishedCounts;
 import dev.jobqueue.jdbc.RowLinks;
 import dev.jobqueue.jdbc.JobEvents;
 import dev.jobqueue.jdbc.Sql;
@@ -48,7 +49,7 @@ final class MysqlLinks extends RowLinks {
 
 	/** The jobs that still wait, locked in id order. */
 	static final String LOCK_WAITING = """
-			SELECT id, waiting_for, dependency_policy, run_at FROM {jobs}
+			SELECT id, waiting_for, dependency_policy, run_at, type FROM {jobs}
 			WHERE id {in_ids :ids} AND status = 'waiting'
 			ORDER BY id
 			FOR UPDATE
@@ -89,13 +90,14 @@ final class MysqlLinks extends RowLinks {
 	 * failure or cancel counts down under policy {@code run} and otherwise ends the job
 	 * ({@code fail} → failed, else cancelled). A job left with nothing to wait for turns
 	 * pending, due no earlier than now (waiting is not lateness).
+	 * @param changes where the jobs it ends are counted
 	 * @return how many jobs turned pending
 	 */
 	@Override
-	public int settle(Connection connection, Map<Long, String> finished, String actor, Instant now)
-			throws SQLException {
+	public int settle(Connection connection, Map<Long, String> finished, String actor, Instant now,
+			FinishedCounts.Changes changes) throws SQLException {
 		try (SqlStatement event = events().prepare(connection)) {
-			SettleRounds rounds = new SettleRounds(event, finished, actor, now);
+			SettleRounds rounds = new SettleRounds(event, finished, changes, actor, now);
 			while (rounds.next()) {
 				Map<Long, Counted> waiting = lockUnsettled(connection, rounds.finished());
 				if (waiting.isEmpty()) {
@@ -110,7 +112,7 @@ final class MysqlLinks extends RowLinks {
 						String status = counted.settle(update, id, rows.getInt(2), rows.getString(3), rows.getLong(4),
 								now);
 						update.executeUpdate();
-						rounds.settled(id, status, counted.culprit());
+						rounds.settled(id, rows.getString(5), status, counted.culprit());
 					}
 				}
 			}

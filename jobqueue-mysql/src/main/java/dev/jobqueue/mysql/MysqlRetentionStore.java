@@ -10,6 +10,7 @@ import java.util.Map;
 
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.store.StorageStats;
+import dev.jobqueue.jdbc.FinishedCounts;
 import dev.jobqueue.jdbc.JdbcRetentionStore;
 import dev.jobqueue.jdbc.SqlStatement;
 import dev.jobqueue.jdbc.Tables;
@@ -46,6 +47,10 @@ public final class MysqlRetentionStore extends JdbcRetentionStore {
 			SELECT DISTINCT type FROM {jobs} WHERE status = :status AND finished_at IS NOT NULL ORDER BY type
 			""";
 
+	/**
+	 * The status is asked again of the row deleted: the ids were chosen by a read that
+	 * takes no lock, and a job retried meanwhile is pending again and stays.
+	 */
 	static final String DELETE_FINISHED = """
 			DELETE j FROM {jobs} j
 			JOIN (SELECT f.id FROM {jobs} f
@@ -55,6 +60,7 @@ public final class MysqlRetentionStore extends JdbcRetentionStore {
 			                        WHERE d.depends_on = f.id AND w.status IN ('waiting', 'pending', 'running'))
 			      ORDER BY f.finished_at
 			      LIMIT :limit) chosen ON chosen.id = j.id
+			WHERE j.status = :status
 			""";
 
 	/**
@@ -77,10 +83,20 @@ public final class MysqlRetentionStore extends JdbcRetentionStore {
 			LIMIT :limit
 			""";
 
-	/** Only finished steps: a step retried meanwhile stays. */
-	static final String DELETE_CHAINS = """
-			DELETE j FROM {jobs} j JOIN {id_table :chains} c ON j.chain_id = c.id
+	/**
+	 * The finished steps of the chains, locked, to be counted off as they are deleted: a
+	 * step retried meanwhile stays.
+	 */
+	static final String LOCK_CHAIN_STEPS = """
+			SELECT j.id, j.type, j.status FROM {jobs} j JOIN {id_table :chains} c ON j.chain_id = c.id
 			WHERE j.status IN ('succeeded', 'failed', 'cancelled')
+			ORDER BY j.id
+			FOR UPDATE
+			""";
+
+	/** The steps {@link #LOCK_CHAIN_STEPS} locked. */
+	static final String DELETE_STEPS = """
+			DELETE j FROM {jobs} j JOIN {id_table :ids} s ON j.id = s.id
 			""";
 
 	/** Data and indexes of the queue's tables, as InnoDB last counted them. */
@@ -104,8 +120,8 @@ public final class MysqlRetentionStore extends JdbcRetentionStore {
 	}
 
 	@Override
-	protected int deleteFinishedChains(Connection connection, Map<JobStatus, Instant> finishedBefore, int limit)
-			throws SQLException {
+	protected int deleteFinishedChains(Connection connection, Map<JobStatus, Instant> finishedBefore, int limit,
+			FinishedCounts.Changes changes) throws SQLException {
 		List<Long> chains = new ArrayList<>();
 		try (SqlStatement select = tables().sql(FINISHED_CHAINS).prepare(connection)) {
 			select.bind("succeeded_before", finishedBefore.get(JobStatus.SUCCEEDED))
@@ -121,8 +137,19 @@ public final class MysqlRetentionStore extends JdbcRetentionStore {
 		if (chains.isEmpty()) {
 			return 0;
 		}
-		try (SqlStatement delete = tables().sql(DELETE_CHAINS).prepare(connection)) {
-			return delete.bindIds("chains", chains).executeUpdate();
+		List<Long> steps = new ArrayList<>();
+		try (SqlStatement lock = tables().sql(LOCK_CHAIN_STEPS).prepare(connection);
+				ResultSet rows = lock.bindIds("chains", chains).executeQuery()) {
+			while (rows.next()) {
+				steps.add(rows.getLong(1));
+				changes.unfinished(rows.getString(2), rows.getString(3));
+			}
+		}
+		if (steps.isEmpty()) {
+			return 0;
+		}
+		try (SqlStatement delete = tables().sql(DELETE_STEPS).prepare(connection)) {
+			return delete.bindIds("ids", steps).executeUpdate();
 		}
 	}
 

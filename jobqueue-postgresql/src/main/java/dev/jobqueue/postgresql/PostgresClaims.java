@@ -305,8 +305,8 @@ final class PostgresClaims implements Claims {
 		TreeSet<String> locked = new TreeSet<>(request.globalLimits().keySet());
 		locked.addAll(request.flowControls().keySet());
 		if (!locked.isEmpty()) {
-			// Both parts of a claim ahead run after the locks: the second has no capped
-			// type, and no type with flow control.
+			// Both parts of a claim ahead run after the locks, taken for the types of
+			// either part.
 			try (SqlStatement lock = this.tables.sql(LOCK_CAPPED_TYPES).prepare(connection)) {
 				lock.bind("channel", PostgresNotifications.channel(this.tables)).bindTexts("types", locked);
 				lock.executeQuery().close();

@@ -4,10 +4,9 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import dev.jobqueue.core.store.Completion;
 import dev.jobqueue.jdbc.JdbcCompletions;
@@ -36,14 +35,15 @@ final class PostgresCompletions implements JdbcCompletions.Successes {
 			        error_detail = NULL
 			    FROM unnest(:ids::bigint[], :runs::int[], :results::text[]) AS s(id, run, result)
 			    WHERE j.id = s.id AND j.runs = s.run AND j.status = 'running'
-			    RETURNING j.id, j.runs
+			    RETURNING j.id, j.runs, j.type
 			), attempt_rows AS (
 			    UPDATE {attempts} a SET finished_at = :now, outcome = 'SUCCEEDED'
 			    FROM done WHERE a.job_id = done.id AND a.run = done.runs
 			), event_rows AS (
 			    INSERT INTO {events} (job_id, at, event, actor) SELECT id, :now, 'SUCCEEDED', :worker_id FROM done
 			)
-			SELECT id, EXISTS (SELECT 1 FROM {dependencies} d WHERE d.depends_on = done.id AND NOT d.settled) FROM done
+			SELECT id, EXISTS (SELECT 1 FROM {dependencies} d WHERE d.depends_on = done.id AND NOT d.settled), type
+			FROM done
 			""";
 
 	private static final String MARK_FAILED = """
@@ -51,14 +51,14 @@ final class PostgresCompletions implements JdbcCompletions.Successes {
 			SET status = 'failed', finished_at = :now, lease_until = NULL, error_code = :error_code,
 			    error_detail = :error_detail
 			WHERE j.id = :job_id AND j.runs = :run AND j.status = 'running'
-			RETURNING j.status, %s
+			RETURNING j.status, %s, j.type
 			""".formatted(HAS_DEPENDENTS);
 
 	private static final String MARK_CANCELLED = """
 			UPDATE {jobs} j
 			SET status = 'cancelled', finished_at = :now, lease_until = NULL
 			WHERE j.id = :job_id AND j.runs = :run AND j.status = 'running'
-			RETURNING j.status, %s
+			RETURNING j.status, %s, j.type
 			""".formatted(HAS_DEPENDENTS);
 
 	/**
@@ -73,7 +73,7 @@ final class PostgresCompletions implements JdbcCompletions.Successes {
 			    error_detail = coalesce(:error_detail::text, j.error_detail), attempts = j.attempts - :gives_back,
 			    snoozes = j.snoozes + :snoozed
 			WHERE j.id = :job_id AND j.runs = :run AND j.status = 'running'
-			RETURNING j.status, %s
+			RETURNING j.status, %s, j.type
 			""".formatted(HAS_DEPENDENTS);
 
 	private final Sql markSucceeded;
@@ -88,7 +88,7 @@ final class PostgresCompletions implements JdbcCompletions.Successes {
 	}
 
 	@Override
-	public boolean[] mark(Connection connection, List<Completion> successes, String workerId, Instant now,
+	public String[] mark(Connection connection, List<Completion> successes, String workerId, Instant now,
 			Map<Long, String> finished) throws SQLException {
 		Long[] ids = new Long[successes.size()];
 		Integer[] runs = new Integer[successes.size()];
@@ -98,7 +98,7 @@ final class PostgresCompletions implements JdbcCompletions.Successes {
 			runs[k] = successes.get(k).run();
 			results[k] = successes.get(k).result();
 		}
-		Set<Long> done = new HashSet<>();
+		Map<Long, String> done = new HashMap<>();
 		try (SqlStatement succeed = this.markSucceeded.prepare(connection)) {
 			succeed.bindArray("ids", "int8", ids)
 				.bindArray("runs", "int4", runs)
@@ -107,18 +107,18 @@ final class PostgresCompletions implements JdbcCompletions.Successes {
 				.bind("worker_id", workerId);
 			try (ResultSet rows = succeed.executeQuery()) {
 				while (rows.next()) {
-					done.add(rows.getLong(1));
+					done.put(rows.getLong(1), rows.getString(3));
 					if (rows.getBoolean(2)) {
 						finished.put(rows.getLong(1), "succeeded");
 					}
 				}
 			}
 		}
-		boolean[] applied = new boolean[successes.size()];
+		String[] types = new String[successes.size()];
 		for (int k = 0; k < successes.size(); k++) {
-			applied[k] = done.contains(successes.get(k).jobId());
+			types[k] = done.get(successes.get(k).jobId());
 		}
-		return applied;
+		return types;
 	}
 
 	@Override

@@ -81,7 +81,7 @@ public final class PostgresJobStore extends JdbcJobStore {
 			UPDATE {jobs} j
 			%s
 			WHERE j.id = ANY(ARRAY(SELECT id FROM expired)) AND j.status = 'running' AND j.lease_until < :now
-			RETURNING j.id, j.runs, j.status, j.error_code, j.error_detail, %s
+			RETURNING j.id, j.runs, j.status, j.error_code, j.error_detail, %s, j.type
 			""".formatted(RECOVERED, PostgresCompletions.HAS_DEPENDENTS);
 
 	/**
@@ -92,7 +92,7 @@ public final class PostgresJobStore extends JdbcJobStore {
 			UPDATE {jobs} j
 			%s
 			WHERE j.id = :job_id AND j.runs = :run AND j.lease_until = :lease_until AND j.status = 'running'
-			RETURNING j.id, j.runs, j.status, j.error_code, j.error_detail, %s
+			RETURNING j.id, j.runs, j.status, j.error_code, j.error_detail, %s, j.type
 			""".formatted(RECOVERED, PostgresCompletions.HAS_DEPENDENTS);
 
 	private static final JdbcLeaseRecovery.Statements STATEMENTS = new JdbcLeaseRecovery.Statements(RECOVER_EXPIRED,

@@ -15,8 +15,9 @@ import java.util.TreeSet;
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.core.store.LinkedJobs;
 import dev.jobqueue.core.store.NewJob;
-import dev.jobqueue.jdbc.JobEvents;
+import dev.jobqueue.jdbc.FinishedCounts;
 import dev.jobqueue.jdbc.JdbcLinks;
+import dev.jobqueue.jdbc.JobEvents;
 import dev.jobqueue.jdbc.SqlStatement;
 import dev.jobqueue.jdbc.Tables;
 
@@ -175,7 +176,7 @@ final class PostgresLinks extends JdbcLinks {
 			                        ELSE j.error_detail END
 			FROM per_job p
 			WHERE j.id = p.job_id AND j.id = ANY(ARRAY(SELECT id FROM locked)) AND j.status = 'waiting'
-			RETURNING j.id, j.status, p.culprit
+			RETURNING j.id, j.status, p.culprit, j.type
 			""";
 
 	private static final String NOTIFY_ENQUEUED = """
@@ -198,8 +199,8 @@ final class PostgresLinks extends JdbcLinks {
 	 * @param chainBase added to each job's chain index
 	 */
 	@Override
-	protected List<Long> insert(Connection connection, List<NewJob> jobs, Instant now, Long chainId, int chainBase)
-			throws SQLException {
+	protected List<Long> insert(Connection connection, List<NewJob> jobs, Instant now, Long chainId, int chainBase,
+			FinishedCounts.Changes changes) throws SQLException {
 		LinkedJobs.refuseDedupKeys(jobs);
 		Map<Long, String> statusById = lockExisting(connection, jobs);
 		int size = jobs.size();
@@ -233,6 +234,7 @@ final class PostgresLinks extends JdbcLinks {
 			batch.event(id, "ENQUEUED",
 					dependencyStatus.isEmpty() ? null : "waits for " + dependencyStatus.size() + " job(s)");
 			if (outcome.errorCode() != null) {
+				changes.finished(job.type(), outcome.status());
 				batch.event(id, "DEPENDENCY_FAILED", outcome.errorDetail());
 				batch.event(id, "failed".equals(outcome.status()) ? "FAILED" : "CANCELLED", outcome.errorCode());
 			}
@@ -407,14 +409,15 @@ final class PostgresLinks extends JdbcLinks {
 	 * it at once.
 	 * @param finished job id → its final status ({@code succeeded}, {@code failed},
 	 * {@code cancelled}); only jobs that may have dependents need to be passed
+	 * @param changes where the jobs it ends are counted
 	 * @return how many jobs turned pending
 	 */
 	@Override
-	public int settle(Connection connection, Map<Long, String> finished, String actor, Instant now)
-			throws SQLException {
+	public int settle(Connection connection, Map<Long, String> finished, String actor, Instant now,
+			FinishedCounts.Changes changes) throws SQLException {
 		int turnedPending;
 		try (SqlStatement event = events().prepare(connection)) {
-			SettleRounds rounds = new SettleRounds(event, finished, actor, now);
+			SettleRounds rounds = new SettleRounds(event, finished, changes, actor, now);
 			while (rounds.next()) {
 				try (SqlStatement settle = this.tables.sql(SETTLE).prepare(connection)) {
 					settle.bindArray("ids", "int8", rounds.finished().keySet().toArray())
@@ -422,7 +425,7 @@ final class PostgresLinks extends JdbcLinks {
 						.bind("now", now);
 					try (ResultSet rows = settle.executeQuery()) {
 						while (rows.next()) {
-							rounds.settled(rows.getLong(1), rows.getString(2), rows.getLong(3));
+							rounds.settled(rows.getLong(1), rows.getString(4), rows.getString(2), rows.getLong(3));
 						}
 					}
 				}

@@ -9,6 +9,7 @@ import java.util.Map;
 
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.store.StorageStats;
+import dev.jobqueue.jdbc.FinishedCounts;
 import dev.jobqueue.jdbc.JdbcRetentionStore;
 import dev.jobqueue.jdbc.Sql;
 import dev.jobqueue.jdbc.SqlStatement;
@@ -84,7 +85,8 @@ public final class PostgresRetentionStore extends JdbcRetentionStore {
 	 * checked as a group, so the scan stops after {@code :limit} deletable chains. A step
 	 * is finished before the cutoff of its status (a status without a cutoff is kept),
 	 * and no unfinished job outside the chain waits for one of its steps. The delete
-	 * takes only finished steps, so a step retried meanwhile stays.
+	 * takes only finished steps, so a step retried meanwhile stays; it counts the steps
+	 * it deleted per type and status.
 	 */
 	static final String DELETE_FINISHED_CHAINS = """
 			WITH chains AS (
@@ -104,9 +106,9 @@ public final class PostgresRetentionStore extends JdbcRetentionStore {
 			), deleted AS (
 			    DELETE FROM {jobs} WHERE chain_id = ANY(ARRAY(SELECT chain_id FROM chains))
 			        AND status IN ('succeeded', 'failed', 'cancelled')
-			    RETURNING id
+			    RETURNING id, type, status
 			)%s
-			SELECT count(*) FROM deleted
+			SELECT type, status, count(*) FROM deleted GROUP BY type, status
 			""".formatted(HISTORY_OF_DELETED);
 
 	/** Tables and indexes of the queue (heap, TOAST and indexes of each table). */
@@ -134,16 +136,21 @@ public final class PostgresRetentionStore extends JdbcRetentionStore {
 	}
 
 	@Override
-	protected int deleteFinishedChains(Connection connection, Map<JobStatus, Instant> finishedBefore, int limit)
-			throws SQLException {
+	protected int deleteFinishedChains(Connection connection, Map<JobStatus, Instant> finishedBefore, int limit,
+			FinishedCounts.Changes changes) throws SQLException {
 		try (SqlStatement delete = sql(DELETE_FINISHED_CHAINS).prepare(connection)) {
 			delete.bind("succeeded_before", finishedBefore.get(JobStatus.SUCCEEDED))
 				.bind("failed_before", finishedBefore.get(JobStatus.FAILED))
 				.bind("cancelled_before", finishedBefore.get(JobStatus.CANCELLED))
 				.bind("limit", limit);
+			int deleted = 0;
 			try (ResultSet rows = delete.executeQuery()) {
-				return rows.next() ? rows.getInt(1) : 0;
+				while (rows.next()) {
+					changes.add(rows.getString(1), rows.getString(2), -rows.getLong(3));
+					deleted += rows.getInt(3);
+				}
 			}
+			return deleted;
 		}
 	}
 

@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.jobqueue.core.store.NewJob;
 import dev.jobqueue.jdbc.CallerTransactions;
+import dev.jobqueue.jdbc.FinishedCounts;
 
 /**
  * Enqueues inside a caller's transaction on another database, so the job runs only if
@@ -55,14 +56,22 @@ final class HeldEnqueue {
 			WHERE id IN (SELECT value FROM json_each(?)) AND held_run_at IS NOT NULL
 			""";
 
+	/**
+	 * Each job deleted, to be counted off the finished jobs: a held job may have gone in
+	 * finished (it waits for a job that failed), or been cancelled since.
+	 */
 	private static final String DELETE_HELD = """
 			DELETE FROM {jobs} WHERE id IN (SELECT value FROM json_each(?)) AND held_run_at IS NOT NULL
+			RETURNING type, status
 			""";
 
 	private final SqliteJobStore store;
 
+	private final FinishedCounts finishedCounts;
+
 	HeldEnqueue(SqliteJobStore store) {
 		this.store = Objects.requireNonNull(store, "'store' must not be null");
+		this.finishedCounts = new FinishedCounts(store.tables());
 	}
 
 	List<Long> enqueue(String action, List<NewJob> jobs, Instant now, Runnable afterCommit) {
@@ -121,7 +130,19 @@ final class HeldEnqueue {
 
 	private void discard(List<Long> held) {
 		try {
-			run("delete job(s) " + held + " of a rolled-back transaction", DELETE_HELD, held);
+			this.store.database().write("delete job(s) " + held + " of a rolled-back transaction", (connection) -> {
+				FinishedCounts.Changes changes = new FinishedCounts.Changes();
+				try (PreparedStatement delete = connection.prepareStatement(this.store.tables().expand(DELETE_HELD))) {
+					delete.setString(1, json(held));
+					try (ResultSet rows = delete.executeQuery()) {
+						while (rows.next()) {
+							changes.unfinished(rows.getString(1), rows.getString(2));
+						}
+					}
+				}
+				this.finishedCounts.add(connection, null, changes);
+				return null;
+			});
 		}
 		catch (RuntimeException ex) {
 			logger.error("Job(s) {} were enqueued in a transaction that rolled back and could not be deleted; they "
@@ -130,17 +151,20 @@ final class HeldEnqueue {
 	}
 
 	private void run(String action, String statement, List<Long> ids) {
-		String json = ids.stream()
+		this.store.database().write(action, (connection) -> {
+			try (PreparedStatement update = connection.prepareStatement(this.store.tables().expand(statement))) {
+				update.setString(1, json(ids));
+				return update.executeUpdate();
+			}
+		});
+	}
+
+	private static String json(List<Long> ids) {
+		return ids.stream()
 			.map(String::valueOf)
 			.reduce((a, b) -> a + "," + b)
 			.map((list) -> "[" + list + "]")
 			.orElse("[]");
-		this.store.database().write(action, (connection) -> {
-			try (PreparedStatement update = connection.prepareStatement(this.store.tables().expand(statement))) {
-				update.setString(1, json);
-				return update.executeUpdate();
-			}
-		});
 	}
 
 }

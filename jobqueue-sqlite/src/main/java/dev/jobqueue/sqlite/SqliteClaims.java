@@ -119,6 +119,18 @@ final class SqliteClaims implements Claims {
 			ORDER BY id LIMIT 1
 			""".formatted(KEYED);
 
+	/**
+	 * A key's lowest pending job, due or not, if its claim would not be its last attempt:
+	 * for the part of a claim that waits for a slot, where a key whose next job is on its
+	 * last attempt waits for a claim into a free slot (its later jobs may not pass it).
+	 */
+	private static final String FIRST_OF_KEY_WITH_ATTEMPT_LEFT = """
+			SELECT id, priority, run_at FROM {jobs}
+			WHERE id = (SELECT id FROM {jobs} INDEXED BY {p}jobs_keyed_idx
+			            WHERE %s AND type = :type AND status = 'pending' AND job_key = :key ORDER BY id LIMIT 1)
+			  AND attempts + 1 < max_attempts
+			""".formatted(KEYED);
+
 	/** Starts of a rate-limited scope in its window, from the log's primary key. */
 	private static final String STARTS_IN_WINDOW = """
 			SELECT count(*), min(started_at) FROM {rate_starts}
@@ -192,6 +204,8 @@ final class SqliteClaims implements Claims {
 
 	private final Sql firstOfKey;
 
+	private final Sql firstOfKeyWithAttemptLeft;
+
 	private final Sql startsInWindow;
 
 	private final Sql insertStart;
@@ -215,6 +229,7 @@ final class SqliteClaims implements Claims {
 		this.dueOfKeyWithAttemptLeft = tables
 			.sql(DUE_OF_KEY.replace("{attempt_left}", "AND attempts + 1 < max_attempts"));
 		this.firstOfKey = tables.sql(FIRST_OF_KEY);
+		this.firstOfKeyWithAttemptLeft = tables.sql(FIRST_OF_KEY_WITH_ATTEMPT_LEFT);
 		this.startsInWindow = tables.sql(STARTS_IN_WINDOW);
 		this.insertStart = tables.sql(INSERT_START);
 		this.sweepStarts = tables.sql(SWEEP_STARTS);
@@ -550,7 +565,9 @@ final class SqliteClaims implements Claims {
 
 		@Override
 		public List<FlowClaims.Candidate> firstPending(String type, String key) throws SQLException {
-			try (SqlStatement select = SqliteClaims.this.firstOfKey.prepare(this.connection)) {
+			Sql statement = this.attemptLeft ? SqliteClaims.this.firstOfKeyWithAttemptLeft
+					: SqliteClaims.this.firstOfKey;
+			try (SqlStatement select = statement.prepare(this.connection)) {
 				return jobs(select.bind("type", type).bind("key", key), type, key);
 			}
 		}

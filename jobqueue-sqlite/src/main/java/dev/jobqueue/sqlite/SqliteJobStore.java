@@ -65,7 +65,7 @@ public final class SqliteJobStore extends JdbcJobStore {
 
 	/** Every finished job is offered to the settle, which looks for dependents. */
 	private static final String RECOVERED_COLUMNS = """
-			RETURNING id, runs, status, error_code, error_detail, 1
+			RETURNING id, runs, status, error_code, error_detail, 1, type
 			""";
 
 	private static final JdbcLeaseRecovery.Statements STATEMENTS = new JdbcLeaseRecovery.Statements(RECOVERED + """

@@ -9,6 +9,7 @@ import java.util.Deque;
 import java.util.Map;
 
 import dev.jobqueue.ErrorCodes;
+import dev.jobqueue.jdbc.FinishedCounts;
 import dev.jobqueue.jdbc.JsonArrays;
 import dev.jobqueue.jdbc.JobEvents;
 import dev.jobqueue.jdbc.RowLinks;
@@ -56,7 +57,7 @@ final class SqliteLinks extends RowLinks {
 			    waiting_for = 0, finished_at = :now, error_code = :error_code, error_detail = :error_detail
 			WHERE status = 'waiting' AND dependency_policy IN ('cancel', 'fail')
 			  AND id IN (SELECT job_id FROM {dependencies} WHERE depends_on = :finished AND settled = 0)
-			RETURNING id, status
+			RETURNING id, status, type
 			""";
 
 	/**
@@ -99,10 +100,11 @@ final class SqliteLinks extends RowLinks {
 	 * policy (then settles the jobs waiting for those in turn).
 	 * @param finished job id → its final status ({@code succeeded}, {@code failed},
 	 * {@code cancelled})
+	 * @param changes where the jobs it ends are counted
 	 */
 	@Override
-	public int settle(Connection connection, Map<Long, String> finished, String actor, Instant now)
-			throws SQLException {
+	public int settle(Connection connection, Map<Long, String> finished, String actor, Instant now,
+			FinishedCounts.Changes changes) throws SQLException {
 		if (finished.isEmpty()) {
 			return 0;
 		}
@@ -150,6 +152,7 @@ final class SqliteLinks extends RowLinks {
 					while (rows.next()) {
 						long ended = rows.getLong(1);
 						String status = rows.getString(2);
+						changes.finished(rows.getString(3), status);
 						JobEvents.add(event, ended, now, "DEPENDENCY_FAILED", actor,
 								"job " + id + " ended " + next.getValue());
 						JobEvents.add(event, ended, now, "failed".equals(status) ? "FAILED" : "CANCELLED", actor,

@@ -10,6 +10,7 @@ import java.util.Map;
 
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.store.StorageStats;
+import dev.jobqueue.jdbc.FinishedCounts;
 import dev.jobqueue.jdbc.JdbcRetentionStore;
 import dev.jobqueue.jdbc.Sql;
 import dev.jobqueue.jdbc.SqlStatement;
@@ -78,8 +79,10 @@ public final class SqliteRetentionStore extends JdbcRetentionStore {
 			    WHERE s.chain_id = :chain_id AND w.status IN ('waiting', 'pending', 'running'))
 			""";
 
+	/** Each step deleted, to be counted off the finished jobs. */
 	private static final String DELETE_CHAIN = """
 			DELETE FROM {jobs} WHERE chain_id = :chain_id
+			RETURNING type, status
 			""";
 
 	private final SqliteFileMaintenance files;
@@ -128,8 +131,8 @@ public final class SqliteRetentionStore extends JdbcRetentionStore {
 	 * of those that may go, each whole.
 	 */
 	@Override
-	protected int deleteFinishedChains(Connection connection, Map<JobStatus, Instant> finishedBefore, int limit)
-			throws SQLException {
+	protected int deleteFinishedChains(Connection connection, Map<JobStatus, Instant> finishedBefore, int limit,
+			FinishedCounts.Changes changes) throws SQLException {
 		int deleted = 0;
 		int chains = 0;
 		long after = 0;
@@ -154,7 +157,12 @@ public final class SqliteRetentionStore extends JdbcRetentionStore {
 				if (kept.queryLong() == 1) {
 					continue;
 				}
-				deleted += delete.bind("chain_id", chainId).executeUpdate();
+				try (ResultSet rows = delete.bind("chain_id", chainId).executeQuery()) {
+					while (rows.next()) {
+						changes.unfinished(rows.getString(1), rows.getString(2));
+						deleted++;
+					}
+				}
 				chains++;
 			}
 		}

@@ -319,6 +319,52 @@ public abstract class FlowControlTests extends StoreTests {
 	}
 
 	@Test
+	void aClaimOfAnOrderedTypeTakesItsWholeRoomFromTheKeysItVisits() {
+		List<JobRequest> requests = new ArrayList<>();
+		for (int job = 1; job <= 3; job++) {
+			for (int key = 0; key < 100; key++) {
+				requests.add(JobRequest.of(TYPE, "k" + key + "-" + job).key("key-" + key));
+			}
+		}
+		this.harness.queue.enqueueAll(requests);
+		FlowControl flow = ordered(true);
+
+		List<ClaimedJob> first = claim(4, flow);
+		assertThat(first).hasSize(4);
+		// Keys held by the first claim's running jobs are passed over, not a stop.
+		List<ClaimedJob> second = claim(4, flow);
+		assertThat(second).hasSize(4);
+		Set<String> keys = new HashSet<>();
+		first.forEach((job) -> keys.add(job.key()));
+		second.forEach((job) -> keys.add(job.key()));
+		assertThat(keys).hasSize(8);
+		first.forEach(this::succeed);
+		second.forEach(this::succeed);
+		List<ClaimedJob> third = claim(4, flow);
+		assertThat(third).hasSize(4);
+		assertThat(payloads(third)).allMatch((payload) -> payload.endsWith("-1"));
+	}
+
+	@Test
+	void orderedAndKeyLimitedTypesAreClaimedAheadHoldingTheirKeysButNotAnOrderedKeysLastAttempt() {
+		this.harness.queue.enqueue(JobRequest.of(TYPE, "a1").key("A").maxAttempts(1));
+		enqueue("a2", "A");
+		enqueue("b1", "B");
+		enqueue("b2", "B");
+		FlowControl flow = ordered(true);
+		// Every job of this claim waits for a slot: none is free now.
+		ClaimRequest ahead = new ClaimRequest("w1", 4, Set.of(), Map.of(TYPE, 4), Set.of(),
+				this.clock.instant().plusSeconds(30), Map.of(), 0, Map.of(TYPE, flow));
+
+		List<ClaimedJob> claimed = this.db.store().claim(ahead, this.clock.instant());
+
+		// a1 would fail unrun if its process died while it waits, and a2 may not pass it.
+		assertThat(payloads(claimed)).containsExactly("b1");
+		assertThat(this.db.store().claim(ahead, this.clock.instant())).as("B is held by b1, claimed ahead").isEmpty();
+		assertThat(payloads(claim(4, flow))).containsExactly("a1");
+	}
+
+	@Test
 	void keysTakeTurnsSoEveryKeyIsServedBeforeAnyIsServedTwice() {
 		for (int key = 0; key < 30; key++) {
 			enqueueMany("k" + key + "-", "key-" + key, 3);

@@ -26,7 +26,9 @@ import java.util.List;
  * running jobs a lease;</li>
  * <li>a waiting job's count of unfinished dependencies is positive and matches its
  * unsettled dependency rows, a finished job's rows are settled, and no chain has two
- * steps at one index (docs/chains.md).</li>
+ * steps at one index (docs/chains.md);</li>
+ * <li>the kept counts of finished jobs per type and status (summed over their shards)
+ * equal the finished jobs of the table.</li>
  * </ul>
  */
 public final class QueueInvariants {
@@ -109,6 +111,15 @@ public final class QueueInvariants {
 					SELECT job_id, NULL, NULL FROM %1$sjob_events WHERE job_id NOT IN (SELECT id FROM %1$sjobs)
 					UNION ALL
 					SELECT job_id, NULL, NULL FROM %1$sjob_attempts WHERE job_id NOT IN (SELECT id FROM %1$sjobs)
+					""" },
+			{ "type and status whose kept count of finished jobs differs from the table (kept - counted)", """
+					SELECT type, status, sum(kept) - sum(counted) FROM (
+					    SELECT type, status, jobs AS kept, 0 AS counted FROM %1$sjob_finished_counts
+					    UNION ALL
+					    SELECT type, status, 0, count(*) FROM %1$sjobs
+					    WHERE status IN ('succeeded', 'failed', 'cancelled') GROUP BY type, status
+					) c
+					GROUP BY type, status HAVING sum(kept) <> sum(counted)
 					""" } };
 
 	private QueueInvariants() {

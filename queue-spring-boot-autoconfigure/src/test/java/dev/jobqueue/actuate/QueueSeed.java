@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -18,6 +19,8 @@ import dev.jobqueue.core.store.ClaimedJob;
 import dev.jobqueue.core.store.Completion;
 import dev.jobqueue.core.store.NewJob;
 import dev.jobqueue.core.store.WorkerInfo;
+import dev.jobqueue.jdbc.FinishedCounts;
+import dev.jobqueue.sqlite.SqliteDialect;
 import dev.jobqueue.sqlite.SqliteJobStore;
 
 /**
@@ -93,6 +96,13 @@ final class QueueSeed {
 					key.setString(1, keyed.getValue());
 					key.setLong(2, ids.get(keyed.getKey()));
 					key.executeUpdate();
+				}
+			}
+			// Jobs put in with SQL are counted as the migration that keeps the counts
+			// of finished jobs counts those it finds.
+			try (Statement statement = connection.createStatement()) {
+				for (String sql : FinishedCounts.RECOUNT) {
+					statement.execute(SqliteDialect.tables("").expand(sql));
 				}
 			}
 		}

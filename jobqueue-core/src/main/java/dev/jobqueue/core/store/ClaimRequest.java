@@ -86,23 +86,29 @@ public record ClaimRequest(String workerId, int limit, Set<String> unlimitedType
 	/**
 	 * The part of the claim that waits for a slot, after {@code claimedNow} were taken by
 	 * {@link #startingNow()}: the rest of the limit and of each type's room, without the
-	 * types that are never claimed ahead (not repeatable, globally capped, with flow
-	 * control: a job waiting in a buffer would count as started, and hold its key). The
-	 * store takes only jobs whose claim would not be their last attempt.
+	 * types that are never claimed ahead (not repeatable, globally capped, rate-limited:
+	 * a start is logged when the job is claimed). Types with limits per key or order per
+	 * key stay, with their flow control: a job claimed ahead is running in the database
+	 * and holds its key. The store takes only jobs whose claim would not be their last
+	 * attempt.
 	 */
 	public ClaimRequest ahead(List<ClaimedJob> claimedNow) {
 		Map<String, Integer> rooms = new HashMap<>();
+		Map<String, FlowControl> flows = new HashMap<>();
 		this.limitedTypes.forEach((type, room) -> {
 			if (!this.notRepeatableTypes.contains(type) && !this.globalLimits.containsKey(type)
-					&& !this.flowControls.containsKey(type)) {
+					&& !flowControl(type).rateLimited()) {
 				int left = room - (int) claimedNow.stream().filter((job) -> job.type().equals(type)).count();
 				if (left > 0) {
 					rooms.put(type, left);
+					if (this.flowControls.containsKey(type)) {
+						flows.put(type, this.flowControls.get(type));
+					}
 				}
 			}
 		});
 		return new ClaimRequest(this.workerId, this.limit - claimedNow.size(), this.unlimitedTypes, rooms,
-				this.notRepeatableTypes, this.leaseUntil, Map.of(), 0);
+				this.notRepeatableTypes, this.leaseUntil, Map.of(), 0, flows);
 	}
 
 }

@@ -32,10 +32,15 @@ import dev.jobqueue.core.store.ClaimRequest;
  * <li>A type whose handler is not repeatable is not claimed ahead either: a job waiting
  * for a slot in a process that is killed would fail as not repeatable although it never
  * ran.</li>
- * <li>A type with flow control ({@link FlowControl#limits()}: rate limits, limits per
- * key, order per key) is not claimed ahead either: a job waiting for a slot would count
- * as started and hold its key while it waits. Its flow control goes with the request, and
- * the store checks it across processes in the claim's own transaction.</li>
+ * <li>A type with a rate limit (of the type or of its keys) is not claimed ahead either:
+ * its starts are counted when it is claimed, so a job waiting for a slot would use up its
+ * window before it runs. A type with limits per key or order per key is claimed ahead: a
+ * job waiting for a slot is running in the database and holds its key as a running job
+ * does. A type's flow control goes with the request, and the store checks it across
+ * processes in the claim's own transaction.</li>
+ * <li>The types that are not claimed ahead may each take every slot free now; the store
+ * claims those slots as a part of their own ({@link ClaimRequest#startingNow()}), so
+ * together they take no more.</li>
  * <li>Of the room, the slots free now are named: the store claims jobs on their last
  * attempt only into those, since a process killed while such a job waits in its buffer
  * would fail the job without it ever having run.</li>
@@ -63,17 +68,6 @@ final class ClaimPlanner {
 	 */
 	static ClaimRequest plan(String workerId, int room, int freeNow, Collection<HandlerDefinition> handlers,
 			Map<String, Integer> busy, Instant leaseUntil) {
-		return plan(workerId, room, freeNow, handlers, busy, leaseUntil, 0);
-	}
-
-	/**
-	 * As above; {@code rotation} says which of several types that are not claimed ahead
-	 * gets the first of the slots free now, when they share fewer slots than the claim
-	 * takes (any number that changes from claim to claim, so none of them waits for
-	 * good).
-	 */
-	static ClaimRequest plan(String workerId, int room, int freeNow, Collection<HandlerDefinition> handlers,
-			Map<String, Integer> busy, Instant leaseUntil, int rotation) {
 		Set<String> unlimited = new HashSet<>();
 		Map<String, Integer> limited = new HashMap<>();
 		Map<String, Integer> globalLimits = new HashMap<>();
@@ -83,18 +77,21 @@ final class ClaimPlanner {
 			return new ClaimRequest(workerId, Math.max(room, 0), unlimited, limited, notRepeatable, leaseUntil,
 					globalLimits);
 		}
-		List<String> startingAtOnce = new ArrayList<>();
 		for (HandlerDefinition handler : handlers) {
 			String type = handler.type();
 			if (!handler.repeatable()) {
 				notRepeatable.add(type);
 			}
-			if (handler.concurrency() == 0 && claimedAhead(handler)) {
+			boolean ahead = claimedAhead(handler);
+			if (handler.concurrency() == 0 && ahead && !handler.flowControl().limits()) {
 				unlimited.add(type);
 				continue;
 			}
 			int free = (handler.concurrency() > 0) ? handler.concurrency() - busy.getOrDefault(type, 0) : room;
-			if (!claimedAhead(handler)) {
+			if (!ahead) {
+				// Each such type may take every slot free now: together they take no
+				// more, since the store claims the slots free now as a part of their own
+				// (ClaimRequest#startingNow) and leaves these types out of the rest.
 				free = Math.min(free, freeNow);
 			}
 			if (free > 0) {
@@ -104,29 +101,6 @@ final class ClaimPlanner {
 				}
 				if (handler.flowControl().limits()) {
 					flowControls.put(type, handler.flowControl());
-				}
-				if (!claimedAhead(handler)) {
-					startingAtOnce.add(type);
-				}
-			}
-		}
-		if (room > freeNow && startingAtOnce.size() > 1) {
-			// Each such type may take every slot free now, but together they must not
-			// take more: share them out.
-			Collections.sort(startingAtOnce);
-			Map<String, Integer> shares = new HashMap<>();
-			for (int i = 0; i < freeNow; i++) {
-				shares.merge(startingAtOnce.get(Math.floorMod(rotation + i, startingAtOnce.size())), 1, Integer::sum);
-			}
-			for (String type : startingAtOnce) {
-				int share = Math.min(limited.get(type), shares.getOrDefault(type, 0));
-				if (share > 0) {
-					limited.put(type, share);
-				}
-				else {
-					limited.remove(type);
-					globalLimits.remove(type);
-					flowControls.remove(type);
 				}
 			}
 		}
@@ -138,12 +112,15 @@ final class ClaimPlanner {
 	 * Whether jobs of the type may wait for a slot in the claim-ahead buffer: not when
 	 * its handler is not repeatable (killed while waiting, the job would fail as not
 	 * repeatable although it never ran), nor with a global cap (a job waiting here would
-	 * hold a place of the cap that a process with a free slot could use), nor with flow
-	 * control (a job waiting here would count as a start of its rate limit and hold its
-	 * key).
+	 * hold a place of the cap that a process with a free slot could use), nor with a rate
+	 * limit of the type or of its keys (a start is counted when the job is claimed, so a
+	 * job waiting here would use up its window before it runs, and its logged start would
+	 * not be when it ran). Limits per key and order per key allow it: a job claimed ahead
+	 * is {@code running} in the database, so it holds its key exactly as a running job
+	 * does, and the next job of the key waits until it ends.
 	 */
 	static boolean claimedAhead(HandlerDefinition handler) {
-		return handler.repeatable() && handler.globalConcurrency() == 0 && !handler.flowControl().limits();
+		return handler.repeatable() && handler.globalConcurrency() == 0 && !handler.flowControl().rateLimited();
 	}
 
 }

@@ -71,9 +71,6 @@ final class JobClaimer {
 	 */
 	private Instant throttledUntil;
 
-	/** Claims so far, to share slots fairly among types not claimed ahead. */
-	private int claims;
-
 	JobClaimer(JobStore store, HandlerRegistry handlers, PayloadCodec codec, WorkerSettings settings, Clock clock,
 			Ticker ticker, WorkerListener listener, RunningJobs runs, SlotBuffer slots, PendingOutcomes pending,
 			RunDispatcher dispatcher) {
@@ -172,7 +169,7 @@ final class JobClaimer {
 		}
 		String workerId = this.settings.workerId();
 		ClaimRequest request = ClaimPlanner.plan(workerId, room, freeNow, this.handlers.all(),
-				this.runs.busyByType(unwritten), now.plus(this.settings.lease()), this.claims++);
+				this.runs.busyByType(unwritten), now.plus(this.settings.lease()));
 		if (request.isEmpty()) {
 			this.pending.write(now);
 			return 0;

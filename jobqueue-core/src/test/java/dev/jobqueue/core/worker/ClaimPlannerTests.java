@@ -183,19 +183,58 @@ class ClaimPlannerTests {
 	}
 
 	@Test
-	void typesThatMayNotWaitShareTheSlotsFreeNowInTurn() {
+	void typesThatMayNotWaitEachAskForEverySlotFreeNow() {
 		HandlerDefinition once = new HandlerDefinition("once", (payload, context) -> null, 0, null, 0, false, "once");
 		List<HandlerDefinition> handlers = List.of(handler("mail", 0, 0), once, handler("report", 0, 2));
 
-		ClaimRequest first = ClaimPlanner.plan("w1", 20, 1, handlers, Map.of(), LEASE_UNTIL, 0);
-		ClaimRequest second = ClaimPlanner.plan("w1", 20, 1, handlers, Map.of(), LEASE_UNTIL, 1);
-		ClaimRequest both = ClaimPlanner.plan("w1", 20, 3, handlers, Map.of(), LEASE_UNTIL, 0);
+		ClaimRequest request = ClaimPlanner.plan("w1", 20, 3, handlers, Map.of(), LEASE_UNTIL);
 
-		assertThat(first.limitedTypes()).containsOnly(entry("once", 1));
-		assertThat(first.globalLimits()).isEmpty();
-		assertThat(second.limitedTypes()).containsOnly(entry("report", 1));
-		assertThat(second.globalLimits()).containsOnly(entry("report", 2));
-		assertThat(both.limitedTypes()).containsOnly(entry("once", 2), entry("report", 1));
+		// The store claims the slots free now as a part of their own: together these
+		// types take no more than 3.
+		assertThat(request.limitedTypes()).containsOnly(entry("once", 3), entry("report", 3));
+		assertThat(request.globalLimits()).containsOnly(entry("report", 2));
+		assertThat(request.startingNow().limit()).isEqualTo(3);
+		assertThat(request.ahead(List.of()).limitedTypes()).isEmpty();
+	}
+
+	@Test
+	void anOrderedTypeAmongOtherTypesThatMayNotWaitAsksForEverySlotFreeNow() {
+		// The flow torture's mix: one type claimed ahead and four that were not; a
+		// share-out by turns gave the ordered type 1 of the 4 free slots, so one job per
+		// claim.
+		List<HandlerDefinition> handlers = List.of(handler("fair", 0, 0),
+				flowHandler("ordered", new FlowControl(null, null, 0, true, true)),
+				flowHandler("pairs", new FlowControl(null, null, 2, false, true)),
+				flowHandler("rated",
+						new FlowControl(RateLimit.parse("60/1s"), RateLimit.parse("15/1s"), 0, false, true)),
+				flowHandler("fairPairs", new FlowControl(null, null, 2, false, true)));
+
+		ClaimRequest request = ClaimPlanner.plan("w1", 12, 4, handlers, Map.of(), LEASE_UNTIL);
+
+		assertThat(request.limitedTypes()).containsOnly(entry("ordered", 12), entry("pairs", 12), entry("rated", 4),
+				entry("fairPairs", 12));
+		assertThat(request.startingNow().limitedTypes()).containsEntry("ordered", 12);
+		assertThat(request.startingNow().limit()).isEqualTo(4);
+	}
+
+	@Test
+	void typesLimitedPerKeyAreClaimedAheadWithTheirFlowControlAndRateLimitedOnesAreNot() {
+		FlowControl ordered = new FlowControl(null, null, 0, true, true);
+		FlowControl perKey = new FlowControl(null, null, 1, false, true);
+		FlowControl keyRate = new FlowControl(null, RateLimit.parse("5/1s"), 0, false, true);
+		List<HandlerDefinition> handlers = List.of(flowHandler("ordered", ordered), flowHandler("perKey", perKey),
+				flowHandler("keyRate", keyRate));
+
+		ClaimRequest request = ClaimPlanner.plan("w1", 20, 2, handlers, Map.of(), LEASE_UNTIL);
+
+		assertThat(ClaimPlanner.claimedAhead(handlers.get(0))).isTrue();
+		assertThat(ClaimPlanner.claimedAhead(handlers.get(1))).isTrue();
+		assertThat(ClaimPlanner.claimedAhead(handlers.get(2))).isFalse();
+		assertThat(request.limitedTypes()).containsOnly(entry("ordered", 20), entry("perKey", 20), entry("keyRate", 2));
+		ClaimRequest ahead = request.ahead(List.of());
+		assertThat(ahead.limitedTypes()).containsOnly(entry("ordered", 20), entry("perKey", 20));
+		assertThat(ahead.flowControls()).containsOnly(entry("ordered", ordered), entry("perKey", perKey));
+		assertThat(ahead.freeNow()).isZero();
 	}
 
 	@Test
@@ -218,20 +257,23 @@ class ClaimPlannerTests {
 	}
 
 	@Test
-	void aTypeWithFlowControlLeftOutOfTheSlotsFreeNowIsNotNamed() {
-		FlowControl flow = new FlowControl(null, null, 0, true, true);
-		HandlerDefinition ordered = new HandlerDefinition("ordered", (payload, context) -> null, 0, null, 0, true,
-				"ordered", 0, flow);
-		HandlerDefinition once = new HandlerDefinition("once", (payload, context) -> null, 0, null, 0, false, "once");
+	void aRateLimitedTypeLeftOutOfTheSlotsFreeNowIsNotNamed() {
+		FlowControl rated = new FlowControl(RateLimit.parse("10/1s"), null, 0, false, true);
+		FlowControl ordered = new FlowControl(null, null, 0, true, true);
 
-		ClaimRequest request = ClaimPlanner.plan("w1", 20, 1, List.of(ordered, once), Map.of(), LEASE_UNTIL, 0);
+		ClaimRequest request = ClaimPlanner.plan("w1", 20, 0,
+				List.of(flowHandler("rated", rated), flowHandler("ordered", ordered)), Map.of(), LEASE_UNTIL);
 
-		assertThat(request.limitedTypes()).containsOnly(entry("once", 1));
-		assertThat(request.flowControls()).isEmpty();
+		assertThat(request.limitedTypes()).containsOnly(entry("ordered", 20));
+		assertThat(request.flowControls()).containsOnly(entry("ordered", ordered));
 	}
 
 	private static ClaimRequest plan(int freeSlots, List<HandlerDefinition> handlers, Map<String, Integer> busy) {
 		return ClaimPlanner.plan("w1", freeSlots, freeSlots, handlers, busy, LEASE_UNTIL);
+	}
+
+	private static HandlerDefinition flowHandler(String type, FlowControl flow) {
+		return new HandlerDefinition(type, (payload, context) -> null, 0, null, 0, true, type, 0, flow);
 	}
 
 	private static HandlerDefinition handler(String type, int concurrency, int globalConcurrency) {
