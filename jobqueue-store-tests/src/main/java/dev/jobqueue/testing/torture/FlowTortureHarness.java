@@ -303,6 +303,10 @@ public abstract class FlowTortureHarness {
 		return plan;
 	}
 
+	/**
+	 * Reads the handlers' records of a finished run and judges them, and the database;
+	 * prints the run's summary line, then fails on the first thing wrong.
+	 */
 	private Outcome judge(TortureStore store, StoreFixture db, int kills, Map<Long, Planned> jobs, List<Kill> killed,
 			List<ChildJvm> launched, int badExits, long began) throws Exception {
 		List<Run> runs = FlowRecords.read(this.dir.resolve("records"));
@@ -372,14 +376,70 @@ public abstract class FlowTortureHarness {
 		// own next run starts after that.
 		long releasedAfterRecovery = cutOffByKey.entrySet()
 			.stream()
-			.flatMap((key) -> key.getValue()
+			.mapToLong((key) -> key.getValue()
 				.stream()
-				.filter((
-						cutOff) -> byKey.get(key.getKey()).stream().anyMatch((later) -> later.start() >= cutOff.end())))
-			.count();
+				.filter((cutOff) -> startsAfter(byKey.get(key.getKey()), cutOff.end()))
+				.count())
+			.sum();
 
-		// Rate limits: the bodies' starts in windows shortened by the longest delay from
-		// claim to start, and the queue's own claim times in full windows.
+		Rates rates = rates(db, jobs, runs, startsByLimit, problems);
+
+		long succeeded = db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'");
+		long unfinished = db.count("SELECT count(*) FROM jobs WHERE status IN ('waiting', 'pending', 'running')");
+		long recoveries = db.count("SELECT count(*) FROM job_attempts WHERE outcome = 'LEASE_EXPIRED'");
+		long loopFailures = loopFailures(launched);
+		List<String> violations;
+		try (Connection connection = store.connect(db)) {
+			violations = QueueInvariants.violations(connection, "");
+		}
+		String summary = String.format(Locale.ROOT,
+				"FLOW store=%s kills=%d (on keyed runs %d) processes=%d threads=%d jobs=%d runs=%d killedRuns=%d "
+						+ "(of limited keys %d, whose key went on after recovery %d) leaseRecoveries=%d "
+						+ "runs(type)=%s mostRunningPerKey=%s orderViolations=%d unrun=%d "
+						+ "rates(shortened/full/claimed)=%s longestClaimToStartMicros=%d succeeded=%d unfinished=%d "
+						+ "loopFailures=%d badExits=%d invariantViolations=%d problems=%d seconds=%.0f seed=%d",
+				getClass().getSimpleName(), killed.size(), killed.stream().filter(Kill::onKeyedJob).count(), PROCESSES,
+				THREADS, jobs.size(), runs.size(), killedRuns, killedKeyedRuns, releasedAfterRecovery, recoveries,
+				pace(jobs, runs), mostPerKey, orderViolations.size(), unrun.size(), rates.summary(),
+				rates.longestDelay(), succeeded, unfinished, loopFailures, badExits, violations.size(), problems.size(),
+				(System.nanoTime() - began) / 1e9, SEED);
+		report(summary);
+		orderViolations.stream().limit(20).forEach(System.err::println);
+		problems.stream().limit(20).forEach(System.err::println);
+
+		assertThat(violations).as("invariants").isEmpty();
+		assertThat(problems).as("limits broken (see the lines above)").isEmpty();
+		assertThat(orderViolations).as("ordered keys out of order (see the lines above)").isEmpty();
+		assertThat(unrun).as("jobs whose body never ran to its end").isEmpty();
+		assertThat(succeeded).isEqualTo(jobs.size());
+		assertThat(unfinished).isZero();
+		assertThat(loopFailures).isZero();
+		assertThat(badExits).as("JVMs that did not exit as expected (see the logs above)").isZero();
+		assertThat(mostPerKey).as("the key limits were reached, so they were tested")
+			.containsEntry(ORDERED, 1)
+			.containsEntry(PAIRS, 2);
+		for (String reached : List.of(RATED, RATED + "/r0")) {
+			RateLimit limit = limitOf(reached);
+			assertThat(FlowChecks.maxInWindow(claimTimes(rates.claims().get(reached)), micros(limit.window())))
+				.as("%s's rate limit was reached, so it was tested", reached)
+				.isEqualTo(limit.permits());
+		}
+		assertThat(rates.shortestWindow()).as("a window left after the longest claim-to-start delay").isPositive();
+		if (kills > 0) {
+			assertThat(killed).hasSize(kills);
+		}
+		assertThat(releasedAfterRecovery).as("runs cut off by a kill whose key went on after the job was taken back")
+			.isEqualTo(killedKeyedRuns);
+		return new Outcome(killedKeyedRuns, recoveries);
+	}
+
+	/**
+	 * The rate limits: the bodies' starts in windows shortened by the longest delay from
+	 * claim to start, and the queue's own claim times in full windows. Breaches go to
+	 * {@code problems}.
+	 */
+	private static Rates rates(StoreFixture db, Map<Long, Planned> jobs, List<Run> runs,
+			Map<String, List<Long>> startsByLimit, List<String> problems) {
 		Map<String, List<Claim>> claimsByLimit = new TreeMap<>();
 		long longestDelay = 0;
 		Map<Long, List<Attempt>> ratedAttempts = new HashMap<>();
@@ -438,7 +498,24 @@ public abstract class FlowTortureHarness {
 			}
 		}
 
-		// How fast each type went: runs per second from its first start to its last end.
+		return new Rates(rates, longestDelay, shortest, claimsByLimit);
+	}
+
+	/**
+	 * What the rate limits' check found.
+	 *
+	 * @param summary by type or key, the most bodies started in a shortened window, in a
+	 * full window, and the most claims in a full window
+	 * @param longestDelay the longest time from a claim to its body's start
+	 * @param shortestWindow the shortest window the bodies' starts were counted in
+	 * @param claims by type or key, the claims the queue recorded
+	 */
+	private record Rates(Map<String, String> summary, long longestDelay, long shortestWindow,
+			Map<String, List<Claim>> claims) {
+	}
+
+	/** How fast each type went: runs per second from its first start to its last end. */
+	private static Map<String, String> pace(Map<Long, Planned> jobs, List<Run> runs) {
 		Map<String, String> pace = new TreeMap<>();
 		Map<String, List<Run>> runsByType = new TreeMap<>();
 		for (Run run : runs) {
@@ -454,51 +531,12 @@ public abstract class FlowTortureHarness {
 			pace.put(type, String.format(Locale.ROOT, "%d in %.1fs (%.0f/s)", typeRuns.size(), seconds,
 					typeRuns.size() / seconds));
 		});
-		long succeeded = db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'");
-		long unfinished = db.count("SELECT count(*) FROM jobs WHERE status IN ('waiting', 'pending', 'running')");
-		long recoveries = db.count("SELECT count(*) FROM job_attempts WHERE outcome = 'LEASE_EXPIRED'");
-		long loopFailures = loopFailures(launched);
-		List<String> violations;
-		try (Connection connection = store.connect(db)) {
-			violations = QueueInvariants.violations(connection, "");
-		}
-		String summary = String.format(Locale.ROOT,
-				"FLOW store=%s kills=%d (on keyed runs %d) processes=%d threads=%d jobs=%d runs=%d killedRuns=%d "
-						+ "(of limited keys %d, whose key went on after recovery %d) leaseRecoveries=%d "
-						+ "runs(type)=%s mostRunningPerKey=%s orderViolations=%d unrun=%d rates(shortened/full/claimed)=%s longestClaimToStartMicros=%d succeeded=%d unfinished=%d "
-						+ "loopFailures=%d badExits=%d invariantViolations=%d problems=%d seconds=%.0f seed=%d",
-				getClass().getSimpleName(), killed.size(), killed.stream().filter(Kill::onKeyedJob).count(), PROCESSES,
-				THREADS, jobs.size(), runs.size(), killedRuns, killedKeyedRuns, releasedAfterRecovery, recoveries, pace,
-				mostPerKey, orderViolations.size(), unrun.size(), rates, longestDelay, succeeded, unfinished,
-				loopFailures, badExits, violations.size(), problems.size(), (System.nanoTime() - began) / 1e9, SEED);
-		report(summary);
-		orderViolations.stream().limit(20).forEach(System.err::println);
-		problems.stream().limit(20).forEach(System.err::println);
+		return pace;
+	}
 
-		assertThat(violations).as("invariants").isEmpty();
-		assertThat(problems).as("limits broken (see the lines above)").isEmpty();
-		assertThat(orderViolations).as("ordered keys out of order (see the lines above)").isEmpty();
-		assertThat(unrun).as("jobs whose body never ran to its end").isEmpty();
-		assertThat(succeeded).isEqualTo(jobs.size());
-		assertThat(unfinished).isZero();
-		assertThat(loopFailures).isZero();
-		assertThat(badExits).as("JVMs that did not exit as expected (see the logs above)").isZero();
-		assertThat(mostPerKey).as("the key limits were reached, so they were tested")
-			.containsEntry(ORDERED, 1)
-			.containsEntry(PAIRS, 2);
-		for (String reached : List.of(RATED, RATED + "/r0")) {
-			RateLimit limit = limitOf(reached);
-			assertThat(FlowChecks.maxInWindow(claimTimes(claimsByLimit.get(reached)), micros(limit.window())))
-				.as("%s's rate limit was reached, so it was tested", reached)
-				.isEqualTo(limit.permits());
-		}
-		assertThat(shortest).as("a window left after the longest claim-to-start delay").isPositive();
-		if (kills > 0) {
-			assertThat(killed).hasSize(kills);
-		}
-		assertThat(releasedAfterRecovery).as("runs cut off by a kill whose key went on after the job was taken back")
-			.isEqualTo(killedKeyedRuns);
-		return new Outcome(killedKeyedRuns, recoveries);
+	/** Whether a run of the key started at or after {@code time}. */
+	private static boolean startsAfter(List<Interval> keyRuns, long time) {
+		return keyRuns.stream().anyMatch((run) -> run.start() >= time);
 	}
 
 	/**
