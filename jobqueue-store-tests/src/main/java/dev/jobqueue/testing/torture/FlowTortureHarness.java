@@ -1,0 +1,749 @@
+package dev.jobqueue.testing.torture;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.jobqueue.JobRequest;
+import dev.jobqueue.core.DefaultJobQueue;
+import dev.jobqueue.core.EnqueueLimits;
+import dev.jobqueue.core.FlowControl;
+import dev.jobqueue.core.HandlerRegistry;
+import dev.jobqueue.core.RateLimit;
+import dev.jobqueue.core.store.QueueInsights.Attempt;
+import dev.jobqueue.testing.ChildJvm;
+import dev.jobqueue.testing.QueueInvariants;
+import dev.jobqueue.testing.StoreFixture;
+import dev.jobqueue.testing.WorkerHarness;
+import dev.jobqueue.testing.torture.FlowChecks.Interval;
+import dev.jobqueue.testing.torture.FlowRecords.Run;
+
+import static dev.jobqueue.testing.torture.FlowTortureWorker.FAIR;
+import static dev.jobqueue.testing.torture.FlowTortureWorker.FAIR_PAIRS;
+import static dev.jobqueue.testing.torture.FlowTortureWorker.LIMITS;
+import static dev.jobqueue.testing.torture.FlowTortureWorker.ORDERED;
+import static dev.jobqueue.testing.torture.FlowTortureWorker.PAIRS;
+import static dev.jobqueue.testing.torture.FlowTortureWorker.RATED;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Flow control across worker JVMs on one database, judged by the handlers' own records
+ * ({@link FlowRecords}), not by the queue's bookkeeping: three JVMs
+ * ({@link FlowTortureWorker}) with several worker threads each run, at once, ordered keys
+ * (on 100 keys), keys with at most two running jobs, and a rate-limited type with a
+ * tighter limit per key; once as they are (3,000 ordered jobs), once with SIGKILLs of one
+ * worker mid-run (10,000 ordered jobs). Then a quiet key's single job, enqueued while a
+ * busy key has 100,000 due, must start within one claim round.
+ * <p>
+ * What the records must show:
+ * <ul>
+ * <li>Per key, the most runs at one moment (a sweep over starts and ends) never above the
+ * key's limit, and the limit reached.</li>
+ * <li>Ordered keys: runs in enqueue order, each starting after the previous one let the
+ * key go, every job run to its end.</li>
+ * <li>Rate limits: no more starts in a window than the limit. The queue counts a start
+ * when it claims, and the body starts a little later, by a delay {@code d} that varies:
+ * bodies claimed a full window apart may start closer than that. So the bodies' starts
+ * are counted in windows shortened by the largest delay measured in the run ({@code D},
+ * from the attempt's claim time to the body's start, plus the 1 ms the stores round times
+ * to): starts less than {@code W - D} apart were claimed less than {@code W} apart, so
+ * that count is bounded by the limit exactly, however late bodies start, and a tight
+ * count stays tight while delays are short. The queue's own claim times are checked in
+ * full windows besides, and must reach the limit (else the test proved nothing).</li>
+ * <li>A killed run never writes its end. The queue holds its job's key until it takes the
+ * job back after its lease, so such a run counts as holding its key until then (the
+ * attempt's LEASE_EXPIRED end, and never before the JVM was seen dead): the next run of
+ * the key must start after it. Every killed job's key goes on (every job ends).</li>
+ * </ul>
+ * <p>
+ * A store's test is a subclass naming its {@link TortureStore}. Knobs (system
+ * properties): {@code flow.processes}, {@code flow.threads}, {@code flow.orderedJobs}
+ * (the run with kills), {@code flow.baselineOrderedJobs} (the run without),
+ * {@code flow.orderedKeys}, {@code flow.kills}, {@code flow.busyJobs}, {@code flow.seed}.
+ * Prints one {@code FLOW ...} line per run, also appended to
+ * {@code target/flow-torture-summary.txt}.
+ */
+public abstract class FlowTortureHarness {
+
+	static final int PROCESSES = Integer.getInteger("flow.processes", 3);
+
+	static final int THREADS = Integer.getInteger("flow.threads", 4);
+
+	/** Ordered jobs of the run with kills. */
+	static final int ORDERED_JOBS = Integer.getInteger("flow.orderedJobs", 10_000);
+
+	/**
+	 * Ordered jobs of the run without kills, fewer: the run with kills checks the same at
+	 * full size, and the claim by rounds of a server store takes about 100 jobs a second
+	 * on a loaded 2-core machine.
+	 */
+	static final int BASELINE_ORDERED_JOBS = Integer.getInteger("flow.baselineOrderedJobs", 3_000);
+
+	static final int ORDERED_KEYS = Integer.getInteger("flow.orderedKeys", 100);
+
+	static final int PAIRS_KEYED_JOBS = 1_000;
+
+	static final int PAIRS_UNKEYED_JOBS = 100;
+
+	static final int PAIRS_KEYS = 20;
+
+	/**
+	 * Enough to keep the type's rate limit busy for about fifteen seconds. The limits ask
+	 * for 10 starts a second, little enough for a loaded machine to reach them on every
+	 * store: the test must see them bite.
+	 */
+	static final int RATED_JOBS = 180;
+
+	static final int RATED_KEYS = 6;
+
+	static final int KILLS = Integer.getInteger("flow.kills", 2);
+
+	/** Short, so a killed worker's jobs come back soon. */
+	static final long LEASE = 1_500;
+
+	/** Fixed, so that one claim round has a known size. */
+	static final int CLAIM_AHEAD = 4;
+
+	static final int BUSY_JOBS = Integer.getInteger("flow.busyJobs", 100_000);
+
+	static final long SEED = Long.getLong("flow.seed", 25);
+
+	static final int BATCH = 500;
+
+	/**
+	 * Milliseconds of the few long runs, for the kills to cut off (the others take a few
+	 * milliseconds).
+	 */
+	static final int LONG_RUN = 300;
+
+	/** What the stores round times to: at most a millisecond. */
+	static final long STORE_TIME_RESOLUTION = 1_000;
+
+	private static final Pattern LOOP_FAILURES = Pattern.compile("loopFailures=(\\d+)");
+
+	@TempDir
+	Path dir;
+
+	/** The store under test. */
+	protected abstract TortureStore store();
+
+	@Test
+	void keyLimitsRateLimitsAndOrderHoldAcrossThreeWorkerJvms() throws Exception {
+		run(0, BASELINE_ORDERED_JOBS);
+	}
+
+	/**
+	 * The same load while one worker JVM at a time is killed mid-run and replaced: the
+	 * killed runs' keys are held until the queue takes their jobs back, then released.
+	 */
+	@Test
+	void limitsAndOrderHoldWhenWorkersAreKilledAndKilledJobsReleaseTheirKeysAfterRecovery() throws Exception {
+		Outcome outcome = run(KILLS, ORDERED_JOBS);
+		assertThat(outcome.killedKeyedRuns).as("runs of limited keys cut off by the kills").isPositive();
+		assertThat(outcome.leaseRecoveries).as("jobs taken back from killed workers").isPositive();
+	}
+
+	@Test
+	void aQuietKeysJobStartsWithinOneClaimRoundWhileABusyKeyHasAHundredThousandDue() throws Exception {
+		fairness(FAIR, BUSY_JOBS);
+	}
+
+	/**
+	 * The busy key at its limit cannot take the slots; a claim that looks at the first
+	 * due jobs in order and drops those of full keys would still find nothing else.
+	 */
+	@Test
+	void aQuietKeysJobStartsWithinOneClaimRoundWhileABusyKeyAtItsLimitHasThousandsDue() throws Exception {
+		fairness(FAIR_PAIRS, BUSY_JOBS / 5);
+	}
+
+	/** What a run showed beyond its assertions, for the tests that need more. */
+	private record Outcome(long killedKeyedRuns, long leaseRecoveries) {
+	}
+
+	/** One enqueued job: its type, key ({@code null} for none) and sleep. */
+	private record Planned(String type, String key, int sleepMillis) {
+	}
+
+	/** A claim of a rate-limited job as the queue recorded it: its attempt's start. */
+	private record Claim(long at, long jobId, int run, String workerId) {
+	}
+
+	/** A JVM seen dead after a SIGKILL, and when. */
+	private record Kill(long pid, long deadAt, boolean onKeyedJob) {
+	}
+
+	private Outcome run(int kills, int orderedJobs) throws Exception {
+		long began = System.nanoTime();
+		TortureStore store = store();
+		Path records = Files.createDirectory(this.dir.resolve("records"));
+		Path marker = this.dir.resolve("enqueue-done");
+		List<ChildJvm> launched = new ArrayList<>();
+		try (StoreFixture db = store.create(this.dir)) {
+			DefaultJobQueue queue = queue(db);
+			List<ChildJvm> workers = new ArrayList<>();
+			for (int i = 0; i < PROCESSES; i++) {
+				workers.add(launch(store, db, records, marker, launched, CLAIM_AHEAD));
+			}
+			Random random = new Random(SEED);
+			List<Planned> plan = plan(random, orderedJobs);
+			Map<Long, Planned> jobs = new HashMap<>();
+			for (int from = 0; from < plan.size(); from += BATCH) {
+				List<Planned> batch = plan.subList(from, Math.min(plan.size(), from + BATCH));
+				List<Long> ids = queue.enqueueAll(batch.stream()
+					.map((job) -> JobRequest.of(job.type(), job.sleepMillis()).key(job.key()))
+					.toList());
+				for (int i = 0; i < ids.size(); i++) {
+					jobs.put(ids.get(i), batch.get(i));
+				}
+			}
+
+			List<Kill> killed = new ArrayList<>();
+			int badExits = 0;
+			for (int k = 1; k <= kills; k++) {
+				long progress = (long) plan.size() * k / (kills + 1);
+				await("progress before kill " + k).atMost(Duration.ofMinutes(3))
+					.pollInterval(Duration.ofMillis(100))
+					.until(() -> db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'") >= progress);
+				int victim = random.nextInt(workers.size());
+				ChildJvm process = workers.get(victim);
+				// Aim at a body of a limited key while it runs: the kill must cut one
+				// off.
+				boolean onKeyedJob;
+				try {
+					await("a long run of a limited key in worker " + process.pid()).atMost(Duration.ofSeconds(20))
+						.pollInterval(Duration.ofMillis(10))
+						.until(() -> FlowRecords.read(records)
+							.stream()
+							.anyMatch((run) -> run.pid() == process.pid() && !run.ended()
+									&& jobs.get(run.jobId()).sleepMillis() >= LONG_RUN
+									&& jobs.get(run.jobId()).key() != null
+									&& LIMITS.get(jobs.get(run.jobId()).type()).runningPerKey() > 0));
+					onKeyedJob = true;
+				}
+				catch (ConditionTimeoutException ex) {
+					onKeyedJob = false;
+				}
+				process.kill();
+				int exit = process.waitForExit(Duration.ofSeconds(30));
+				killed.add(new Kill(process.pid(), FlowRecords.nowMicros(), onKeyedJob));
+				if (exit != ChildJvm.KILLED) {
+					System.err.println("worker " + process.pid() + " exited with " + exit + " after SIGKILL, not "
+							+ ChildJvm.KILLED + ":\n" + process.output());
+					badExits++;
+				}
+				workers.set(victim, launch(store, db, records, marker, launched, CLAIM_AHEAD));
+			}
+			await("every job finished").atMost(Duration.ofMinutes(5))
+				.pollInterval(Duration.ofMillis(250))
+				.until(() -> db
+					.count("SELECT count(*) FROM jobs WHERE status IN ('waiting', 'pending', 'running')") == 0);
+			Files.writeString(marker, "done");
+			for (ChildJvm worker : workers) {
+				int exit = worker.waitForExit(Duration.ofSeconds(60));
+				if (exit != 0) {
+					System.err.println("worker " + worker.pid() + " exited with " + exit + ":\n" + worker.output());
+					badExits++;
+				}
+			}
+			return judge(store, db, kills, jobs, killed, launched, badExits, began);
+		}
+		finally {
+			stopAll(launched);
+		}
+	}
+
+	/**
+	 * The load: ordered keys, keys with two slots (and some jobs of that type without a
+	 * key), a rate-limited type with one hot key among a few (and some jobs without a
+	 * key), shuffled together. A few of the keyed runs are long, for the kills to hit.
+	 */
+	private static List<Planned> plan(Random random, int orderedJobs) {
+		List<Planned> plan = new ArrayList<>();
+		for (int i = 0; i < orderedJobs; i++) {
+			plan.add(new Planned(ORDERED, String.format(Locale.ROOT, "o%03d", random.nextInt(ORDERED_KEYS)),
+					(random.nextInt(100) == 0) ? LONG_RUN : random.nextInt(3)));
+		}
+		for (int i = 0; i < PAIRS_KEYED_JOBS; i++) {
+			plan.add(new Planned(PAIRS, String.format(Locale.ROOT, "p%02d", random.nextInt(PAIRS_KEYS)),
+					(random.nextInt(50) == 0) ? LONG_RUN : 2 + random.nextInt(9)));
+		}
+		for (int i = 0; i < PAIRS_UNKEYED_JOBS; i++) {
+			plan.add(new Planned(PAIRS, null, 2 + random.nextInt(9)));
+		}
+		for (int i = 0; i < RATED_JOBS; i++) {
+			int roll = random.nextInt(20);
+			// One in ten without a key, a quarter of the rest on the hot key r0.
+			String key = (roll < 2) ? null : (roll < 6) ? "r0" : "r" + (1 + random.nextInt(RATED_KEYS - 1));
+			plan.add(new Planned(RATED, key, random.nextInt(3)));
+		}
+		Collections.shuffle(plan, random);
+		return plan;
+	}
+
+	/**
+	 * Reads the handlers' records of a finished run and judges them, and the database;
+	 * prints the run's summary line, then fails on the first thing wrong.
+	 */
+	private Outcome judge(TortureStore store, StoreFixture db, int kills, Map<Long, Planned> jobs, List<Kill> killed,
+			List<ChildJvm> launched, int badExits, long began) throws Exception {
+		List<Run> runs = FlowRecords.read(this.dir.resolve("records"));
+		Map<Long, Long> deadAt = new HashMap<>();
+		killed.forEach((kill) -> deadAt.put(kill.pid(), kill.deadAt()));
+		List<String> problems = new ArrayList<>();
+		Set<Long> ended = new HashSet<>();
+		Map<String, List<Interval>> byKey = new TreeMap<>();
+		Map<String, List<Long>> startsByLimit = new TreeMap<>();
+		long killedKeyedRuns = 0;
+		long killedRuns = 0;
+		Map<String, List<Interval>> cutOffByKey = new TreeMap<>();
+		for (Run run : runs) {
+			Planned job = jobs.get(run.jobId());
+			if (job == null) {
+				problems.add("a run of job " + run.jobId() + ", which the test did not enqueue");
+				continue;
+			}
+			long end = run.end();
+			if (run.ended()) {
+				ended.add(run.jobId());
+			}
+			else {
+				killedRuns++;
+				end = heldUntil(db, run, deadAt, problems);
+				if (job.key() != null && LIMITS.get(job.type()).runningPerKey() > 0) {
+					killedKeyedRuns++;
+					cutOffByKey.computeIfAbsent(job.type() + "/" + job.key(), (k) -> new ArrayList<>())
+						.add(new Interval(run.jobId(), run.start(), Math.max(end, run.start())));
+				}
+			}
+			if (job.key() != null) {
+				byKey.computeIfAbsent(job.type() + "/" + job.key(), (k) -> new ArrayList<>())
+					.add(new Interval(run.jobId(), run.start(), Math.max(end, run.start())));
+			}
+			if (job.type().equals(RATED)) {
+				startsByLimit.computeIfAbsent(RATED, (k) -> new ArrayList<>()).add(run.start());
+				if (job.key() != null) {
+					startsByLimit.computeIfAbsent(RATED + "/" + job.key(), (k) -> new ArrayList<>()).add(run.start());
+				}
+			}
+		}
+
+		// Limits per key, and order.
+		Map<String, List<Long>> enqueuedByKey = new LinkedHashMap<>();
+		new TreeMap<>(jobs).forEach((id, job) -> {
+			if (job.key() != null) {
+				enqueuedByKey.computeIfAbsent(job.type() + "/" + job.key(), (k) -> new ArrayList<>()).add(id);
+			}
+		});
+		Map<String, Integer> mostPerKey = new TreeMap<>();
+		List<String> orderViolations = new ArrayList<>();
+		byKey.forEach((key, intervals) -> {
+			String type = key.substring(0, key.indexOf('/'));
+			int most = FlowChecks.maxConcurrent(intervals);
+			mostPerKey.merge(type, most, Math::max);
+			int limit = LIMITS.get(type).runningPerKey();
+			if (limit > 0 && most > limit) {
+				problems.add(key + " had " + most + " runs at once, above its limit of " + limit);
+			}
+			if (LIMITS.get(type).ordered()) {
+				orderViolations.addAll(FlowChecks.orderViolations(key, enqueuedByKey.get(key), intervals, ended));
+			}
+		});
+		List<Long> unrun = jobs.keySet().stream().filter((id) -> !ended.contains(id)).sorted().toList();
+		// A killed run's key goes on once the queue took the job back: at least the job's
+		// own next run starts after that.
+		long releasedAfterRecovery = cutOffByKey.entrySet()
+			.stream()
+			.mapToLong((key) -> key.getValue()
+				.stream()
+				.filter((cutOff) -> startsAfter(byKey.get(key.getKey()), cutOff.end()))
+				.count())
+			.sum();
+
+		Rates rates = rates(db, jobs, runs, startsByLimit, problems);
+
+		long succeeded = db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'");
+		long unfinished = db.count("SELECT count(*) FROM jobs WHERE status IN ('waiting', 'pending', 'running')");
+		long recoveries = db.count("SELECT count(*) FROM job_attempts WHERE outcome = 'LEASE_EXPIRED'");
+		long loopFailures = loopFailures(launched);
+		List<String> violations;
+		try (Connection connection = store.connect(db)) {
+			violations = QueueInvariants.violations(connection, "");
+		}
+		String summary = String.format(Locale.ROOT,
+				"FLOW store=%s kills=%d (on keyed runs %d) processes=%d threads=%d jobs=%d runs=%d killedRuns=%d "
+						+ "(of limited keys %d, whose key went on after recovery %d) leaseRecoveries=%d "
+						+ "runs(type)=%s mostRunningPerKey=%s orderViolations=%d unrun=%d "
+						+ "rates(shortened/full/claimed)=%s longestClaimToStartMicros=%d succeeded=%d unfinished=%d "
+						+ "loopFailures=%d badExits=%d invariantViolations=%d problems=%d seconds=%.0f seed=%d",
+				getClass().getSimpleName(), killed.size(), killed.stream().filter(Kill::onKeyedJob).count(), PROCESSES,
+				THREADS, jobs.size(), runs.size(), killedRuns, killedKeyedRuns, releasedAfterRecovery, recoveries,
+				pace(jobs, runs), mostPerKey, orderViolations.size(), unrun.size(), rates.summary(),
+				rates.longestDelay(), succeeded, unfinished, loopFailures, badExits, violations.size(), problems.size(),
+				(System.nanoTime() - began) / 1e9, SEED);
+		report(summary);
+		orderViolations.stream().limit(20).forEach(System.err::println);
+		problems.stream().limit(20).forEach(System.err::println);
+
+		assertThat(violations).as("invariants").isEmpty();
+		assertThat(problems).as("limits broken (see the lines above)").isEmpty();
+		assertThat(orderViolations).as("ordered keys out of order (see the lines above)").isEmpty();
+		assertThat(unrun).as("jobs whose body never ran to its end").isEmpty();
+		assertThat(succeeded).isEqualTo(jobs.size());
+		assertThat(unfinished).isZero();
+		assertThat(loopFailures).isZero();
+		assertThat(badExits).as("JVMs that did not exit as expected (see the logs above)").isZero();
+		assertThat(mostPerKey).as("the key limits were reached, so they were tested")
+			.containsEntry(ORDERED, 1)
+			.containsEntry(PAIRS, 2);
+		for (String reached : List.of(RATED, RATED + "/r0")) {
+			RateLimit limit = limitOf(reached);
+			assertThat(FlowChecks.maxInWindow(claimTimes(rates.claims().get(reached)), micros(limit.window())))
+				.as("%s's rate limit was reached, so it was tested", reached)
+				.isEqualTo(limit.permits());
+		}
+		assertThat(rates.shortestWindow()).as("a window left after the longest claim-to-start delay").isPositive();
+		if (kills > 0) {
+			assertThat(killed).hasSize(kills);
+		}
+		assertThat(releasedAfterRecovery).as("runs cut off by a kill whose key went on after the job was taken back")
+			.isEqualTo(killedKeyedRuns);
+		return new Outcome(killedKeyedRuns, recoveries);
+	}
+
+	/**
+	 * The rate limits: the bodies' starts in windows shortened by the longest delay from
+	 * claim to start, and the queue's own claim times in full windows. Breaches go to
+	 * {@code problems}.
+	 */
+	private static Rates rates(StoreFixture db, Map<Long, Planned> jobs, List<Run> runs,
+			Map<String, List<Long>> startsByLimit, List<String> problems) {
+		Map<String, List<Claim>> claimsByLimit = new TreeMap<>();
+		long longestDelay = 0;
+		Map<Long, List<Attempt>> ratedAttempts = new HashMap<>();
+		for (Map.Entry<Long, Planned> job : jobs.entrySet()) {
+			if (job.getValue().type().equals(RATED)) {
+				List<Attempt> attempts = db.insights().job(job.getKey(), 0).orElseThrow().attempts();
+				ratedAttempts.put(job.getKey(), attempts);
+				for (Attempt attempt : attempts) {
+					Claim claim = new Claim(FlowRecords.micros(attempt.startedAt()), job.getKey(), attempt.run(),
+							attempt.workerId());
+					claimsByLimit.computeIfAbsent(RATED, (k) -> new ArrayList<>()).add(claim);
+					if (job.getValue().key() != null) {
+						claimsByLimit.computeIfAbsent(RATED + "/" + job.getValue().key(), (k) -> new ArrayList<>())
+							.add(claim);
+					}
+				}
+			}
+		}
+		for (Run run : runs) {
+			List<Attempt> attempts = ratedAttempts.get(run.jobId());
+			if (attempts != null) {
+				long claimed = attempts.stream()
+					.mapToLong((attempt) -> FlowRecords.micros(attempt.startedAt()))
+					.filter((at) -> at <= run.start() + STORE_TIME_RESOLUTION)
+					.max()
+					.orElse(Long.MIN_VALUE);
+				if (claimed == Long.MIN_VALUE) {
+					problems.add("job " + run.jobId() + "'s body started at " + run.start()
+							+ ", before any claim of it: " + attempts);
+				}
+				else {
+					longestDelay = Math.max(longestDelay, run.start() - claimed);
+				}
+			}
+		}
+		Map<String, String> rates = new TreeMap<>();
+		long shortest = Long.MAX_VALUE;
+		for (Map.Entry<String, List<Claim>> claims : claimsByLimit.entrySet()) {
+			RateLimit limit = limitOf(claims.getKey());
+			long window = micros(limit.window());
+			long shortened = window - longestDelay - STORE_TIME_RESOLUTION;
+			shortest = Math.min(shortest, shortened);
+			long[] starts = toArray(startsByLimit.get(claims.getKey()));
+			int inShortened = (shortened > 0) ? FlowChecks.maxInWindow(starts, shortened) : 0;
+			int inFull = FlowChecks.maxInWindow(starts, window);
+			int claimedInFull = FlowChecks.maxInWindow(claimTimes(claims.getValue()), window);
+			rates.put(claims.getKey(), inShortened + "/" + inFull + "/" + claimedInFull + " of " + limit);
+			if (inShortened > limit.permits()) {
+				problems.add(claims.getKey() + ": " + inShortened + " bodies started within " + shortened
+						+ " microseconds (the window less the longest claim-to-start delay), above " + limit);
+			}
+			if (claimedInFull > limit.permits()) {
+				problems.add(claims.getKey() + ": the queue claimed " + claimedInFull
+						+ " jobs within one window, above " + limit + "; the first such window: "
+						+ firstWindowAbove(claims.getValue(), window, limit.permits()));
+			}
+		}
+
+		return new Rates(rates, longestDelay, shortest, claimsByLimit);
+	}
+
+	/**
+	 * What the rate limits' check found.
+	 *
+	 * @param summary by type or key, the most bodies started in a shortened window, in a
+	 * full window, and the most claims in a full window
+	 * @param longestDelay the longest time from a claim to its body's start
+	 * @param shortestWindow the shortest window the bodies' starts were counted in
+	 * @param claims by type or key, the claims the queue recorded
+	 */
+	private record Rates(Map<String, String> summary, long longestDelay, long shortestWindow,
+			Map<String, List<Claim>> claims) {
+	}
+
+	/** How fast each type went: runs per second from its first start to its last end. */
+	private static Map<String, String> pace(Map<Long, Planned> jobs, List<Run> runs) {
+		Map<String, String> pace = new TreeMap<>();
+		Map<String, List<Run>> runsByType = new TreeMap<>();
+		for (Run run : runs) {
+			Planned job = jobs.get(run.jobId());
+			if (job != null) {
+				runsByType.computeIfAbsent(job.type(), (k) -> new ArrayList<>()).add(run);
+			}
+		}
+		runsByType.forEach((type, typeRuns) -> {
+			long first = typeRuns.stream().mapToLong(Run::start).min().orElse(0);
+			long last = typeRuns.stream().mapToLong((run) -> Math.max(run.start(), run.end())).max().orElse(0);
+			double seconds = Math.max(1, last - first) / 1e6;
+			pace.put(type, String.format(Locale.ROOT, "%d in %.1fs (%.0f/s)", typeRuns.size(), seconds,
+					typeRuns.size() / seconds));
+		});
+		return pace;
+	}
+
+	/** Whether a run of the key started at or after {@code time}. */
+	private static boolean startsAfter(List<Interval> keyRuns, long time) {
+		return keyRuns.stream().anyMatch((run) -> run.start() >= time);
+	}
+
+	/**
+	 * Until when a run cut off by a kill held its job's key: until the queue took the job
+	 * back (its attempt ended LEASE_EXPIRED), and at least until its JVM was seen dead.
+	 */
+	private static long heldUntil(StoreFixture db, Run run, Map<Long, Long> deadAt, List<String> problems) {
+		Long dead = deadAt.get(run.pid());
+		if (dead == null) {
+			problems
+				.add("job " + run.jobId() + "'s body never ended in process " + run.pid() + ", which was not killed");
+			return run.start();
+		}
+		List<Attempt> attempts = db.insights().job(run.jobId(), 0).orElseThrow().attempts();
+		Attempt claim = null;
+		for (Attempt attempt : attempts) {
+			if (FlowRecords.micros(attempt.startedAt()) <= run.start() + STORE_TIME_RESOLUTION) {
+				claim = attempt;
+			}
+		}
+		if (claim == null || !"LEASE_EXPIRED".equals(claim.outcome()) || claim.finishedAt() == null) {
+			problems
+				.add("job " + run.jobId() + "'s run cut off by a kill was not taken back after its lease: " + attempts);
+			return dead;
+		}
+		return Math.max(dead, FlowRecords.micros(claim.finishedAt()));
+	}
+
+	/**
+	 * A quiet key's single job, enqueued while a busy key of the same type has
+	 * {@code due} jobs due and the workers are busy with them, starts within one claim
+	 * round: before the workers have started more of the busy key's jobs than they held
+	 * when it was enqueued (at most the room of each, {@code threads + claim-ahead}) and
+	 * one more claim of each.
+	 */
+	private void fairness(String type, int due) throws Exception {
+		long began = System.nanoTime();
+		TortureStore store = store();
+		Path records = Files.createDirectory(this.dir.resolve("records"));
+		Path marker = this.dir.resolve("never");
+		List<ChildJvm> launched = new ArrayList<>();
+		int warmUp = 200;
+		try (StoreFixture db = store.create(this.dir)) {
+			DefaultJobQueue queue = queue(db);
+			List<JobRequest> batch = new ArrayList<>();
+			for (int i = 0; i < due + 10 * warmUp; i++) {
+				batch.add(JobRequest.of(type, 1).key("busy"));
+				if (batch.size() == 1_000) {
+					queue.enqueueAll(batch);
+					batch.clear();
+				}
+			}
+			queue.enqueueAll(batch);
+			List<ChildJvm> workers = new ArrayList<>();
+			for (int i = 0; i < PROCESSES; i++) {
+				workers.add(launch(store, db, records, marker, launched, CLAIM_AHEAD));
+			}
+			await("the workers busy with the busy key").atMost(Duration.ofMinutes(2))
+				.pollInterval(Duration.ofMillis(100))
+				.until(() -> FlowRecords.read(records).size() >= warmUp);
+
+			long quiet = queue.enqueue(JobRequest.of(type, 0).key("quiet"));
+			long enqueuedAt = FlowRecords.nowMicros();
+			long busyDue = db.count("SELECT count(*) FROM jobs WHERE job_key = 'busy' AND status = 'pending'");
+			Run quietRun = await("the quiet key's job started").atMost(Duration.ofMinutes(2))
+				.pollInterval(Duration.ofMillis(50))
+				.until(() -> FlowRecords.read(records)
+					.stream()
+					.filter((run) -> run.jobId() == quiet)
+					.findFirst()
+					.orElse(null), (run) -> run != null);
+			int badExits = 0;
+			for (ChildJvm worker : workers) {
+				worker.terminate();
+			}
+			for (ChildJvm worker : workers) {
+				int exit = worker.waitForExit(Duration.ofSeconds(60));
+				if (exit != ChildJvm.TERMINATED) {
+					System.err.println(
+							"worker " + worker.pid() + " exited with " + exit + " after SIGTERM:\n" + worker.output());
+					badExits++;
+				}
+			}
+			List<Run> runs = FlowRecords.read(records);
+			long busyStartsBetween = runs.stream()
+				.filter((run) -> run.jobId() != quiet && run.start() > enqueuedAt && run.start() < quietRun.start())
+				.count();
+			long busyStartsBefore = runs.stream().filter((run) -> run.start() <= enqueuedAt).count();
+			int oneClaimRound = PROCESSES * (THREADS + CLAIM_AHEAD);
+			long loopFailures = loopFailures(launched);
+			report(String.format(Locale.ROOT,
+					"FLOW-FAIRNESS store=%s type=%s limits=%s processes=%d threads=%d claimAhead=%d busyDue=%d "
+							+ "busyStartsBeforeQuietEnqueued=%d busyStartsBetweenQuietEnqueuedAndStarted=%d "
+							+ "bound=%d (2 claim rounds of %d) quietStartedAfterMicros=%d loopFailures=%d badExits=%d "
+							+ "seconds=%.0f",
+					getClass().getSimpleName(), type, LIMITS.get(type), PROCESSES, THREADS, CLAIM_AHEAD, busyDue,
+					busyStartsBefore, busyStartsBetween, 2 * oneClaimRound, oneClaimRound,
+					quietRun.start() - enqueuedAt, loopFailures, badExits, (System.nanoTime() - began) / 1e9));
+			assertThat(busyDue).as("the busy key's jobs due when the quiet job went in").isGreaterThanOrEqualTo(due);
+			assertThat(busyStartsBetween)
+				.as("busy jobs started after the quiet job was enqueued and before it started: those the workers "
+						+ "held then, and one claim round")
+				.isLessThanOrEqualTo(2L * oneClaimRound);
+			assertThat(loopFailures).isZero();
+			assertThat(badExits).isZero();
+		}
+		finally {
+			stopAll(launched);
+		}
+	}
+
+	private static DefaultJobQueue queue(StoreFixture db) {
+		return new DefaultJobQueue(db.store(), db.admin(), WorkerHarness.CODEC, new HandlerRegistry(),
+				Clock.systemUTC(), new EnqueueLimits(10, 1 << 20), null);
+	}
+
+	private ChildJvm launch(TortureStore store, StoreFixture db, Path records, Path marker, List<ChildJvm> launched,
+			int claimAhead) {
+		String workerId = "flow-" + launched.size();
+		ChildJvm worker = ChildJvm.start(FlowTortureWorker.class, this.dir.resolve(workerId + ".log"),
+				store.getClass().getName(), store.location(db), workerId, THREADS, LEASE, claimAhead, records, marker);
+		launched.add(worker);
+		return worker;
+	}
+
+	/** Kills what a failed test left running, so no JVM outlives its test. */
+	private static void stopAll(List<ChildJvm> launched) {
+		for (ChildJvm worker : launched) {
+			if (worker.isAlive()) {
+				worker.kill();
+				try {
+					worker.waitForExit(Duration.ofSeconds(30));
+				}
+				catch (AssertionError ex) {
+					System.err.println(ex.getMessage());
+				}
+			}
+		}
+	}
+
+	/**
+	 * The rate limit of a type ({@code rated}) or of one of its keys ({@code rated/r0}).
+	 */
+	private static RateLimit limitOf(String limited) {
+		FlowControl limits = LIMITS.get(limited.split("/")[0]);
+		return limited.contains("/") ? limits.keyRateLimit() : limits.rateLimit();
+	}
+
+	private static long micros(Duration duration) {
+		return duration.toNanos() / 1_000;
+	}
+
+	private static long[] claimTimes(List<Claim> claims) {
+		return (claims == null) ? new long[0] : claims.stream().mapToLong(Claim::at).toArray();
+	}
+
+	/**
+	 * The claims of the first window that holds more than {@code permits}, each as its
+	 * time in milliseconds after the window's first claim, job, run and worker.
+	 */
+	private static String firstWindowAbove(List<Claim> claims, long window, int permits) {
+		List<Claim> sorted = new ArrayList<>(claims);
+		sorted.sort(java.util.Comparator.comparingLong(Claim::at));
+		int first = 0;
+		for (int last = 0; last < sorted.size(); last++) {
+			while (sorted.get(last).at() - sorted.get(first).at() >= window) {
+				first++;
+			}
+			if (last - first + 1 > permits) {
+				long from = sorted.get(first).at();
+				StringBuilder described = new StringBuilder("from " + from + " microseconds:");
+				for (Claim claim : sorted.subList(first, last + 1)) {
+					described.append(String.format(Locale.ROOT, " +%.3fms job %d run %d by %s;",
+							(claim.at() - from) / 1e3, claim.jobId(), claim.run(), claim.workerId()));
+				}
+				return described.toString();
+			}
+		}
+		return "none";
+	}
+
+	private static long[] toArray(List<Long> values) {
+		return (values == null) ? new long[0] : values.stream().mapToLong(Long::longValue).toArray();
+	}
+
+	/** The last loop-failure count each worker printed, summed. */
+	private static long loopFailures(List<ChildJvm> workers) throws IOException {
+		long total = 0;
+		for (ChildJvm worker : workers) {
+			long last = 0;
+			for (String line : Files.readAllLines(worker.log())) {
+				Matcher matcher = LOOP_FAILURES.matcher(line);
+				if (matcher.find()) {
+					last = Long.parseLong(matcher.group(1));
+				}
+			}
+			total += last;
+		}
+		return total;
+	}
+
+	private static void report(String summary) throws IOException {
+		System.out.println(summary);
+		System.err.println(summary);
+		Files.createDirectories(Path.of("target"));
+		Files.writeString(Path.of("target", "flow-torture-summary.txt"), summary + System.lineSeparator(),
+				StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+	}
+
+}
