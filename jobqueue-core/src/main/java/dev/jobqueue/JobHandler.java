@@ -16,11 +16,22 @@ import java.lang.annotation.Target;
  * &#64;JobHandler(value = "caption", maxAttempts = 3, timeout = "PT2M", concurrency = 2)
  * String caption(CaptionRequest request, JobContext context) { ... }
  *
- *
-
-&#64;JobHandler(value = "report", cron = "0 0 * * * *", zone = "Europe/Paris")
+ * &#64;JobHandler(value = "report", cron = "0 0 * * * *", zone = "Europe/Paris")
  * void report(JobContext context) { ... }          // enqueued once an hour across all processes
+ *
+ * &#64;JobHandler(value = "charge", rateLimit = "100/1s", keyConcurrency = 1)
+ * void charge(Charge charge) { ... }               // keyed by JobRequest.key(customerId)
  * }</pre>
+ *
+ * <p>
+ * The flow control attributes ({@link #rateLimit()}, {@link #keyRateLimit()},
+ * {@link #keyConcurrency()}, {@link #ordered()}, {@link #blockOnFailure()}) are
+ * overridden per type by the properties {@code jobqueue.handlers.<type>.rate-limit},
+ * {@code .key-rate-limit}, {@code .key-concurrency}, {@code .ordered} and
+ * {@code .block-on-failure}. They are checked inside each claim, so they hold across
+ * every process on the database; give every process that handles the type the same
+ * values, since each enforces those it knows. A malformed value fails start-up naming the
+ * method and the attribute or property.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
@@ -90,5 +101,44 @@ public @interface JobHandler {
 	 * no process ran.
 	 */
 	Misfire misfire() default Misfire.DEFAULT;
+
+	/**
+	 * Most starts of this type in any window of the given length, across every process on
+	 * the database, written permits/window: {@code "100/1s"}, {@code "10/1m"},
+	 * {@code "5000/1d"}, {@code "3/PT30S"}. The window slides (every span of that length
+	 * counts, not calendar buckets). A job the limit holds back is not claimed: it uses
+	 * no attempt and holds no slot until the window allows it. Empty for no limit;
+	 * {@code ${…}} placeholders are resolved.
+	 */
+	String rateLimit() default "";
+
+	/**
+	 * Most starts of one key ({@link JobRequest#key(String)}) of this type in any window,
+	 * written as {@link #rateLimit()} is. Jobs without a key are not held by it. Empty
+	 * for no limit.
+	 */
+	String keyRateLimit() default "";
+
+	/**
+	 * Most running jobs of one key ({@link JobRequest#key(String)}) of this type at once,
+	 * across every process; {@code 0} for no limit. A job of a worker that died holds its
+	 * key until its lease is recovered.
+	 */
+	int keyConcurrency() default 0;
+
+	/**
+	 * Whether the jobs of one key ({@link JobRequest#key(String)}) start one after
+	 * another, in the order they were enqueued (which wins over priority within a key).
+	 * Jobs without a key are not ordered.
+	 */
+	boolean ordered() default false;
+
+	/**
+	 * For an {@link #ordered()} handler: whether a job that failed for good holds back
+	 * the later jobs of its key until it is retried or cancelled ({@code true}), or lets
+	 * the next one go ({@code false}). Setting {@code false} without {@code ordered}
+	 * fails start-up.
+	 */
+	boolean blockOnFailure() default true;
 
 }

@@ -116,7 +116,36 @@ public abstract class JobKeyTests extends StoreTests {
 			.hasMessageContaining("or null for a job without a key");
 		assertThatThrownBy(() -> this.harness.queue.enqueue(JobRequest.of("export", 6).key("")))
 			.hasMessageContaining("blank");
-		assertThat(this.db.count("SELECT count(*) FROM jobs")).isEqualTo(1);
+		// Refused before deduplication too: a bad key never returns another job's id.
+		this.harness.queue.enqueue(JobRequest.of("export", 7).dedupKey("daily"));
+		assertThatThrownBy(
+				() -> this.harness.queue.enqueue(JobRequest.of("export", 8).dedupKey("daily").key("bad\nkey")))
+			.isInstanceOf(JobQueueException.class)
+			.hasMessageContaining("control character");
+		assertThat(this.db.count("SELECT count(*) FROM jobs")).isEqualTo(2);
+		assertThat(this.db.count("SELECT count(*) FROM job_events")).isEqualTo(2);
+	}
+
+	@Test
+	void aContinuationWithABadKeyFailsItsRunAndCreatesNothing() {
+		this.harness.handle(HandlerDefinition.of("next-step", (payload, context) -> {
+			context.continueWith(JobRequest.of("second", payload).key("x".repeat(201)));
+			return null;
+		})).handle(HandlerDefinition.of("fan-out", (payload, context) -> {
+			context.continueWithFanOut(List.of(JobRequest.of("child", 1).key("tab\there")), JobRequest.of("join", 0));
+			return null;
+		}));
+		long nextStep = this.harness.queue.enqueue(JobRequest.of("next-step", 1).maxAttempts(1));
+		long fanOut = this.harness.queue.enqueue(JobRequest.of("fan-out", 1).maxAttempts(1));
+		JobWorker worker = this.harness.directWorker("w1");
+		worker.pollOnce();
+		worker.pollOnce();
+
+		assertThat(find(nextStep).status()).isEqualTo(JobStatus.FAILED);
+		assertThat(find(nextStep).errorDetail()).contains("more than the 200");
+		assertThat(find(fanOut).status()).isEqualTo(JobStatus.FAILED);
+		assertThat(find(fanOut).errorDetail()).contains("control character");
+		assertThat(this.db.count("SELECT count(*) FROM jobs")).isEqualTo(2);
 	}
 
 	@Test

@@ -22,6 +22,7 @@ import dev.jobqueue.JobErrorCode;
 import dev.jobqueue.JobHandler;
 import dev.jobqueue.Misfire;
 import dev.jobqueue.Schedule;
+import dev.jobqueue.core.FlowControl;
 import dev.jobqueue.core.HandlerDefinition;
 import dev.jobqueue.core.JobInvoker;
 import dev.jobqueue.core.PayloadCodec;
@@ -40,13 +41,14 @@ final class HandlerMethods {
 	 * placeholders, resolved and stripped. A cron of {@value #CRON_DISABLED} (as for
 	 * {@code @Scheduled}) turns the handler's schedule off.
 	 */
-	record Attributes(String cron, String every, String zone, String timeout) {
+	record Attributes(String cron, String every, String zone, String timeout, String rateLimit, String keyRateLimit) {
 
 		static final String CRON_DISABLED = "-";
 
 		static Attributes of(JobHandler annotation, @Nullable StringValueResolver resolver) {
 			return new Attributes(resolve(annotation.cron(), resolver), resolve(annotation.every(), resolver),
-					resolve(annotation.zone(), resolver), resolve(annotation.timeout(), resolver));
+					resolve(annotation.zone(), resolver), resolve(annotation.timeout(), resolver),
+					resolve(annotation.rateLimit(), resolver), resolve(annotation.keyRateLimit(), resolver));
 		}
 
 		boolean cronDisabled() {
@@ -60,8 +62,13 @@ final class HandlerMethods {
 
 	}
 
+	/**
+	 * The definition of a handler method.
+	 * @param configured {@code jobqueue.handlers.<type>} of the method's type, or
+	 * {@code null}
+	 */
 	static HandlerDefinition definition(Object bean, String beanName, Method method, JobHandler annotation,
-			Attributes attributes, Supplier<PayloadCodec> codec) {
+			Attributes attributes, QueueProperties.@Nullable Handler configured, Supplier<PayloadCodec> codec) {
 		String source = source(beanName, method);
 		String type = annotation.value();
 		if (type == null || type.isBlank() || !type.equals(type.strip())) {
@@ -97,6 +104,7 @@ final class HandlerMethods {
 		}
 		checkErrorCodes(method, source);
 		Duration timeout = parseTimeout(attributes.timeout(), source);
+		FlowControl flowControl = HandlerFlowControls.of(type, source, annotation, attributes, configured);
 		Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
 		ReflectionUtils.makeAccessible(invocable);
 		Type payloadType = (payloadIndex >= 0) ? method.getGenericParameterTypes()[payloadIndex] : null;
@@ -104,7 +112,7 @@ final class HandlerMethods {
 				contextIndex, codec);
 		try {
 			return new HandlerDefinition(type, invoker, annotation.maxAttempts(), timeout, annotation.concurrency(),
-					annotation.repeatable(), source, annotation.globalConcurrency());
+					annotation.repeatable(), source, annotation.globalConcurrency(), flowControl);
 		}
 		catch (IllegalArgumentException ex) {
 			throw invalid(source, ex.getMessage());

@@ -36,6 +36,8 @@ public class JobHandlerBeanPostProcessor implements BeanPostProcessor, EmbeddedV
 
 	private final Supplier<JobScheduler> scheduler;
 
+	private final Supplier<Map<String, QueueProperties.Handler>> settings;
+
 	private final Set<Class<?>> classesWithoutHandlers = ConcurrentHashMap.newKeySet();
 
 	private @Nullable StringValueResolver valueResolver;
@@ -45,20 +47,34 @@ public class JobHandlerBeanPostProcessor implements BeanPostProcessor, EmbeddedV
 	}
 
 	/**
+	 * Without settings by job type: the handlers' attributes are what they declare.
 	 * @param scheduler where handlers with {@code cron} or {@code every} declare their
 	 * schedule; may supply {@code null} when scheduling is disabled, which then fails
 	 * start-up on such a handler
 	 */
 	public JobHandlerBeanPostProcessor(Supplier<HandlerRegistry> registry, Supplier<PayloadCodec> codec,
 			Supplier<JobScheduler> scheduler) {
-		this.registry = registry;
-		this.codec = codec;
-		this.scheduler = scheduler;
+		this(registry, codec, scheduler, Map::of);
 	}
 
 	/**
-	 * Resolves {@code ${…}} placeholders in {@code cron}, {@code every}, {@code zone} and
-	 * {@code timeout}.
+	 * @param scheduler where handlers with {@code cron} or {@code every} declare their
+	 * schedule; may supply {@code null} when scheduling is disabled, which then fails
+	 * start-up on such a handler
+	 * @param settings {@code jobqueue.handlers}: settings by job type that override the
+	 * attributes of its handler; asked for when a bean with handlers is found
+	 */
+	public JobHandlerBeanPostProcessor(Supplier<HandlerRegistry> registry, Supplier<PayloadCodec> codec,
+			Supplier<JobScheduler> scheduler, Supplier<Map<String, QueueProperties.Handler>> settings) {
+		this.registry = registry;
+		this.codec = codec;
+		this.scheduler = scheduler;
+		this.settings = settings;
+	}
+
+	/**
+	 * Resolves {@code ${…}} placeholders in {@code cron}, {@code every}, {@code zone},
+	 * {@code timeout}, {@code rateLimit} and {@code keyRateLimit}.
 	 */
 	@Override
 	public void setEmbeddedValueResolver(StringValueResolver resolver) {
@@ -89,10 +105,11 @@ public class JobHandlerBeanPostProcessor implements BeanPostProcessor, EmbeddedV
 			return bean;
 		}
 		HandlerRegistry target = this.registry.get();
+		Map<String, QueueProperties.Handler> configured = this.settings.get();
 		handlers.forEach((method, annotation) -> {
 			HandlerMethods.Attributes attributes = HandlerMethods.Attributes.of(annotation, this.valueResolver);
 			HandlerDefinition definition = HandlerMethods.definition(bean, beanName, method, annotation, attributes,
-					this.codec);
+					configured.get(annotation.value()), this.codec);
 			Schedule schedule = HandlerMethods.schedule(annotation, attributes, definition.source());
 			target.register(definition);
 			if (schedule != null) {

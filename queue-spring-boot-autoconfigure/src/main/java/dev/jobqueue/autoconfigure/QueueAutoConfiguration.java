@@ -148,8 +148,10 @@ public final class QueueAutoConfiguration {
 
 	@Bean
 	static JobHandlerBeanPostProcessor jobHandlerBeanPostProcessor(ObjectProvider<HandlerRegistry> registry,
-			ObjectProvider<PayloadCodec> codec, ObjectProvider<JobScheduler> scheduler) {
-		return new JobHandlerBeanPostProcessor(registry::getObject, codec::getObject, scheduler::getIfAvailable);
+			ObjectProvider<PayloadCodec> codec, ObjectProvider<JobScheduler> scheduler,
+			ObjectProvider<QueueProperties> properties) {
+		return new JobHandlerBeanPostProcessor(registry::getObject, codec::getObject, scheduler::getIfAvailable,
+				() -> properties.getObject().getHandlers());
 	}
 
 	@Bean
@@ -280,6 +282,11 @@ public final class QueueAutoConfiguration {
 	@Bean
 	static UnknownSettingsCheck jobQueueUnknownSettingsCheck(Environment environment) {
 		return new UnknownSettingsCheck(environment, UnknownSettingsCheck.class.getClassLoader());
+	}
+
+	@Bean
+	HandlerSettingsCheck jobQueueHandlerSettingsCheck(QueueProperties properties, HandlerRegistry handlers) {
+		return new HandlerSettingsCheck(properties.getHandlers(), handlers);
 	}
 
 	@Bean

@@ -80,6 +80,15 @@ public class QueueProperties implements Validator {
 	private final Observability observability = new Observability();
 
 	/**
+	 * Settings of the handler of a job type, by type, each overriding the same attribute
+	 * of its @JobHandler: rate-limit and key-rate-limit (permits/window, such as 100/1s,
+	 * 10/1m, 5000/1d or 3/PT30S; empty for none), key-concurrency (0 for no limit),
+	 * ordered and block-on-failure. For example handlers.charge.rate-limit=100/1s; a type
+	 * with dots goes in brackets: handlers[mail.send].rate-limit=10/1s.
+	 */
+	private Map<String, Handler> handlers = new LinkedHashMap<>();
+
+	/**
 	 * Checks the values at binding (Boot calls a properties class that is a
 	 * {@link Validator}), so a value that cannot work fails start-up naming the property
 	 * before anything starts.
@@ -156,6 +165,14 @@ public class QueueProperties implements Validator {
 
 	public Observability getObservability() {
 		return this.observability;
+	}
+
+	public Map<String, Handler> getHandlers() {
+		return this.handlers;
+	}
+
+	public void setHandlers(Map<String, Handler> handlers) {
+		this.handlers = handlers;
 	}
 
 	/**
@@ -987,6 +1004,87 @@ public class QueueProperties implements Validator {
 
 		public void setPayloadPreview(int payloadPreview) {
 			this.payloadPreview = payloadPreview;
+		}
+
+	}
+
+	/**
+	 * Flow control of one job type's handler, as {@code jobqueue.handlers.<type>.*}: each
+	 * value set here replaces the same attribute of the type's {@code @JobHandler}; a
+	 * value not set leaves the attribute as it is.
+	 */
+	public static class Handler {
+
+		/**
+		 * Most starts of the type in any window, across every process on the database, as
+		 * permits/window (a sliding window): 100/1s, 10/1m, 5000/1d or 3/PT30S. Empty for
+		 * no limit. Overrides the handler's rateLimit.
+		 */
+		private String rateLimit;
+
+		/**
+		 * Most starts of one key of the type in any window, as permits/window: 10/1m, for
+		 * example. Empty for no limit. Overrides the handler's keyRateLimit.
+		 */
+		private String keyRateLimit;
+
+		/**
+		 * Most running jobs of one key of the type at once, across every process; 0 for
+		 * no limit. Overrides the handler's keyConcurrency.
+		 */
+		private Integer keyConcurrency;
+
+		/**
+		 * Whether the jobs of one key start one after another in enqueue order. Overrides
+		 * the handler's ordered.
+		 */
+		private Boolean ordered;
+
+		/**
+		 * Whether, for an ordered type, a job that failed for good holds back the later
+		 * jobs of its key until it is retried or cancelled, rather than letting the next
+		 * one go. Overrides the handler's blockOnFailure.
+		 */
+		private Boolean blockOnFailure;
+
+		public String getRateLimit() {
+			return this.rateLimit;
+		}
+
+		public void setRateLimit(String rateLimit) {
+			this.rateLimit = rateLimit;
+		}
+
+		public String getKeyRateLimit() {
+			return this.keyRateLimit;
+		}
+
+		public void setKeyRateLimit(String keyRateLimit) {
+			this.keyRateLimit = keyRateLimit;
+		}
+
+		public Integer getKeyConcurrency() {
+			return this.keyConcurrency;
+		}
+
+		public void setKeyConcurrency(Integer keyConcurrency) {
+			this.keyConcurrency = keyConcurrency;
+		}
+
+		public Boolean getOrdered() {
+			return this.ordered;
+		}
+
+		public void setOrdered(Boolean ordered) {
+			this.ordered = ordered;
+		}
+
+		public Boolean getBlockOnFailure() {
+			return this.blockOnFailure;
+		}
+
+		public void setBlockOnFailure(Boolean blockOnFailure) {
+			this.blockOnFailure = blockOnFailure;
 		}
 
 	}

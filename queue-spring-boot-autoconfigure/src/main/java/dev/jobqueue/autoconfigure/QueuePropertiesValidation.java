@@ -12,6 +12,13 @@ import org.springframework.validation.Errors;
  * a value that cannot work fails start-up in Boot's "APPLICATION FAILED TO START" form
  * naming the property, before the web server listens and before any migration. Each
  * reason says what to set. Needs no Bean Validation provider on the classpath.
+ *
+ * <p>
+ * {@code jobqueue.handlers.<type>.*} is not checked here: each type's settings are
+ * checked with the attributes of its {@code @JobHandler} as it registers
+ * ({@link HandlerFlowControls}), so a message can name the handler and whether the two
+ * fit together, and those of types without a handler here once all have registered
+ * ({@link HandlerSettingsCheck}).
  */
 final class QueuePropertiesValidation {
 

@@ -13,8 +13,8 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What an IDE offers for the queue's actuator settings: the generated metadata, merged
- * with our additions.
+ * What an IDE offers for the queue's actuator and handler settings: the generated
+ * metadata, merged with our additions.
  */
 class QueueConfigurationMetadataTests {
 
@@ -34,6 +34,16 @@ class QueueConfigurationMetadataTests {
 		assertThat(hintValues(metadata, "jobqueue.datasource.synchronous")).containsExactly("NORMAL", "FULL");
 		assertThat(property(metadata, "jobqueue.observability.degraded-status").get("defaultValue").asString())
 			.isEqualTo("DEGRADED");
+	}
+
+	@Test
+	void handlerSettingsByTypeWithTheirValueTypeAndExamples() throws Exception {
+		JsonNode handlers = property(ourMetadata(), "jobqueue.handlers");
+		// An IDE completes the keys below a type from the value type's properties.
+		assertThat(handlers.get("type").asString())
+			.isEqualTo("java.util.Map<java.lang.String,dev.jobqueue.autoconfigure.QueueProperties$Handler>");
+		assertThat(handlers.get("description").asString()).contains("rate-limit", "key-rate-limit", "key-concurrency",
+				"ordered", "block-on-failure", "100/1s", "handlers.charge.rate-limit=100/1s", "handlers[mail.send]");
 	}
 
 	private static JsonNode ourMetadata() throws Exception {

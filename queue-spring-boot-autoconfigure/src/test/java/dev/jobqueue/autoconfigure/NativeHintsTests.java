@@ -14,6 +14,7 @@ import org.springframework.beans.factory.aot.BeanFactoryInitializationAotContrib
 import org.springframework.beans.factory.aot.BeanFactoryInitializationAotProcessor;
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.boot.context.properties.bind.BindableRuntimeHintsRegistrar;
 import org.springframework.javapoet.ClassName;
 
 import dev.jobqueue.JobContext;
@@ -50,6 +51,19 @@ class NativeHintsTests {
 			.accepts(hints);
 		assertThat(RuntimeHintsPredicates.reflection().onType(Thumbnail.class)).accepts(hints);
 		assertThat(RuntimeHintsPredicates.reflection().onType(JobContext.class)).rejects(hints);
+	}
+
+	@Test
+	void theSettingsOfHandlersByTypeBindInANativeImage() {
+		RuntimeHints hints = new RuntimeHints();
+		BindableRuntimeHintsRegistrar.forTypes(QueueProperties.class).registerHints(hints);
+		assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(QueueProperties.class, "setHandlers"))
+			.accepts(hints);
+		assertThat(
+				RuntimeHintsPredicates.reflection().onMethodInvocation(QueueProperties.Handler.class, "setRateLimit"))
+			.accepts(hints);
+		assertThat(RuntimeHintsPredicates.reflection()
+			.onMethodInvocation(QueueProperties.Handler.class, "setBlockOnFailure")).accepts(hints);
 	}
 
 	@Test

@@ -14,6 +14,10 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import dev.jobqueue.JobHandler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
@@ -83,6 +87,23 @@ class StartupFailureTests {
 	}
 
 	@Test
+	void aMalformedRateLimitNamesTheHandlerThePropertyAndAValidExample(CapturedOutput output) {
+		start(output,
+				application("jobqueue.datasource.url=jdbc:sqlite:" + this.dir.resolve("jobs.db"),
+						"jobqueue.handlers.charge.rate-limit=100/")
+					.sources(PaymentsConfiguration.class),
+				"jobqueue.handlers.charge.rate-limit=100/ (handler: @JobHandler(value = \"charge\", rateLimit = "
+						+ "\"100/1s\"))");
+		assertThat(output)
+			.contains("The job queue could not start: Invalid @JobHandler on bean 'payments' method "
+					+ "Payments.charge(): jobqueue.handlers.charge.rate-limit \"100/\" is not a rate limit: it has "
+					+ "no window after the '/'.")
+			.contains("Action:")
+			.contains("Write it as permits/window, for example \"100/1s\" (100 starts in any second)")
+			.doesNotContain("Tomcat started");
+	}
+
+	@Test
 	void aMissingFolderIsCreatedAndSaidAndTheLocationIsLoggedOnce(CapturedOutput output) {
 		Path file = this.dir.resolve("new-folder").resolve("jobs.db");
 		try (var context = application("jobqueue.datasource.url=jdbc:sqlite:" + file).run()) {
@@ -99,18 +120,40 @@ class StartupFailureTests {
 	}
 
 	private void start(CapturedOutput output, String... properties) {
+		start(output, application(properties), String.join(" ", properties));
+	}
+
+	private void start(CapturedOutput output, SpringApplicationBuilder application, String label) {
 		int before = output.length();
-		assertThatException().isThrownBy(() -> application(properties).run().close());
+		assertThatException().isThrownBy(() -> application.run().close());
 		String printed = output.toString().substring(before);
 		int start = printed.indexOf("***************************\nAPPLICATION FAILED TO START");
 		assertThat(start).as("the failure analysis in:%n%s", printed).isNotNegative();
 		String block = printed.substring(start).strip();
-		blocks.append(String.join(" ", properties)).append("\n\n").append(block).append("\n\n");
+		blocks.append(label).append("\n\n").append(block).append("\n\n");
 	}
 
 	@SpringBootConfiguration
 	@EnableAutoConfiguration
 	static class Application {
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class PaymentsConfiguration {
+
+		@Bean
+		Payments payments() {
+			return new Payments();
+		}
+
+	}
+
+	static class Payments {
+
+		@JobHandler(value = "charge", rateLimit = "100/1s")
+		void charge(String customer) {
+		}
 
 	}
 

@@ -20,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A misspelt {@code jobqueue.*} setting is named at start-up with the nearest known one,
- * instead of being ignored without a word; settings below a map take any key.
+ * instead of being ignored without a word; settings below a map take any key, followed by
+ * a property of the map's values where those are objects.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class UnknownSettingsCheckTests {
@@ -56,6 +57,25 @@ class UnknownSettingsCheckTests {
 					"jobqueue.scheduling.schedules.nightly.payload.region=eu")
 			.run((context) -> assertThat(context).hasNotFailed());
 		assertThat(output).doesNotContain("Unknown job queue setting");
+	}
+
+	@Test
+	void belowAMapOfObjectsOnlyTheirPropertiesAreKnown(CapturedOutput output) {
+		this.contextRunner
+			.withPropertyValues("jobqueue.datasource.url=jdbc:sqlite:" + this.dir.resolve("jobs.db"),
+					"jobqueue.handlers.charge.rate-limit=100/1s", "jobqueue.handlers.charge.keyRateLimit=10/1m",
+					"jobqueue.handlers[mail.send].key-concurrency=1", "jobqueue.handlers.sendSms.ordered=true",
+					"jobqueue.handlers.sendSms.block-on-failure=false", "jobqueue.handlers.charge.rate-limt=100/1s",
+					"jobqueue.handlers.mail.send.rate-limit=10/1s", "jobqueue.scheduling.schedules.nightly.cronn=x")
+			.run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output)
+			.contains("Unknown job queue setting jobqueue.handlers.charge.rate-limt, ignored: did you mean "
+					+ "jobqueue.handlers.charge.rate-limit?")
+			.contains("Unknown job queue setting jobqueue.handlers.mail.send.rate-limit, ignored: did you mean "
+					+ "jobqueue.handlers[mail.send].rate-limit?")
+			.contains("Unknown job queue setting jobqueue.scheduling.schedules.nightly.cronn, ignored: did you mean "
+					+ "jobqueue.scheduling.schedules.nightly.cron?");
+		assertThat(output.toString().lines().filter((line) -> line.contains("Unknown job queue setting"))).hasSize(3);
 	}
 
 	@Test
