@@ -112,7 +112,8 @@ final class Options {
 		this.fanOutChildren = args.integer("fan-out-children", q ? 500 : 10_000);
 		this.directory = Path.of(args.value("dir", System.getProperty("java.io.tmpdir")));
 		this.keepFiles = args.flag("keep-files");
-		this.stacks = parseStacks(args.value("stacks", "engine,starter,starter-shared"));
+		this.stacks = parseStacks(args.value("stacks", "engine,starter,starter-shared"),
+				List.of("engine", "starter", "starter-shared"));
 		this.urlParameters = args.value("sqlite-url-params", "");
 		Db.urlParameters = this.urlParameters;
 		args.requireAllUsed();
@@ -122,13 +123,16 @@ final class Options {
 		return new Options(new Args(arguments));
 	}
 
-	private static List<String> parseStacks(String value) {
-		List<String> stacks = new java.util.ArrayList<>();
+	/**
+	 * The stacks named in {@code value}, separated by commas, each one of {@code known}.
+	 */
+	static List<String> parseStacks(String value, List<String> known) {
+		List<String> stacks = new ArrayList<>();
 		for (String stack : value.split(",")) {
 			String name = stack.strip();
-			if (!List.of("engine", "starter", "starter-shared").contains(name)) {
+			if (!known.contains(name)) {
 				throw new IllegalArgumentException(
-						"Unknown stack '" + name + "': use one or more of engine, starter, starter-shared");
+						"Unknown stack '" + name + "': use one or more of " + String.join(", ", known));
 			}
 			stacks.add(name);
 		}

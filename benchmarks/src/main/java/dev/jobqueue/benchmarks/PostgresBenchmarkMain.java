@@ -1,5 +1,6 @@
 package dev.jobqueue.benchmarks;
 
+import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.sql.Array;
@@ -51,14 +52,23 @@ import dev.jobqueue.postgresql.PostgresStorage;
 /**
  * The queue on PostgreSQL next to hand-written JDBC on the same server, in the same run:
  * single enqueue, burn-down at 8 workers against a raw batched lifecycle
- * ({@code FOR UPDATE SKIP LOCKED}, 100 per claim, 8 threads), one against two worker
- * processes, and enqueue-to-start latency from another process (woken by {@code NOTIFY};
- * the worker polls only every second). Each measurement gets a database of its own,
- * dropped afterwards. Prints a Markdown table.
+ * ({@code FOR UPDATE SKIP LOCKED}, 100 per claim, 8 threads) on lean tables (the ceiling)
+ * and on the queue's own, and against db-scheduler; one against two worker processes, and
+ * enqueue-to-start latency from another process (woken by {@code NOTIFY}; the worker
+ * polls only every second). Each measurement gets a database of its own, dropped
+ * afterwards. Prints a Markdown table.
+ *
+ * <p>
+ * The single-enqueue and burn-down rows measure the queue as the bare engine
+ * ({@link Node}: store, worker and pool, no Spring) and through the starter
+ * ({@link StarterNode}: a Spring Boot application with its {@code @JobHandler} bean, as
+ * users run it), both by default; {@code --stacks=engine} or {@code --stacks=starter}
+ * picks one. The process and latency rows are the engine's.
  *
  * <pre>
  * java [-Dbench.jobs=20000] [-Dbench.enqueues=3000] -cp benchmarks/target/benchmarks.jar \
- *     dev.jobqueue.benchmarks.PostgresBenchmarkMain [--quick] [--admin-url=jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres]
+ *     dev.jobqueue.benchmarks.PostgresBenchmarkMain [--quick] [--stacks=engine,starter] \
+ *     [--admin-url=jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres]
  * </pre>
  *
  * With {@code --scenario=dashboard} it renders the dashboard's overview on a big table
@@ -109,15 +119,30 @@ public final class PostgresBenchmarkMain {
 			SELECT count(*) FROM done
 			""";
 
+	/** The assemblies of the queue {@code --stacks} can name. */
+	static final List<String> STACKS = List.of("engine", "starter");
+
 	private final String adminUrl;
 
 	private final boolean quick;
 
+	/** Pending jobs of one burn-down. */
+	private final int jobs;
+
+	/** Jobs of one single-enqueue measurement. */
+	private final int enqueues;
+
+	/** Which of {@link #STACKS} the single-enqueue and burn-down rows measure. */
+	private final List<String> stacks;
+
 	private final List<String[]> rows = new ArrayList<>();
 
-	private PostgresBenchmarkMain(String adminUrl, boolean quick) {
+	PostgresBenchmarkMain(String adminUrl, boolean quick, int jobs, int enqueues, List<String> stacks) {
 		this.adminUrl = adminUrl;
 		this.quick = quick;
+		this.jobs = jobs;
+		this.enqueues = enqueues;
+		this.stacks = stacks;
 	}
 
 	public static void main(String[] args) throws Exception {
@@ -135,6 +160,7 @@ public final class PostgresBenchmarkMain {
 		boolean burnDownOnly = false;
 		boolean processesOnly = false;
 		boolean dashboard = false;
+		List<String> stacks = STACKS;
 		List<String> fanOutOptions = new ArrayList<>();
 		for (String arg : args) {
 			if (arg.startsWith("--admin-url=")) {
@@ -156,11 +182,15 @@ public final class PostgresBenchmarkMain {
 			else if (arg.equals("--scenario=dashboard")) {
 				dashboard = true;
 			}
+			else if (arg.startsWith("--stacks=")) {
+				stacks = Options.parseStacks(arg.substring("--stacks=".length()), STACKS);
+			}
 			else if (arg.startsWith("--fan-out-children=") || arg.startsWith("--repeat=")) {
 				fanOutOptions.add(arg);
 			}
 			else {
 				throw new IllegalArgumentException("Unknown option " + arg + ": use --quick, --admin-url=<jdbc url>, "
+						+ "--stacks=engine,starter (or one of them) for the enqueue and burn-down rows, "
 						+ "--scenario=burn-down or --scenario=processes for those rows alone, --scenario=dashboard for the "
 						+ "dashboard on a big table, and --scenario=fan-out [--fan-out-children=N] "
 						+ "[--repeat=N] for the fan-out run alone");
@@ -174,7 +204,9 @@ public final class PostgresBenchmarkMain {
 			new PostgresDashboardScenario(adminUrl, quick).run();
 			return;
 		}
-		PostgresBenchmarkMain benchmark = new PostgresBenchmarkMain(adminUrl, quick);
+		PostgresBenchmarkMain benchmark = new PostgresBenchmarkMain(adminUrl, quick,
+				Integer.getInteger("bench.jobs", quick ? 2_000 : 20_000),
+				Integer.getInteger("bench.enqueues", quick ? 300 : 3_000), stacks);
 		if (burnDownOnly || processesOnly) {
 			if (burnDownOnly) {
 				benchmark.burnDowns();
@@ -182,25 +214,48 @@ public final class PostgresBenchmarkMain {
 			if (processesOnly) {
 				benchmark.processes();
 			}
-			benchmark.print();
+			benchmark.print(System.out);
 			return;
 		}
 		benchmark.run();
 	}
 
 	private void run() throws Exception {
-		int enqueues = Integer.getInteger("bench.enqueues", this.quick ? 300 : 3_000);
-		System.err.println("single enqueue...");
-		double raw = best(3, () -> rawEnqueue(enqueues));
-		double queue = best(3, () -> queueEnqueue(enqueues));
-		row("single enqueue, 1 thread (jobs/s)", raw, queue);
+		singleEnqueues();
 		burnDowns();
 		processes();
 		System.err.println("latency...");
 		double[] latency = crossProcessLatency(this.quick ? 100 : 600, 50);
 		this.rows.add(new String[] { "enqueue in another process -> handler starts, worker polls every 1 s (ms)", "",
 				String.format(Locale.ROOT, "p50 %.1f, p99 %.1f, max %.1f", latency[0], latency[1], latency[2]), "" });
-		print();
+		print(System.out);
+	}
+
+	/**
+	 * Single enqueues from one thread, raw and through each stack chosen; round by round,
+	 * so a slow phase of the machine hits every one alike. The best round counts.
+	 */
+	void singleEnqueues() throws Exception {
+		System.err.println("single enqueue...");
+		double raw = 0;
+		double engine = 0;
+		double starter = 0;
+		for (int round = 0; round < 3; round++) {
+			raw = Math.max(raw, rawEnqueue(this.enqueues));
+			if (this.stacks.contains("engine")) {
+				engine = Math.max(engine, queueEnqueue(this.enqueues));
+			}
+			if (this.stacks.contains("starter")) {
+				starter = Math.max(starter, starterEnqueue(this.enqueues));
+			}
+		}
+		String baseline = " vs raw: job row + event in one statement, auto-commit (jobs/s)";
+		if (this.stacks.contains("engine")) {
+			row("single enqueue, 1 thread, bare engine" + baseline, raw, engine);
+		}
+		if (this.stacks.contains("starter")) {
+			row("single enqueue, 1 thread, the starter's JobQueue bean" + baseline, raw, starter);
+		}
 	}
 
 	/**
@@ -208,35 +263,62 @@ public final class PostgresBenchmarkMain {
 	 * whose start counts: the row says more with more jobs ({@code -Dbench.jobs}).
 	 */
 	private void processes() throws Exception {
-		int burnDown = Integer.getInteger("bench.jobs", this.quick ? 2_000 : 20_000);
 		System.err.println("processes...");
-		double oneProcess = processesBurnDown(burnDown, 1, 8);
-		double twoProcesses = processesBurnDown(burnDown, 2, 8);
+		double oneProcess = processesBurnDown(this.jobs, 1, 8);
+		double twoProcesses = processesBurnDown(this.jobs, 2, 8);
 		this.rows.add(new String[] { "burn-down, 2 processes x 8 workers vs 1 process x 8 (jobs/s)",
 				format(oneProcess) + " (1 process)", format(twoProcesses) + " (2 processes)",
 				String.format(Locale.ROOT, "%.2fx", twoProcesses / oneProcess) });
 	}
 
 	/**
-	 * The burn-down rows: the queue against raw lean tables, raw on its tables,
-	 * db-scheduler.
+	 * The burn-down rows: each stack chosen, raw on the queue's tables and db-scheduler
+	 * against the ceiling (the raw lifecycle on lean tables), and each stack against raw
+	 * on its tables and db-scheduler. Round by round, every contender once per round, so
+	 * a slow phase of the machine hits them alike; the best of 2 rounds counts.
 	 */
-	private void burnDowns() throws Exception {
-		int burnDown = Integer.getInteger("bench.jobs", this.quick ? 2_000 : 20_000);
+	void burnDowns() throws Exception {
 		System.err.println("burn-down, 8 workers...");
-		double rawLean = best(2, () -> rawLifecycle(burnDown, 8, true));
-		double rawLifecycle = best(2, () -> rawLifecycle(burnDown, 8, false));
-		double queueBurnDown = best(2, () -> queueBurnDown(burnDown, 8, null));
-		double fixedClaimAhead = best(2, () -> queueBurnDown(burnDown, 8, WorkerSettings.defaultClaimAhead(8)));
-		double dbScheduler = best(2, () -> dbSchedulerBurnDown(burnDown, 8));
-		row("burn-down, 8 workers vs raw lifecycle 100/claim, 8 threads, lean tables: primary keys and the partial "
-				+ "pending index (the ceiling) (jobs/s)", rawLean, queueBurnDown);
-		row("burn-down, 8 workers vs raw lifecycle 100/claim, 8 threads, on the queue's tables (jobs/s)", rawLifecycle,
-				queueBurnDown);
-		row("burn-down, 8 workers vs db-scheduler 16.7.1, lock-and-fetch (1.0, 4.0), 8 threads (jobs/s)", dbScheduler,
-				queueBurnDown);
-		row("burn-down, 8 workers: claim-ahead following the pace (the default) vs fixed at its floor, 128 (jobs/s)",
-				fixedClaimAhead, queueBurnDown);
+		int workers = 8;
+		double rawLean = 0;
+		double rawOnQueueTables = 0;
+		double dbScheduler = 0;
+		double engine = 0;
+		double fixedClaimAhead = 0;
+		double starter = 0;
+		for (int round = 0; round < 2; round++) {
+			rawLean = Math.max(rawLean, rawLifecycle(this.jobs, workers, true));
+			rawOnQueueTables = Math.max(rawOnQueueTables, rawLifecycle(this.jobs, workers, false));
+			dbScheduler = Math.max(dbScheduler, dbSchedulerBurnDown(this.jobs, workers));
+			if (this.stacks.contains("engine")) {
+				engine = Math.max(engine, queueBurnDown(this.jobs, workers, null));
+				fixedClaimAhead = Math.max(fixedClaimAhead,
+						queueBurnDown(this.jobs, workers, WorkerSettings.defaultClaimAhead(workers)));
+			}
+			if (this.stacks.contains("starter")) {
+				starter = Math.max(starter, starterBurnDown(this.jobs, workers));
+			}
+		}
+		String burnDown = String.format(Locale.ROOT, "burn-down of %,d, %d workers", this.jobs, workers);
+		row(burnDown + ": raw lifecycle 100/claim, 8 threads, on the queue's tables vs the ceiling, the same on lean "
+				+ "tables: primary keys and the partial pending index (jobs/s)", rawLean, rawOnQueueTables);
+		row(burnDown + ": db-scheduler 16.7.1, lock-and-fetch (1.0, 4.0), 8 threads vs the ceiling (jobs/s)", rawLean,
+				dbScheduler);
+		for (String stack : this.stacks) {
+			double queue = stack.equals("engine") ? engine : starter;
+			String measured = burnDown + ", " + (stack.equals("engine") ? "bare engine (its store, worker and pool)"
+					: "through the starter (Spring Boot application, @JobHandler bean, default pool)");
+			row(measured + " vs the ceiling (jobs/s)", rawLean, queue);
+			row(measured + " vs raw lifecycle on the queue's tables (jobs/s)", rawOnQueueTables, queue);
+			row(measured + " vs db-scheduler (jobs/s)", dbScheduler, queue);
+		}
+		if (this.stacks.contains("engine") && this.stacks.contains("starter")) {
+			row(burnDown + ": through the starter vs bare engine, same run (jobs/s)", engine, starter);
+		}
+		if (this.stacks.contains("engine")) {
+			row(burnDown + ", bare engine: claim-ahead following the pace (the default) vs fixed at its floor, 128 "
+					+ "(jobs/s)", fixedClaimAhead, engine);
+		}
 	}
 
 	/**
@@ -293,23 +375,6 @@ public final class PostgresBenchmarkMain {
 		table.print(System.out);
 	}
 
-	private interface Measurement {
-
-		double run() throws Exception;
-
-	}
-
-	/**
-	 * The best of a few runs: other programs on the machine only ever slow a run down.
-	 */
-	private static double best(int runs, Measurement measurement) throws Exception {
-		double best = 0;
-		for (int i = 0; i < runs; i++) {
-			best = Math.max(best, measurement.run());
-		}
-		return best;
-	}
-
 	private double rawEnqueue(int jobs) throws Exception {
 		try (TempDatabase db = new TempDatabase(this.adminUrl);
 				Connection connection = DriverManager.getConnection(db.url);
@@ -331,6 +396,22 @@ public final class PostgresBenchmarkMain {
 
 	private double queueEnqueue(int jobs) throws Exception {
 		try (TempDatabase db = new TempDatabase(this.adminUrl); Node node = new Node(db.url, 4)) {
+			long started = System.nanoTime();
+			for (int i = 0; i < jobs; i++) {
+				node.queue.enqueue(TYPE, new Payload(i));
+			}
+			return perSecond(jobs, started);
+		}
+	}
+
+	/**
+	 * Single enqueues through the {@code JobQueue} bean of a starter application with the
+	 * queue's own pool, its worker off.
+	 */
+	private double starterEnqueue(int jobs) throws Exception {
+		try (TempDatabase db = new TempDatabase(this.adminUrl);
+				StarterNode node = new StarterNode(db.url, 0, Duration.ofSeconds(1), (payload, context) -> {
+				}, WorkerListener.NONE)) {
 			long started = System.nanoTime();
 			for (int i = 0; i < jobs; i++) {
 				node.queue.enqueue(TYPE, new Payload(i));
@@ -436,6 +517,32 @@ public final class PostgresBenchmarkMain {
 				double rate = perSecond(jobs, started);
 				worker.stop();
 				return rate;
+			}
+		}
+	}
+
+	/**
+	 * The burn-down through the starter: a Spring Boot application on the database, its
+	 * worker (with the meters and observation of each run) started once the pending jobs
+	 * are in; jobs/s from its start until the last outcome.
+	 */
+	private double starterBurnDown(int jobs, int workers) throws Exception {
+		try (TempDatabase db = new TempDatabase(this.adminUrl)) {
+			db.fill(jobs);
+			CountDownLatch finished = new CountDownLatch(jobs);
+			try (StarterNode node = new StarterNode(db.url, workers, Duration.ofSeconds(1), (payload, context) -> {
+			}, new WorkerListener() {
+				@Override
+				public void finished(ClaimedJob job, Completion completion, Duration queueWait, Duration execution) {
+					finished.countDown();
+				}
+			})) {
+				long started = System.nanoTime();
+				node.startWorker();
+				if (!finished.await(10, TimeUnit.MINUTES)) {
+					throw new IllegalStateException("starter burn-down did not finish");
+				}
+				return perSecond(jobs, started);
 			}
 		}
 	}
@@ -614,11 +721,12 @@ public final class PostgresBenchmarkMain {
 		return String.format(Locale.ROOT, "%,.0f", value);
 	}
 
-	private void print() {
-		System.out.println("| PostgreSQL scenario | raw JDBC / baseline | queue | ratio |");
-		System.out.println("|---|---|---|---|");
+	/** The rows so far as a Markdown table; the ratio is measured / baseline. */
+	void print(PrintStream out) {
+		out.println("| PostgreSQL scenario | baseline | measured | ratio |");
+		out.println("|---|---|---|---|");
 		for (String[] row : this.rows) {
-			System.out.println("| " + String.join(" | ", row) + " |");
+			out.println("| " + String.join(" | ", row) + " |");
 		}
 	}
 

@@ -27,7 +27,8 @@ import dev.jobqueue.sqlite.SqliteStorage;
  * The queue as a user runs it: a Spring Boot application with the starter, actuator, a
  * Prometheus meter registry and the observation registry, the handler a
  * {@link JobHandler @JobHandler} method, and the {@link JobQueue} bean as injected. The
- * queue has its own pool on the benchmark's file ({@code jobqueue.datasource.url}).
+ * queue has its own pool ({@code jobqueue.datasource.url}) on the benchmark's SQLite file
+ * or PostgreSQL database, or shares the application's DataSource on the file.
  */
 final class StarterNode implements AutoCloseable {
 
@@ -48,8 +49,8 @@ final class StarterNode implements AutoCloseable {
 	final JobQueue queue;
 
 	/**
-	 * Starts the application; its worker (when {@code workerThreads > 0}) starts only
-	 * when {@link #startWorker()} is called.
+	 * Starts the application on a SQLite file; its worker (when
+	 * {@code workerThreads > 0}) starts only when {@link #startWorker()} is called.
 	 */
 	StarterNode(Db db, int workerThreads, boolean virtual, Duration pollInterval, Handler handler,
 			WorkerListener listener) {
@@ -63,26 +64,25 @@ final class StarterNode implements AutoCloseable {
 	 */
 	StarterNode(Db db, boolean shared, int workerThreads, boolean virtual, Duration pollInterval, Handler handler,
 			WorkerListener listener) {
+		this(shared ? sharedSqlite(db) : ownPool(db.url, db.synchronous), workerThreads, virtual, pollInterval, handler,
+				listener);
+	}
+
+	/**
+	 * Starts the application with the queue's own pool on a PostgreSQL database, sized as
+	 * the starter sizes it by default; its worker starts on {@link #startWorker()}.
+	 * @param postgresUrl a {@code jdbc:postgresql:} URL of a database the queue migrates
+	 */
+	StarterNode(String postgresUrl, int workerThreads, Duration pollInterval, Handler handler,
+			WorkerListener listener) {
+		this(ownPool(postgresUrl, null), workerThreads, false, pollInterval, handler, listener);
+	}
+
+	private StarterNode(Map<String, Object> database, int workerThreads, boolean virtual, Duration pollInterval,
+			Handler handler, WorkerListener listener) {
 		StarterNode.handler = handler;
 		StarterNode.listener = listener;
-		Map<String, Object> properties = new HashMap<>();
-		if (shared) {
-			// As the sample application sets it up: the queue's pragmas as driver
-			// properties, and transactions that take the write lock when they begin.
-			properties.put("spring.datasource.url", db.url);
-			properties.put("spring.datasource.hikari.maximum-pool-size", 4);
-			properties.put("spring.datasource.hikari.data-source-properties.journal_mode", "WAL");
-			properties.put("spring.datasource.hikari.data-source-properties.synchronous", db.synchronous);
-			properties.put("spring.datasource.hikari.data-source-properties.foreign_keys", true);
-			properties.put("spring.datasource.hikari.data-source-properties.busy_timeout", 5000);
-			properties.put("spring.datasource.hikari.data-source-properties.transaction_mode", "IMMEDIATE");
-		}
-		else {
-			properties.put("jobqueue.datasource.url", db.url);
-			properties.put("jobqueue.datasource.synchronous", db.synchronous);
-			properties.put("spring.autoconfigure.exclude",
-					"org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration");
-		}
+		Map<String, Object> properties = new HashMap<>(database);
 		properties.put("jobqueue.worker.enabled", workerThreads > 0);
 		properties.put("jobqueue.worker.auto-startup", false);
 		properties.put("jobqueue.worker.concurrency", Math.max(1, workerThreads));
@@ -99,7 +99,38 @@ final class StarterNode implements AutoCloseable {
 		this.queue = this.context.getBean(JobQueue.class);
 	}
 
-	/** The queue's database, as the starter built it. */
+	/**
+	 * The queue's own pool on the URL, and no application DataSource.
+	 * @param synchronous SQLite's synchronous mode, or {@code null} on PostgreSQL
+	 */
+	private static Map<String, Object> ownPool(String url, String synchronous) {
+		Map<String, Object> properties = new HashMap<>();
+		properties.put("jobqueue.datasource.url", url);
+		if (synchronous != null) {
+			properties.put("jobqueue.datasource.synchronous", synchronous);
+		}
+		properties.put("spring.autoconfigure.exclude",
+				"org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration");
+		return properties;
+	}
+
+	/**
+	 * As the sample application sets it up: the queue's pragmas as driver properties, and
+	 * transactions that take the write lock when they begin.
+	 */
+	private static Map<String, Object> sharedSqlite(Db db) {
+		Map<String, Object> properties = new HashMap<>();
+		properties.put("spring.datasource.url", db.url);
+		properties.put("spring.datasource.hikari.maximum-pool-size", 4);
+		properties.put("spring.datasource.hikari.data-source-properties.journal_mode", "WAL");
+		properties.put("spring.datasource.hikari.data-source-properties.synchronous", db.synchronous);
+		properties.put("spring.datasource.hikari.data-source-properties.foreign_keys", true);
+		properties.put("spring.datasource.hikari.data-source-properties.busy_timeout", 5000);
+		properties.put("spring.datasource.hikari.data-source-properties.transaction_mode", "IMMEDIATE");
+		return properties;
+	}
+
+	/** The queue's SQLite database, as the starter built it (SQLite only). */
 	SqliteDatabase database() {
 		return this.context.getBean(SqliteStorage.class).database();
 	}

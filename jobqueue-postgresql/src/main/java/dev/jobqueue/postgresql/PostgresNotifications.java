@@ -181,6 +181,12 @@ public final class PostgresNotifications implements AutoCloseable {
 				}
 				PGConnection pg = listen.unwrap(PGConnection.class);
 				if (!subscribe(listen, pg)) {
+					if (this.closed) {
+						// Closed during the probe: the notification did not come because
+						// the
+						// probe was cut short, not because the session lost it.
+						break;
+					}
 					logger.warn("Queue notifications on {} do not arrive (LISTEN/NOTIFY needs a session of its own; a "
 							+ "transaction-pooling PgBouncer does not keep one): workers poll at their interval instead. "
 							+ "Trying again in {} s.", this.location, MAX_BACKOFF_MILLIS / 1000);
