@@ -12,10 +12,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 import dev.jobqueue.core.store.ClaimRequest;
 import dev.jobqueue.core.store.ClaimedJob;
 import dev.jobqueue.jdbc.Claims;
+import dev.jobqueue.jdbc.FlowClaims;
 import dev.jobqueue.jdbc.Sql;
 import dev.jobqueue.jdbc.SqlStatement;
 import dev.jobqueue.jdbc.Tables;
@@ -34,12 +36,24 @@ import dev.jobqueue.jdbc.Tables;
  * UPDATE and the read after it see exactly the jobs chosen.
  *
  * <p>
- * Each type is its own probe of {@code jobs_claim_type_idx (status, type, priority DESC,
- * run_at, id)}, stopping after its room, so a flood of low-priority jobs of one type
- * never starves higher-priority jobs of another. A type with a global cap first locks its
- * row {@code claim:<type>} in the housekeeping table (types in order, so claimers do not
- * deadlock): claims of that type in every process count its running jobs one after
- * another.
+ * Each type is its own probe of {@code jobs_claim_type_idx (status, type, job_key,
+ * priority DESC, run_at, id)} for its jobs without a key ({@code job_key IS NULL}),
+ * stopping after its room, so a flood of low-priority jobs of one type never starves
+ * higher-priority jobs of another. A type with a global cap or flow control first locks
+ * its row {@code claim:<type>} in the housekeeping table (types in order, so claimers do
+ * not deadlock): claims of that type in every process count its running jobs and starts
+ * one after another.
+ *
+ * <p>
+ * When a claimed type has a pending job with a key, or flow control, the claim goes by
+ * rounds across keys as {@link FlowClaims} decides: its reads of keys (a skip-scan of
+ * {@code jobs_keyed_idx}), of each key's state and jobs and of the rate log are one
+ * statement each, without locks; the counts that limits are checked against are locking
+ * reads ({@code LOCK IN SHARE MODE}), so they see every committed claim even at
+ * REPEATABLE READ, whose plain reads may see the transaction's first snapshot. The chosen
+ * jobs are then locked ({@code SKIP LOCKED}): a job another transaction holds is left
+ * out, which for an ordered key leaves the key for the next claim rather than starting
+ * its next job out of order.
  */
 final class MysqlClaims implements Claims {
 
@@ -47,7 +61,7 @@ final class MysqlClaims implements Claims {
 
 	static final String CLAIM_DUE = """
 			SELECT id, priority, run_at FROM {jobs}
-			WHERE status = 'pending' AND type = :type AND run_at <= :now {attempt_left}
+			WHERE status = 'pending' AND type = :type AND job_key IS NULL AND run_at <= :now {attempt_left}
 			ORDER BY priority DESC, run_at, id
 			LIMIT :limit
 			FOR UPDATE SKIP LOCKED
@@ -87,10 +101,64 @@ final class MysqlClaims implements Claims {
 			SELECT count(*) FROM {jobs} WHERE status = 'running' AND type = :type
 			""";
 
-	private static final Comparator<Candidate> CLAIM_ORDER = Comparator.comparingInt(Candidate::priority)
+	/** Whether any of the types has a pending job with a key. */
+	static final String ANY_KEYED_PENDING = """
+			SELECT EXISTS (SELECT 1 FROM {jobs} WHERE status = 'pending' AND type {in_texts :types}
+			               AND job_key IS NOT NULL)
+			""";
+
+	/** The skip-scan over keys: the next key with a pending job. */
+	static final String NEXT_KEY = """
+			SELECT job_key FROM {jobs}
+			WHERE status = 'pending' AND type = :type AND job_key > :after AND (:until IS NULL OR job_key <= :until)
+			ORDER BY job_key LIMIT 1
+			""";
+
+	/** A key's running or failed jobs, read locking: see the class comment. */
+	static final String COUNT_OF_KEY = """
+			SELECT count(*) FROM {jobs} WHERE status = :status AND type = :type AND job_key = :key {for_share}
+			""";
+
+	/** A key's pending jobs in enqueue order, due ones only. */
+	static final String DUE_OF_KEY = """
+			SELECT id, priority, run_at FROM {jobs}
+			WHERE status = 'pending' AND type = :type AND job_key = :key AND run_at <= :now {attempt_left}
+			ORDER BY id LIMIT :limit
+			""";
+
+	/** A key's lowest pending job, due or not. */
+	static final String FIRST_OF_KEY = """
+			SELECT id, priority, run_at FROM {jobs} WHERE status = 'pending' AND type = :type AND job_key = :key
+			ORDER BY id LIMIT 1
+			""";
+
+	/** Starts of a rate-limited scope in its window, read locking. */
+	static final String STARTS_IN_WINDOW = """
+			SELECT count(*), min(started_at) FROM {rate_starts}
+			WHERE type = :type AND job_key = :key AND started_at > :since {for_share}
+			""";
+
+	/**
+	 * Locks the chosen jobs that are still pending and not held by another transaction.
+	 */
+	static final String LOCK_CHOSEN = """
+			SELECT id FROM {jobs} WHERE id {in_ids :ids} AND status = 'pending' ORDER BY id {for_update_skip_locked}
+			""";
+
+	static final String INSERT_START = """
+			INSERT INTO {rate_starts} (type, job_key, started_at, job_id) VALUES (:type, :key, :now, :job_id)
+			""";
+
+	/** Starts that left every window of the type. */
+	static final String SWEEP_STARTS = """
+			DELETE FROM {rate_starts} WHERE type = :type AND started_at <= :before
+			""";
+
+	private static final Comparator<FlowClaims.Candidate> CLAIM_ORDER = Comparator
+		.comparingInt(FlowClaims.Candidate::priority)
 		.reversed()
-		.thenComparingLong(Candidate::runAt)
-		.thenComparingLong(Candidate::id);
+		.thenComparing(FlowClaims.Candidate::runAt)
+		.thenComparingLong(FlowClaims.Candidate::id);
 
 	private final Sql pausedTypes;
 
@@ -110,6 +178,29 @@ final class MysqlClaims implements Claims {
 
 	private final Sql countRunning;
 
+	private final Sql anyKeyedPending;
+
+	private final Sql nextKey;
+
+	private final Sql countOfKey;
+
+	private final Sql dueOfKey;
+
+	private final Sql dueOfKeyWithAttemptLeft;
+
+	private final Sql firstOfKey;
+
+	private final Sql startsInWindow;
+
+	private final Sql lockChosen;
+
+	private final Sql insertStart;
+
+	private final Sql sweepStarts;
+
+	/** Rounds across keys and flow control; keeps this process's key cursors. */
+	private final FlowClaims flow = new FlowClaims();
+
 	MysqlClaims(Tables tables) {
 		this.pausedTypes = tables.sql(PAUSED_TYPES);
 		this.claimDue = tables.sql(CLAIM_DUE.replace("{attempt_left}", ""));
@@ -123,6 +214,17 @@ final class MysqlClaims implements Claims {
 		this.insertEvents = tables.sql(INSERT_EVENTS);
 		this.lockCappedType = tables.sql(LOCK_CAPPED_TYPE);
 		this.countRunning = tables.sql(COUNT_RUNNING);
+		this.anyKeyedPending = tables.sql(ANY_KEYED_PENDING);
+		this.nextKey = tables.sql(NEXT_KEY);
+		this.countOfKey = tables.sql(COUNT_OF_KEY);
+		this.dueOfKey = tables.sql(DUE_OF_KEY.replace("{attempt_left}", ""));
+		this.dueOfKeyWithAttemptLeft = tables
+			.sql(DUE_OF_KEY.replace("{attempt_left}", "AND attempts + 1 < max_attempts"));
+		this.firstOfKey = tables.sql(FIRST_OF_KEY);
+		this.startsInWindow = tables.sql(STARTS_IN_WINDOW);
+		this.lockChosen = tables.sql(LOCK_CHOSEN);
+		this.insertStart = tables.sql(INSERT_START);
+		this.sweepStarts = tables.sql(SWEEP_STARTS);
 	}
 
 	@Override
@@ -131,37 +233,50 @@ final class MysqlClaims implements Claims {
 		try (SqlStatement select = this.pausedTypes.prepare(connection)) {
 			paused = new HashSet<>(select.queryStrings());
 		}
+		// Types in order, so claimers do not deadlock; both parts of a claim ahead run
+		// after the locks.
+		TreeSet<String> locked = new TreeSet<>(request.globalLimits().keySet());
+		locked.addAll(request.flowControls().keySet());
+		locked.removeAll(paused);
+		for (String type : locked) {
+			try (SqlStatement lock = this.lockCappedType.prepare(connection)) {
+				lock.bind("name", "claim:" + type).executeUpdate();
+			}
+		}
+		Set<String> types = new HashSet<>(request.unlimitedTypes());
+		types.addAll(request.limitedTypes().keySet());
+		types.removeAll(paused);
+		boolean byRounds = !request.flowControls().isEmpty() || anyKeyedPending(connection, types);
 		// The first part's jobs are running by the second.
-		return Claims.inParts(request, (part, attemptLeft) -> claimPart(connection, part, attemptLeft, paused, now));
+		return Claims.inParts(request,
+				(part, attemptLeft) -> byRounds ? claimByRounds(connection, part, attemptLeft, paused, now)
+						: claimPart(connection, part, attemptLeft, paused, now));
+	}
+
+	private Map<String, Integer> rooms(Connection connection, ClaimRequest request, Set<String> paused)
+			throws SQLException {
+		Map<String, Integer> rooms = new LinkedHashMap<>();
+		for (String type : new TreeSet<>(request.unlimitedTypes())) {
+			rooms.put(type, request.limit());
+		}
+		new TreeMap<>(request.limitedTypes())
+			.forEach((type, room) -> rooms.put(type, Math.max(0, Math.min(room, request.limit()))));
+		rooms.keySet().removeAll(paused);
+		for (Map.Entry<String, Integer> capped : new TreeMap<>(request.globalLimits()).entrySet()) {
+			if (rooms.containsKey(capped.getKey())) {
+				rooms.merge(capped.getKey(), capped.getValue() - countRunning(connection, capped.getKey()), Math::min);
+			}
+		}
+		rooms.values().removeIf((room) -> room <= 0);
+		return rooms;
 	}
 
 	private Claimed claimPart(Connection connection, ClaimRequest request, boolean attemptLeft, Set<String> paused,
 			Instant now) throws SQLException {
-		Map<String, Integer> rooms = new LinkedHashMap<>();
-		for (String type : request.unlimitedTypes()) {
-			rooms.put(type, request.limit());
-		}
-		request.limitedTypes().forEach((type, room) -> rooms.put(type, Math.max(0, Math.min(room, request.limit()))));
-		rooms.keySet().removeAll(paused);
-		for (Map.Entry<String, Integer> capped : new TreeMap<>(request.globalLimits()).entrySet()) {
-			if (rooms.containsKey(capped.getKey())) {
-				int running = lockAndCountRunning(connection, capped.getKey());
-				rooms.merge(capped.getKey(), capped.getValue() - running, Math::min);
-			}
-		}
-		List<Candidate> candidates = new ArrayList<>();
-		try (SqlStatement select = (attemptLeft ? this.claimDueWithAttemptLeft : this.claimDue).prepare(connection)) {
-			for (Map.Entry<String, Integer> room : rooms.entrySet()) {
-				if (room.getValue() <= 0) {
-					continue;
-				}
-				select.bind("type", room.getKey()).bind("now", now).bind("limit", room.getValue());
-				try (ResultSet rows = select.executeQuery()) {
-					while (rows.next()) {
-						candidates.add(new Candidate(rows.getLong(1), rows.getInt(2), rows.getLong(3)));
-					}
-				}
-			}
+		Map<String, Integer> rooms = rooms(connection, request, paused);
+		List<FlowClaims.Candidate> candidates = new ArrayList<>();
+		for (Map.Entry<String, Integer> room : rooms.entrySet()) {
+			selectUnkeyed(connection, candidates, room.getKey(), room.getValue(), attemptLeft, now);
 		}
 		if (candidates.isEmpty()) {
 			return Claimed.NONE;
@@ -169,7 +284,96 @@ final class MysqlClaims implements Claims {
 		// The rows of candidates left out stay locked until the transaction ends, a
 		// moment: other claimers skip them meanwhile.
 		candidates.sort(CLAIM_ORDER);
-		List<Long> ids = candidates.stream().limit(request.limit()).map(Candidate::id).toList();
+		List<Long> ids = candidates.stream().limit(request.limit()).map(FlowClaims.Candidate::id).toList();
+		return Claimed.of(take(connection, request, ids, now));
+	}
+
+	/**
+	 * The claim when keys or flow control are involved: each type's room (its caps), its
+	 * jobs without a key in claim order (locked as they are read), its keys visited in
+	 * rounds with their state, its rate windows; {@link FlowClaims} chooses, the chosen
+	 * jobs with a key are locked, and the starts of rate-limited types and keys are
+	 * logged.
+	 */
+	private Claimed claimByRounds(Connection connection, ClaimRequest request, boolean attemptLeft, Set<String> paused,
+			Instant now) throws SQLException {
+		Map<String, Integer> rooms = rooms(connection, request, paused);
+		List<FlowClaims.TypeRead> reads = new ArrayList<>();
+		FlowClaims.Reads keyReads = new KeyReads(connection, attemptLeft, now);
+		List<FlowClaims.Candidate> unkeyed = new ArrayList<>();
+		for (Map.Entry<String, Integer> room : rooms.entrySet()) {
+			FlowClaims.TypeRead read = this.flow.read(keyReads, room.getKey(), room.getValue(),
+					request.flowControl(room.getKey()), now);
+			reads.add(read);
+			int allowance = FlowClaims.typeAllowance(read);
+			if (allowance > 0) {
+				selectUnkeyed(connection, unkeyed, room.getKey(), allowance, attemptLeft, now);
+			}
+		}
+		FlowClaims.Plan plan = this.flow.plan(unkeyed, reads, request.limit(), now);
+		for (FlowClaims.TypeRead read : reads) {
+			Instant before = this.flow.sweepBefore(read.type(), read.flow(), now);
+			if (before != null) {
+				try (SqlStatement sweep = this.sweepStarts.prepare(connection)) {
+					sweep.bind("type", read.type()).bind("before", before).executeUpdate();
+				}
+			}
+		}
+		List<Long> keyed = plan.chosen()
+			.stream()
+			.filter((job) -> job.key() != null)
+			.map(FlowClaims.Candidate::id)
+			.toList();
+		Set<Long> taken = new HashSet<>(plan.ids());
+		if (!keyed.isEmpty()) {
+			taken.removeAll(keyed);
+			try (SqlStatement lock = this.lockChosen.prepare(connection);
+					ResultSet rows = lock.bindIds("ids", keyed).executeQuery()) {
+				while (rows.next()) {
+					taken.add(rows.getLong(1));
+				}
+			}
+		}
+		if (taken.isEmpty()) {
+			return new Claimed(List.of(), plan.throttledUntil());
+		}
+		List<Long> ids = plan.ids().stream().filter(taken::contains).toList();
+		List<ClaimedJob> claimed = take(connection, request, ids, now);
+		try (SqlStatement insert = this.insertStart.prepare(connection)) {
+			boolean any = false;
+			for (FlowClaims.Start start : plan.starts()) {
+				if (taken.contains(start.jobId())) {
+					insert.bind("type", start.type())
+						.bind("key", start.key())
+						.bind("now", now)
+						.bind("job_id", start.jobId())
+						.addBatch();
+					any = true;
+				}
+			}
+			if (any) {
+				insert.executeBatch();
+			}
+		}
+		return new Claimed(claimed, plan.throttledUntil());
+	}
+
+	private void selectUnkeyed(Connection connection, List<FlowClaims.Candidate> candidates, String type, int limit,
+			boolean attemptLeft, Instant now) throws SQLException {
+		try (SqlStatement select = (attemptLeft ? this.claimDueWithAttemptLeft : this.claimDue).prepare(connection)) {
+			select.bind("type", type).bind("now", now).bind("limit", limit);
+			try (ResultSet rows = select.executeQuery()) {
+				while (rows.next()) {
+					candidates.add(new FlowClaims.Candidate(rows.getLong(1), type, null, rows.getInt(2),
+							MysqlDialect.INSTANCE.instant(rows, 3)));
+				}
+			}
+		}
+	}
+
+	/** Marks the jobs running, writes their attempt rows and events, and reads them. */
+	private List<ClaimedJob> take(Connection connection, ClaimRequest request, List<Long> ids, Instant now)
+			throws SQLException {
 		try (SqlStatement take = this.take.prepare(connection)) {
 			take.bind("worker_id", request.workerId())
 				.bind("now", now)
@@ -185,20 +389,101 @@ final class MysqlClaims implements Claims {
 			events.bind("worker_id", request.workerId()).bind("now", now).bindIds("ids", ids).executeUpdate();
 		}
 		try (SqlStatement read = this.readTaken.prepare(connection)) {
-			return Claimed.of(Claims.claimed(read.bindIds("ids", ids), MysqlDialect.INSTANCE));
+			return Claims.claimed(read.bindIds("ids", ids), MysqlDialect.INSTANCE);
 		}
 	}
 
-	private int lockAndCountRunning(Connection connection, String type) throws SQLException {
-		try (SqlStatement lock = this.lockCappedType.prepare(connection)) {
-			lock.bind("name", "claim:" + type).executeUpdate();
+	private boolean anyKeyedPending(Connection connection, Set<String> types) throws SQLException {
+		if (types.isEmpty()) {
+			return false;
 		}
+		try (SqlStatement select = this.anyKeyedPending.prepare(connection)) {
+			return select.bindTexts("types", types).queryLong() != 0;
+		}
+	}
+
+	private int countRunning(Connection connection, String type) throws SQLException {
 		try (SqlStatement count = this.countRunning.prepare(connection)) {
 			return (int) count.bind("type", type).queryLong();
 		}
 	}
 
-	private record Candidate(long id, int priority, long runAt) {
+	/** The reads of one claim part, for {@link FlowClaims#read}: one statement each. */
+	private final class KeyReads implements FlowClaims.Reads {
+
+		private final Connection connection;
+
+		private final boolean attemptLeft;
+
+		private final Instant now;
+
+		KeyReads(Connection connection, boolean attemptLeft, Instant now) {
+			this.connection = connection;
+			this.attemptLeft = attemptLeft;
+			this.now = now;
+		}
+
+		@Override
+		public String nextKey(String type, String after, String until) throws SQLException {
+			try (SqlStatement select = MysqlClaims.this.nextKey.prepare(this.connection)) {
+				return select.bind("type", type).bind("after", after).bind("until", until).queryString();
+			}
+		}
+
+		@Override
+		public int running(String type, String key) throws SQLException {
+			return count(type, key, "running");
+		}
+
+		@Override
+		public boolean failed(String type, String key) throws SQLException {
+			return count(type, key, "failed") > 0;
+		}
+
+		private int count(String type, String key, String status) throws SQLException {
+			try (SqlStatement select = MysqlClaims.this.countOfKey.prepare(this.connection)) {
+				return (int) select.bind("status", status).bind("type", type).bind("key", key).queryLong();
+			}
+		}
+
+		@Override
+		public List<FlowClaims.Candidate> firstPending(String type, String key) throws SQLException {
+			try (SqlStatement select = MysqlClaims.this.firstOfKey.prepare(this.connection)) {
+				return jobs(select.bind("type", type).bind("key", key), type, key);
+			}
+		}
+
+		@Override
+		public List<FlowClaims.Candidate> dueJobs(String type, String key, int most) throws SQLException {
+			Sql statement = this.attemptLeft ? MysqlClaims.this.dueOfKeyWithAttemptLeft : MysqlClaims.this.dueOfKey;
+			try (SqlStatement select = statement.prepare(this.connection)) {
+				return jobs(select.bind("type", type).bind("key", key).bind("now", this.now).bind("limit", most), type,
+						key);
+			}
+		}
+
+		private List<FlowClaims.Candidate> jobs(SqlStatement select, String type, String key) throws SQLException {
+			List<FlowClaims.Candidate> jobs = new ArrayList<>();
+			try (ResultSet rows = select.executeQuery()) {
+				while (rows.next()) {
+					jobs.add(new FlowClaims.Candidate(rows.getLong(1), type, key, rows.getInt(2),
+							MysqlDialect.INSTANCE.instant(rows, 3)));
+				}
+			}
+			return jobs;
+		}
+
+		@Override
+		public FlowClaims.Starts starts(String type, String key, Instant windowStart) throws SQLException {
+			try (SqlStatement select = MysqlClaims.this.startsInWindow.prepare(this.connection);
+					ResultSet rows = select.bind("type", type)
+						.bind("key", key)
+						.bind("since", windowStart)
+						.executeQuery()) {
+				rows.next();
+				return new FlowClaims.Starts(rows.getInt(1), MysqlDialect.INSTANCE.instant(rows, 2));
+			}
+		}
 
 	}
 

@@ -38,7 +38,7 @@ class MysqlQueryPlanTests {
 			for (int from = 0; from < 20_000; from += 1_000) {
 				StringBuilder insert = new StringBuilder(
 						"INSERT INTO jobs (type, status, payload, max_attempts, run_at, "
-								+ "created_at, lease_until, chain_id, finished_at) VALUES ");
+								+ "created_at, lease_until, chain_id, finished_at, job_key) VALUES ");
 				for (int n = from; n < from + 1_000; n++) {
 					String status = (n % 10 == 0) ? "running" : (n % 10 == 1) ? "succeeded" : "pending";
 					insert.append((n > from) ? "," : "")
@@ -54,11 +54,26 @@ class MysqlQueryPlanTests {
 						.append((n % 100 == 0) ? String.valueOf(n + 1) : "NULL")
 						.append(", ")
 						.append(status.equals("succeeded") ? String.valueOf(1_500_000 + n) : "NULL")
+						.append(", ")
+						.append((n % 3 == 0) ? "'customer-" + (n % 500) + "'" : "NULL")
 						.append(')');
 				}
 				statement.executeUpdate(insert.toString());
 			}
-			statement.execute("ANALYZE TABLE jobs, job_dependencies, job_attempts, job_events");
+			StringBuilder starts = new StringBuilder(
+					"INSERT INTO job_rate_starts (type, job_key, started_at, job_id) VALUES ");
+			for (int n = 0; n < 1_000; n++) {
+				starts.append((n > 0) ? "," : "")
+					.append("('mail', '")
+					.append((n % 2 == 0) ? "" : "customer-" + (n % 20))
+					.append("', ")
+					.append(1_000_000 + n)
+					.append(", ")
+					.append(n + 1)
+					.append(')');
+			}
+			statement.executeUpdate(starts.toString());
+			statement.execute("ANALYZE TABLE jobs, job_dependencies, job_attempts, job_events, job_rate_starts");
 		}
 	}
 
@@ -73,6 +88,25 @@ class MysqlQueryPlanTests {
 				Map.of("type", "'mail'", "now", "1010000", "limit", "10"));
 		assertThat(row(plan, "jobs")).containsEntry("key", "jobs_claim_type_idx");
 		assertThat(row(plan, "jobs").get("Extra")).doesNotContain("filesort");
+	}
+
+	@Test
+	void aClaimByRoundsReadsKeysAndTheirJobsFromAnIndexLedByStatusTypeAndKey() {
+		Map<String, String> values = Map.of("type", "'mail'", "after", "'customer-1'", "until", "NULL", "key",
+				"'customer-3'", "status", "'running'", "now", "1010000", "limit", "10", "since", "0", "types",
+				"'[\"mail\",\"report\"]'");
+		for (String statement : List.of(MysqlClaims.NEXT_KEY, MysqlClaims.COUNT_OF_KEY,
+				MysqlClaims.DUE_OF_KEY.replace("{attempt_left}", ""), MysqlClaims.FIRST_OF_KEY,
+				MysqlClaims.ANY_KEYED_PENDING)) {
+			Map<String, String> jobs = row(explain(statement, values), "jobs");
+			assertThat(jobs.get("key")).as(statement).isIn("jobs_keyed_idx", "jobs_claim_type_idx");
+			assertThat(jobs.get("type")).as(statement).isIn("ref", "range");
+			assertThat(jobs.get("Extra")).as(statement).doesNotContain("filesort");
+		}
+		assertThat(row(explain(MysqlClaims.STARTS_IN_WINDOW, values), "job_rate_starts")).containsEntry("key",
+				"PRIMARY");
+		assertThat(row(explain(MysqlClaims.LOCK_CHOSEN, Map.of("ids", "'[5,7,9]'")), "jobs")).containsEntry("key",
+				"PRIMARY");
 	}
 
 	@Test
@@ -91,7 +125,7 @@ class MysqlQueryPlanTests {
 		// status reads the running jobs alone, and the lease end is checked on each.
 		Map<String, String> lockExpired = row(explain(MysqlLeaseRecovery.LOCK_EXPIRED, values), "jobs");
 		assertThat(lockExpired.get("type")).isIn("ref", "range");
-		assertThat(lockExpired.get("key")).isIn("jobs_running_idx", "jobs_due_idx", "jobs_status_type_idx",
+		assertThat(lockExpired.get("key")).isIn("jobs_keyed_idx", "jobs_due_idx", "jobs_status_type_idx",
 				"jobs_claim_type_idx", "jobs_finished_idx");
 		assertThat(row(explain(MysqlLeaseRecovery.RECOVER_EXPIRED, values), "jobs").get("type")).isNotEqualTo("ALL");
 	}

@@ -206,10 +206,11 @@ class PostgresQueryPlanTests {
 				List<String> plan = explain(backlog, PostgresClaims.claimSql(PostgresClaims.CLAIM_DUE, attemptLeft),
 						Map.of("type", "noop", "worker_id", "w", "now", this.now, "lease_until",
 								this.now.plusSeconds(30), "not_repeatable", Set.of(), "limit", 128));
+				// The only sort is of the claimed rows, for their events' order.
 				assertThat(plan)
 					.anyMatch((line) -> line.matches(".*Index Scan using jobs_claim(_type)?_idx on jobs c.*"))
 					.noneMatch((line) -> line.contains("Seq Scan on jobs"))
-					.noneMatch((line) -> line.contains("Sort"));
+					.noneMatch((line) -> line.contains("Sort Key: c."));
 			}
 		}
 	}
