@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -132,7 +133,7 @@ final class FlowScenario {
 
 	void run() throws Exception {
 		warmUp();
-		Map<String, Map<BurnDown, BurnDownRun>> best = new java.util.LinkedHashMap<>();
+		Map<String, Map<BurnDown, BurnDownRun>> best = new LinkedHashMap<>();
 		for (int round = 0; round < this.options.repeat; round++) {
 			// Round by round, every variant of every stack once per round: a slow phase
 			// of the machine hits them alike.
@@ -375,6 +376,9 @@ final class FlowScenario {
 			}
 			catch (RuntimeException ex) {
 				db.close();
+				if (!this.options.keepFiles) {
+					db.delete();
+				}
 				throw ex;
 			}
 		}
