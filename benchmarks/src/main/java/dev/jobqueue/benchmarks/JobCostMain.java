@@ -18,6 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.jobqueue.JobRequest;
 import dev.jobqueue.core.store.ClaimedJob;
 import dev.jobqueue.core.store.Completion;
 import dev.jobqueue.core.store.RunningJobRef;
@@ -27,11 +28,12 @@ import dev.jobqueue.core.worker.WorkerListener;
 /**
  * What one job costs the PostgreSQL server: WAL records and bytes, and index entries
  * written (B-tree WAL records), per job lifecycle (enqueue, claim, run, success), per
- * lifecycle with one retry, and per lease renewal; next to the raw lifecycle program on
- * the queue's tables and on lean tables (primary keys and the partial pending index
- * only). Read from the server's own WAL with {@code pg_walinspect}, counting only the
- * records of the run's own database, so other work on the server does not count. Counts,
- * not timings: a busy machine changes none of them.
+ * lifecycle with one retry, per lifecycle of a job with a key (1,000 keys, claimed in
+ * rounds across keys), and per lease renewal; next to the raw lifecycle program on the
+ * queue's tables and on lean tables (primary keys and the partial pending index only).
+ * Read from the server's own WAL with {@code pg_walinspect}, counting only the records of
+ * the run's own database, so other work on the server does not count. Counts, not
+ * timings: a busy machine changes none of them.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.jobqueue.benchmarks.JobCostMain [jobs] [admin url]
@@ -64,8 +66,9 @@ public final class JobCostMain {
 		this.rows.add("| per job (PostgreSQL) | WAL bytes | heap records | index entries (B-tree records) | "
 				+ "indexes written, entries per job |");
 		this.rows.add("|---|---|---|---|---|");
-		queueLifecycle(false);
-		queueLifecycle(true);
+		queueLifecycle(false, false);
+		queueLifecycle(true, false);
+		queueLifecycle(false, true);
 		leaseRenewal();
 		rawLifecycle(false);
 		rawLifecycle(true);
@@ -73,9 +76,10 @@ public final class JobCostMain {
 	}
 
 	/**
-	 * Single enqueues, then a burn-down by 8 workers; with a retry, each job fails once.
+	 * Single enqueues, then a burn-down by 8 workers; with a retry, each job fails once;
+	 * keyed, each job has one of 1,000 keys.
 	 */
-	private void queueLifecycle(boolean retry) throws Exception {
+	private void queueLifecycle(boolean retry, boolean keyed) throws Exception {
 		try (PostgresBenchmarkMain.TempDatabase db = new PostgresBenchmarkMain.TempDatabase(this.adminUrl);
 				PostgresBenchmarkMain.Node node = new PostgresBenchmarkMain.Node(db.url, 10, (payload, context) -> {
 					if (retry && context.attempt() == 1) {
@@ -95,15 +99,17 @@ public final class JobCostMain {
 			});
 			wal.start();
 			for (int i = 0; i < this.jobs; i++) {
-				node.queue.enqueue("noop", new Payload(i));
+				JobRequest request = JobRequest.of("noop", new Payload(i));
+				node.queue.enqueue(keyed ? request.key("customer-" + (i % 1000)) : request);
 			}
 			worker.start();
 			if (!finished.await(10, TimeUnit.MINUTES)) {
 				throw new IllegalStateException("the burn-down did not finish");
 			}
 			worker.stop();
-			row(retry ? "queue: enqueue, claim, fail, retry, claim, succeed" : "queue: enqueue, claim, run, succeed",
-					wal.stop(), this.jobs);
+			String name = retry ? "queue: enqueue, claim, fail, retry, claim, succeed"
+					: "queue: enqueue, claim, run, succeed";
+			row(keyed ? name + ", with a key (1,000 keys)" : name, wal.stop(), this.jobs);
 		}
 	}
 

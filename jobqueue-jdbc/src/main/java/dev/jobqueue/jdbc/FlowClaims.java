@@ -76,6 +76,12 @@ public final class FlowClaims {
 		.thenComparing(Candidate::runAt)
 		.thenComparingLong(Candidate::id);
 
+	/**
+	 * How much older than the longest window a start must be before a claim deletes it:
+	 * how far behind another claim's time may be (see {@link #sweepBefore}).
+	 */
+	public static final Duration SWEEP_MARGIN = Duration.ofMinutes(1);
+
 	/** Most keys a claim visits per type, however large its room. */
 	static final int MAX_KEYS_VISITED = 1024;
 
@@ -129,7 +135,10 @@ public final class FlowClaims {
 	 * Whether the type's rate log is due a sweep of the starts that left every window of
 	 * the type, and before when they started; {@code null} if not due. Once per longest
 	 * window per process: the counts read only the window, so older rows cost space, not
-	 * correctness.
+	 * correctness. A start is kept {@link #SWEEP_MARGIN} longer than the longest window:
+	 * another claim may count with an older time than this one (taken before it waited
+	 * for the lock, or on a host whose clock is behind), and its window must still hold
+	 * every start.
 	 */
 	public Instant sweepBefore(String type, FlowControl flow, Instant now) {
 		Duration longest = longestWindow(flow);
@@ -141,7 +150,7 @@ public final class FlowClaims {
 			return null;
 		}
 		this.sweeps.put(type, now);
-		return now.minus(longest);
+		return now.minus(longest).minus(SWEEP_MARGIN);
 	}
 
 	private static Duration longestWindow(FlowControl flow) {

@@ -97,7 +97,7 @@ class MysqlQueryPlanTests {
 				"'[\"mail\",\"report\"]'");
 		for (String statement : List.of(MysqlClaims.NEXT_KEY, MysqlClaims.COUNT_OF_KEY,
 				MysqlClaims.DUE_OF_KEY.replace("{attempt_left}", ""), MysqlClaims.FIRST_OF_KEY,
-				MysqlClaims.ANY_KEYED_PENDING)) {
+				MysqlClaims.PAUSED_TYPES_AND_KEYS)) {
 			Map<String, String> jobs = row(explain(statement, values), "jobs");
 			assertThat(jobs.get("key")).as(statement).isIn("jobs_keyed_idx", "jobs_claim_type_idx");
 			assertThat(jobs.get("type")).as(statement).isIn("ref", "range");

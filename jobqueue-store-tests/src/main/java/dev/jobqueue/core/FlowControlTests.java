@@ -3,7 +3,6 @@ package dev.jobqueue.core;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -457,16 +456,34 @@ public abstract class FlowControlTests extends StoreTests {
 	}
 
 	@Test
-	void theRateLogKeepsOnlyWhatAWindowStillNeeds() {
+	void theRateLogKeepsStartsAMarginLongerThanTheWindowThenDeletesThem() {
 		enqueueMany("job", null, 10);
 		FlowControl flow = rate("2/1s");
-		Map<Integer, Long> rows = new HashMap<>();
-		for (int step = 0; step < 5; step++) {
-			claim(10, flow).forEach(this::succeed);
-			rows.put(step, this.db.count("SELECT count(*) FROM job_rate_starts"));
-			this.clock.advance(Duration.ofSeconds(1));
+		claim(10, flow).forEach(this::succeed);
+		this.clock.advance(Duration.ofSeconds(1));
+		claim(10, flow).forEach(this::succeed);
+		// Kept after their window: a claim whose time is behind may still count them.
+		assertThat(this.db.count("SELECT count(*) FROM job_rate_starts")).isEqualTo(4);
+		// The margin is a minute.
+		this.clock.advance(Duration.ofSeconds(61));
+		claim(10, flow).forEach(this::succeed);
+		assertThat(this.db.count("SELECT count(*) FROM job_rate_starts")).isEqualTo(2);
+	}
+
+	@Test
+	void aClaimWhoseTimeIsBehindAnotherProcessesStillCountsEveryStartOfItsWindow() {
+		enqueueMany("job", null, 10);
+		FlowControl flow = rate("3/1s");
+		Instant first = this.clock.instant();
+		assertThat(claim(2, flow)).hasSize(2);
+		try (StoreFixture other = this.db.anotherProcess()) {
+			// Another process claims with a later time, past the window of the first
+			// starts, and sweeps the log.
+			assertThat(other.store().claim(request(1, flow), first.plusMillis(1200))).hasSize(1);
 		}
-		assertThat(rows.values()).allMatch((count) -> count <= 4);
+		// A claim that read its time before it waited for the lock: its window holds the
+		// first two starts and the other process's.
+		assertThat(this.db.store().claim(request(10, flow), first.plusMillis(500))).isEmpty();
 	}
 
 }
