@@ -6,6 +6,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.Locale;
 import java.util.stream.Stream;
 
 /**
@@ -71,8 +72,18 @@ public final class BenchmarkMain {
 	private static String describe(Options options) {
 		return (options.quick ? "--quick " : "") + "scenarios " + options.scenarios + ", worker threads "
 				+ options.workerThreads + ", executors " + options.executors + ", burn-down " + options.jobs
-				+ " jobs, poll interval " + options.pollInterval.toMillis() + " ms, JVM args "
+				+ " jobs, poll interval " + options.pollInterval.toMillis() + " ms, stacks " + options.stacks
+				+ (options.runs("flow") ? ", " + describeFlow(options) : "") + ", JVM args "
 				+ ManagementFactory.getRuntimeMXBean().getInputArguments();
+	}
+
+	/** The sizes of the flow control rows, which the other scenarios' do not say. */
+	static String describeFlow(Options options) {
+		return String.format(Locale.ROOT,
+				"flow: burn-downs of %d jobs over %d keys, %d worker threads, repeat %d; rate limit %d/1s watched %d s "
+						+ "over a backlog of %d",
+				options.flowJobs, options.flowKeys, options.flowThreads, options.repeat, options.ratePerSecond,
+				options.rateDuration.toSeconds(), options.rateBacklog);
 	}
 
 	private static void runEnqueuer(String[] args) {

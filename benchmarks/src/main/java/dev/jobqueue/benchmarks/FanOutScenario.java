@@ -6,7 +6,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -153,7 +152,7 @@ final class FanOutScenario {
 			joinId.set(fanOut.joinId());
 			long start = System.nanoTime();
 			node.startWorker(THREADS, this.options.pollInterval, listener);
-			await(done, "fan-out of " + children + " children and its join");
+			Timing.await(done, "fan-out of " + children + " children and its join");
 			node.stopWorker();
 			return new Run(enqueueNanos, lastChildFinished.get() - start, joinStarted.get() - lastChildFinished.get(),
 					joinRuns.get(), joinAfterLastChild(node.queue().findChain(fanOut.chainId()), fanOut.joinId()));
@@ -196,7 +195,7 @@ final class FanOutScenario {
 			long enqueueNanos = System.nanoTime() - enqueueStart;
 			long start = System.nanoTime();
 			node.startWorker(THREADS, this.options.pollInterval, listener);
-			await(done, "burn-down of " + jobs + " plain jobs");
+			Timing.await(done, "burn-down of " + jobs + " plain jobs");
 			node.stopWorker();
 			return new Run(enqueueNanos, lastFinished.get() - start, 0, 0, true);
 		}
@@ -257,18 +256,6 @@ final class FanOutScenario {
 			};
 		}
 
-	}
-
-	private static void await(CountDownLatch latch, String what) {
-		try {
-			if (!latch.await(Math.max(120, latch.getCount() / 200), TimeUnit.SECONDS)) {
-				throw new IllegalStateException(what + " did not finish: " + latch.getCount() + " jobs left");
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
 	}
 
 }

@@ -17,7 +17,7 @@ import java.util.Set;
 final class Options {
 
 	static final List<String> SCENARIOS = List.of("enqueue", "enqueue-all", "burn-down", "latency", "big-table", "idle",
-			"heap", "durability", "dashboard", "fan-out", "steps");
+			"heap", "durability", "dashboard", "fan-out", "steps", "flow");
 
 	final boolean quick;
 
@@ -67,6 +67,24 @@ final class Options {
 	/** Children of the fan-out scenario's enqueueFanOut (and plain jobs next to it). */
 	final int fanOutChildren;
 
+	/** Jobs of each burn-down of the flow control rows (issue 25). */
+	final int flowJobs;
+
+	/** Keys the flow burn-down's jobs are spread over, round-robin. */
+	final int flowKeys;
+
+	/** Worker slots of the flow control rows. */
+	final int flowThreads;
+
+	/** The rate limit of the flow control rows, starts per second. */
+	final int ratePerSecond;
+
+	/** How long the rate-limited run is watched, from its first start. */
+	final Duration rateDuration;
+
+	/** Due jobs enqueued before the rate-limited worker starts. */
+	final int rateBacklog;
+
 	/** Jobs of each warm-up run, before anything is measured. */
 	final int warmUpJobs;
 
@@ -110,6 +128,12 @@ final class Options {
 		this.repeat = Math.max(1, args.integer("repeat", q ? 1 : 3));
 		this.warmUpJobs = args.integer("warm-up-jobs", q ? 300 : 3_000);
 		this.fanOutChildren = args.integer("fan-out-children", q ? 500 : 10_000);
+		this.flowJobs = positive(args, "flow-jobs", q ? 2_000 : 100_000);
+		this.flowKeys = positive(args, "flow-keys", q ? 100 : 1_000);
+		this.flowThreads = positive(args, "flow-threads", 8);
+		this.ratePerSecond = positive(args, "rate-per-second", 1_000);
+		this.rateDuration = Duration.ofSeconds(positive(args, "rate-seconds", q ? 2 : 60));
+		this.rateBacklog = positive(args, "rate-backlog", q ? 5_000 : 70_000);
 		this.directory = Path.of(args.value("dir", System.getProperty("java.io.tmpdir")));
 		this.keepFiles = args.flag("keep-files");
 		this.stacks = parseStacks(args.value("stacks", "engine,starter,starter-shared"),
@@ -117,6 +141,14 @@ final class Options {
 		this.urlParameters = args.value("sqlite-url-params", "");
 		Db.urlParameters = this.urlParameters;
 		args.requireAllUsed();
+	}
+
+	private static int positive(Args args, String name, int fallback) {
+		int value = args.integer(name, fallback);
+		if (value <= 0) {
+			throw new IllegalArgumentException("--" + name + " must be 1 or more, got " + value);
+		}
+		return value;
 	}
 
 	static Options parse(String... arguments) {
@@ -206,6 +238,12 @@ final class Options {
 				  --repeat=N                runs of each raw baseline and enqueue measurement, best counts (3)
 				  --warm-up-jobs=N          jobs of each warm-up run before measuring (3000)
 				  --fan-out-children=N      children of the fan-out run, and plain jobs next to it (10000)
+				  --flow-jobs=N             jobs of each flow control burn-down (100000)
+				  --flow-keys=N             keys the flow burn-down's jobs are spread over, round-robin (1000)
+				  --flow-threads=N          worker slots of the flow control rows (8)
+				  --rate-per-second=N       the flow rows' rate limit, N/1s (1000)
+				  --rate-seconds=N          how long the rate-limited run is watched (60)
+				  --rate-backlog=N          due jobs enqueued before the rate-limited worker starts (70000)
 				  --dir=PATH                where the database files go (java.io.tmpdir)
 				  --sqlite-url-params=K=V&..  extra sqlite-jdbc settings on every file URL, for experiments
 				  --keep-files              keep the database files after the run

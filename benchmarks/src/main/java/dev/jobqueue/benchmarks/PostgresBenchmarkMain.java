@@ -24,6 +24,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntConsumer;
 
 import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
@@ -72,7 +73,9 @@ import dev.jobqueue.postgresql.PostgresStorage;
  * </pre>
  *
  * With {@code --scenario=dashboard} it renders the dashboard's overview on a big table
- * instead ({@link PostgresDashboardScenario}).
+ * instead ({@link PostgresDashboardScenario}); with {@code --scenario=flow} it prints the
+ * flow control rows of issue 25 ({@link FlowScenario}, through each of {@code --stacks},
+ * sized by the SQLite run's options {@link #FLOW_OPTIONS}).
  *
  * <p>
  * With {@code worker <url> <threads>} or {@code enqueuer <url> <count> <perSecond>} as
@@ -119,6 +122,10 @@ public final class PostgresBenchmarkMain {
 			SELECT count(*) FROM done
 			""";
 
+	/** The options of the flow control rows, as the SQLite run names them. */
+	static final List<String> FLOW_OPTIONS = List.of("flow-jobs", "flow-keys", "flow-threads", "rate-per-second",
+			"rate-seconds", "rate-backlog", "warm-up-jobs", "poll-interval-ms");
+
 	/** The assemblies of the queue {@code --stacks} can name. */
 	static final List<String> STACKS = List.of("engine", "starter");
 
@@ -157,21 +164,25 @@ public final class PostgresBenchmarkMain {
 		String adminUrl = "jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres";
 		boolean quick = false;
 		boolean fanOut = false;
+		boolean flow = false;
 		boolean burnDownOnly = false;
 		boolean processesOnly = false;
 		boolean dashboard = false;
 		List<String> stacks = STACKS;
-		List<String> fanOutOptions = new ArrayList<>();
+		List<String> scenarioOptions = new ArrayList<>();
 		for (String arg : args) {
 			if (arg.startsWith("--admin-url=")) {
 				adminUrl = arg.substring("--admin-url=".length());
 			}
 			else if (arg.equals("--quick")) {
 				quick = true;
-				fanOutOptions.add(arg);
+				scenarioOptions.add(arg);
 			}
 			else if (arg.equals("--scenario=fan-out")) {
 				fanOut = true;
+			}
+			else if (arg.equals("--scenario=flow")) {
+				flow = true;
 			}
 			else if (arg.equals("--scenario=burn-down")) {
 				burnDownOnly = true;
@@ -185,19 +196,31 @@ public final class PostgresBenchmarkMain {
 			else if (arg.startsWith("--stacks=")) {
 				stacks = Options.parseStacks(arg.substring("--stacks=".length()), STACKS);
 			}
-			else if (arg.startsWith("--fan-out-children=") || arg.startsWith("--repeat=")) {
-				fanOutOptions.add(arg);
+			else if (arg.startsWith("--fan-out-children=") || arg.startsWith("--repeat=")
+					|| FLOW_OPTIONS.stream().anyMatch((option) -> arg.startsWith("--" + option + "="))) {
+				scenarioOptions.add(arg);
 			}
 			else {
 				throw new IllegalArgumentException("Unknown option " + arg + ": use --quick, --admin-url=<jdbc url>, "
 						+ "--stacks=engine,starter (or one of them) for the enqueue and burn-down rows, "
 						+ "--scenario=burn-down or --scenario=processes for those rows alone, --scenario=dashboard for the "
-						+ "dashboard on a big table, and --scenario=fan-out [--fan-out-children=N] "
-						+ "[--repeat=N] for the fan-out run alone");
+						+ "dashboard on a big table, --scenario=fan-out [--fan-out-children=N] "
+						+ "[--repeat=N] for the fan-out run alone, and --scenario=flow [--stacks=...] [--"
+						+ String.join("=N] [--", FLOW_OPTIONS) + "=N] [--repeat=N] for the flow control rows");
 			}
 		}
 		if (fanOut) {
-			runFanOut(adminUrl, fanOutOptions);
+			runFanOut(adminUrl, scenarioOptions);
+			return;
+		}
+		if (flow) {
+			Options options = Options.parse(scenarioOptions.toArray(String[]::new));
+			ResultTable table = runFlow(adminUrl, options, stacks);
+			System.out.println("jobqueue benchmark on PostgreSQL: " + BenchmarkMain.describeFlow(options) + ", stacks "
+					+ stacks + ", Java " + Runtime.version() + ", " + Runtime.getRuntime().availableProcessors()
+					+ " cores");
+			System.out.println();
+			table.print(System.out);
 			return;
 		}
 		if (dashboard) {
@@ -373,6 +396,96 @@ public final class PostgresBenchmarkMain {
 				+ Runtime.getRuntime().availableProcessors() + " cores");
 		System.out.println();
 		table.print(System.out);
+	}
+
+	/**
+	 * The flow control rows of the SQLite run ({@link FlowScenario}) on PostgreSQL: each
+	 * run on a database of its own, through each stack of {@code stacks}.
+	 */
+	static ResultTable runFlow(String adminUrl, Options options, List<String> stacks) throws Exception {
+		ResultTable table = new ResultTable();
+		FlowScenario.Backend backend = new FlowScenario.Backend() {
+			@Override
+			public String label() {
+				return "PostgreSQL";
+			}
+
+			@Override
+			public FlowScenario.Node open(String name, String stack, FlowHandlers.Limits limits, int perSecond,
+					int threads, IntConsumer started, WorkerListener listener) throws Exception {
+				TempDatabase db = new TempDatabase(adminUrl);
+				try {
+					return stack.equals("starter") ? starterFlowNode(db, limits, perSecond, threads, started, listener)
+							: engineFlowNode(db, limits, perSecond, threads, started, listener);
+				}
+				catch (RuntimeException ex) {
+					db.close();
+					throw ex;
+				}
+			}
+
+			private FlowScenario.Node starterFlowNode(TempDatabase db, FlowHandlers.Limits limits, int perSecond,
+					int threads, IntConsumer started, WorkerListener listener) {
+				StarterNode node = new StarterNode(db.url, limits.bean, limits.properties(perSecond), threads,
+						options.pollInterval, (payload, context) -> started.accept(payload.n()), listener);
+				return new PostgresFlowNode(db, node.queue, node::startWorker, node);
+			}
+
+			private FlowScenario.Node engineFlowNode(TempDatabase db, FlowHandlers.Limits limits, int perSecond,
+					int threads, IntConsumer started, WorkerListener listener) {
+				Node node = new Node(db.url, threads + 2, limits.definition(perSecond, (payload, context) -> {
+					started.accept(((Payload) QueueNode.CODEC.fromJson(payload, Payload.class)).n());
+					return null;
+				}));
+				JobWorker[] worker = new JobWorker[1];
+				return new PostgresFlowNode(db, node.queue, () -> {
+					worker[0] = node.worker(threads, options.pollInterval, listener);
+					worker[0].start();
+				}, () -> {
+					if (worker[0] != null) {
+						worker[0].stop();
+					}
+					node.close();
+				});
+			}
+		};
+		new FlowScenario(options, stacks, table, backend).run();
+		return table;
+	}
+
+	/** A flow run's queue on its own database, dropped on close. */
+	private record PostgresFlowNode(TempDatabase db, JobQueue queue, Runnable start,
+			AutoCloseable stack) implements FlowScenario.Node {
+
+		@Override
+		public void startWorker() {
+			this.start.run();
+		}
+
+		@Override
+		public long[] claimTimesMicros() throws SQLException {
+			try (Connection connection = DriverManager.getConnection(this.db.url);
+					Statement statement = connection.createStatement();
+					ResultSet rows = statement
+						.executeQuery("SELECT (extract(epoch FROM started_at) * 1000000)::bigint FROM job_attempts")) {
+				List<Long> micros = new ArrayList<>();
+				while (rows.next()) {
+					micros.add(rows.getLong(1));
+				}
+				return micros.stream().mapToLong(Long::longValue).toArray();
+			}
+		}
+
+		@Override
+		public void close() throws Exception {
+			try {
+				this.stack.close();
+			}
+			finally {
+				this.db.close();
+			}
+		}
+
 	}
 
 	private double rawEnqueue(int jobs) throws Exception {
@@ -749,11 +862,19 @@ public final class PostgresBenchmarkMain {
 		}
 
 		Node(String url, int poolSize, JobInvoker handler) {
+			this(url, poolSize, HandlerDefinition.of(TYPE, handler));
+		}
+
+		/**
+		 * Handles the benchmark's type as {@code definition} says (with its flow
+		 * control).
+		 */
+		Node(String url, int poolSize, HandlerDefinition definition) {
 			this.dataSource = PostgresDataSources.create(url, null, null, poolSize);
 			this.storage = new PostgresStorage(new PostgresDatabase(this.dataSource, url),
 					PostgresDialect.tables(null, ""));
 			this.storage.initializeSchema();
-			this.handlers.register(HandlerDefinition.of(TYPE, handler));
+			this.handlers.register(definition);
 			this.queue = new DefaultJobQueue(this.storage.jobs(), this.storage.admin(), QueueNode.CODEC, this.handlers,
 					Clock.systemUTC(), new EnqueueLimits(5, 1 << 20), null);
 		}

@@ -69,7 +69,14 @@ final class QueueNode implements AutoCloseable {
 	}
 
 	QueueNode handle(JobInvoker invoker) {
-		this.handlers.register(HandlerDefinition.of(TYPE, invoker));
+		return handle(HandlerDefinition.of(TYPE, invoker));
+	}
+
+	/**
+	 * Handles the benchmark's type as {@code definition} says (with its flow control).
+	 */
+	QueueNode handle(HandlerDefinition definition) {
+		this.handlers.register(definition);
 		return this;
 	}
 

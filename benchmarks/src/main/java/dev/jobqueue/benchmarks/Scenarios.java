@@ -97,6 +97,9 @@ final class Scenarios {
 		if (this.options.runs("fan-out")) {
 			progress("fan-out", () -> new FanOutScenario(this.options, this.table, this.directory).run());
 		}
+		if (this.options.runs("flow")) {
+			progress("flow", () -> new FlowScenario(this.options, this.table, this.directory).run());
+		}
 	}
 
 	/**
@@ -343,7 +346,7 @@ final class Scenarios {
 		}, listener)) {
 			long start = System.nanoTime();
 			node.startWorker();
-			await(done, "starter burn-down of " + pending + " jobs");
+			Timing.await(done, "starter burn-down of " + pending + " jobs");
 			return Timing.jobsPerSecond(pending, System.nanoTime() - start);
 		}
 	}
@@ -369,7 +372,7 @@ final class Scenarios {
 		try (QueueNode node = new QueueNode(db).handle(handler)) {
 			long start = System.nanoTime();
 			node.startWorker(threads, virtual, this.options.pollInterval, listener);
-			await(done, "burn-down of " + pending + " jobs");
+			Timing.await(done, "burn-down of " + pending + " jobs");
 			long elapsed = System.nanoTime() - start;
 			this.lastCommitsPerJob = node.commits.commits.doubleValue() / pending;
 			return Timing.jobsPerSecond(pending, elapsed);
@@ -898,19 +901,6 @@ final class Scenarios {
 		System.err.println("scenario " + name + " ...");
 		scenario.run();
 		System.err.printf("scenario %s done in %.1f s%n", name, (System.nanoTime() - start) / 1e9);
-	}
-
-	private static void await(CountDownLatch latch, String what) {
-		try {
-			long count = latch.getCount();
-			if (!latch.await(Math.max(120, count / 200), TimeUnit.SECONDS)) {
-				throw new IllegalStateException(what + " did not finish: " + latch.getCount() + " jobs left");
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
 	}
 
 	/**

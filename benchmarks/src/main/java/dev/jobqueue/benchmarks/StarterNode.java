@@ -64,8 +64,22 @@ final class StarterNode implements AutoCloseable {
 	 */
 	StarterNode(Db db, boolean shared, int workerThreads, boolean virtual, Duration pollInterval, Handler handler,
 			WorkerListener listener) {
-		this(shared ? sharedSqlite(db) : ownPool(db.url, db.synchronous), workerThreads, virtual, pollInterval, handler,
-				listener);
+		this(shared ? sharedSqlite(db) : ownPool(db.url, db.synchronous), NoopHandler.class, workerThreads, virtual,
+				pollInterval, handler, listener);
+	}
+
+	/**
+	 * Starts the application with the queue's own pool on a SQLite file, the benchmark's
+	 * job type handled by the {@link JobHandler @JobHandler} method of
+	 * {@code handlerBean} (a bean of the application, such as one of
+	 * {@link FlowHandlers}); its worker starts on {@link #startWorker()}.
+	 * @param properties more properties of the application (placeholders of the handler's
+	 * attributes)
+	 */
+	StarterNode(Db db, Class<?> handlerBean, Map<String, Object> properties, int workerThreads, Duration pollInterval,
+			Handler handler, WorkerListener listener) {
+		this(with(ownPool(db.url, db.synchronous), properties), handlerBean, workerThreads, false, pollInterval,
+				handler, listener);
 	}
 
 	/**
@@ -75,11 +89,21 @@ final class StarterNode implements AutoCloseable {
 	 */
 	StarterNode(String postgresUrl, int workerThreads, Duration pollInterval, Handler handler,
 			WorkerListener listener) {
-		this(ownPool(postgresUrl, null), workerThreads, false, pollInterval, handler, listener);
+		this(postgresUrl, NoopHandler.class, Map.of(), workerThreads, pollInterval, handler, listener);
 	}
 
-	private StarterNode(Map<String, Object> database, int workerThreads, boolean virtual, Duration pollInterval,
-			Handler handler, WorkerListener listener) {
+	/**
+	 * As above, the benchmark's job type handled by the {@link JobHandler @JobHandler}
+	 * method of {@code handlerBean}, with more {@code properties}.
+	 */
+	StarterNode(String postgresUrl, Class<?> handlerBean, Map<String, Object> properties, int workerThreads,
+			Duration pollInterval, Handler handler, WorkerListener listener) {
+		this(with(ownPool(postgresUrl, null), properties), handlerBean, workerThreads, false, pollInterval, handler,
+				listener);
+	}
+
+	private StarterNode(Map<String, Object> database, Class<?> handlerBean, int workerThreads, boolean virtual,
+			Duration pollInterval, Handler handler, WorkerListener listener) {
 		StarterNode.handler = handler;
 		StarterNode.listener = listener;
 		Map<String, Object> properties = new HashMap<>(database);
@@ -91,7 +115,9 @@ final class StarterNode implements AutoCloseable {
 		properties.put("jobqueue.scheduling.enabled", false);
 		properties.put("management.endpoints.access.default", "unrestricted");
 		properties.put("spring.main.register-shutdown-hook", false);
-		this.context = new SpringApplicationBuilder(Application.class).web(WebApplicationType.NONE)
+		// The handler's class is a source of the application, so it is a bean as a
+		// user's @Component is, and its @JobHandler attributes are read as they are.
+		this.context = new SpringApplicationBuilder(Application.class, handlerBean).web(WebApplicationType.NONE)
 			.bannerMode(Banner.Mode.OFF)
 			.logStartupInfo(false)
 			.properties(properties)
@@ -112,6 +138,12 @@ final class StarterNode implements AutoCloseable {
 		properties.put("spring.autoconfigure.exclude",
 				"org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration");
 		return properties;
+	}
+
+	private static Map<String, Object> with(Map<String, Object> properties, Map<String, Object> more) {
+		Map<String, Object> all = new HashMap<>(properties);
+		all.putAll(more);
+		return all;
 	}
 
 	/**
@@ -158,14 +190,18 @@ final class StarterNode implements AutoCloseable {
 		this.context.close();
 	}
 
+	/** Runs the handler of the running application; for the handler beans' methods. */
+	static void handle(Payload payload, JobContext context) {
+		handler.handle(payload, context);
+	}
+
+	/**
+	 * The application: auto-configuration and the listener; its handler bean is the other
+	 * source the node starts it with.
+	 */
 	@SpringBootConfiguration
 	@EnableAutoConfiguration
 	static class Application {
-
-		@Bean
-		NoopHandler benchmarkHandler() {
-			return new NoopHandler();
-		}
 
 		@Bean
 		WorkerListener benchmarkWorkerListener() {
@@ -180,11 +216,12 @@ final class StarterNode implements AutoCloseable {
 
 	}
 
+	/** The benchmark's type without limits, as most handlers are declared. */
 	static class NoopHandler {
 
 		@JobHandler(QueueNode.TYPE)
 		public void run(Payload payload, JobContext context) {
-			handler.handle(payload, context);
+			handle(payload, context);
 		}
 
 	}

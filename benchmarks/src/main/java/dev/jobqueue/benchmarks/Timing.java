@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 /** Clocks, thread fan-out and percentiles shared by the scenarios. */
 final class Timing {
@@ -90,6 +91,22 @@ final class Timing {
 			sleep(200);
 		}
 		return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / (1024.0 * 1024.0);
+	}
+
+	/**
+	 * Waits for the latch of a run's jobs: at least 2 minutes, longer for many jobs (200
+	 * a second); a run that does not finish by then fails, saying how many jobs are left.
+	 */
+	static void await(CountDownLatch latch, String what) {
+		try {
+			if (!latch.await(Math.max(120, latch.getCount() / 200), TimeUnit.SECONDS)) {
+				throw new IllegalStateException(what + " did not finish: " + latch.getCount() + " jobs left");
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	static void sleep(long millis) {

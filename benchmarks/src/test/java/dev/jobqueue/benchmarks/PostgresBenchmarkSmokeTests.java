@@ -51,6 +51,17 @@ class PostgresBenchmarkSmokeTests {
 	}
 
 	@Test
+	void flowRowsOfEveryStackPrintInOneTable() throws Exception {
+		Options options = Options.parse("--quick", "--flow-jobs=200", "--flow-keys=20", "--rate-per-second=200",
+				"--rate-seconds=1", "--rate-backlog=1000", "--warm-up-jobs=60", "--repeat=1");
+		ResultTable table = PostgresBenchmarkMain.runFlow(PostgresServer.adminUrl(), options,
+				PostgresBenchmarkMain.STACKS);
+
+		BenchmarkSmokeTests.assertFlowRows(table, "PostgreSQL, starter, @JobHandler attributes");
+		BenchmarkSmokeTests.assertFlowRows(table, "PostgreSQL, bare engine");
+	}
+
+	@Test
 	void stacksAreTheEngineAndTheStarter() {
 		assertThat(Options.parseStacks("starter", PostgresBenchmarkMain.STACKS)).containsExactly("starter");
 		assertThat(Options.parseStacks("engine, starter", PostgresBenchmarkMain.STACKS)).containsExactly("engine",
