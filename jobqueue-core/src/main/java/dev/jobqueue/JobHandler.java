@@ -135,7 +135,7 @@ public @interface JobHandler {
 
 	/**
 	 * For an {@link #ordered()} handler: whether a job that failed for good holds back
-	 * the later jobs of its key until it is retried or cancelled ({@code true}), or lets
+	 * the later jobs of its key until it is retried or deleted ({@code true}), or lets
 	 * the next one go ({@code false}). Setting {@code false} without {@code ordered}
 	 * fails start-up.
 	 */

@@ -12,7 +12,7 @@ package dev.jobqueue.core;
  * @param ordered whether one key's jobs start one after another in enqueue order (one at
  * a time, whatever {@code keyConcurrency} says)
  * @param blockOnFailure for {@code ordered}: whether a job that failed for good holds
- * back the later jobs of its key until it is retried or cancelled ({@code true}), or lets
+ * back the later jobs of its key until it is retried or deleted ({@code true}), or lets
  * the next one go ({@code false})
  */
 public record FlowControl(RateLimit rateLimit, RateLimit keyRateLimit, int keyConcurrency, boolean ordered,

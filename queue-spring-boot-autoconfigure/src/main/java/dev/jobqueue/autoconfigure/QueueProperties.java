@@ -1042,7 +1042,7 @@ public class QueueProperties implements Validator {
 
 		/**
 		 * Whether, for an ordered type, a job that failed for good holds back the later
-		 * jobs of its key until it is retried or cancelled, rather than letting the next
+		 * jobs of its key until it is retried or deleted, rather than letting the next
 		 * one go. Overrides the handler's blockOnFailure.
 		 */
 		private Boolean blockOnFailure;
