@@ -33,10 +33,12 @@ public interface Claims {
 
 	/**
 	 * Claims {@code request} in its parts, the same on every store: all of it at once
-	 * when it claims nothing ahead; otherwise any due job into the slots free now
-	 * ({@link ClaimRequest#startingNow()}), then, for the jobs that wait for a slot, only
-	 * jobs with an attempt left after this claim ({@link ClaimRequest#ahead}), in the
-	 * same transaction. A part that asks for nothing is not run.
+	 * when it claims nothing ahead; otherwise the types never claimed ahead into the
+	 * slots free now ({@link ClaimRequest#onlyNow()}, when the claim has other types
+	 * too), any due job into those still free ({@link ClaimRequest#startingNow()}), then,
+	 * for the jobs that wait for a slot, only jobs with an attempt left after this claim
+	 * ({@link ClaimRequest#ahead}), in the same transaction. A part that asks for nothing
+	 * is not run.
 	 * @return the claimed jobs in claim order
 	 */
 	static Claimed inParts(ClaimRequest request, Part part) throws SQLException {
@@ -46,10 +48,20 @@ public interface Claims {
 		List<ClaimedJob> claimed = new ArrayList<>();
 		Instant throttledUntil = null;
 		ClaimRequest now = request.startingNow();
+		ClaimRequest onlyNow = now.onlyNow();
+		if (!onlyNow.isEmpty()
+				&& onlyNow.limitedTypes().size() < now.limitedTypes().size() + now.unlimitedTypes().size()) {
+			// Types that start only in a free slot go first; the others may also wait
+			// for a slot.
+			Claimed first = part.claim(onlyNow, false);
+			claimed.addAll(first.jobs());
+			throttledUntil = first.throttledUntil();
+			now = request.startingNow(claimed);
+		}
 		if (!now.isEmpty()) {
 			Claimed first = part.claim(now, false);
 			claimed.addAll(first.jobs());
-			throttledUntil = first.throttledUntil();
+			throttledUntil = Claimed.earlier(throttledUntil, first.throttledUntil());
 		}
 		ClaimRequest ahead = request.ahead(claimed);
 		if (!ahead.isEmpty()) {

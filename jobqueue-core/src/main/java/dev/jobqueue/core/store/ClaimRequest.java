@@ -84,6 +84,61 @@ public record ClaimRequest(String workerId, int limit, Set<String> unlimitedType
 	}
 
 	/**
+	 * Whether jobs of the type start only in a slot free now: not repeatable, globally
+	 * capped or rate-limited, so never claimed ahead.
+	 */
+	public boolean startsOnlyNow(String type) {
+		return this.limitedTypes.containsKey(type) && (this.notRepeatableTypes.contains(type)
+				|| this.globalLimits.containsKey(type) || flowControl(type).rateLimited());
+	}
+
+	/**
+	 * The part of {@link #startingNow()} for the types that {@link #startsOnlyNow start
+	 * only now}, which a store claims first: other types may still be claimed ahead, so
+	 * if they took the slots free now first, a worker busy with them would offer these
+	 * types a slot only when one of their jobs is older than every other candidate.
+	 */
+	public ClaimRequest onlyNow() {
+		Map<String, Integer> rooms = new HashMap<>();
+		Map<String, FlowControl> flows = new HashMap<>();
+		Map<String, Integer> caps = new HashMap<>();
+		this.limitedTypes.forEach((type, room) -> {
+			if (startsOnlyNow(type)) {
+				rooms.put(type, room);
+				if (this.flowControls.containsKey(type)) {
+					flows.put(type, this.flowControls.get(type));
+				}
+				if (this.globalLimits.containsKey(type)) {
+					caps.put(type, this.globalLimits.get(type));
+				}
+			}
+		});
+		return new ClaimRequest(this.workerId, this.freeNow, Set.of(), rooms, this.notRepeatableTypes, this.leaseUntil,
+				caps, this.freeNow, flows);
+	}
+
+	/**
+	 * What is left of {@link #startingNow()} for every type after {@code claimedNow} were
+	 * taken into slots free now.
+	 */
+	public ClaimRequest startingNow(List<ClaimedJob> claimedNow) {
+		int left = this.freeNow - claimedNow.size();
+		Map<String, Integer> rooms = new HashMap<>();
+		Map<String, FlowControl> flows = new HashMap<>();
+		this.limitedTypes.forEach((type, room) -> {
+			int roomLeft = room - (int) claimedNow.stream().filter((job) -> job.type().equals(type)).count();
+			if (roomLeft > 0) {
+				rooms.put(type, roomLeft);
+				if (this.flowControls.containsKey(type)) {
+					flows.put(type, this.flowControls.get(type));
+				}
+			}
+		});
+		return new ClaimRequest(this.workerId, Math.max(0, left), this.unlimitedTypes, rooms, this.notRepeatableTypes,
+				this.leaseUntil, this.globalLimits, Math.max(0, left), flows);
+	}
+
+	/**
 	 * The part of the claim that waits for a slot, after {@code claimedNow} were taken by
 	 * {@link #startingNow()}: the rest of the limit and of each type's room, without the
 	 * types that are never claimed ahead (not repeatable, globally capped, rate-limited:

@@ -218,6 +218,25 @@ class ClaimPlannerTests {
 	}
 
 	@Test
+	void typesThatStartOnlyNowAreOfferedTheSlotsFreeNowFirst() {
+		FlowControl rated = new FlowControl(RateLimit.parse("30/3s"), null, 0, false, true);
+		FlowControl ordered = new FlowControl(null, null, 0, true, true);
+		List<HandlerDefinition> handlers = List.of(flowHandler("rated", rated), flowHandler("ordered", ordered),
+				handler("report", 0, 2), handler("mail", 0, 0));
+
+		ClaimRequest request = ClaimPlanner.plan("w1", 12, 4, handlers, Map.of(), LEASE_UNTIL);
+		ClaimRequest onlyNow = request.startingNow().onlyNow();
+
+		assertThat(onlyNow.limit()).isEqualTo(4);
+		assertThat(onlyNow.unlimitedTypes()).isEmpty();
+		assertThat(onlyNow.limitedTypes()).containsOnly(entry("rated", 4), entry("report", 4));
+		assertThat(onlyNow.flowControls()).containsOnly(entry("rated", rated));
+		assertThat(onlyNow.globalLimits()).containsOnly(entry("report", 2));
+		assertThat(request.startsOnlyNow("ordered")).isFalse();
+		assertThat(request.startsOnlyNow("mail")).isFalse();
+	}
+
+	@Test
 	void typesLimitedPerKeyAreClaimedAheadWithTheirFlowControlAndRateLimitedOnesAreNot() {
 		FlowControl ordered = new FlowControl(null, null, 0, true, true);
 		FlowControl perKey = new FlowControl(null, null, 1, false, true);
