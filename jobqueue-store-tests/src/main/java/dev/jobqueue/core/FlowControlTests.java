@@ -1,5 +1,7 @@
 package dev.jobqueue.core;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -482,6 +484,52 @@ public abstract class FlowControlTests extends StoreTests {
 		for (int i = 1; i < starts.size(); i++) {
 			assertThat(Duration.between(starts.get(i - 1), starts.get(i)))
 				.isGreaterThanOrEqualTo(Duration.ofMillis(200));
+		}
+	}
+
+	@Test
+	void aWorkerWhoseClaimOutlastedTheRateWindowClaimsAgainAtOnceNotAtItsNextPoll() throws Exception {
+		// Each claim takes a second of the test clock, as a slow claim takes real time: a
+		// claim held back by the window says when it opens, and by the end of the round
+		// that moment has passed. The worker must not then sleep until its next poll.
+		// No change token: the worker's own commits must not be what wakes it.
+		JobStore store = this.db.store();
+		JobStore slowClaims = (JobStore) Proxy.newProxyInstance(JobStore.class.getClassLoader(),
+				new Class<?>[] { JobStore.class }, (proxy, method, args) -> {
+					if (method.getName().equals("changeToken")) {
+						return null;
+					}
+					try {
+						return method.invoke(store, args);
+					}
+					catch (InvocationTargetException ex) {
+						throw ex.getCause();
+					}
+					finally {
+						if (method.getName().equals("completeAndClaim")) {
+							this.clock.advance(Duration.ofSeconds(1));
+						}
+					}
+				});
+		WorkerHarness slow = new WorkerHarness(this.db, this.clock).ticker(Ticker.SYSTEM)
+			.workerStore(slowClaims)
+			.concurrency(1)
+			.lease(Duration.ofHours(1))
+			.pollInterval(Duration.ofHours(1));
+		slow.handle(
+				new HandlerDefinition(TYPE, (payload, context) -> null, 0, null, 0, true, TYPE, 0, rate("1/1500ms")));
+		enqueueMany("job", null, 3);
+		ExecutorService executor = Executors.newSingleThreadExecutor();
+		JobWorker worker = slow.worker("w1", executor);
+		worker.start();
+		try {
+			// Far sooner than the poll interval or a lease renewal, an hour apart.
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> this.db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'") == 3);
+		}
+		finally {
+			worker.stop();
+			executor.shutdownNow();
 		}
 	}
 

@@ -136,12 +136,17 @@ final class JobClaimer {
 	/**
 	 * How long to wait at most, from {@code now}, so that the worker claims as soon as a
 	 * rate limit lets a job it held back in the latest claim start: {@code wait} when no
-	 * rate limit held one back or that moment has passed (the latest claim saw it).
+	 * rate limit held one back or the worker has no room for it, {@code 0} when that
+	 * moment has already passed (the claim outlasted the window: waiting for the next
+	 * poll would leave the limit unused for a whole poll interval).
 	 */
 	long millisUntilThrottleEnds(Instant now, long wait) {
 		Instant until = this.throttledUntil;
-		if (until == null || !until.isAfter(now)) {
+		if (until == null || !needsJobs()) {
 			return wait;
+		}
+		if (!until.isAfter(now)) {
+			return 0;
 		}
 		// Rounded up: waking a moment early would find the window still full.
 		long millis = (Duration.between(now, until).toNanos() + 999_999) / 1_000_000;
