@@ -149,9 +149,22 @@ public abstract class FlowTortureHarness {
 	/** The store under test. */
 	protected abstract TortureStore store();
 
+	/**
+	 * Ordered jobs of the run with kills. A store whose claim by rounds is slow may run
+	 * fewer: the issue's stores (SQLite, PostgreSQL) run the full size.
+	 */
+	protected int orderedJobsWithKills() {
+		return ORDERED_JOBS;
+	}
+
+	/** Ordered jobs of the run without kills. */
+	protected int orderedJobsWithoutKills() {
+		return BASELINE_ORDERED_JOBS;
+	}
+
 	@Test
 	void keyLimitsRateLimitsAndOrderHoldAcrossThreeWorkerJvms() throws Exception {
-		run(0, BASELINE_ORDERED_JOBS);
+		run(0, orderedJobsWithoutKills());
 	}
 
 	/**
@@ -160,7 +173,7 @@ public abstract class FlowTortureHarness {
 	 */
 	@Test
 	void limitsAndOrderHoldWhenWorkersAreKilledAndKilledJobsReleaseTheirKeysAfterRecovery() throws Exception {
-		Outcome outcome = run(KILLS, ORDERED_JOBS);
+		Outcome outcome = run(KILLS, orderedJobsWithKills());
 		assertThat(outcome.killedKeyedRuns).as("runs of limited keys cut off by the kills").isPositive();
 		assertThat(outcome.leaseRecoveries).as("jobs taken back from killed workers").isPositive();
 	}
