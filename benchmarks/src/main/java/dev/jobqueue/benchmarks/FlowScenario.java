@@ -308,10 +308,12 @@ final class FlowScenario {
 				(double) limit, theLimit, achieved / limit, "", null));
 		this.table.add(new ResultTable.Row(scenario, threads, "deviation from the limit", deviation, "%", null, null,
 				null, "within ±5 %", Math.abs(deviation) <= 5.0));
+		// For context, no target: the limit counts claims, and each handler starts a few
+		// milliseconds after its claim, by a delay that varies, so a window of handler
+		// times can hold a few more than one of claim times.
 		long handlerMost = mostInAnyWindow(run.handlerStartNanos(), second);
 		this.table.add(new ResultTable.Row(scenario, threads, "most starts in any 1 s, sliding (handlers' start times)",
-				handlerMost, "starts", (double) limit, theLimit, handlerMost / (double) limit,
-				"≤ " + String.format("%,d", limit), handlerMost <= limit));
+				handlerMost, "starts", (double) limit, theLimit, handlerMost / (double) limit, "", null));
 		long claimMost = mostInAnyWindow(run.claimTimesMicros(), 1_000_000L);
 		this.table.add(new ResultTable.Row(scenario, threads,
 				"most starts in any 1 s, sliding (claim times the database recorded)", claimMost, "starts",
