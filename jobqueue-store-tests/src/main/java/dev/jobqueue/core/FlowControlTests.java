@@ -466,17 +466,8 @@ public abstract class FlowControlTests extends StoreTests {
 			jobs.add(JobRequest.of(TYPE, i));
 		}
 		live.queue.enqueueAll(jobs);
-		ExecutorService executor = Executors.newFixedThreadPool(2);
-		JobWorker worker = live.worker("w1", executor);
-		worker.start();
-		try {
-			// Far sooner than the poll interval of ten minutes.
-			await().atMost(Duration.ofSeconds(30))
-				.until(() -> this.db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'") == 3);
-		}
-		finally {
-			worker.stop();
-		}
+		// Far sooner than the poll interval of ten minutes.
+		runUntilSucceeded(live, 2, 3);
 		List<Instant> starts = this.db.column("SELECT started_at FROM job_attempts ORDER BY started_at")
 			.stream()
 			.map(this::instant)
@@ -488,7 +479,7 @@ public abstract class FlowControlTests extends StoreTests {
 	}
 
 	@Test
-	void aWorkerWhoseClaimOutlastedTheRateWindowClaimsAgainAtOnceNotAtItsNextPoll() throws Exception {
+	void aWorkerWhoseClaimOutlastedTheRateWindowClaimsAgainAtOnceNotAtItsNextPoll() {
 		// Each claim takes a second of the test clock, as a slow claim takes real time: a
 		// claim held back by the window says when it opens, and by the end of the round
 		// that moment has passed. The worker must not then sleep until its next poll.
@@ -519,13 +510,21 @@ public abstract class FlowControlTests extends StoreTests {
 		slow.handle(
 				new HandlerDefinition(TYPE, (payload, context) -> null, 0, null, 0, true, TYPE, 0, rate("1/1500ms")));
 		enqueueMany("job", null, 3);
-		ExecutorService executor = Executors.newSingleThreadExecutor();
-		JobWorker worker = slow.worker("w1", executor);
+		// Far sooner than the poll interval or a lease renewal, an hour apart.
+		runUntilSucceeded(slow, 1, 3);
+	}
+
+	/**
+	 * Runs a polling worker of {@code harness} on {@code threads} threads until
+	 * {@code jobs} jobs have succeeded, for at most 30 s.
+	 */
+	private void runUntilSucceeded(WorkerHarness harness, int threads, int jobs) {
+		ExecutorService executor = Executors.newFixedThreadPool(threads);
+		JobWorker worker = harness.worker("w1", executor);
 		worker.start();
 		try {
-			// Far sooner than the poll interval or a lease renewal, an hour apart.
 			await().atMost(Duration.ofSeconds(30))
-				.until(() -> this.db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'") == 3);
+				.until(() -> this.db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'") == jobs);
 		}
 		finally {
 			worker.stop();
