@@ -2,6 +2,7 @@ package dev.jobqueue;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -21,6 +22,13 @@ public interface JobContext {
 
 	/** Attempts the job may use in all. */
 	int maxAttempts();
+
+	/**
+	 * The key the job was enqueued with ({@link JobRequest#key(String)}): the customer,
+	 * tenant or account it is for, the unit its handler's flow control applies to.
+	 * @return the key, or empty for a job without one
+	 */
+	Optional<String> key();
 
 	/**
 	 * Records progress now: renews this run's lease and learns at once whether the job

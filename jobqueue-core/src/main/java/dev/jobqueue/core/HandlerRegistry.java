@@ -8,6 +8,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 
+import dev.jobqueue.JobQueueException;
+
 /**
  * The job types this process handles. Registration happens at start-up, before the worker
  * starts.
@@ -17,13 +19,14 @@ public final class HandlerRegistry {
 	private final Map<String, HandlerDefinition> handlers = Collections.synchronizedMap(new LinkedHashMap<>());
 
 	/**
-	 * @throws IllegalStateException if the type already has a handler, naming both
+	 * @throws JobQueueException if the type already has a handler, naming both
 	 */
 	public void register(HandlerDefinition handler) {
 		HandlerDefinition existing = this.handlers.putIfAbsent(handler.type(), handler);
 		if (existing != null) {
-			throw new IllegalStateException("Job type '" + handler.type() + "' has two handlers: " + existing.source()
-					+ " and " + handler.source() + ". Give each @JobHandler its own type.");
+			throw new JobQueueException("Job type '" + handler.type() + "' has two handlers: " + existing.source()
+					+ " and " + handler.source() + ". Give each @JobHandler its own type (its value), or remove one "
+					+ "of them.");
 		}
 	}
 

@@ -1,6 +1,10 @@
 package dev.jobqueue.core;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.junit.jupiter.api.Test;
 
@@ -8,6 +12,7 @@ import dev.jobqueue.BulkRequest;
 import dev.jobqueue.BulkResult;
 import dev.jobqueue.FanOut;
 import dev.jobqueue.Job;
+import dev.jobqueue.JobContext;
 import dev.jobqueue.JobFilter;
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobRequest;
@@ -23,8 +28,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A job's key ({@link JobRequest#key(String)}): stored by every way a job goes in, shown
- * with the job, refused at enqueue when malformed, and a filter of lists, bulk actions
- * and search.
+ * with the job and to its handler ({@link JobContext#key()}), refused at enqueue when
+ * malformed, and a filter of lists, bulk actions and search.
  */
 public abstract class JobKeyTests extends StoreTests {
 
@@ -52,6 +57,57 @@ public abstract class JobKeyTests extends StoreTests {
 		assertThat(this.db.insights().jobs(new JobQuery(null, "export", null, null, 10)).jobs())
 			.extracting(JobSummary::key)
 			.containsExactly(null, "customer-42");
+	}
+
+	@Test
+	void aHandlerReadsItsJobsKeyFromItsContextWhateverTheTypesFlowControl() {
+		// Types with and without limits per key are claimed by different statements.
+		Map<String, Optional<String>> seen = new ConcurrentHashMap<>();
+		for (FlowControl flow : List.of(FlowControl.NONE, new FlowControl(null, null, 1, false, true),
+				new FlowControl(null, null, 0, true, true))) {
+			String type = "export-" + (flow.ordered() ? "ordered" : (flow.keyConcurrency() > 0) ? "one" : "free");
+			this.harness.handle(new HandlerDefinition(type, (payload, context) -> {
+				seen.put(type + ":" + payload.replace("\"", ""), context.key());
+				return null;
+			}, 0, null, 0, true, type, 0, flow));
+			this.harness.queue.enqueue(JobRequest.of(type, "keyed").key("customer-42"));
+			this.harness.queue.enqueue(type, "plain");
+		}
+		JobWorker worker = this.harness.directWorker("w1");
+		for (int i = 0; i < 3 && seen.size() < 6; i++) {
+			worker.pollOnce();
+		}
+
+		assertThat(seen).containsOnlyKeys("export-free:keyed", "export-free:plain", "export-one:keyed",
+				"export-one:plain", "export-ordered:keyed", "export-ordered:plain");
+		seen.forEach((job, key) -> assertThat(key).as(job)
+			.isEqualTo(job.endsWith(":keyed") ? Optional.of("customer-42") : Optional.empty()));
+	}
+
+	@Test
+	void aRetriedJobAndAContinuationSeeTheirOwnKeys() {
+		Map<String, Optional<String>> seen = new ConcurrentHashMap<>();
+		this.harness.handle(HandlerDefinition.of("first", (payload, context) -> {
+			seen.put("first attempt " + context.attempt(), context.key());
+			if (context.attempt() == 1) {
+				throw new IllegalStateException("try again");
+			}
+			context.continueWith(JobRequest.of("second", payload).key("k-second"));
+			return null;
+		})).handle(HandlerDefinition.of("second", (payload, context) -> {
+			seen.put("second", context.key());
+			return null;
+		}));
+		long first = this.harness.queue.enqueue(JobRequest.of("first", 1).key("k-first"));
+		JobWorker worker = this.harness.directWorker("w1");
+		worker.pollOnce();
+		this.clock.advance(Duration.ofMinutes(1));
+		worker.pollOnce();
+		worker.pollOnce();
+
+		assertThat(find(first).status()).isEqualTo(JobStatus.SUCCEEDED);
+		assertThat(seen).containsExactlyInAnyOrderEntriesOf(Map.of("first attempt 1", Optional.of("k-first"),
+				"first attempt 2", Optional.of("k-first"), "second", Optional.of("k-second")));
 	}
 
 	@Test

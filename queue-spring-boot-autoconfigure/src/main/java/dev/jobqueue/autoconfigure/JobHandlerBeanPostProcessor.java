@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.framework.AopProxyUtils;
+import org.springframework.beans.factory.BeanClassLoaderAware;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.context.EmbeddedValueResolverAware;
 import org.springframework.core.MethodIntrospector;
@@ -16,6 +17,7 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.StringValueResolver;
 
 import dev.jobqueue.JobHandler;
+import dev.jobqueue.JobQueueException;
 import dev.jobqueue.Schedule;
 import dev.jobqueue.core.HandlerDefinition;
 import dev.jobqueue.core.HandlerRegistry;
@@ -25,10 +27,12 @@ import dev.jobqueue.core.schedule.JobScheduler;
 /**
  * Registers every {@link JobHandler} method of every bean, looking at the bean's ultimate
  * target class so that proxied beans ({@code @Transactional}, {@code @Async}) work. Fails
- * start-up, naming bean and method, on a type with two handlers or a signature that
- * cannot work.
+ * start-up, naming bean, method and attribute, on a type with two handlers, a signature
+ * or an attribute that cannot work, with a {@link JobQueueException} that Boot's failure
+ * analysis shows as description and action.
  */
-public class JobHandlerBeanPostProcessor implements BeanPostProcessor, EmbeddedValueResolverAware {
+public class JobHandlerBeanPostProcessor
+		implements BeanPostProcessor, EmbeddedValueResolverAware, BeanClassLoaderAware {
 
 	private final Supplier<HandlerRegistry> registry;
 
@@ -42,6 +46,11 @@ public class JobHandlerBeanPostProcessor implements BeanPostProcessor, EmbeddedV
 
 	private @Nullable StringValueResolver valueResolver;
 
+	private @Nullable ClassLoader classLoader;
+
+	/**
+	 * Without a scheduler: a handler with {@code cron} or {@code every} fails start-up.
+	 */
 	public JobHandlerBeanPostProcessor(Supplier<HandlerRegistry> registry, Supplier<PayloadCodec> codec) {
 		this(registry, codec, () -> null);
 	}
@@ -49,8 +58,8 @@ public class JobHandlerBeanPostProcessor implements BeanPostProcessor, EmbeddedV
 	/**
 	 * Without settings by job type: the handlers' attributes are what they declare.
 	 * @param scheduler where handlers with {@code cron} or {@code every} declare their
-	 * schedule; may supply {@code null} when scheduling is disabled, which then fails
-	 * start-up on such a handler
+	 * schedule; may supply {@code null} (no scheduler), which then fails start-up on such
+	 * a handler
 	 */
 	public JobHandlerBeanPostProcessor(Supplier<HandlerRegistry> registry, Supplier<PayloadCodec> codec,
 			Supplier<JobScheduler> scheduler) {
@@ -59,8 +68,8 @@ public class JobHandlerBeanPostProcessor implements BeanPostProcessor, EmbeddedV
 
 	/**
 	 * @param scheduler where handlers with {@code cron} or {@code every} declare their
-	 * schedule; may supply {@code null} when scheduling is disabled, which then fails
-	 * start-up on such a handler
+	 * schedule; may supply {@code null} (no scheduler), which then fails start-up on such
+	 * a handler
 	 * @param settings {@code jobqueue.handlers}: settings by job type that override the
 	 * attributes of its handler; asked for when a bean with handlers is found
 	 */
@@ -81,12 +90,16 @@ public class JobHandlerBeanPostProcessor implements BeanPostProcessor, EmbeddedV
 		this.valueResolver = resolver;
 	}
 
-	private void declareSchedule(HandlerDefinition definition, Schedule schedule) {
+	@Override
+	public void setBeanClassLoader(ClassLoader classLoader) {
+		this.classLoader = classLoader;
+	}
+
+	private void declareSchedule(HandlerDefinition definition, Schedule schedule,
+			HandlerMethods.Attributes attributes) {
 		JobScheduler target = this.scheduler.get();
 		if (target == null) {
-			throw new IllegalStateException("Invalid @JobHandler on " + definition.source() + ": it declares the "
-					+ "schedule " + schedule + " but scheduling is disabled (jobqueue.scheduling.enabled=false). "
-					+ "Enable scheduling, or remove cron/every from the handler.");
+			throw HandlerMethods.noScheduler(definition.source(), attributes);
 		}
 		target.register(definition.type(), definition.type(), schedule, null, definition.source());
 	}
@@ -107,13 +120,14 @@ public class JobHandlerBeanPostProcessor implements BeanPostProcessor, EmbeddedV
 		HandlerRegistry target = this.registry.get();
 		Map<String, QueueProperties.Handler> configured = this.settings.get();
 		handlers.forEach((method, annotation) -> {
-			HandlerMethods.Attributes attributes = HandlerMethods.Attributes.of(annotation, this.valueResolver);
-			HandlerDefinition definition = HandlerMethods.definition(bean, beanName, method, annotation, attributes,
-					configured.get(annotation.value()), this.codec);
-			Schedule schedule = HandlerMethods.schedule(annotation, attributes, definition.source());
+			String source = HandlerMethods.source(beanName, method);
+			HandlerMethods.Attributes attributes = HandlerMethods.Attributes.of(annotation, this.valueResolver, source);
+			HandlerDefinition definition = HandlerMethods.definition(bean, source, method, annotation, attributes,
+					configured.get(annotation.value()), this.codec, this.classLoader);
+			Schedule schedule = HandlerMethods.schedule(annotation, attributes, source);
 			target.register(definition);
 			if (schedule != null) {
-				declareSchedule(definition, schedule);
+				declareSchedule(definition, schedule, attributes);
 			}
 		});
 		return bean;

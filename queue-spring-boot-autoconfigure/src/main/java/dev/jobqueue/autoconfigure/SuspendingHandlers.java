@@ -7,6 +7,7 @@ import java.util.Arrays;
 import kotlin.Unit;
 import kotlin.coroutines.EmptyCoroutineContext;
 import kotlinx.coroutines.BuildersKt;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.ClassUtils;
 
@@ -37,13 +38,12 @@ final class SuspendingHandlers {
 		return parameters.length > 0 && parameters[parameters.length - 1].getName().equals(CONTINUATION);
 	}
 
-	/** Why a suspending handler cannot run here, or {@code null} if it can. */
-	static String missingSupport(ClassLoader classLoader) {
-		if (ClassUtils.isPresent(RUN_BLOCKING, classLoader)) {
-			return null;
-		}
-		return "it is a suspend fun, and running one needs kotlinx-coroutines-core on the classpath: add "
-				+ "org.jetbrains.kotlinx:kotlinx-coroutines-core, or declare the handler without 'suspend'";
+	/**
+	 * Whether suspending handlers can run with {@code classLoader}: it must see
+	 * kotlinx-coroutines-core.
+	 */
+	static boolean isSupported(@Nullable ClassLoader classLoader) {
+		return ClassUtils.isPresent(RUN_BLOCKING, classLoader);
 	}
 
 	/**

@@ -8,7 +8,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -21,6 +20,7 @@ import dev.jobqueue.core.FlowControl;
 import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.core.RateLimit;
 
+import static dev.jobqueue.autoconfigure.FailureAnalysisAssertions.assertFailure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -217,16 +217,6 @@ class FlowControlConfigurationTests {
 					+ "so it is ignored: did you mean 'charge' (jobqueue.handlers.charge.*)?")
 			.contains("job type 'sendsms', so it is ignored: did you mean 'sendSms' (jobqueue.handlers.sendSms.*)?")
 			.doesNotContain("'other-app'");
-	}
-
-	private static void assertFailure(ApplicationContextRunner runner, String description, String action) {
-		runner.run((context) -> {
-			assertThat(context).hasFailed();
-			FailureAnalysis analysis = new QueueFailureAnalyzer().analyze(context.getStartupFailure());
-			assertThat(analysis).as("the failure analysis of %s", context.getStartupFailure()).isNotNull();
-			assertThat(analysis.getDescription()).isEqualTo("The job queue could not start: " + description);
-			assertThat(analysis.getAction()).isEqualTo(action);
-		});
 	}
 
 	static class Payments {

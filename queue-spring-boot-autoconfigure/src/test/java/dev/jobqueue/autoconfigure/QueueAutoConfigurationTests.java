@@ -407,7 +407,7 @@ class QueueAutoConfigurationTests {
 		this.contextRunner.withPropertyValues(ownUrl()).withUserConfiguration(BadTimeout.class).run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).rootCause()
-				.hasMessageContaining("timeout 'soon' is not a duration");
+				.hasMessageContaining("timeout \"soon\" is not a duration");
 		});
 	}
 

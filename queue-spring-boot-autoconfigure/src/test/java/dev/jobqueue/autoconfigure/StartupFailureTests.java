@@ -104,6 +104,18 @@ class StartupFailureTests {
 	}
 
 	@Test
+	void aHandlerTimeoutThatIsNoDurationNamesTheHandlerTheAttributeAndHowToWriteIt(CapturedOutput output) {
+		start(output, application("jobqueue.datasource.url=jdbc:sqlite:" + this.dir.resolve("jobs.db"))
+			.sources(ReportsConfiguration.class), "@JobHandler(value = \"report\", timeout = \"2 minutes\")");
+		assertThat(output)
+			.contains("The job queue could not start: Invalid @JobHandler on bean 'reports' method Reports.render(): "
+					+ "timeout \"2 minutes\" is not a duration.")
+			.contains("Action:")
+			.contains("Write it in ISO-8601 (PT2M) or as a value such as 2m or 30s, or leave it empty for no limit.")
+			.doesNotContain("Tomcat started");
+	}
+
+	@Test
 	void aMissingFolderIsCreatedAndSaidAndTheLocationIsLoggedOnce(CapturedOutput output) {
 		Path file = this.dir.resolve("new-folder").resolve("jobs.db");
 		try (var context = application("jobqueue.datasource.url=jdbc:sqlite:" + file).run()) {
@@ -145,6 +157,24 @@ class StartupFailureTests {
 		@Bean
 		Payments payments() {
 			return new Payments();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ReportsConfiguration {
+
+		@Bean
+		Reports reports() {
+			return new Reports();
+		}
+
+	}
+
+	static class Reports {
+
+		@JobHandler(value = "report", timeout = "2 minutes")
+		void render(String month) {
 		}
 
 	}

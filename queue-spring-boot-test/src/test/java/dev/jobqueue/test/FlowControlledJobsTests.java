@@ -25,7 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A test drives handlers with flow control through {@link JobQueueTester#runDueJobs()}: a
  * rate limit holds on the test clock, so the test moves the clock instead of sleeping,
- * and an ordered key's jobs run one after another in enqueue order.
+ * and an ordered key's jobs run one after another in enqueue order, each handler reading
+ * its job's key.
  */
 @SpringBootTest(classes = FlowControlledJobsTests.FlowApplication.class)
 @AutoConfigureJobQueue
@@ -60,6 +61,16 @@ class FlowControlledJobsTests {
 		assertThat(payloads(this.tester.runDueJobs())).containsExactly("debit", "credit", "close");
 	}
 
+	@Test
+	void aHandlerReadsTheKeyItsJobWasEnqueuedWith() {
+		long keyed = this.jobQueue.enqueue(JobRequest.of("ledger", "debit").key("account-2"));
+		long plain = this.jobQueue.enqueue("ledger", "credit");
+
+		this.tester.runDueJobs();
+		assertThat(this.jobQueue.result(keyed, String.class)).contains("account-2");
+		assertThat(this.jobQueue.result(plain, String.class)).contains("no key");
+	}
+
 	private static List<String> payloads(List<Job> jobs) {
 		return jobs.stream().map((job) -> job.payload().replace("\"", "")).toList();
 	}
@@ -77,8 +88,8 @@ class FlowControlledJobsTests {
 			return () -> {
 				handlers.register(new HandlerDefinition("sms", (payload, context) -> null, 0, null, 0, true, "sms", 0,
 						new FlowControl(RateLimit.parse("2/1m"), null, 0, false, true)));
-				handlers.register(new HandlerDefinition("ledger", (payload, context) -> null, 0, null, 0, true,
-						"ledger", 0, new FlowControl(null, null, 0, true, true)));
+				handlers.register(new HandlerDefinition("ledger", (payload, context) -> context.key().orElse("no key"),
+						0, null, 0, true, "ledger", 0, new FlowControl(null, null, 0, true, true)));
 			};
 		}
 

@@ -137,7 +137,9 @@ public final class JobScheduler implements JobSchedules {
 		Schedule resolved = schedule.inZone(zone);
 		if (resolved.nextAfter(this.clock.instant()) == null) {
 			throw new JobQueueException(
-					"Schedule '" + name + "' (" + source + ") never fires: " + schedule + " has no future tick");
+					"Schedule '" + name + "' (" + source + ") never fires: " + schedule + " has no future tick. "
+							+ "Give it an expression that matches a time to come (a day of the month that the month "
+							+ "has, for example), or remove it.");
 		}
 		Misfire misfire = (schedule.misfire() == Misfire.DEFAULT) ? this.settings.defaultMisfire() : schedule.misfire();
 		DeclaredSchedule declaration = new DeclaredSchedule(name, type, resolved.withMisfire(misfire), zone.getId(),

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 import org.slf4j.Logger;
@@ -340,6 +341,11 @@ final class JobRun implements JobContext {
 	@Override
 	public int maxAttempts() {
 		return this.job.maxAttempts();
+	}
+
+	@Override
+	public Optional<String> key() {
+		return Optional.ofNullable(this.job.key());
 	}
 
 	@Override
