@@ -5,7 +5,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -190,12 +189,6 @@ final class MysqlClaims implements Claims {
 			DELETE FROM {rate_starts} WHERE type = :type AND started_at <= :before
 			""";
 
-	private static final Comparator<FlowClaims.Candidate> CLAIM_ORDER = Comparator
-		.comparingInt(FlowClaims.Candidate::priority)
-		.reversed()
-		.thenComparing(FlowClaims.Candidate::runAt)
-		.thenComparingLong(FlowClaims.Candidate::id);
-
 	private final Sql pausedTypes;
 
 	private final Sql claimDue;
@@ -310,7 +303,7 @@ final class MysqlClaims implements Claims {
 		}
 		// The rows of candidates left out stay locked until the transaction ends, a
 		// moment: other claimers skip them meanwhile.
-		candidates.sort(CLAIM_ORDER);
+		candidates.sort(FlowClaims.CLAIM_ORDER);
 		List<Long> ids = candidates.stream().limit(request.limit()).map(FlowClaims.Candidate::id).toList();
 		return Claimed.of(take(connection, request, ids, now));
 	}

@@ -5,7 +5,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -165,13 +164,6 @@ final class SqliteClaims implements Claims {
 			INSERT INTO {attempts} (job_id, run, attempt, worker_id, started_at)
 			VALUES (:job_id, :run, :attempt, :worker_id, :now)
 			""";
-
-	/** Claim order of candidates without a key: priority, due time, id. */
-	private static final Comparator<FlowClaims.Candidate> CANDIDATE_ORDER = Comparator
-		.comparingInt(FlowClaims.Candidate::priority)
-		.reversed()
-		.thenComparing(FlowClaims.Candidate::runAt)
-		.thenComparingLong(FlowClaims.Candidate::id);
 
 	private final Tables tables;
 
@@ -373,7 +365,7 @@ final class SqliteClaims implements Claims {
 		if (candidates.isEmpty()) {
 			return List.of();
 		}
-		candidates.sort(CANDIDATE_ORDER);
+		candidates.sort(FlowClaims.CLAIM_ORDER);
 		List<Long> chosen = candidates.subList(0, Math.min(request.limit(), candidates.size()))
 			.stream()
 			.map(FlowClaims.Candidate::id)
