@@ -78,7 +78,7 @@ public final class FlowClaims {
 		.thenComparingLong(Ranked::id);
 
 	/** Claim order among jobs without a key: priority, due time, id. */
-	private static final Comparator<Candidate> CLAIM_ORDER = Comparator.comparingInt(Candidate::priority)
+	public static final Comparator<Candidate> CLAIM_ORDER = Comparator.comparingInt(Candidate::priority)
 		.reversed()
 		.thenComparing(Candidate::runAt)
 		.thenComparingLong(Candidate::id);

@@ -16,18 +16,19 @@ import dev.jobqueue.core.store.Completion;
  * Writes run outcomes inside a write transaction the caller holds: the job's new state,
  * the end of its attempt and an event, then the continuations of applied successes, then
  * the jobs waiting for the jobs that finished are settled, and last the jobs that
- * finished are added to the counts of finished jobs ({@link FinishedCounts}) and the
- * round's runs to the outcome rollup ({@link OutcomeMinutes}). Every write is fenced: it
- * matches the job's {@code runs} counter and {@code running} status, so a worker whose
- * lease was taken over cannot overwrite the newer run's outcome.
+ * finished are added to the counts of finished jobs ({@link FinishedCounts}, under the
+ * type each completion carries: no store reads it again) and the round's runs to the
+ * outcome rollup ({@link OutcomeMinutes}). Every write is fenced: it matches the job's
+ * {@code runs} counter and {@code running} status, so a worker whose lease was taken over
+ * cannot overwrite the newer run's outcome.
  *
  * <p>
  * Successes, the common case, are marked together the store's way ({@link Successes});
  * the other outcomes one statement each, written by the store, which take {@code :now},
  * {@code :job_id}, {@code :run} and (failed) {@code :error_code}, {@code :error_detail}
  * or (pending again) {@code :next_run_at}, {@code :error_code}, {@code :error_detail},
- * {@code :gives_back}, {@code :snoozed}, and return the new status, whether jobs wait for
- * the job, and its type.
+ * {@code :gives_back}, {@code :snoozed}, and return the new status and whether jobs wait
+ * for the job.
  */
 public final class JdbcCompletions {
 
@@ -45,9 +46,9 @@ public final class JdbcCompletions {
 		 * Marks {@code successes} succeeded, fenced on their runs.
 		 * @param finished where to put each applied success that jobs may wait for
 		 * ({@code "succeeded"})
-		 * @return for each success, its job's type if it applied, else {@code null}
+		 * @return for each success, whether it applied
 		 */
-		String[] mark(Connection connection, List<Completion> successes, String workerId, Instant now,
+		boolean[] mark(Connection connection, List<Completion> successes, String workerId, Instant now,
 				Map<Long, String> finished) throws SQLException;
 
 		/**
@@ -101,8 +102,8 @@ public final class JdbcCompletions {
 
 	/**
 	 * For a database whose UPDATE returns no rows: the three statements only update, and
-	 * {@code readOutcome} reads the job's new status, whether jobs wait for it and its
-	 * type ({@code :job_id}) after an update that applied.
+	 * {@code readOutcome} reads the job's new status and whether jobs wait for it
+	 * ({@code :job_id}) after an update that applied.
 	 */
 	public JdbcCompletions(Tables tables, JobEvents events, Links links, Successes successes, String markFailed,
 			String markCancelled, String markPendingAgain, String readOutcome) {
@@ -134,12 +135,12 @@ public final class JdbcCompletions {
 			}
 		}
 		if (!successes.isEmpty()) {
-			String[] types = this.successes.mark(connection, successes, workerId, now, finished);
-			for (int k = 0; k < types.length; k++) {
-				applied[successIndexes.get(k)] = types[k] != null;
+			boolean[] marked = this.successes.mark(connection, successes, workerId, now, finished);
+			for (int k = 0; k < marked.length; k++) {
+				applied[successIndexes.get(k)] = marked[k];
 				statuses[successIndexes.get(k)] = "succeeded";
-				if (types[k] != null) {
-					changes.finished(types[k], "succeeded");
+				if (marked[k]) {
+					changes.finished(successes.get(k).type(), "succeeded");
 				}
 			}
 		}
@@ -244,7 +245,7 @@ public final class JdbcCompletions {
 		}
 	}
 
-	/** Reads an outcome statement's row: the new status, whether jobs wait, the type. */
+	/** Reads an outcome statement's row: the new status, whether jobs wait. */
 	private static String outcome(ResultSet rows, Completion completion, Map<Long, String> finished,
 			FinishedCounts.Changes changes) throws SQLException {
 		if (!rows.next()) {
@@ -254,7 +255,7 @@ public final class JdbcCompletions {
 		if (!"pending".equals(status) && rows.getBoolean(2)) {
 			finished.put(completion.jobId(), status);
 		}
-		changes.finished(rows.getString(3), status);
+		changes.finished(completion.type(), status);
 		return status;
 	}
 

@@ -5,7 +5,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,6 +17,7 @@ import dev.jobqueue.core.store.ClaimRequest;
 import dev.jobqueue.core.store.ClaimedJob;
 import dev.jobqueue.jdbc.Claims;
 import dev.jobqueue.jdbc.FlowClaims;
+import dev.jobqueue.jdbc.KeyReads;
 import dev.jobqueue.jdbc.Sql;
 import dev.jobqueue.jdbc.SqlStatement;
 import dev.jobqueue.jdbc.Tables;
@@ -189,12 +189,6 @@ final class MysqlClaims implements Claims {
 			DELETE FROM {rate_starts} WHERE type = :type AND started_at <= :before
 			""";
 
-	private static final Comparator<FlowClaims.Candidate> CLAIM_ORDER = Comparator
-		.comparingInt(FlowClaims.Candidate::priority)
-		.reversed()
-		.thenComparing(FlowClaims.Candidate::runAt)
-		.thenComparingLong(FlowClaims.Candidate::id);
-
 	private final Sql pausedTypes;
 
 	private final Sql claimDue;
@@ -213,19 +207,7 @@ final class MysqlClaims implements Claims {
 
 	private final Sql countRunning;
 
-	private final Sql nextKey;
-
-	private final Sql countOfKey;
-
-	private final Sql dueOfKey;
-
-	private final Sql dueOfKeyWithAttemptLeft;
-
-	private final Sql firstOfKey;
-
-	private final Sql firstOfKeyWithAttemptLeft;
-
-	private final Sql startsInWindow;
+	private final KeyReads.Statements keyStatements;
 
 	private final Sql lockChosen;
 
@@ -249,14 +231,8 @@ final class MysqlClaims implements Claims {
 		this.insertEvents = tables.sql(INSERT_EVENTS);
 		this.lockCappedType = tables.sql(LOCK_CAPPED_TYPE);
 		this.countRunning = tables.sql(COUNT_RUNNING);
-		this.nextKey = tables.sql(NEXT_KEY);
-		this.countOfKey = tables.sql(COUNT_OF_KEY);
-		this.dueOfKey = tables.sql(DUE_OF_KEY.replace("{attempt_left}", ""));
-		this.dueOfKeyWithAttemptLeft = tables
-			.sql(DUE_OF_KEY.replace("{attempt_left}", "AND attempts + 1 < max_attempts"));
-		this.firstOfKey = tables.sql(FIRST_OF_KEY);
-		this.firstOfKeyWithAttemptLeft = tables.sql(FIRST_OF_KEY_WITH_ATTEMPT_LEFT);
-		this.startsInWindow = tables.sql(STARTS_IN_WINDOW);
+		this.keyStatements = KeyReads.Statements.parse(tables, NEXT_KEY, COUNT_OF_KEY, FIRST_OF_KEY,
+				FIRST_OF_KEY_WITH_ATTEMPT_LEFT, DUE_OF_KEY, STARTS_IN_WINDOW);
 		this.lockChosen = tables.sql(LOCK_CHOSEN);
 		this.insertStart = tables.sql(INSERT_START);
 		this.sweepStarts = tables.sql(SWEEP_STARTS);
@@ -327,7 +303,7 @@ final class MysqlClaims implements Claims {
 		}
 		// The rows of candidates left out stay locked until the transaction ends, a
 		// moment: other claimers skip them meanwhile.
-		candidates.sort(CLAIM_ORDER);
+		candidates.sort(FlowClaims.CLAIM_ORDER);
 		List<Long> ids = candidates.stream().limit(request.limit()).map(FlowClaims.Candidate::id).toList();
 		return Claimed.of(take(connection, request, ids, now));
 	}
@@ -343,7 +319,7 @@ final class MysqlClaims implements Claims {
 			Instant now) throws SQLException {
 		Map<String, Integer> rooms = rooms(connection, request, paused);
 		List<FlowClaims.TypeRead> reads = new ArrayList<>();
-		FlowClaims.Reads keyReads = new KeyReads(connection, attemptLeft, now);
+		FlowClaims.Reads keyReads = this.keyStatements.reads(connection, attemptLeft, now);
 		List<FlowClaims.Candidate> unkeyed = new ArrayList<>();
 		for (Map.Entry<String, Integer> room : rooms.entrySet()) {
 			FlowClaims.TypeRead read = this.flow.read(keyReads, room.getKey(), room.getValue(),
@@ -441,86 +417,6 @@ final class MysqlClaims implements Claims {
 		try (SqlStatement count = this.countRunning.prepare(connection)) {
 			return (int) count.bind("type", type).queryLong();
 		}
-	}
-
-	/** The reads of one claim part, for {@link FlowClaims#read}: one statement each. */
-	private final class KeyReads implements FlowClaims.Reads {
-
-		private final Connection connection;
-
-		private final boolean attemptLeft;
-
-		private final Instant now;
-
-		KeyReads(Connection connection, boolean attemptLeft, Instant now) {
-			this.connection = connection;
-			this.attemptLeft = attemptLeft;
-			this.now = now;
-		}
-
-		@Override
-		public String nextKey(String type, String after, String until) throws SQLException {
-			try (SqlStatement select = MysqlClaims.this.nextKey.prepare(this.connection)) {
-				return select.bind("type", type).bind("after", after).bind("until", until).queryString();
-			}
-		}
-
-		@Override
-		public int running(String type, String key) throws SQLException {
-			return count(type, key, "running");
-		}
-
-		@Override
-		public boolean failed(String type, String key) throws SQLException {
-			return count(type, key, "failed") > 0;
-		}
-
-		private int count(String type, String key, String status) throws SQLException {
-			try (SqlStatement select = MysqlClaims.this.countOfKey.prepare(this.connection)) {
-				return (int) select.bind("status", status).bind("type", type).bind("key", key).queryLong();
-			}
-		}
-
-		@Override
-		public List<FlowClaims.Candidate> firstPending(String type, String key) throws SQLException {
-			Sql statement = this.attemptLeft ? MysqlClaims.this.firstOfKeyWithAttemptLeft : MysqlClaims.this.firstOfKey;
-			try (SqlStatement select = statement.prepare(this.connection)) {
-				return jobs(select.bind("type", type).bind("key", key), type, key);
-			}
-		}
-
-		@Override
-		public List<FlowClaims.Candidate> dueJobs(String type, String key, int most) throws SQLException {
-			Sql statement = this.attemptLeft ? MysqlClaims.this.dueOfKeyWithAttemptLeft : MysqlClaims.this.dueOfKey;
-			try (SqlStatement select = statement.prepare(this.connection)) {
-				return jobs(select.bind("type", type).bind("key", key).bind("now", this.now).bind("limit", most), type,
-						key);
-			}
-		}
-
-		private List<FlowClaims.Candidate> jobs(SqlStatement select, String type, String key) throws SQLException {
-			List<FlowClaims.Candidate> jobs = new ArrayList<>();
-			try (ResultSet rows = select.executeQuery()) {
-				while (rows.next()) {
-					jobs.add(new FlowClaims.Candidate(rows.getLong(1), type, key, rows.getInt(2),
-							MysqlDialect.INSTANCE.instant(rows, 3)));
-				}
-			}
-			return jobs;
-		}
-
-		@Override
-		public FlowClaims.Starts starts(String type, String key, Instant windowStart) throws SQLException {
-			try (SqlStatement select = MysqlClaims.this.startsInWindow.prepare(this.connection);
-					ResultSet rows = select.bind("type", type)
-						.bind("key", key)
-						.bind("since", windowStart)
-						.executeQuery()) {
-				rows.next();
-				return new FlowClaims.Starts(rows.getInt(1), MysqlDialect.INSTANCE.instant(rows, 2));
-			}
-		}
-
 	}
 
 }

@@ -4,9 +4,10 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import dev.jobqueue.core.store.Completion;
 import dev.jobqueue.jdbc.JdbcCompletions;
@@ -38,9 +39,9 @@ final class MysqlCompletions implements JdbcCompletions.Successes {
 			    result LONGTEXT PATH '$[2]')) s
 			""".strip();
 
-	/** The successes whose run still holds its job, locked, with their types. */
+	/** The successes whose run still holds its job, locked. */
 	static final String LOCK_RUNNING = """
-			SELECT j.id, j.type FROM {jobs} j JOIN %s ON j.id = s.id AND j.runs = s.run
+			SELECT j.id FROM {jobs} j JOIN %s ON j.id = s.id AND j.runs = s.run
 			WHERE j.status = 'running'
 			ORDER BY j.id
 			FOR UPDATE
@@ -91,7 +92,7 @@ final class MysqlCompletions implements JdbcCompletions.Successes {
 			""";
 
 	private static final String READ_OUTCOME = """
-			SELECT j.status, %s, j.type FROM {jobs} j WHERE j.id = :job_id
+			SELECT j.status, %s FROM {jobs} j WHERE j.id = :job_id
 			""".formatted(HAS_DEPENDENTS);
 
 	private final Sql lockRunning;
@@ -116,7 +117,7 @@ final class MysqlCompletions implements JdbcCompletions.Successes {
 	 * statement: what the lock found is what the update changes.
 	 */
 	@Override
-	public String[] mark(Connection connection, List<Completion> successes, String workerId, Instant now,
+	public boolean[] mark(Connection connection, List<Completion> successes, String workerId, Instant now,
 			Map<Long, String> finished) throws SQLException {
 		StringBuilder json = new StringBuilder(successes.size() * 32).append('[');
 		for (Completion success : successes) {
@@ -130,30 +131,30 @@ final class MysqlCompletions implements JdbcCompletions.Successes {
 				.append(']');
 		}
 		String runs = json.append(']').toString();
-		Map<Long, String> running = new HashMap<>();
+		Set<Long> running = new HashSet<>();
 		try (SqlStatement lock = this.lockRunning.prepare(connection);
 				ResultSet rows = lock.bind("successes", runs).executeQuery()) {
 			while (rows.next()) {
-				running.put(rows.getLong(1), rows.getString(2));
+				running.add(rows.getLong(1));
 			}
 		}
-		String[] types = new String[successes.size()];
+		boolean[] applied = new boolean[successes.size()];
 		if (running.isEmpty()) {
-			return types;
+			return applied;
 		}
 		try (SqlStatement succeed = this.markSucceeded.prepare(connection)) {
 			succeed.bind("successes", runs).bind("now", now).executeUpdate();
 		}
 		for (int k = 0; k < successes.size(); k++) {
-			types[k] = running.get(successes.get(k).jobId());
+			applied[k] = running.contains(successes.get(k).jobId());
 		}
 		try (SqlStatement select = this.withDependents.prepare(connection);
-				ResultSet rows = select.bindIds("ids", running.keySet()).executeQuery()) {
+				ResultSet rows = select.bindIds("ids", running).executeQuery()) {
 			while (rows.next()) {
 				finished.put(rows.getLong(1), "succeeded");
 			}
 		}
-		return types;
+		return applied;
 	}
 
 	@Override

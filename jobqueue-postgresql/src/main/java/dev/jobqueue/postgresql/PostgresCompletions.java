@@ -4,9 +4,10 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import dev.jobqueue.core.store.Completion;
 import dev.jobqueue.jdbc.JdbcCompletions;
@@ -35,14 +36,14 @@ final class PostgresCompletions implements JdbcCompletions.Successes {
 			        error_detail = NULL
 			    FROM unnest(:ids::bigint[], :runs::int[], :results::text[]) AS s(id, run, result)
 			    WHERE j.id = s.id AND j.runs = s.run AND j.status = 'running'
-			    RETURNING j.id, j.runs, j.type
+			    RETURNING j.id, j.runs
 			), attempt_rows AS (
 			    UPDATE {attempts} a SET finished_at = :now, outcome = 'SUCCEEDED'
 			    FROM done WHERE a.job_id = done.id AND a.run = done.runs
 			), event_rows AS (
 			    INSERT INTO {events} (job_id, at, event, actor) SELECT id, :now, 'SUCCEEDED', :worker_id FROM done
 			)
-			SELECT id, EXISTS (SELECT 1 FROM {dependencies} d WHERE d.depends_on = done.id AND NOT d.settled), type
+			SELECT id, EXISTS (SELECT 1 FROM {dependencies} d WHERE d.depends_on = done.id AND NOT d.settled)
 			FROM done
 			""";
 
@@ -51,14 +52,14 @@ final class PostgresCompletions implements JdbcCompletions.Successes {
 			SET status = 'failed', finished_at = :now, lease_until = NULL, error_code = :error_code,
 			    error_detail = :error_detail
 			WHERE j.id = :job_id AND j.runs = :run AND j.status = 'running'
-			RETURNING j.status, %s, j.type
+			RETURNING j.status, %s
 			""".formatted(HAS_DEPENDENTS);
 
 	private static final String MARK_CANCELLED = """
 			UPDATE {jobs} j
 			SET status = 'cancelled', finished_at = :now, lease_until = NULL
 			WHERE j.id = :job_id AND j.runs = :run AND j.status = 'running'
-			RETURNING j.status, %s, j.type
+			RETURNING j.status, %s
 			""".formatted(HAS_DEPENDENTS);
 
 	/**
@@ -73,7 +74,7 @@ final class PostgresCompletions implements JdbcCompletions.Successes {
 			    error_detail = coalesce(:error_detail::text, j.error_detail), attempts = j.attempts - :gives_back,
 			    snoozes = j.snoozes + :snoozed
 			WHERE j.id = :job_id AND j.runs = :run AND j.status = 'running'
-			RETURNING j.status, %s, j.type
+			RETURNING j.status, %s
 			""".formatted(HAS_DEPENDENTS);
 
 	private final Sql markSucceeded;
@@ -88,7 +89,7 @@ final class PostgresCompletions implements JdbcCompletions.Successes {
 	}
 
 	@Override
-	public String[] mark(Connection connection, List<Completion> successes, String workerId, Instant now,
+	public boolean[] mark(Connection connection, List<Completion> successes, String workerId, Instant now,
 			Map<Long, String> finished) throws SQLException {
 		Long[] ids = new Long[successes.size()];
 		Integer[] runs = new Integer[successes.size()];
@@ -98,7 +99,7 @@ final class PostgresCompletions implements JdbcCompletions.Successes {
 			runs[k] = successes.get(k).run();
 			results[k] = successes.get(k).result();
 		}
-		Map<Long, String> done = new HashMap<>();
+		Set<Long> done = new HashSet<>();
 		try (SqlStatement succeed = this.markSucceeded.prepare(connection)) {
 			succeed.bindArray("ids", "int8", ids)
 				.bindArray("runs", "int4", runs)
@@ -107,18 +108,18 @@ final class PostgresCompletions implements JdbcCompletions.Successes {
 				.bind("worker_id", workerId);
 			try (ResultSet rows = succeed.executeQuery()) {
 				while (rows.next()) {
-					done.put(rows.getLong(1), rows.getString(3));
+					done.add(rows.getLong(1));
 					if (rows.getBoolean(2)) {
 						finished.put(rows.getLong(1), "succeeded");
 					}
 				}
 			}
 		}
-		String[] types = new String[successes.size()];
+		boolean[] applied = new boolean[successes.size()];
 		for (int k = 0; k < successes.size(); k++) {
-			types[k] = done.get(successes.get(k).jobId());
+			applied[k] = done.contains(successes.get(k).jobId());
 		}
-		return types;
+		return applied;
 	}
 
 	@Override

@@ -5,7 +5,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,6 +20,7 @@ import dev.jobqueue.jdbc.Claims;
 import dev.jobqueue.jdbc.FlowClaims;
 import dev.jobqueue.jdbc.JsonArrays;
 import dev.jobqueue.jdbc.JobEvents;
+import dev.jobqueue.jdbc.KeyReads;
 import dev.jobqueue.jdbc.Sql;
 import dev.jobqueue.jdbc.SqlStatement;
 import dev.jobqueue.jdbc.Tables;
@@ -165,13 +165,6 @@ final class SqliteClaims implements Claims {
 			VALUES (:job_id, :run, :attempt, :worker_id, :now)
 			""";
 
-	/** Claim order of candidates without a key: priority, due time, id. */
-	private static final Comparator<FlowClaims.Candidate> CANDIDATE_ORDER = Comparator
-		.comparingInt(FlowClaims.Candidate::priority)
-		.reversed()
-		.thenComparing(FlowClaims.Candidate::runAt)
-		.thenComparingLong(FlowClaims.Candidate::id);
-
 	private final Tables tables;
 
 	private final JobEvents events;
@@ -194,19 +187,7 @@ final class SqliteClaims implements Claims {
 
 	private final Sql anyKeyedPending;
 
-	private final Sql nextKey;
-
-	private final Sql countOfKey;
-
-	private final Sql dueOfKey;
-
-	private final Sql dueOfKeyWithAttemptLeft;
-
-	private final Sql firstOfKey;
-
-	private final Sql firstOfKeyWithAttemptLeft;
-
-	private final Sql startsInWindow;
+	private final KeyReads.Statements keyStatements;
 
 	private final Sql insertStart;
 
@@ -223,14 +204,8 @@ final class SqliteClaims implements Claims {
 		this.countRunningOfType = tables.sql(COUNT_RUNNING_OF_TYPE);
 		this.insertAttempt = tables.sql(INSERT_ATTEMPT);
 		this.anyKeyedPending = tables.sql(ANY_KEYED_PENDING);
-		this.nextKey = tables.sql(NEXT_KEY);
-		this.countOfKey = tables.sql(COUNT_OF_KEY);
-		this.dueOfKey = tables.sql(DUE_OF_KEY.replace("{attempt_left}", ""));
-		this.dueOfKeyWithAttemptLeft = tables
-			.sql(DUE_OF_KEY.replace("{attempt_left}", "AND attempts + 1 < max_attempts"));
-		this.firstOfKey = tables.sql(FIRST_OF_KEY);
-		this.firstOfKeyWithAttemptLeft = tables.sql(FIRST_OF_KEY_WITH_ATTEMPT_LEFT);
-		this.startsInWindow = tables.sql(STARTS_IN_WINDOW);
+		this.keyStatements = KeyReads.Statements.parse(tables, NEXT_KEY, COUNT_OF_KEY, FIRST_OF_KEY,
+				FIRST_OF_KEY_WITH_ATTEMPT_LEFT, DUE_OF_KEY, STARTS_IN_WINDOW);
 		this.insertStart = tables.sql(INSERT_START);
 		this.sweepStarts = tables.sql(SWEEP_STARTS);
 	}
@@ -270,7 +245,7 @@ final class SqliteClaims implements Claims {
 			Instant now) throws SQLException {
 		Map<String, Integer> rooms = rooms(connection, request, paused);
 		List<FlowClaims.TypeRead> reads = new ArrayList<>();
-		FlowClaims.Reads keyReads = new KeyReads(connection, attemptLeft, now);
+		FlowClaims.Reads keyReads = this.keyStatements.reads(connection, attemptLeft, now);
 		for (Map.Entry<String, Integer> room : rooms.entrySet()) {
 			reads
 				.add(this.flow.read(keyReads, room.getKey(), room.getValue(), request.flowControl(room.getKey()), now));
@@ -390,7 +365,7 @@ final class SqliteClaims implements Claims {
 		if (candidates.isEmpty()) {
 			return List.of();
 		}
-		candidates.sort(CANDIDATE_ORDER);
+		candidates.sort(FlowClaims.CLAIM_ORDER);
 		List<Long> chosen = candidates.subList(0, Math.min(request.limit(), candidates.size()))
 			.stream()
 			.map(FlowClaims.Candidate::id)
@@ -429,12 +404,12 @@ final class SqliteClaims implements Claims {
 	Map<String, String> keyedStatements() {
 		Map<String, String> statements = new LinkedHashMap<>();
 		statements.put("ANY_KEYED_PENDING", this.anyKeyedPending.text());
-		statements.put("NEXT_KEY", this.nextKey.text());
-		statements.put("COUNT_OF_KEY", this.countOfKey.text());
-		statements.put("DUE_OF_KEY", this.dueOfKey.text());
-		statements.put("DUE_OF_KEY_WITH_ATTEMPT_LEFT", this.dueOfKeyWithAttemptLeft.text());
-		statements.put("FIRST_OF_KEY", this.firstOfKey.text());
-		statements.put("STARTS_IN_WINDOW", this.startsInWindow.text());
+		statements.put("NEXT_KEY", this.keyStatements.nextKey().text());
+		statements.put("COUNT_OF_KEY", this.keyStatements.countOfKey().text());
+		statements.put("DUE_OF_KEY", this.keyStatements.dueOfKey().text());
+		statements.put("DUE_OF_KEY_WITH_ATTEMPT_LEFT", this.keyStatements.dueOfKeyWithAttemptLeft().text());
+		statements.put("FIRST_OF_KEY", this.keyStatements.firstOfKey().text());
+		statements.put("STARTS_IN_WINDOW", this.keyStatements.startsInWindow().text());
 		statements.put("SWEEP_STARTS", this.sweepStarts.text());
 		return statements;
 	}
@@ -523,87 +498,6 @@ final class SqliteClaims implements Claims {
 			attempt.executeBatch();
 			event.executeBatch();
 		}
-	}
-
-	/** The reads of one claim part, for {@link FlowClaims#read}: one statement each. */
-	private final class KeyReads implements FlowClaims.Reads {
-
-		private final Connection connection;
-
-		private final boolean attemptLeft;
-
-		private final Instant now;
-
-		KeyReads(Connection connection, boolean attemptLeft, Instant now) {
-			this.connection = connection;
-			this.attemptLeft = attemptLeft;
-			this.now = now;
-		}
-
-		@Override
-		public String nextKey(String type, String after, String until) throws SQLException {
-			try (SqlStatement select = SqliteClaims.this.nextKey.prepare(this.connection)) {
-				return select.bind("type", type).bind("after", after).bind("until", until).queryString();
-			}
-		}
-
-		@Override
-		public int running(String type, String key) throws SQLException {
-			return count(type, key, "running");
-		}
-
-		@Override
-		public boolean failed(String type, String key) throws SQLException {
-			return count(type, key, "failed") > 0;
-		}
-
-		private int count(String type, String key, String status) throws SQLException {
-			try (SqlStatement select = SqliteClaims.this.countOfKey.prepare(this.connection)) {
-				return (int) select.bind("type", type).bind("status", status).bind("key", key).queryLong();
-			}
-		}
-
-		@Override
-		public List<FlowClaims.Candidate> firstPending(String type, String key) throws SQLException {
-			Sql statement = this.attemptLeft ? SqliteClaims.this.firstOfKeyWithAttemptLeft
-					: SqliteClaims.this.firstOfKey;
-			try (SqlStatement select = statement.prepare(this.connection)) {
-				return jobs(select.bind("type", type).bind("key", key), type, key);
-			}
-		}
-
-		@Override
-		public List<FlowClaims.Candidate> dueJobs(String type, String key, int most) throws SQLException {
-			Sql statement = this.attemptLeft ? SqliteClaims.this.dueOfKeyWithAttemptLeft : SqliteClaims.this.dueOfKey;
-			try (SqlStatement select = statement.prepare(this.connection)) {
-				return jobs(select.bind("type", type).bind("key", key).bind("now", this.now).bind("limit", most), type,
-						key);
-			}
-		}
-
-		private List<FlowClaims.Candidate> jobs(SqlStatement select, String type, String key) throws SQLException {
-			List<FlowClaims.Candidate> jobs = new ArrayList<>();
-			try (ResultSet rows = select.executeQuery()) {
-				while (rows.next()) {
-					jobs.add(new FlowClaims.Candidate(rows.getLong(1), type, key, rows.getInt(2),
-							SqliteDialect.INSTANCE.instant(rows, 3)));
-				}
-			}
-			return jobs;
-		}
-
-		@Override
-		public FlowClaims.Starts starts(String type, String key, Instant windowStart) throws SQLException {
-			try (SqlStatement select = SqliteClaims.this.startsInWindow.prepare(this.connection);
-					ResultSet rows = select.bind("type", type)
-						.bind("key", key)
-						.bind("since", windowStart)
-						.executeQuery()) {
-				rows.next();
-				return new FlowClaims.Starts(rows.getInt(1), SqliteDialect.INSTANCE.instant(rows, 2));
-			}
-		}
-
 	}
 
 }

@@ -2,6 +2,7 @@ package dev.jobqueue.core.store;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 
 import dev.jobqueue.ErrorCodes;
 
@@ -11,6 +12,8 @@ import dev.jobqueue.ErrorCodes;
  *
  * @param jobId the job
  * @param run the claim number the outcome belongs to
+ * @param type the job's type, as claimed: the store counts the finished job under it
+ * without reading it again
  * @param kind what happened
  * @param result the result as JSON, for {@link Kind#SUCCEEDED}
  * @param errorCode {@code CATEGORY:SUBCATEGORY} for failures
@@ -25,32 +28,39 @@ import dev.jobqueue.ErrorCodes;
  * job joins the chain as its first step (chain id = its own id, index 0) if it was in
  * none. {@link NewJob#afterInBatch()} refers to positions in this list. Empty for none.
  */
-public record Completion(long jobId, int run, Kind kind, String result, String errorCode, String errorDetail,
-		Instant nextRunAt, String errorTrace, List<NewJob> next) {
+public record Completion(long jobId, int run, String type, Kind kind, String result, String errorCode,
+		String errorDetail, Instant nextRunAt, String errorTrace, List<NewJob> next) {
 
 	public Completion {
+		Objects.requireNonNull(type, "'type' must not be null");
 		next = (next != null) ? List.copyOf(next) : List.of();
 	}
 
-	public Completion(long jobId, int run, Kind kind, String result, String errorCode, String errorDetail,
+	public Completion(long jobId, int run, String type, Kind kind, String result, String errorCode, String errorDetail,
 			Instant nextRunAt, String errorTrace) {
-		this(jobId, run, kind, result, errorCode, errorDetail, nextRunAt, errorTrace, List.of());
+		this(jobId, run, type, kind, result, errorCode, errorDetail, nextRunAt, errorTrace, List.of());
 	}
 
-	public Completion(long jobId, int run, Kind kind, String result, String errorCode, String errorDetail,
+	public Completion(long jobId, int run, String type, Kind kind, String result, String errorCode, String errorDetail,
 			Instant nextRunAt) {
-		this(jobId, run, kind, result, errorCode, errorDetail, nextRunAt, null, List.of());
+		this(jobId, run, type, kind, result, errorCode, errorDetail, nextRunAt, null, List.of());
+	}
+
+	/** The outcome of {@code job}'s run, as claimed. */
+	private Completion(ClaimedJob job, Kind kind, String result, String errorCode, String errorDetail,
+			Instant nextRunAt) {
+		this(job.id(), job.run(), job.type(), kind, result, errorCode, errorDetail, nextRunAt);
 	}
 
 	/** This outcome with the failure's stack trace. */
 	public Completion withErrorTrace(String trace) {
-		return new Completion(this.jobId, this.run, this.kind, this.result, this.errorCode, this.errorDetail,
+		return new Completion(this.jobId, this.run, this.type, this.kind, this.result, this.errorCode, this.errorDetail,
 				this.nextRunAt, trace, this.next);
 	}
 
 	/** This success with the jobs to create with it; see {@link #next()}. */
 	public Completion withNext(List<NewJob> jobs) {
-		return new Completion(this.jobId, this.run, this.kind, this.result, this.errorCode, this.errorDetail,
+		return new Completion(this.jobId, this.run, this.type, this.kind, this.result, this.errorCode, this.errorDetail,
 				this.nextRunAt, this.errorTrace, jobs);
 	}
 
@@ -73,27 +83,27 @@ public record Completion(long jobId, int run, Kind kind, String result, String e
 	}
 
 	public static Completion succeeded(ClaimedJob job, String result) {
-		return new Completion(job.id(), job.run(), Kind.SUCCEEDED, result, null, null, null);
+		return new Completion(job, Kind.SUCCEEDED, result, null, null, null);
 	}
 
 	public static Completion retry(ClaimedJob job, String errorCode, String errorDetail, Instant nextRunAt) {
-		return new Completion(job.id(), job.run(), Kind.RETRY, null, errorCode, errorDetail, nextRunAt);
+		return new Completion(job, Kind.RETRY, null, errorCode, errorDetail, nextRunAt);
 	}
 
 	public static Completion failed(ClaimedJob job, String errorCode, String errorDetail) {
-		return new Completion(job.id(), job.run(), Kind.FAILED, null, errorCode, errorDetail, null);
+		return new Completion(job, Kind.FAILED, null, errorCode, errorDetail, null);
 	}
 
 	public static Completion snoozed(ClaimedJob job, Instant nextRunAt) {
-		return new Completion(job.id(), job.run(), Kind.SNOOZED, null, null, null, nextRunAt);
+		return new Completion(job, Kind.SNOOZED, null, null, null, nextRunAt);
 	}
 
 	public static Completion cancelled(ClaimedJob job) {
-		return new Completion(job.id(), job.run(), Kind.CANCELLED, null, ErrorCodes.CANCELLED_BY_REQUEST, null, null);
+		return new Completion(job, Kind.CANCELLED, null, ErrorCodes.CANCELLED_BY_REQUEST, null, null);
 	}
 
 	public static Completion handedBack(ClaimedJob job, Instant nextRunAt) {
-		return new Completion(job.id(), job.run(), Kind.HANDED_BACK, null, null, null, nextRunAt);
+		return new Completion(job, Kind.HANDED_BACK, null, null, null, nextRunAt);
 	}
 
 	/**
@@ -101,7 +111,7 @@ public record Completion(long jobId, int run, Kind kind, String result, String e
 	 * its place; the detail goes on the attempt and the {@code HANDED_BACK} event.
 	 */
 	public static Completion handedBackUnstarted(ClaimedJob job, String detail) {
-		return new Completion(job.id(), job.run(), Kind.HANDED_BACK, null, null, detail, job.runAt());
+		return new Completion(job, Kind.HANDED_BACK, null, null, detail, job.runAt());
 	}
 
 }
