@@ -1,9 +1,5 @@
 package dev.jobqueue.mysql;
 
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.Map;
 
 import javax.sql.DataSource;
@@ -12,13 +8,11 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.configuration.FluentConfiguration;
-import org.junit.jupiter.api.extension.AfterEachCallback;
-import org.junit.jupiter.api.extension.BeforeEachCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
 
 import dev.jobqueue.jdbc.Tables;
 import dev.jobqueue.mysql.testing.MariaDbServer;
 import dev.jobqueue.mysql.testing.MysqlTestDatabase;
+import dev.jobqueue.testing.DatabasePerTest;
 
 /**
  * A database of its own for each test of a migration or of the schema (created before,
@@ -26,44 +20,31 @@ import dev.jobqueue.mysql.testing.MysqlTestDatabase;
  * older version, rows put in with SQL, answers read back. Its pool reads committed rows,
  * as the queue's own pool does.
  */
-final class MigrationDatabase implements BeforeEachCallback, AfterEachCallback {
+final class MigrationDatabase extends DatabasePerTest<HikariDataSource> {
 
 	private final Tables tables;
-
-	private String name;
-
-	private HikariDataSource dataSource;
 
 	MigrationDatabase(Tables tables) {
 		this.tables = tables;
 	}
 
 	@Override
-	public void beforeEach(ExtensionContext context) {
-		this.name = MysqlTestDatabase.createDatabase();
-		this.dataSource = pool("TRANSACTION_READ_COMMITTED");
+	protected String createDatabase() {
+		return MysqlTestDatabase.createDatabase();
 	}
 
 	@Override
-	public void afterEach(ExtensionContext context) {
-		if (this.dataSource != null) {
-			this.dataSource.close();
-		}
-		if (this.name != null) {
-			MysqlTestDatabase.dropDatabase(this.name);
-		}
+	protected HikariDataSource open(String name) {
+		return pool(MariaDbServer.urlOf(name), "TRANSACTION_READ_COMMITTED");
 	}
 
-	String name() {
-		return this.name;
+	@Override
+	protected void dropDatabase(String name) {
+		MysqlTestDatabase.dropDatabase(name);
 	}
 
 	String url() {
-		return MariaDbServer.urlOf(this.name);
-	}
-
-	HikariDataSource dataSource() {
-		return this.dataSource;
+		return MariaDbServer.urlOf(name());
 	}
 
 	/**
@@ -71,8 +52,12 @@ final class MigrationDatabase implements BeforeEachCallback, AfterEachCallback {
 	 * {@code TRANSACTION_*} name); the caller closes it.
 	 */
 	HikariDataSource pool(String isolation) {
+		return pool(url(), isolation);
+	}
+
+	private static HikariDataSource pool(String url, String isolation) {
 		HikariConfig config = new HikariConfig();
-		config.setJdbcUrl(url());
+		config.setJdbcUrl(url);
 		config.setUsername("root");
 		config.setMaximumPoolSize(2);
 		config.setTransactionIsolation(isolation);
@@ -82,7 +67,7 @@ final class MigrationDatabase implements BeforeEachCallback, AfterEachCallback {
 	/** Migrates the queue's tables to {@code version}, or to the latest if null. */
 	void migrateTo(String version) {
 		FluentConfiguration configuration = Flyway.configure(getClass().getClassLoader())
-			.dataSource(this.dataSource)
+			.dataSource(dataSource())
 			.table(this.tables.schemaHistory())
 			.locations(MysqlSchema.MIGRATION_LOCATION)
 			.placeholders(Map.of("prefix", this.tables.prefix()));
@@ -94,34 +79,12 @@ final class MigrationDatabase implements BeforeEachCallback, AfterEachCallback {
 
 	/** A store on this database and the tables, as an application opens it. */
 	MysqlStorage storage() {
-		return storage(this.dataSource);
+		return storage(dataSource());
 	}
 
 	/** A store on this database through {@code pool}. */
 	MysqlStorage storage(DataSource pool) {
-		return new MysqlStorage(new MysqlDatabase(pool, this.name), this.tables);
-	}
-
-	void execute(String sql) {
-		try (Connection connection = this.dataSource.getConnection();
-				Statement statement = connection.createStatement()) {
-			statement.execute(sql);
-		}
-		catch (SQLException ex) {
-			throw new IllegalStateException(sql, ex);
-		}
-	}
-
-	long count(String sql) {
-		try (Connection connection = this.dataSource.getConnection();
-				Statement statement = connection.createStatement();
-				ResultSet rows = statement.executeQuery(sql)) {
-			rows.next();
-			return rows.getLong(1);
-		}
-		catch (SQLException ex) {
-			throw new IllegalStateException(sql, ex);
-		}
+		return new MysqlStorage(new MysqlDatabase(pool, name()), this.tables);
 	}
 
 }
