@@ -1,18 +1,13 @@
 package dev.jobqueue.mysql;
 
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
-import org.flywaydb.core.Flyway;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.store.ClaimRequest;
@@ -20,9 +15,7 @@ import dev.jobqueue.core.store.ClaimedJob;
 import dev.jobqueue.core.store.Completion;
 import dev.jobqueue.core.store.QueueInsights.SnapshotSettings;
 import dev.jobqueue.jdbc.Tables;
-import dev.jobqueue.mysql.testing.MariaDbServer;
 import dev.jobqueue.mysql.testing.MariaDbTest;
-import dev.jobqueue.mysql.testing.MysqlTestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -42,50 +35,26 @@ class MysqlFinishedCountsMigrationTests {
 
 	private static final Tables TABLES = MysqlDialect.tables("jq_");
 
-	private String name;
-
-	private HikariDataSource dataSource;
-
-	@BeforeEach
-	void createDatabase() {
-		this.name = MysqlTestDatabase.createDatabase();
-		HikariConfig config = new HikariConfig();
-		config.setJdbcUrl(MariaDbServer.urlOf(this.name));
-		config.setUsername("root");
-		config.setMaximumPoolSize(2);
-		config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
-		this.dataSource = new HikariDataSource(config);
-	}
-
-	@AfterEach
-	void dropDatabase() {
-		this.dataSource.close();
-		MysqlTestDatabase.dropDatabase(this.name);
-	}
+	@RegisterExtension
+	final MigrationDatabase db = new MigrationDatabase(TABLES);
 
 	@Test
 	void aV3QueueReportsTheFinishedJobsItKept() {
-		Flyway.configure(getClass().getClassLoader())
-			.dataSource(this.dataSource)
-			.table(TABLES.schemaHistory())
-			.locations(MysqlSchema.MIGRATION_LOCATION)
-			.placeholders(Map.of("prefix", TABLES.prefix()))
-			.target("3")
-			.load()
-			.migrate();
+		this.db.migrateTo("3");
 		long t = NOW.minusSeconds(60).toEpochMilli();
-		execute("INSERT INTO jq_jobs (id, type, status, payload, attempts, max_attempts, runs, run_at, created_at, "
-				+ "started_at, finished_at, worker_id, lease_until, waiting_for) VALUES "
-				+ "(1, 'mail', 'succeeded', '{}', 1, 3, 1, %1$d, %1$d, %1$d, %1$d, 'w', NULL, 0), ".formatted(t)
-				+ "(2, 'mail', 'succeeded', '{}', 1, 3, 1, %1$d, %1$d, %1$d, %1$d, 'w', NULL, 0), ".formatted(t)
-				+ "(3, 'mail', 'failed', '{}', 3, 3, 3, %1$d, %1$d, %1$d, %1$d, 'w', NULL, 0), ".formatted(t)
-				+ "(4, 'report', 'cancelled', '{}', 0, 3, 0, %1$d, %1$d, NULL, %1$d, NULL, NULL, 0), ".formatted(t)
-				+ "(5, 'report', 'pending', '{}', 0, 3, 0, %1$d, %1$d, NULL, NULL, NULL, NULL, 0), ".formatted(t)
-				+ "(6, 'report', 'running', '{}', 1, 3, 1, %1$d, %1$d, %1$d, NULL, 'w', %2$d, 0), ".formatted(t,
-						NOW.plusSeconds(3600).toEpochMilli())
-				+ "(7, 'mail', 'pending', '{}', 0, 3, 0, %1$d, %1$d, NULL, NULL, NULL, NULL, 0)".formatted(t));
+		this.db.execute("""
+				INSERT INTO jq_jobs (id, type, status, payload, attempts, max_attempts, runs, run_at, created_at,
+				                     started_at, finished_at, worker_id, lease_until, waiting_for)
+				VALUES (1, 'mail', 'succeeded', '{}', 1, 3, 1, %1$d, %1$d, %1$d, %1$d, 'w', NULL, 0),
+				       (2, 'mail', 'succeeded', '{}', 1, 3, 1, %1$d, %1$d, %1$d, %1$d, 'w', NULL, 0),
+				       (3, 'mail', 'failed', '{}', 3, 3, 3, %1$d, %1$d, %1$d, %1$d, 'w', NULL, 0),
+				       (4, 'report', 'cancelled', '{}', 0, 3, 0, %1$d, %1$d, NULL, %1$d, NULL, NULL, 0),
+				       (5, 'report', 'pending', '{}', 0, 3, 0, %1$d, %1$d, NULL, NULL, NULL, NULL, 0),
+				       (6, 'report', 'running', '{}', 1, 3, 1, %1$d, %1$d, %1$d, NULL, 'w', %2$d, 0),
+				       (7, 'mail', 'pending', '{}', 0, 3, 0, %1$d, %1$d, NULL, NULL, NULL, NULL, 0)
+				""".formatted(t, NOW.plusSeconds(3600).toEpochMilli()));
 
-		MysqlStorage storage = new MysqlStorage(new MysqlDatabase(this.dataSource, this.name), TABLES);
+		MysqlStorage storage = this.db.storage();
 		storage.initializeSchema();
 		assertThat(counts(storage))
 			.isEqualTo(Map.of("mail", Map.of(JobStatus.SUCCEEDED, 2L, JobStatus.FAILED, 1L, JobStatus.PENDING, 1L),
@@ -104,15 +73,6 @@ class MysqlFinishedCountsMigrationTests {
 
 	private static Map<String, Map<JobStatus, Long>> counts(MysqlStorage storage) {
 		return storage.insights().snapshot(NOW, SETTINGS).counts();
-	}
-
-	private void execute(String sql) {
-		try (var connection = this.dataSource.getConnection(); var statement = connection.createStatement()) {
-			statement.execute(sql);
-		}
-		catch (SQLException ex) {
-			throw new IllegalStateException(sql, ex);
-		}
 	}
 
 }

@@ -7,20 +7,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
-import org.flywaydb.core.Flyway;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.jobqueue.core.FlowControl;
 import dev.jobqueue.core.store.ClaimRequest;
 import dev.jobqueue.core.store.ClaimedJob;
 import dev.jobqueue.jdbc.Tables;
-import dev.jobqueue.mysql.testing.MariaDbServer;
 import dev.jobqueue.mysql.testing.MariaDbTest;
-import dev.jobqueue.mysql.testing.MysqlTestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -36,32 +30,14 @@ class MysqlFlowControlMigrationTests {
 
 	private static final Instant NOW = Instant.parse("2030-01-01T00:00:00Z");
 
-	private String name;
-
-	private HikariDataSource dataSource;
-
-	@BeforeEach
-	void createDatabase() {
-		this.name = MysqlTestDatabase.createDatabase();
-		HikariConfig config = new HikariConfig();
-		config.setJdbcUrl(MariaDbServer.urlOf(this.name));
-		config.setUsername("root");
-		config.setMaximumPoolSize(2);
-		config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
-		this.dataSource = new HikariDataSource(config);
-	}
-
-	@AfterEach
-	void dropDatabase() {
-		this.dataSource.close();
-		MysqlTestDatabase.dropDatabase(this.name);
-	}
+	@RegisterExtension
+	final MigrationDatabase db = new MigrationDatabase(TABLES);
 
 	@Test
 	void aV3QueuesKeyedJobsAreClaimedUnderTheirLimitsAfterTheMigration() throws SQLException {
-		migrateTo("3");
+		this.db.migrateTo("3");
 		long before = NOW.minusSeconds(60).toEpochMilli();
-		execute("""
+		this.db.execute("""
 				INSERT INTO jq_jobs (id, type, status, payload, attempts, max_attempts, runs, run_at, created_at,
 				                     finished_at, job_key, worker_id, lease_until)
 				VALUES (1, 'mail', 'pending', '{}', 0, 3, 0, %1$d, %1$d, NULL, NULL, NULL, NULL),
@@ -71,7 +47,7 @@ class MysqlFlowControlMigrationTests {
 				       (5, 'mail', 'failed', '{}', 3, 3, 3, %1$d, %1$d, %1$d, 'c', NULL, NULL)
 				""".formatted(before, NOW.plusSeconds(30).toEpochMilli()));
 
-		MysqlStorage storage = new MysqlStorage(new MysqlDatabase(this.dataSource, this.name), TABLES);
+		MysqlStorage storage = this.db.storage();
 		{
 			storage.initializeSchema();
 			assertThat(indexColumns("jq_jobs_claim_type_idx")).containsExactly("status", "type", "job_key", "priority",
@@ -79,7 +55,7 @@ class MysqlFlowControlMigrationTests {
 			assertThat(indexColumns("jq_jobs_keyed_idx")).containsExactly("status", "type", "job_key", "id", "run_at",
 					"priority");
 			assertThat(indexColumns("jq_jobs_running_idx")).isEmpty();
-			assertThat(count("SELECT count(*) FROM jq_job_rate_starts")).isZero();
+			assertThat(this.db.count("SELECT count(*) FROM jq_job_rate_starts")).isZero();
 
 			FlowControl oneAtATime = new FlowControl(null, null, 1, false, true);
 			ClaimRequest request = new ClaimRequest("w1", 10, Set.of(), Map.of("mail", 10), Set.of(),
@@ -88,23 +64,12 @@ class MysqlFlowControlMigrationTests {
 		}
 	}
 
-	private void migrateTo(String version) {
-		Flyway.configure(getClass().getClassLoader())
-			.dataSource(this.dataSource)
-			.table(TABLES.schemaHistory())
-			.locations(MysqlSchema.MIGRATION_LOCATION)
-			.placeholders(Map.of("prefix", TABLES.prefix()))
-			.target(version)
-			.load()
-			.migrate();
-	}
-
 	private List<String> indexColumns(String index) throws SQLException {
 		List<String> columns = new ArrayList<>();
-		try (var connection = this.dataSource.getConnection();
+		try (var connection = this.db.dataSource().getConnection();
 				var select = connection.prepareStatement("SELECT column_name FROM information_schema.statistics "
 						+ "WHERE table_schema = ? AND table_name = 'jq_jobs' AND index_name = ? ORDER BY seq_in_index")) {
-			select.setString(1, this.name);
+			select.setString(1, this.db.name());
 			select.setString(2, index);
 			try (var rows = select.executeQuery()) {
 				while (rows.next()) {
@@ -113,27 +78,6 @@ class MysqlFlowControlMigrationTests {
 			}
 		}
 		return columns;
-	}
-
-	private void execute(String sql) {
-		try (var connection = this.dataSource.getConnection(); var statement = connection.createStatement()) {
-			statement.execute(sql);
-		}
-		catch (SQLException ex) {
-			throw new IllegalStateException(sql, ex);
-		}
-	}
-
-	private long count(String sql) {
-		try (var connection = this.dataSource.getConnection();
-				var statement = connection.createStatement();
-				var rows = statement.executeQuery(sql)) {
-			rows.next();
-			return rows.getLong(1);
-		}
-		catch (SQLException ex) {
-			throw new IllegalStateException(sql, ex);
-		}
 	}
 
 }

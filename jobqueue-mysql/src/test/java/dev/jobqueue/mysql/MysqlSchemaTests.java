@@ -10,12 +10,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import org.flywaydb.core.Flyway;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.core.store.ClaimRequest;
@@ -24,7 +21,6 @@ import dev.jobqueue.core.store.NewJob;
 import dev.jobqueue.jdbc.Tables;
 import dev.jobqueue.mysql.testing.MariaDbServer;
 import dev.jobqueue.mysql.testing.MariaDbTest;
-import dev.jobqueue.mysql.testing.MysqlTestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -42,46 +38,35 @@ class MysqlSchemaTests {
 
 	private static final Tables TABLES = MysqlDialect.tables("jq_");
 
-	private String name;
-
-	private HikariDataSource dataSource;
-
-	@BeforeEach
-	void createDatabase() {
-		this.name = MysqlTestDatabase.createDatabase();
-		this.dataSource = pool(MariaDbServer.urlOf(this.name), "TRANSACTION_READ_COMMITTED");
-	}
-
-	@AfterEach
-	void dropDatabase() {
-		this.dataSource.close();
-		MysqlTestDatabase.dropDatabase(this.name);
-	}
+	@RegisterExtension
+	final MigrationDatabase db = new MigrationDatabase(TABLES);
 
 	@Test
 	void anEmptyDatabaseIsRefusedWithHowToMigrateAndLeftUntouched() {
-		assertThatExceptionOfType(JobQueueException.class).isThrownBy(storage(this.dataSource)::verifySchema)
+		assertThatExceptionOfType(JobQueueException.class).isThrownBy(this.db.storage()::verifySchema)
 			.withMessageContaining("initialize-schema=never")
 			.withMessageContaining("the first being version 1 ")
 			.withMessageContaining(MysqlSchema.MIGRATION_LOCATION)
 			.withMessageContaining("placeholder prefix = 'jq_'");
-		assertThat(count("SELECT count(*) FROM information_schema.tables WHERE table_schema = DATABASE()")).isZero();
+		assertThat(this.db.count("SELECT count(*) FROM information_schema.tables WHERE table_schema = DATABASE()"))
+			.isZero();
 	}
 
 	@Test
 	void aSchemaTheOperatorMigratedPasses() {
-		migrate();
-		assertThatNoException().isThrownBy(storage(this.dataSource)::verifySchema);
+		this.db.migrateTo(null);
+		assertThatNoException().isThrownBy(this.db.storage()::verifySchema);
 	}
 
 	@Test
 	void aSchemaNewerThanThisVersionIsRefusedByVerificationAndByMigration() {
-		migrate();
-		execute("INSERT INTO jq_jobqueue_schema_history (installed_rank, version, description, type, script, checksum, "
-				+ "installed_by, installed_on, execution_time, success) SELECT max(installed_rank) + 1, '99', "
-				+ "'from the future', 'SQL', 'V99__from_the_future.sql', 0, 'test', now(), 0, 1 "
-				+ "FROM jq_jobqueue_schema_history");
-		MysqlStorage storage = storage(this.dataSource);
+		this.db.migrateTo(null);
+		this.db.execute(
+				"INSERT INTO jq_jobqueue_schema_history (installed_rank, version, description, type, script, checksum, "
+						+ "installed_by, installed_on, execution_time, success) SELECT max(installed_rank) + 1, '99', "
+						+ "'from the future', 'SQL', 'V99__from_the_future.sql', 0, 'test', now(), 0, 1 "
+						+ "FROM jq_jobqueue_schema_history");
+		MysqlStorage storage = this.db.storage();
 		assertThatExceptionOfType(JobQueueException.class).isThrownBy(storage::verifySchema)
 			.withMessageContaining("has schema version 99, written by a newer version of jobqueue")
 			.withMessageContaining("Refusing to start");
@@ -91,9 +76,9 @@ class MysqlSchemaTests {
 
 	@Test
 	void tablesThatAreNotInnoDbAreRefused() {
-		migrate();
-		execute("ALTER TABLE jq_job_paused_types ENGINE = MyISAM");
-		assertThatExceptionOfType(JobQueueException.class).isThrownBy(storage(this.dataSource)::initializeSchema)
+		this.db.migrateTo(null);
+		this.db.execute("ALTER TABLE jq_job_paused_types ENGINE = MyISAM");
+		assertThatExceptionOfType(JobQueueException.class).isThrownBy(this.db.storage()::initializeSchema)
 			.withMessageContaining("must be InnoDB")
 			.withMessageContaining("jq_job_paused_types (MyISAM)")
 			.withMessageContaining("ALTER TABLE ... ENGINE = InnoDB");
@@ -101,16 +86,15 @@ class MysqlSchemaTests {
 
 	@Test
 	void serializableAndReadUncommittedAreRefusedAndRepeatableReadIsTaken() {
-		String url = MariaDbServer.urlOf(this.name);
 		for (String level : List.of("TRANSACTION_SERIALIZABLE", "TRANSACTION_READ_UNCOMMITTED")) {
-			try (HikariDataSource pool = pool(url, level)) {
-				assertThatExceptionOfType(JobQueueException.class).isThrownBy(storage(pool)::initializeSchema)
+			try (HikariDataSource pool = this.db.pool(level)) {
+				assertThatExceptionOfType(JobQueueException.class).isThrownBy(this.db.storage(pool)::initializeSchema)
 					.withMessageContaining(level.substring("TRANSACTION_".length()).replace('_', '-'))
 					.withMessageContaining("Use READ-COMMITTED or REPEATABLE-READ");
 			}
 		}
-		try (HikariDataSource pool = pool(url, "TRANSACTION_REPEATABLE_READ")) {
-			MysqlStorage storage = storage(pool);
+		try (HikariDataSource pool = this.db.pool("TRANSACTION_REPEATABLE_READ")) {
+			MysqlStorage storage = this.db.storage(pool);
 			storage.initializeSchema();
 			Instant now = Instant.parse("2026-01-01T00:00:00Z");
 			storage.jobs().enqueue(List.of(new NewJob("mail", "{}", 0, now, 3, null, null)), now, () -> {
@@ -124,19 +108,19 @@ class MysqlSchemaTests {
 		String user = "jq_noright_" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x10000, 0xfffff));
 		try (Connection admin = MariaDbServer.connectAdmin(); Statement statement = admin.createStatement()) {
 			statement.execute("CREATE USER '" + user + "'@'%'");
-			statement.execute("GRANT SELECT ON " + this.name + ".* TO '" + user + "'@'%'");
+			statement.execute("GRANT SELECT ON " + this.db.name() + ".* TO '" + user + "'@'%'");
 		}
 		catch (SQLException ex) {
 			throw new IllegalStateException(ex);
 		}
-		String url = MariaDbServer.urlOf(this.name).replaceFirst("\\?.*", "");
+		String url = this.db.url().replaceFirst("\\?.*", "");
 		try (HikariDataSource pool = MysqlDataSources.create(url, user, "", 2, Duration.ofSeconds(10))) {
-			assertThatExceptionOfType(JobQueueException.class).isThrownBy(storage(pool)::initializeSchema)
+			assertThatExceptionOfType(JobQueueException.class).isThrownBy(this.db.storage(pool)::initializeSchema)
 				.withMessageContaining("lacks a privilege")
 				.withMessageContaining("GRANT SELECT, INSERT, UPDATE, DELETE, CREATE");
 		}
 		finally {
-			execute("DROP USER '" + user + "'@'%'");
+			this.db.execute("DROP USER '" + user + "'@'%'");
 		}
 	}
 
@@ -144,7 +128,7 @@ class MysqlSchemaTests {
 	void aServerThatIsDownIsNamed() {
 		try (HikariDataSource pool = MysqlDataSources.create("jdbc:mariadb://127.0.0.1:1/queue", "root", "", 2,
 				Duration.ofSeconds(2))) {
-			assertThatExceptionOfType(JobQueueException.class).isThrownBy(storage(pool)::initializeSchema)
+			assertThatExceptionOfType(JobQueueException.class).isThrownBy(this.db.storage(pool)::initializeSchema)
 				.withMessageContaining("cannot be reached")
 				.withMessageContaining("Check that the server is running");
 		}
@@ -169,10 +153,10 @@ class MysqlSchemaTests {
 	 */
 	@Test
 	void aJdbcMysqlUrlWorksThroughConnectorJ() {
-		String url = MariaDbServer.urlOf(this.name).replace("jdbc:mariadb:", "jdbc:mysql:");
+		String url = this.db.url().replace("jdbc:mariadb:", "jdbc:mysql:");
 		try (HikariDataSource pool = MysqlDataSources.create(url, "root", "", 2, Duration.ofSeconds(10))) {
 			assertThat(pool.getDriverClassName()).isEqualTo(MysqlDataSources.MYSQL_DRIVER);
-			MysqlStorage storage = storage(pool);
+			MysqlStorage storage = this.db.storage(pool);
 			storage.initializeSchema();
 			Instant now = Instant.parse("2026-01-01T00:00:00Z");
 			List<Long> ids = storage.jobs()
@@ -187,51 +171,6 @@ class MysqlSchemaTests {
 
 	private static ClaimRequest request(Instant now) {
 		return new ClaimRequest("w1", 10, Set.of("mail"), Map.of(), Set.of(), now.plusSeconds(30));
-	}
-
-	private static HikariDataSource pool(String url, String isolation) {
-		HikariConfig config = new HikariConfig();
-		config.setJdbcUrl(url);
-		config.setUsername("root");
-		config.setMaximumPoolSize(2);
-		config.setTransactionIsolation(isolation);
-		return new HikariDataSource(config);
-	}
-
-	private MysqlStorage storage(HikariDataSource pool) {
-		return new MysqlStorage(new MysqlDatabase(pool, this.name), TABLES);
-	}
-
-	/** Migrates as an operator would, with Flyway and the store's scripts. */
-	private void migrate() {
-		Flyway.configure(getClass().getClassLoader())
-			.dataSource(this.dataSource)
-			.table(TABLES.schemaHistory())
-			.locations(MysqlSchema.MIGRATION_LOCATION)
-			.placeholders(Map.of("prefix", TABLES.prefix()))
-			.load()
-			.migrate();
-	}
-
-	private void execute(String sql) {
-		try (var connection = this.dataSource.getConnection(); var statement = connection.createStatement()) {
-			statement.execute(sql);
-		}
-		catch (SQLException ex) {
-			throw new IllegalStateException(sql, ex);
-		}
-	}
-
-	private long count(String sql) {
-		try (var connection = this.dataSource.getConnection();
-				var statement = connection.createStatement();
-				var rows = statement.executeQuery(sql)) {
-			rows.next();
-			return rows.getLong(1);
-		}
-		catch (SQLException ex) {
-			throw new IllegalStateException(sql, ex);
-		}
 	}
 
 }

@@ -1,11 +1,7 @@
 package dev.jobqueue.postgresql;
 
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,9 +16,6 @@ import dev.jobqueue.core.RateLimit;
 import dev.jobqueue.core.store.ClaimRequest;
 import dev.jobqueue.core.store.ClaimedJob;
 import dev.jobqueue.jdbc.FlowClaims;
-import dev.jobqueue.jdbc.Sql;
-import dev.jobqueue.jdbc.SqlStatement;
-import dev.jobqueue.jdbc.Tables;
 import dev.jobqueue.postgresql.testing.PostgresTest;
 import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
 
@@ -46,14 +39,14 @@ class PostgresFlowClaimPlanTests {
 
 	private PostgresTestDatabase db;
 
-	private Tables tables;
+	private QueryPlans plans;
 
 	private final Instant now = Instant.parse("2030-01-10T00:00:00Z");
 
 	@BeforeAll
 	void fillTheTable() {
 		this.db = PostgresTestDatabase.create();
-		this.tables = this.db.storage().tables();
+		this.plans = new QueryPlans(this.db, DUE + " due jobs with a key over " + KEYS + " keys");
 		this.db.execute("""
 				INSERT INTO jobs (type, status, priority, payload, max_attempts, run_at, created_at, job_key)
 				SELECT 'charge', 'pending', 0, '{}', 3, t, t, 'customer-' || (i % ?)
@@ -174,63 +167,8 @@ class PostgresFlowClaimPlanTests {
 			.noneMatch((line) -> line.contains("Seq Scan on jobs"));
 	}
 
-	/**
-	 * {@code EXPLAIN ANALYZE} with a generic plan, in a transaction that is rolled back.
-	 */
 	private List<String> explain(String template, Map<String, Object> parameters) throws SQLException {
-		Sql sql = this.tables.sql("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) " + template);
-		try (Connection connection = this.db.dataSource().getConnection()) {
-			connection.setAutoCommit(false);
-			try (Statement settings = connection.createStatement()) {
-				settings.execute("SET LOCAL plan_cache_mode = force_generic_plan");
-			}
-			List<String> lines = new ArrayList<>();
-			try (SqlStatement explain = sql.prepare(connection)) {
-				for (Map.Entry<String, Object> parameter : parameters.entrySet()) {
-					bind(explain, parameter.getKey(), parameter.getValue());
-				}
-				try (ResultSet rows = explain.executeQuery()) {
-					while (rows.next()) {
-						lines.add(rows.getString(1));
-					}
-				}
-			}
-			finally {
-				connection.rollback();
-			}
-			System.out
-				.println("---- " + template.lines().filter((line) -> !line.isBlank()).findFirst().orElse("").trim()
-						+ " (" + DUE + " due jobs with a key over " + KEYS + " keys)\n" + String.join("\n", lines));
-			return lines;
-		}
-	}
-
-	@SuppressWarnings("unchecked")
-	private static void bind(SqlStatement statement, String name, Object value) throws SQLException {
-		if (value instanceof String text) {
-			statement.bind(name, text);
-		}
-		else if (value instanceof Integer number) {
-			statement.bind(name, number.intValue());
-		}
-		else if (value instanceof Instant instant) {
-			statement.bind(name, instant);
-		}
-		else if (value instanceof Set<?> texts) {
-			statement.bindTexts(name, (Set<String>) texts);
-		}
-		else if (value instanceof String[] texts) {
-			statement.bindArray(name, "text", texts);
-		}
-		else if (value instanceof Integer[] numbers) {
-			statement.bindArray(name, "int4", numbers);
-		}
-		else if (value instanceof Long[] numbers) {
-			statement.bindArray(name, "int8", numbers);
-		}
-		else if (value instanceof Boolean[] flags) {
-			statement.bindArray(name, "bool", flags);
-		}
+		return this.plans.explain(template, parameters);
 	}
 
 }

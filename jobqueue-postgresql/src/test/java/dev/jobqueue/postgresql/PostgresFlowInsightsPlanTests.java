@@ -1,12 +1,8 @@
 package dev.jobqueue.postgresql;
 
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -23,9 +19,6 @@ import dev.jobqueue.core.store.QueueInsights.KeyQuery;
 import dev.jobqueue.core.store.QueueInsights.SnapshotSettings;
 import dev.jobqueue.core.store.QueueSnapshot.FlowState;
 import dev.jobqueue.jdbc.JdbcQueueInsights;
-import dev.jobqueue.jdbc.Sql;
-import dev.jobqueue.jdbc.SqlStatement;
-import dev.jobqueue.jdbc.Tables;
 import dev.jobqueue.postgresql.testing.PostgresTest;
 import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
 
@@ -48,14 +41,15 @@ class PostgresFlowInsightsPlanTests {
 
 	private PostgresTestDatabase db;
 
-	private Tables tables;
+	private QueryPlans plans;
 
 	private final Instant now = Instant.parse("2030-01-10T00:00:00Z");
 
 	@BeforeAll
 	void fillTheTable() {
 		this.db = PostgresTestDatabase.create();
-		this.tables = this.db.storage().tables();
+		this.plans = new QueryPlans(this.db,
+				"100,000 due jobs with a key over 1,000 keys, 50,000 without, 500,000 succeeded");
 		this.db.execute("""
 				INSERT INTO jobs (type, status, priority, payload, max_attempts, run_at, created_at, job_key)
 				SELECT 'charge', 'pending', 0, '{}', 3, t, t, 'customer-' || (i % 1000)
@@ -105,7 +99,13 @@ class PostgresFlowInsightsPlanTests {
 				((JdbcQueueInsights) this.db.storage().insights()).flowStatements());
 		assertThat(statements).hasSize(6);
 		for (Map.Entry<String, String> statement : statements.entrySet()) {
-			List<String> plan = explain(statement.getKey(), statement.getValue());
+			List<String> plan = this.plans.explain(statement.getKey(), statement.getValue(),
+					(parameter) -> switch (parameter) {
+						case "now", "since" -> this.now.minusSeconds(60);
+						case "status" -> "running";
+						case "key" -> "";
+						default -> "charge";
+					});
 			assertThat(plan).as(statement.getKey()).noneMatch((line) -> line.contains("Seq Scan on jobs"));
 			if (statement.getValue().contains("job_key IS NOT NULL")) {
 				assertThat(plan).as(statement.getKey())
@@ -140,38 +140,6 @@ class PostgresFlowInsightsPlanTests {
 			best = Math.min(best, (System.nanoTime() - start) / 1_000_000);
 		}
 		return best;
-	}
-
-	/** {@code EXPLAIN ANALYZE} with a generic plan, printed. */
-	private List<String> explain(String name, String template) throws SQLException {
-		Sql sql = this.tables.sql("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) " + template);
-		try (Connection connection = this.db.dataSource().getConnection()) {
-			connection.setAutoCommit(false);
-			try (Statement settings = connection.createStatement()) {
-				settings.execute("SET LOCAL plan_cache_mode = force_generic_plan");
-			}
-			List<String> lines = new ArrayList<>();
-			try (SqlStatement explain = sql.prepare(connection)) {
-				for (String parameter : sql.names()) {
-					switch (parameter) {
-						case "now", "since" -> explain.bind(parameter, this.now.minusSeconds(60));
-						case "status" -> explain.bind(parameter, "running");
-						case "key" -> explain.bind(parameter, "");
-						default -> explain.bind(parameter, "charge");
-					}
-				}
-				try (ResultSet rows = explain.executeQuery()) {
-					while (rows.next()) {
-						lines.add(rows.getString(1));
-					}
-				}
-			}
-			finally {
-				connection.rollback();
-			}
-			System.out.println("---- " + name + "\n" + String.join("\n", lines));
-			return lines;
-		}
 	}
 
 }

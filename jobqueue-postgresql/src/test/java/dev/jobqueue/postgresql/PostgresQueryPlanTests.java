@@ -1,11 +1,7 @@
 package dev.jobqueue.postgresql;
 
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,8 +16,6 @@ import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.store.QueueInsights.JobQuery;
 import dev.jobqueue.jdbc.FinishedCounts;
 import dev.jobqueue.jdbc.OutcomeMinutes;
-import dev.jobqueue.jdbc.Sql;
-import dev.jobqueue.jdbc.SqlStatement;
 import dev.jobqueue.jdbc.Tables;
 import dev.jobqueue.postgresql.testing.PostgresTest;
 import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
@@ -42,14 +36,14 @@ class PostgresQueryPlanTests {
 
 	private PostgresTestDatabase db;
 
-	private Tables tables;
+	private QueryPlans plans;
 
 	private final Instant now = Instant.parse("2030-01-10T00:00:00Z");
 
 	@BeforeAll
 	void fillTheTable() {
 		this.db = PostgresTestDatabase.create();
-		this.tables = this.db.storage().tables();
+		this.plans = new QueryPlans(this.db, FINISHED + " finished jobs");
 		this.db.execute("""
 				INSERT INTO jobs (type, status, priority, payload, attempts, max_attempts, runs, run_at, created_at,
 				                  started_at, finished_at, worker_id, error_code)
@@ -124,7 +118,8 @@ class PostgresQueryPlanTests {
 		this.db.execute("UPDATE jobs SET job_key = 'customer-' || (id % 1000) WHERE id % 4 = 0 AND id <= ?", FINISHED);
 		// The finished jobs put in above, counted as the migration that keeps their
 		// counts does.
-		FinishedCounts.RECOUNT.forEach((sql) -> this.db.execute(this.tables.expand(sql)));
+		Tables tables = this.db.storage().tables();
+		FinishedCounts.RECOUNT.forEach((sql) -> this.db.execute(tables.expand(sql)));
 		this.db.execute("VACUUM ANALYZE");
 	}
 
@@ -206,8 +201,9 @@ class PostgresQueryPlanTests {
 							FROM generate_series(1, 20000) i
 							""");
 			backlog.execute("VACUUM ANALYZE jobs");
+			QueryPlans backlogPlans = new QueryPlans(backlog, "20000 pending jobs of one type");
 			for (boolean attemptLeft : new boolean[] { false, true }) {
-				List<String> plan = explain(backlog, PostgresClaims.claimSql(PostgresClaims.CLAIM_DUE, attemptLeft),
+				List<String> plan = backlogPlans.explain(PostgresClaims.claimSql(PostgresClaims.CLAIM_DUE, attemptLeft),
 						Map.of("type", "noop", "worker_id", "w", "now", this.now, "lease_until",
 								this.now.plusSeconds(30), "not_repeatable", Set.of(), "limit", 128));
 				// The only sort is of the claimed rows, for their events' order.
@@ -238,7 +234,8 @@ class PostgresQueryPlanTests {
 					VALUES ('w', 'h', 1, ARRAY['noop'], 4, timestamptz '2030-01-09', timestamptz '2030-01-10')
 					""");
 			backlog.execute("VACUUM ANALYZE jobs");
-			assertThat(explain(backlog, PostgresQueueInsights.STATEMENTS.oldestClaimable,
+			assertThat(new QueryPlans(backlog, "20000 pending jobs due at once").explain(
+					PostgresQueueInsights.STATEMENTS.oldestClaimable,
 					Map.of("now", this.now, "alive_after", this.now.minusSeconds(60))))
 				.anyMatch((line) -> line.contains("Index Scan using jobs_due_idx"))
 				.noneMatch((line) -> line.contains("Sort"));
@@ -340,71 +337,8 @@ class PostgresQueryPlanTests {
 			.noneMatch((line) -> line.contains("Seq Scan on jobs"));
 	}
 
-	/**
-	 * {@code EXPLAIN ANALYZE} with a generic plan, in a transaction that is rolled back.
-	 */
 	private List<String> explain(String template, Map<String, Object> parameters) throws SQLException {
-		return explain(this.db, template, parameters);
-	}
-
-	private List<String> explain(PostgresTestDatabase database, String template, Map<String, Object> parameters)
-			throws SQLException {
-		Sql sql = this.tables.sql("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) " + template);
-		try (Connection connection = database.dataSource().getConnection()) {
-			connection.setAutoCommit(false);
-			try (Statement settings = connection.createStatement()) {
-				settings.execute("SET LOCAL plan_cache_mode = force_generic_plan");
-			}
-			List<String> lines = new ArrayList<>();
-			try (SqlStatement explain = sql.prepare(connection)) {
-				for (Map.Entry<String, Object> parameter : parameters.entrySet()) {
-					bind(explain, parameter.getKey(), parameter.getValue());
-				}
-				try (ResultSet rows = explain.executeQuery()) {
-					while (rows.next()) {
-						lines.add(rows.getString(1));
-					}
-				}
-			}
-			finally {
-				connection.rollback();
-			}
-			System.out
-				.println("---- " + template.lines().filter((line) -> !line.isBlank()).findFirst().orElse("").trim()
-						+ " (" + FINISHED + " finished jobs)\n" + String.join("\n", lines));
-			return lines;
-		}
-	}
-
-	@SuppressWarnings("unchecked")
-	private static void bind(SqlStatement statement, String name, Object value) throws SQLException {
-		if (value instanceof String text) {
-			statement.bind(name, text);
-		}
-		else if (value instanceof Long number) {
-			statement.bind(name, number.longValue());
-		}
-		else if (value instanceof Integer number) {
-			statement.bind(name, number.intValue());
-		}
-		else if (value instanceof Instant instant) {
-			statement.bind(name, instant);
-		}
-		else if (value instanceof Set<?> texts) {
-			statement.bindTexts(name, (Set<String>) texts);
-		}
-		else if (value instanceof String[] texts) {
-			statement.bindArray(name, "text", texts);
-		}
-		else if (value instanceof Integer[] numbers) {
-			statement.bindArray(name, "int4", numbers);
-		}
-		else if (value instanceof Long[] numbers) {
-			statement.bindArray(name, "int8", numbers);
-		}
-		else if (value instanceof Boolean[] flags) {
-			statement.bindArray(name, "bool", flags);
-		}
+		return this.plans.explain(template, parameters);
 	}
 
 }

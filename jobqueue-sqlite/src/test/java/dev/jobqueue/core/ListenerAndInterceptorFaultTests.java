@@ -1,9 +1,6 @@
 package dev.jobqueue.core;
 
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.AbstractExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
@@ -126,36 +123,12 @@ class ListenerAndInterceptorFaultTests extends QueueFileTests {
 	 * An executor that cannot start a thread, as when the process runs out of native
 	 * threads.
 	 */
-	static final class ThreadlessExecutor extends AbstractExecutorService {
+	static final class ThreadlessExecutor extends InertExecutorService {
 
 		@Override
 		public void execute(Runnable command) {
 			throw new OutOfMemoryError(
 					"unable to create native thread: possibly out of memory or process/resource " + "limits reached");
-		}
-
-		@Override
-		public void shutdown() {
-		}
-
-		@Override
-		public List<Runnable> shutdownNow() {
-			return List.of();
-		}
-
-		@Override
-		public boolean isShutdown() {
-			return false;
-		}
-
-		@Override
-		public boolean isTerminated() {
-			return false;
-		}
-
-		@Override
-		public boolean awaitTermination(long timeout, TimeUnit unit) {
-			return true;
 		}
 
 	}

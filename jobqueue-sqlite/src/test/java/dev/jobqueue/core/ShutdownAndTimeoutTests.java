@@ -3,7 +3,6 @@ package dev.jobqueue.core;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -170,7 +169,7 @@ class ShutdownAndTimeoutTests extends QueueFileTests {
 	}
 
 	/** Keeps the tasks it is given until the test runs them, even after a shutdown. */
-	static final class HeldTasks extends AbstractExecutorService {
+	static final class HeldTasks extends InertExecutorService {
 
 		private final List<Runnable> held = new ArrayList<>();
 
@@ -182,30 +181,6 @@ class ShutdownAndTimeoutTests extends QueueFileTests {
 		synchronized void runHeld() {
 			this.held.forEach(Runnable::run);
 			this.held.clear();
-		}
-
-		@Override
-		public void shutdown() {
-		}
-
-		@Override
-		public List<Runnable> shutdownNow() {
-			return List.of();
-		}
-
-		@Override
-		public boolean isShutdown() {
-			return false;
-		}
-
-		@Override
-		public boolean isTerminated() {
-			return false;
-		}
-
-		@Override
-		public boolean awaitTermination(long timeout, TimeUnit unit) {
-			return true;
 		}
 
 	}

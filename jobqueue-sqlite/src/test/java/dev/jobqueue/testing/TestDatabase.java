@@ -4,13 +4,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -173,39 +168,11 @@ public final class TestDatabase implements StoreFixture {
 
 	/** The first column of each row of a query. */
 	public List<Object> column(String sql, Object... args) {
-		try (Connection connection = this.dataSource.getConnection();
-				PreparedStatement statement = connection.prepareStatement(sql)) {
-			for (int i = 0; i < args.length; i++) {
-				statement.setObject(i + 1, args[i]);
-			}
-			List<Object> values = new ArrayList<>();
-			try (ResultSet rows = statement.executeQuery()) {
-				while (rows.next()) {
-					values.add(rows.getObject(1));
-				}
-			}
-			return values;
-		}
-		catch (SQLException ex) {
-			throw new IllegalStateException(ex);
-		}
-	}
-
-	public long count(String sql, Object... args) {
-		return ((Number) column(sql, args).get(0)).longValue();
+		return RawSql.column(this.dataSource, sql, args);
 	}
 
 	public void execute(String sql, Object... args) {
-		try (Connection connection = this.dataSource.getConnection();
-				PreparedStatement statement = connection.prepareStatement(sql)) {
-			for (int i = 0; i < args.length; i++) {
-				statement.setObject(i + 1, args[i]);
-			}
-			statement.execute();
-		}
-		catch (SQLException ex) {
-			throw new IllegalStateException(ex);
-		}
+		RawSql.execute(this.dataSource, sql, args);
 	}
 
 	@Override

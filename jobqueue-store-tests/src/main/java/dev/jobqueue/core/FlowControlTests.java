@@ -27,7 +27,6 @@ import dev.jobqueue.core.store.JobStore;
 import dev.jobqueue.core.store.QueueInsights.SnapshotSettings;
 import dev.jobqueue.core.worker.JobWorker;
 import dev.jobqueue.testing.StoreFixture;
-import dev.jobqueue.testing.StoreTests;
 import dev.jobqueue.testing.WorkerHarness;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,23 +37,7 @@ import static org.awaitility.Awaitility.await;
  * type and per key, and rounds across keys, asserted on what the store hands out as the
  * test clock moves, and checked across two processes' stores on one database.
  */
-public abstract class FlowControlTests extends StoreTests {
-
-	static final String TYPE = "charge";
-
-	private long enqueue(String payload, String key) {
-		JobRequest request = JobRequest.of(TYPE, payload);
-		return this.harness.queue.enqueue((key != null) ? request.key(key) : request);
-	}
-
-	private void enqueueMany(String prefix, String key, int count) {
-		List<JobRequest> requests = new ArrayList<>();
-		for (int i = 1; i <= count; i++) {
-			JobRequest request = JobRequest.of(TYPE, prefix + i);
-			requests.add((key != null) ? request.key(key) : request);
-		}
-		this.harness.queue.enqueueAll(requests);
-	}
+public abstract class FlowControlTests extends KeyedJobsTests {
 
 	/** A claim of up to {@code limit} jobs of {@link #TYPE} under {@code flow}. */
 	private ClaimRequest request(int limit, FlowControl flow) {

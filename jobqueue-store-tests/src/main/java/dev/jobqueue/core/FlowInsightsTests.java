@@ -1,7 +1,6 @@
 package dev.jobqueue.core;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -17,7 +16,6 @@ import dev.jobqueue.core.store.QueueInsights.KeyState;
 import dev.jobqueue.core.store.QueueInsights.SnapshotSettings;
 import dev.jobqueue.core.store.QueueInsights.TypeKeys;
 import dev.jobqueue.core.store.QueueSnapshot.FlowState;
-import dev.jobqueue.testing.StoreTests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,23 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * window, keys at their limit, blocked keys, and each released (a window that moves on, a
  * job that ends, a retry, a cancel).
  */
-public abstract class FlowInsightsTests extends StoreTests {
-
-	static final String TYPE = "charge";
-
-	private long enqueue(String payload, String key) {
-		JobRequest request = JobRequest.of(TYPE, payload);
-		return this.harness.queue.enqueue((key != null) ? request.key(key) : request);
-	}
-
-	private void enqueueMany(String prefix, String key, int count) {
-		List<JobRequest> requests = new ArrayList<>();
-		for (int i = 1; i <= count; i++) {
-			JobRequest request = JobRequest.of(TYPE, prefix + i);
-			requests.add((key != null) ? request.key(key) : request);
-		}
-		this.harness.queue.enqueueAll(requests);
-	}
+public abstract class FlowInsightsTests extends KeyedJobsTests {
 
 	private List<ClaimedJob> claim(int limit, FlowControl flow) {
 		ClaimRequest request = new ClaimRequest("w1", limit, Set.of(), Map.of(TYPE, limit), Set.of(),

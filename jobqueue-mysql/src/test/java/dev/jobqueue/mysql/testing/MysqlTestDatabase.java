@@ -2,13 +2,10 @@ package dev.jobqueue.mysql.testing;
 
 import java.lang.management.ManagementFactory;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -25,6 +22,7 @@ import dev.jobqueue.mysql.MysqlJobStore;
 import dev.jobqueue.mysql.MysqlQueueInsights;
 import dev.jobqueue.mysql.MysqlRetentionStore;
 import dev.jobqueue.mysql.MysqlStorage;
+import dev.jobqueue.testing.RawSql;
 import dev.jobqueue.testing.StoreFixture;
 
 /**
@@ -171,36 +169,12 @@ public final class MysqlTestDatabase implements StoreFixture {
 	/** The first column of each row of a query. */
 	@Override
 	public List<Object> column(String sql, Object... args) {
-		try (Connection connection = this.rawSql.getConnection();
-				PreparedStatement statement = connection.prepareStatement(sql)) {
-			for (int i = 0; i < args.length; i++) {
-				statement.setObject(i + 1, args[i]);
-			}
-			List<Object> values = new ArrayList<>();
-			try (ResultSet rows = statement.executeQuery()) {
-				while (rows.next()) {
-					values.add(rows.getObject(1));
-				}
-			}
-			return values;
-		}
-		catch (SQLException ex) {
-			throw new IllegalStateException(ex);
-		}
+		return RawSql.column(this.rawSql, sql, args);
 	}
 
 	@Override
 	public void execute(String sql, Object... args) {
-		try (Connection connection = this.rawSql.getConnection();
-				PreparedStatement statement = connection.prepareStatement(sql)) {
-			for (int i = 0; i < args.length; i++) {
-				statement.setObject(i + 1, args[i]);
-			}
-			statement.execute();
-		}
-		catch (SQLException ex) {
-			throw new IllegalStateException(ex);
-		}
+		RawSql.execute(this.rawSql, sql, args);
 	}
 
 	@Override

@@ -2,13 +2,10 @@ package dev.jobqueue.postgresql.testing;
 
 import java.lang.management.ManagementFactory;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -31,6 +28,7 @@ import dev.jobqueue.postgresql.PostgresQueueInsights;
 import dev.jobqueue.postgresql.PostgresRetentionStore;
 import dev.jobqueue.postgresql.PostgresSchema;
 import dev.jobqueue.postgresql.PostgresStorage;
+import dev.jobqueue.testing.RawSql;
 import dev.jobqueue.testing.StoreFixture;
 
 /**
@@ -210,35 +208,11 @@ public final class PostgresTestDatabase implements StoreFixture {
 
 	/** The first column of each row of a query. */
 	public List<Object> column(String sql, Object... args) {
-		try (Connection connection = this.dataSource.getConnection();
-				PreparedStatement statement = connection.prepareStatement(sql)) {
-			for (int i = 0; i < args.length; i++) {
-				statement.setObject(i + 1, args[i]);
-			}
-			List<Object> values = new ArrayList<>();
-			try (ResultSet rows = statement.executeQuery()) {
-				while (rows.next()) {
-					values.add(rows.getObject(1));
-				}
-			}
-			return values;
-		}
-		catch (SQLException ex) {
-			throw new IllegalStateException(ex);
-		}
+		return RawSql.column(this.dataSource, sql, args);
 	}
 
 	public void execute(String sql, Object... args) {
-		try (Connection connection = this.dataSource.getConnection();
-				PreparedStatement statement = connection.prepareStatement(sql)) {
-			for (int i = 0; i < args.length; i++) {
-				statement.setObject(i + 1, args[i]);
-			}
-			statement.execute();
-		}
-		catch (SQLException ex) {
-			throw new IllegalStateException(ex);
-		}
+		RawSql.execute(this.dataSource, sql, args);
 	}
 
 	@Override

@@ -1,9 +1,7 @@
 package dev.jobqueue.testing.torture;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;
@@ -18,8 +16,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
@@ -38,6 +34,7 @@ import dev.jobqueue.testing.StoreFixture;
 import dev.jobqueue.testing.WorkerHarness;
 import dev.jobqueue.testing.torture.FlowChecks.Interval;
 import dev.jobqueue.testing.torture.FlowRecords.Run;
+import dev.jobqueue.testing.torture.WorkerJvms.Signal;
 
 import static dev.jobqueue.testing.torture.FlowTortureWorker.FAIR;
 import static dev.jobqueue.testing.torture.FlowTortureWorker.FAIR_PAIRS;
@@ -141,8 +138,6 @@ public abstract class FlowTortureHarness {
 	/** What the stores round times to: at most a millisecond. */
 	static final long STORE_TIME_RESOLUTION = 1_000;
 
-	private static final Pattern LOOP_FAILURES = Pattern.compile("loopFailures=(\\d+)");
-
 	@TempDir
 	Path dir;
 
@@ -213,12 +208,11 @@ public abstract class FlowTortureHarness {
 		TortureStore store = store();
 		Path records = Files.createDirectory(this.dir.resolve("records"));
 		Path marker = this.dir.resolve("enqueue-done");
-		List<ChildJvm> launched = new ArrayList<>();
-		try (StoreFixture db = store.create(this.dir)) {
+		try (StoreFixture db = store.create(this.dir); WorkerJvms jvms = workerJvms(store, db, records, marker)) {
 			DefaultJobQueue queue = queue(db);
 			List<ChildJvm> workers = new ArrayList<>();
 			for (int i = 0; i < PROCESSES; i++) {
-				workers.add(launch(store, db, records, marker, launched, CLAIM_AHEAD));
+				workers.add(jvms.launch());
 			}
 			Random random = new Random(SEED);
 			List<Planned> plan = plan(random, orderedJobs);
@@ -259,32 +253,20 @@ public abstract class FlowTortureHarness {
 				catch (ConditionTimeoutException ex) {
 					onKeyedJob = false;
 				}
-				process.kill();
-				int exit = process.waitForExit(Duration.ofSeconds(30));
+				boolean exitedAsKilled = WorkerJvms.stop(process, Signal.KILL);
 				killed.add(new Kill(process.pid(), FlowRecords.nowMicros(), onKeyedJob));
-				if (exit != ChildJvm.KILLED) {
-					System.err.println("worker " + process.pid() + " exited with " + exit + " after SIGKILL, not "
-							+ ChildJvm.KILLED + ":\n" + process.output());
+				if (!exitedAsKilled) {
 					badExits++;
 				}
-				workers.set(victim, launch(store, db, records, marker, launched, CLAIM_AHEAD));
+				workers.set(victim, jvms.launch());
 			}
 			await("every job finished").atMost(Duration.ofMinutes(5))
 				.pollInterval(Duration.ofMillis(250))
 				.until(() -> db
 					.count("SELECT count(*) FROM jobs WHERE status IN ('waiting', 'pending', 'running')") == 0);
 			Files.writeString(marker, "done");
-			for (ChildJvm worker : workers) {
-				int exit = worker.waitForExit(Duration.ofSeconds(60));
-				if (exit != 0) {
-					System.err.println("worker " + worker.pid() + " exited with " + exit + ":\n" + worker.output());
-					badExits++;
-				}
-			}
-			return judge(store, db, kills, jobs, killed, launched, badExits, began);
-		}
-		finally {
-			stopAll(launched);
+			badExits += WorkerJvms.awaitFinished(workers);
+			return judge(store, db, kills, jobs, killed, jvms, badExits, began);
 		}
 	}
 
@@ -321,7 +303,7 @@ public abstract class FlowTortureHarness {
 	 * prints the run's summary line, then fails on the first thing wrong.
 	 */
 	private Outcome judge(TortureStore store, StoreFixture db, int kills, Map<Long, Planned> jobs, List<Kill> killed,
-			List<ChildJvm> launched, int badExits, long began) throws Exception {
+			WorkerJvms jvms, int badExits, long began) throws Exception {
 		List<Run> runs = FlowRecords.read(this.dir.resolve("records"));
 		Map<Long, Long> deadAt = new HashMap<>();
 		killed.forEach((kill) -> deadAt.put(kill.pid(), kill.deadAt()));
@@ -400,7 +382,7 @@ public abstract class FlowTortureHarness {
 		long succeeded = db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'");
 		long unfinished = db.count("SELECT count(*) FROM jobs WHERE status IN ('waiting', 'pending', 'running')");
 		long recoveries = db.count("SELECT count(*) FROM job_attempts WHERE outcome = 'LEASE_EXPIRED'");
-		long loopFailures = loopFailures(launched);
+		long loopFailures = jvms.loopFailures();
 		List<String> violations;
 		try (Connection connection = store.connect(db)) {
 			violations = QueueInvariants.violations(connection, "");
@@ -416,7 +398,7 @@ public abstract class FlowTortureHarness {
 				pace(jobs, runs), mostPerKey, orderViolations.size(), unrun.size(), rates.summary(),
 				rates.longestDelay(), succeeded, unfinished, loopFailures, badExits, violations.size(), problems.size(),
 				(System.nanoTime() - began) / 1e9, SEED);
-		report(summary);
+		TortureReport.print(summary, "flow-torture-summary.txt");
 		orderViolations.stream().limit(20).forEach(System.err::println);
 		problems.stream().limit(20).forEach(System.err::println);
 
@@ -590,9 +572,8 @@ public abstract class FlowTortureHarness {
 		TortureStore store = store();
 		Path records = Files.createDirectory(this.dir.resolve("records"));
 		Path marker = this.dir.resolve("never");
-		List<ChildJvm> launched = new ArrayList<>();
 		int warmUp = 200;
-		try (StoreFixture db = store.create(this.dir)) {
+		try (StoreFixture db = store.create(this.dir); WorkerJvms jvms = workerJvms(store, db, records, marker)) {
 			DefaultJobQueue queue = queue(db);
 			List<JobRequest> batch = new ArrayList<>();
 			for (int i = 0; i < due + 10 * warmUp; i++) {
@@ -605,7 +586,7 @@ public abstract class FlowTortureHarness {
 			queue.enqueueAll(batch);
 			List<ChildJvm> workers = new ArrayList<>();
 			for (int i = 0; i < PROCESSES; i++) {
-				workers.add(launch(store, db, records, marker, launched, CLAIM_AHEAD));
+				workers.add(jvms.launch());
 			}
 			await("the workers busy with the busy key").atMost(Duration.ofMinutes(2))
 				.pollInterval(Duration.ofMillis(100))
@@ -626,10 +607,7 @@ public abstract class FlowTortureHarness {
 				worker.terminate();
 			}
 			for (ChildJvm worker : workers) {
-				int exit = worker.waitForExit(Duration.ofSeconds(60));
-				if (exit != ChildJvm.TERMINATED) {
-					System.err.println(
-							"worker " + worker.pid() + " exited with " + exit + " after SIGTERM:\n" + worker.output());
+				if (!WorkerJvms.exitedAfter(worker, Signal.TERM)) {
 					badExits++;
 				}
 			}
@@ -639,15 +617,16 @@ public abstract class FlowTortureHarness {
 				.count();
 			long busyStartsBefore = runs.stream().filter((run) -> run.start() <= enqueuedAt).count();
 			int oneClaimRound = PROCESSES * (THREADS + CLAIM_AHEAD);
-			long loopFailures = loopFailures(launched);
-			report(String.format(Locale.ROOT,
+			long loopFailures = jvms.loopFailures();
+			TortureReport.print(String.format(Locale.ROOT,
 					"FLOW-FAIRNESS store=%s type=%s limits=%s processes=%d threads=%d claimAhead=%d busyDue=%d "
 							+ "busyStartsBeforeQuietEnqueued=%d busyStartsBetweenQuietEnqueuedAndStarted=%d "
 							+ "bound=%d (2 claim rounds of %d) quietStartedAfterMicros=%d loopFailures=%d badExits=%d "
 							+ "seconds=%.0f",
 					getClass().getSimpleName(), type, LIMITS.get(type), PROCESSES, THREADS, CLAIM_AHEAD, busyDue,
 					busyStartsBefore, busyStartsBetween, 2 * oneClaimRound, oneClaimRound,
-					quietRun.start() - enqueuedAt, loopFailures, badExits, (System.nanoTime() - began) / 1e9));
+					quietRun.start() - enqueuedAt, loopFailures, badExits, (System.nanoTime() - began) / 1e9),
+					"flow-torture-summary.txt");
 			assertThat(busyDue).as("the busy key's jobs due when the quiet job went in").isGreaterThanOrEqualTo(due);
 			assertThat(busyStartsBetween)
 				.as("busy jobs started after the quiet job was enqueued and before it started: those the workers "
@@ -656,9 +635,6 @@ public abstract class FlowTortureHarness {
 			assertThat(loopFailures).isZero();
 			assertThat(badExits).isZero();
 		}
-		finally {
-			stopAll(launched);
-		}
 	}
 
 	private static DefaultJobQueue queue(StoreFixture db) {
@@ -666,28 +642,9 @@ public abstract class FlowTortureHarness {
 				Clock.systemUTC(), new EnqueueLimits(10, 1 << 20), null);
 	}
 
-	private ChildJvm launch(TortureStore store, StoreFixture db, Path records, Path marker, List<ChildJvm> launched,
-			int claimAhead) {
-		String workerId = "flow-" + launched.size();
-		ChildJvm worker = ChildJvm.start(FlowTortureWorker.class, this.dir.resolve(workerId + ".log"),
-				store.getClass().getName(), store.location(db), workerId, THREADS, LEASE, claimAhead, records, marker);
-		launched.add(worker);
-		return worker;
-	}
-
-	/** Kills what a failed test left running, so no JVM outlives its test. */
-	private static void stopAll(List<ChildJvm> launched) {
-		for (ChildJvm worker : launched) {
-			if (worker.isAlive()) {
-				worker.kill();
-				try {
-					worker.waitForExit(Duration.ofSeconds(30));
-				}
-				catch (AssertionError ex) {
-					System.err.println(ex.getMessage());
-				}
-			}
-		}
+	private WorkerJvms workerJvms(TortureStore store, StoreFixture db, Path records, Path marker) {
+		return new WorkerJvms(FlowTortureWorker.class, "flow", this.dir, store, db, THREADS, LEASE, records, marker,
+				CLAIM_AHEAD);
 	}
 
 	/**
@@ -733,30 +690,6 @@ public abstract class FlowTortureHarness {
 
 	private static long[] toArray(List<Long> values) {
 		return (values == null) ? new long[0] : values.stream().mapToLong(Long::longValue).toArray();
-	}
-
-	/** The last loop-failure count each worker printed, summed. */
-	private static long loopFailures(List<ChildJvm> workers) throws IOException {
-		long total = 0;
-		for (ChildJvm worker : workers) {
-			long last = 0;
-			for (String line : Files.readAllLines(worker.log())) {
-				Matcher matcher = LOOP_FAILURES.matcher(line);
-				if (matcher.find()) {
-					last = Long.parseLong(matcher.group(1));
-				}
-			}
-			total += last;
-		}
-		return total;
-	}
-
-	private static void report(String summary) throws IOException {
-		System.out.println(summary);
-		System.err.println(summary);
-		Files.createDirectories(Path.of("target"));
-		Files.writeString(Path.of("target", "flow-torture-summary.txt"), summary + System.lineSeparator(),
-				StandardOpenOption.CREATE, StandardOpenOption.APPEND);
 	}
 
 }

@@ -1,9 +1,7 @@
 package dev.jobqueue.testing.torture;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;
@@ -14,7 +12,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
@@ -29,6 +26,7 @@ import dev.jobqueue.testing.HandlerRuns;
 import dev.jobqueue.testing.QueueInvariants;
 import dev.jobqueue.testing.StoreFixture;
 import dev.jobqueue.testing.WorkerHarness;
+import dev.jobqueue.testing.torture.WorkerJvms.Signal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -78,43 +76,35 @@ public abstract class StepsTortureHarness {
 		TortureStore store = store();
 		Path records = Files.createDirectory(this.dir.resolve("records"));
 		Path marker = this.dir.resolve("enqueue-done");
-		try (StoreFixture db = store.create(this.dir)) {
+		try (StoreFixture db = store.create(this.dir);
+				WorkerJvms jvms = new WorkerJvms(StepsTortureWorker.class, "steps", this.dir, store, db, THREADS, LEASE,
+						records, marker)) {
 			db.execute("CREATE TABLE step_ledger (job_id BIGINT NOT NULL, step VARCHAR(100) NOT NULL)");
 			DefaultJobQueue queue = new DefaultJobQueue(db.store(), db.admin(), WorkerHarness.CODEC,
 					new HandlerRegistry(), Clock.systemUTC(), new EnqueueLimits(50, 1 << 20), null);
 			List<ChildJvm> workers = new CopyOnWriteArrayList<>();
-			List<ChildJvm> launched = new CopyOnWriteArrayList<>();
 			for (int i = 0; i < PROCESSES; i++) {
-				workers.add(launch(store, db, records, marker, launched));
+				workers.add(jvms.launch());
 			}
 			AtomicInteger enqueueErrors = new AtomicInteger();
 			Thread enqueuer = new Thread(() -> enqueue(queue, enqueueErrors), "steps-torture-enqueuer");
 			enqueuer.start();
-			AtomicBoolean done = new AtomicBoolean();
-			AtomicInteger kills = new AtomicInteger();
-			AtomicInteger badExits = new AtomicInteger();
-			Thread chaos = new Thread(
-					() -> chaos(new Random(SEED), workers, store, db, records, marker, launched, done, kills, badExits),
-					"steps-torture-chaos");
-			chaos.start();
+			// SIGKILLs until the jobs are done, each once the victim runs a job.
+			Chaos chaos = new Chaos("steps-torture-chaos", new Random(SEED), workers, jvms, Signal.KILL, -1,
+					Duration.ofSeconds(5), (workerId) -> db
+						.count("SELECT count(*) FROM jobs WHERE status = 'running' AND worker_id = ?", workerId) > 0)
+				.start();
 
 			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120 + JOBS / 20);
 			enqueuer.join(TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
 			while (System.nanoTime() - deadline < 0 && (enqueuer.isAlive()
 					|| db.count("SELECT count(*) FROM jobs WHERE status IN ('pending', 'running')") > 0
-					|| kills.get() < KILLS)) {
+					|| chaos.signals() < KILLS)) {
 				Thread.sleep(250);
 			}
-			done.set(true);
-			chaos.join();
+			chaos.stop();
 			Files.writeString(marker, "done");
-			for (ChildJvm worker : workers) {
-				int exit = worker.waitForExit(Duration.ofSeconds(60));
-				if (exit != 0) {
-					System.err.println("worker " + worker.pid() + " exited with " + exit + ":\n" + worker.output());
-					badExits.incrementAndGet();
-				}
-			}
+			int badExits = chaos.badExits() + WorkerJvms.awaitFinished(workers);
 
 			long jobs = db.count("SELECT count(*) FROM jobs");
 			long succeeded = db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'");
@@ -151,15 +141,12 @@ public abstract class StepsTortureHarness {
 							+ "leaseRecoveries=%d externalStepBodies=%d externalStepsRerun=%d (%s) "
 							+ "transactionalBodiesRolledBackAndRerun=%d "
 							+ "enqueueErrors=%d badExits=%d invariantViolations=%d seconds=%.0f seed=%d",
-					getClass().getSimpleName(), jobs, PROCESSES, launched.size(), THREADS, kills.get(), succeeded,
-					unfinished, wrongResults, stepRows, jobsWithoutFiveSteps, ledgerRows, duplicateRows, missingRows,
-					recoveries, externalBodies, rerunExternal, perStep.toString().strip(), ledgerBodiesRerun,
-					enqueueErrors.get(), badExits.get(), violations.size(), (System.nanoTime() - began) / 1e9, SEED);
-			System.out.println(summary);
-			System.err.println(summary);
-			Files.createDirectories(Path.of("target"));
-			Files.writeString(Path.of("target", "torture-summary.txt"), summary + System.lineSeparator(),
-					StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+					getClass().getSimpleName(), jobs, PROCESSES, jvms.launchedCount(), THREADS, chaos.signals(),
+					succeeded, unfinished, wrongResults, stepRows, jobsWithoutFiveSteps, ledgerRows, duplicateRows,
+					missingRows, recoveries, externalBodies, rerunExternal, perStep.toString().strip(),
+					ledgerBodiesRerun, enqueueErrors.get(), badExits, violations.size(),
+					(System.nanoTime() - began) / 1e9, SEED);
+			TortureReport.print(summary, "torture-summary.txt");
 
 			assertThat(violations).as("invariants").isEmpty();
 			assertThat(jobs).isEqualTo(JOBS);
@@ -174,10 +161,10 @@ public abstract class StepsTortureHarness {
 			assertThat(rerunExternal)
 				.as("an external step runs again only when a kill fell in its window: at most one step per handler "
 						+ "thread of each killed JVM")
-				.isLessThanOrEqualTo((long) kills.get() * THREADS);
+				.isLessThanOrEqualTo((long) chaos.signals() * THREADS);
 			assertThat(enqueueErrors.get()).isZero();
-			assertThat(badExits.get()).as("JVMs that did not exit as expected (see the logs above)").isZero();
-			assertThat(kills.get()).isGreaterThanOrEqualTo(KILLS);
+			assertThat(badExits).as("JVMs that did not exit as expected (see the logs above)").isZero();
+			assertThat(chaos.signals()).isGreaterThanOrEqualTo(KILLS);
 			assertThat(recoveries).as("runs taken back from killed workers: the kills hit running jobs").isPositive();
 		}
 	}
@@ -202,14 +189,6 @@ public abstract class StepsTortureHarness {
 		return wrong;
 	}
 
-	private ChildJvm launch(TortureStore store, StoreFixture db, Path records, Path marker, List<ChildJvm> launched) {
-		String workerId = "steps-" + launched.size();
-		ChildJvm worker = ChildJvm.start(StepsTortureWorker.class, this.dir.resolve(workerId + ".log"),
-				store.getClass().getName(), store.location(db), workerId, THREADS, LEASE, records, marker);
-		launched.add(worker);
-		return worker;
-	}
-
 	/** Enqueues the jobs in batches of 100 while the workers run. */
 	private static void enqueue(DefaultJobQueue queue, AtomicInteger errors) {
 		List<JobRequest> batch = new ArrayList<>();
@@ -228,45 +207,6 @@ public abstract class StepsTortureHarness {
 				}
 				batch.clear();
 			}
-		}
-	}
-
-	/**
-	 * Every two to five seconds, SIGKILLs a random worker (once it runs a job), checks
-	 * its exit, and starts a new one in its place; goes on until the jobs are done.
-	 */
-	private void chaos(Random random, List<ChildJvm> workers, TortureStore store, StoreFixture db, Path records,
-			Path marker, List<ChildJvm> launched, AtomicBoolean done, AtomicInteger kills, AtomicInteger badExits) {
-		try {
-			while (!done.get()) {
-				long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(2_000 + random.nextInt(3_000));
-				while (!done.get() && System.nanoTime() - until < 0) {
-					Thread.sleep(50);
-				}
-				if (done.get()) {
-					return;
-				}
-				int victim = random.nextInt(workers.size());
-				ChildJvm process = workers.get(victim);
-				String workerId = "steps-" + launched.indexOf(process);
-				long aim = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-				while (!done.get() && System.nanoTime() - aim < 0 && db
-					.count("SELECT count(*) FROM jobs WHERE status = 'running' AND worker_id = ?", workerId) == 0) {
-					Thread.sleep(10);
-				}
-				process.kill();
-				int exit = process.waitForExit(Duration.ofSeconds(30));
-				if (exit != ChildJvm.KILLED) {
-					System.err.println("worker " + process.pid() + " exited with " + exit + " after SIGKILL, not "
-							+ ChildJvm.KILLED + ":\n" + process.output());
-					badExits.incrementAndGet();
-				}
-				kills.incrementAndGet();
-				workers.set(victim, launch(store, db, records, marker, launched));
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
 		}
 	}
 

@@ -1,10 +1,6 @@
 package dev.jobqueue.testing.torture;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.jobqueue.JobContext;
 import dev.jobqueue.core.HandlerDefinition;
@@ -14,9 +10,8 @@ import dev.jobqueue.testing.WorkerHarness;
 
 /**
  * A worker JVM of the steps torture ({@link StepsTortureHarness}), as an application that
- * shares its database with the queue. Arguments: the {@link TortureStore} class, the
- * database's location, worker id, threads, lease in milliseconds, the directory of the
- * records and a marker file. One job type, {@code steps}, of five durable steps:
+ * shares its database with the queue. Arguments: those of every torture worker
+ * ({@link WorkerMain}). One job type, {@code steps}, of five durable steps:
  * {@code reserve}, {@code charge} (external work: each run of its body is recorded under
  * its name, {@link HandlerRuns}), {@code ledger} (a transactional step that inserts a row
  * into the application's table {@code step_ledger}), {@code notify} and {@code receipt}
@@ -37,22 +32,16 @@ public final class StepsTortureWorker {
 	}
 
 	public static void main(String[] args) throws Exception {
-		TortureStore store = (TortureStore) Class.forName(args[0]).getConstructor().newInstance();
-		String location = args[1];
-		String workerId = args[2];
-		int threads = Integer.parseInt(args[3]);
-		Duration lease = Duration.ofMillis(Long.parseLong(args[4]));
-		Path records = Path.of(args[5]);
-		Path marker = Path.of(args[6]);
-		TortureStore.SharedDatabase shared = store.openShared(location, threads + 3);
-		HandlerRuns reserve = HandlerRuns.in(records, "step-reserve");
-		HandlerRuns charge = HandlerRuns.in(records, "step-charge");
-		HandlerRuns ledger = HandlerRuns.in(records, "step-ledger");
-		HandlerRuns notify = HandlerRuns.in(records, "step-notify");
-		HandlerRuns receipt = HandlerRuns.in(records, "step-receipt");
+		WorkerMain main = WorkerMain.of(args);
+		TortureStore.SharedDatabase shared = main.store().openShared(main.location(), main.threads() + 3);
+		HandlerRuns reserve = HandlerRuns.in(main.records(), "step-reserve");
+		HandlerRuns charge = HandlerRuns.in(main.records(), "step-charge");
+		HandlerRuns ledger = HandlerRuns.in(main.records(), "step-ledger");
+		HandlerRuns notify = HandlerRuns.in(main.records(), "step-notify");
+		HandlerRuns receipt = HandlerRuns.in(main.records(), "step-receipt");
 		WorkerHarness harness = WorkerHarness.onSystemClock(shared.db())
-			.concurrency(threads)
-			.lease(lease)
+			.concurrency(main.threads())
+			.lease(main.lease())
 			.pollInterval(Duration.ofMillis(50));
 		harness.handle(HandlerDefinition.of("steps", (payload, context) -> {
 			long n = Long.parseLong(payload);
@@ -83,37 +72,9 @@ public final class StepsTortureWorker {
 			});
 			return "reserved " + reserved + ", charged " + charged + ", booked, " + sent;
 		}));
-		JobWorker worker = harness.worker(workerId, Executors.newFixedThreadPool(threads));
+		JobWorker worker = main.worker(harness);
 		worker.setStepTransactions(shared.stepTransactions());
-		store.connect(shared.db(), worker);
-		AtomicBoolean finishing = new AtomicBoolean();
-		worker.start();
-		System.out.println("worker " + workerId + " pid " + ProcessHandle.current().pid() + " started");
-		long reported = 0;
-		while (true) {
-			Thread.sleep(200);
-			long failures = worker.loopFailures();
-			if (failures != reported) {
-				reported = failures;
-				System.out.println("loopFailures=" + failures);
-			}
-			if (Files.exists(marker)) {
-				try {
-					if (shared.db()
-						.count("SELECT count(*) FROM jobs WHERE status IN ('waiting', 'pending', 'running')") == 0) {
-						break;
-					}
-				}
-				catch (RuntimeException ex) {
-					System.out.println("exit check failed, trying again: " + ex.getMessage());
-				}
-			}
-		}
-		finishing.set(true);
-		worker.stop();
-		System.out.println("final loopFailures=" + worker.loopFailures());
-		shared.close();
-		System.exit(worker.loopFailures() == 0 ? 0 : 3);
+		main.run(worker, shared.db());
 	}
 
 	/** A few milliseconds of work, varied by job, so kills land inside steps. */

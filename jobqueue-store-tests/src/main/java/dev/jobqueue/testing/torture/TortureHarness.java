@@ -1,9 +1,7 @@
 package dev.jobqueue.testing.torture;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;
@@ -14,11 +12,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,6 +27,7 @@ import dev.jobqueue.testing.HandlerRuns;
 import dev.jobqueue.testing.QueueInvariants;
 import dev.jobqueue.testing.StoreFixture;
 import dev.jobqueue.testing.WorkerHarness;
+import dev.jobqueue.testing.torture.WorkerJvms.Signal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -81,8 +77,6 @@ public abstract class TortureHarness {
 
 	static final int FAN_OUT_CHILDREN = 50;
 
-	private static final Pattern LOOP_FAILURES = Pattern.compile("loopFailures=(\\d+)");
-
 	@TempDir
 	Path dir;
 
@@ -91,7 +85,7 @@ public abstract class TortureHarness {
 
 	@Test
 	void workersKilledAtRandomLoseNoJobAndRunNoneTwice() throws Exception {
-		Outcome outcome = torture("KILL");
+		Outcome outcome = torture(Signal.KILL);
 		assertThat(outcome.leaseRecoveries).as("runs taken back from killed workers: the kills hit running jobs")
 			.isPositive();
 	}
@@ -103,7 +97,7 @@ public abstract class TortureHarness {
 	 */
 	@Test
 	void workersStoppedGracefullyFinishOrHandBackTheirJobs() throws Exception {
-		Outcome outcome = torture("TERM");
+		Outcome outcome = torture(Signal.TERM);
 		assertThat(outcome.leaseRecoveries).as("lease recoveries after graceful stops").isZero();
 		assertThat(outcome.handedBackRunning).as("running jobs cut off and handed back: the stops hit running jobs")
 			.isPositive();
@@ -112,47 +106,41 @@ public abstract class TortureHarness {
 	private record Outcome(long leaseRecoveries, long handedBackRunning) {
 	}
 
-	private Outcome torture(String signal) throws Exception {
+	private Outcome torture(Signal signal) throws Exception {
 		long began = System.nanoTime();
 		TortureStore store = store();
 		Path records = Files.createDirectory(this.dir.resolve("records"));
 		Path marker = this.dir.resolve("enqueue-done");
-		try (StoreFixture db = store.create(this.dir)) {
+		try (StoreFixture db = store.create(this.dir);
+				WorkerJvms jvms = new WorkerJvms(TortureWorker.class, "torture", this.dir, store, db, THREADS, LEASE,
+						records, marker, SHUTDOWN_TIMEOUT)) {
 			DefaultJobQueue queue = new DefaultJobQueue(db.store(), db.admin(), WorkerHarness.CODEC,
 					new HandlerRegistry(), Clock.systemUTC(), new EnqueueLimits(10, 1 << 20), null);
 			List<ChildJvm> workers = new CopyOnWriteArrayList<>();
-			List<ChildJvm> launched = new CopyOnWriteArrayList<>();
 			for (int i = 0; i < PROCESSES; i++) {
-				workers.add(launch(store, db, records, marker, launched));
+				workers.add(jvms.launch());
 			}
 			Expected expected = new Expected();
 			Thread enqueuer = new Thread(() -> enqueue(queue, expected), "torture-enqueuer");
 			enqueuer.start();
-			AtomicBoolean done = new AtomicBoolean();
-			Chaos chaos = new Chaos(signal);
-			Thread chaosThread = new Thread(
-					() -> chaos.run(new Random(SEED), workers, store, db, records, marker, launched, done),
-					"torture-chaos");
-			chaosThread.start();
+			// Aim at a running job: wait a while for the victim to run a long one.
+			Chaos chaos = new Chaos("torture-chaos", new Random(SEED), workers, jvms, signal, KILLS,
+					Duration.ofSeconds(10),
+					(workerId) -> db.count(
+							"SELECT count(*) FROM jobs WHERE status = 'running' AND type = 'long' AND worker_id = ?",
+							workerId) > 0)
+				.start();
 
 			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120 + JOBS / 25);
 			enqueuer.join(TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
 			while (System.nanoTime() - deadline < 0 && (enqueuer.isAlive()
 					|| db.count("SELECT count(*) FROM jobs WHERE status IN ('waiting', 'pending', 'running')") > 0
-					|| (KILLS >= 0 && chaos.signals.get() < KILLS))) {
+					|| (KILLS >= 0 && chaos.signals() < KILLS))) {
 				Thread.sleep(250);
 			}
-			done.set(true);
-			chaosThread.join();
+			chaos.stop();
 			Files.writeString(marker, "done");
-			int badExits = chaos.badExits.get();
-			for (ChildJvm worker : workers) {
-				int exit = worker.waitForExit(Duration.ofSeconds(60));
-				if (exit != 0) {
-					System.err.println("worker " + worker.pid() + " exited with " + exit + ":\n" + worker.output());
-					badExits++;
-				}
-			}
+			int badExits = chaos.badExits() + WorkerJvms.awaitFinished(workers);
 
 			long jobs = db.count("SELECT count(*) FROM jobs");
 			long unfinished = db.count("SELECT count(*) FROM jobs WHERE status IN ('waiting', 'pending', 'running')");
@@ -195,7 +183,7 @@ public abstract class TortureHarness {
 				.stream()
 				.filter((id) -> !completed.containsKey(((Number) id).longValue()))
 				.count();
-			long loopFailures = loopFailures(launched);
+			long loopFailures = jvms.loopFailures();
 			List<String> violations;
 			try (Connection connection = store.connect(db)) {
 				violations = QueueInvariants.violations(connection, "");
@@ -207,17 +195,13 @@ public abstract class TortureHarness {
 					+ "lockErrorsInJobs=%d enqueueErrors=%d loopFailures=%d badExits=%d invariantViolations=%d "
 					+ "chains=%d chainSteps=%d lostSteps=%d duplicatedSteps=%d joins=%d earlyJoins=%d "
 					+ "joinsMetTwice=%d seconds=%.0f seed=%d", getClass().getSimpleName(), signal, jobs,
-					expected.enqueued.get(), PROCESSES, launched.size(), THREADS, chaos.signals.get(),
-					chaos.onRunningJobs.get(), lost, duplicated, unfinished, failed, expected.failures.get(),
+					expected.enqueued.get(), PROCESSES, jvms.launchedCount(), THREADS, chaos.signals(),
+					chaos.onBusyWorkers(), lost, duplicated, unfinished, failed, expected.failures.get(),
 					unexpectedFailures, attempts, recovered, handedBack, handedBackRunning, bodiesTwice,
 					succeededWithoutBody, openAttempts, lockErrorsRecorded, expected.errors.get(), loopFailures,
 					badExits, violations.size(), expected.chains.get(), chainSteps, lostSteps, duplicatedSteps, joins,
 					earlyJoins, joinsMetTwice, (System.nanoTime() - began) / 1e9, SEED);
-			System.out.println(summary);
-			System.err.println(summary);
-			Files.createDirectories(Path.of("target"));
-			Files.writeString(Path.of("target", "torture-summary.txt"), summary + System.lineSeparator(),
-					StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+			TortureReport.print(summary, "torture-summary.txt");
 
 			assertThat(violations).as("invariants").isEmpty();
 			assertThat(expected.enqueued.get()).isEqualTo(JOBS + (JOBS / FAN_OUT_EVERY) * (FAN_OUT_CHILDREN + 1L));
@@ -243,20 +227,11 @@ public abstract class TortureHarness {
 			assertThat(loopFailures).isZero();
 			assertThat(badExits).as("JVMs that did not exit as expected (see the logs above)").isZero();
 			if (KILLS > 0) {
-				assertThat(chaos.signals.get()).isGreaterThanOrEqualTo(KILLS);
-				assertThat(chaos.onRunningJobs.get()).as("signals sent while the victim ran a long job").isPositive();
+				assertThat(chaos.signals()).isGreaterThanOrEqualTo(KILLS);
+				assertThat(chaos.onBusyWorkers()).as("signals sent while the victim ran a long job").isPositive();
 			}
 			return new Outcome(recovered, handedBackRunning);
 		}
-	}
-
-	private ChildJvm launch(TortureStore store, StoreFixture db, Path records, Path marker, List<ChildJvm> launched) {
-		String workerId = "torture-" + launched.size();
-		ChildJvm worker = ChildJvm.start(TortureWorker.class, this.dir.resolve(workerId + ".log"),
-				store.getClass().getName(), store.location(db), workerId, THREADS, LEASE, SHUTDOWN_TIMEOUT, records,
-				marker);
-		launched.add(worker);
-		return worker;
 	}
 
 	/** What the enqueuer put in, and so what the database must show at the end. */
@@ -339,92 +314,6 @@ public abstract class TortureHarness {
 				batch.clear();
 			}
 		}
-	}
-
-	/**
-	 * Every few seconds, waits until a random worker runs a long job, signals it, checks
-	 * how it exited, and starts a new one in its place.
-	 */
-	private final class Chaos {
-
-		final String signal;
-
-		final AtomicInteger signals = new AtomicInteger();
-
-		final AtomicInteger onRunningJobs = new AtomicInteger();
-
-		final AtomicInteger badExits = new AtomicInteger();
-
-		Chaos(String signal) {
-			this.signal = signal;
-		}
-
-		void run(Random random, List<ChildJvm> workers, TortureStore store, StoreFixture db, Path records, Path marker,
-				List<ChildJvm> launched, AtomicBoolean done) {
-			try {
-				while (!done.get() && (KILLS < 0 || this.signals.get() < KILLS)) {
-					long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(2_000 + random.nextInt(3_000));
-					while (!done.get() && System.nanoTime() - until < 0) {
-						Thread.sleep(50);
-					}
-					if (done.get()) {
-						return;
-					}
-					int victim = random.nextInt(workers.size());
-					ChildJvm process = workers.get(victim);
-					String workerId = "torture-" + launched.indexOf(process);
-					// Aim at a running job: wait a while for the victim to run a long
-					// one.
-					long aim = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-					boolean running = false;
-					while (!running && !done.get() && System.nanoTime() - aim < 0) {
-						running = db.count("SELECT count(*) FROM jobs WHERE status = 'running' AND type = 'long' "
-								+ "AND worker_id = ?", workerId) > 0;
-						if (!running) {
-							Thread.sleep(20);
-						}
-					}
-					if (this.signal.equals("KILL")) {
-						process.kill();
-					}
-					else {
-						process.terminate();
-					}
-					int exit = process.waitForExit(Duration.ofSeconds(30));
-					int expectedExit = this.signal.equals("KILL") ? ChildJvm.KILLED : ChildJvm.TERMINATED;
-					if (exit != expectedExit) {
-						System.err.println("worker " + process.pid() + " exited with " + exit + " after SIG"
-								+ this.signal + ", not " + expectedExit + ":\n" + process.output());
-						this.badExits.incrementAndGet();
-					}
-					this.signals.incrementAndGet();
-					if (running) {
-						this.onRunningJobs.incrementAndGet();
-					}
-					workers.set(victim, launch(store, db, records, marker, launched));
-				}
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-		}
-
-	}
-
-	/** The last loop-failure count each worker printed, summed. */
-	private static long loopFailures(List<ChildJvm> workers) throws IOException {
-		long total = 0;
-		for (ChildJvm worker : workers) {
-			long last = 0;
-			for (String line : Files.readAllLines(worker.log())) {
-				Matcher matcher = LOOP_FAILURES.matcher(line);
-				if (matcher.find()) {
-					last = Long.parseLong(matcher.group(1));
-				}
-			}
-			total += last;
-		}
-		return total;
 	}
 
 }

@@ -1,0 +1,131 @@
+package dev.jobqueue.postgresql;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+import dev.jobqueue.jdbc.Sql;
+import dev.jobqueue.jdbc.SqlStatement;
+import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
+
+/**
+ * The plans of the queue's statements on a test database, as the server runs them
+ * prepared: {@code EXPLAIN ANALYZE} with a generic plan, in a transaction that is rolled
+ * back, so a plan of a write changes nothing. Each plan is printed with what the table
+ * holds, for the figures in {@code docs/postgresql.md}.
+ */
+final class QueryPlans {
+
+	private final PostgresTestDatabase database;
+
+	private final String data;
+
+	/**
+	 * @param data what the tables hold, printed with each plan
+	 */
+	QueryPlans(PostgresTestDatabase database, String data) {
+		this.database = database;
+		this.data = data;
+	}
+
+	/**
+	 * The plan of {@code template} with each of {@code parameters} bound by name (a
+	 * {@link String}, {@link Long}, {@link Integer}, {@link Instant}, a {@link Set} of
+	 * texts, or an array of texts, numbers or flags).
+	 */
+	List<String> explain(String template, Map<String, Object> parameters) throws SQLException {
+		String heading = template.lines().filter((line) -> !line.isBlank()).findFirst().orElse("").trim();
+		return explain(heading, template, (sql, statement) -> {
+			for (Map.Entry<String, Object> parameter : parameters.entrySet()) {
+				bind(statement, parameter.getKey(), parameter.getValue());
+			}
+		});
+	}
+
+	/**
+	 * The plan of {@code template}, printed under {@code name}, with every parameter
+	 * bound to the sample value {@code valueOf} gives for its name.
+	 */
+	List<String> explain(String name, String template, Function<String, Object> valueOf) throws SQLException {
+		return explain(name, template, (sql, statement) -> {
+			for (String parameter : sql.names()) {
+				bind(statement, parameter, valueOf.apply(parameter));
+			}
+		});
+	}
+
+	private List<String> explain(String heading, String template, Binding binding) throws SQLException {
+		Sql sql = this.database.storage()
+			.tables()
+			.sql("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) " + template);
+		try (Connection connection = this.database.dataSource().getConnection()) {
+			connection.setAutoCommit(false);
+			try (Statement settings = connection.createStatement()) {
+				settings.execute("SET LOCAL plan_cache_mode = force_generic_plan");
+			}
+			List<String> lines = new ArrayList<>();
+			try (SqlStatement explain = sql.prepare(connection)) {
+				binding.bind(sql, explain);
+				try (ResultSet rows = explain.executeQuery()) {
+					while (rows.next()) {
+						lines.add(rows.getString(1));
+					}
+				}
+			}
+			finally {
+				connection.rollback();
+			}
+			System.out.println("---- " + heading + " (" + this.data + ")\n" + String.join("\n", lines));
+			return lines;
+		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private static void bind(SqlStatement statement, String name, Object value) throws SQLException {
+		if (value instanceof String text) {
+			statement.bind(name, text);
+		}
+		else if (value instanceof Long number) {
+			statement.bind(name, number.longValue());
+		}
+		else if (value instanceof Integer number) {
+			statement.bind(name, number.intValue());
+		}
+		else if (value instanceof Instant instant) {
+			statement.bind(name, instant);
+		}
+		else if (value instanceof Set<?> texts) {
+			statement.bindTexts(name, (Set<String>) texts);
+		}
+		else if (value instanceof String[] texts) {
+			statement.bindArray(name, "text", texts);
+		}
+		else if (value instanceof Integer[] numbers) {
+			statement.bindArray(name, "int4", numbers);
+		}
+		else if (value instanceof Long[] numbers) {
+			statement.bindArray(name, "int8", numbers);
+		}
+		else if (value instanceof Boolean[] flags) {
+			statement.bindArray(name, "bool", flags);
+		}
+		else {
+			throw new IllegalArgumentException("No binding for :" + name + " = " + value);
+		}
+	}
+
+	@FunctionalInterface
+	private interface Binding {
+
+		void bind(Sql sql, SqlStatement statement) throws SQLException;
+
+	}
+
+}
