@@ -60,8 +60,12 @@ final class PostgresClaims implements Claims {
 
 	/**
 	 * Marks the chosen jobs running and records their claims; {@code chosen} is a CTE of
-	 * ids. The ids go in as an array, so the update finds each row by primary key (a join
-	 * with the CTE was planned as a hash join over every pending job).
+	 * the ids of pending jobs this transaction locked. The ids go in as an array, so the
+	 * update finds each row by primary key (a join with the CTE was planned as a hash
+	 * join over every pending job); it asks nothing of their status, which the lock held
+	 * since they were seen pending keeps: a status in its condition let the planner read
+	 * the partial index of all pending jobs instead, and with statistics from before the
+	 * jobs came it did (measured: 85 ms of a 190 ms claim of 371 jobs).
 	 */
 	static final String TAKE_CHOSEN_ROWS = """
 			, claimed AS (
@@ -69,7 +73,7 @@ final class PostgresClaims implements Claims {
 			    SET status = 'running', runs = j.runs + 1, attempts = j.attempts + 1, worker_id = :worker_id,
 			        started_at = :now, heartbeat_at = :now, lease_until = :lease_until,
 			        repeatable = NOT (j.type = ANY(:not_repeatable::text[]))
-			    WHERE j.id = ANY(ARRAY(SELECT id FROM chosen)) AND j.status = 'pending'
+			    WHERE j.id = ANY(ARRAY(SELECT id FROM chosen))
 			    RETURNING j.id, j.type, j.payload, j.priority, j.runs, j.attempts, j.max_attempts, j.snoozes, j.run_at,
 			              j.created_at, j.trace_parent, j.job_key
 			), attempt_rows AS (
