@@ -95,7 +95,12 @@ class PostgresFlowClaimPlanTests {
 		List<String> held = explain(PostgresClaims.claimSql(PostgresClaims.READ_FOR_ROUNDS, false),
 				read(limited, 16, "customer-5000"));
 		assertReadsIndexes(held);
-		assertThat(held).anyMatch((line) -> line.contains("job_rate_starts_pkey"));
+		assertThat(held).anyMatch((line) -> line.contains("job_rate_starts_pkey"))
+			// A key's running and failed jobs: its ranges, not all of the type's.
+			.anyMatch((line) -> line.matches(".*Index Only Scan using jobs_keyed_idx on jobs r(_\\d+)? .*"))
+			.anyMatch((line) -> line.matches(".*Index Only Scan using jobs_keyed_idx on jobs f(_\\d+)? .*"))
+			.noneMatch(
+					(line) -> line.contains("jobs_retries_idx") || line.contains("jobs_failed_cancelled_waiting_idx"));
 		// The claim-ahead part: only jobs with an attempt left.
 		assertReadsIndexes(explain(PostgresClaims.claimSql(PostgresClaims.READ_FOR_ROUNDS, true),
 				read(FlowControl.NONE, 128, "customer-42")));
@@ -130,7 +135,8 @@ class PostgresFlowClaimPlanTests {
 						Map.entry("sweep_types", new String[] { "charge" }),
 						Map.entry("sweep_windows", new Long[] { 60_000L })));
 		assertThat(take).anyMatch((line) -> line.contains("Index Scan using jobs_pkey on jobs j"))
-			.noneMatch((line) -> line.contains("Seq Scan on jobs"));
+			.anyMatch((line) -> line.contains("Index Scan using jobs_pkey on jobs c"))
+			.noneMatch((line) -> line.contains("Seq Scan on jobs") || line.contains("jobs_claim_idx"));
 	}
 
 	@Test
@@ -164,7 +170,7 @@ class PostgresFlowClaimPlanTests {
 						new Long[] { (flow.rateLimit() != null) ? flow.rateLimit().window().toMillis() : null }),
 				Map.entry("key_window",
 						new Long[] { (flow.keyRateLimit() != null) ? flow.keyRateLimit().window().toMillis() : null }),
-				Map.entry("now", this.now));
+				Map.entry("serialised", new Boolean[] { flow.limits() }), Map.entry("now", this.now));
 	}
 
 	private static void assertReadsIndexes(List<String> plan) {
