@@ -211,6 +211,19 @@ class FlowClaimsTests {
 	}
 
 	@Test
+	void aPlanNamesTheChosenJobsOfOrderedKeysForTheTakeToCheckAgain() {
+		FlowControl ordered = new FlowControl(null, null, 0, true, true);
+		TypeRead read = type(3, ordered, visit("a", job(10, "a")), visit("b", job(20, "b")));
+
+		Plan plan = this.flow.plan(List.of(job(1, null)), List.of(read), 3, NOW);
+
+		assertThat(plan.ids()).containsExactlyInAnyOrder(1L, 10L, 20L);
+		assertThat(plan.orderedHeads()).containsExactlyInAnyOrder(10L, 20L);
+		assertThat(this.flow.plan(List.of(), List.of(type(3, FlowControl.NONE, visit("a", job(10, "a")))), 3, NOW)
+			.orderedHeads()).isEmpty();
+	}
+
+	@Test
 	void readVisitsKeysAfterTheCursorAndWrapsAround() throws Exception {
 		List<String> keys = List.of("a", "b", "c", "d");
 		List<String> visited = new ArrayList<>();

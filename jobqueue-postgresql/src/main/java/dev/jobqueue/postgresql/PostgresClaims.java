@@ -294,18 +294,20 @@ final class PostgresClaims implements Claims {
 	 * rate-limited types and keys, and deletes the starts that left every window of the
 	 * types due a sweep. The chosen jobs are locked here, skipping any another
 	 * transaction holds (the read locked those of types claimed without their advisory
-	 * lock already). They are found by primary key alone and their status checked once
-	 * locked, for the reason {@link #TAKE_CHOSEN_ROWS} gives.
+	 * lock already), and those of ordered keys taken only if still first in their key.
+	 * They are found by primary key alone and their status checked once locked, for the
+	 * reason {@link #TAKE_CHOSEN_ROWS} gives.
 	 */
 	static final String TAKE_BY_IDS = """
 			WITH locked AS (
 			    SELECT c.id, c.status FROM {jobs} c
 			    WHERE c.id = ANY(:ids::bigint[])
+			      AND %s
 			    FOR UPDATE SKIP LOCKED
 			), chosen AS (
 			    SELECT id FROM locked WHERE status = 'pending'
 			)
-			""" + TAKE_CHOSEN_ROWS + """
+			""".formatted(FlowClaims.STILL_HEAD_OF_ORDERED_KEY.strip()) + TAKE_CHOSEN_ROWS + """
 			, start_rows AS (
 			    INSERT INTO {rate_starts} (type, job_key, started_at, job_id)
 			    SELECT s.type, s.job_key, :now, s.job_id
@@ -368,6 +370,11 @@ final class PostgresClaims implements Claims {
 		TreeSet<String> locked = new TreeSet<>(request.globalLimits().keySet());
 		locked.addAll(request.flowControls().keySet());
 		return locked;
+	}
+
+	@Override
+	public void beforeNextTake(FlowClaims.BeforeTake hook) {
+		this.flow.beforeNextTake(hook);
 	}
 
 	private Claimed claimPart(Connection connection, ClaimRequest request, boolean attemptLeft, Instant now)
@@ -474,9 +481,11 @@ final class PostgresClaims implements Claims {
 			startKeys.add(start.key());
 			startIds.add(start.jobId());
 		}
+		this.flow.beforeTake(connection);
 		List<ClaimedJob> claimed = new ArrayList<>();
 		try (SqlStatement take = this.tables.sql(TAKE_BY_IDS).prepare(connection)) {
-			take.bindArray("ids", "int8", plan.ids().toArray())
+			plan.bindHeads(take)
+				.bindArray("ids", "int8", plan.ids().toArray())
 				.bindArray("start_types", "text", startTypes.toArray())
 				.bindArray("start_keys", "text", startKeys.toArray())
 				.bindArray("start_ids", "int8", startIds.toArray())

@@ -122,20 +122,22 @@ class PostgresFlowClaimPlanTests {
 	}
 
 	@Test
-	void theTakeFindsTheChosenJobsByPrimaryKey() throws SQLException {
+	void theTakeFindsTheChosenJobsByPrimaryKeyAndOrderedKeysHeadsInTheKeyedIndex() throws SQLException {
 		List<Long> ids = this.db.column("SELECT id FROM jobs WHERE status = 'pending' ORDER BY id LIMIT 16")
 			.stream()
 			.map((id) -> ((Number) id).longValue())
 			.toList();
-		List<String> take = explain(PostgresClaims.TAKE_BY_IDS,
-				Map.ofEntries(Map.entry("ids", ids.toArray(new Long[0])), Map.entry("worker_id", "w"),
-						Map.entry("now", this.now), Map.entry("lease_until", this.now.plusSeconds(30)),
-						Map.entry("not_repeatable", Set.of()), Map.entry("start_types", new String[] { "charge" }),
-						Map.entry("start_keys", new String[] { "" }), Map.entry("start_ids", new Long[] { ids.get(0) }),
-						Map.entry("sweep_types", new String[] { "charge" }),
-						Map.entry("sweep_windows", new Long[] { 60_000L })));
+		List<String> take = explain(PostgresClaims.TAKE_BY_IDS, Map.ofEntries(
+				Map.entry("ids", ids.toArray(new Long[0])), Map.entry("worker_id", "w"), Map.entry("now", this.now),
+				Map.entry("lease_until", this.now.plusSeconds(30)), Map.entry("not_repeatable", Set.of()),
+				Map.entry("ordered_heads", ids.subList(0, 4).toArray(new Long[0])),
+				Map.entry("start_types", new String[] { "charge" }), Map.entry("start_keys", new String[] { "" }),
+				Map.entry("start_ids", new Long[] { ids.get(0) }), Map.entry("sweep_types", new String[] { "charge" }),
+				Map.entry("sweep_windows", new Long[] { 60_000L })));
 		assertThat(take).anyMatch((line) -> line.contains("Index Scan using jobs_pkey on jobs j"))
 			.anyMatch((line) -> line.contains("Index Scan using jobs_pkey on jobs c"))
+			// An ordered key's job is still the first pending one of its key.
+			.anyMatch((line) -> line.contains("Index Only Scan using jobs_keyed_idx on jobs h"))
 			.noneMatch((line) -> line.contains("Seq Scan on jobs") || line.contains("jobs_claim_idx"));
 	}
 
