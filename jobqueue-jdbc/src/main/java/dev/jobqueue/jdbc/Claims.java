@@ -32,6 +32,14 @@ public interface Claims {
 	Claimed claim(Connection connection, ClaimRequest request, Instant now) throws SQLException;
 
 	/**
+	 * Has the next claim by rounds run {@code hook} between its read and its take (see
+	 * {@link FlowClaims#beforeNextTake}); for tests.
+	 */
+	default void beforeNextTake(FlowClaims.BeforeTake hook) {
+		throw new UnsupportedOperationException(getClass().getSimpleName() + " claims nothing by rounds");
+	}
+
+	/**
 	 * Claims {@code request} in its parts, the same on every store: all of it at once
 	 * when it claims nothing ahead; otherwise the types never claimed ahead into the
 	 * slots free now ({@link ClaimRequest#onlyNow()}, when the claim has other types

@@ -1,5 +1,6 @@
 package dev.jobqueue.jdbc;
 
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 
 import dev.jobqueue.core.FlowControl;
 import dev.jobqueue.core.RateLimit;
@@ -57,13 +59,17 @@ import dev.jobqueue.core.RateLimit;
  * </ol>
  * Counts of running jobs and of starts are exact across processes because the store reads
  * them after taking its per-type lock (SQLite's single writer, an advisory lock, a lock
- * row) for the rest of the claim transaction. Rate-limited types are never claimed ahead
- * (a job waiting in a buffer would count as started before it runs); types with limits
- * per key or order per key are: a job claimed ahead is {@code running} here, so it holds
- * its key until it ends, and in the part of a claim that waits for a slot an ordered key
- * whose next job is on its last attempt is passed over. Keys are released by job status
- * alone: a job that ends, is recovered after its worker died, cancelled, retried or
- * deleted frees its key with no bookkeeping.
+ * row) for the rest of the claim transaction. What other transactions may still commit
+ * between the read and the take only ends jobs, frees keys or makes jobs pending; of
+ * that, only a key's earlier job becoming pending could let a later job of an ordered key
+ * start first, so the take checks each job of an ordered key again in its own statement
+ * ({@link #STILL_HEAD_OF_ORDERED_KEY}). Rate-limited types are never claimed ahead (a job
+ * waiting in a buffer would count as started before it runs); types with limits per key
+ * or order per key are: a job claimed ahead is {@code running} here, so it holds its key
+ * until it ends, and in the part of a claim that waits for a slot an ordered key whose
+ * next job is on its last attempt is passed over. Keys are released by job status alone:
+ * a job that ends, is recovered after its worker died, cancelled, retried or deleted
+ * frees its key with no bookkeeping.
  */
 public final class FlowClaims {
 
@@ -89,6 +95,24 @@ public final class FlowClaims {
 	 */
 	public static final Duration SWEEP_MARGIN = Duration.ofMinutes(1);
 
+	/**
+	 * The take's condition on a job {@code c} it takes (one of its WHERE clause's terms,
+	 * on every store): a job of {@code :ordered_heads} is still the lowest pending job of
+	 * its key, as {@link #allowed} asks of an ordered key's job. A transaction that
+	 * commits between the claim's read and its take may have made an earlier job of the
+	 * key pending (it waited for other jobs, or failed and was retried, or its worker
+	 * died), and that job goes first. The rest of the rule needs no second look: jobs of
+	 * the type start only in claims of the type, which hold its lock, and a job of the
+	 * key that fails meanwhile (it waited for a job that failed) is as if it failed just
+	 * after this claim. Bound by {@link Plan#bindHeads}.
+	 */
+	public static final String STILL_HEAD_OF_ORDERED_KEY = """
+			NOT (c.id {in_ids :ordered_heads} AND EXISTS (
+			    SELECT 1 FROM {jobs} h
+			    WHERE h.job_key IS NOT NULL AND h.status IN ('pending', 'running', 'failed')
+			      AND h.type = c.type AND h.status = 'pending' AND h.job_key = c.job_key AND h.id < c.id))
+			""";
+
 	/** Most keys a claim visits per type, however large its room. */
 	static final int MAX_KEYS_VISITED = 1024;
 
@@ -99,11 +123,39 @@ public final class FlowClaims {
 	private final Map<String, Instant> sweeps = new ConcurrentHashMap<>();
 
 	/**
+	 * By type with limits per key, the share of the keys its latest claim visited that
+	 * could start nothing (see {@link #keysToVisit(String, int, FlowControl)}).
+	 */
+	private final Map<String, Double> heldShares = new ConcurrentHashMap<>();
+
+	/** What the next take runs first, for tests (see {@link #beforeNextTake}). */
+	private final AtomicReference<BeforeTake> beforeNextTake = new AtomicReference<>();
+
+	/**
 	 * Where the type's visit of keys starts: after this key ({@code null}: from the
 	 * first).
 	 */
 	public String cursor(String type) {
 		return this.cursors.get(type);
+	}
+
+	/**
+	 * Has the next take of a claim by this instance run {@code hook} first, on the
+	 * claim's connection inside its transaction: for tests of what a transaction that
+	 * commits between a claim's read and its take changes.
+	 */
+	public void beforeNextTake(BeforeTake hook) {
+		this.beforeNextTake.set(hook);
+	}
+
+	/**
+	 * Runs what {@link #beforeNextTake} set, once; a store calls it just before it takes.
+	 */
+	public void beforeTake(Connection connection) throws SQLException {
+		BeforeTake hook = this.beforeNextTake.getAndSet(null);
+		if (hook != null) {
+			hook.run(connection);
+		}
 	}
 
 	/**
@@ -114,6 +166,24 @@ public final class FlowClaims {
 	public static int keysToVisit(int room, FlowControl flow) {
 		int keys = flow.limitsKeys() ? 4 * room + 16 : room;
 		return Math.max(0, Math.min(keys, MAX_KEYS_VISITED));
+	}
+
+	/**
+	 * How many keys a claim that reads all of them in one statement visits: as many as
+	 * its room needs at the share of keys that the type's latest claim found held (a
+	 * quarter more, and 4 more, since the share moves), at most
+	 * {@link #keysToVisit(int, FlowControl)}. The statement cannot stop once enough keys
+	 * can start, as {@link #read} does; each key it visits in vain is index probes,
+	 * wasted. Before the type's first claim, and without limits per key, the most.
+	 */
+	public int keysToVisit(String type, int room, FlowControl flow) {
+		int most = keysToVisit(room, flow);
+		Double held = this.heldShares.get(type);
+		if (held == null || !flow.limitsKeys()) {
+			return most;
+		}
+		int needed = (int) Math.ceil(room / Math.max(1.0 - held, 0.25));
+		return Math.min(most, needed + needed / 4 + 4);
 	}
 
 	/**
@@ -311,6 +381,7 @@ public final class FlowClaims {
 		Instant throttledUntil = null;
 		for (TypeRead type : types) {
 			moveCursor(type, allowedByKey, chosenScopes);
+			recordHeldShare(type, allowedByKey);
 			throttledUntil = earlier(throttledUntil,
 					throttledUntil(type.flow().rateLimit(), type.starts(), taken.getOrDefault(type.type(), 0), now));
 			RateLimit keyRate = type.flow().keyRateLimit();
@@ -323,12 +394,37 @@ public final class FlowClaims {
 				}
 			}
 		}
-		return new Plan(chosen, starts, throttledUntil);
+		return new Plan(chosen, starts, throttledUntil, orderedHeads(chosen, byType));
+	}
+
+	/** The chosen jobs of ordered keys: what the take checks again. */
+	private static List<Long> orderedHeads(List<Candidate> chosen, Map<String, TypeRead> byType) {
+		List<Long> heads = new ArrayList<>();
+		for (Candidate job : chosen) {
+			if (job.key() != null && byType.get(job.type()).flow().ordered()) {
+				heads.add(job.id());
+			}
+		}
+		return heads;
+	}
+
+	private void recordHeldShare(TypeRead type, Map<String, Integer> allowedByKey) {
+		if (!type.flow().limitsKeys() || type.keys().isEmpty()) {
+			return;
+		}
+		int held = 0;
+		for (KeyVisit visit : type.keys()) {
+			if (allowedByKey.getOrDefault(scope(type.type(), visit.key()), 0) == 0) {
+				held++;
+			}
+		}
+		this.heldShares.put(type.type(), held / (double) type.keys().size());
 	}
 
 	/**
 	 * The key's candidates its limits let start now, in enqueue order: with
-	 * {@code ordered}, its lowest pending job if it is due and nothing of the key runs or
+	 * {@code ordered}, its lowest pending job (which the take checks again,
+	 * {@link #STILL_HEAD_OF_ORDERED_KEY}) if it is due and nothing of the key runs or
 	 * (with {@code blockOnFailure}) failed; else at most its key concurrency less its
 	 * running jobs; at most what is left of its rate window.
 	 */
@@ -563,13 +659,44 @@ public final class FlowClaims {
 	 * @param starts the starts to record
 	 * @param throttledUntil when a job held back by a rate limit may start, or
 	 * {@code null}
+	 * @param orderedHeads the chosen jobs of ordered keys, which the take checks again
+	 * ({@link #STILL_HEAD_OF_ORDERED_KEY})
 	 */
-	public record Plan(List<Candidate> chosen, List<Start> starts, Instant throttledUntil) {
+	public record Plan(List<Candidate> chosen, List<Start> starts, Instant throttledUntil, List<Long> orderedHeads) {
 
 		/** The ids of the chosen jobs. */
 		public List<Long> ids() {
 			return this.chosen.stream().map(Candidate::id).toList();
 		}
+
+		/**
+		 * Binds the parameters of {@link #STILL_HEAD_OF_ORDERED_KEY} in the take.
+		 */
+		public SqlStatement bindHeads(SqlStatement take) throws SQLException {
+			return bindHeads(take, this.orderedHeads);
+		}
+
+		/**
+		 * Binds the parameters of {@link #STILL_HEAD_OF_ORDERED_KEY} in a take of jobs
+		 * that no plan chose (none of an ordered key).
+		 */
+		public static SqlStatement bindNoHeads(SqlStatement take) throws SQLException {
+			return bindHeads(take, List.of());
+		}
+
+		private static SqlStatement bindHeads(SqlStatement take, List<Long> orderedHeads) throws SQLException {
+			return take.bindIds("ordered_heads", orderedHeads);
+		}
+
+	}
+
+	/**
+	 * Work on the connection of a claim between its read and its take.
+	 */
+	@FunctionalInterface
+	public interface BeforeTake {
+
+		void run(Connection connection) throws SQLException;
 
 	}
 

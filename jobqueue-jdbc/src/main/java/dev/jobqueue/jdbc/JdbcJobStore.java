@@ -113,6 +113,15 @@ public abstract class JdbcJobStore implements JobStore {
 		return this.completions;
 	}
 
+	/**
+	 * Has the store's next claim by rounds across keys run {@code hook} on its connection
+	 * between reading what it takes and taking it, as if another transaction committed
+	 * then; for tests.
+	 */
+	public void beforeNextTake(FlowClaims.BeforeTake hook) {
+		this.claims.beforeNextTake(hook);
+	}
+
 	/** What an enqueue of {@code jobs} is called in messages. */
 	protected static String enqueueAction(List<NewJob> jobs) {
 		return (jobs.size() == 1) ? "enqueue a '" + jobs.get(0).type() + "' job" : "enqueue " + jobs.size() + " jobs";

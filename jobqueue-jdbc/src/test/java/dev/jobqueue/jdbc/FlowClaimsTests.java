@@ -190,6 +190,40 @@ class FlowClaimsTests {
 	}
 
 	@Test
+	void aClaimInOneStatementVisitsTheKeysItsRoomNeedsAtTheShareTheLatestClaimFoundHeld() {
+		FlowControl control = new FlowControl(null, null, 1, false, true);
+		assertThat(this.flow.keysToVisit("t", 8, control)).as("no claim yet").isEqualTo(48);
+
+		KeyVisit[] visits = new KeyVisit[10];
+		for (int i = 0; i < visits.length; i++) {
+			// Every other key runs a job.
+			visits[i] = new KeyVisit("k" + i, i % 2, false, null, null, List.of(job(100 + i, "k" + i)));
+		}
+		this.flow.plan(List.of(), List.of(type(8, control, visits)), 8, NOW);
+		// 8 keys at half of them free, a quarter more and 4 more.
+		assertThat(this.flow.keysToVisit("t", 8, control)).isEqualTo(24);
+
+		this.flow.plan(List.of(), List.of(type(8, control, visit("a", job(1, "a")))), 8, NOW);
+		assertThat(this.flow.keysToVisit("t", 8, control)).isEqualTo(14);
+		assertThat(this.flow.keysToVisit("t", 100, control)).isEqualTo(129);
+		assertThat(this.flow.keysToVisit("other", 8, control)).isEqualTo(48);
+		assertThat(this.flow.keysToVisit("t", 8, FlowControl.NONE)).isEqualTo(8);
+	}
+
+	@Test
+	void aPlanNamesTheChosenJobsOfOrderedKeysForTheTakeToCheckAgain() {
+		FlowControl ordered = new FlowControl(null, null, 0, true, true);
+		TypeRead read = type(3, ordered, visit("a", job(10, "a")), visit("b", job(20, "b")));
+
+		Plan plan = this.flow.plan(List.of(job(1, null)), List.of(read), 3, NOW);
+
+		assertThat(plan.ids()).containsExactlyInAnyOrder(1L, 10L, 20L);
+		assertThat(plan.orderedHeads()).containsExactlyInAnyOrder(10L, 20L);
+		assertThat(this.flow.plan(List.of(), List.of(type(3, FlowControl.NONE, visit("a", job(10, "a")))), 3, NOW)
+			.orderedHeads()).isEmpty();
+	}
+
+	@Test
 	void readVisitsKeysAfterTheCursorAndWrapsAround() throws Exception {
 		List<String> keys = List.of("a", "b", "c", "d");
 		List<String> visited = new ArrayList<>();

@@ -174,11 +174,15 @@ final class MysqlClaims implements Claims {
 			""";
 
 	/**
-	 * Locks the chosen jobs that are still pending and not held by another transaction.
+	 * Locks the chosen jobs that are still pending and not held by another transaction,
+	 * those of ordered keys only if still first in their key (a plain read of the latest
+	 * committed rows, as the class comment says of the reads before it).
 	 */
 	static final String LOCK_CHOSEN = """
-			SELECT id FROM {jobs} WHERE id {in_ids :ids} AND status = 'pending' ORDER BY id {for_update_skip_locked}
-			""";
+			SELECT c.id FROM {jobs} c WHERE c.id {in_ids :ids} AND c.status = 'pending'
+			  AND %s
+			ORDER BY c.id {for_update_skip_locked}
+			""".formatted(FlowClaims.STILL_HEAD_OF_ORDERED_KEY.strip());
 
 	static final String INSERT_START = """
 			INSERT INTO {rate_starts} (type, job_key, started_at, job_id) VALUES (:type, :key, :now, :job_id)
@@ -344,11 +348,12 @@ final class MysqlClaims implements Claims {
 			.filter((job) -> job.key() != null)
 			.map(FlowClaims.Candidate::id)
 			.toList();
+		this.flow.beforeTake(connection);
 		Set<Long> taken = new HashSet<>(plan.ids());
 		if (!keyed.isEmpty()) {
 			taken.removeAll(keyed);
 			try (SqlStatement lock = this.lockChosen.prepare(connection);
-					ResultSet rows = lock.bindIds("ids", keyed).executeQuery()) {
+					ResultSet rows = plan.bindHeads(lock).bindIds("ids", keyed).executeQuery()) {
 				while (rows.next()) {
 					taken.add(rows.getLong(1));
 				}
@@ -376,6 +381,11 @@ final class MysqlClaims implements Claims {
 			}
 		}
 		return new Claimed(claimed, plan.throttledUntil());
+	}
+
+	@Override
+	public void beforeNextTake(FlowClaims.BeforeTake hook) {
+		this.flow.beforeNextTake(hook);
 	}
 
 	private void selectUnkeyed(Connection connection, List<FlowClaims.Candidate> candidates, String type, int limit,

@@ -88,7 +88,12 @@ class PostgresFlowClaimPlanTests {
 		List<String> held = explain(PostgresClaims.claimSql(PostgresClaims.READ_FOR_ROUNDS, false),
 				read(limited, 16, "customer-5000"));
 		assertReadsIndexes(held);
-		assertThat(held).anyMatch((line) -> line.contains("job_rate_starts_pkey"));
+		assertThat(held).anyMatch((line) -> line.contains("job_rate_starts_pkey"))
+			// A key's running and failed jobs: its ranges, not all of the type's.
+			.anyMatch((line) -> line.matches(".*Index Only Scan using jobs_keyed_idx on jobs r(_\\d+)? .*"))
+			.anyMatch((line) -> line.matches(".*Index Only Scan using jobs_keyed_idx on jobs f(_\\d+)? .*"))
+			.noneMatch(
+					(line) -> line.contains("jobs_retries_idx") || line.contains("jobs_failed_cancelled_waiting_idx"));
 		// The claim-ahead part: only jobs with an attempt left.
 		assertReadsIndexes(explain(PostgresClaims.claimSql(PostgresClaims.READ_FOR_ROUNDS, true),
 				read(FlowControl.NONE, 128, "customer-42")));
@@ -110,20 +115,23 @@ class PostgresFlowClaimPlanTests {
 	}
 
 	@Test
-	void theTakeFindsTheChosenJobsByPrimaryKey() throws SQLException {
+	void theTakeFindsTheChosenJobsByPrimaryKeyAndOrderedKeysHeadsInTheKeyedIndex() throws SQLException {
 		List<Long> ids = this.db.column("SELECT id FROM jobs WHERE status = 'pending' ORDER BY id LIMIT 16")
 			.stream()
 			.map((id) -> ((Number) id).longValue())
 			.toList();
-		List<String> take = explain(PostgresClaims.TAKE_BY_IDS,
-				Map.ofEntries(Map.entry("ids", ids.toArray(new Long[0])), Map.entry("worker_id", "w"),
-						Map.entry("now", this.now), Map.entry("lease_until", this.now.plusSeconds(30)),
-						Map.entry("not_repeatable", Set.of()), Map.entry("start_types", new String[] { "charge" }),
-						Map.entry("start_keys", new String[] { "" }), Map.entry("start_ids", new Long[] { ids.get(0) }),
-						Map.entry("sweep_types", new String[] { "charge" }),
-						Map.entry("sweep_windows", new Long[] { 60_000L })));
+		List<String> take = explain(PostgresClaims.TAKE_BY_IDS, Map.ofEntries(
+				Map.entry("ids", ids.toArray(new Long[0])), Map.entry("worker_id", "w"), Map.entry("now", this.now),
+				Map.entry("lease_until", this.now.plusSeconds(30)), Map.entry("not_repeatable", Set.of()),
+				Map.entry("ordered_heads", ids.subList(0, 4).toArray(new Long[0])),
+				Map.entry("start_types", new String[] { "charge" }), Map.entry("start_keys", new String[] { "" }),
+				Map.entry("start_ids", new Long[] { ids.get(0) }), Map.entry("sweep_types", new String[] { "charge" }),
+				Map.entry("sweep_windows", new Long[] { 60_000L })));
 		assertThat(take).anyMatch((line) -> line.contains("Index Scan using jobs_pkey on jobs j"))
-			.noneMatch((line) -> line.contains("Seq Scan on jobs"));
+			.anyMatch((line) -> line.contains("Index Scan using jobs_pkey on jobs c"))
+			// An ordered key's job is still the first pending one of its key.
+			.anyMatch((line) -> line.contains("Index Only Scan using jobs_keyed_idx on jobs h"))
+			.noneMatch((line) -> line.contains("Seq Scan on jobs") || line.contains("jobs_claim_idx"));
 	}
 
 	@Test
@@ -157,7 +165,7 @@ class PostgresFlowClaimPlanTests {
 						new Long[] { (flow.rateLimit() != null) ? flow.rateLimit().window().toMillis() : null }),
 				Map.entry("key_window",
 						new Long[] { (flow.keyRateLimit() != null) ? flow.keyRateLimit().window().toMillis() : null }),
-				Map.entry("now", this.now));
+				Map.entry("serialised", new Boolean[] { flow.limits() }), Map.entry("now", this.now));
 	}
 
 	private static void assertReadsIndexes(List<String> plan) {

@@ -146,10 +146,14 @@ final class SqliteClaims implements Claims {
 			DELETE FROM {rate_starts} WHERE type = :type AND started_at <= :before
 			""";
 
-	/** Takes the chosen jobs (ids as a JSON array). */
-	private static final String CLAIM_BY_IDS = "UPDATE {jobs}\n" + CLAIMED_BY + """
+	/**
+	 * Takes the chosen jobs (ids as a JSON array), those of ordered keys only if still
+	 * first in their key.
+	 */
+	private static final String CLAIM_BY_IDS = "UPDATE {jobs} AS c\n" + CLAIMED_BY + """
 			WHERE id IN (SELECT value FROM json_each(:ids)) AND status = 'pending'
-			""" + RETURNING_CLAIMED;
+			  AND %s
+			""".formatted(FlowClaims.STILL_HEAD_OF_ORDERED_KEY.strip()) + RETURNING_CLAIMED;
 
 	private static final String SELECT_PAUSED_TYPE_NAMES = """
 			SELECT type FROM {paused}
@@ -279,9 +283,10 @@ final class SqliteClaims implements Claims {
 		if (plan.chosen().isEmpty()) {
 			return new Claimed(List.of(), plan.throttledUntil());
 		}
+		this.flow.beforeTake(connection);
 		List<ClaimedJob> claimed;
 		try (SqlStatement claim = this.claimByIds.prepare(connection)) {
-			bindClaimedBy(claim, request, now).bind("ids", JsonArrays.of(plan.ids()));
+			plan.bindHeads(bindClaimedBy(claim, request, now)).bind("ids", JsonArrays.of(plan.ids()));
 			claimed = readClaimed(claim);
 		}
 		logStarts(connection, plan.starts(), now);
@@ -313,6 +318,11 @@ final class SqliteClaims implements Claims {
 			}
 		}
 		return rooms;
+	}
+
+	@Override
+	public void beforeNextTake(FlowClaims.BeforeTake hook) {
+		this.flow.beforeNextTake(hook);
 	}
 
 	private void logStarts(Connection connection, List<FlowClaims.Start> starts, Instant now) throws SQLException {
@@ -371,7 +381,7 @@ final class SqliteClaims implements Claims {
 			.map(FlowClaims.Candidate::id)
 			.toList();
 		try (SqlStatement claim = this.claimByIds.prepare(connection)) {
-			bindClaimedBy(claim, request, now).bind("ids", JsonArrays.of(chosen));
+			FlowClaims.Plan.bindNoHeads(bindClaimedBy(claim, request, now)).bind("ids", JsonArrays.of(chosen));
 			return readClaimed(claim);
 		}
 	}
@@ -411,6 +421,7 @@ final class SqliteClaims implements Claims {
 		statements.put("FIRST_OF_KEY", this.keyStatements.firstOfKey().text());
 		statements.put("STARTS_IN_WINDOW", this.keyStatements.startsInWindow().text());
 		statements.put("SWEEP_STARTS", this.sweepStarts.text());
+		statements.put("CLAIM_BY_IDS", this.claimByIds.text());
 		return statements;
 	}
 

@@ -2,6 +2,7 @@ package dev.jobqueue.core;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -184,6 +185,28 @@ public abstract class FlowControlTests extends KeyedJobsTests {
 		ClaimedJob first = claim(10, flow).get(0);
 		this.db.store().complete(List.of(Completion.failed(first, "TEST:BROKEN", "no")), "w1", this.clock.instant());
 		assertThat(payloads(claim(10, flow))).containsExactly("a2");
+	}
+
+	@Test
+	void anOrderedKeysJobIsNotTakenWhenAnEarlierJobOfItsKeyBecamePendingAfterTheClaimReadTheKey() {
+		long blocker = this.harness.queue.enqueue(JobRequest.of("other", "blocker"));
+		long a1 = this.harness.queue.enqueue(JobRequest.of(TYPE, "a1").key("A").after(blocker));
+		enqueue("a2", "A");
+		FlowControl flow = ordered(true);
+		// a1 waits for the blocker, so the claim reads a2 as A's first pending job; then
+		// a1's wait ends (as when the blocker succeeds in another process) before the
+		// take.
+		this.db.beforeNextTake((connection) -> {
+			try (PreparedStatement update = connection
+				.prepareStatement("UPDATE jobs SET status = 'pending', waiting_for = 0 WHERE id = ?")) {
+				update.setLong(1, a1);
+				assertThat(update.executeUpdate()).isOne();
+			}
+		});
+
+		assertThat(claim(10, flow)).as("a2 is no longer the first pending job of A").isEmpty();
+		assertThat(payloads(claim(10, flow))).containsExactly("a1");
+		assertThat(claim(10, flow)).as("a2 waits for a1").isEmpty();
 	}
 
 	@Test

@@ -1,5 +1,7 @@
 package dev.jobqueue.testing;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -45,6 +47,13 @@ public interface StoreFixture extends AutoCloseable {
 	 */
 	StoreFixture anotherProcess();
 
+	/**
+	 * Has the store's next claim by rounds across keys run {@code change} on its own
+	 * connection, inside its transaction, between reading what it takes and taking it:
+	 * what another transaction committed at that moment would change.
+	 */
+	void beforeNextTake(ConnectionWork change);
+
 	/** The first column of each row of a query. */
 	List<Object> column(String sql, Object... args);
 
@@ -63,5 +72,13 @@ public interface StoreFixture extends AutoCloseable {
 	/** Closes the pool (and drops the database where the fixture created one). */
 	@Override
 	void close();
+
+	/** Work on a connection of the store's. */
+	@FunctionalInterface
+	interface ConnectionWork {
+
+		void run(Connection connection) throws SQLException;
+
+	}
 
 }

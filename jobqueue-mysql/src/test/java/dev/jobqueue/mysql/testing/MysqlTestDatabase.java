@@ -166,6 +166,11 @@ public final class MysqlTestDatabase implements StoreFixture {
 		return instant.toEpochMilli();
 	}
 
+	@Override
+	public void beforeNextTake(ConnectionWork change) {
+		store().beforeNextTake(change::run);
+	}
+
 	/** The first column of each row of a query. */
 	@Override
 	public List<Object> column(String sql, Object... args) {

@@ -206,6 +206,11 @@ public final class PostgresTestDatabase implements StoreFixture {
 		return Timestamp.from(instant);
 	}
 
+	@Override
+	public void beforeNextTake(ConnectionWork change) {
+		store().beforeNextTake(change::run);
+	}
+
 	/** The first column of each row of a query. */
 	public List<Object> column(String sql, Object... args) {
 		return RawSql.column(this.dataSource, sql, args);
