@@ -105,8 +105,12 @@ class MysqlQueryPlanTests {
 		}
 		assertThat(row(explain(MysqlClaims.STARTS_IN_WINDOW, values), "job_rate_starts")).containsEntry("key",
 				"PRIMARY");
-		assertThat(row(explain(MysqlClaims.LOCK_CHOSEN, Map.of("ids", "'[5,7,9]'")), "jobs")).containsEntry("key",
-				"PRIMARY");
+		List<Map<String, String>> lockChosen = explain(MysqlClaims.LOCK_CHOSEN,
+				Map.of("ids", "'[5,7,9]'", "ordered_heads", "'[7]'"));
+		// The chosen jobs by primary key; an ordered key's head checked in the keyed
+		// index.
+		assertThat(row(lockChosen, "c")).containsEntry("key", "PRIMARY");
+		assertThat(row(lockChosen, "h")).containsEntry("key", "jobs_keyed_idx");
 	}
 
 	@Test
