@@ -96,7 +96,9 @@ class BenchmarkSmokeTests {
 		assertThat(rate.get(0).reference()).isEqualTo(200.0);
 		assertThat(rate.get(1).target()).isEqualTo("within ±5 %");
 		assertThat(rate.get(1).met()).isNotNull();
-		assertThat(rate.get(2).target()).isEqualTo("≤ 200");
+		// The handlers' sliding count is context (the limit counts claim times).
+		assertThat(rate.get(2).target()).isEmpty();
+		assertThat(rate.get(2).met()).isNull();
 		assertThat(rate.get(3).target()).isEqualTo("≤ 200");
 		for (ResultTable.Row row : burnDown) {
 			assertThat(row.value()).as(row.measure()).isFinite().isNotNegative();
