@@ -16,13 +16,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A new application, as a reader of the README writes it: a Spring Boot project whose pom
- * takes the dependency snippets of "Getting started" (the BOM import and the starter) and
- * "Testing your handlers" (the test support, no version) as written, whose sources are
- * the handler of "Getting started", and whose one test runs the README's enqueue lines
- * with {@code @AutoConfigureJobQueue}. Built by a Maven of its own in a temporary folder,
- * against this build's artifacts (installed by invoker:install in a repository of its
- * own) and with every other artifact from this build's local repository, never from the
- * network.
+ * takes the dependency snippets of the README's "Getting started" (the BOM import and the
+ * starter) and of the guide's "Testing your handlers" (the test support, no version) as
+ * written, whose sources are the handler of "Getting started", and whose one test runs
+ * the README's enqueue lines with {@code @AutoConfigureJobQueue}. Built by a Maven of its
+ * own in a temporary folder, against this build's artifacts (installed by invoker:install
+ * in a repository of its own) and with every other artifact from this build's local
+ * repository, never from the network.
  */
 class ReadmeApplicationIT {
 
@@ -35,7 +35,7 @@ class ReadmeApplicationIT {
 	void anApplicationFromTheReadmesSnippetsBuildsAndItsTestPasses() throws Exception {
 		String readme = Files.readString(Path.of(System.getProperty("readme")));
 		String gettingStarted = section(readme, "## Getting started");
-		String testing = section(readme, "## Testing your handlers");
+		String testing = Files.readString(Path.of(System.getProperty("guide"), "testing.md"));
 
 		String dependencies = block(gettingStarted, "xml", 0);
 		assertThat(dependencies).contains("<artifactId>jobqueue-bom</artifactId>").contains("<scope>import</scope>");
