@@ -273,6 +273,21 @@ public final class BulkActionMain {
 		}
 
 		@Override
+		public boolean retry(long id, Instant now, boolean forgetSteps, Runnable afterCommit) {
+			return this.admin.retry(id, now, forgetSteps, afterCommit);
+		}
+
+		@Override
+		public List<Long> cancelChain(long chainId, Instant now) {
+			return this.admin.cancelChain(chainId, now);
+		}
+
+		@Override
+		public List<Job> findChain(long chainId) {
+			return this.admin.findChain(chainId);
+		}
+
+		@Override
 		public Optional<Job> find(long id) {
 			return this.admin.find(id);
 		}

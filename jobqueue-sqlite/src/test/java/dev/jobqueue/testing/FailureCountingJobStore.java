@@ -77,6 +77,16 @@ public final class FailureCountingJobStore implements JobStore {
 	}
 
 	@Override
+	public List<dev.jobqueue.JobStep> steps(long jobId) {
+		return watch(() -> this.delegate.steps(jobId));
+	}
+
+	@Override
+	public boolean recordStep(RunningJobRef run, dev.jobqueue.JobStep step, boolean inCallerTransaction) {
+		return watch(() -> this.delegate.recordStep(run, step, inCallerTransaction));
+	}
+
+	@Override
 	public void registerWorker(WorkerInfo worker, Instant now) {
 		watch(() -> {
 			this.delegate.registerWorker(worker, now);

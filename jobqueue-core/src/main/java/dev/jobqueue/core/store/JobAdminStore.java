@@ -55,15 +55,10 @@ public interface JobAdminStore {
 	 * Retries, forgetting the job's durable steps in the same transaction when
 	 * {@code forgetSteps}; see
 	 * {@link dev.jobqueue.JobQueue#retry(long, dev.jobqueue.RetryOptions)}. Joins the
-	 * caller's transaction where the store shares it. The default keeps steps only.
+	 * caller's transaction where the store shares it.
 	 * @param afterCommit run once the retry is committed, if it applied
 	 */
-	default boolean retry(long id, Instant now, boolean forgetSteps, Runnable afterCommit) {
-		if (forgetSteps) {
-			throw new UnsupportedOperationException("This store does not keep durable steps");
-		}
-		return retry(id, now, afterCommit);
-	}
+	boolean retry(long id, Instant now, boolean forgetSteps, Runnable afterCommit);
 
 	Optional<Job> find(long id);
 
@@ -75,14 +70,10 @@ public interface JobAdminStore {
 	 * the store shares it.
 	 * @return the ids of the steps that were waiting, pending or running, in id order
 	 */
-	default List<Long> cancelChain(long chainId, Instant now) {
-		throw new UnsupportedOperationException("This store does not support chains yet");
-	}
+	List<Long> cancelChain(long chainId, Instant now);
 
 	/** The steps of a chain, by chain index then id; see {@link #find(long)}. */
-	default List<Job> findChain(long chainId) {
-		throw new UnsupportedOperationException("This store does not support chains yet");
-	}
+	List<Job> findChain(long chainId);
 
 	/**
 	 * Pauses claims of a type in every process; see
@@ -116,22 +107,16 @@ public interface JobAdminStore {
 	 * status one of {@link BulkAction#statuses()}, and for a delete not a chain step nor
 	 * waited for by an unfinished job). A read.
 	 */
-	default long countForBulk(BulkAction action, JobFilter filter) {
-		throw new UnsupportedOperationException("This store does not support bulk actions");
-	}
+	long countForBulk(BulkAction action, JobFilter filter);
 
 	/** The largest job id now, 0 when there is no job: where a bulk action stops. */
-	default long lastJobId() {
-		throw new UnsupportedOperationException("This store does not support bulk actions");
-	}
+	long lastJobId();
 
 	/**
 	 * The ids of up to {@code limit} jobs {@link #countForBulk} would count, with ids
 	 * above {@code afterId} and up to {@code throughId}, in id order. A read, no lock.
 	 */
-	default List<Long> selectForBulk(BulkAction action, JobFilter filter, long afterId, long throughId, int limit) {
-		throw new UnsupportedOperationException("This store does not support bulk actions");
-	}
+	List<Long> selectForBulk(BulkAction action, JobFilter filter, long afterId, long throughId, int limit);
 
 	/**
 	 * Applies {@code action} to those of {@code ids} that still match {@code filter} and
@@ -140,8 +125,6 @@ public interface JobAdminStore {
 	 * told).
 	 * @return the ids changed, in id order
 	 */
-	default List<Long> applyBulk(BulkAction action, JobFilter filter, List<Long> ids, Instant now) {
-		throw new UnsupportedOperationException("This store does not support bulk actions");
-	}
+	List<Long> applyBulk(BulkAction action, JobFilter filter, List<Long> ids, Instant now);
 
 }

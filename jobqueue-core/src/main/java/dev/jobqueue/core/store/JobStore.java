@@ -131,9 +131,7 @@ public interface JobStore {
 	 * The durable steps recorded for a job ({@link dev.jobqueue.JobContext#step}), in the
 	 * order they were recorded.
 	 */
-	default List<JobStep> steps(long jobId) {
-		throw new UnsupportedOperationException("This store does not keep durable steps");
-	}
+	List<JobStep> steps(long jobId);
 
 	/**
 	 * Records a durable step's result, in one write, if {@code run} still holds the job
@@ -144,9 +142,7 @@ public interface JobStore {
 	 * {@link IllegalStateException} says why
 	 * @return whether it was recorded; {@code false} when the run no longer holds the job
 	 */
-	default boolean recordStep(RunningJobRef run, JobStep step, boolean inCallerTransaction) {
-		throw new UnsupportedOperationException("This store does not keep durable steps");
-	}
+	boolean recordStep(RunningJobRef run, JobStep step, boolean inCallerTransaction);
 
 	/** Records that a worker is alive and which types it handles. */
 	void registerWorker(WorkerInfo worker, Instant now);

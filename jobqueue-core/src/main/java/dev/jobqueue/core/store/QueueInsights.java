@@ -69,9 +69,7 @@ public interface QueueInsights {
 	 * Jobs found by a search: see {@link JobSearch} for what is looked at and what it
 	 * costs.
 	 */
-	default SearchResult search(JobSearch search) {
-		throw new UnsupportedOperationException("This store does not support search");
-	}
+	SearchResult search(JobSearch search);
 
 	/**
 	 * How many runs ended per time slot, from the per-minute counts the store writes with
@@ -104,9 +102,7 @@ public interface QueueInsights {
 	 * cost grows with the type's pending, running and failed jobs with a key, not with
 	 * finished ones.
 	 */
-	default TypeKeys keys(KeyQuery query) {
-		throw new UnsupportedOperationException("This store does not list keys");
-	}
+	TypeKeys keys(KeyQuery query);
 
 	/**
 	 * Checks, for a health probe, that the database can be read and is open for writing,
