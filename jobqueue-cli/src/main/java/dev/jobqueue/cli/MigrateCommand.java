@@ -3,6 +3,8 @@ package dev.jobqueue.cli;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import dev.jobqueue.jdbc.SchemaVersions;
+
 /**
  * {@code migrate}: applies the queue's migrations, as the application does at start-up,
  * for teams whose applications run with

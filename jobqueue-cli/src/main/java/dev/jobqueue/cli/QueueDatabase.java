@@ -1,8 +1,5 @@
 package dev.jobqueue.cli;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -10,11 +7,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Arrays;
 
 import javax.sql.DataSource;
-
-import org.sqlite.SQLiteConfig;
 
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.core.DefaultJobQueue;
@@ -24,10 +18,10 @@ import dev.jobqueue.core.store.EnqueueVisibility;
 import dev.jobqueue.jackson.JacksonPayloadCodec;
 import dev.jobqueue.jdbc.CallerTransactions;
 import dev.jobqueue.jdbc.JdbcStorage;
+import dev.jobqueue.jdbc.SchemaVersions;
 import dev.jobqueue.jdbc.StoreProvider;
 import dev.jobqueue.jdbc.StoreProviders;
 import dev.jobqueue.jdbc.StoreSettings;
-import dev.jobqueue.sqlite.SqliteDataSources;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -37,15 +31,13 @@ import tools.jackson.databind.json.JsonMapper;
  * write goes through the same store code as the application's. No Spring context.
  *
  * <p>
- * Before the store touches a database, the tool checks that it holds a queue: a SQLite
- * file is read through a read-only connection first (the store's pool would create a
- * missing file and switch an existing one to WAL), a server database is asked for the
- * queue's schema history table. A schema newer than this tool's is refused, and so is an
- * older one except by {@code migrate} and {@code doctor}.
+ * Before the store touches a database, the tool checks that it holds a queue: the store
+ * provider checks what it must before opening (a file store reads its file without
+ * writing, since its pool would create a missing file or change an existing one), then
+ * the database is asked for the queue's schema history table. A schema newer than this
+ * tool's is refused, and so is an older one except by {@code migrate} and {@code doctor}.
  */
 final class QueueDatabase implements AutoCloseable {
-
-	private static final byte[] SQLITE_HEADER = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
 
 	private final StoreProvider store;
 
@@ -103,12 +95,14 @@ final class QueueDatabase implements AutoCloseable {
 					+ "jdbc:mariadb:// or jdbc:mysql://<host>/<db>");
 		}
 		String description = store.describe(url);
-		boolean sqlite = store.name().equals("SQLite");
-		if (sqlite && need != Need.ANYTHING) {
-			checkSqliteFile(url, description, options.tablePrefix);
+		try {
+			store.checkBeforeOpening(url, options.tablePrefix, need == Need.ANYTHING);
 		}
-		if (sqlite && need == Need.ANYTHING) {
-			checkNotForeignFile(url, description);
+		catch (IllegalArgumentException ex) {
+			throw CliException.usage(ex.getMessage());
+		}
+		catch (JobQueueException ex) {
+			throw CliException.database(ex.getMessage());
 		}
 		StoreSettings settings = new StoreSettings(options.tablePrefix, options.schema, options.user,
 				options.password(), 2, Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(10), "NORMAL",
@@ -127,8 +121,7 @@ final class QueueDatabase implements AutoCloseable {
 			if (!queue && need != Need.ANYTHING) {
 				throw notAQueue(description, storage.tables().schemaHistory());
 			}
-			SchemaVersions versions = queue ? SchemaVersions.read(store, dataSource, storage.tables(), description)
-					: SchemaVersions.none(store, dataSource, storage.tables(), description);
+			SchemaVersions versions = storage.schemaVersions();
 			if (versions.newer()) {
 				throw CliException.database("The queue " + description + " has schema version " + versions.applied()
 						+ ", newer than this jobqueue-cli knows (" + versions.known()
@@ -152,59 +145,6 @@ final class QueueDatabase implements AutoCloseable {
 				throw ex;
 			}
 			throw CliException.database("Cannot use " + description + ": " + Failures.oneLine(ex));
-		}
-	}
-
-	/**
-	 * A SQLite file must exist, be a SQLite database and hold the queue's history table;
-	 * checked on a read-only connection that changes nothing.
-	 */
-	private static void checkSqliteFile(String url, String description, String prefix) {
-		Path file = SqliteDataSources.fileOf(url);
-		if (file == null) {
-			throw CliException.usage("An in-memory SQLite database holds no queue: name the queue's file");
-		}
-		if (!Files.isRegularFile(file)) {
-			throw CliException.database("No queue database at " + file + ": the file does not exist"
-					+ (Files.isDirectory(file) ? " (it is a folder)" : "")
-					+ " (create one with 'jobqueue-cli migrate', or point --db at the application's file)");
-		}
-		checkNotForeignFile(url, description);
-		SQLiteConfig config = new SQLiteConfig();
-		config.setReadOnly(true);
-		config.setBusyTimeout(5000);
-		try (Connection connection = config.createConnection("jdbc:sqlite:" + file);
-				ResultSet rows = connection.createStatement()
-					.executeQuery("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '"
-							+ prefix.replace("'", "''") + "jobqueue_schema_history'")) {
-			if (!rows.next() || rows.getInt(1) == 0) {
-				throw notAQueue(file.toString(), prefix + "jobqueue_schema_history");
-			}
-		}
-		catch (SQLException ex) {
-			throw CliException.database("Cannot read " + file + ": " + Failures.oneLine(ex));
-		}
-	}
-
-	/** An existing file that is not a SQLite database is never opened by the store. */
-	private static void checkNotForeignFile(String url, String description) {
-		Path file = SqliteDataSources.fileOf(url);
-		if (file == null || !Files.isRegularFile(file)) {
-			return;
-		}
-		byte[] header = new byte[SQLITE_HEADER.length];
-		int read;
-		try (InputStream in = Files.newInputStream(file)) {
-			read = in.readNBytes(header, 0, header.length);
-		}
-		catch (IOException ex) {
-			throw CliException.database("Cannot read " + file + ": " + ex.getMessage());
-		}
-		if (read == 0) {
-			throw CliException.database("Not a queue database: " + file + " is an empty file");
-		}
-		if (read < header.length || !Arrays.equals(header, SQLITE_HEADER)) {
-			throw CliException.database("Not a queue database: " + file + " is not a SQLite file");
 		}
 	}
 
@@ -254,7 +194,7 @@ final class QueueDatabase implements AutoCloseable {
 
 	/** The versions as they are now (after a migration, say). */
 	SchemaVersions readVersions() {
-		return SchemaVersions.read(this.store, this.dataSource, this.storage.tables(), this.description);
+		return this.storage.schemaVersions();
 	}
 
 	DefaultJobQueue queue() {

@@ -93,6 +93,22 @@ public abstract class JdbcSchema {
 	}
 
 	/**
+	 * The schema's version next to the newest of the store's migrations, read from the
+	 * history table without checking the connection settings and without changing
+	 * anything: for tools that look at a queue (every migration is pending where the
+	 * database holds no history table).
+	 * @throws JobQueueException when the history cannot be read
+	 */
+	public final SchemaVersions versions() {
+		MigrationInfoService info = info(flyway(false));
+		MigrationInfo current = info.current();
+		boolean newer = Arrays.stream(info.all())
+			.anyMatch((migration) -> migration.getState().name().startsWith("FUTURE"));
+		String applied = (current != null && current.getVersion() != null) ? current.getVersion().getVersion() : null;
+		return new SchemaVersions(applied, latestKnown(info), info.pending().length, newer);
+	}
+
+	/**
 	 * Checks what the store needs of its connections or server before anything else.
 	 * @return where the database is, for messages: its URL or location
 	 */

@@ -105,6 +105,11 @@ public abstract class JdbcStorage<J extends JdbcJobStore, A extends JobAdminStor
 		this.schema.verify();
 	}
 
+	/** The schema's version next to the store's newest, changing nothing. */
+	public SchemaVersions schemaVersions() {
+		return this.schema.versions();
+	}
+
 	@Override
 	public long lockRetries() {
 		return database().retries();

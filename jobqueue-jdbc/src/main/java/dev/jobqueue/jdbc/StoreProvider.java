@@ -43,6 +43,19 @@ public interface StoreProvider {
 	}
 
 	/**
+	 * Checks, changing nothing, that a tool may open {@code url}: where the store keeps
+	 * its database in a file it would write to on opening, that the file exists and holds
+	 * the queue (or, when {@code mayCreate}, that it is no other kind of file). Server
+	 * stores have nothing to check before connecting.
+	 * @param tablePrefix the prefix of the queue's tables ({@code jobqueue.table-prefix})
+	 * @param mayCreate whether the tool creates the queue ({@code migrate})
+	 * @throws IllegalArgumentException for a URL that cannot hold a queue
+	 * @throws dev.jobqueue.JobQueueException saying what is wrong and what to do
+	 */
+	default void checkBeforeOpening(String url, String tablePrefix, boolean mayCreate) {
+	}
+
+	/**
 	 * Opens the queue's own connection pool on {@code url}; the caller closes it (it is
 	 * {@link AutoCloseable}).
 	 */

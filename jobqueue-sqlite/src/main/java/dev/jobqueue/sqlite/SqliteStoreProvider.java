@@ -36,6 +36,11 @@ public final class SqliteStoreProvider extends JdbcStoreProvider {
 	}
 
 	@Override
+	public void checkBeforeOpening(String url, String tablePrefix, boolean mayCreate) {
+		SqliteFileChecks.check(url, SqliteDialect.tables(tablePrefix).schemaHistory(), mayCreate);
+	}
+
+	@Override
 	public DataSource openDataSource(String url, StoreSettings settings) {
 		return SqliteDataSources.create(url, settings.busyTimeout(), settings.synchronous(), settings.poolSize());
 	}
