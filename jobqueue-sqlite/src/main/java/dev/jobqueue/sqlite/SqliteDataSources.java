@@ -1,12 +1,12 @@
 package dev.jobqueue.sqlite;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.Properties;
 
 import javax.sql.DataSource;
 
@@ -111,29 +111,54 @@ public final class SqliteDataSources {
 					+ "to start over with an empty queue. Restore the file, fix jobqueue.datasource.url, or delete "
 					+ migrationLock.getFileName() + " to start with an empty queue on purpose.");
 		}
-		try {
-			Path folder = file.getParent();
-			if (folder != null && !Files.isDirectory(folder)) {
-				// Created, as a first start on a new host needs, but said: a typo in the
-				// folder
-				// would otherwise start an empty queue somewhere unexpected without a
-				// word.
+		Path folder = file.getParent();
+		if (folder != null && !Files.isDirectory(folder)) {
+			// Created, as a first start on a new host needs, but said: a typo in the
+			// folder
+			// would otherwise start an empty queue somewhere unexpected without a word.
+			try {
 				Files.createDirectories(folder);
-				logger.warn(
-						"Created the folder {} for the new queue database {}: it did not exist. If the queue "
-								+ "should have found an existing database, check jobqueue.datasource.url.",
-						folder, file.getFileName());
 			}
-			Properties properties = config.toProperties();
-			try (Connection connection = DriverManager.getConnection(url, properties)) {
-				connection.isValid(1);
+			catch (IOException ex) {
+				throw new JobQueueException("Could not create the folder " + folder + " of the queue database "
+						+ file.getFileName() + ": " + whyNotCreated(folder, ex) + ". Fix that, create the folder "
+						+ "yourself, or set jobqueue.datasource.url to a file in a writable folder.", ex);
 			}
+			logger.warn(
+					"Created the folder {} for the new queue database {}: it did not exist. If the queue "
+							+ "should have found an existing database, check jobqueue.datasource.url.",
+					folder, file.getFileName());
 		}
-		catch (java.io.IOException | SQLException ex) {
+		try (Connection connection = DriverManager.getConnection(url, config.toProperties())) {
+			connection.isValid(1);
+		}
+		catch (SQLException ex) {
 			throw new JobQueueException("Could not create the queue database " + file + ": " + ex.getMessage()
 					+ ". Check that its folder exists or can be created and is writable, or set "
 					+ "jobqueue.datasource.url to a writable place.", ex);
 		}
+	}
+
+	/**
+	 * Why {@code folder} could not be created, from the nearest part of its path that
+	 * exists: a file where a folder should be, a folder this process may not write in,
+	 * else what the file system said.
+	 */
+	static String whyNotCreated(Path folder, IOException ex) {
+		Path existing = folder;
+		while (existing != null && !Files.exists(existing)) {
+			existing = existing.getParent();
+		}
+		if (existing != null && !Files.isDirectory(existing)) {
+			return "a file named " + existing + " exists where a folder should be (move or delete it, or choose "
+					+ "another path)";
+		}
+		if (existing != null && !Files.isWritable(existing)) {
+			return "permission denied on " + existing + ", which this process may not write in (run as a user who "
+					+ "may, or change its permissions)";
+		}
+		String reason = ex.getMessage();
+		return ex.getClass().getSimpleName() + ((reason != null) ? " " + reason : "");
 	}
 
 	/** Whether a DataSource is SQLite, judged from a connection's metadata. */
