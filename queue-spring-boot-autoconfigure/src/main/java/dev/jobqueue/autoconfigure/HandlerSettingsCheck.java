@@ -9,6 +9,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 
 import dev.jobqueue.core.HandlerRegistry;
+import dev.jobqueue.core.NearestName;
 
 /**
  * Looks, once every handler is registered, at the {@code jobqueue.handlers.<type>}
@@ -43,7 +44,7 @@ class HandlerSettingsCheck implements SmartInitializingSingleton {
 			String meant = handled.stream()
 				.filter((candidate) -> candidate.equalsIgnoreCase(type))
 				.findFirst()
-				.orElseGet(() -> UnknownSettingsCheck.nearest(type, handled));
+				.orElseGet(() -> NearestName.nearest(type, handled));
 			if (meant != null) {
 				logger.warn(
 						"{}* is set, but no handler in this process handles job type '{}', so it is ignored: "

@@ -3,6 +3,7 @@ package dev.jobqueue.autoconfigure;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
@@ -38,6 +39,7 @@ import dev.jobqueue.core.store.JobAdminStore;
 import dev.jobqueue.core.store.JobStore;
 import dev.jobqueue.core.store.QueueInsights;
 import dev.jobqueue.core.store.QueueSignals;
+import dev.jobqueue.core.store.QueueSnapshot;
 import dev.jobqueue.core.store.QueueStorage;
 import dev.jobqueue.core.store.ScheduleStore;
 import dev.jobqueue.core.worker.DefaultErrorClassifier;
@@ -223,12 +225,14 @@ public final class QueueAutoConfiguration {
 		DefaultJobQueue queue = new DefaultJobQueue(store, admin, codec, handlers, clock.clock(), limits,
 				traceContext.getIfUnique());
 		queue.setSignals(signals);
-		queue.setUnhandledTypeWarnings(new UnhandledTypeWarnings(handlers, (type) -> {
+		queue.setUnhandledTypeWarnings(new UnhandledTypeWarnings(handlers, () -> {
 			QueueInsights found = insights.getIfUnique();
-			return found == null || found.snapshot(clock.clock().instant(), properties.snapshotSettings())
+			return (found != null) ? found.snapshot(clock.clock().instant(), properties.snapshotSettings())
 				.workers()
 				.stream()
-				.anyMatch((worker) -> worker.alive() && worker.types().contains(type));
+				.filter(QueueSnapshot.WorkerState::alive)
+				.flatMap((worker) -> worker.types().stream())
+				.collect(Collectors.toSet()) : null;
 		}));
 		return queue;
 	}

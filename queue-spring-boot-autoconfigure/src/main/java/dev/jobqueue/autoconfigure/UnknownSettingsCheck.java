@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,6 +29,8 @@ import org.springframework.boot.context.properties.source.IterableConfigurationP
 import org.springframework.core.env.Environment;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.util.ClassUtils;
+
+import dev.jobqueue.core.NearestName;
 
 /**
  * Warns at start-up of each {@code jobqueue.*} setting no module of the queue knows, with
@@ -195,7 +196,7 @@ class UnknownSettingsCheck implements SmartInitializingSingleton {
 			}
 			List<String> candidates = new ArrayList<>(this.names);
 			this.maps.forEach((map) -> candidates.addAll(map.entryNames(name)));
-			return UnknownSettingsCheck.nearest(name.toString(), candidates);
+			return NearestName.nearest(name.toString(), candidates);
 		}
 
 	}
@@ -266,43 +267,6 @@ class UnknownSettingsCheck implements SmartInitializingSingleton {
 	/** A property of a map's values, in its dashed form, and whether it is a map too. */
 	private record EntryProperty(String dashed, boolean map) {
 
-	}
-
-	/**
-	 * The candidate nearest to {@code name}, if it is near enough to be a slip (a few
-	 * letters apart), else {@code null}.
-	 */
-	static String nearest(String name, Collection<String> candidates) {
-		String best = null;
-		int bestDistance = Integer.MAX_VALUE;
-		for (String candidate : candidates) {
-			int distance = distance(name, candidate);
-			if (distance < bestDistance) {
-				best = candidate;
-				bestDistance = distance;
-			}
-		}
-		return (bestDistance <= Math.max(2, name.length() / 5)) ? best : null;
-	}
-
-	/** The edit distance between two names (insertions, deletions, substitutions). */
-	private static int distance(String a, String b) {
-		int[] previous = new int[b.length() + 1];
-		int[] current = new int[b.length() + 1];
-		for (int j = 0; j <= b.length(); j++) {
-			previous[j] = j;
-		}
-		for (int i = 1; i <= a.length(); i++) {
-			current[0] = i;
-			for (int j = 1; j <= b.length(); j++) {
-				int substitution = previous[j - 1] + ((a.charAt(i - 1) == b.charAt(j - 1)) ? 0 : 1);
-				current[j] = Math.min(substitution, Math.min(previous[j] + 1, current[j - 1] + 1));
-			}
-			int[] swap = previous;
-			previous = current;
-			current = swap;
-		}
-		return previous[b.length()];
 	}
 
 }

@@ -177,6 +177,25 @@ class QueueAutoConfigurationTests {
 	}
 
 	@Test
+	void aJobOfATypeOneEditFromAHandledOneIsWarnedOfWithTheHandledType(CapturedOutput output) {
+		this.contextRunner.withPropertyValues(ownUrl())
+			.withUserConfiguration(ProxiedHandlers.class)
+			.run((context) -> context.getBean(JobQueue.class).enqueue("gret", new Greeting("ada")));
+		assertThat(output).contains("A job of type 'gret' was enqueued, but no process")
+			.contains("Did you mean 'greet'?");
+	}
+
+	@Test
+	void aJobOfATypeFarFromEveryHandledOneIsWarnedOfWithoutAGuess(CapturedOutput output) {
+		this.contextRunner.withPropertyValues(ownUrl())
+			.withUserConfiguration(ProxiedHandlers.class)
+			.run((context) -> context.getBean(JobQueue.class).enqueue("invoice-export", "x"));
+		assertThat(output).contains("A job of type 'invoice-export' was enqueued, but no process")
+			.contains("Check the type's spelling")
+			.doesNotContain("Did you mean");
+	}
+
+	@Test
 	void backsOffWhenDisabled() {
 		this.contextRunner.withPropertyValues(ownUrl(), "jobqueue.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(JobQueue.class).doesNotHaveBean(QueueWorker.class));
