@@ -1,5 +1,8 @@
 package dev.jobqueue.jdbc;
 
+import java.sql.Connection;
+import java.sql.SQLException;
+
 import javax.sql.DataSource;
 
 import dev.jobqueue.core.store.QueueStorage;
@@ -36,6 +39,14 @@ public interface StoreProvider {
 	 * DataSource")
 	 */
 	String missingSupport(ClassLoader classLoader, String where);
+
+	/**
+	 * The database server as it names itself, for messages ({@code MariaDB 10.11.6}):
+	 * {@link #name()} unless the store serves servers of several names.
+	 */
+	default String serverName(Connection connection) throws SQLException {
+		return name();
+	}
 
 	/** The URL as it may be shown: without passwords. */
 	default String describe(String url) {

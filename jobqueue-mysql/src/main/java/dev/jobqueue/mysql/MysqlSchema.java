@@ -33,6 +33,8 @@ public final class MysqlSchema extends ServerSchema {
 
 	private static final Pattern VERSION = Pattern.compile("^(\\d+)\\.(\\d+)");
 
+	private static final Pattern RELEASE = Pattern.compile("^\\d+(\\.\\d+)*");
+
 	private static final String NOT_INNODB = """
 			SELECT table_name, engine FROM information_schema.tables
 			WHERE table_schema = DATABASE() AND table_name {in_texts :tables} AND engine <> 'InnoDB'
@@ -73,12 +75,25 @@ public final class MysqlSchema extends ServerSchema {
 	}
 
 	private void checkVersion(Connection connection) throws SQLException {
-		String version;
+		refuseVersion(version(connection), location());
+	}
+
+	/** The server's version as {@code SELECT VERSION()} says it. */
+	static String version(Connection connection) throws SQLException {
 		try (var statement = connection.createStatement();
 				ResultSet rows = statement.executeQuery("SELECT VERSION()")) {
-			version = rows.next() ? rows.getString(1) : "";
+			return rows.next() ? rows.getString(1) : "";
 		}
-		refuseVersion(version, location());
+	}
+
+	/**
+	 * The server's product and version: {@code MariaDB 10.11.6} for
+	 * {@code 10.11.6-MariaDB-0+deb12u1}, {@code MySQL 8.0.36} for {@code 8.0.36}.
+	 */
+	static String serverName(String version) {
+		Matcher number = RELEASE.matcher(version);
+		String product = version.contains("MariaDB") ? "MariaDB" : "MySQL";
+		return number.find() ? product + " " + number.group() : product;
 	}
 
 	/**

@@ -1,5 +1,7 @@
 package dev.jobqueue.mysql;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -37,6 +39,12 @@ public final class MysqlStoreProvider extends JdbcStoreProvider {
 		needed.add(Requirement.flyway("org.flywaydb.database.mysql.MySQLDatabaseType", "MySQL/MariaDB", "MySQL",
 				"org.flywaydb:flyway-mysql"));
 		return needed;
+	}
+
+	/** MariaDB or MySQL, as the server's version says: both speak MySQL's protocol. */
+	@Override
+	public String serverName(Connection connection) throws SQLException {
+		return MysqlSchema.serverName(MysqlSchema.version(connection));
 	}
 
 	@Override

@@ -135,6 +135,14 @@ class MysqlSchemaTests {
 	}
 
 	@Test
+	void serversAreNamedByTheirVersion() {
+		assertThat(MysqlSchema.serverName("10.11.6-MariaDB-0+deb12u1")).isEqualTo("MariaDB 10.11.6");
+		assertThat(MysqlSchema.serverName("11.4.2-MariaDB")).isEqualTo("MariaDB 11.4.2");
+		assertThat(MysqlSchema.serverName("8.0.36")).isEqualTo("MySQL 8.0.36");
+		assertThat(MysqlSchema.serverName("8.4.0-commercial")).isEqualTo("MySQL 8.4.0");
+	}
+
+	@Test
 	void serversTooOldAreRefused() {
 		assertThatExceptionOfType(JobQueueException.class)
 			.isThrownBy(() -> MysqlSchema.refuseVersion("10.5.22-MariaDB", "db"))

@@ -114,8 +114,10 @@ public final class QueueAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	QueueSchemaInitializer queueSchemaInitializer(QueueStorage storage, QueueProperties properties) {
-		return new QueueSchemaInitializer(storage, properties.getDatasource().getInitializeSchema());
+	QueueSchemaInitializer queueSchemaInitializer(QueueStorage storage, QueueProperties properties,
+			ObjectProvider<QueueDataSource> dataSource) {
+		return new QueueSchemaInitializer(storage, properties.getDatasource().getInitializeSchema(),
+				dataSource.getIfUnique());
 	}
 
 	@Bean

@@ -1,5 +1,7 @@
 package dev.jobqueue.autoconfigure;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.List;
 
 import javax.sql.DataSource;
@@ -33,6 +35,9 @@ public final class QueueDataSource implements DisposableBean {
 	private final boolean shared;
 
 	private final String description;
+
+	/** How it was chosen, for the line that says where the queue is. */
+	private String how = "";
 
 	private QueueDataSource(DataSource dataSource, StoreProvider store, boolean shared, String description) {
 		this.dataSource = dataSource;
@@ -93,13 +98,29 @@ public final class QueueDataSource implements DisposableBean {
 				"its own pool, the default file: set jobqueue.datasource.url to choose another");
 	}
 
+	private static QueueDataSource logged(QueueDataSource chosen, String how) {
+		chosen.how = how;
+		return chosen;
+	}
+
 	/**
 	 * Says once, at start-up, where the queue's data lives (credentials masked), so a
-	 * typo in a URL shows in the first lines of the log.
+	 * typo in a URL shows in the log: once the schema is checked, with the server as it
+	 * names itself (MariaDB, not the MySQL its store is named after); else with the
+	 * store's name, without waiting for a server that did not answer.
+	 * @param reachable whether the database answered
 	 */
-	private static QueueDataSource logged(QueueDataSource chosen, String how) {
-		logger.info("Job queue on {}: {} ({})", chosen.store.name(), chosen.location(), how);
-		return chosen;
+	void logLocation(boolean reachable) {
+		String server = this.store.name();
+		if (reachable) {
+			try (Connection connection = this.dataSource.getConnection()) {
+				server = this.store.serverName(connection);
+			}
+			catch (SQLException ex) {
+				logger.debug("Could not ask {} for its name", location(), ex);
+			}
+		}
+		logger.info("Job queue on {}: {} ({})", server, location(), this.how);
 	}
 
 	/**

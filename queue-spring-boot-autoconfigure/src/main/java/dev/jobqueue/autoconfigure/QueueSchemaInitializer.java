@@ -18,6 +18,8 @@ public class QueueSchemaInitializer implements InitializingBean {
 
 	private final DatabaseInitializationMode mode;
 
+	private final QueueDataSource location;
+
 	public QueueSchemaInitializer(QueueStorage storage) {
 		this(storage, DatabaseInitializationMode.ALWAYS);
 	}
@@ -27,17 +29,35 @@ public class QueueSchemaInitializer implements InitializingBean {
 	 * checks the schema
 	 */
 	public QueueSchemaInitializer(QueueStorage storage, DatabaseInitializationMode mode) {
+		this(storage, mode, null);
+	}
+
+	/**
+	 * @param location the queue's DataSource, which says where it is once the schema is
+	 * checked
+	 */
+	QueueSchemaInitializer(QueueStorage storage, DatabaseInitializationMode mode, QueueDataSource location) {
 		this.storage = storage;
 		this.mode = mode;
+		this.location = location;
 	}
 
 	@Override
 	public void afterPropertiesSet() {
-		if (this.mode == DatabaseInitializationMode.NEVER) {
-			this.storage.verifySchema();
+		boolean reachable = false;
+		try {
+			if (this.mode == DatabaseInitializationMode.NEVER) {
+				this.storage.verifySchema();
+			}
+			else {
+				this.storage.initializeSchema();
+			}
+			reachable = true;
 		}
-		else {
-			this.storage.initializeSchema();
+		finally {
+			if (this.location != null) {
+				this.location.logLocation(reachable);
+			}
 		}
 	}
 

@@ -1,5 +1,7 @@
 package dev.jobqueue.autoconfigure;
 
+import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,6 +23,8 @@ import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -67,6 +71,24 @@ class MysqlAutoConfigurationTests {
 
 	private String url() {
 		return MariaDbServer.urlOf(this.database);
+	}
+
+	@Test
+	@ExtendWith(OutputCaptureExtension.class)
+	void theStartUpLogNamesTheServerAsItIs(CapturedOutput output) throws SQLException {
+		String version;
+		try (Connection connection = MariaDbServer.connectAdmin();
+				ResultSet rows = connection.createStatement().executeQuery("SELECT VERSION()")) {
+			rows.next();
+			version = rows.getString(1);
+		}
+		assertThat(version).contains("MariaDB");
+		this.contextRunner.withPropertyValues("jobqueue.datasource.url=" + url())
+			.run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output)
+			.contains("Job queue on MariaDB " + version.substring(0, version.indexOf('-')) + ": " + url()
+					+ " (its own pool, from jobqueue.datasource.url)")
+			.doesNotContain("Job queue on MySQL");
 	}
 
 	@Test
