@@ -23,7 +23,8 @@ import dev.jobqueue.core.store.QueueSnapshot;
  * is a problem.
  */
 @Command(name = "doctor", description = "Checks the queue: schema version against this tool's, the SQLite file "
-		+ "(integrity, file and WAL size, free pages) or the PostgreSQL tables (sizes, dead rows), stuck jobs, "
+		+ "(integrity, file and WAL size, free pages), the PostgreSQL tables (sizes, live and dead rows) or the "
+		+ "MySQL/MariaDB tables (sizes, estimated rows), stuck jobs, "
 		+ "orphaned held jobs, workers not seen recently, types with due jobs and no live worker. Exit code 1 when "
 		+ "a problem is found.")
 final class DoctorCommand extends QueueCommand {
@@ -81,7 +82,7 @@ final class DoctorCommand extends QueueCommand {
 			out.json(new Diagnosis(db.description(), problems, findings));
 		}
 		else {
-			out.line("Doctor on %s %s", db.storeName(), db.description());
+			out.line("Doctor on %s %s", db.serverName(), db.description());
 			findings.forEach((finding) -> out.line("%-8s %-10s %s", finding.problem() ? "PROBLEM" : "ok",
 					finding.check(), finding.detail()));
 			out.line((problems == 0) ? "No problem found." : problems + " problem(s) found.");
@@ -163,7 +164,11 @@ final class DoctorCommand extends QueueCommand {
 		}
 	}
 
-	/** The server's tables as the store reports them: sizes and dead rows. */
+	/**
+	 * The server's tables as the store reports them: sizes, and live and dead rows where
+	 * the server counts them (PostgreSQL), else its estimate of the rows (InnoDB's, which
+	 * has no dead rows to vacuum).
+	 */
 	private static List<Finding> tables(Map<String, Object> details) {
 		List<Finding> findings = new ArrayList<>();
 		if (!(details.get("tables") instanceof Map<?, ?> tables)) {
@@ -171,18 +176,26 @@ final class DoctorCommand extends QueueCommand {
 		}
 		tables.forEach((name, value) -> {
 			if (value instanceof Map<?, ?> table) {
-				long bytes = number(table.get("bytes"));
-				long indexBytes = number(table.get("indexBytes"));
-				long live = number(table.get("liveRows"));
-				long dead = number(table.get("deadRows"));
-				boolean problem = dead > DEAD_ROWS_PROBLEM && dead * 5 > live;
-				findings.add(new Finding("table", problem, name + ": " + Output.bytes(bytes) + ", indexes "
-						+ Output.bytes(indexBytes) + ", " + live + " live rows, " + dead + " dead"
-						+ (problem ? " (vacuum it)" : "")
-						+ ((table.get("lastVacuum") != null) ? ", last vacuum " + table.get("lastVacuum") : "")));
+				String sizes = name + ": " + Output.bytes(number(table.get("bytes"))) + ", indexes "
+						+ Output.bytes(number(table.get("indexBytes")));
+				findings.add(table.containsKey("liveRows") ? countedRows(sizes, table) : estimatedRows(sizes, table));
 			}
 		});
 		return findings;
+	}
+
+	private static Finding countedRows(String sizes, Map<?, ?> table) {
+		long live = number(table.get("liveRows"));
+		long dead = number(table.get("deadRows"));
+		boolean problem = dead > DEAD_ROWS_PROBLEM && dead * 5 > live;
+		return new Finding("table", problem,
+				sizes + ", " + live + " live rows, " + dead + " dead" + (problem ? " (vacuum it)" : "")
+						+ ((table.get("lastVacuum") != null) ? ", last vacuum " + table.get("lastVacuum") : ""));
+	}
+
+	private static Finding estimatedRows(String sizes, Map<?, ?> table) {
+		return new Finding("table", false, sizes + ", about " + number(table.get("estimatedRows"))
+				+ " rows (the server's estimate), " + Output.bytes(number(table.get("freeBytes"))) + " free");
 	}
 
 	private static long number(Object value) {

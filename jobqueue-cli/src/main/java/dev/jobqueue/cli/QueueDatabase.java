@@ -43,6 +43,8 @@ final class QueueDatabase implements AutoCloseable {
 
 	private final String description;
 
+	private final String serverName;
+
 	private final DataSource dataSource;
 
 	private final JdbcStorage<?, ?, ?, ?, ?> storage;
@@ -51,10 +53,11 @@ final class QueueDatabase implements AutoCloseable {
 
 	private final DefaultJobQueue queue;
 
-	private QueueDatabase(StoreProvider store, String description, DataSource dataSource,
+	private QueueDatabase(StoreProvider store, String description, String serverName, DataSource dataSource,
 			JdbcStorage<?, ?, ?, ?, ?> storage, SchemaVersions versions) {
 		this.store = store;
 		this.description = description;
+		this.serverName = serverName;
 		this.dataSource = dataSource;
 		this.storage = storage;
 		this.versions = versions;
@@ -136,7 +139,7 @@ final class QueueDatabase implements AutoCloseable {
 				}
 				storage.verifySchema();
 			}
-			return new QueueDatabase(store, description, dataSource, storage, versions);
+			return new QueueDatabase(store, description, serverName(store, dataSource), dataSource, storage, versions);
 		}
 		catch (RuntimeException ex) {
 			close(storage);
@@ -174,6 +177,20 @@ final class QueueDatabase implements AutoCloseable {
 
 	String storeName() {
 		return this.store.name();
+	}
+
+	/** The server as it names itself ({@code MariaDB 10.11.6}), for what people read. */
+	String serverName() {
+		return this.serverName;
+	}
+
+	private static String serverName(StoreProvider store, DataSource dataSource) {
+		try (Connection connection = dataSource.getConnection()) {
+			return store.serverName(connection);
+		}
+		catch (SQLException ex) {
+			return store.name();
+		}
 	}
 
 	String description() {

@@ -69,7 +69,7 @@ final class StatusCommand extends QueueCommand {
 
 	private static void print(Status status, QueueDatabase db, Output out) {
 		Instant now = status.at();
-		out.line("Queue    %s %s, schema version %s", db.storeName(), db.description(), status.schemaVersion());
+		out.line("Queue    %s %s, schema version %s", db.serverName(), db.description(), status.schemaVersion());
 		out.line("Jobs     %s",
 				status.counts()
 					.entrySet()
