@@ -76,11 +76,28 @@ public final class Schedule {
 			parsed = Cron.parse(trimmed);
 		}
 		catch (IllegalArgumentException ex) {
+			String withSeconds = "0 " + trimmed;
+			if (trimmed.split("\\s+").length == 5 && parses(withSeconds)) {
+				// The crontab form: Spring's cron reads its first field as the second.
+				throw new IllegalArgumentException("'" + trimmed + "' has 5 fields, as crontab writes them, but a "
+						+ "Spring cron expression has 6, seconds first (second minute hour day-of-month month "
+						+ "day-of-week). Write \"" + withSeconds + "\" for the same times", ex);
+			}
 			throw new IllegalArgumentException("'" + trimmed + "' is not a valid cron expression: " + ex.getMessage()
 					+ ". Use Spring's six fields (second minute hour day-of-month month day-of-week), for example "
 					+ "\"0 0 * * * *\" for every hour", ex);
 		}
 		return new Schedule(CRON_PREFIX + trimmed, parsed, null, zone, Misfire.DEFAULT);
+	}
+
+	private static boolean parses(String expression) {
+		try {
+			Cron.parse(expression);
+			return true;
+		}
+		catch (IllegalArgumentException ex) {
+			return false;
+		}
 	}
 
 	/**

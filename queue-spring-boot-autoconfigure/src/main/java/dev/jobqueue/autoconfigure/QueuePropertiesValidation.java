@@ -82,6 +82,8 @@ final class QueuePropertiesValidation {
 							+ "poll interval or raise the threshold");
 		}
 
+		scheduling.getSchedules().forEach(this::schedule);
+
 		QueueProperties.Retention retention = properties.getRetention();
 		// Retentions of 0 or less mean "keep forever" (RetentionPolicy).
 		atLeast("retention.batch-size", retention.getBatchSize(), 1,
@@ -101,6 +103,25 @@ final class QueuePropertiesValidation {
 		}
 		if (observability.getWorkerDeadAfter() != null) {
 			positive("observability.worker-dead-after", observability.getWorkerDeadAfter());
+		}
+	}
+
+	/**
+	 * A schedule of {@code jobqueue.scheduling.schedules}, checked as
+	 * {@link ConfiguredSchedules} will build it. A zone or interval that is not one at
+	 * all fails in Boot's binder before this, naming the property as well.
+	 */
+	private void schedule(String name, QueueProperties.ScheduleEntry entry) {
+		String path = "scheduling.schedules[" + name + "].";
+		String prefix = "jobqueue.scheduling.schedules." + name;
+		String typeProblem = ConfiguredSchedules.typeProblem(entry.getType());
+		if (typeProblem != null) {
+			this.errors.rejectValue(javaPath(path + "type"), CODE, prefix + ": " + typeProblem);
+		}
+		String timing = ConfiguredSchedules.timingProblem(entry);
+		if (timing != null) {
+			this.errors.rejectValue(javaPath(path + ConfiguredSchedules.timingProperty(entry)), CODE,
+					prefix + ": " + timing);
 		}
 	}
 

@@ -2,13 +2,19 @@ package dev.jobqueue.autoconfigure;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -82,11 +88,47 @@ class SchedulingAutoConfigurationTests {
 	}
 
 	@Test
-	void aConfiguredScheduleWithoutCronOrEveryFailsStartUpNamingTheProperty() {
-		runner().withPropertyValues("jobqueue.scheduling.schedules.broken.type=export").run((context) -> {
+	void aConfiguredScheduleWithoutCronOrEveryFailsAtBindingNamingTheProperty() {
+		assertFailsAtBinding(List.of("jobqueue.scheduling.schedules.broken.type=export"),
+				"jobqueue.scheduling.schedules.broken: needs exactly one of .cron");
+	}
+
+	@ParameterizedTest
+	@CsvSource(delimiter = '|', quoteCharacter = '`', value = {
+			"cron=30 2 * * *|'30 2 * * *' has 5 fields, as crontab writes them, but a Spring cron expression has 6, "
+					+ "seconds first (second minute hour day-of-month month day-of-week). Write \"0 30 2 * * *\" "
+					+ "for the same times",
+			"cron=0 0 25 * * *|'0 0 25 * * *' is not a valid cron expression: hour field '25'",
+			"every=500ms|A schedule interval must be at least one second", "every=5 minutes|Failed to convert",
+			"zone=Mars/Olympus|Unknown time-zone ID: Mars/Olympus", "type=|the job type the schedule enqueues is "
+					+ "missing: set .type to the type its @JobHandler declares" })
+	void aWrongScheduleValueFailsAtBindingNamingThePropertyAndTheFix(String setting, String reason) {
+		List<String> properties = new ArrayList<>(List.of("jobqueue.scheduling.schedules.nightly.type=export",
+				"jobqueue.scheduling.schedules.nightly.cron=0 0 3 * * *"));
+		String key = setting.substring(0, setting.indexOf('='));
+		if (key.equals("every")) {
+			properties.remove(1);
+		}
+		properties.add("jobqueue.scheduling.schedules.nightly." + setting);
+		assertFailsAtBinding(properties, reason);
+	}
+
+	@Test
+	void aScheduleTypeLongerThanATypeMayBeFailsAtBinding() {
+		assertFailsAtBinding(
+				List.of("jobqueue.scheduling.schedules.nightly.type=" + "x".repeat(201),
+						"jobqueue.scheduling.schedules.nightly.every=1h"),
+				"a type has at most 200 characters (this one has 201)");
+	}
+
+	private void assertFailsAtBinding(List<String> properties, String reason) {
+		runner().withPropertyValues(properties.toArray(String[]::new)).run((context) -> {
 			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).rootCause()
-				.hasMessageContaining("jobqueue.scheduling.schedules.broken needs exactly one of .cron");
+			Throwable failure = context.getStartupFailure();
+			// Bound, not built: Boot's binding failure analysis prints it.
+			assertThat(Stream.iterate(failure, Objects::nonNull, Throwable::getCause))
+				.anyMatch(BindException.class::isInstance);
+			assertThat(failure).rootCause().hasMessageContaining(reason);
 		});
 	}
 

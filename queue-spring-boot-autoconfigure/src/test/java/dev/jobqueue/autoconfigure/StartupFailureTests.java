@@ -116,6 +116,47 @@ class StartupFailureTests {
 	}
 
 	@Test
+	void aFiveFieldCronInPropertiesFailsAtBindingWithTheSixFieldExpression(CapturedOutput output) {
+		Path file = this.dir.resolve("jobs.db");
+		start(output, "jobqueue.datasource.url=jdbc:sqlite:" + file,
+				"jobqueue.scheduling.schedules.nightly.type=export",
+				"jobqueue.scheduling.schedules.nightly.cron=0 3 * * *");
+		assertThat(output).contains("Property: jobqueue.scheduling.schedules[nightly].cron")
+			.contains("Value: \"0 3 * * *\"")
+			.contains("Reason: jobqueue.scheduling.schedules.nightly: '0 3 * * *' has 5 fields, as crontab writes "
+					+ "them, but a Spring cron expression has 6, seconds first (second minute hour day-of-month month "
+					+ "day-of-week). Write \"0 0 3 * * *\" for the same times")
+			.contains("Update your application's configuration")
+			.doesNotContain("IllegalStateException")
+			.doesNotContain("Tomcat started");
+		assertThat(file).doesNotExist();
+	}
+
+	@Test
+	void anUnknownScheduleZoneFailsAtBindingNamingTheProperty(CapturedOutput output) {
+		start(output, "jobqueue.datasource.url=jdbc:sqlite:" + this.dir.resolve("jobs.db"),
+				"jobqueue.scheduling.schedules.nightly.type=export",
+				"jobqueue.scheduling.schedules.nightly.cron=0 0 3 * * *",
+				"jobqueue.scheduling.schedules.nightly.zone=Europe/Pariss");
+		assertThat(output).contains("Property: jobqueue.scheduling.schedules.nightly.zone")
+			.contains("Value: \"Europe/Pariss\"")
+			.contains("Unknown time-zone ID: Europe/Pariss")
+			.contains("Update your application's configuration")
+			.doesNotContain("Tomcat started");
+	}
+
+	@Test
+	void aQueueFolderUnderARegularFileSaysWhichFileIsInTheWay(CapturedOutput output) throws IOException {
+		Path notes = Files.writeString(this.dir.resolve("notes.txt"), "not a folder");
+		start(output, "jobqueue.datasource.url=jdbc:sqlite:" + notes.resolve("jobs.db"));
+		assertThat(output)
+			.contains("The job queue could not start: Could not create the folder " + notes
+					+ " of the queue database jobs.db: a file named " + notes + " exists where a folder should be")
+			.contains("Action:")
+			.contains("set jobqueue.datasource.url to a file in a writable folder");
+	}
+
+	@Test
 	void aMissingFolderIsCreatedAndSaidAndTheLocationIsLoggedOnce(CapturedOutput output) {
 		Path file = this.dir.resolve("new-folder").resolve("jobs.db");
 		try (var context = application("jobqueue.datasource.url=jdbc:sqlite:" + file).run()) {
