@@ -6,6 +6,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -36,10 +38,21 @@ import dev.jobqueue.testing.StoreFixture;
  * with a migrated queue on it. Names carry the process id and a random part, so builds
  * running at once never share one. The PostgreSQL fixture of the behaviour suite
  * (instants are {@code timestamptz} in raw SQL).
+ *
+ * <p>
+ * Migrating takes a second or two on a busy server, so the queue's migrations run once
+ * per JVM (and schema and prefix) into a template database, and each test's database is a
+ * copy of it ({@code CREATE DATABASE ... TEMPLATE}): the same tables and the same
+ * migration history, made by the real migrations, at the price of a file copy. The store
+ * still runs its start-up migration on the copy, which finds nothing to do. Tests of the
+ * migrations themselves start from {@link #createDatabase()}, an empty database.
  */
 public final class PostgresTestDatabase implements StoreFixture {
 
 	private static final AtomicInteger counter = new AtomicInteger();
+
+	/** Migrated databases to copy, by schema and prefix; dropped when the JVM exits. */
+	private static final Map<List<String>, String> templates = new HashMap<>();
 
 	private final String name;
 
@@ -80,7 +93,8 @@ public final class PostgresTestDatabase implements StoreFixture {
 	}
 
 	public static PostgresTestDatabase create(String schema, String prefix, int poolSize) {
-		String name = createDatabase();
+		String name = newName("jobqueue_test_");
+		execute("CREATE DATABASE " + name + " TEMPLATE " + template(schema, prefix));
 		try {
 			return new PostgresTestDatabase(name, schema, prefix, poolSize);
 		}
@@ -91,9 +105,37 @@ public final class PostgresTestDatabase implements StoreFixture {
 	}
 
 	/**
-	 * Creates an empty database and returns its name; the caller drops it with
-	 * {@link #dropDatabase}.
+	 * The database this JVM copies for a queue in {@code schema} with {@code prefix},
+	 * migrated the first time it is asked for. Nobody stays connected to it: PostgreSQL
+	 * copies only a database nobody uses.
 	 */
+	private static synchronized String template(String schema, String prefix) {
+		List<String> key = Arrays.asList(schema, prefix);
+		String template = templates.get(key);
+		if (template == null) {
+			template = newName("jobqueue_template_");
+			execute("CREATE DATABASE " + template);
+			try {
+				new PostgresTestDatabase(template, schema, prefix, 2, false).close();
+			}
+			catch (RuntimeException ex) {
+				dropDatabase(template);
+				throw ex;
+			}
+			if (templates.isEmpty()) {
+				Runtime.getRuntime()
+					.addShutdownHook(new Thread(PostgresTestDatabase::dropTemplates, "drop-template-databases"));
+			}
+			templates.put(key, template);
+		}
+		return template;
+	}
+
+	private static synchronized void dropTemplates() {
+		templates.values().forEach(PostgresTestDatabase::dropDatabase);
+		templates.clear();
+	}
+
 	/**
 	 * Migrates the queue's schema in {@code dataSource} up to {@code version} only (all
 	 * migrations when {@code null}), as an older version of the queue left it: the start
@@ -114,11 +156,19 @@ public final class PostgresTestDatabase implements StoreFixture {
 		configuration.load().migrate();
 	}
 
+	/**
+	 * Creates an empty database and returns its name; the caller drops it with
+	 * {@link #dropDatabase}.
+	 */
 	public static String createDatabase() {
-		String name = "jobqueue_test_" + ManagementFactory.getRuntimeMXBean().getPid() + "_" + counter.incrementAndGet()
-				+ "_" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x10000, 0xfffff));
+		String name = newName("jobqueue_test_");
 		execute("CREATE DATABASE " + name);
 		return name;
+	}
+
+	private static String newName(String prefix) {
+		return prefix + ManagementFactory.getRuntimeMXBean().getPid() + "_" + counter.incrementAndGet() + "_"
+				+ Integer.toHexString(ThreadLocalRandom.current().nextInt(0x10000, 0xfffff));
 	}
 
 	public static void dropDatabase(String name) {
