@@ -43,9 +43,11 @@ import dev.jobqueue.testing.StoreFixture;
  * copies its table), so the queue's migrations run once per JVM (and prefix) into a
  * scratch database, and each test's database gets that database's final tables
  * ({@code SHOW CREATE TABLE}, foreign keys included) and rows (the migration history):
- * the schema the real migrations made, without replaying them. The store still runs its
- * start-up migration, which finds nothing to do. Tests of the migrations themselves start
- * from {@link #createDatabase()}, an empty database.
+ * the schema the real migrations made, without replaying them. The copy is used as it is:
+ * the start-up migration, which would only find the schema up to date (Flyway reads and
+ * checks every migration), runs where the schema is first migrated and where another
+ * process opens the database ({@link #anotherProcess()}, {@link #open}). Tests of the
+ * migrations themselves start from {@link #createDatabase()}, an empty database.
  */
 public final class MysqlTestDatabase implements StoreFixture {
 
@@ -72,7 +74,11 @@ public final class MysqlTestDatabase implements StoreFixture {
 	/** Whether closing drops the database: false for {@link #anotherProcess()}. */
 	private final boolean owner;
 
-	private MysqlTestDatabase(String name, String prefix, int poolSize, boolean owner) {
+	/**
+	 * @param migrate whether the store starts as an application's does, migrating; a copy
+	 * of the migrated schema needs nothing
+	 */
+	private MysqlTestDatabase(String name, String prefix, int poolSize, boolean owner, boolean migrate) {
 		this.name = name;
 		this.prefix = prefix;
 		this.owner = owner;
@@ -83,7 +89,9 @@ public final class MysqlTestDatabase implements StoreFixture {
 		rawSql.setConnectionInitSql("SET SESSION sql_mode = CONCAT(@@sql_mode, ',PIPES_AS_CONCAT')");
 		this.rawSql = new HikariDataSource(rawSql);
 		this.storage = new MysqlStorage(new MysqlDatabase(this.dataSource, url()), MysqlDialect.tables(prefix));
-		this.storage.initializeSchema();
+		if (migrate) {
+			this.storage.initializeSchema();
+		}
 	}
 
 	public static MysqlTestDatabase create() {
@@ -95,7 +103,7 @@ public final class MysqlTestDatabase implements StoreFixture {
 		String name = createDatabase();
 		try {
 			schema.copyInto(name);
-			return new MysqlTestDatabase(name, prefix, poolSize, true);
+			return new MysqlTestDatabase(name, prefix, poolSize, true, false);
 		}
 		catch (RuntimeException ex) {
 			dropDatabase(name);
@@ -109,7 +117,7 @@ public final class MysqlTestDatabase implements StoreFixture {
 		if (schema == null) {
 			String name = createDatabase();
 			try {
-				new MysqlTestDatabase(name, prefix, 2, false).close();
+				new MysqlTestDatabase(name, prefix, 2, false, true).close();
 				schema = MigratedSchema.read(name);
 			}
 			finally {
@@ -149,7 +157,7 @@ public final class MysqlTestDatabase implements StoreFixture {
 	 * {@code poolSize}; closing it leaves the database.
 	 */
 	public static MysqlTestDatabase open(String name, int poolSize) {
-		return new MysqlTestDatabase(name, "", poolSize, false);
+		return new MysqlTestDatabase(name, "", poolSize, false, true);
 	}
 
 	public String name() {
@@ -196,7 +204,7 @@ public final class MysqlTestDatabase implements StoreFixture {
 	/** A pool and stores of its own on the same database: another process. */
 	@Override
 	public MysqlTestDatabase anotherProcess() {
-		return new MysqlTestDatabase(this.name, this.prefix, 4, false);
+		return new MysqlTestDatabase(this.name, this.prefix, 4, false, true);
 	}
 
 	@Override

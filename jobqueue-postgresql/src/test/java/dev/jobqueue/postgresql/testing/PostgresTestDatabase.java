@@ -43,9 +43,12 @@ import dev.jobqueue.testing.StoreFixture;
  * Migrating takes a second or two on a busy server, so the queue's migrations run once
  * per JVM (and schema and prefix) into a template database, and each test's database is a
  * copy of it ({@code CREATE DATABASE ... TEMPLATE}): the same tables and the same
- * migration history, made by the real migrations, at the price of a file copy. The store
- * still runs its start-up migration on the copy, which finds nothing to do. Tests of the
- * migrations themselves start from {@link #createDatabase()}, an empty database.
+ * migration history, made by the real migrations, at the price of a file copy. The copy
+ * is used as it is, listening for notifications as a started store does: the start-up
+ * migration, which would only find the schema up to date (and costs as much as the copy:
+ * Flyway reads and checks every migration), runs where the template is made and where
+ * another process opens the database ({@link #anotherProcess()}, {@link #open}). Tests of
+ * the migrations themselves start from {@link #createDatabase()}, an empty database.
  */
 public final class PostgresTestDatabase implements StoreFixture {
 
@@ -67,16 +70,16 @@ public final class PostgresTestDatabase implements StoreFixture {
 	/** Whether closing drops the database: false for {@link #anotherProcess()}. */
 	private final boolean owner;
 
-	private PostgresTestDatabase(String name, String schema, String prefix, int poolSize) {
-		this(name, schema, prefix, poolSize, true);
-	}
-
 	private PostgresTestDatabase(String name, String schema, String prefix, int poolSize, boolean owner) {
-		this(name, schema, prefix, poolSize, owner, CallerTransactions.NONE);
+		this(name, schema, prefix, poolSize, owner, CallerTransactions.NONE, true);
 	}
 
+	/**
+	 * @param migrate whether the store starts as an application's does, migrating; a copy
+	 * of the template only listens
+	 */
 	private PostgresTestDatabase(String name, String schema, String prefix, int poolSize, boolean owner,
-			CallerTransactions callerTransactions) {
+			CallerTransactions callerTransactions, boolean migrate) {
 		this.name = name;
 		this.schema = schema;
 		this.prefix = prefix;
@@ -85,7 +88,12 @@ public final class PostgresTestDatabase implements StoreFixture {
 		Tables tables = PostgresDialect.tables(schema, prefix);
 		this.storage = new PostgresStorage(new PostgresDatabase(this.dataSource,
 				PostgresDataSources.withoutCredentials(url()), callerTransactions), tables);
-		this.storage.initializeSchema();
+		if (migrate) {
+			this.storage.initializeSchema();
+		}
+		else {
+			this.storage.notifications().start();
+		}
 	}
 
 	public static PostgresTestDatabase create() {
@@ -96,7 +104,7 @@ public final class PostgresTestDatabase implements StoreFixture {
 		String name = newName("jobqueue_test_");
 		execute("CREATE DATABASE " + name + " TEMPLATE " + template(schema, prefix));
 		try {
-			return new PostgresTestDatabase(name, schema, prefix, poolSize);
+			return new PostgresTestDatabase(name, schema, prefix, poolSize, true, CallerTransactions.NONE, false);
 		}
 		catch (RuntimeException ex) {
 			dropDatabase(name);
@@ -248,7 +256,7 @@ public final class PostgresTestDatabase implements StoreFixture {
 	 * queue writes join the caller's transactions.
 	 */
 	public static PostgresTestDatabase openShared(String name, int poolSize, CallerTransactions callerTransactions) {
-		return new PostgresTestDatabase(name, null, "", poolSize, false, callerTransactions);
+		return new PostgresTestDatabase(name, null, "", poolSize, false, callerTransactions, true);
 	}
 
 	@Override
