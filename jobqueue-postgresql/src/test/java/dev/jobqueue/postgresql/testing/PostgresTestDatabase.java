@@ -6,6 +6,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -36,10 +38,24 @@ import dev.jobqueue.testing.StoreFixture;
  * with a migrated queue on it. Names carry the process id and a random part, so builds
  * running at once never share one. The PostgreSQL fixture of the behaviour suite
  * (instants are {@code timestamptz} in raw SQL).
+ *
+ * <p>
+ * Migrating takes a second or two on a busy server, so the queue's migrations run once
+ * per JVM (and schema and prefix) into a template database, and each test's database is a
+ * copy of it ({@code CREATE DATABASE ... TEMPLATE}): the same tables and the same
+ * migration history, made by the real migrations, at the price of a file copy. The copy
+ * is used as it is, listening for notifications as a started store does: the start-up
+ * migration, which would only find the schema up to date (and costs as much as the copy:
+ * Flyway reads and checks every migration), runs where the template is made and where
+ * another process opens the database ({@link #anotherProcess()}, {@link #open}). Tests of
+ * the migrations themselves start from {@link #createDatabase()}, an empty database.
  */
 public final class PostgresTestDatabase implements StoreFixture {
 
 	private static final AtomicInteger counter = new AtomicInteger();
+
+	/** Migrated databases to copy, by schema and prefix; dropped when the JVM exits. */
+	private static final Map<List<String>, String> templates = new HashMap<>();
 
 	private final String name;
 
@@ -54,16 +70,16 @@ public final class PostgresTestDatabase implements StoreFixture {
 	/** Whether closing drops the database: false for {@link #anotherProcess()}. */
 	private final boolean owner;
 
-	private PostgresTestDatabase(String name, String schema, String prefix, int poolSize) {
-		this(name, schema, prefix, poolSize, true);
-	}
-
 	private PostgresTestDatabase(String name, String schema, String prefix, int poolSize, boolean owner) {
-		this(name, schema, prefix, poolSize, owner, CallerTransactions.NONE);
+		this(name, schema, prefix, poolSize, owner, CallerTransactions.NONE, true);
 	}
 
+	/**
+	 * @param migrate whether the store starts as an application's does, migrating; a copy
+	 * of the template only listens
+	 */
 	private PostgresTestDatabase(String name, String schema, String prefix, int poolSize, boolean owner,
-			CallerTransactions callerTransactions) {
+			CallerTransactions callerTransactions, boolean migrate) {
 		this.name = name;
 		this.schema = schema;
 		this.prefix = prefix;
@@ -72,7 +88,12 @@ public final class PostgresTestDatabase implements StoreFixture {
 		Tables tables = PostgresDialect.tables(schema, prefix);
 		this.storage = new PostgresStorage(new PostgresDatabase(this.dataSource,
 				PostgresDataSources.withoutCredentials(url()), callerTransactions), tables);
-		this.storage.initializeSchema();
+		if (migrate) {
+			this.storage.initializeSchema();
+		}
+		else {
+			this.storage.notifications().start();
+		}
 	}
 
 	public static PostgresTestDatabase create() {
@@ -80,9 +101,10 @@ public final class PostgresTestDatabase implements StoreFixture {
 	}
 
 	public static PostgresTestDatabase create(String schema, String prefix, int poolSize) {
-		String name = createDatabase();
+		String name = newName("jobqueue_test_");
+		execute("CREATE DATABASE " + name + " TEMPLATE " + template(schema, prefix));
 		try {
-			return new PostgresTestDatabase(name, schema, prefix, poolSize);
+			return new PostgresTestDatabase(name, schema, prefix, poolSize, true, CallerTransactions.NONE, false);
 		}
 		catch (RuntimeException ex) {
 			dropDatabase(name);
@@ -91,9 +113,37 @@ public final class PostgresTestDatabase implements StoreFixture {
 	}
 
 	/**
-	 * Creates an empty database and returns its name; the caller drops it with
-	 * {@link #dropDatabase}.
+	 * The database this JVM copies for a queue in {@code schema} with {@code prefix},
+	 * migrated the first time it is asked for. Nobody stays connected to it: PostgreSQL
+	 * copies only a database nobody uses.
 	 */
+	private static synchronized String template(String schema, String prefix) {
+		List<String> key = Arrays.asList(schema, prefix);
+		String template = templates.get(key);
+		if (template == null) {
+			template = newName("jobqueue_template_");
+			execute("CREATE DATABASE " + template);
+			try {
+				new PostgresTestDatabase(template, schema, prefix, 2, false).close();
+			}
+			catch (RuntimeException ex) {
+				dropDatabase(template);
+				throw ex;
+			}
+			if (templates.isEmpty()) {
+				Runtime.getRuntime()
+					.addShutdownHook(new Thread(PostgresTestDatabase::dropTemplates, "drop-template-databases"));
+			}
+			templates.put(key, template);
+		}
+		return template;
+	}
+
+	private static synchronized void dropTemplates() {
+		templates.values().forEach(PostgresTestDatabase::dropDatabase);
+		templates.clear();
+	}
+
 	/**
 	 * Migrates the queue's schema in {@code dataSource} up to {@code version} only (all
 	 * migrations when {@code null}), as an older version of the queue left it: the start
@@ -114,11 +164,19 @@ public final class PostgresTestDatabase implements StoreFixture {
 		configuration.load().migrate();
 	}
 
+	/**
+	 * Creates an empty database and returns its name; the caller drops it with
+	 * {@link #dropDatabase}.
+	 */
 	public static String createDatabase() {
-		String name = "jobqueue_test_" + ManagementFactory.getRuntimeMXBean().getPid() + "_" + counter.incrementAndGet()
-				+ "_" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x10000, 0xfffff));
+		String name = newName("jobqueue_test_");
 		execute("CREATE DATABASE " + name);
 		return name;
+	}
+
+	private static String newName(String prefix) {
+		return prefix + ManagementFactory.getRuntimeMXBean().getPid() + "_" + counter.incrementAndGet() + "_"
+				+ Integer.toHexString(ThreadLocalRandom.current().nextInt(0x10000, 0xfffff));
 	}
 
 	public static void dropDatabase(String name) {
@@ -198,7 +256,7 @@ public final class PostgresTestDatabase implements StoreFixture {
 	 * queue writes join the caller's transactions.
 	 */
 	public static PostgresTestDatabase openShared(String name, int poolSize, CallerTransactions callerTransactions) {
-		return new PostgresTestDatabase(name, null, "", poolSize, false, callerTransactions);
+		return new PostgresTestDatabase(name, null, "", poolSize, false, callerTransactions, true);
 	}
 
 	@Override

@@ -146,7 +146,7 @@ public abstract class FlowTortureHarness {
 
 	/**
 	 * Ordered jobs of the run with kills. A store whose claim by rounds is slow may run
-	 * fewer: the issue's stores (SQLite, PostgreSQL) run the full size.
+	 * fewer in CI (PostgreSQL, MariaDB): SQLite runs the full size.
 	 */
 	protected int orderedJobsWithKills() {
 		return ORDERED_JOBS;
