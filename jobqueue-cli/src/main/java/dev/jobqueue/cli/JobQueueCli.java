@@ -9,7 +9,7 @@ import dev.jobqueue.JobQueueException;
 
 /**
  * {@code jobqueue-cli}: operates a queue's database directly, with or without the
- * application running. See the README's "Operating it from the command line".
+ * application running. See docs/guide/command-line.md.
  */
 @Command(name = "jobqueue-cli", mixinStandardHelpOptions = true, versionProvider = JobQueueCli.Version.class,
 		description = "Operates a jobqueue database directly: a SQLite file, PostgreSQL or MySQL/MariaDB.",
