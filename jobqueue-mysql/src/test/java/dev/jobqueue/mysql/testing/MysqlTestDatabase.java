@@ -14,6 +14,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 
 import dev.jobqueue.core.store.ScheduleStore;
+import dev.jobqueue.jdbc.CallerTransactions;
 import dev.jobqueue.jdbc.JdbcJobAdminStore;
 import dev.jobqueue.mysql.MysqlDataSources;
 import dev.jobqueue.mysql.MysqlDatabase;
@@ -54,6 +55,11 @@ public final class MysqlTestDatabase implements StoreFixture {
 	private final boolean owner;
 
 	private MysqlTestDatabase(String name, String prefix, int poolSize, boolean owner) {
+		this(name, prefix, poolSize, owner, CallerTransactions.NONE);
+	}
+
+	private MysqlTestDatabase(String name, String prefix, int poolSize, boolean owner,
+			CallerTransactions callerTransactions) {
 		this.name = name;
 		this.prefix = prefix;
 		this.owner = owner;
@@ -63,7 +69,8 @@ public final class MysqlTestDatabase implements StoreFixture {
 		rawSql.setMaximumPoolSize(2);
 		rawSql.setConnectionInitSql("SET SESSION sql_mode = CONCAT(@@sql_mode, ',PIPES_AS_CONCAT')");
 		this.rawSql = new HikariDataSource(rawSql);
-		this.storage = new MysqlStorage(new MysqlDatabase(this.dataSource, url()), MysqlDialect.tables(prefix));
+		this.storage = new MysqlStorage(new MysqlDatabase(this.dataSource, url(), callerTransactions),
+				MysqlDialect.tables(prefix));
 		this.storage.initializeSchema();
 	}
 
@@ -112,6 +119,14 @@ public final class MysqlTestDatabase implements StoreFixture {
 	 */
 	public static MysqlTestDatabase open(String name, int poolSize) {
 		return new MysqlTestDatabase(name, "", poolSize, false);
+	}
+
+	/**
+	 * As {@link #open(String, int)}, as an application sharing the database opens it:
+	 * queue writes join the caller's transactions.
+	 */
+	public static MysqlTestDatabase openShared(String name, int poolSize, CallerTransactions callerTransactions) {
+		return new MysqlTestDatabase(name, "", poolSize, false, callerTransactions);
 	}
 
 	public String name() {
