@@ -180,7 +180,11 @@ public abstract class StepsTortureHarness {
 			assertThat(chaos.signals()).isGreaterThanOrEqualTo(KILLS);
 			assertThat(recoveries).as("runs taken back from killed workers: the kills hit running jobs").isPositive();
 			assertThat(killsInsideTheTransactionalStep)
-				.as("kills that landed inside a transactional step (markers the killed workers left)")
+				.as("kills that landed inside a transactional step or just after its commit (markers the killed "
+						+ "workers left)")
+				.isPositive();
+			assertThat(ledgerBodiesRerun)
+				.as("transactional steps whose body ran again: a kill landed inside their transaction, which rolled back")
 				.isPositive();
 		}
 	}
