@@ -115,7 +115,7 @@ class PostgresFlowInsightsPlanTests {
 	}
 
 	@Test
-	void theCountsAndTheKeyListCostLittleBesideTheSnapshot() {
+	void countsTheDueJobsAndBlockedKeysOfALargeQueueAndPrintsTheirCostBesideTheSnapshot() {
 		QueueInsights insights = this.db.storage().insights();
 		FlowControl flow = new FlowControl(RateLimit.parse("1000/1s"), null, 1, true, true);
 		SnapshotSettings withFlow = SETTINGS.withFlowControls(Map.of("charge", flow));

@@ -25,7 +25,7 @@ import dev.jobqueue.testing.torture.TortureStore;
  * {@code torture.*} system properties.
  */
 @LongTest
-class TortureTests extends TortureHarness {
+public class TortureTests extends TortureHarness {
 
 	@Override
 	protected TortureStore store() {

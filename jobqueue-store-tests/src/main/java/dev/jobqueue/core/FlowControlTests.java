@@ -102,7 +102,7 @@ public abstract class FlowControlTests extends KeyedJobsTests {
 	}
 
 	@Test
-	void aKeysConcurrencyHoldsAcrossProcesses() {
+	void aKeyRunningInOneProcessIsNotClaimedAgainByAnother() {
 		enqueueMany("a", "A", 4);
 		enqueueMany("b", "B", 4);
 		FlowControl flow = keyConcurrency(1);

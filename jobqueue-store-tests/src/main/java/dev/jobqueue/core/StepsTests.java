@@ -6,10 +6,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.jobqueue.ErrorCodes;
@@ -26,7 +29,9 @@ import dev.jobqueue.core.store.QueueInsights.Step;
 import dev.jobqueue.core.store.RunningJobRef;
 import dev.jobqueue.core.worker.JobWorker;
 import dev.jobqueue.core.worker.WorkerListener;
+import dev.jobqueue.testing.StoreFixture;
 import dev.jobqueue.testing.StoreTests;
+import dev.jobqueue.testing.torture.TortureStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
@@ -73,6 +78,40 @@ public abstract class StepsTests extends StoreTests {
 
 	private JobDetail detail(long id) {
 		return this.db.insights().job(id, 100).orElseThrow();
+	}
+
+	/**
+	 * The database of {@link #db} as an application that shares it with the queue opens
+	 * it: the queue's writes join the application's transactions, in which transactional
+	 * steps run. Closed after the test.
+	 */
+	protected abstract TortureStore.SharedDatabase shareWithApplication(StoreFixture db);
+
+	private TortureStore.SharedDatabase shared;
+
+	/**
+	 * A worker on the application's DataSource, whose transactional steps run in the
+	 * application's transactions through {@code transactions} (the shared database's own
+	 * when {@code null}); the application's table {@code step_ledger} is created.
+	 */
+	private JobWorker applicationWorker(UnaryOperator<StepTransactions> transactions) {
+		this.shared = shareWithApplication(this.db);
+		this.db.execute("CREATE TABLE step_ledger (job_id BIGINT NOT NULL, step VARCHAR(100) NOT NULL)");
+		this.harness.workerStore(this.shared.db().store());
+		JobWorker worker = worker();
+		worker.setStepTransactions(transactions.apply(this.shared.stepTransactions()));
+		return worker;
+	}
+
+	@AfterEach
+	void closeSharedDatabase() {
+		if (this.shared != null) {
+			this.shared.close();
+		}
+	}
+
+	private long ledgerRows(long id) {
+		return this.db.count("SELECT count(*) FROM step_ledger WHERE job_id = ?", id);
 	}
 
 	private static ClaimRequest claim(String workerId, Instant now) {
@@ -309,6 +348,138 @@ public abstract class StepsTests extends StoreTests {
 	}
 
 	@Test
+	void aTransactionalStepsRowAndItsRecordCommitTogetherAndLaterRunsReplayIt() {
+		JobWorker worker = applicationWorker(UnaryOperator.identity());
+		this.harness.handle(HandlerDefinition.of("order", (payload, context) -> {
+			Integer booked = context.transactionalStep("ledger", Integer.class, () -> {
+				this.shared.writes()
+					.update("INSERT INTO step_ledger (job_id, step) VALUES (?, ?)", context.jobId(), "ledger");
+				return 100 + this.ledgerWrites.incrementAndGet();
+			});
+			if (context.attempt() == 1) {
+				throw new IllegalStateException("the warehouse is down");
+			}
+			return "booked " + booked;
+		}));
+		long id = this.harness.queue.enqueue("order", 1);
+
+		worker.pollOnce();
+
+		assertThat(job(id).status()).isEqualTo(JobStatus.PENDING);
+		assertThat(ledgerRows(id)).isOne();
+		assertThat(this.db.store().steps(id)).extracting(JobStep::name, JobStep::result, JobStep::run)
+			.containsExactly(tuple("ledger", "101", 1));
+
+		this.clock.advance(Duration.ofSeconds(11));
+		worker.pollOnce();
+
+		assertThat(job(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+		assertThat(job(id).result()).isEqualTo("\"booked 101\"");
+		assertThat(this.ledgerWrites).as("replayed, not run again").hasValue(1);
+		assertThat(ledgerRows(id)).isOne();
+	}
+
+	@Test
+	void aTransactionalStepThatThrowsOrFailsToCommitLeavesNeitherItsRowNorItsRecord() {
+		AtomicBoolean failBeforeCommit = new AtomicBoolean();
+		// The step's work and its record done, its transaction fails before it commits
+		// (a deadlock or a lost connection at commit, say).
+		JobWorker worker = applicationWorker((transactions) -> new StepTransactions() {
+			@Override
+			public <T> T inTransaction(Supplier<T> work) {
+				return transactions.inTransaction(() -> {
+					T result = work.get();
+					if (failBeforeCommit.get()) {
+						throw new IllegalStateException("the step's transaction fails before it commits");
+					}
+					return result;
+				});
+			}
+		});
+		this.harness.handle(HandlerDefinition.of("order", (payload, context) -> {
+			Integer booked = context.transactionalStep("ledger", Integer.class, () -> {
+				int body = this.ledgerWrites.incrementAndGet();
+				this.shared.writes()
+					.update("INSERT INTO step_ledger (job_id, step) VALUES (?, ?)", context.jobId(), "run " + body);
+				if (body == 1) {
+					throw new IllegalStateException("the ledger fails after its write");
+				}
+				return 100 + body;
+			});
+			return "booked " + booked;
+		}));
+		long id = this.harness.queue.enqueue("order", 1);
+
+		worker.pollOnce();
+
+		assertThat(job(id).status()).isEqualTo(JobStatus.PENDING);
+		assertThat(detail(id).errorDetail()).contains("the ledger fails after its write");
+		assertThat(ledgerRows(id)).as("the row of a step whose body threw").isZero();
+		assertThat(this.db.store().steps(id)).as("the record of a step whose body threw").isEmpty();
+
+		failBeforeCommit.set(true);
+		this.clock.advance(Duration.ofSeconds(11));
+		worker.pollOnce();
+
+		assertThat(job(id).status()).isEqualTo(JobStatus.PENDING);
+		assertThat(detail(id).errorDetail()).contains("the step's transaction fails before it commits");
+		assertThat(this.ledgerWrites).hasValue(2);
+		assertThat(ledgerRows(id)).as("the row of a step whose transaction did not commit").isZero();
+		assertThat(this.db.store().steps(id)).as("the record of a step whose transaction did not commit").isEmpty();
+
+		failBeforeCommit.set(false);
+		this.clock.advance(Duration.ofMinutes(1));
+		worker.pollOnce();
+
+		assertThat(job(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+		assertThat(job(id).result()).isEqualTo("\"booked 103\"");
+		assertThat(ledgerRows(id)).isOne();
+		assertThat(this.db.column("SELECT step FROM step_ledger WHERE job_id = ?", id)).containsExactly("run 3");
+		assertThat(this.db.store().steps(id)).extracting(JobStep::name, JobStep::result, JobStep::run)
+			.containsExactly(tuple("ledger", "103", 3));
+	}
+
+	@Test
+	void aTransactionalStepOfARunThatLostItsLeaseRollsBackItsRowAndRecordsNothing() {
+		JobWorker worker = applicationWorker(UnaryOperator.identity());
+		AtomicReference<RuntimeException> refused = new AtomicReference<>();
+		this.harness.handle(HandlerDefinition.of("order", (payload, context) -> {
+			try {
+				return context.transactionalStep("ledger", String.class, () -> {
+					// Inside the step's transaction, the lease runs out: recovery takes
+					// the job back and another worker claims it (in another process),
+					// before this run's record.
+					this.clock.advance(Duration.ofMinutes(1));
+					Instant now = this.clock.instant();
+					this.db.store().recoverExpiredLeases(now, 10);
+					assertThat(this.db.store().claim(claim("w2", now), now)).hasSize(1);
+					this.shared.writes()
+						.update("INSERT INTO step_ledger (job_id, step) VALUES (?, ?)", context.jobId(), "stale");
+					return "stale-" + this.ledgerWrites.incrementAndGet();
+				});
+			}
+			catch (RuntimeException ex) {
+				refused.set(ex);
+				throw ex;
+			}
+		}));
+		long id = this.harness.queue.enqueue("order", 1);
+
+		worker.pollOnce();
+
+		assertThat(this.ledgerWrites).as("the stale run's work ran").hasValue(1);
+		assertThat(refused.get()).isInstanceOf(IllegalStateException.class)
+			.hasMessageContaining("Step 'ledger' of job " + id)
+			.hasMessageContaining("no longer holds the job")
+			.hasMessageContaining("the step's transaction is rolled back");
+		assertThat(ledgerRows(id)).as("the stale run's application row").isZero();
+		assertThat(this.db.store().steps(id)).as("the stale run's record").isEmpty();
+		Job job = job(id);
+		assertThat(job.status()).as("the stale run's outcome is rejected too").isEqualTo(JobStatus.RUNNING);
+		assertThat(job.workerId()).isEqualTo("w2");
+	}
+
+	@Test
 	void aTransactionalStepWithoutTheApplicationsTransactionsFailsTheJob() {
 		this.harness.handle(HandlerDefinition.of("order", (payload, context) -> {
 			context.transactionalStep("ledger", () -> this.ledgerWrites.incrementAndGet());
@@ -326,7 +497,7 @@ public abstract class StepsTests extends StoreTests {
 	@Test
 	void aTransactionalStepWhoseTransactionIsNotOnTheQueuesDatabaseRecordsNothing() {
 		JobWorker worker = worker();
-		worker.setStepTransactions(new dev.jobqueue.core.StepTransactions() {
+		worker.setStepTransactions(new StepTransactions() {
 			@Override
 			public <T> T inTransaction(Supplier<T> work) {
 				return work.get();

@@ -32,7 +32,7 @@ class AfterCommitWindowTests {
 	private TransactionTemplate transactions;
 
 	@Test
-	void measuresTheTimeFromTheBusinessCommitToTheJobBeingVisible() {
+	void everyJobIsReleasedByTheTimeItsBusinessCommitReturnsAndTheWindowIsPrinted() {
 		int transactions = 500;
 		List<Long> windows = new ArrayList<>();
 		for (int i = 0; i < transactions; i++) {

@@ -7,7 +7,12 @@ import java.sql.SQLException;
 
 import org.junit.jupiter.api.Tag;
 
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+
 import dev.jobqueue.core.worker.JobWorker;
+import dev.jobqueue.jdbc.spring.SpringStepTransactions;
+import dev.jobqueue.jdbc.spring.SpringTransactions;
 import dev.jobqueue.mysql.testing.MariaDbServer;
 import dev.jobqueue.mysql.testing.MariaDbTest;
 import dev.jobqueue.mysql.testing.MysqlTestDatabase;
@@ -22,7 +27,7 @@ import dev.jobqueue.testing.torture.TortureStore;
  */
 @MariaDbTest
 @Tag("long")
-class MysqlTortureTests extends TortureHarness {
+public class MysqlTortureTests extends TortureHarness {
 
 	@Override
 	protected TortureStore store() {
@@ -51,6 +56,14 @@ class MysqlTortureTests extends TortureHarness {
 		@Override
 		public void connect(StoreFixture db, JobWorker worker) {
 			((MysqlTestDatabase) db).storage().signals(worker);
+		}
+
+		@Override
+		public SharedDatabase openShared(String location, int poolSize) {
+			MysqlTestDatabase db = MysqlTestDatabase.openShared(location, poolSize, new SpringTransactions());
+			JdbcTemplate application = new JdbcTemplate(db.dataSource());
+			return new SharedDatabase(db, new SpringStepTransactions(new DataSourceTransactionManager(db.dataSource())),
+					application::update);
 		}
 
 		@Override

@@ -21,6 +21,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 
 import dev.jobqueue.core.store.ScheduleStore;
+import dev.jobqueue.jdbc.CallerTransactions;
 import dev.jobqueue.jdbc.JdbcJobAdminStore;
 import dev.jobqueue.mysql.MysqlDataSources;
 import dev.jobqueue.mysql.MysqlDatabase;
@@ -74,11 +75,16 @@ public final class MysqlTestDatabase implements StoreFixture {
 	/** Whether closing drops the database: false for {@link #anotherProcess()}. */
 	private final boolean owner;
 
+	private MysqlTestDatabase(String name, String prefix, int poolSize, boolean owner, boolean migrate) {
+		this(name, prefix, poolSize, owner, migrate, CallerTransactions.NONE);
+	}
+
 	/**
 	 * @param migrate whether the store starts as an application's does, migrating; a copy
 	 * of the migrated schema needs nothing
 	 */
-	private MysqlTestDatabase(String name, String prefix, int poolSize, boolean owner, boolean migrate) {
+	private MysqlTestDatabase(String name, String prefix, int poolSize, boolean owner, boolean migrate,
+			CallerTransactions callerTransactions) {
 		this.name = name;
 		this.prefix = prefix;
 		this.owner = owner;
@@ -88,7 +94,8 @@ public final class MysqlTestDatabase implements StoreFixture {
 		rawSql.setMaximumPoolSize(2);
 		rawSql.setConnectionInitSql("SET SESSION sql_mode = CONCAT(@@sql_mode, ',PIPES_AS_CONCAT')");
 		this.rawSql = new HikariDataSource(rawSql);
-		this.storage = new MysqlStorage(new MysqlDatabase(this.dataSource, url()), MysqlDialect.tables(prefix));
+		this.storage = new MysqlStorage(new MysqlDatabase(this.dataSource, url(), callerTransactions),
+				MysqlDialect.tables(prefix));
 		if (migrate) {
 			this.storage.initializeSchema();
 		}
@@ -158,6 +165,14 @@ public final class MysqlTestDatabase implements StoreFixture {
 	 */
 	public static MysqlTestDatabase open(String name, int poolSize) {
 		return new MysqlTestDatabase(name, "", poolSize, false, true);
+	}
+
+	/**
+	 * As {@link #open(String, int)}, as an application sharing the database opens it:
+	 * queue writes join the caller's transactions.
+	 */
+	public static MysqlTestDatabase openShared(String name, int poolSize, CallerTransactions callerTransactions) {
+		return new MysqlTestDatabase(name, "", poolSize, false, true, callerTransactions);
 	}
 
 	public String name() {

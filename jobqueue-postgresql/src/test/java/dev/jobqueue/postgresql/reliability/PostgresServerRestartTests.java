@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
@@ -26,6 +27,7 @@ import dev.jobqueue.postgresql.testing.PostgresServer;
 import dev.jobqueue.postgresql.testing.PostgresTest;
 import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
 import dev.jobqueue.testing.ChildJvm;
+import dev.jobqueue.testing.HandlerRuns;
 import dev.jobqueue.testing.QueueInvariants;
 import dev.jobqueue.testing.torture.TortureWorker;
 
@@ -36,7 +38,10 @@ import static org.awaitility.Awaitility.await;
  * A server restart mid-load: two worker JVMs burn down a backlog while the PostgreSQL
  * server is restarted under them ({@code pg_ctlcluster ... restart}). Their connections
  * die; they retry with backoff, reconnect by themselves (the listener too) and finish:
- * nothing lost, nothing succeeded twice, no attempt left open.
+ * nothing lost, nothing succeeded twice, no attempt left open. The handlers' own records
+ * ({@link HandlerRuns}) must agree: every job's body ran to its end, and a body ran to
+ * its end more than once only where the restart lost a run's outcome and its lease ran
+ * out (at most one such body per lease recovery).
  * <p>
  * It restarts the machine's own server ({@code pg_ctlcluster}, as root), so it runs in
  * CI's profile ({@code -Preliability}, which sets {@code jobqueue.test.restart-server})
@@ -118,21 +123,37 @@ class PostgresServerRestartTests {
 						+ "GROUP BY job_id HAVING count(*) > 1) twice");
 			long openAttempts = db.count("SELECT count(*) FROM job_attempts WHERE outcome IS NULL");
 			long recovered = db.count("SELECT count(*) FROM job_attempts WHERE outcome = 'LEASE_EXPIRED'");
+			Map<Long, Integer> completed = HandlerRuns.read(records, "completed");
+			Map<Long, Integer> bodiesStarted = HandlerRuns.read(records, "started");
+			long withoutCompletedBody = db.column("SELECT id FROM jobs")
+				.stream()
+				.filter((id) -> !completed.containsKey(((Number) id).longValue()))
+				.count();
+			long bodiesCompletedTwice = completed.values().stream().mapToLong((runs) -> runs - 1L).sum();
+			long bodiesCut = HandlerRuns.total(bodiesStarted) - HandlerRuns.total(completed);
 			List<String> violations;
 			try (Connection connection = db.dataSource().getConnection()) {
 				violations = QueueInvariants.violations(connection, "");
 			}
 			String summary = String.format(Locale.ROOT,
 					"RESTART-PG jobs=%d succeededBeforeRestart=%d succeeded=%d duplicated=%d openAttempts=%d "
-							+ "leaseRecoveries=%d workersThatSawTheRestart=%d badExits=%d invariantViolations=%d "
+							+ "leaseRecoveries=%d jobsWithoutACompletedBody=%d bodiesCompletedAgain=%d bodiesCut=%d "
+							+ "workersThatSawTheRestart=%d badExits=%d invariantViolations=%d "
 							+ "drainAfterRestartSeconds=%.1f seconds=%.0f",
-					JOBS, before, succeeded, duplicated, openAttempts, recovered, sawTheRestart, badExits,
-					violations.size(), drainSeconds, (System.nanoTime() - started) / 1e9);
+					JOBS, before, succeeded, duplicated, openAttempts, recovered, withoutCompletedBody,
+					bodiesCompletedTwice, bodiesCut, sawTheRestart, badExits, violations.size(), drainSeconds,
+					(System.nanoTime() - started) / 1e9);
 			System.out.println(summary);
 			Files.writeString(Path.of("target", "restart-postgresql-summary.txt"), summary + System.lineSeparator());
 			assertThat(before).isLessThan(JOBS);
 			assertThat(succeeded).isEqualTo(JOBS);
 			assertThat(duplicated).isZero();
+			assertThat(withoutCompletedBody).as("jobs whose handler body never ran to its end (the handlers' records)")
+				.isZero();
+			assertThat(completed.keySet()).as("bodies recorded for jobs the database does not know").hasSize(JOBS);
+			assertThat(bodiesCompletedTwice)
+				.as("a body runs to its end again only when the restart lost its run's outcome and the lease ran out")
+				.isLessThanOrEqualTo(recovered);
 			assertThat(openAttempts).isZero();
 			assertThat(violations).as("invariants").isEmpty();
 			assertThat(badExits).as("worker exits other than 0 or 3").isZero();

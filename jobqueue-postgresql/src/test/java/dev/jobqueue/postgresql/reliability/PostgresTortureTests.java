@@ -28,7 +28,7 @@ import dev.jobqueue.testing.torture.TortureStore;
  */
 @PostgresTest
 @Tag("long")
-class PostgresTortureTests extends TortureHarness {
+public class PostgresTortureTests extends TortureHarness {
 
 	@Override
 	protected TortureStore store() {

@@ -1,6 +1,7 @@
 package dev.jobqueue.testing.torture;
 
-import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -13,9 +14,12 @@ import dev.jobqueue.testing.torture.WorkerJvms.Signal;
 
 /**
  * The chaos loop of a torture run, in a thread of its own: every two to five seconds it
- * picks a random worker, waits a while for it to run a job worth cutting off, sends it
- * the signal, checks how it exited, and starts a new worker in its place; until the run
- * is done or the loop sent as many signals as it was asked to.
+ * aims at the workers, in a random order, until one of them runs a job worth cutting off,
+ * sends that one the signal, checks how it exited, and starts a new worker in its place;
+ * until the run is done or the loop sent as many signals as it was asked to. It never
+ * signals a worker it did not see busy: however loaded the machine, each signal is aimed,
+ * and a run in which no worker was ever busy sends none (and its test fails on the count,
+ * as it should).
  */
 final class Chaos {
 
@@ -28,8 +32,6 @@ final class Chaos {
 	private final Signal signal;
 
 	private final int signalsToSend;
-
-	private final Duration aim;
 
 	private final Predicate<String> busy;
 
@@ -48,17 +50,15 @@ final class Chaos {
 	 * place of the one it signalled
 	 * @param signalsToSend how many signals to send at most; -1 to go on until the run is
 	 * done
-	 * @param aim how long to wait for a worker to be busy before signalling it anyway
 	 * @param busy whether the worker of that id runs a job worth cutting off
 	 */
 	Chaos(String name, Random random, List<ChildJvm> workers, WorkerJvms jvms, Signal signal, int signalsToSend,
-			Duration aim, Predicate<String> busy) {
+			Predicate<String> busy) {
 		this.random = random;
 		this.workers = workers;
 		this.jvms = jvms;
 		this.signal = signal;
 		this.signalsToSend = signalsToSend;
-		this.aim = aim;
 		this.busy = busy;
 		this.thread = new Thread(this::run, name);
 	}
@@ -79,7 +79,10 @@ final class Chaos {
 		return this.signals.get();
 	}
 
-	/** How many signals hit a worker while it was busy. */
+	/**
+	 * How many signals were sent to a worker just seen busy: all of them, since the loop
+	 * only signals such workers.
+	 */
 	int onBusyWorkers() {
 		return this.onBusyWorkers.get();
 	}
@@ -99,30 +102,43 @@ final class Chaos {
 				if (this.done.get()) {
 					return;
 				}
-				int victim = this.random.nextInt(this.workers.size());
-				ChildJvm process = this.workers.get(victim);
-				String workerId = this.jvms.workerId(process);
-				long aimUntil = System.nanoTime() + this.aim.toNanos();
-				boolean busy = false;
-				while (!busy && !this.done.get() && System.nanoTime() - aimUntil < 0) {
-					busy = this.busy.test(workerId);
-					if (!busy) {
-						Thread.sleep(20);
-					}
+				int victim = aim();
+				if (victim < 0) {
+					return;
 				}
+				ChildJvm process = this.workers.get(victim);
 				if (!WorkerJvms.stop(process, this.signal)) {
 					this.badExits.incrementAndGet();
 				}
 				this.signals.incrementAndGet();
-				if (busy) {
-					this.onBusyWorkers.incrementAndGet();
-				}
+				this.onBusyWorkers.incrementAndGet();
 				this.workers.set(victim, this.jvms.launch());
 			}
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
+	}
+
+	/**
+	 * The index of the first worker seen busy, trying the workers in a random order every
+	 * 20 ms until the run is done; -1 then.
+	 */
+	private int aim() throws InterruptedException {
+		List<Integer> order = new ArrayList<>();
+		for (int i = 0; i < this.workers.size(); i++) {
+			order.add(i);
+		}
+		while (!this.done.get()) {
+			Collections.shuffle(order, this.random);
+			for (int victim : order) {
+				if (this.busy.test(this.jvms.workerId(this.workers.get(victim)))) {
+					return victim;
+				}
+			}
+			Thread.sleep(20);
+		}
+		return -1;
 	}
 
 }

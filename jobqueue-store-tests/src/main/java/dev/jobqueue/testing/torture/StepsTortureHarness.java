@@ -1,11 +1,13 @@
 package dev.jobqueue.testing.torture;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -13,6 +15,7 @@ import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,14 +39,19 @@ import static org.assertj.core.api.Assertions.assertThat;
  * transactional step that inserts a row into that table; a chaos loop SIGKILLs a random
  * worker every few seconds and starts a new one in its place.
  * <p>
- * At the end every job must have succeeded with the result its steps gave the first time
- * (a replayed result is the recorded one), with exactly five recorded steps and exactly
+ * At the end every job must have succeeded with exactly five recorded steps and exactly
  * one application row (0 duplicates, 0 missing: the transactional step's row and its
  * record commit together); the {@link QueueInvariants} must hold and every JVM exit as
- * expected. The external steps' bodies record each run ({@link HandlerRuns}): an external
- * step runs again only when a kill fell between the start of its work and its record, so
- * at most one step per handler thread of each killed JVM; the count is reported. Prints
- * one {@code STEPS TORTURE ...} line, also appended to
+ * expected. Each run of a step's body gives a value of its own (a random UUID) and
+ * records it ({@link HandlerRuns}), so the results tell a replay from a re-run: each
+ * job's result must carry, for every step, the value its record keeps, a value one of the
+ * bodies' runs gave, and the ledger's row the same value as the ledger's record. A step
+ * that ran again instead of replaying its record fails this. An external step runs again
+ * only when a kill fell between the start of its work and its record, so at most one step
+ * per handler thread of each killed JVM; the count is reported. The chaos loop aims at
+ * workers inside the transactional step (a marker file, see {@link StepsTortureWorker}),
+ * and markers left behind by killed workers must show that at least one kill landed
+ * inside it. Prints one {@code STEPS TORTURE ...} line, also appended to
  * {@code target/torture-summary.txt}.
  * <p>
  * CI size by default; knobs (system properties): {@code torture.steps.jobs},
@@ -76,6 +84,7 @@ public abstract class StepsTortureHarness {
 		TortureStore store = store();
 		Path records = Files.createDirectory(this.dir.resolve("records"));
 		Path marker = this.dir.resolve("enqueue-done");
+		Path inLedger = Files.createDirectory(records.resolve(StepsTortureWorker.IN_LEDGER));
 		try (StoreFixture db = store.create(this.dir);
 				WorkerJvms jvms = new WorkerJvms(StepsTortureWorker.class, "steps", this.dir, store, db, THREADS, LEASE,
 						records, marker)) {
@@ -89,10 +98,10 @@ public abstract class StepsTortureHarness {
 			AtomicInteger enqueueErrors = new AtomicInteger();
 			Thread enqueuer = new Thread(() -> enqueue(queue, enqueueErrors), "steps-torture-enqueuer");
 			enqueuer.start();
-			// SIGKILLs until the jobs are done, each once the victim runs a job.
+			// SIGKILLs until the jobs are done, each while the victim is inside a
+			// transactional step.
 			Chaos chaos = new Chaos("steps-torture-chaos", new Random(SEED), workers, jvms, Signal.KILL, -1,
-					Duration.ofSeconds(5), (workerId) -> db
-						.count("SELECT count(*) FROM jobs WHERE status = 'running' AND worker_id = ?", workerId) > 0)
+					(workerId) -> inLedger(inLedger, workerId) > 0)
 				.start();
 
 			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120 + JOBS / 20);
@@ -109,7 +118,8 @@ public abstract class StepsTortureHarness {
 			long jobs = db.count("SELECT count(*) FROM jobs");
 			long succeeded = db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'");
 			long unfinished = db.count("SELECT count(*) FROM jobs WHERE status IN ('pending', 'running')");
-			long wrongResults = wrongResults(db);
+			long wrongResults = wrongResults(db, records);
+			long killsInsideTheTransactionalStep = inLedger(inLedger, "");
 			long stepRows = db.count("SELECT count(*) FROM job_steps");
 			long jobsWithoutFiveSteps = db.count("SELECT count(*) FROM jobs j WHERE (SELECT count(*) FROM job_steps s "
 					+ "WHERE s.job_id = j.id) <> 5");
@@ -139,20 +149,23 @@ public abstract class StepsTortureHarness {
 							+ "threads=%d kills=%d succeeded=%d unfinished=%d wrongResults=%d stepRows=%d "
 							+ "jobsWithoutFiveSteps=%d ledgerRows=%d duplicateLedgerRows=%d missingLedgerRows=%d "
 							+ "leaseRecoveries=%d externalStepBodies=%d externalStepsRerun=%d (%s) "
-							+ "transactionalBodiesRolledBackAndRerun=%d "
+							+ "transactionalBodiesRolledBackAndRerun=%d killsInsideTheTransactionalStep=%d "
 							+ "enqueueErrors=%d badExits=%d invariantViolations=%d seconds=%.0f seed=%d",
 					getClass().getSimpleName(), jobs, PROCESSES, jvms.launchedCount(), THREADS, chaos.signals(),
 					succeeded, unfinished, wrongResults, stepRows, jobsWithoutFiveSteps, ledgerRows, duplicateRows,
 					missingRows, recoveries, externalBodies, rerunExternal, perStep.toString().strip(),
-					ledgerBodiesRerun, enqueueErrors.get(), badExits, violations.size(),
-					(System.nanoTime() - began) / 1e9, SEED);
+					ledgerBodiesRerun, killsInsideTheTransactionalStep, enqueueErrors.get(), badExits,
+					violations.size(), (System.nanoTime() - began) / 1e9, SEED);
 			TortureReport.print(summary, "torture-summary.txt");
 
 			assertThat(violations).as("invariants").isEmpty();
 			assertThat(jobs).isEqualTo(JOBS);
 			assertThat(unfinished).isZero();
 			assertThat(succeeded).isEqualTo(JOBS);
-			assertThat(wrongResults).as("results built from replayed steps differ from the first").isZero();
+			assertThat(wrongResults)
+				.as("results whose steps' values are not the ones their records keep (a step run again instead of "
+						+ "replayed), or not one its body gave, or a ledger row whose value is not its record's")
+				.isZero();
 			assertThat(stepRows).isEqualTo(5L * JOBS);
 			assertThat(jobsWithoutFiveSteps).isZero();
 			assertThat(duplicateRows).as("transactional steps whose row was written twice").isZero();
@@ -166,6 +179,13 @@ public abstract class StepsTortureHarness {
 			assertThat(badExits).as("JVMs that did not exit as expected (see the logs above)").isZero();
 			assertThat(chaos.signals()).isGreaterThanOrEqualTo(KILLS);
 			assertThat(recoveries).as("runs taken back from killed workers: the kills hit running jobs").isPositive();
+			assertThat(killsInsideTheTransactionalStep)
+				.as("kills that landed inside a transactional step or just after its commit (markers the killed "
+						+ "workers left)")
+				.isPositive();
+			assertThat(ledgerBodiesRerun)
+				.as("transactional steps whose body ran again: a kill landed inside their transaction, which rolled back")
+				.isPositive();
 		}
 	}
 
@@ -174,19 +194,65 @@ public abstract class StepsTortureHarness {
 		return runs.values().stream().mapToLong((count) -> count - 1L).sum();
 	}
 
-	private static long wrongResults(StoreFixture db) {
+	/**
+	 * Jobs whose result is not made of the values their steps' records keep, or with a
+	 * recorded value none of the step's bodies gave, or whose ledger row holds another
+	 * value than the ledger's record.
+	 */
+	private static long wrongResults(StoreFixture db, Path records) {
+		Map<String, Map<Long, List<String>>> given = new HashMap<>();
+		for (String step : StepsTortureWorker.STEPS) {
+			given.put(step, HandlerRuns.values(records, "step-" + step));
+		}
+		Map<Long, Map<String, String>> recorded = new HashMap<>();
+		List<Object> stepJobs = db.column("SELECT job_id FROM job_steps ORDER BY job_id, name");
+		List<Object> stepNames = db.column("SELECT name FROM job_steps ORDER BY job_id, name");
+		List<Object> stepResults = db.column("SELECT result FROM job_steps ORDER BY job_id, name");
+		for (int i = 0; i < stepJobs.size(); i++) {
+			recorded.computeIfAbsent(((Number) stepJobs.get(i)).longValue(), (id) -> new HashMap<>())
+				.put(stepNames.get(i).toString(), String.valueOf(stepResults.get(i)));
+		}
+		Map<Long, String> ledgerRows = new HashMap<>();
+		List<Object> ledgerJobs = db.column("SELECT job_id FROM step_ledger ORDER BY job_id");
+		List<Object> ledgerValues = db.column("SELECT step FROM step_ledger ORDER BY job_id");
+		for (int i = 0; i < ledgerJobs.size(); i++) {
+			ledgerRows.put(((Number) ledgerJobs.get(i)).longValue(), ledgerValues.get(i).toString());
+		}
 		List<Object> ids = db.column("SELECT id FROM jobs ORDER BY id");
-		List<Object> payloads = db.column("SELECT payload FROM jobs ORDER BY id");
 		List<Object> results = db.column("SELECT result FROM jobs ORDER BY id");
 		long wrong = 0;
 		for (int i = 0; i < ids.size(); i++) {
-			String expected = "\"" + StepsTortureWorker.expectedResult(Long.parseLong(payloads.get(i).toString()))
-					+ "\"";
-			if (!expected.equals(results.get(i))) {
+			long id = ((Number) ids.get(i)).longValue();
+			Map<String, String> steps = recorded.getOrDefault(id, Map.of());
+			List<String> values = new ArrayList<>();
+			boolean right = true;
+			for (String step : StepsTortureWorker.STEPS) {
+				String json = steps.get(step);
+				String value = (json != null && json.length() > 2) ? json.substring(1, json.length() - 1) : "";
+				values.add(value);
+				right &= given.get(step).getOrDefault(id, List.of()).contains(value);
+			}
+			right &= values.get(2).equals(ledgerRows.get(id));
+			right &= ("\"" + StepsTortureWorker.result(values) + "\"").equals(results.get(i));
+			if (!right) {
 				wrong++;
 			}
 		}
 		return wrong;
+	}
+
+	/**
+	 * The markers of runs inside a transactional step whose name starts with
+	 * {@code prefix} (a worker's id and a dash; {@code ""}: all).
+	 */
+	private static long inLedger(Path inLedger, String prefix) {
+		String start = prefix.isEmpty() ? "" : prefix + "-";
+		try (Stream<Path> markers = Files.list(inLedger)) {
+			return markers.filter((marker) -> marker.getFileName().toString().startsWith(start)).count();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
 	}
 
 	/** Enqueues the jobs in batches of 100 while the workers run. */

@@ -4,7 +4,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -123,9 +122,8 @@ public abstract class TortureHarness {
 			Expected expected = new Expected();
 			Thread enqueuer = new Thread(() -> enqueue(queue, expected), "torture-enqueuer");
 			enqueuer.start();
-			// Aim at a running job: wait a while for the victim to run a long one.
+			// Aim at a running job: signal a worker only while it runs a long one.
 			Chaos chaos = new Chaos("torture-chaos", new Random(SEED), workers, jvms, signal, KILLS,
-					Duration.ofSeconds(10),
 					(workerId) -> db.count(
 							"SELECT count(*) FROM jobs WHERE status = 'running' AND type = 'long' AND worker_id = ?",
 							workerId) > 0)
