@@ -57,8 +57,8 @@ final class DatabaseOptions {
 		return "jdbc:sqlite:" + this.target.file.toAbsolutePath();
 	}
 
-	String password() {
-		return (this.password != null) ? this.password : System.getenv("JOBQUEUE_PASSWORD");
+	String password(JobQueueCli tool) {
+		return (this.password != null) ? this.password : tool.environment("JOBQUEUE_PASSWORD");
 	}
 
 }

@@ -1,6 +1,7 @@
 package dev.jobqueue.cli;
 
 import java.io.PrintWriter;
+import java.util.Map;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -27,18 +28,24 @@ import dev.jobqueue.JobQueueException;
 						+ "(or older, until migrate)" })
 public final class JobQueueCli {
 
-	private JobQueueCli() {
+	/** The environment the tool reads ({@code JOBQUEUE_PASSWORD}). */
+	private final Map<String, String> environment;
+
+	private JobQueueCli(Map<String, String> environment) {
+		this.environment = environment;
 	}
 
 	public static void main(String[] args) {
-		System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+		System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true), System.getenv()));
 	}
 
 	/**
-	 * Runs the tool as {@link #main} does, answering the exit code instead of exiting.
+	 * Runs the tool as {@link #main} does, answering the exit code instead of exiting: it
+	 * writes to {@code out} and {@code err} only and reads the environment from
+	 * {@code environment}, so it can run in-process.
 	 */
-	static int run(String[] args, PrintWriter out, PrintWriter err) {
-		CommandLine commandLine = new CommandLine(new JobQueueCli());
+	static int run(String[] args, PrintWriter out, PrintWriter err, Map<String, String> environment) {
+		CommandLine commandLine = new CommandLine(new JobQueueCli(environment));
 		commandLine.setOut(out);
 		commandLine.setErr(err);
 		commandLine.setExitCodeExceptionMapper(JobQueueCli::exitCode);
@@ -60,6 +67,10 @@ public final class JobQueueCli {
 			return ExitCodes.USAGE;
 		}
 		return commandLine.execute(args);
+	}
+
+	String environment(String name) {
+		return this.environment.get(name);
 	}
 
 	private static String message(Exception ex) {

@@ -21,7 +21,8 @@ abstract class QueueCommand implements Callable<Integer> {
 	@Override
 	public final Integer call() {
 		Output out = new Output(this.spec.commandLine().getOut(), this.database.json);
-		try (QueueDatabase db = QueueDatabase.open(this.database, need())) {
+		try (QueueDatabase db = QueueDatabase.open(this.database, need(),
+				(JobQueueCli) this.spec.root().userObject())) {
 			return run(db, out);
 		}
 		finally {

@@ -85,7 +85,7 @@ final class QueueDatabase implements AutoCloseable {
 	 * @throws CliException with {@link ExitCodes#DATABASE} when it cannot be used as
 	 * {@code need} asks, or {@link ExitCodes#USAGE} for a URL no store serves
 	 */
-	static QueueDatabase open(DatabaseOptions options, Need need) {
+	static QueueDatabase open(DatabaseOptions options, Need need, JobQueueCli tool) {
 		String url = options.url();
 		StoreProviders stores = StoreProviders.load(QueueDatabase.class.getClassLoader());
 		StoreProvider store;
@@ -108,8 +108,8 @@ final class QueueDatabase implements AutoCloseable {
 			throw CliException.database(ex.getMessage());
 		}
 		StoreSettings settings = new StoreSettings(options.tablePrefix, options.schema, options.user,
-				options.password(), 2, Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(10), "NORMAL",
-				EnqueueVisibility.AFTER_COMMIT, CallerTransactions.NONE, null);
+				options.password(tool), 2, Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(10),
+				"NORMAL", EnqueueVisibility.AFTER_COMMIT, CallerTransactions.NONE, null);
 		DataSource dataSource;
 		try {
 			dataSource = store.openDataSource(url, settings);

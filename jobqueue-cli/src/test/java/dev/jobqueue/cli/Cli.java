@@ -1,20 +1,26 @@
 package dev.jobqueue.cli;
 
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The built jar run as a process, as an operator runs it: {@code java -jar
- * target/jobqueue-cli.jar ...}, with the java of the test's JVM (and its quick compiler
- * only).
+ * The tool run two ways: in this JVM through its entry point ({@link #run}: the same
+ * parsing, commands, output and exit codes, with no JVM to start), and as the built jar
+ * in a process of its own, as an operator runs it ({@link #jar}: {@code java -jar
+ * target/jobqueue-cli.jar ...}, for what only a process shows: its start-up from the
+ * jar's class path, its exit code, and standard output and error as a script reads them,
+ * logging included).
  */
 final class Cli {
 
@@ -45,7 +51,22 @@ final class Cli {
 
 	}
 
+	/**
+	 * Runs the tool in this JVM, as {@code main} runs it but answering the exit code,
+	 * with an empty environment.
+	 */
 	static Run run(String... args) {
+		StringWriter out = new StringWriter();
+		StringWriter err = new StringWriter();
+		int exitCode = JobQueueCli.run(args, new PrintWriter(out, true), new PrintWriter(err, true), Map.of());
+		return new Run(exitCode, out.toString(), err.toString());
+	}
+
+	/**
+	 * Runs the built jar in a process of its own, with the java of the test's JVM (and
+	 * its quick compiler only).
+	 */
+	static Run jar(String... args) {
 		if (!Files.isRegularFile(JAR)) {
 			throw new IllegalStateException(JAR.toAbsolutePath() + " is not built: run the tests in the "
 					+ "integration-test phase (./mvnw verify -pl jobqueue-cli), after package");
@@ -53,7 +74,7 @@ final class Cli {
 		List<String> command = new ArrayList<>();
 		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
 		// A run lasts a second or two: the quick compiler alone starts it about 40 %
-		// sooner, and the tests run the jar a hundred times.
+		// sooner.
 		command.add("-XX:TieredStopAtLevel=1");
 		command.add("-jar");
 		command.add(JAR.toString());

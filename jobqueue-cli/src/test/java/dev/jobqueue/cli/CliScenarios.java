@@ -28,9 +28,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The tool run as a process on a queue whose application's worker runs in this JVM, on
- * the same database: every command, and the bad input each refuses. Each store's test
- * class says how to reach its database.
+ * The tool on a queue whose application's worker runs in this JVM, on the same database:
+ * every command, and the bad input each refuses, changing nothing while jobs it would
+ * change are there. The commands run in this JVM through the tool's entry point; the
+ * built jar runs as a process where only a process shows it (start-up from the jar, exit
+ * codes, output as a script reads it). Each store's test class says how to reach its
+ * database.
  */
 abstract class CliScenarios {
 
@@ -102,10 +105,52 @@ abstract class CliScenarios {
 		}
 	}
 
+	/** The tool run in this JVM on the test's queue. */
 	protected Cli.Run cli(String... args) {
+		return Cli.run(onTheQueue(args));
+	}
+
+	/** The built jar run as a process on the test's queue. */
+	protected Cli.Run jar(String... args) {
+		return Cli.jar(onTheQueue(args));
+	}
+
+	private String[] onTheQueue(String... args) {
 		List<String> all = new ArrayList<>(List.of(args));
 		all.add(target());
-		return Cli.run(all.toArray(String[]::new));
+		return all.toArray(String[]::new);
+	}
+
+	/**
+	 * Runs a command that must be refused with {@code exitCode} and change nothing: each
+	 * job's status, each job's count of events and the paused types are the same after
+	 * it. The caller sees to it that nothing else moves meanwhile (no job due for the
+	 * worker) and that jobs the command would change are there.
+	 */
+	protected Cli.Run refused(int exitCode, String... args) {
+		QueueState before = queueState();
+		assertThat(before.statuses()).as("jobs the refusal could harm").isNotEmpty();
+		Cli.Run run = cli(args);
+		assertThat(run.exitCode()).as(run.toString()).isEqualTo(exitCode);
+		assertThat(queueState()).as("the queue after " + String.join(" ", args)).isEqualTo(before);
+		return run;
+	}
+
+	/**
+	 * What a refused command must leave as it was.
+	 *
+	 * @param statuses each job as {@code id:status}
+	 * @param events each job's count of events as {@code id:count}
+	 * @param paused the paused types
+	 */
+	record QueueState(List<Object> statuses, List<Object> events, List<String> paused) {
+
+	}
+
+	private QueueState queueState() {
+		return new QueueState(this.db.column("SELECT id || ':' || status FROM jobs ORDER BY id"),
+				this.db.column("SELECT job_id || ':' || count(*) FROM job_events GROUP BY job_id ORDER BY job_id"),
+				this.harness.queue.pausedTypes().stream().map(Object::toString).sorted().toList());
 	}
 
 	private long enqueue(JobRequest request) {
@@ -184,8 +229,7 @@ abstract class CliScenarios {
 		events.forEach((event) -> names.add(event.get("event").asString().toLowerCase()));
 		assertThat(names).contains("retried");
 
-		Cli.Run again = cli("retry", Long.toString(id));
-		assertThat(again.exitCode()).as(again.toString()).isEqualTo(1);
+		Cli.Run again = refused(1, "retry", Long.toString(id));
 		assertThat(again.out()).contains("is succeeded", "nothing changed");
 		assertThat(this.harness.queue.find(id).orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);
 	}
@@ -253,8 +297,8 @@ abstract class CliScenarios {
 				this.db.count("SELECT count(*) FROM job_events WHERE job_id = ? AND event <> 'RETRIED'", timeouts));
 		assertThat(eventsBefore).isPositive();
 
-		Cli.Run nothing = cli("retry", "--status=failed", "--error-code=DEPENDENCY:PAYMENT_API");
-		assertThat(nothing.exitCode()).as(nothing.toString()).isEqualTo(1);
+		// A failed job is there (another error code) and 5,000 that were retried.
+		Cli.Run nothing = refused(1, "retry", "--status=failed", "--error-code=DEPENDENCY:PAYMENT_API");
 		assertThat(nothing.err().strip()).doesNotContain("\n")
 			.contains("No job matches status=failed, errorCode=DEPENDENCY:PAYMENT_API", "nothing changed");
 		assertThat(this.db.count("SELECT count(*) FROM job_events WHERE event = 'RETRIED'")).isEqualTo(5000);
@@ -278,6 +322,29 @@ abstract class CliScenarios {
 		assertThat(byCode.out()).contains("error-code", "DEPENDENCY:PAYMENT_API", "Text searched in the");
 		assertThat(cli("search", "no-such-text").exitCode()).isEqualTo(1);
 
+		// Bad input is refused while the jobs it could reach are there: 4 pending of a
+		// paused type, 30 failed.
+		String failedPay = this.db.column("SELECT min(id) FROM jobs WHERE type = 'pay'").get(0).toString();
+		Cli.Run notFinished = refused(2, "delete", "--status=pending");
+		assertThat(notFinished.err()).contains("applies to succeeded, failed or cancelled jobs, not to pending");
+		refused(2, "retry");
+		refused(2, "cancel");
+		refused(2, "delete");
+		refused(2, "retry", failedPay, "--status=failed");
+		refused(2, "retry", failedPay, "--dry-run");
+		refused(2, "retry", "--status=failed", "--forget-steps");
+		refused(2, "retry", "--status=sleeping");
+		refused(2, "cancel", "--type=ok", "--status=sleeping");
+		refused(2, "retry", "--status=failed", "--batch-size=0");
+		assertThat(refused(2, "cancel", "--enqueued-after=yesterday").err()).contains("neither an ISO-8601 instant");
+		refused(2, "delete", "--type=pay", "--finished-before=later");
+		refused(2, "cancel", "--type=" + "t".repeat(201));
+		refused(2, "cancel", "--key=" + "k".repeat(201));
+		refused(1, "delete", Long.toString(held.get(1)));
+		refused(1, "retry", Long.toString(held.get(1)));
+		refused(1, "cancel", "--type=ok", "--error-code=NOBODY");
+		refused(1, "delete", "--type=pay", "--status=cancelled");
+
 		Cli.Run cancel = cli("cancel", "--type=ok");
 		assertThat(cancel.exitCode()).as(cancel.toString()).isZero();
 		assertThat(cancel.out()).contains("4 job(s) cancelled of 4 matching type=ok");
@@ -290,13 +357,6 @@ abstract class CliScenarios {
 		assertThat(this.db.count("SELECT count(*) FROM jobs WHERE type = 'pay'")).isZero();
 		assertThat(this.db.count("SELECT count(*) FROM jobs WHERE type = 'ok'")).isEqualTo(4);
 
-		Cli.Run notFinished = cli("delete", "--status=pending");
-		assertThat(notFinished.exitCode()).as(notFinished.toString()).isEqualTo(2);
-		assertThat(notFinished.err()).contains("applies to succeeded, failed or cancelled jobs, not to pending");
-		assertThat(cli("retry").exitCode()).isEqualTo(2);
-		assertThat(cli("retry", "1", "--status=failed").exitCode()).isEqualTo(2);
-		assertThat(cli("retry", "--status=failed", "--forget-steps").exitCode()).isEqualTo(2);
-		assertThat(cli("cancel", "--enqueued-after=yesterday").err()).contains("neither an ISO-8601 instant");
 		Cli.Run one = cli("delete", Long.toString(held.get(0)));
 		assertThat(one.exitCode()).as(one.toString()).isZero();
 		assertThat(this.harness.queue.find(held.get(0))).isEmpty();
@@ -306,9 +366,9 @@ abstract class CliScenarios {
 	void pauseCancelAndResumeOneTypeWhileTheWorkerPolls() {
 		Cli.Run pause = cli("pause", "ok");
 		assertThat(pause.exitCode()).as(pause.toString()).isZero();
-		assertThat(cli("pause", "ok").exitCode()).isEqualTo(1);
 		long cancelled = enqueue(JobRequest.of("ok", "{}"));
 		long held = enqueue(JobRequest.of("ok", "{}"));
+		refused(1, "pause", "ok");
 		Cli.Run status = cli("status", "--json");
 		assertThat(status.json().get("paused").get(0).get("type").asString()).isEqualTo("ok");
 		assertThat(this.harness.queue.find(held).orElseThrow().status()).isEqualTo(JobStatus.PENDING);
@@ -316,13 +376,13 @@ abstract class CliScenarios {
 		Cli.Run cancel = cli("cancel", Long.toString(cancelled), "--json");
 		assertThat(cancel.exitCode()).as(cancel.toString()).isZero();
 		assertThat(cancel.json().get("status").asString()).isEqualTo("cancelled");
-		assertThat(cli("cancel", Long.toString(cancelled)).exitCode()).isEqualTo(1);
+		refused(1, "cancel", Long.toString(cancelled));
 
 		Cli.Run resume = cli("resume", "ok");
 		assertThat(resume.exitCode()).as(resume.toString()).isZero();
 		awaitStatus(held, JobStatus.SUCCEEDED);
 		assertThat(this.harness.queue.find(cancelled).orElseThrow().status()).isEqualTo(JobStatus.CANCELLED);
-		assertThat(cli("resume", "ok").exitCode()).isEqualTo(1);
+		refused(1, "resume", "ok");
 	}
 
 	@Test
@@ -332,15 +392,19 @@ abstract class CliScenarios {
 		awaitStatus(ok, JobStatus.SUCCEEDED);
 		awaitStatus(failed, JobStatus.FAILED);
 
-		assertThat(cli("purge", "--status=succeeded", "--older-than=7d").exitCode()).isEqualTo(1);
+		refused(1, "purge", "--status=succeeded", "--older-than=7d");
 		assertThat(this.harness.queue.find(ok)).isPresent();
 		Cli.Run purge = cli("purge", "--status=succeeded", "--older-than=0s", "--json");
 		assertThat(purge.exitCode()).as(purge.toString()).isZero();
 		assertThat(purge.json().get("deleted").get("succeeded").asLong()).isEqualTo(1);
 		assertThat(this.harness.queue.find(ok)).isEmpty();
 		assertThat(this.harness.queue.find(failed)).isPresent();
-		Cli.Run pending = cli("purge", "--status=pending", "--older-than=1d");
-		assertThat(pending.exitCode()).as(pending.toString()).isEqualTo(2);
+		// Pending jobs are there that the purge would delete, were they finished.
+		enqueue(JobRequest.of("ok", "{}").delay(Duration.ofHours(1)));
+		Cli.Run pending = refused(2, "purge", "--status=pending", "--older-than=1d");
+		assertThat(pending.err()).isNotEmpty();
+		refused(2, "purge", "--status=pending", "--older-than=0s");
+		refused(2, "purge", "--status=failed", "--older-than=soon");
 	}
 
 	@Test
@@ -368,10 +432,12 @@ abstract class CliScenarios {
 
 	@Test
 	void aNewerSchemaIsRefusedAndLeftAsItIs() {
+		long done = enqueue(JobRequest.of("ok", "{}"));
+		awaitStatus(done, JobStatus.SUCCEEDED);
+		enqueue(JobRequest.of("ok", "{}").delay(Duration.ofHours(1)));
 		writeNewerSchemaVersion();
 		for (String command : List.of("status", "doctor", "migrate")) {
-			Cli.Run run = cli(command);
-			assertThat(run.exitCode()).as(run.toString()).isEqualTo(3);
+			Cli.Run run = refused(3, command);
 			assertThat(run.err().strip()).contains("schema version 999", "newer than this jobqueue-cli")
 				.doesNotContain("\n");
 		}
@@ -399,33 +465,68 @@ abstract class CliScenarios {
 		Cli.Run search = cli("search", "globex", "--json");
 		assertThat(search.json().get("matches").get(0).get("matchedOn").asString()).isEqualTo("key");
 
+		refused(2, "cancel", "--key=");
 		Cli.Run cancel = cli("cancel", "--key=acme");
 		assertThat(cancel.exitCode()).as(cancel.toString()).isZero();
 		assertThat(cancel.out()).contains("2 job(s) cancelled of 2 matching key=acme");
 		assertThat(this.harness.queue.find(first).orElseThrow().status()).isEqualTo(JobStatus.CANCELLED);
 		assertThat(this.harness.queue.find(second).orElseThrow().status()).isEqualTo(JobStatus.CANCELLED);
 		assertThat(this.harness.queue.find(other).orElseThrow().status()).isEqualTo(JobStatus.PENDING);
-		Cli.Run longKey = cli("jobs", "--key=" + "k".repeat(201));
-		assertThat(longKey.exitCode()).as(longKey.toString()).isEqualTo(2);
+		Cli.Run longKey = refused(2, "jobs", "--key=" + "k".repeat(201));
 		assertThat(longKey.err()).contains("--key: a key has 1 to 200 characters");
 	}
 
 	@Test
 	void badInputGetsOneLineAndAnExitCode() {
-		Cli.Run missing = cli("show", "987654321");
-		assertThat(missing.exitCode()).as(missing.toString()).isEqualTo(1);
+		// Jobs each refused command could reach: pending (not due), failed, succeeded.
+		enqueue(JobRequest.of("ok", "{}").delay(Duration.ofHours(1)));
+		long failed = enqueue(JobRequest.of("flaky", "{}").maxAttempts(1));
+		long done = enqueue(JobRequest.of("ok", "{}"));
+		awaitStatus(failed, JobStatus.FAILED);
+		awaitStatus(done, JobStatus.SUCCEEDED);
+
+		Cli.Run missing = refused(1, "show", "987654321");
 		assertThat(missing.err()).contains("No job 987654321");
-		assertThat(cli("retry", "987654321").exitCode()).isEqualTo(1);
-		assertThat(cli("cancel", "987654321").exitCode()).isEqualTo(1);
-		Cli.Run longType = cli("pause", "t".repeat(201));
-		assertThat(longType.exitCode()).as(longType.toString()).isEqualTo(2);
+		refused(1, "retry", "987654321");
+		refused(1, "cancel", "987654321");
+		refused(1, "delete", "987654321");
+		Cli.Run longType = refused(2, "pause", "t".repeat(201));
 		assertThat(longType.err()).contains("at most 200 characters");
 		assertThat(this.harness.queue.pausedTypes()).isEmpty();
-		assertThat(cli("jobs", "--limit=500").exitCode()).isEqualTo(2);
-		assertThat(cli("jobs", "--status=sleeping").exitCode()).isEqualTo(2);
-		assertThat(cli("status", "--no-such-option").exitCode()).isEqualTo(2);
+		refused(2, "resume", "t".repeat(201));
+		refused(2, "jobs", "--limit=500");
+		refused(2, "jobs", "--status=sleeping");
+		refused(2, "status", "--no-such-option");
+		refused(2, "retry", "--status=sleeping");
+		refused(2, "retry", "--status=failed", "--no-such-option");
+		refused(2, "cancel", "--status=pending", "--enqueued-before=tomorrow");
+		refused(2, "delete", "--status=failed", "--batch-size=-1");
+		refused(2, "retry", Long.toString(failed), "--type=flaky");
 		assertThat(Cli.run("status").exitCode()).as("no database named").isEqualTo(2);
 		assertThat(Cli.run().exitCode()).isEqualTo(2);
+	}
+
+	@Test
+	void theBuiltJarStartsOnThisStoreAndAnswersAsAScriptReadsIt() {
+		long done = enqueue(JobRequest.of("ok", "{}"));
+		awaitStatus(done, JobStatus.SUCCEEDED);
+
+		Cli.Run status = jar("status", "--json");
+		assertThat(status.exitCode()).as(status.toString()).isZero();
+		assertThat(status.json().get("counts").get("succeeded").asLong()).isEqualTo(1);
+		Cli.Run none = jar("jobs", "--type=nobody");
+		assertThat(none.exitCode()).as(none.toString()).isEqualTo(1);
+		Cli.Run usage = jar("retry", "--status=sleeping");
+		assertThat(usage.exitCode()).as(usage.toString()).isEqualTo(2);
+		assertThat(usage.err().strip()).isNotEmpty().doesNotContain("\n");
+		assertThat(usage.out()).isEmpty();
+
+		writeNewerSchemaVersion();
+		Cli.Run newer = jar("status");
+		assertThat(newer.exitCode()).as(newer.toString()).isEqualTo(3);
+		assertThat(newer.err().strip()).contains("schema version 999", "newer than this jobqueue-cli")
+			.doesNotContain("\n");
+		assertThat(this.harness.queue.find(done).orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);
 	}
 
 	static JsonNode finding(JsonNode findings, String check) {

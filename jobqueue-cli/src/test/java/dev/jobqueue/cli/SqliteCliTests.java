@@ -46,7 +46,8 @@ class SqliteCliTests extends CliScenarios {
 		Path file = this.directory.resolve("new").resolve("fresh.db");
 		assertThat(Cli.run("migrate", "--verify", "--db=" + file).exitCode()).isEqualTo(3);
 		assertThat(file).doesNotExist();
-		Cli.Run migrate = Cli.run("migrate", "--db=" + file);
+		// Through the jar: its migrations are found in the store's jar on the class path.
+		Cli.Run migrate = Cli.jar("migrate", "--db=" + file);
 		assertThat(migrate.exitCode()).as(migrate.toString()).isZero();
 		assertThat(migrate.out()).contains("migrated from schema version none to");
 		Cli.Run verify = Cli.run("migrate", "--verify", "--db=" + file, "--json");
@@ -56,6 +57,16 @@ class SqliteCliTests extends CliScenarios {
 		assertThat(again.exitCode()).isZero();
 		assertThat(again.out()).contains("was up to date");
 		assertThat(Cli.run("status", "--db=" + file).exitCode()).isZero();
+	}
+
+	@Test
+	void theBuiltJarNamesItsVersionAndShowsUsageWithoutArguments() {
+		Cli.Run version = Cli.jar("--version");
+		assertThat(version.exitCode()).as(version.toString()).isZero();
+		assertThat(version.out().strip()).matches("jobqueue-cli \\d+\\.\\d+\\.\\d+.*");
+		Cli.Run usage = Cli.jar();
+		assertThat(usage.exitCode()).as(usage.toString()).isEqualTo(2);
+		assertThat(usage.err()).contains("Usage: jobqueue-cli", "Exit codes:");
 	}
 
 	@Test

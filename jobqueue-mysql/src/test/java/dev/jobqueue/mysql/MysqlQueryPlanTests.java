@@ -22,7 +22,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The plans of the hot statements on a table of 20,000 jobs ({@code EXPLAIN}): claims
  * read their index in claim order, lists of ids are primary-key lookups in reads and in
  * updates (MariaDB before 11.1 runs {@code IN (subquery)} once per row in an UPDATE, so
- * updates join the list instead), and nothing the hot path runs scans the jobs table.
+ * updates join the list instead), and nothing the hot path runs scans the jobs table:
+ * each read of it searches an index with a condition ({@code const}, {@code eq_ref},
+ * {@code ref} or {@code range}), never a walk of the table ({@code ALL}) or of a whole
+ * index ({@code index}).
  */
 @MariaDbTest
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -88,6 +91,7 @@ class MysqlQueryPlanTests {
 				Map.of("type", "'mail'", "now", "1010000", "limit", "10"));
 		assertThat(row(plan, "jobs")).containsEntry("key", "jobs_claim_type_idx");
 		assertThat(row(plan, "jobs").get("Extra")).doesNotContain("filesort");
+		assertSearches(plan, "jobs");
 	}
 
 	@Test
@@ -98,28 +102,39 @@ class MysqlQueryPlanTests {
 		for (String statement : List.of(MysqlClaims.NEXT_KEY, MysqlClaims.COUNT_OF_KEY,
 				MysqlClaims.DUE_OF_KEY.replace("{attempt_left}", ""), MysqlClaims.FIRST_OF_KEY,
 				MysqlClaims.PAUSED_TYPES_AND_KEYS)) {
-			Map<String, String> jobs = row(explain(statement, values), "jobs");
+			List<Map<String, String>> plan = explain(statement, values);
+			Map<String, String> jobs = row(plan, "jobs");
 			assertThat(jobs.get("key")).as(statement).isIn("jobs_keyed_idx", "jobs_claim_type_idx");
 			assertThat(jobs.get("type")).as(statement).isIn("ref", "range");
 			assertThat(jobs.get("Extra")).as(statement).doesNotContain("filesort");
+			assertSearches(plan, "jobs");
 		}
-		assertThat(row(explain(MysqlClaims.STARTS_IN_WINDOW, values), "job_rate_starts")).containsEntry("key",
-				"PRIMARY");
+		List<Map<String, String>> starts = explain(MysqlClaims.STARTS_IN_WINDOW, values);
+		assertThat(row(starts, "job_rate_starts")).containsEntry("key", "PRIMARY");
+		assertSearches(starts, "job_rate_starts");
 		List<Map<String, String>> lockChosen = explain(MysqlClaims.LOCK_CHOSEN,
 				Map.of("ids", "'[5,7,9]'", "ordered_heads", "'[7]'"));
 		// The chosen jobs by primary key; an ordered key's head checked in the keyed
 		// index.
 		assertThat(row(lockChosen, "c")).containsEntry("key", "PRIMARY");
 		assertThat(row(lockChosen, "h")).containsEntry("key", "jobs_keyed_idx");
+		assertSearches(lockChosen, "c");
+		assertSearches(lockChosen, "h");
 	}
 
 	@Test
 	void listsOfIdsArePrimaryKeyLookupsInReadsAndUpdates() {
 		Map<String, String> ids = Map.of("ids", "'[5,7,9]'", "not_repeatable", "'[]'", "worker_id", "'w'", "now", "1",
 				"lease_until", "2");
-		assertThat(row(explain(MysqlClaims.READ_TAKEN, ids), "jobs")).containsEntry("key", "PRIMARY");
-		assertThat(row(explain(MysqlClaims.TAKE, ids), "j")).containsEntry("key", "PRIMARY");
-		assertThat(row(explain(MysqlLinks.LOCK_WAITING, ids), "jobs").get("type")).isNotEqualTo("ALL");
+		List<Map<String, String>> readTaken = explain(MysqlClaims.READ_TAKEN, ids);
+		assertThat(row(readTaken, "jobs")).containsEntry("key", "PRIMARY");
+		assertSearches(readTaken, "jobs");
+		List<Map<String, String>> take = explain(MysqlClaims.TAKE, ids);
+		assertThat(row(take, "j")).containsEntry("key", "PRIMARY");
+		assertSearches(take, "j");
+		List<Map<String, String>> lockWaiting = explain(MysqlLinks.LOCK_WAITING, ids);
+		assertThat(row(lockWaiting, "jobs").get("type")).isNotEqualTo("ALL");
+		assertSearches(lockWaiting, "jobs");
 	}
 
 	@Test
@@ -127,19 +142,25 @@ class MysqlQueryPlanTests {
 		Map<String, String> values = Map.of("now", "2000100", "limit", "10", "ids", "'[10,20]'");
 		// No index holds the lease end (a renewal writes none): any index led by the
 		// status reads the running jobs alone, and the lease end is checked on each.
-		Map<String, String> lockExpired = row(explain(MysqlLeaseRecovery.LOCK_EXPIRED, values), "jobs");
+		List<Map<String, String>> lockPlan = explain(MysqlLeaseRecovery.LOCK_EXPIRED, values);
+		Map<String, String> lockExpired = row(lockPlan, "jobs");
 		assertThat(lockExpired.get("type")).isIn("ref", "range");
 		assertThat(lockExpired.get("key")).isIn("jobs_keyed_idx", "jobs_due_idx", "jobs_status_type_idx",
 				"jobs_claim_type_idx", "jobs_finished_idx");
-		assertThat(row(explain(MysqlLeaseRecovery.RECOVER_EXPIRED, values), "jobs").get("type")).isNotEqualTo("ALL");
+		assertSearches(lockPlan, "jobs");
+		List<Map<String, String>> recover = explain(MysqlLeaseRecovery.RECOVER_EXPIRED, values);
+		assertThat(row(recover, "jobs").get("type")).isNotEqualTo("ALL");
+		assertSearches(recover, "jobs");
 	}
 
 	@Test
 	void aChainsCancelReadsTheChainIndex() {
-		assertThat(row(explain("""
+		List<Map<String, String>> plan = explain("""
 				UPDATE {jobs} SET cancel_requested = TRUE WHERE chain_id = :chain_id AND id {in_ids :ids}
 				AND status = 'running'
-				""", Map.of("chain_id", "101", "ids", "'[100]'")), "jobs")).containsEntry("key", "jobs_chain_idx");
+				""", Map.of("chain_id", "101", "ids", "'[100]'"));
+		assertThat(row(plan, "jobs")).containsEntry("key", "jobs_chain_idx");
+		assertSearches(plan, "jobs");
 	}
 
 	/**
@@ -164,6 +185,22 @@ class MysqlQueryPlanTests {
 			throw new IllegalStateException(sql, ex);
 		}
 		return plan;
+	}
+
+	/**
+	 * Every read of {@code table} in {@code plan} searches an index with a condition: a
+	 * key, and an access by it ({@code const}, {@code eq_ref}, {@code ref},
+	 * {@code range}), never {@code ALL} (the whole table) or {@code index} (the whole
+	 * index, in its order).
+	 */
+	private static void assertSearches(List<Map<String, String>> plan, String table) {
+		List<Map<String, String>> reads = plan.stream().filter((row) -> row.get("table").equals(table)).toList();
+		assertThat(reads).as("reads of " + table + " in " + plan).isNotEmpty();
+		for (Map<String, String> read : reads) {
+			assertThat(read.get("type")).as("access to " + table + " in " + plan)
+				.isIn("const", "eq_ref", "ref", "range");
+			assertThat(read.get("key")).as("index of " + table + " in " + plan).isNotEqualTo("null");
+		}
 	}
 
 	private static Map<String, String> row(List<Map<String, String>> plan, String table) {

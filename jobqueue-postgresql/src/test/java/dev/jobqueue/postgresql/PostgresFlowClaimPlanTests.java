@@ -26,8 +26,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * here over 10,000 keys; 1,000,000 with {@code -Djobqueue.test.plans.jobs=1000000}), and
  * 50,000 due jobs without a key beside them, with generic plans as the server uses for
  * prepared statements: the skip-scan over keys, each key's state and jobs, and the
- * one-statement claim's probe for keyed jobs read index ranges of {@code jobs_keyed_idx},
- * never the table. Each plan is printed.
+ * one-statement claim's probe for keyed jobs read index ranges of {@code jobs_keyed_idx}
+ * (each an index scan with an {@code Index Cond}), never the table nor a whole index.
+ * Each plan is printed.
  */
 @PostgresTest
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -88,6 +89,9 @@ class PostgresFlowClaimPlanTests {
 		List<String> held = explain(PostgresClaims.claimSql(PostgresClaims.READ_FOR_ROUNDS, false),
 				read(limited, 16, "customer-5000"));
 		assertReadsIndexes(held);
+		// The rate log's starts of a key in the window: a range of its primary key.
+		assertThat(QueryPlans.fullScans(held, "job_rate_starts", "job_rate_starts_")).as(String.join("\n", held))
+			.isEmpty();
 		assertThat(held).anyMatch((line) -> line.contains("job_rate_starts_pkey"))
 			// A key's running and failed jobs: its ranges, not all of the type's.
 			.anyMatch((line) -> line.matches(".*Index Only Scan using jobs_keyed_idx on jobs r(_\\d+)? .*"))
@@ -106,12 +110,14 @@ class PostgresFlowClaimPlanTests {
 						"not_repeatable", Set.of(), "limit", 128));
 		assertThat(one).anyMatch((line) -> line.contains("jobs_keyed_idx"))
 			.noneMatch((line) -> line.contains("Seq Scan on jobs"));
+		assertSearchesOnly(one);
 		List<String> several = explain(PostgresClaims.claimSql(PostgresClaims.CLAIM_BY_TYPE, false),
 				Map.of("types", new String[] { "charge", "mail" }, "rooms", new Integer[] { 100, 100 }, "global_caps",
 						new Integer[] { null, null }, "worker_id", "w", "now", this.now, "lease_until",
 						this.now.plusSeconds(30), "not_repeatable", Set.of(), "limit", 100));
 		assertThat(several).anyMatch((line) -> line.contains("jobs_keyed_idx"))
 			.noneMatch((line) -> line.contains("Seq Scan on jobs"));
+		assertSearchesOnly(several);
 	}
 
 	@Test
@@ -132,6 +138,7 @@ class PostgresFlowClaimPlanTests {
 			// An ordered key's job is still the first pending one of its key.
 			.anyMatch((line) -> line.contains("Index Only Scan using jobs_keyed_idx on jobs h"))
 			.noneMatch((line) -> line.contains("Seq Scan on jobs") || line.contains("jobs_claim_idx"));
+		assertSearchesOnly(take);
 	}
 
 	@Test
@@ -173,6 +180,15 @@ class PostgresFlowClaimPlanTests {
 			.anyMatch((line) -> line.contains("Index Scan using jobs_keyed_idx on jobs c"))
 			.anyMatch((line) -> line.contains("Index Scan using jobs_claim_type_idx on jobs c"))
 			.noneMatch((line) -> line.contains("Seq Scan on jobs"));
+		assertSearchesOnly(plan);
+	}
+
+	/**
+	 * Every read of the jobs searches an index with a condition: no walk of the whole
+	 * table or of a whole index.
+	 */
+	private static void assertSearchesOnly(List<String> plan) {
+		assertThat(QueryPlans.fullScans(plan, "jobs", "jobs_")).as(String.join("\n", plan)).isEmpty();
 	}
 
 	private List<String> explain(String template, Map<String, Object> parameters) throws SQLException {

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import dev.jobqueue.jdbc.Sql;
 import dev.jobqueue.jdbc.SqlStatement;
@@ -85,6 +87,47 @@ final class QueryPlans {
 			System.out.println("---- " + heading + " (" + this.data + ")\n" + String.join("\n", lines));
 			return lines;
 		}
+	}
+
+	private static final Pattern SCAN = Pattern.compile(
+			"(Seq Scan|Index Scan(?: Backward)?|Index Only Scan(?: Backward)?|Bitmap Index Scan)(?: using (\\S+))? on "
+					+ "(\\S+)(?: (\\w+))?(?: \\(.*)?");
+
+	private static final Pattern NODE_OR_LABEL = Pattern.compile("\\s*(->|CTE |InitPlan|SubPlan).*");
+
+	/**
+	 * The reads of {@code tables} in a plan that are not a search of an index with a
+	 * condition: a {@code Seq Scan}, or an index scan (plain, index-only or bitmap)
+	 * without an {@code Index Cond}, which walks the whole index. A bitmap index scan is
+	 * named by its index: pass the table's indexes' common prefix ({@code jobs_}) to
+	 * reach them.
+	 */
+	static List<String> fullScans(List<String> plan, String... tables) {
+		List<String> found = new ArrayList<>();
+		for (int i = 0; i < plan.size(); i++) {
+			String node = plan.get(i).replaceFirst("^\\s*(->\\s*)?", "");
+			Matcher scan = SCAN.matcher(node);
+			if (!scan.matches() || !readsOneOf(scan.group(3), tables)) {
+				continue;
+			}
+			boolean condition = false;
+			for (int j = i + 1; j < plan.size() && !NODE_OR_LABEL.matcher(plan.get(j)).matches(); j++) {
+				condition |= plan.get(j).strip().startsWith("Index Cond:");
+			}
+			if (scan.group(1).equals("Seq Scan") || !condition) {
+				found.add(node);
+			}
+		}
+		return found;
+	}
+
+	private static boolean readsOneOf(String relation, String... tables) {
+		for (String table : tables) {
+			if (relation.equals(table) || (table.endsWith("_") && relation.startsWith(table))) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	@SuppressWarnings("unchecked")
