@@ -31,7 +31,7 @@ public final class JobQueueCli {
 	/** The environment the tool reads ({@code JOBQUEUE_PASSWORD}). */
 	private final Map<String, String> environment;
 
-	private JobQueueCli(Map<String, String> environment) {
+	JobQueueCli(Map<String, String> environment) {
 		this.environment = environment;
 	}
 

@@ -20,6 +20,11 @@ abstract class QueueCommand implements Callable<Integer> {
 
 	@Override
 	public final Integer call() {
+		String warning = this.database.passwordWarning();
+		if (warning != null) {
+			this.spec.commandLine().getErr().println(warning);
+			this.spec.commandLine().getErr().flush();
+		}
 		Output out = new Output(this.spec.commandLine().getOut(), this.database.json);
 		try (QueueDatabase db = QueueDatabase.open(this.database, need(),
 				(JobQueueCli) this.spec.root().userObject())) {

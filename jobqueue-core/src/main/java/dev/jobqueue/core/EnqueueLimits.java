@@ -76,6 +76,29 @@ public record EnqueueLimits(int defaultMaxAttempts, long maxPayloadBytes) {
 		return null;
 	}
 
+	/**
+	 * Why a list or bulk filter of {@code type}, {@code errorCode} and {@code key} (each
+	 * {@code null} when not filtered on) cannot match any job, or {@code null} when it
+	 * can: none is longer than what enqueue takes ({@value #MAX_TYPE_LENGTH} characters
+	 * for a type or error code, {@value #MAX_KEY_LENGTH} for a key). The value is not
+	 * repeated: only its length.
+	 */
+	public static String filterProblem(String type, String errorCode, String key) {
+		if (type != null && type.length() > MAX_TYPE_LENGTH) {
+			return "A type is at most " + MAX_TYPE_LENGTH
+					+ " characters long, as enqueue and pause allow (this one has " + type.length() + ")";
+		}
+		if (errorCode != null && errorCode.length() > MAX_TYPE_LENGTH) {
+			return "An error code is at most " + MAX_TYPE_LENGTH + " characters long (this one has "
+					+ errorCode.length() + ")";
+		}
+		if (key != null && key.length() > MAX_KEY_LENGTH) {
+			return "A key is at most " + MAX_KEY_LENGTH + " characters long, as enqueue allows (this one has "
+					+ key.length() + ")";
+		}
+		return null;
+	}
+
 	private static int indexOfControl(String text) {
 		for (int i = 0; i < text.length(); i++) {
 			if (Character.isISOControl(text.charAt(i))) {

@@ -39,10 +39,7 @@ public class CrossSiteWriteFilter implements Filter {
 			answer.setStatus(HttpServletResponse.SC_FORBIDDEN);
 			answer.setContentType("application/json");
 			answer.setCharacterEncoding(StandardCharsets.UTF_8.name());
-			answer.getWriter()
-				.write("{\"status\":403,\"message\":\"A page of another site (or another port) sent this request, "
-						+ "and the browser would have sent your login with it: nothing was changed. Send it from a "
-						+ "script, or from a page of this application.\"}");
+			answer.getWriter().write("{\"status\":403,\"message\":\"" + CrossSiteRequests.REFUSAL + "\"}");
 			return;
 		}
 		chain.doFilter(request, response);

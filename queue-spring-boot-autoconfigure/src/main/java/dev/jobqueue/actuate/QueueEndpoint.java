@@ -24,6 +24,7 @@ import dev.jobqueue.JobSchedules;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.PausedType;
 import dev.jobqueue.ScheduleInfo;
+import dev.jobqueue.core.EnqueueLimits;
 import dev.jobqueue.core.FlowControl;
 import dev.jobqueue.core.retention.RetentionReport;
 import dev.jobqueue.core.store.QueueInsights.JobPage;
@@ -236,6 +237,7 @@ public class QueueEndpoint {
 	 * or a size out of range
 	 */
 	KeysView readKeys(String keys, String type, @Nullable Integer size) {
+		checkFilter(type, null, null);
 		if (!keys.equals("keys")) {
 			throw new InvalidEndpointRequestException("GET /actuator/jobqueue/" + keys + "/" + type
 					+ " reads nothing: use /actuator/jobqueue/keys/{type} for a type's keys (retry, cancel, pause "
@@ -296,6 +298,7 @@ public class QueueEndpoint {
 
 	QueueEndpointActions.BulkApplied bulk(String action, QueueEndpointActions.BulkFilter filter,
 			@Nullable Boolean dryRun, @Nullable Boolean confirm) {
+		checkFilter(filter.type(), filter.errorCode(), filter.key());
 		return this.actions.bulk(action, filter, Boolean.TRUE.equals(dryRun), Boolean.TRUE.equals(confirm));
 	}
 
@@ -308,6 +311,7 @@ public class QueueEndpoint {
 	@Nullable Object read(String idOrStatus, @Nullable String type, @Nullable String errorCode, @Nullable String key,
 			@Nullable Long before, @Nullable Integer size, @Nullable String q, @Nullable Integer window,
 			boolean showValues) {
+		checkFilter(type, errorCode, key);
 		Long id = parseId(idOrStatus);
 		if (id != null) {
 			int preview = showValues ? this.settings.payloadPreview() : 0;
@@ -334,6 +338,17 @@ public class QueueEndpoint {
 			.jobs(new JobQuery(status, blankToNull(type), blankToNull(errorCode), blankToNull(key), before, pageSize));
 		Instant now = this.clock.instant();
 		return new JobListView(page.jobs().stream().map((job) -> JobView.of(job, now)).toList(), page.nextBefore());
+	}
+
+	/**
+	 * Refuses a filter no job can match because it is longer than enqueue takes, without
+	 * repeating it (a page of megabytes would come back).
+	 */
+	private static void checkFilter(@Nullable String type, @Nullable String errorCode, @Nullable String key) {
+		String problem = EnqueueLimits.filterProblem(type, errorCode, key);
+		if (problem != null) {
+			throw new InvalidEndpointRequestException(problem, "Filter too long");
+		}
 	}
 
 	private SearchView search(@Nullable String q, @Nullable Integer window, @Nullable Integer size,

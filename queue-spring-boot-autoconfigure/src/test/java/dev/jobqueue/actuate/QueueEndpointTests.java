@@ -33,6 +33,7 @@ import org.springframework.test.context.DynamicPropertySource;
 
 import dev.jobqueue.JobSchedules;
 import dev.jobqueue.Schedule;
+import dev.jobqueue.core.EnqueueLimits;
 import dev.jobqueue.core.retention.JobQueueMaintenance;
 import dev.jobqueue.sqlite.SqliteStorage;
 
@@ -413,6 +414,26 @@ class QueueEndpointTests {
 			.startsWith("enqueuedFrom='yesterday' is not an instant");
 		assertThat(post("/actuator/jobqueue/purge", "{}", 400).get("message").asString())
 			.isEqualTo("'purge' is not a bulk action: use retry, cancel or delete");
+	}
+
+	@Test
+	@Order(12)
+	void listsKeysAndBulkFiltersRefuseATypeKeyOrErrorCodeLongerThanEnqueueTakesWithoutEchoingIt() throws Exception {
+		String tooLong = "z".repeat(EnqueueLimits.MAX_TYPE_LENGTH + 1);
+		assertThat(EnqueueLimits.MAX_KEY_LENGTH).isEqualTo(EnqueueLimits.MAX_TYPE_LENGTH);
+		for (JsonNode refused : List.of(get("/actuator/jobqueue/failed?type=" + tooLong, 400),
+				get("/actuator/jobqueue/failed?errorCode=" + tooLong, 400),
+				get("/actuator/jobqueue/pending?key=" + tooLong, 400), get("/actuator/jobqueue/keys/" + tooLong, 400),
+				post("/actuator/jobqueue/retry", "{\"type\":\"" + tooLong + "\",\"dryRun\":true}", 400),
+				post("/actuator/jobqueue/delete", "{\"errorCode\":\"" + tooLong + "\",\"dryRun\":true}", 400),
+				post("/actuator/jobqueue/cancel", "{\"key\":\"" + tooLong + "\",\"dryRun\":true}", 400))) {
+			assertThat(refused.get("message").asString()).containsPattern("is at most 200 characters long")
+				.contains("(this one has 201)");
+			assertThat(refused.toString()).doesNotContain("zzzzzzzzzz");
+		}
+		// At the bound, the filters are taken.
+		get("/actuator/jobqueue/failed?type=" + tooLong.substring(1), 200);
+		get("/actuator/jobqueue/keys/" + tooLong.substring(1), 200);
 	}
 
 	@Test

@@ -14,8 +14,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.http.CacheControl;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.util.ClassUtils;
+import org.springframework.web.servlet.function.RequestPredicate;
 import org.springframework.web.servlet.function.RequestPredicates;
 import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.RouterFunctions;
@@ -37,9 +39,9 @@ import dev.jobqueue.web.CrossSiteRequests;
  * the application's filter chain like any other request, so Spring Security's rules for
  * the path (and its CSRF check of the actions' POSTs) apply. Bad input is answered with a
  * page in words: 400 for a malformed filter or page token, 403 for an action on a
- * read-only dashboard or one another site's page posted (without Spring Security's CSRF
- * token, see {@link CrossSiteRequests}), 404 for an unknown job, 409 for an action on a
- * job that moved on.
+ * read-only dashboard or one another site's page posted (with or without Spring
+ * Security's CSRF token, see {@link CrossSiteRequests}), 404 for an unknown job, 409 for
+ * an action on a job that moved on.
  *
  * <pre>
  * GET  {path}                          overview (?window=day for the chart of the last day)
@@ -77,21 +79,29 @@ public final class DashboardRoutes {
 	/** The dashboard's routes, to be declared as a bean. */
 	public RouterFunction<ServerResponse> routes() {
 		String root = this.settings.base();
-		RouterFunctions.Builder routes = RouterFunctions.route().GET(root + "/", this::overview);
+		RouterFunctions.Builder routes = RouterFunctions.route().route(page(root + "/"), this::overview);
 		if (!root.isEmpty()) {
-			routes.GET(root, this::overview);
+			routes.route(page(root), this::overview);
 		}
-		routes.GET(root + "/assets/{name}", this::asset)
-			.GET(root + "/jobs", this::jobs)
-			.GET(root + "/jobs/{id}", this::job)
-			.GET(root + "/jobs/{id}/{action}", (request) -> jobAction(request, false))
+		routes.route(page(root + "/assets/{name}"), this::asset)
+			.route(page(root + "/jobs"), this::jobs)
+			.route(page(root + "/jobs/{id}"), this::job)
+			.route(page(root + "/jobs/{id}/{action}"), (request) -> jobAction(request, false))
 			.POST(root + "/jobs/{id}/{action}", (request) -> jobAction(request, true))
-			.GET(root + "/types/{action}", (request) -> typeAction(request, false))
+			.route(page(root + "/types/{action}"), (request) -> typeAction(request, false))
 			.POST(root + "/types/{action}", (request) -> typeAction(request, true))
-			.GET(root + "/bulk/{action}", (request) -> bulkAction(request, false))
+			.route(page(root + "/bulk/{action}"), (request) -> bulkAction(request, false))
 			.POST(root + "/bulk/{action}", (request) -> bulkAction(request, true))
-			.GET(root + "/search", this::search)
-			.GET(root + "/keys", this::keys);
+			.route(page(root + "/search"), this::search)
+			.route(page(root + "/keys"), this::keys)
+			.route(RequestPredicates.method(HttpMethod.OPTIONS)
+				.and(RequestPredicates.path(root + "/jobs/{id}/{action}")
+					.or(RequestPredicates.path(root + "/types/{action}"))
+					.or(RequestPredicates.path(root + "/bulk/{action}"))),
+					(request) -> allow(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.POST, HttpMethod.OPTIONS))
+			.route(RequestPredicates.method(HttpMethod.OPTIONS)
+				.and(RequestPredicates.path(root + "/**").or(RequestPredicates.path(root.isEmpty() ? "/" : root))),
+					(request) -> allow(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS));
 		if (!root.isEmpty()) {
 			// Anything else under the dashboard's path is a page in words; at "/" the
 			// application's own 404 stays.
@@ -101,6 +111,19 @@ public final class DashboardRoutes {
 		// 500.
 		routes.onError(RuntimeException.class, this::unavailable);
 		return routes.build();
+	}
+
+	/**
+	 * A page's address, for GET and for HEAD (answered as GET without its body, which the
+	 * servlet drops): a monitor or a link checker asks with HEAD.
+	 */
+	private static RequestPredicate page(String pattern) {
+		return RequestPredicates.methods(HttpMethod.GET, HttpMethod.HEAD).and(RequestPredicates.path(pattern));
+	}
+
+	/** The answer to OPTIONS: which methods the address takes. */
+	private static ServerResponse allow(HttpMethod... methods) {
+		return ServerResponse.ok().allow(methods).build();
 	}
 
 	private ServerResponse overview(ServerRequest request) {
@@ -165,7 +188,7 @@ public final class DashboardRoutes {
 		catch (JobQueueException ex) {
 			return badRequest(viewer, ex.getMessage() + ".", "/jobs");
 		}
-		if (post && isUnguardedCrossSite(request, viewer)) {
+		if (post && isCrossSite(request)) {
 			return crossSite(viewer);
 		}
 		return respond(post ? this.dashboard.bulk(viewer, action, filter)
@@ -206,16 +229,10 @@ public final class DashboardRoutes {
 		}
 		String type = blankToNull(request.param("type").orElse(null));
 		String error = blankToNull(request.param("error").orElse(null));
-		if ((type != null && type.length() > EnqueueLimits.MAX_TYPE_LENGTH)
-				|| (error != null && error.length() > EnqueueLimits.MAX_TYPE_LENGTH)) {
-			return badRequest(viewer, "A type or error code is at most " + EnqueueLimits.MAX_TYPE_LENGTH
-					+ " characters long, as enqueue and pause allow.", "/jobs");
-		}
 		String key = blankToNull(request.param("key").orElse(null));
-		if (key != null && key.length() > EnqueueLimits.MAX_KEY_LENGTH) {
-			return badRequest(viewer,
-					"A key is at most " + EnqueueLimits.MAX_KEY_LENGTH + " characters long, as enqueue allows.",
-					"/jobs");
+		String tooLong = EnqueueLimits.filterProblem(type, error, key);
+		if (tooLong != null) {
+			return badRequest(viewer, tooLong + ".", "/jobs");
 		}
 		return new JobQuery(status, type, error, key, before, QueueDashboard.PAGE_SIZE);
 	}
@@ -240,7 +257,7 @@ public final class DashboardRoutes {
 		if (viewer.readOnly()) {
 			return readOnly(viewer);
 		}
-		if (post && isUnguardedCrossSite(request, viewer)) {
+		if (post && isCrossSite(request)) {
 			return crossSite(viewer);
 		}
 		return respond(post ? this.dashboard.jobAction(viewer, id, action.get())
@@ -264,7 +281,7 @@ public final class DashboardRoutes {
 		if (problem != null) {
 			return badRequest(viewer, "Cannot " + action + ": " + problem + ".", "/");
 		}
-		if (post && isUnguardedCrossSite(request, viewer)) {
+		if (post && isCrossSite(request)) {
 			return crossSite(viewer);
 		}
 		boolean pause = action.equals("pause");
@@ -311,11 +328,13 @@ public final class DashboardRoutes {
 	}
 
 	/**
-	 * A POST another site's page made, when no CSRF token (Spring Security) guards the
-	 * action: the browser would send this user's cookies or Basic login with it.
+	 * A POST another site's page made: the browser would send this user's cookies or
+	 * Basic login with it. Asked whether or not a CSRF token guards the action too:
+	 * Spring Security offers a token on every request, also on paths whose check the
+	 * application turned off, so its presence proves nothing was checked.
 	 */
-	private static boolean isUnguardedCrossSite(ServerRequest request, Viewer viewer) {
-		return viewer.csrfToken() == null && CrossSiteRequests.isCrossSite(request.servletRequest());
+	private static boolean isCrossSite(ServerRequest request) {
+		return CrossSiteRequests.isCrossSite(request.servletRequest());
 	}
 
 	private ServerResponse crossSite(Viewer viewer) {

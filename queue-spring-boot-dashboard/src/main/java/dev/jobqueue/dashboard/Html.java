@@ -10,9 +10,10 @@ import dev.jobqueue.JobStatus;
  * {@link #raw} takes markup written in this package and nothing a user or a job can
  * influence. Unicode's bidirectional controls are written as visible text
  * ({@code [U+202E]}), so a type or payload cannot reverse what is shown around it
- * ({@code bidi\\u202Egnp.exe} would read {@code bidiexe.png}); the elements that show
- * values (cells, links, facts, headings) isolate their direction with the stylesheet's
- * {@code unicode-bidi: isolate}.
+ * ({@code bidi\\u202Egnp.exe} would read {@code bidiexe.png}), and so are the invisible
+ * zero-width characters ({@code [U+200B]}), so two keys or types that differ only by one
+ * do not look the same; the elements that show values (cells, links, facts, headings)
+ * isolate their direction with the stylesheet's {@code unicode-bidi: isolate}.
  */
 final class Html {
 
@@ -67,12 +68,17 @@ final class Html {
 	}
 
 	/**
-	 * Whether {@code c} changes the direction of the text after it: the embeddings,
-	 * overrides and isolates and their ends, and the directional marks.
+	 * Whether {@code c} changes the direction of the text after it (the embeddings,
+	 * overrides and isolates and their ends, and the directional marks) or takes no room
+	 * at all (zero-width space, non-joiner and joiner, word joiner, byte order mark).
 	 */
 	static boolean isBidiControl(char c) {
 		return (c >= '\u202A' && c <= '\u202E') || (c >= '\u2066' && c <= '\u2069') || c == '\u200E' || c == '\u200F'
-				|| c == '\u061C';
+				|| c == '\u061C' || isZeroWidth(c);
+	}
+
+	private static boolean isZeroWidth(char c) {
+		return (c >= '\u200B' && c <= '\u200D') || c == '\u2060' || c == '\uFEFF';
 	}
 
 	private void escape(String value, boolean visibleBidiControls) {

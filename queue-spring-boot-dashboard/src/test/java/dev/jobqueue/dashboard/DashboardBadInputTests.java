@@ -24,6 +24,7 @@ import org.springframework.test.context.DynamicPropertySource;
 
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobQueueException;
+import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.EnqueueLimits;
 import dev.jobqueue.sqlite.SqliteStorage;
 
@@ -101,6 +102,32 @@ class DashboardBadInputTests {
 		assertThat(send("POST", "/jobqueue/types/resume?type=" + URLEncoder.encode(longest, StandardCharsets.UTF_8))
 			.statusCode()).isEqualTo(303);
 		assertThat(this.queue.pausedTypes()).isEmpty();
+	}
+
+	@Test
+	@Order(2)
+	void headIsAnsweredAsGetWithoutItsBodyAndOptionsWithTheMethodsTaken() throws Exception {
+		long id = this.queue.enqueue(BrowserTestJobs.HELD, "{}");
+		for (String page : new String[] { "/jobqueue", "/jobqueue/", "/jobqueue/jobs?status=pending",
+				"/jobqueue/jobs/" + id, "/jobqueue/jobs/" + id + "/cancel", "/jobqueue/search?q=held",
+				"/jobqueue/assets/dashboard.css" }) {
+			HttpResponse<String> get = send("GET", page);
+			HttpResponse<String> head = send("HEAD", page);
+			assertThat(head.statusCode()).as(page).isEqualTo(200).isEqualTo(get.statusCode());
+			assertThat(head.headers().firstValue("Content-Type")).as(page)
+				.isEqualTo(get.headers().firstValue("Content-Type"));
+			assertThat(head.body()).as(page).isEmpty();
+			HttpResponse<String> options = send("OPTIONS", page);
+			assertThat(options.statusCode()).as(page).isEqualTo(200);
+			assertThat(options.headers().firstValue("Allow").orElseThrow().split(",\\s*")).as(page)
+				.contains("GET", "HEAD", "OPTIONS");
+		}
+		assertThat(send("OPTIONS", "/jobqueue/jobs/" + id + "/cancel").headers().firstValue("Allow").orElseThrow())
+			.contains("POST");
+		assertThat(send("OPTIONS", "/jobqueue/jobs").headers().firstValue("Allow").orElseThrow())
+			.doesNotContain("POST");
+		assertThat(send("HEAD", "/jobqueue/no-such-page").statusCode()).isEqualTo(404);
+		assertThat(this.queue.find(id).orElseThrow().status()).isEqualTo(JobStatus.PENDING);
 	}
 
 	@Test

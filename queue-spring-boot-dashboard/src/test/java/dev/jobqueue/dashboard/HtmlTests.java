@@ -19,6 +19,15 @@ class HtmlTests {
 	}
 
 	@Test
+	void zeroWidthCharactersInTextAreShownAsTheirCodePoints() {
+		// Two keys that would look the same: "acme" and "ac\u200Bme".
+		String all = "a\u200Bb\u200Cc\u200Dd\u2060e\uFEFFf";
+		assertThat(new Html().text(all).toString()).isEqualTo("a[U+200B]b[U+200C]c[U+200D]d[U+2060]e[U+FEFF]f");
+		assertThat(new Html().text("ac\u200Bme").toString()).isNotEqualTo(new Html().text("acme").toString())
+			.isEqualTo("ac[U+200B]me");
+	}
+
+	@Test
 	void attributesKeepTheValueEscapedForMarkupOnly() {
 		assertThat(new Html().attr("value", "bidi\u202Egnp.exe<\"&").toString())
 			.isEqualTo(" value=\"bidi\u202Egnp.exe&lt;&quot;&amp;\"");

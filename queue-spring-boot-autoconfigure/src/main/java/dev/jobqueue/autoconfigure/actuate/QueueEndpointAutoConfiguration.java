@@ -25,6 +25,7 @@ import org.springframework.core.env.Environment;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.JobSchedules;
 import dev.jobqueue.actuate.CrossSiteWriteFilter;
+import dev.jobqueue.actuate.CrossSiteWriteGuard;
 import dev.jobqueue.actuate.QueueEndpoint;
 import dev.jobqueue.actuate.QueueEndpointSettings;
 import dev.jobqueue.actuate.QueueEndpointWebExtension;
@@ -105,13 +106,28 @@ public final class QueueEndpointAutoConfiguration {
 
 	/**
 	 * The endpoint's writes over HTTP refuse what a page of another site sent, whether or
-	 * not Spring Security guards them (a browser sends a cached Basic login along).
+	 * not Spring Security guards them (a browser sends a cached Basic login along): at
+	 * the operation, wherever the endpoint is served, and early by a filter at the main
+	 * server's default path, before any login is asked for.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 	@ConditionalOnClass(name = "jakarta.servlet.Filter")
 	@ConditionalOnAvailableEndpoint(endpoint = QueueEndpoint.class, exposure = EndpointExposure.WEB)
 	static class CrossSiteWrites {
+
+		@Bean
+		static CrossSiteWriteGuard queueEndpointCrossSiteWriteGuard() {
+			return new CrossSiteWriteGuard();
+		}
+
+		/**
+		 * A database that refuses connections is answered 503 in words, not Boot's 500.
+		 */
+		@Bean
+		static UnreachableDatabaseAnswer queueEndpointUnreachableDatabaseAnswer() {
+			return new UnreachableDatabaseAnswer();
+		}
 
 		@Bean
 		FilterRegistrationBean<CrossSiteWriteFilter> queueEndpointCrossSiteWriteFilter(Environment environment) {
