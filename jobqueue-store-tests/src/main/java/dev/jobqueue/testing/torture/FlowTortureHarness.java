@@ -650,10 +650,10 @@ public abstract class FlowTortureHarness {
 	 * key's single job. The claim takes keys in turn, so some worker claims the quiet job
 	 * at its next claim; then that worker's buffer must serve it at its next free slot,
 	 * not behind the busy key's jobs it claimed before. A measurement: it prints the
-	 * quiet job's wait and the busy jobs started meanwhile, in all and in its worker after
-	 * its claim ({@code FLOW-TURNS}); the order itself is asserted by the buffer's unit
-	 * tests and the store suite (ClaimAheadTests), since from outside the busy jobs whose
-	 * slot passed on while a slow claim was written cannot be told apart.
+	 * quiet job's wait and the busy jobs started meanwhile, in all and in its worker
+	 * after its claim ({@code FLOW-TURNS}); the order itself is asserted by the buffer's
+	 * unit tests and the store suite (ClaimAheadTests), since from outside the busy jobs
+	 * whose slot passed on while a slow claim was written cannot be told apart.
 	 */
 	@Test
 	void aQuietKeysJobStartsAtItsWorkersNextFreeSlotWithClaimAheadAtItsDefault() throws Exception {
