@@ -739,16 +739,6 @@ public abstract class FlowTortureHarness {
 				CLAIM_AHEAD);
 	}
 
-	private static DefaultJobQueue queue(StoreFixture db) {
-		return new DefaultJobQueue(db.store(), db.admin(), WorkerHarness.CODEC, new HandlerRegistry(),
-				Clock.systemUTC(), new EnqueueLimits(10, 1 << 20), null);
-	}
-
-	private WorkerJvms workerJvms(TortureStore store, StoreFixture db, Path records, Path marker) {
-		return new WorkerJvms(FlowTortureWorker.class, "flow", this.dir, store, db, THREADS, LEASE, records, marker,
-				CLAIM_AHEAD);
-	}
-
 	/**
 	 * The rate limit of a type ({@code rated}) or of one of its keys ({@code rated/r0}).
 	 */
