@@ -158,6 +158,42 @@ public abstract class ClaimAheadTests extends StoreTests {
 	}
 
 	@Test
+	void aQuietKeysJobStartsAtTheNextFreeSlotAheadOfTheBusyKeysJobsClaimedBeforeIt() {
+		// Claim-ahead at its default: the worker holds dozens of the busy key's jobs.
+		Semaphore permits = new Semaphore(0);
+		List<String> started = new CopyOnWriteArrayList<>();
+		this.harness.concurrency(1).handle(HandlerDefinition.of("keyed", (payload, context) -> {
+			started.add(context.key().orElseThrow());
+			permits.acquire();
+			return null;
+		}));
+		for (int i = 0; i < 200; i++) {
+			this.harness.queue.enqueue(JobRequest.of("keyed", i).key("busy"));
+		}
+		JobWorker worker = this.harness.worker("w1", this.executor);
+		int claimed = worker.pollOnce();
+		assertThat(claimed).as("the slot and the default claim-ahead").isEqualTo(1 + worker.claimAhead());
+		await().atMost(Duration.ofSeconds(10)).until(() -> started.size() == 1);
+		// Low on jobs: fewer held than the slot and half the claim-ahead.
+		int run = claimed - worker.claimAhead() / 2;
+		permits.release(run);
+		await().atMost(Duration.ofSeconds(10)).until(() -> started.size() == run + 1);
+		int waitingBusy = worker.waitingCount();
+		assertThat(waitingBusy).as("the busy key's jobs claimed ahead, waiting").isPositive();
+
+		this.harness.queue.enqueue(JobRequest.of("keyed", 0).key("quiet"));
+		assertThat(worker.pollOnce()).as("the claim takes the quiet key in its turn, then more of the busy key")
+			.isPositive();
+		permits.release();
+		await().atMost(Duration.ofSeconds(10)).until(() -> started.size() == run + 2);
+
+		assertThat(started.get(run + 1))
+			.as("the job started at the next free slot, ahead of %d busy jobs claimed before it", waitingBusy)
+			.isEqualTo("quiet");
+		permits.release(1_000);
+	}
+
+	@Test
 	void aCappedTypeCountsItsWaitingJobsAgainstItsCap() {
 		this.harness.concurrency(2)
 			.claimAhead(8)

@@ -3,6 +3,8 @@ package dev.jobqueue.core.worker;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.Test;
@@ -69,8 +71,83 @@ class SlotBufferTests {
 		assertThat(this.slots.waitingCount()).isEqualTo(1);
 	}
 
+	@Test
+	void aQuietKeysJobStartsAtTheNextFreeSlotNotBehindABusyKeysJobsClaimedBeforeIt() {
+		SlotBuffer one = new SlotBuffer(1, this.open::get);
+		for (long id = 1; id <= 50; id++) {
+			one.addWaiting(run(id, 0, "t", "busy"));
+		}
+		assertThat(one.startNext().job.id()).isEqualTo(1);
+		one.addWaiting(run(100, 0, "t", "quiet"));
+
+		assertThat(one.endRun(true).job.id()).as("the quiet key's turn comes before the busy key's second")
+			.isEqualTo(100);
+		assertThat(one.endRun(true).job.id()).isEqualTo(2);
+	}
+
+	@Test
+	void keysTakeTurnsWithinAPriorityAndAHigherPriorityStillGoesFirst() {
+		SlotBuffer one = new SlotBuffer(1, this.open::get);
+		one.addWaiting(run(1, 0, "t", "a"));
+		one.addWaiting(run(2, 0, "t", "a"));
+		one.addWaiting(run(3, 0, "t", "a"));
+		one.addWaiting(run(4, 0, "t", "b"));
+		one.addWaiting(run(5, 0, "t", "b"));
+		one.addWaiting(run(6, 5, "t", "a"));
+		one.addWaiting(run(7, 0, "other", "a"));
+
+		List<Long> order = new ArrayList<>();
+		order.add(one.startNext().job.id());
+		for (JobRun next; (next = one.endRun(true)) != null;) {
+			order.add(next.job.id());
+		}
+		assertThat(order)
+			.as("priority first; then key a of t, key b of t and key a of other in turn; "
+					+ "within a key, claim order")
+			.containsExactly(6L, 1L, 4L, 7L, 2L, 5L, 3L);
+	}
+
+	@Test
+	void jobsWithoutAKeyShareOneLaneAndKeepTheClaimOrder() {
+		SlotBuffer one = new SlotBuffer(1, this.open::get);
+		one.addWaiting(run(1, 0, "t", null));
+		one.addWaiting(run(2, 0, "u", null));
+		one.addWaiting(run(3, 0, "t", null));
+		one.addWaiting(run(4, 0, "t", "k"));
+
+		List<Long> order = new ArrayList<>();
+		order.add(one.startNext().job.id());
+		for (JobRun next; (next = one.endRun(true)) != null;) {
+			order.add(next.job.id());
+		}
+		assertThat(order).as("the jobs without a key take their turns as one more key").containsExactly(1L, 4L, 2L, 3L);
+	}
+
+	@Test
+	void aKeyWhoseJobsLeftTheBufferComesBackAtTheCurrentTurn() {
+		SlotBuffer one = new SlotBuffer(1, this.open::get);
+		for (long id = 1; id <= 5; id++) {
+			one.addWaiting(run(id, 0, "t", "busy"));
+		}
+		one.addWaiting(run(10, 0, "t", "gone"));
+		one.addWaiting(run(11, 0, "t", "gone"));
+		assertThat(one.removeWaiting((run) -> "gone".equals(run.job.key()))).hasSize(2);
+		assertThat(one.startNext().job.id()).isEqualTo(1);
+		assertThat(one.endRun(true).job.id()).isEqualTo(2);
+		one.addWaiting(run(12, 0, "t", "gone"));
+
+		assertThat(one.endRun(true).job.id()).as("its removed jobs' turns are not held against it").isEqualTo(12);
+		assertThat(one.drainWaiting()).extracting((run) -> run.job.id()).containsExactlyInAnyOrder(3L, 4L, 5L);
+		one.addWaiting(run(13, 0, "t", "busy"));
+		assertThat(one.waitingCount()).isEqualTo(1);
+	}
+
 	private static JobRun run(long id, int priority) {
-		ClaimedJob job = new ClaimedJob(id, "t", "{}", priority, 1, 1, 3, 0, NOW, NOW, null);
+		return run(id, priority, "t", null);
+	}
+
+	private static JobRun run(long id, int priority, String type, String key) {
+		ClaimedJob job = new ClaimedJob(id, type, "{}", priority, 1, 1, 3, 0, NOW, NOW, null, key);
 		return new JobRun(job, HandlerDefinition.of("t", (payload, context) -> null), NOW, null, "w",
 				Clock.fixed(NOW, ZoneOffset.UTC), Ticker.SYSTEM,
 				new WorkerSettings("w", 2, java.time.Duration.ofMillis(50), java.time.Duration.ofSeconds(30),

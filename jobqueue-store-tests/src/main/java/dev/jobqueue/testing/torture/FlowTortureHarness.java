@@ -127,6 +127,12 @@ public abstract class FlowTortureHarness {
 
 	static final long SEED = Long.getLong("flow.seed", 25);
 
+	/** The busy key's jobs of the test of turns with claim-ahead at its default. */
+	static final int TURNS_BUSY_JOBS = Integer.getInteger("flow.turnsBusyJobs", 3_000);
+
+	/** How long each of them runs. */
+	static final int TURNS_SLEEP_MILLIS = 100;
+
 	static final int BATCH = 500;
 
 	/**
@@ -632,6 +638,92 @@ public abstract class FlowTortureHarness {
 				.as("busy jobs started after the quiet job was enqueued and before it started: those the workers "
 						+ "held then, and one claim round")
 				.isLessThanOrEqualTo(2L * oneClaimRound);
+			assertThat(loopFailures).isZero();
+			assertThat(badExits).isZero();
+		}
+	}
+
+	/**
+	 * Keys take turns as users see them, with claim-ahead at its default (as an
+	 * application has it): a busy key's {@value #TURNS_BUSY_JOBS} jobs of
+	 * {@value #TURNS_SLEEP_MILLIS} ms, the workers' buffers full of them, then a quiet
+	 * key's single job. The claim takes keys in turn, so some worker claims the quiet job
+	 * at its next claim; then that worker's buffer must serve it at its next free slot,
+	 * not behind the busy key's jobs it claimed before. A measurement: it prints the
+	 * quiet job's wait and the busy jobs started meanwhile, in all and in its worker
+	 * after its claim ({@code FLOW-TURNS}); the order itself is asserted by the buffer's
+	 * unit tests and the store suite (ClaimAheadTests), since from outside the busy jobs
+	 * whose slot passed on while a slow claim was written cannot be told apart.
+	 */
+	@Test
+	void aQuietKeysJobStartsAtItsWorkersNextFreeSlotWithClaimAheadAtItsDefault() throws Exception {
+		long began = System.nanoTime();
+		TortureStore store = store();
+		Path records = Files.createDirectory(this.dir.resolve("records"));
+		Path marker = this.dir.resolve("never");
+		try (StoreFixture db = store.create(this.dir);
+				WorkerJvms jvms = new WorkerJvms(FlowTortureWorker.class, "turns", this.dir, store, db, THREADS, LEASE,
+						records, marker, FlowTortureWorker.DEFAULT_CLAIM_AHEAD)) {
+			DefaultJobQueue queue = queue(db);
+			List<JobRequest> busy = new ArrayList<>();
+			for (int i = 0; i < TURNS_BUSY_JOBS; i++) {
+				busy.add(JobRequest.of(FAIR, TURNS_SLEEP_MILLIS).key("busy"));
+			}
+			queue.enqueueAll(busy);
+			List<ChildJvm> workers = new ArrayList<>();
+			for (int i = 0; i < PROCESSES; i++) {
+				workers.add(jvms.launch());
+			}
+			// Every worker busy and its buffer filled: each has started some jobs.
+			await("every worker busy with the busy key").atMost(Duration.ofMinutes(2))
+				.pollInterval(Duration.ofMillis(100))
+				.until(() -> FlowRecords.read(records).stream().map(Run::pid).distinct().count() == PROCESSES
+						&& FlowRecords.read(records).size() >= 10 * PROCESSES * THREADS);
+			long quiet = queue.enqueue(JobRequest.of(FAIR, 0).key("quiet"));
+			long enqueuedAt = FlowRecords.nowMicros();
+			Run quietRun = await("the quiet key's job started").atMost(Duration.ofMinutes(2))
+				.pollInterval(Duration.ofMillis(20))
+				.until(() -> FlowRecords.read(records)
+					.stream()
+					.filter((run) -> run.jobId() == quiet)
+					.findFirst()
+					.orElse(null), (run) -> run != null);
+			long busyDue = db.count("SELECT count(*) FROM jobs WHERE job_key = 'busy' AND status = 'pending'");
+			for (ChildJvm worker : workers) {
+				worker.terminate();
+			}
+			int badExits = 0;
+			for (ChildJvm worker : workers) {
+				if (!WorkerJvms.exitedAfter(worker, Signal.TERM)) {
+					badExits++;
+				}
+			}
+			Attempt claim = db.insights().job(quiet, 0).orElseThrow().attempts().get(0);
+			long claimedAt = FlowRecords.micros(claim.startedAt());
+			List<Run> runs = FlowRecords.read(records);
+			long busyStartsBetween = runs.stream()
+				.filter((run) -> run.jobId() != quiet && run.start() > enqueuedAt && run.start() < quietRun.start())
+				.count();
+			long busyStartsBefore = runs.stream()
+				.filter((run) -> run.jobId() != quiet && run.start() < quietRun.start())
+				.count();
+			long busyStartsInItsWorkerAfterItsClaim = runs.stream()
+				.filter((run) -> run.jobId() != quiet && run.pid() == quietRun.pid() && run.start() > claimedAt
+						&& run.start() < quietRun.start())
+				.count();
+			long loopFailures = jvms.loopFailures();
+			TortureReport.print(String.format(Locale.ROOT,
+					"FLOW-TURNS store=%s processes=%d threads=%d claimAhead=default busyJobs=%d sleepMillis=%d "
+							+ "busyDueAfter=%d quietWaitMillis=%.0f quietClaimedAfterMillis=%.0f "
+							+ "busyStartsBetweenEnqueuedAndStarted=%d busyStartsInItsWorkerAfterItsClaim=%d "
+							+ "loopFailures=%d badExits=%d seconds=%.0f",
+					getClass().getSimpleName(), PROCESSES, THREADS, TURNS_BUSY_JOBS, TURNS_SLEEP_MILLIS, busyDue,
+					(quietRun.start() - enqueuedAt) / 1e3, (claimedAt - enqueuedAt) / 1e3, busyStartsBetween,
+					busyStartsInItsWorkerAfterItsClaim, loopFailures, badExits, (System.nanoTime() - began) / 1e9),
+					"flow-torture-summary.txt");
+			assertThat(TURNS_BUSY_JOBS - busyStartsBefore)
+				.as("busy jobs not started when the quiet job started: a backlog it went past")
+				.isGreaterThan(PROCESSES * THREADS);
 			assertThat(loopFailures).isZero();
 			assertThat(badExits).isZero();
 		}

@@ -11,11 +11,11 @@ import dev.jobqueue.testing.WorkerHarness;
 
 /**
  * A worker JVM of the flow torture test ({@link FlowTortureHarness}), on any store.
- * Arguments: those of every torture worker ({@link WorkerMain}), with the claim-ahead.
- * Every type's body records its start and end ({@link FlowRecords}) and sleeps its
- * payload's milliseconds between them; the types differ only in their limits
- * ({@link #LIMITS}). It stops and exits as every torture worker does
- * ({@link WorkerMain#run}).
+ * Arguments: those of every torture worker ({@link WorkerMain}), with the claim-ahead
+ * ({@link #DEFAULT_CLAIM_AHEAD} for its default). Every type's body records its start and
+ * end ({@link FlowRecords}) and sleeps its payload's milliseconds between them; the types
+ * differ only in their limits ({@link #LIMITS}). It stops and exits as every torture
+ * worker does ({@link WorkerMain#run}).
  */
 public final class FlowTortureWorker {
 
@@ -46,6 +46,12 @@ public final class FlowTortureWorker {
 	private FlowTortureWorker() {
 	}
 
+	/**
+	 * The claim-ahead argument that leaves it at its default, following the worker's
+	 * pace, as an application has it.
+	 */
+	public static final int DEFAULT_CLAIM_AHEAD = -1;
+
 	public static void main(String[] args) throws Exception {
 		WorkerMain main = WorkerMain.of(args);
 		int claimAhead = Integer.parseInt(main.extra().get(0));
@@ -55,8 +61,10 @@ public final class FlowTortureWorker {
 			.concurrency(main.threads())
 			.lease(main.lease())
 			.shutdownTimeout(Duration.ofSeconds(2))
-			.pollInterval(Duration.ofMillis(50))
-			.claimAhead(claimAhead);
+			.pollInterval(Duration.ofMillis(50));
+		if (claimAhead != DEFAULT_CLAIM_AHEAD) {
+			harness.claimAhead(claimAhead);
+		}
 		LIMITS.forEach((type, limits) -> harness.handle(new HandlerDefinition(type, (payload, context) -> {
 			runs.started(context.jobId(), context.attempt());
 			long sleep = Long.parseLong(payload);
