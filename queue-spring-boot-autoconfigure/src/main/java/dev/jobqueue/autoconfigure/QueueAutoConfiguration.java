@@ -52,6 +52,7 @@ import dev.jobqueue.jdbc.StoreProviders;
 import dev.jobqueue.jdbc.StoreSettings;
 import dev.jobqueue.jdbc.spring.SpringStepTransactions;
 import dev.jobqueue.jdbc.spring.SpringTransactions;
+import dev.jobqueue.views.QueueViews;
 
 /**
  * Auto-configures the job queue: the store module that serves the queue's database (see
@@ -132,6 +133,12 @@ public final class QueueAutoConfiguration {
 	@ConditionalOnMissingBean
 	QueueInsights queueInsights(QueueStorage storage, QueueSchemaInitializer schemaInitializer) {
 		return storage.insights();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	QueueViews queueViews(QueueInsights insights) {
+		return new QueueViews(insights);
 	}
 
 	@Bean
@@ -217,14 +224,14 @@ public final class QueueAutoConfiguration {
 	@ConditionalOnMissingBean
 	JobQueue jobQueue(JobStore store, JobAdminStore admin, PayloadCodec codec, HandlerRegistry handlers,
 			QueueProperties properties, JobQueueClock clock, ObjectProvider<TraceContextSource> traceContext,
-			LocalSignals signals, ObjectProvider<QueueInsights> insights) {
+			LocalSignals signals, ObjectProvider<QueueViews> views) {
 		EnqueueLimits limits = new EnqueueLimits(properties.getRetry().getMaxAttempts(),
 				properties.getMaxPayloadSize().toBytes());
 		DefaultJobQueue queue = new DefaultJobQueue(store, admin, codec, handlers, clock.clock(), limits,
 				traceContext.getIfUnique());
 		queue.setSignals(signals);
 		queue.setUnhandledTypeWarnings(new UnhandledTypeWarnings(handlers, (type) -> {
-			QueueInsights found = insights.getIfUnique();
+			QueueViews found = views.getIfUnique();
 			return found == null || found.snapshot(clock.clock().instant(), properties.snapshotSettings())
 				.workers()
 				.stream()
