@@ -44,8 +44,9 @@ final class PostgresDashboardScenario {
 					(System.nanoTime() - fillStart) / 1e9);
 			refillFinishedCounts(statement, finished);
 			QueueProperties defaults = new QueueProperties();
-			QueueDashboard dashboard = new QueueDashboard(node.storage.insights(), node.queue, List::of,
-					defaults.snapshotSettings(), defaults.getObservability().getPayloadPreview(), Clock.systemUTC());
+			QueueDashboard dashboard = new QueueDashboard(new dev.jobqueue.views.QueueViews(node.storage.insights()),
+					node.queue, List::of, defaults.snapshotSettings(), defaults.getObservability().getPayloadPreview(),
+					Clock.systemUTC());
 			String scenario = "PostgreSQL dashboard overview, " + String.format("%,d", finished) + " finished + "
 					+ String.format("%,d", pending) + " pending";
 			refillOutcomeRollup(statement, finished, "finished over a week");

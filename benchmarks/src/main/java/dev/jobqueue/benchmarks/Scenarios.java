@@ -655,9 +655,9 @@ final class Scenarios {
 					week);
 			try (QueueNode node = new QueueNode(db)) {
 				QueueProperties defaults = new QueueProperties();
-				QueueDashboard dashboard = new QueueDashboard(node.insights, node.queue, List::of,
-						defaults.snapshotSettings(), defaults.getObservability().getPayloadPreview(),
-						Clock.systemUTC());
+				QueueDashboard dashboard = new QueueDashboard(new dev.jobqueue.views.QueueViews(node.insights),
+						node.queue, List::of, defaults.snapshotSettings(),
+						defaults.getObservability().getPayloadPreview(), Clock.systemUTC());
 				String scenario = "dashboard overview, " + String.format("%,d", finished) + " finished + "
 						+ String.format("%,d", pending) + " pending";
 				refillOutcomeRollup(db, finished, "finished over a week");

@@ -15,8 +15,10 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import dev.jobqueue.jdbc.SchemaVersions;
-import dev.jobqueue.core.store.QueueInsights;
-import dev.jobqueue.core.store.QueueSnapshot;
+import dev.jobqueue.views.HeldJobs;
+import dev.jobqueue.views.QueueSnapshot;
+import dev.jobqueue.views.QueueViews;
+import dev.jobqueue.views.StuckJobs;
 
 /**
  * {@code doctor}: what is wrong with the queue, each finding a line; exit code 1 when one
@@ -92,8 +94,8 @@ final class DoctorCommand extends QueueCommand {
 
 	private void examine(QueueDatabase db, List<Finding> findings) {
 		Instant now = Instant.now();
-		QueueInsights insights = db.storage().insights();
-		QueueSnapshot snapshot = insights.snapshot(now, this.snapshots.settings());
+		QueueViews views = db.views();
+		QueueSnapshot snapshot = views.snapshot(now, this.snapshots.settings());
 		if (db.storeName().equals("SQLite")) {
 			findings.add(integrity(db));
 			QueueSnapshot.StorageState storage = snapshot.storage();
@@ -106,7 +108,7 @@ final class DoctorCommand extends QueueCommand {
 		else if (snapshot.storage() != null) {
 			findings.addAll(tables(snapshot.storage().details()));
 		}
-		QueueInsights.StuckJobs stuck = snapshot.stuck();
+		StuckJobs stuck = snapshot.stuck();
 		findings.add(new Finding("stuck", stuck.count() > 0,
 				(stuck.count() == 0)
 						? "no running job without a heartbeat for " + Output.duration(this.snapshots.stuckAfter)
@@ -117,7 +119,7 @@ final class DoctorCommand extends QueueCommand {
 									.map((job) -> "#" + job.id() + " " + job.type() + " on " + job.workerId()
 											+ ", heartbeat " + Output.ago(job.heartbeatAt(), now))
 									.collect(Collectors.joining("; "))));
-		QueueInsights.HeldJobs held = insights.held(now.minus(this.snapshots.workerDeadAfter), 10);
+		HeldJobs held = views.held(now.minus(this.snapshots.workerDeadAfter), 10);
 		findings.add(new Finding("held", held.count() > 0, (held.count() == 0) ? "no orphaned held job"
 				: held.count() + " job(s) held until a commit that never came (their process died between its commit "
 						+ "and their release): "

@@ -8,9 +8,9 @@ import picocli.CommandLine.Option;
 
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.EnqueueLimits;
-import dev.jobqueue.core.store.QueueInsights.JobPage;
-import dev.jobqueue.core.store.QueueInsights.JobQuery;
-import dev.jobqueue.core.store.QueueInsights.JobSummary;
+import dev.jobqueue.views.JobPage;
+import dev.jobqueue.views.JobQuery;
+import dev.jobqueue.views.JobSummary;
 
 /**
  * {@code jobs}: jobs matching a filter, newest first, a page at a time as the endpoint
@@ -63,8 +63,7 @@ final class JobsCommand extends QueueCommand {
 			throw CliException.usage("--type: " + EnqueueLimits.typeProblem(this.type));
 		}
 		checkKey(this.key);
-		JobPage page = db.storage()
-			.insights()
+		JobPage page = db.views()
 			.jobs(new JobQuery(parseStatus(this.status), this.type, this.errorCode, this.key, this.before, this.limit));
 		if (out.json()) {
 			out.json(new Page(page.jobs(), page.nextBefore()));

@@ -14,14 +14,13 @@ import dev.jobqueue.JobQueueException;
 import dev.jobqueue.core.DefaultJobQueue;
 import dev.jobqueue.core.EnqueueLimits;
 import dev.jobqueue.core.HandlerRegistry;
-import dev.jobqueue.core.store.EnqueueVisibility;
 import dev.jobqueue.jackson.JacksonPayloadCodec;
-import dev.jobqueue.jdbc.CallerTransactions;
 import dev.jobqueue.jdbc.JdbcStorage;
 import dev.jobqueue.jdbc.SchemaVersions;
 import dev.jobqueue.jdbc.StoreProvider;
 import dev.jobqueue.jdbc.StoreProviders;
 import dev.jobqueue.jdbc.StoreSettings;
+import dev.jobqueue.views.QueueViews;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -107,9 +106,8 @@ final class QueueDatabase implements AutoCloseable {
 		catch (JobQueueException ex) {
 			throw CliException.database(ex.getMessage());
 		}
-		StoreSettings settings = new StoreSettings(options.tablePrefix, options.schema, options.user,
-				options.password(tool), 2, Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(10),
-				"NORMAL", EnqueueVisibility.AFTER_COMMIT, CallerTransactions.NONE, null);
+		StoreSettings settings = StoreSettings.forTool(options.tablePrefix, options.schema, options.user,
+				options.password(tool), 2, Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(10));
 		DataSource dataSource;
 		try {
 			dataSource = store.openDataSource(url, settings);
@@ -203,6 +201,11 @@ final class QueueDatabase implements AutoCloseable {
 
 	JdbcStorage<?, ?, ?, ?, ?> storage() {
 		return this.storage;
+	}
+
+	/** What the queue shows of itself, read as the endpoint and the dashboard read it. */
+	QueueViews views() {
+		return new QueueViews(this.storage.insights());
 	}
 
 	SchemaVersions versions() {

@@ -6,9 +6,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import dev.jobqueue.core.store.QueueInsights.JobSearch;
-import dev.jobqueue.core.store.QueueInsights.SearchMatch;
-import dev.jobqueue.core.store.QueueInsights.SearchResult;
+import dev.jobqueue.views.JobSearch;
+import dev.jobqueue.views.SearchMatch;
+import dev.jobqueue.views.SearchResult;
+import dev.jobqueue.views.ValuePolicy;
 
 /**
  * {@code search TEXT}: jobs by id, error code, an unfinished job's dedup key, or text in
@@ -36,12 +37,12 @@ final class SearchCommand extends QueueCommand {
 	int run(QueueDatabase db, Output out) {
 		JobSearch search;
 		try {
-			search = new JobSearch(this.text, true, this.window, this.limit);
+			search = new JobSearch(this.text, this.window, this.limit);
 		}
 		catch (IllegalArgumentException ex) {
 			throw CliException.usage(ex.getMessage());
 		}
-		SearchResult result = db.storage().insights().search(search);
+		SearchResult result = db.views().search(search, ValuePolicy.SHOWN);
 		if (out.json()) {
 			out.json(result);
 		}

@@ -6,13 +6,14 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import dev.jobqueue.core.store.QueueInsights.Attempt;
-import dev.jobqueue.core.store.QueueInsights.Event;
-import dev.jobqueue.core.store.QueueInsights.JobDetail;
-import dev.jobqueue.core.store.QueueInsights.JobLinks;
-import dev.jobqueue.core.store.QueueInsights.JobSummary;
-import dev.jobqueue.core.store.QueueInsights.Step;
-import dev.jobqueue.core.store.QueueInsights.Text;
+import dev.jobqueue.views.Attempt;
+import dev.jobqueue.views.Event;
+import dev.jobqueue.views.JobDetail;
+import dev.jobqueue.views.JobLinks;
+import dev.jobqueue.views.JobSummary;
+import dev.jobqueue.views.Step;
+import dev.jobqueue.views.Text;
+import dev.jobqueue.views.ValuePolicy;
 
 /**
  * {@code show ID}: one job with its attempts, events, chain and steps.
@@ -33,9 +34,8 @@ final class ShowCommand extends QueueCommand {
 		if (this.preview < 0) {
 			throw CliException.usage("--preview must be 0 or more");
 		}
-		JobDetail detail = db.storage()
-			.insights()
-			.job(this.id, this.preview)
+		JobDetail detail = db.views()
+			.job(this.id, this.preview, ValuePolicy.SHOWN)
 			.orElseThrow(() -> CliException.nothing("No job " + this.id + " in " + db.description()));
 		if (out.json()) {
 			out.json(detail);

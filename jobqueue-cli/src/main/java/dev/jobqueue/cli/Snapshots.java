@@ -4,7 +4,7 @@ import java.time.Duration;
 
 import picocli.CommandLine.Option;
 
-import dev.jobqueue.core.store.QueueInsights.SnapshotSettings;
+import dev.jobqueue.views.SnapshotSettings;
 
 /**
  * The settings a snapshot is read with, as the application's

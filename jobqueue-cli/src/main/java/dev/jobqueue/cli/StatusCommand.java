@@ -10,9 +10,11 @@ import picocli.CommandLine.Mixin;
 
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.PausedType;
-import dev.jobqueue.core.store.QueueInsights;
-import dev.jobqueue.core.store.QueueInsights.JobSummary;
-import dev.jobqueue.core.store.QueueSnapshot;
+import dev.jobqueue.views.HeldJobs;
+import dev.jobqueue.views.JobSummary;
+import dev.jobqueue.views.QueueSnapshot;
+import dev.jobqueue.views.QueueViews;
+import dev.jobqueue.views.StuckJobs;
 
 /**
  * {@code status}: the state of the queue as the endpoint answers it.
@@ -29,10 +31,10 @@ final class StatusCommand extends QueueCommand {
 	 * what only the application knows: its own worker and its retention settings).
 	 */
 	record Status(Instant at, String store, String schemaVersion, Map<String, Long> counts,
-			Map<String, Map<String, Long>> byType, Pending pending, List<JobSummary> oldestRunning,
-			QueueInsights.StuckJobs stuck, Map<Integer, Long> retries, Map<String, Map<Integer, Long>> retriesByType,
+			Map<String, Map<String, Long>> byType, Pending pending, List<JobSummary> oldestRunning, StuckJobs stuck,
+			Map<Integer, Long> retries, Map<String, Map<Integer, Long>> retriesByType,
 			QueueSnapshot.ErrorSummary errors, Map<String, Long> unhandled, List<PausedType> paused,
-			List<QueueSnapshot.WorkerState> workers, QueueInsights.HeldJobs held, QueueSnapshot.StorageState storage) {
+			List<QueueSnapshot.WorkerState> workers, HeldJobs held, QueueSnapshot.StorageState storage) {
 
 	}
 
@@ -54,11 +56,11 @@ final class StatusCommand extends QueueCommand {
 
 	static Status read(QueueDatabase db, Snapshots snapshots) {
 		Instant now = Instant.now();
-		QueueInsights insights = db.storage().insights();
-		QueueSnapshot snapshot = insights.snapshot(now, snapshots.settings());
+		QueueViews views = db.views();
+		QueueSnapshot snapshot = views.snapshot(now, snapshots.settings());
 		Map<String, Long> counts = snapshot.statusCounts();
 		long pending = snapshot.countsByStatus().getOrDefault(JobStatus.PENDING, 0L);
-		QueueInsights.HeldJobs held = insights.held(now.minus(snapshots.workerDeadAfter), 10);
+		HeldJobs held = views.held(now.minus(snapshots.workerDeadAfter), 10);
 		Map<String, Map<String, Long>> byType = snapshot.typeCounts();
 		return new Status(now, db.storeName(), db.versions().applied(), counts, byType,
 				new Pending(snapshot.claimable(), pending - snapshot.claimable(), snapshot.oldestClaimable()),

@@ -42,6 +42,17 @@ public record StoreSettings(String tablePrefix, String schema, String username, 
 		Objects.requireNonNull(callerTransactions, "'callerTransactions' must not be null");
 	}
 
+	/**
+	 * Settings for a tool that reads and administers a queue from outside its application
+	 * (the command line): jobs it enqueues are visible after their commit, it joins no
+	 * caller's transactions and hears no signals.
+	 */
+	public static StoreSettings forTool(String tablePrefix, String schema, String username, String password,
+			int poolSize, Duration connectionTimeout, Duration busyTimeout, Duration lockWait) {
+		return new StoreSettings(tablePrefix, schema, username, password, poolSize, connectionTimeout, busyTimeout,
+				lockWait, "NORMAL", EnqueueVisibility.AFTER_COMMIT, CallerTransactions.NONE, null);
+	}
+
 	/** The defaults the starter has, for tools and tests. */
 	public static StoreSettings defaults() {
 		return new StoreSettings("", null, null, null, 4, Duration.ofSeconds(10), Duration.ofSeconds(5),

@@ -3,9 +3,14 @@ package dev.jobqueue.actuate;
 import java.time.Instant;
 import java.util.List;
 
-import dev.jobqueue.core.store.JobProgress;
-import dev.jobqueue.core.store.QueueInsights.JobDetail;
-import dev.jobqueue.core.store.QueueInsights;
+import dev.jobqueue.views.Attempt;
+import dev.jobqueue.views.Event;
+import dev.jobqueue.views.JobDetail;
+import dev.jobqueue.views.JobLinks;
+import dev.jobqueue.views.JobProgress;
+import dev.jobqueue.views.Step;
+import dev.jobqueue.views.Text;
+import dev.jobqueue.views.ValuePolicy;
 
 /**
  * One job in full ({@code GET /actuator/jobqueue/{id}}), its values hidden unless they
@@ -31,53 +36,18 @@ import dev.jobqueue.core.store.QueueInsights;
  * were recorded (each result's length only, unless values are shown)
  */
 public record JobDetailView(JobView job, Instant leaseUntil, String errorDetail, String dedupKey,
-		boolean cancelRequested, String traceParent, QueueInsights.Text payload, QueueInsights.Text result,
-		List<QueueInsights.Attempt> attempts, List<QueueInsights.Event> events, JobProgress progress, ChainView chain,
-		DependenciesView dependencies, List<QueueInsights.Step> steps) {
+		boolean cancelRequested, String traceParent, Text payload, Text result, List<Attempt> attempts,
+		List<Event> events, JobProgress progress, ChainView chain, DependenciesView dependencies, List<Step> steps) {
 
 	/** What hidden values are replaced with, as Boot's sanitizer does. */
-	static final String HIDDEN = "******";
+	static final String HIDDEN = ValuePolicy.HIDDEN_VALUE;
 
-	static JobDetailView of(JobDetail detail, Instant now, boolean showValues) {
-		ChainView chain = ChainView.of(detail.links(), now);
-		DependenciesView dependencies = DependenciesView.of(detail.links(), now);
-		if (showValues) {
-			return new JobDetailView(JobView.of(detail.job(), now), detail.leaseUntil(), detail.errorDetail(),
-					detail.dedupKey(), detail.cancelRequested(), detail.traceParent(), detail.payload(),
-					detail.result(), detail.attempts(), detail.events(), detail.progress(), chain, dependencies,
-					detail.steps());
-		}
-		List<QueueInsights.Attempt> attempts = detail.attempts()
-			.stream()
-			.map((attempt) -> new QueueInsights.Attempt(attempt.run(), attempt.attempt(), attempt.workerId(),
-					attempt.startedAt(), attempt.finishedAt(), attempt.outcome(), attempt.errorCode(),
-					hide(attempt.errorDetail()), hide(attempt.errorTrace())))
-			.toList();
-		List<QueueInsights.Event> events = detail.events()
-			.stream()
-			.map((event) -> new QueueInsights.Event(event.at(), event.event(), event.actor(), hide(event.detail())))
-			.toList();
-		return new JobDetailView(JobView.of(detail.job(), now), detail.leaseUntil(), hide(detail.errorDetail()),
-				hide(detail.dedupKey()), detail.cancelRequested(), detail.traceParent(), lengthOnly(detail.payload()),
-				lengthOnly(detail.result()), attempts, events, hide(detail.progress()), chain, dependencies,
-				detail.steps()
-					.stream()
-					.map((step) -> new QueueInsights.Step(step.name(), lengthOnly(step.result()), step.run(),
-							step.attempt(), step.startedAt(), step.recordedAt()))
-					.toList());
-	}
-
-	private static JobProgress hide(JobProgress progress) {
-		return (progress != null)
-				? new JobProgress(progress.done(), progress.total(), hide(progress.message()), progress.at()) : null;
-	}
-
-	private static String hide(String value) {
-		return (value != null) ? HIDDEN : null;
-	}
-
-	private static QueueInsights.Text lengthOnly(QueueInsights.Text text) {
-		return (text != null) ? new QueueInsights.Text(text.length(), null, text.length() > 0) : null;
+	/** The endpoint's view of a job read with the caller's value policy. */
+	static JobDetailView of(JobDetail detail, Instant now) {
+		return new JobDetailView(JobView.of(detail.job(), now), detail.leaseUntil(), detail.errorDetail(),
+				detail.dedupKey(), detail.cancelRequested(), detail.traceParent(), detail.payload(), detail.result(),
+				detail.attempts(), detail.events(), detail.progress(), ChainView.of(detail.links(), now),
+				DependenciesView.of(detail.links(), now), detail.steps());
 	}
 
 	/**
@@ -86,11 +56,11 @@ public record JobDetailView(JobView job, Instant leaseUntil, String errorDetail,
 	 * @param chainId the chain's id (its first step's id)
 	 * @param chainIndex this job's step, 0 first
 	 * @param length how many jobs the chain has
-	 * @param steps its steps by index (at most {@link QueueInsights.JobLinks#MAX_LISTED})
+	 * @param steps its steps by index (at most {@link JobLinks#MAX_LISTED})
 	 */
 	public record ChainView(long chainId, int chainIndex, long length, List<JobView> steps) {
 
-		static ChainView of(QueueInsights.JobLinks links, Instant now) {
+		static ChainView of(JobLinks links, Instant now) {
 			if (links.chainId() == null) {
 				return null;
 			}
@@ -108,14 +78,14 @@ public record JobDetailView(JobView job, Instant leaseUntil, String errorDetail,
 	 * @param onDependencyFailure what it does when one of them fails or is cancelled, or
 	 * {@code null} when it waits for nothing
 	 * @param waitsForCount how many jobs it waits (or waited) for
-	 * @param waitsFor those jobs (at most {@link QueueInsights.JobLinks#MAX_LISTED})
+	 * @param waitsFor those jobs (at most {@link JobLinks#MAX_LISTED})
 	 * @param waitedByCount how many jobs wait (or waited) for it
-	 * @param waitedBy those jobs (at most {@link QueueInsights.JobLinks#MAX_LISTED})
+	 * @param waitedBy those jobs (at most {@link JobLinks#MAX_LISTED})
 	 */
 	public record DependenciesView(int unfinished, String onDependencyFailure, long waitsForCount,
 			List<JobView> waitsFor, long waitedByCount, List<JobView> waitedBy) {
 
-		static DependenciesView of(QueueInsights.JobLinks links, Instant now) {
+		static DependenciesView of(JobLinks links, Instant now) {
 			if (links.waitsForCount() == 0 && links.waitedByCount() == 0) {
 				return null;
 			}

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 
 import dev.jobqueue.JobStatus;
-import dev.jobqueue.core.store.QueueInsights.JobSummary;
+import dev.jobqueue.views.JobSummary;
 
 /**
  * A job in a list of the {@link QueueEndpoint}: its state without payload or result.

@@ -27,15 +27,17 @@ import dev.jobqueue.ScheduleInfo;
 import dev.jobqueue.core.EnqueueLimits;
 import dev.jobqueue.core.FlowControl;
 import dev.jobqueue.core.retention.RetentionReport;
-import dev.jobqueue.core.store.QueueInsights.JobPage;
-import dev.jobqueue.core.store.QueueInsights.JobQuery;
-import dev.jobqueue.core.store.QueueInsights.JobSearch;
-import dev.jobqueue.core.store.QueueInsights.KeyQuery;
-import dev.jobqueue.core.store.QueueInsights.KeyState;
-import dev.jobqueue.core.store.QueueInsights.SearchResult;
-import dev.jobqueue.core.store.QueueInsights.TypeKeys;
-import dev.jobqueue.core.store.QueueInsights;
-import dev.jobqueue.core.store.QueueSnapshot;
+import dev.jobqueue.views.HeldJobs;
+import dev.jobqueue.views.JobPage;
+import dev.jobqueue.views.JobQuery;
+import dev.jobqueue.views.JobSearch;
+import dev.jobqueue.views.KeyQuery;
+import dev.jobqueue.views.KeyState;
+import dev.jobqueue.views.QueueSnapshot;
+import dev.jobqueue.views.QueueViews;
+import dev.jobqueue.views.SearchResult;
+import dev.jobqueue.views.TypeKeys;
+import dev.jobqueue.views.ValuePolicy;
 
 /**
  * The {@code jobqueue} actuator endpoint: the state of the queue, one job, lists of jobs,
@@ -95,7 +97,7 @@ public class QueueEndpoint {
 	/** Largest page size of job lists. */
 	public static final int MAX_PAGE_SIZE = 100;
 
-	private final QueueInsights insights;
+	private final QueueViews views;
 
 	private final JobQueue queue;
 
@@ -107,7 +109,7 @@ public class QueueEndpoint {
 
 	private final Supplier<Optional<RetentionReport>> retentionReport;
 
-	private final Show showValues;
+	private final ValuePolicy values;
 
 	private final Supplier<QueueReport.LocalWorker> localWorker;
 
@@ -120,9 +122,9 @@ public class QueueEndpoint {
 	 * @param retentionReport the latest cleanup's report, if any
 	 * @param showValues whether payloads, results, error details and dedup keys are shown
 	 */
-	public QueueEndpoint(QueueInsights insights, JobQueue queue, JobSchedules schedules, QueueEndpointSettings settings,
+	public QueueEndpoint(QueueViews views, JobQueue queue, JobSchedules schedules, QueueEndpointSettings settings,
 			Clock clock, Supplier<Optional<RetentionReport>> retentionReport, Show showValues) {
-		this(insights, queue, schedules, settings, clock, retentionReport, showValues, () -> null);
+		this(views, queue, schedules, settings, clock, retentionReport, showValues, () -> null);
 	}
 
 	/**
@@ -132,10 +134,10 @@ public class QueueEndpoint {
 	 * @param localWorker this process's worker as it stands now, or {@code null} when it
 	 * runs none
 	 */
-	public QueueEndpoint(QueueInsights insights, JobQueue queue, JobSchedules schedules, QueueEndpointSettings settings,
+	public QueueEndpoint(QueueViews views, JobQueue queue, JobSchedules schedules, QueueEndpointSettings settings,
 			Clock clock, Supplier<Optional<RetentionReport>> retentionReport, Show showValues,
 			Supplier<QueueReport.LocalWorker> localWorker) {
-		this(insights, queue, schedules, settings, clock, retentionReport, showValues, localWorker, Map::of);
+		this(views, queue, schedules, settings, clock, retentionReport, showValues, localWorker, Map::of);
 	}
 
 	/**
@@ -147,15 +149,17 @@ public class QueueEndpoint {
 	 * @param flowControls the flow control of each type this process handles with limits,
 	 * as it stands now (handlers register while the application starts)
 	 */
-	public QueueEndpoint(QueueInsights insights, JobQueue queue, JobSchedules schedules, QueueEndpointSettings settings,
+	public QueueEndpoint(QueueViews views, JobQueue queue, JobSchedules schedules, QueueEndpointSettings settings,
 			Clock clock, Supplier<Optional<RetentionReport>> retentionReport, Show showValues,
 			Supplier<QueueReport.LocalWorker> localWorker, Supplier<Map<String, FlowControl>> flowControls) {
 		this.flowControls = (flowControls != null) ? flowControls : Map::of;
 		this.localWorker = (localWorker != null) ? localWorker : () -> null;
-		this.insights = Objects.requireNonNull(insights, "'insights' must not be null");
+		this.views = Objects.requireNonNull(views, "'views' must not be null");
 		this.queue = Objects.requireNonNull(queue, "'queue' must not be null");
 		this.schedules = Objects.requireNonNull(schedules, "'schedules' must not be null");
-		this.showValues = Objects.requireNonNull(showValues, "'showValues' must not be null");
+		this.values = ValuePolicy.of(
+				ValuePolicy.Show.valueOf(Objects.requireNonNull(showValues, "'showValues' must not be null").name()),
+				null);
 		this.settings = Objects.requireNonNull(settings, "'settings' must not be null");
 		this.clock = Objects.requireNonNull(clock, "'clock' must not be null");
 		this.retentionReport = (retentionReport != null) ? retentionReport : Optional::empty;
@@ -165,7 +169,7 @@ public class QueueEndpoint {
 	/** The state of the queue, computed now. */
 	@ReadOperation
 	public QueueReport queue() {
-		return queue(this.showValues.isShown(true));
+		return queue(this.values.forTrustedCaller());
 	}
 
 	/**
@@ -174,17 +178,26 @@ public class QueueEndpoint {
 	 * file's path, a server's address) among them
 	 */
 	public QueueReport queue(boolean showValues) {
+		return queue(showValues ? ValuePolicy.SHOWN : ValuePolicy.HIDDEN);
+	}
+
+	/**
+	 * The state of the queue, computed now.
+	 * @param values what the caller may see of values, the database's location (a file's
+	 * path, a server's address) among them
+	 */
+	public QueueReport queue(ValuePolicy values) {
 		Instant now = this.clock.instant();
-		QueueSnapshot snapshot = this.insights.snapshot(now,
+		QueueSnapshot snapshot = this.views.snapshot(now,
 				this.settings.snapshot().withFlowControls(this.flowControls.get()));
 		// Held longer than a worker may stay silent: no transaction lasts that long.
 		Instant enqueuedBefore = now.minus(this.settings.snapshot().workerDeadAfter());
-		QueueInsights.HeldJobs heldJobs = this.insights.held(enqueuedBefore, this.settings.snapshot().jobsListed());
+		HeldJobs heldJobs = this.views.held(enqueuedBefore, this.settings.snapshot().jobsListed());
 		QueueReport.Held held = new QueueReport.Held(enqueuedBefore, heldJobs.count(),
 				heldJobs.oldest().stream().map((job) -> JobView.of(job, now)).toList());
 		QueueReport report = QueueReport.of(snapshot, now, this.queue.pausedTypes(), this.localWorker.get(),
 				this.settings, this.retentionReport.get().orElse(null), held);
-		return showValues ? report : report.withLocationHidden();
+		return values.shown() ? report : report.withLocationHidden();
 	}
 
 	/**
@@ -207,7 +220,7 @@ public class QueueEndpoint {
 	public @Nullable Object jobs(@Selector String idOrStatus, @Nullable String type, @Nullable String errorCode,
 			@Nullable String key, @Nullable Long before, @Nullable Integer size, @Nullable String q,
 			@Nullable Integer window) {
-		return read(idOrStatus, type, errorCode, key, before, size, q, window, this.showValues.isShown(true));
+		return read(idOrStatus, type, errorCode, key, before, size, q, window, this.values.forTrustedCaller());
 	}
 
 	/**
@@ -249,7 +262,7 @@ public class QueueEndpoint {
 					"Size " + limit + " is out of range: use 1 to " + KeyQuery.MAX_LIMIT + " keys", "Invalid size");
 		}
 		FlowControl flow = this.flowControls.get().getOrDefault(type, FlowControl.NONE);
-		TypeKeys found = this.insights.keys(new KeyQuery(type, flow, this.clock.instant(), limit));
+		TypeKeys found = this.views.keys(new KeyQuery(type, flow, this.clock.instant(), limit));
 		return new KeysView(found.type(), flow.limits() ? QueueReport.Limits.of(flow) : null, found.at(), found.keys(),
 				found.blockedKeys(), found.busiest(), found.blocked());
 	}
@@ -304,19 +317,18 @@ public class QueueEndpoint {
 
 	/**
 	 * The answer of a read with a selector; see {@link #jobs}.
-	 * @param showValues whether values are shown to the caller
+	 * @param values what the caller may see of values
 	 * @throws InvalidEndpointRequestException for a selector, status or page size that is
 	 * not valid
 	 */
 	@Nullable Object read(String idOrStatus, @Nullable String type, @Nullable String errorCode, @Nullable String key,
 			@Nullable Long before, @Nullable Integer size, @Nullable String q, @Nullable Integer window,
-			boolean showValues) {
+			ValuePolicy values) {
 		checkFilter(type, errorCode, key);
 		Long id = parseId(idOrStatus);
 		if (id != null) {
-			int preview = showValues ? this.settings.payloadPreview() : 0;
-			return this.insights.job(id, preview)
-				.map((detail) -> JobDetailView.of(detail, this.clock.instant(), showValues))
+			return this.views.job(id, this.settings.payloadPreview(), values)
+				.map((detail) -> JobDetailView.of(detail, this.clock.instant()))
 				.orElse(null);
 		}
 		if (idOrStatus.equalsIgnoreCase("schedules")) {
@@ -326,7 +338,7 @@ public class QueueEndpoint {
 			return new PausedList(this.queue.pausedTypes());
 		}
 		if (idOrStatus.equalsIgnoreCase("search")) {
-			return search(q, window, size, showValues);
+			return search(q, window, size, values);
 		}
 		JobStatus status = parseStatus(idOrStatus);
 		int pageSize = (size != null) ? size : DEFAULT_PAGE_SIZE;
@@ -334,7 +346,7 @@ public class QueueEndpoint {
 			throw new InvalidEndpointRequestException("Page size " + pageSize + " is out of range: use 1 to "
 					+ MAX_PAGE_SIZE + " and page on with ?before=<nextBefore>", "Invalid page size");
 		}
-		JobPage page = this.insights
+		JobPage page = this.views
 			.jobs(new JobQuery(status, blankToNull(type), blankToNull(errorCode), blankToNull(key), before, pageSize));
 		Instant now = this.clock.instant();
 		return new JobListView(page.jobs().stream().map((job) -> JobView.of(job, now)).toList(), page.nextBefore());
@@ -352,7 +364,7 @@ public class QueueEndpoint {
 	}
 
 	private SearchView search(@Nullable String q, @Nullable Integer window, @Nullable Integer size,
-			boolean showValues) {
+			ValuePolicy values) {
 		if (q == null || q.isBlank()) {
 			throw new InvalidEndpointRequestException(
 					"A search needs ?q=<text>: a job id, an error code, a key, a dedup key, "
@@ -361,13 +373,13 @@ public class QueueEndpoint {
 		}
 		JobSearch search;
 		try {
-			search = new JobSearch(q, showValues, (window != null) ? window : JobSearch.DEFAULT_WINDOW,
+			search = new JobSearch(q, (window != null) ? window : JobSearch.DEFAULT_WINDOW,
 					(size != null) ? size : JobSearch.DEFAULT_LIMIT);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new InvalidEndpointRequestException(ex.getMessage(), "Invalid search");
 		}
-		SearchResult result = this.insights.search(search);
+		SearchResult result = this.views.search(search, values);
 		Instant now = this.clock.instant();
 		return new SearchView(search.text(),
 				result.matches()

@@ -6,7 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
-import dev.jobqueue.core.store.QueueInsights.SnapshotSettings;
+import dev.jobqueue.views.SnapshotSettings;
 
 /**
  * The queue's settings the {@link QueueEndpoint} reads with and shows, built by the

@@ -14,6 +14,8 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExtension;
 
+import dev.jobqueue.views.ValuePolicy;
+
 /**
  * The {@link QueueEndpoint} over HTTP: answers with the status a web client expects and a
  * body that says why, and shows values according to
@@ -38,9 +40,7 @@ public class QueueEndpointWebExtension {
 
 	private final QueueEndpoint endpoint;
 
-	private final Show showValues;
-
-	private final Set<String> roles;
+	private final ValuePolicy values;
 
 	/**
 	 * @param showValues whether values are shown
@@ -49,8 +49,9 @@ public class QueueEndpointWebExtension {
 	 */
 	public QueueEndpointWebExtension(QueueEndpoint endpoint, Show showValues, Set<String> roles) {
 		this.endpoint = Objects.requireNonNull(endpoint, "'endpoint' must not be null");
-		this.showValues = Objects.requireNonNull(showValues, "'showValues' must not be null");
-		this.roles = Set.copyOf(Objects.requireNonNull(roles, "'roles' must not be null"));
+		this.values = ValuePolicy.of(
+				ValuePolicy.Show.valueOf(Objects.requireNonNull(showValues, "'showValues' must not be null").name()),
+				Objects.requireNonNull(roles, "'roles' must not be null"));
 	}
 
 	/**
@@ -59,7 +60,7 @@ public class QueueEndpointWebExtension {
 	 */
 	@ReadOperation
 	public QueueReport queue(SecurityContext securityContext) {
-		return this.endpoint.queue(this.showValues.isShown(securityContext, this.roles));
+		return this.endpoint.queue(values(securityContext));
 	}
 
 	/** See {@link QueueEndpoint#jobs}. */
@@ -70,7 +71,7 @@ public class QueueEndpointWebExtension {
 		Object answer;
 		try {
 			answer = this.endpoint.read(idOrStatus, type, errorCode, key, before, size, q, window,
-					this.showValues.isShown(securityContext, this.roles));
+					values(securityContext));
 		}
 		catch (InvalidEndpointRequestException ex) {
 			return problem(WebEndpointResponse.STATUS_BAD_REQUEST, ex.getMessage());
@@ -132,6 +133,15 @@ public class QueueEndpointWebExtension {
 			case WRONG_STATE -> STATUS_CONFLICT;
 		};
 		return new WebEndpointResponse<>(applied.result(), status);
+	}
+
+	/**
+	 * The value policy settled for the caller. Boot matches a role as its own endpoints
+	 * do (the request's roles and, with Spring Security, the caller's authorities).
+	 */
+	private ValuePolicy values(SecurityContext securityContext) {
+		return this.values.forCaller(securityContext.getPrincipal() != null,
+				(role) -> Show.WHEN_AUTHORIZED.isShown(securityContext, Set.of(role)));
 	}
 
 	private static WebEndpointResponse<Object> problem(int status, String message) {

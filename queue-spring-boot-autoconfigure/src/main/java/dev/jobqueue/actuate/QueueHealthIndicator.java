@@ -14,10 +14,10 @@ import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
-import dev.jobqueue.core.store.QueueInsights;
-import dev.jobqueue.core.store.QueueInsights.JobSummary;
-import dev.jobqueue.core.store.QueueInsights.StuckJobs;
 import dev.jobqueue.core.worker.JobWorker;
+import dev.jobqueue.views.JobSummary;
+import dev.jobqueue.views.QueueViews;
+import dev.jobqueue.views.StuckJobs;
 
 /**
  * Health of the job queue, as {@code jobqueue} in {@code /actuator/health}.
@@ -59,7 +59,7 @@ public class QueueHealthIndicator extends AbstractHealthIndicator {
 	/** What the reasons say instead of a hidden location. */
 	static final String HIDDEN_LOCATION = "(location hidden: management.endpoint.jobqueue.show-values)";
 
-	private final QueueInsights insights;
+	private final QueueViews views;
 
 	private final Clock clock;
 
@@ -85,9 +85,9 @@ public class QueueHealthIndicator extends AbstractHealthIndicator {
 	 * limit
 	 * @param degradedStatus reported when jobs are stuck or the queue is too old
 	 */
-	public QueueHealthIndicator(QueueInsights insights, Clock clock, Duration stuckAfter, Duration maxQueueAge,
+	public QueueHealthIndicator(QueueViews views, Clock clock, Duration stuckAfter, Duration maxQueueAge,
 			Status degradedStatus) {
-		this(insights, clock, stuckAfter, maxQueueAge, degradedStatus, () -> null);
+		this(views, clock, stuckAfter, maxQueueAge, degradedStatus, () -> null);
 	}
 
 	/**
@@ -97,9 +97,9 @@ public class QueueHealthIndicator extends AbstractHealthIndicator {
 	 * @param degradedStatus reported when jobs are stuck or the queue is too old
 	 * @param worker this process's running worker, or {@code null} when it runs none
 	 */
-	public QueueHealthIndicator(QueueInsights insights, Clock clock, Duration stuckAfter, Duration maxQueueAge,
+	public QueueHealthIndicator(QueueViews views, Clock clock, Duration stuckAfter, Duration maxQueueAge,
 			Status degradedStatus, Supplier<JobWorker> worker) {
-		this(insights, clock, stuckAfter, maxQueueAge, degradedStatus, worker, DEFAULT_WORKER_DEAD_AFTER);
+		this(views, clock, stuckAfter, maxQueueAge, degradedStatus, worker, DEFAULT_WORKER_DEAD_AFTER);
 	}
 
 	/**
@@ -112,10 +112,10 @@ public class QueueHealthIndicator extends AbstractHealthIndicator {
 	 * their jobs are held, not late, and do not count against {@code maxQueueAge} (nor do
 	 * the jobs of paused types)
 	 */
-	public QueueHealthIndicator(QueueInsights insights, Clock clock, Duration stuckAfter, Duration maxQueueAge,
+	public QueueHealthIndicator(QueueViews views, Clock clock, Duration stuckAfter, Duration maxQueueAge,
 			Status degradedStatus, Supplier<JobWorker> worker, Duration workerDeadAfter) {
 		super("Job queue health check failed");
-		this.insights = Objects.requireNonNull(insights, "'insights' must not be null");
+		this.views = Objects.requireNonNull(views, "'views' must not be null");
 		this.clock = Objects.requireNonNull(clock, "'clock' must not be null");
 		this.stuckAfter = Objects.requireNonNull(stuckAfter, "'stuckAfter' must not be null");
 		this.maxQueueAge = maxQueueAge;
@@ -172,7 +172,7 @@ public class QueueHealthIndicator extends AbstractHealthIndicator {
 			return;
 		}
 		try {
-			this.insights.checkAvailable();
+			this.views.checkAvailable();
 		}
 		catch (RuntimeException ex) {
 			builder.down().withDetail("reason", reason(ex.getMessage()));
@@ -180,13 +180,13 @@ public class QueueHealthIndicator extends AbstractHealthIndicator {
 		}
 		Instant now = this.clock.instant();
 		List<String> problems = new ArrayList<>();
-		StuckJobs stuck = this.insights.stuck(now.minus(this.stuckAfter), STUCK_LISTED);
+		StuckJobs stuck = this.views.stuck(now.minus(this.stuckAfter), STUCK_LISTED);
 		builder.withDetail("stuckAfter", this.stuckAfter.toString()).withDetail("stuck", stuck.count());
 		if (stuck.count() > 0) {
 			problems.add(stuck.count() + " running job(s) without heartbeat for more than " + this.stuckAfter);
 			builder.withDetail("stuckJobs", stuck.oldest().stream().map((job) -> describeStuck(job, now)).toList());
 		}
-		Optional<JobSummary> oldest = this.insights.oldestClaimable(now, now.minus(this.workerDeadAfter));
+		Optional<JobSummary> oldest = this.views.oldestClaimable(now, now.minus(this.workerDeadAfter));
 		Duration age = oldest.map((job) -> Duration.between(job.runAt(), now))
 			.filter((d) -> !d.isNegative())
 			.orElse(Duration.ZERO);

@@ -9,7 +9,7 @@ import dev.jobqueue.JobStatus;
 import dev.jobqueue.PausedType;
 import dev.jobqueue.core.FlowControl;
 import dev.jobqueue.core.retention.RetentionReport;
-import dev.jobqueue.core.store.QueueSnapshot;
+import dev.jobqueue.views.QueueSnapshot;
 
 /**
  * The answer of {@code GET /actuator/jobqueue}: the state of the queue.

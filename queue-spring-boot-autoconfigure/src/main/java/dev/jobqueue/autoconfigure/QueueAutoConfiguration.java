@@ -39,7 +39,6 @@ import dev.jobqueue.core.store.JobAdminStore;
 import dev.jobqueue.core.store.JobStore;
 import dev.jobqueue.core.store.QueueInsights;
 import dev.jobqueue.core.store.QueueSignals;
-import dev.jobqueue.core.store.QueueSnapshot;
 import dev.jobqueue.core.store.QueueStorage;
 import dev.jobqueue.core.store.ScheduleStore;
 import dev.jobqueue.core.worker.DefaultErrorClassifier;
@@ -54,6 +53,8 @@ import dev.jobqueue.jdbc.StoreProviders;
 import dev.jobqueue.jdbc.StoreSettings;
 import dev.jobqueue.jdbc.spring.SpringStepTransactions;
 import dev.jobqueue.jdbc.spring.SpringTransactions;
+import dev.jobqueue.views.QueueSnapshot;
+import dev.jobqueue.views.QueueViews;
 
 /**
  * Auto-configures the job queue: the store module that serves the queue's database (see
@@ -140,6 +141,12 @@ public final class QueueAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	QueueViews queueViews(QueueInsights insights) {
+		return new QueueViews(insights);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
 	LocalSignals jobQueueSignals() {
 		return new LocalSignals();
 	}
@@ -221,14 +228,14 @@ public final class QueueAutoConfiguration {
 	@ConditionalOnMissingBean
 	JobQueue jobQueue(JobStore store, JobAdminStore admin, PayloadCodec codec, HandlerRegistry handlers,
 			QueueProperties properties, JobQueueClock clock, ObjectProvider<TraceContextSource> traceContext,
-			LocalSignals signals, ObjectProvider<QueueInsights> insights) {
+			LocalSignals signals, ObjectProvider<QueueViews> views) {
 		EnqueueLimits limits = new EnqueueLimits(properties.getRetry().getMaxAttempts(),
 				properties.getMaxPayloadSize().toBytes());
 		DefaultJobQueue queue = new DefaultJobQueue(store, admin, codec, handlers, clock.clock(), limits,
 				traceContext.getIfUnique());
 		queue.setSignals(signals);
 		queue.setUnhandledTypeWarnings(new UnhandledTypeWarnings(handlers, () -> {
-			QueueInsights found = insights.getIfUnique();
+			QueueViews found = views.getIfUnique();
 			return (found != null) ? found.snapshot(clock.clock().instant(), properties.snapshotSettings())
 				.workers()
 				.stream()

@@ -18,6 +18,7 @@ import dev.jobqueue.core.retention.TableVacuums;
 import dev.jobqueue.core.store.EnqueueVisibility;
 import dev.jobqueue.core.store.QueueInsights;
 import dev.jobqueue.core.worker.WorkerSettings;
+import dev.jobqueue.views.SnapshotSettings;
 
 /**
  * Configuration of the job queue, under {@code jobqueue.*}.
@@ -177,15 +178,15 @@ public class QueueProperties implements Validator {
 
 	/**
 	 * What an operations snapshot looks at, from the observability and worker settings.
-	 * @return the settings of {@link dev.jobqueue.core.store.QueueInsights#snapshot}
+	 * @return the settings of {@link dev.jobqueue.views.QueueViews#snapshot}
 	 */
-	public QueueInsights.SnapshotSettings snapshotSettings() {
+	public SnapshotSettings snapshotSettings() {
 		Duration deadAfter = this.observability.getWorkerDeadAfter();
 		if (deadAfter == null) {
 			deadAfter = this.worker.getLease().multipliedBy(3);
 		}
-		return new QueueInsights.SnapshotSettings(this.observability.getStuckAfter(),
-				Math.max(1, this.observability.getTopErrors()), deadAfter, 10);
+		return new SnapshotSettings(this.observability.getStuckAfter(), Math.max(1, this.observability.getTopErrors()),
+				deadAfter, 10);
 	}
 
 	/**

@@ -1,7 +1,6 @@
 package dev.jobqueue.metrics;
 
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -12,9 +11,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
-import dev.jobqueue.core.store.ClaimedJob;
-import dev.jobqueue.core.store.Completion;
-import dev.jobqueue.core.worker.WorkerListener;
+import dev.jobqueue.core.worker.RunOutcome;
+import dev.jobqueue.core.worker.RunOutcomeListener;
 
 /**
  * The worker's own meters, recorded as runs end (names as Prometheus shows them):
@@ -33,7 +31,7 @@ import dev.jobqueue.core.worker.WorkerListener;
  * observation of each run times it once
  * ({@code jobqueue_job_seconds{type,outcome,error}}), as Boot times scheduled tasks.
  */
-public class QueueMeterListener implements WorkerListener, MeterBinder {
+public class QueueMeterListener implements RunOutcomeListener, MeterBinder {
 
 	private volatile Meters meters;
 
@@ -63,33 +61,33 @@ public class QueueMeterListener implements WorkerListener, MeterBinder {
 	}
 
 	@Override
-	public void finished(ClaimedJob job, Completion completion, Duration queueWait, Duration execution) {
+	public void finished(String type, RunOutcome outcome, Duration queueWait, Duration execution) {
 		Meters current = this.meters;
 		if (current == null) {
 			return;
 		}
-		OutcomeMeters meters = current.of(job.type(), completion.kind());
+		OutcomeMeters meters = current.of(type, outcome);
 		meters.queueWait.record(queueWait);
 		meters.completed.increment();
 	}
 
 	@Override
-	public void staleCompletion(ClaimedJob job, Completion completion) {
+	public void staleCompletion(String type) {
 		Meters current = this.meters;
 		if (current != null) {
-			current.stale.withTags("type", job.type()).increment();
+			current.stale.withTags("type", type).increment();
 		}
 	}
 
-	/** The {@code outcome} tag value of a completion kind. */
-	public static String outcome(Completion.Kind kind) {
-		return kind.name().toLowerCase(Locale.ROOT);
+	/** The {@code outcome} tag value of a run's outcome. */
+	public static String outcome(RunOutcome outcome) {
+		return outcome.tag();
 	}
 
 	private record Meters(MeterProvider<Timer> queueWait, MeterProvider<Counter> completed,
 			MeterProvider<Counter> stale, DistributionSummary claimBatch, Map<String, OutcomeMeters[]> byType) {
 
-		private static final Completion.Kind[] KINDS = Completion.Kind.values();
+		private static final RunOutcome[] KINDS = RunOutcome.values();
 
 		Meters(MeterProvider<Timer> queueWait, MeterProvider<Counter> completed, MeterProvider<Counter> stale,
 				DistributionSummary claimBatch) {
@@ -102,7 +100,7 @@ public class QueueMeterListener implements WorkerListener, MeterBinder {
 		 * are the registered handlers', so the map stays as small as the meters' own
 		 * tags.
 		 */
-		OutcomeMeters of(String type, Completion.Kind kind) {
+		OutcomeMeters of(String type, RunOutcome kind) {
 			OutcomeMeters[] byKind = this.byType.computeIfAbsent(type, (key) -> new OutcomeMeters[KINDS.length]);
 			OutcomeMeters meters = byKind[kind.ordinal()];
 			if (meters == null) {

@@ -16,8 +16,8 @@ import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 import dev.jobqueue.JobStatus;
-import dev.jobqueue.core.store.QueueSnapshot;
-import dev.jobqueue.core.store.QueueSnapshot.ErrorCount;
+import dev.jobqueue.views.QueueSnapshot.ErrorCount;
+import dev.jobqueue.views.QueueSnapshot;
 
 /**
  * The queue's gauges, read from the latest {@link QueueSnapshot} (see

@@ -16,9 +16,9 @@ import org.springframework.context.SmartLifecycle;
 
 import dev.jobqueue.core.BackgroundLoop;
 import dev.jobqueue.core.FlowControl;
-import dev.jobqueue.core.store.QueueInsights;
-import dev.jobqueue.core.store.QueueInsights.SnapshotSettings;
-import dev.jobqueue.core.store.QueueSnapshot;
+import dev.jobqueue.views.QueueSnapshot;
+import dev.jobqueue.views.QueueViews;
+import dev.jobqueue.views.SnapshotSettings;
 
 /**
  * Takes a {@link QueueSnapshot} on a schedule, on its own daemon thread, and hands it to
@@ -31,7 +31,7 @@ public class QueueSnapshotRefresher implements SmartLifecycle {
 
 	private static final Logger logger = LoggerFactory.getLogger(QueueSnapshotRefresher.class);
 
-	private final QueueInsights insights;
+	private final QueueViews views;
 
 	private final SnapshotSettings settings;
 
@@ -47,18 +47,18 @@ public class QueueSnapshotRefresher implements SmartLifecycle {
 
 	private volatile BackgroundLoop loop;
 
-	public QueueSnapshotRefresher(QueueInsights insights, SnapshotSettings settings, Clock clock, Duration interval) {
-		this(insights, settings, clock, interval, Map::of);
+	public QueueSnapshotRefresher(QueueViews views, SnapshotSettings settings, Clock clock, Duration interval) {
+		this(views, settings, clock, interval, Map::of);
 	}
 
 	/**
 	 * @param flowControls the flow control of each type this process handles with limits,
 	 * as it stands at each refresh: the snapshot counts their held jobs
 	 */
-	public QueueSnapshotRefresher(QueueInsights insights, SnapshotSettings settings, Clock clock, Duration interval,
+	public QueueSnapshotRefresher(QueueViews views, SnapshotSettings settings, Clock clock, Duration interval,
 			Supplier<Map<String, FlowControl>> flowControls) {
 		this.flowControls = (flowControls != null) ? flowControls : Map::of;
-		this.insights = Objects.requireNonNull(insights, "'insights' must not be null");
+		this.views = Objects.requireNonNull(views, "'views' must not be null");
 		this.settings = Objects.requireNonNull(settings, "'settings' must not be null");
 		this.clock = Objects.requireNonNull(clock, "'clock' must not be null");
 		Objects.requireNonNull(interval, "'interval' must not be null");
@@ -102,7 +102,7 @@ public class QueueSnapshotRefresher implements SmartLifecycle {
 	}
 
 	private synchronized QueueSnapshot takeSnapshot() {
-		QueueSnapshot snapshot = this.insights.snapshot(this.clock.instant(),
+		QueueSnapshot snapshot = this.views.snapshot(this.clock.instant(),
 				this.settings.withFlowControls(this.flowControls.get()));
 		this.latest = snapshot;
 		for (Consumer<QueueSnapshot> consumer : this.consumers) {

@@ -4,6 +4,7 @@ import io.micrometer.common.KeyValues;
 
 import dev.jobqueue.core.store.ClaimedJob;
 import dev.jobqueue.core.store.Completion;
+import dev.jobqueue.core.worker.RunOutcome;
 import dev.jobqueue.metrics.QueueMeterListener;
 
 /**
@@ -32,7 +33,7 @@ public class DefaultJobObservationConvention implements JobObservationConvention
 	public KeyValues getLowCardinalityKeyValues(JobObservationContext context) {
 		Completion completion = context.getCompletion();
 		return KeyValues.of("type", context.getJob().type(), "outcome",
-				(completion != null) ? QueueMeterListener.outcome(completion.kind()) : "unknown");
+				(completion != null) ? QueueMeterListener.outcome(RunOutcome.of(completion.kind())) : "unknown");
 	}
 
 	@Override

@@ -30,6 +30,7 @@ import dev.jobqueue.sqlite.SqliteDatabase;
 import dev.jobqueue.sqlite.SqliteDialect;
 import dev.jobqueue.sqlite.SqliteQueueInsights;
 import dev.jobqueue.testing.QueueFileTests;
+import dev.jobqueue.views.QueueViews;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -196,7 +197,7 @@ class QueueHealthIndicatorTests extends QueueFileTests {
 				+ "BEGIN SELECT RAISE(ABORT, 'simulated write failure'); END");
 		JobWorker worker = this.harness.worker("w-failing", Executors.newSingleThreadExecutor());
 		QueueHealthIndicator indicator = new QueueHealthIndicator(
-				new SqliteQueueInsights(this.db.database(), SqliteDialect.tables("")), this.clock,
+				new QueueViews(new SqliteQueueInsights(this.db.database(), SqliteDialect.tables(""))), this.clock,
 				Duration.ofMinutes(15), null, new Status("DEGRADED"), () -> worker);
 		worker.start();
 		try {
@@ -231,14 +232,15 @@ class QueueHealthIndicatorTests extends QueueFileTests {
 	}
 
 	private QueueHealthIndicator indicator(Duration maxQueueAge, Status degraded) {
-		return new QueueHealthIndicator(new SqliteQueueInsights(this.db.database(), SqliteDialect.tables("")),
-				this.clock, Duration.ofMinutes(15), maxQueueAge, degraded);
+		return new QueueHealthIndicator(
+				new QueueViews(new SqliteQueueInsights(this.db.database(), SqliteDialect.tables(""))), this.clock,
+				Duration.ofMinutes(15), maxQueueAge, degraded);
 	}
 
 	private QueueHealthIndicator indicatorOn(javax.sql.DataSource dataSource) {
 		SqliteDatabase database = new SqliteDatabase(dataSource, this.db.file().toString(), Duration.ofSeconds(1));
-		return new QueueHealthIndicator(new SqliteQueueInsights(database, SqliteDialect.tables("")), this.clock,
-				Duration.ofMinutes(15), null, Status.OUT_OF_SERVICE);
+		return new QueueHealthIndicator(new QueueViews(new SqliteQueueInsights(database, SqliteDialect.tables(""))),
+				this.clock, Duration.ofMinutes(15), null, Status.OUT_OF_SERVICE);
 	}
 
 }

@@ -35,12 +35,12 @@ import dev.jobqueue.JobHandler;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.actuate.QueueHealthIndicator;
 import dev.jobqueue.autoconfigure.actuate.QueueHealthAutoConfiguration;
-import dev.jobqueue.core.store.QueueInsights;
-import dev.jobqueue.core.store.QueueSnapshot;
 import dev.jobqueue.core.store.QueueStorage;
 import dev.jobqueue.mysql.MysqlStorage;
 import dev.jobqueue.mysql.testing.MariaDbServer;
 import dev.jobqueue.mysql.testing.MysqlTestDatabase;
+import dev.jobqueue.views.QueueSnapshot;
+import dev.jobqueue.views.QueueViews;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -103,7 +103,7 @@ class MysqlAutoConfigurationTests {
 				// wake-up's doing (MySQL has no NOTIFY for other processes).
 				await().atMost(Duration.ofSeconds(5))
 					.untilAsserted(() -> assertThat(context.getBean(Handlers.class).greeted).containsExactly("Ada"));
-				QueueSnapshot.StorageState storage = context.getBean(QueueInsights.class)
+				QueueSnapshot.StorageState storage = context.getBean(QueueViews.class)
 					.snapshot(Instant.now(), context.getBean(QueueProperties.class).snapshotSettings())
 					.storage();
 				assertThat(storage.store()).isEqualTo("mysql");

@@ -31,12 +31,12 @@ import dev.jobqueue.JobHandler;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.actuate.QueueHealthIndicator;
 import dev.jobqueue.autoconfigure.actuate.QueueHealthAutoConfiguration;
-import dev.jobqueue.core.store.QueueInsights;
-import dev.jobqueue.core.store.QueueSnapshot;
 import dev.jobqueue.core.store.QueueStorage;
 import dev.jobqueue.postgresql.PostgresStorage;
 import dev.jobqueue.postgresql.testing.PostgresServer;
 import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
+import dev.jobqueue.views.QueueSnapshot;
+import dev.jobqueue.views.QueueViews;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -88,7 +88,7 @@ class PostgresAutoConfigurationTests {
 				await().atMost(Duration.ofSeconds(5))
 					.until(() -> jdbc.queryForObject("SELECT status FROM jobs_schema.jobs WHERE id = ?", String.class,
 							id), "succeeded"::equals);
-				QueueSnapshot.StorageState storageState = context.getBean(QueueInsights.class)
+				QueueSnapshot.StorageState storageState = context.getBean(QueueViews.class)
 					.snapshot(Instant.now(), context.getBean(QueueProperties.class).snapshotSettings())
 					.storage();
 				assertThat(storageState.store()).isEqualTo("postgresql");

@@ -25,13 +25,14 @@ import dev.jobqueue.JobRequest;
 import dev.jobqueue.core.FlowControl;
 import dev.jobqueue.core.HandlerDefinition;
 import dev.jobqueue.core.store.ClaimRequest;
-import dev.jobqueue.core.store.QueueInsights.SnapshotSettings;
 import dev.jobqueue.core.worker.JobWorker;
 import dev.jobqueue.sqlite.SqliteDialect;
 import dev.jobqueue.sqlite.SqliteQueueInsights;
 import dev.jobqueue.testing.MutableClock;
 import dev.jobqueue.testing.TestDatabase;
 import dev.jobqueue.testing.WorkerHarness;
+import dev.jobqueue.views.QueueViews;
+import dev.jobqueue.views.SnapshotSettings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -57,8 +58,8 @@ class QueueMetricsTests {
 		this.db = TestDatabase.create(this.dir);
 		this.harness = new WorkerHarness(this.db, this.clock).listener(this.listener);
 		this.refresher = new QueueSnapshotRefresher(
-				new SqliteQueueInsights(this.db.database(), SqliteDialect.tables("")), SETTINGS, this.clock,
-				Duration.ofSeconds(10));
+				new QueueViews(new SqliteQueueInsights(this.db.database(), SqliteDialect.tables(""))), SETTINGS,
+				this.clock, Duration.ofSeconds(10));
 	}
 
 	@AfterEach
@@ -188,8 +189,8 @@ class QueueMetricsTests {
 	void throttledJobsAndBlockedKeysPerTypeAndReasonNeverPerKey() {
 		FlowControl ordered = new FlowControl(null, null, 0, true, true);
 		QueueSnapshotRefresher refresher = new QueueSnapshotRefresher(
-				new SqliteQueueInsights(this.db.database(), SqliteDialect.tables("")), SETTINGS, this.clock,
-				Duration.ofSeconds(10), () -> Map.of("charge", ordered));
+				new QueueViews(new SqliteQueueInsights(this.db.database(), SqliteDialect.tables(""))), SETTINGS,
+				this.clock, Duration.ofSeconds(10), () -> Map.of("charge", ordered));
 		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 		new QueueMetrics(refresher, SETTINGS.topErrors(), null).bindTo(registry);
 		this.harness.handle(new HandlerDefinition("charge", (payload, context) -> {

@@ -4,7 +4,7 @@ import dev.jobqueue.BulkAction;
 import dev.jobqueue.BulkRequest;
 import dev.jobqueue.BulkResult;
 import dev.jobqueue.JobFilter;
-import dev.jobqueue.core.store.QueueInsights.JobQuery;
+import dev.jobqueue.views.JobQuery;
 
 /**
  * The pages of a bulk action on the jobs a list shows: the links above the list, the

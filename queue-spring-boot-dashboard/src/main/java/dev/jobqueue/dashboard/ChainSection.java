@@ -10,8 +10,8 @@ import java.util.Objects;
 import dev.jobqueue.DependencyPolicy;
 import dev.jobqueue.Job;
 import dev.jobqueue.JobStatus;
-import dev.jobqueue.core.store.QueueInsights.JobLinks;
-import dev.jobqueue.core.store.QueueInsights.JobSummary;
+import dev.jobqueue.views.JobLinks;
+import dev.jobqueue.views.JobSummary;
 
 /**
  * A job's place among other jobs on its page: the chain it is a step of (steps in order,

@@ -28,10 +28,10 @@ import dev.jobqueue.BulkAction;
 import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.EnqueueLimits;
-import dev.jobqueue.core.store.QueueInsights;
-import dev.jobqueue.core.store.QueueInsights.JobQuery;
 import dev.jobqueue.dashboard.QueueDashboard.JobAction;
 import dev.jobqueue.dashboard.QueueDashboard.Page;
+import dev.jobqueue.views.JobQuery;
+import dev.jobqueue.views.JobSearch;
 import dev.jobqueue.web.CrossSiteRequests;
 
 /**
@@ -138,11 +138,9 @@ public final class DashboardRoutes {
 	private ServerResponse search(ServerRequest request) {
 		Viewer viewer = viewer(request);
 		String text = blankToNull(request.param("q").orElse(null));
-		if (text != null && text.length() > QueueInsights.JobSearch.MAX_TEXT) {
-			return badRequest(viewer,
-					"Search for at most " + QueueInsights.JobSearch.MAX_TEXT + " characters: a job id, an error "
-							+ "code, a dedup key or a piece of an error detail or payload.",
-					"/search");
+		if (text != null && text.length() > JobSearch.MAX_TEXT) {
+			return badRequest(viewer, "Search for at most " + JobSearch.MAX_TEXT + " characters: a job id, an error "
+					+ "code, a dedup key or a piece of an error detail or payload.", "/search");
 		}
 		return respond(this.dashboard.search(viewer, text));
 	}

@@ -7,15 +7,15 @@ import java.time.Instant;
 import java.util.List;
 
 import dev.jobqueue.JobStatus;
-import dev.jobqueue.core.store.QueueInsights.Attempt;
-import dev.jobqueue.core.store.QueueInsights.Event;
-import dev.jobqueue.core.store.QueueInsights.JobDetail;
-import dev.jobqueue.core.store.QueueInsights.JobLinks;
-import dev.jobqueue.core.store.QueueInsights.JobPage;
-import dev.jobqueue.core.store.QueueInsights.JobQuery;
-import dev.jobqueue.core.store.QueueInsights.JobSummary;
-import dev.jobqueue.core.store.QueueInsights.Step;
-import dev.jobqueue.core.store.QueueInsights.Text;
+import dev.jobqueue.views.Attempt;
+import dev.jobqueue.views.Event;
+import dev.jobqueue.views.JobDetail;
+import dev.jobqueue.views.JobLinks;
+import dev.jobqueue.views.JobPage;
+import dev.jobqueue.views.JobQuery;
+import dev.jobqueue.views.JobSummary;
+import dev.jobqueue.views.Step;
+import dev.jobqueue.views.Text;
 
 /**
  * The job list with its filters, one job's page, the confirmation of an action, and pages

@@ -6,9 +6,9 @@ import java.util.Map;
 
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.core.FlowControl;
-import dev.jobqueue.core.store.QueueInsights.KeyState;
-import dev.jobqueue.core.store.QueueInsights.TypeKeys;
-import dev.jobqueue.core.store.QueueSnapshot.FlowState;
+import dev.jobqueue.views.KeyState;
+import dev.jobqueue.views.QueueSnapshot.FlowState;
+import dev.jobqueue.views.TypeKeys;
 
 /**
  * The keys of one type: its limits, its blocked keys (each with the failed job that

@@ -3,7 +3,7 @@ package dev.jobqueue.dashboard;
 import java.util.List;
 import java.util.Locale;
 
-import dev.jobqueue.core.store.QueueInsights.Outcomes;
+import dev.jobqueue.views.Outcomes;
 
 /**
  * The chart of runs ended per slot as an inline SVG: stacked bars (succeeded at the

@@ -10,13 +10,13 @@ import java.util.TreeSet;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.PausedType;
 import dev.jobqueue.ScheduleInfo;
-import dev.jobqueue.core.store.JobProgress;
-import dev.jobqueue.core.store.QueueInsights.JobSummary;
-import dev.jobqueue.core.store.QueueInsights.Outcomes;
-import dev.jobqueue.core.store.QueueSnapshot;
-import dev.jobqueue.core.store.QueueSnapshot.ErrorCount;
-import dev.jobqueue.core.store.QueueSnapshot.FlowState;
-import dev.jobqueue.core.store.QueueSnapshot.WorkerState;
+import dev.jobqueue.views.JobProgress;
+import dev.jobqueue.views.JobSummary;
+import dev.jobqueue.views.Outcomes;
+import dev.jobqueue.views.QueueSnapshot.ErrorCount;
+import dev.jobqueue.views.QueueSnapshot.FlowState;
+import dev.jobqueue.views.QueueSnapshot.WorkerState;
+import dev.jobqueue.views.QueueSnapshot;
 
 /**
  * The overview: what needs attention first (stuck jobs, unhandled types, failures), then

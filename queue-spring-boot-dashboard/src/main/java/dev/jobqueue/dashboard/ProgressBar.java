@@ -1,6 +1,6 @@
 package dev.jobqueue.dashboard;
 
-import dev.jobqueue.core.store.JobProgress;
+import dev.jobqueue.views.JobProgress;
 
 /**
  * How far a job says it is, drawn as a bar that moves from one refresh of the page to the

@@ -21,17 +21,21 @@ import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.ScheduleInfo;
 import dev.jobqueue.core.FlowControl;
-import dev.jobqueue.core.store.JobProgress;
-import dev.jobqueue.core.store.QueueInsights.JobDetail;
-import dev.jobqueue.core.store.QueueInsights.JobPage;
-import dev.jobqueue.core.store.QueueInsights.JobQuery;
-import dev.jobqueue.core.store.QueueInsights.JobSearch;
-import dev.jobqueue.core.store.QueueInsights.KeyQuery;
-import dev.jobqueue.core.store.QueueInsights.SearchResult;
-import dev.jobqueue.core.store.QueueInsights.SnapshotSettings;
-import dev.jobqueue.core.store.QueueInsights.TypeKeys;
-import dev.jobqueue.core.store.QueueInsights;
-import dev.jobqueue.core.store.QueueSnapshot;
+import dev.jobqueue.views.Event;
+import dev.jobqueue.views.JobDetail;
+import dev.jobqueue.views.JobLinks;
+import dev.jobqueue.views.JobPage;
+import dev.jobqueue.views.JobProgress;
+import dev.jobqueue.views.JobQuery;
+import dev.jobqueue.views.JobSearch;
+import dev.jobqueue.views.JobSummary;
+import dev.jobqueue.views.KeyQuery;
+import dev.jobqueue.views.Outcomes;
+import dev.jobqueue.views.QueueSnapshot;
+import dev.jobqueue.views.QueueViews;
+import dev.jobqueue.views.SearchResult;
+import dev.jobqueue.views.SnapshotSettings;
+import dev.jobqueue.views.TypeKeys;
 
 /**
  * The dashboard's pages and actions, independent of HTTP: each method reads the queue,
@@ -57,7 +61,7 @@ public final class QueueDashboard {
 	/** How long after an action its page still says it was done. */
 	private static final Duration NOTICE_WINDOW = Duration.ofMinutes(1);
 
-	private final QueueInsights insights;
+	private final QueueViews views;
 
 	private final JobQueue queue;
 
@@ -78,9 +82,9 @@ public final class QueueDashboard {
 	 * @param payloadPreview characters of a job's payload and result shown when values
 	 * are shown; 0 shows only their length
 	 */
-	public QueueDashboard(QueueInsights insights, JobQueue queue, Supplier<List<ScheduleInfo>> schedules,
+	public QueueDashboard(QueueViews views, JobQueue queue, Supplier<List<ScheduleInfo>> schedules,
 			SnapshotSettings snapshotSettings, int payloadPreview, Clock clock) {
-		this(insights, queue, schedules, snapshotSettings, payloadPreview, clock, Map::of);
+		this(views, queue, schedules, snapshotSettings, payloadPreview, clock, Map::of);
 	}
 
 	/**
@@ -93,11 +97,11 @@ public final class QueueDashboard {
 	 * as it stands now: the overview counts their held jobs, the keys page marks blocked
 	 * keys
 	 */
-	public QueueDashboard(QueueInsights insights, JobQueue queue, Supplier<List<ScheduleInfo>> schedules,
+	public QueueDashboard(QueueViews views, JobQueue queue, Supplier<List<ScheduleInfo>> schedules,
 			SnapshotSettings snapshotSettings, int payloadPreview, Clock clock,
 			Supplier<Map<String, FlowControl>> flowControls) {
 		this.flowControls = (flowControls != null) ? flowControls : Map::of;
-		this.insights = Objects.requireNonNull(insights, "'insights' must not be null");
+		this.views = Objects.requireNonNull(views, "'views' must not be null");
 		this.queue = Objects.requireNonNull(queue, "'queue' must not be null");
 		this.schedules = (schedules != null) ? schedules : List::of;
 		this.snapshotSettings = Objects.requireNonNull(snapshotSettings, "'snapshotSettings' must not be null");
@@ -129,12 +133,12 @@ public final class QueueDashboard {
 	 */
 	Page overview(Viewer viewer, boolean day) {
 		Instant now = this.clock.instant();
-		QueueSnapshot snapshot = this.insights.snapshot(now,
+		QueueSnapshot snapshot = this.views.snapshot(now,
 				this.snapshotSettings.withFlowControls(this.flowControls.get()));
-		List<QueueInsights.Outcomes> outcomes = this.insights
+		List<Outcomes> outcomes = this.views
 			.outcomes(now.minus(day ? Duration.ofDays(1) : Duration.ofHours(1)).plus(MINUTE), now, MINUTE);
-		Map<Long, JobProgress> progress = this.insights
-			.progress(snapshot.oldestRunning().stream().map(QueueInsights.JobSummary::id).toList());
+		Map<Long, JobProgress> progress = this.views
+			.progress(snapshot.oldestRunning().stream().map(JobSummary::id).toList(), viewer.values());
 		OverviewPage.Data data = new OverviewPage.Data(snapshot, outcomes, day, this.queue.pausedTypes(),
 				this.schedules.get(), this.snapshotSettings.stuckAfter(), progress);
 		return Page.ok(Layout.page(viewer, "Overview", "overview", now, "", OverviewPage.render(viewer, data), true));
@@ -154,10 +158,10 @@ public final class QueueDashboard {
 	Page keys(Viewer viewer, String type) {
 		Instant now = this.clock.instant();
 		FlowControl flow = this.flowControls.get().getOrDefault(type, FlowControl.NONE);
-		TypeKeys keys = this.insights.keys(new KeyQuery(type, flow, now, KeyQuery.DEFAULT_LIMIT));
+		TypeKeys keys = this.views.keys(new KeyQuery(type, flow, now, KeyQuery.DEFAULT_LIMIT));
 		QueueSnapshot.FlowState state = null;
 		if (flow.limits()) {
-			state = this.insights.flow(now, Map.of(type, flow)).get(type);
+			state = this.views.flow(now, Map.of(type, flow)).get(type);
 		}
 		return Page.ok(Layout.page(viewer, "Keys of " + type, "", now, KeysPage.heading(type, flow),
 				KeysPage.render(viewer, keys, state), true));
@@ -165,7 +169,7 @@ public final class QueueDashboard {
 
 	Page jobs(Viewer viewer, JobQuery query) {
 		Instant now = this.clock.instant();
-		JobPage page = this.insights.jobs(query);
+		JobPage page = this.views.jobs(query);
 		String section = (query.status() == null) ? "all" : query.status().dbValue();
 		return Page.ok(Layout.page(viewer, "Jobs", section, now, JobPages.listHeading(viewer, query),
 				JobPages.list(viewer, query, page, now), true));
@@ -178,7 +182,7 @@ public final class QueueDashboard {
 	 */
 	Page job(Viewer viewer, long id, JobAction done) {
 		Instant now = this.clock.instant();
-		Optional<JobDetail> detail = this.insights.job(id, viewer.showValues() ? this.payloadPreview : 0);
+		Optional<JobDetail> detail = this.views.job(id, this.payloadPreview, viewer.values());
 		if (detail.isEmpty()) {
 			return noSuchJob(viewer, id);
 		}
@@ -207,7 +211,7 @@ public final class QueueDashboard {
 	/**
 	 * The whole chain, if the job is in one that is short enough to read on each refresh.
 	 */
-	private ChainSection.Chain readChain(QueueInsights.JobLinks links) {
+	private ChainSection.Chain readChain(JobLinks links) {
 		if (links.chainId() == null || links.chainLength() > CHAIN_READ_LIMIT) {
 			return null;
 		}
@@ -326,7 +330,7 @@ public final class QueueDashboard {
 			return Page.ok(Layout.page(viewer, "Search", "", now, SearchPage.heading(viewer, null),
 					"<p class=\"hint\">Type a job id, an error code, a dedup key or any text.</p>", false));
 		}
-		SearchResult result = this.insights.search(JobSearch.of(text, viewer.showValues()));
+		SearchResult result = this.views.search(JobSearch.of(text), viewer.values());
 		return Page.ok(Layout.page(viewer, "Search: " + text, "", now, SearchPage.heading(viewer, text),
 				SearchPage.results(viewer, result, now), true));
 	}
@@ -474,7 +478,7 @@ public final class QueueDashboard {
 		}
 
 		/** Whether an operator did this to the job at or after {@code since}. */
-		boolean happened(List<QueueInsights.Event> timeline, Instant since) {
+		boolean happened(List<Event> timeline, Instant since) {
 			return timeline.stream()
 				.anyMatch((event) -> this.events.contains(event.event()) && "api".equals(event.actor())
 						&& !event.at().isBefore(since));

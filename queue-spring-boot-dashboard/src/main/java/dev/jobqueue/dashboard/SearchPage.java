@@ -2,10 +2,10 @@ package dev.jobqueue.dashboard;
 
 import java.time.Instant;
 
-import dev.jobqueue.core.store.QueueInsights.JobSearch;
-import dev.jobqueue.core.store.QueueInsights.JobSummary;
-import dev.jobqueue.core.store.QueueInsights.SearchMatch;
-import dev.jobqueue.core.store.QueueInsights.SearchResult;
+import dev.jobqueue.views.JobSearch;
+import dev.jobqueue.views.JobSummary;
+import dev.jobqueue.views.SearchMatch;
+import dev.jobqueue.views.SearchResult;
 
 /**
  * The search page: the search form, the jobs found with where the text matched, and what

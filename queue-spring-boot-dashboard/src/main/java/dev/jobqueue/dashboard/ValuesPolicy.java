@@ -1,11 +1,11 @@
 package dev.jobqueue.dashboard;
 
-import java.security.Principal;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 
 import jakarta.servlet.http.HttpServletRequest;
+
+import dev.jobqueue.views.ValuePolicy;
 
 /**
  * When the dashboard shows payloads, results, error and event details, dedup keys and
@@ -31,15 +31,9 @@ public record ValuesPolicy(ShowValues showValues, Set<String> roles) {
 	 * and roles.
 	 */
 	boolean shown(HttpServletRequest request) {
-		return switch (this.showValues) {
-			case ALWAYS -> true;
-			case NEVER -> false;
-			case WHEN_AUTHORIZED -> {
-				Principal principal = request.getUserPrincipal();
-				yield principal != null
-						&& (this.roles.isEmpty() || this.roles.stream().anyMatch(request::isUserInRole));
-			}
-		};
+		return ValuePolicy.of(ValuePolicy.Show.valueOf(this.showValues.name()), this.roles)
+			.forCaller(request.getUserPrincipal() != null, request::isUserInRole)
+			.shown();
 	}
 
 	/**
@@ -47,7 +41,7 @@ public record ValuesPolicy(ShowValues showValues, Set<String> roles) {
 	 * {@code always}.
 	 */
 	public String describe() {
-		return this.showValues.name().toLowerCase(Locale.ROOT).replace('_', '-');
+		return ValuePolicy.of(ValuePolicy.Show.valueOf(this.showValues.name()), this.roles).describe();
 	}
 
 	/**

@@ -1,5 +1,7 @@
 package dev.jobqueue.dashboard;
 
+import dev.jobqueue.views.ValuePolicy;
+
 /**
  * Who looks at a page, as far as rendering cares: where the dashboard lives, whether this
  * person may see values and act, and the CSRF field a form must carry (when Spring
@@ -14,6 +16,11 @@ package dev.jobqueue.dashboard;
  */
 record Viewer(String base, boolean showValues, boolean readOnly, String csrfName, String csrfToken,
 		long refreshMillis) {
+
+	/** The value policy settled for this person, for what the dashboard reads. */
+	ValuePolicy values() {
+		return this.showValues ? ValuePolicy.SHOWN : ValuePolicy.HIDDEN;
+	}
 
 	String url(String path) {
 		return this.base + path;

@@ -37,8 +37,8 @@ import dev.jobqueue.autoconfigure.QueueWorker;
 import dev.jobqueue.core.FlowControl;
 import dev.jobqueue.core.HandlerRegistry;
 import dev.jobqueue.core.retention.JobQueueMaintenance;
-import dev.jobqueue.core.store.QueueInsights;
 import dev.jobqueue.core.worker.JobWorker;
+import dev.jobqueue.views.QueueViews;
 
 /**
  * Auto-configures the {@code jobqueue} actuator endpoint when actuator is on the
@@ -47,18 +47,18 @@ import dev.jobqueue.core.worker.JobWorker;
  */
 @AutoConfiguration(after = QueueAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)
-@ConditionalOnBean({ QueueInsights.class, JobQueue.class, JobSchedules.class })
+@ConditionalOnBean({ QueueViews.class, JobQueue.class, JobSchedules.class })
 @ConditionalOnAvailableEndpoint(QueueEndpoint.class)
 @EnableConfigurationProperties(QueueEndpointProperties.class)
 public final class QueueEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	QueueEndpoint queueEndpoint(QueueInsights insights, JobQueue queue, JobSchedules schedules,
-			QueueProperties properties, QueueEndpointProperties endpointProperties, ObjectProvider<JobQueueClock> clock,
+	QueueEndpoint queueEndpoint(QueueViews views, JobQueue queue, JobSchedules schedules, QueueProperties properties,
+			QueueEndpointProperties endpointProperties, ObjectProvider<JobQueueClock> clock,
 			ObjectProvider<JobQueueMaintenance> maintenance, ObjectProvider<QueueWorker> worker,
 			ObjectProvider<HandlerRegistry> handlers) {
-		return new QueueEndpoint(insights, queue, schedules, settings(properties),
+		return new QueueEndpoint(views, queue, schedules, settings(properties),
 				clock.getIfAvailable(JobQueueClock::system).clock(),
 				() -> Optional.ofNullable(maintenance.getIfUnique()).flatMap(JobQueueMaintenance::lastRetentionReport),
 				endpointProperties.getShowValues(), () -> localWorker(worker.getIfUnique()),
@@ -119,14 +119,6 @@ public final class QueueEndpointAutoConfiguration {
 		@Bean
 		static CrossSiteWriteGuard queueEndpointCrossSiteWriteGuard() {
 			return new CrossSiteWriteGuard();
-		}
-
-		/**
-		 * A database that refuses connections is answered 503 in words, not Boot's 500.
-		 */
-		@Bean
-		static UnreachableDatabaseAnswer queueEndpointUnreachableDatabaseAnswer() {
-			return new UnreachableDatabaseAnswer();
 		}
 
 		@Bean

@@ -26,8 +26,8 @@ import dev.jobqueue.autoconfigure.QueueProperties;
 import dev.jobqueue.autoconfigure.QueueWorker;
 import dev.jobqueue.core.retention.RetentionCleaner;
 import dev.jobqueue.core.retention.TableVacuums;
-import dev.jobqueue.core.store.QueueInsights;
 import dev.jobqueue.core.store.QueueStorage;
+import dev.jobqueue.views.QueueViews;
 
 /**
  * Auto-configures the {@code jobqueue} health indicator (disable with
@@ -35,7 +35,7 @@ import dev.jobqueue.core.store.QueueStorage;
  */
 @AutoConfiguration(after = QueueAutoConfiguration.class)
 @ConditionalOnClass(HealthIndicator.class)
-@ConditionalOnBean(QueueInsights.class)
+@ConditionalOnBean(QueueViews.class)
 @ConditionalOnEnabledHealthIndicator("jobqueue")
 public final class QueueHealthAutoConfiguration {
 
@@ -45,7 +45,7 @@ public final class QueueHealthAutoConfiguration {
 	 */
 	@Bean
 	@ConditionalOnMissingBean(name = { "jobqueueHealthIndicator", "jobqueueHealthContributor" })
-	QueueHealthIndicator jobqueueHealthContributor(QueueInsights insights, QueueProperties properties,
+	QueueHealthIndicator jobqueueHealthContributor(QueueViews views, QueueProperties properties,
 			ObjectProvider<JobQueueClock> clock, ObjectProvider<QueueWorker> worker,
 			ObjectProvider<QueueStorage> storage, ObjectProvider<RetentionCleaner> cleaner, Environment environment) {
 		QueueProperties.Observability observability = properties.getObservability();
@@ -55,12 +55,12 @@ public final class QueueHealthAutoConfiguration {
 					+ "DEGRADED (the default), OUT_OF_SERVICE or DOWN");
 		}
 		Clock queueClock = clock.getIfAvailable(JobQueueClock::system).clock();
-		QueueHealthIndicator indicator = new QueueHealthIndicator(insights, queueClock, observability.getStuckAfter(),
+		QueueHealthIndicator indicator = new QueueHealthIndicator(views, queueClock, observability.getStuckAfter(),
 				observability.getMaxQueueAge(), new Status(degraded.trim().toUpperCase(Locale.ROOT)), () -> {
 					QueueWorker queueWorker = worker.getIfUnique();
 					return (queueWorker != null) ? queueWorker.worker() : null;
 				}, properties.snapshotSettings().workerDeadAfter());
-		indicator.setUnhandledJobs(new UnhandledJobs(insights, properties, queueClock));
+		indicator.setUnhandledJobs(new UnhandledJobs(views, properties, queueClock));
 		indicator.setWarnings(() -> {
 			RetentionCleaner retention = cleaner.getIfUnique();
 			String vacuum = (retention != null) ? retention.tableVacuums().map(TableVacuums::warning).orElse(null)
@@ -84,7 +84,7 @@ public final class QueueHealthAutoConfiguration {
 	 */
 	static final class UnhandledJobs implements Supplier<Map<String, Long>> {
 
-		private final QueueInsights insights;
+		private final QueueViews views;
 
 		private final QueueProperties properties;
 
@@ -94,8 +94,8 @@ public final class QueueHealthAutoConfiguration {
 
 		private Instant takenAt;
 
-		UnhandledJobs(QueueInsights insights, QueueProperties properties, Clock clock) {
-			this.insights = insights;
+		UnhandledJobs(QueueViews views, QueueProperties properties, Clock clock) {
+			this.views = views;
 			this.properties = properties;
 			this.clock = clock;
 		}
@@ -105,7 +105,7 @@ public final class QueueHealthAutoConfiguration {
 			Instant now = this.clock.instant();
 			Duration refresh = this.properties.getObservability().getRefreshInterval();
 			if (this.takenAt == null || !now.isBefore(this.takenAt.plus(refresh)) || now.isBefore(this.takenAt)) {
-				this.last = this.insights.snapshot(now, this.properties.snapshotSettings()).unhandled();
+				this.last = this.views.snapshot(now, this.properties.snapshotSettings()).unhandled();
 				this.takenAt = now;
 			}
 			return this.last;

@@ -21,12 +21,12 @@ import dev.jobqueue.autoconfigure.QueueDataSource;
 import dev.jobqueue.autoconfigure.QueueProperties;
 import dev.jobqueue.autoconfigure.QueueWorker;
 import dev.jobqueue.core.HandlerRegistry;
-import dev.jobqueue.core.store.QueueInsights;
 import dev.jobqueue.core.store.QueueStorage;
 import dev.jobqueue.metrics.QueueMeterListener;
 import dev.jobqueue.metrics.QueueMetrics;
 import dev.jobqueue.metrics.QueueSnapshotRefresher;
 import dev.jobqueue.metrics.QueueWorkerMetrics;
+import dev.jobqueue.views.QueueViews;
 
 /**
  * Auto-configures the queue's Micrometer meters when a {@link MeterRegistry} is present:
@@ -41,14 +41,14 @@ import dev.jobqueue.metrics.QueueWorkerMetrics;
 		"org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusMetricsExportAutoConfiguration" })
 @ConditionalOnClass(MeterRegistry.class)
 @ConditionalOnBooleanProperty(name = "jobqueue.enabled", matchIfMissing = true)
-@ConditionalOnBean({ MeterRegistry.class, QueueInsights.class })
+@ConditionalOnBean({ MeterRegistry.class, QueueViews.class })
 public final class QueueMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	QueueSnapshotRefresher queueSnapshotRefresher(QueueInsights insights, QueueProperties properties,
+	QueueSnapshotRefresher queueSnapshotRefresher(QueueViews views, QueueProperties properties,
 			ObjectProvider<JobQueueClock> clock, ObjectProvider<HandlerRegistry> handlers) {
-		return new QueueSnapshotRefresher(insights, properties.snapshotSettings(),
+		return new QueueSnapshotRefresher(views, properties.snapshotSettings(),
 				clock.getIfAvailable(JobQueueClock::system).clock(), properties.getObservability().getRefreshInterval(),
 				() -> {
 					HandlerRegistry registry = handlers.getIfUnique();

@@ -25,12 +25,12 @@ import dev.jobqueue.autoconfigure.JobQueueClock;
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
 import dev.jobqueue.autoconfigure.QueueProperties;
 import dev.jobqueue.core.HandlerRegistry;
-import dev.jobqueue.core.store.QueueInsights;
 import dev.jobqueue.dashboard.DashboardRoutes;
 import dev.jobqueue.dashboard.DashboardSettings;
 import dev.jobqueue.dashboard.QueueDashboard;
 import dev.jobqueue.dashboard.ValuesPolicy.ShowValues;
 import dev.jobqueue.dashboard.ValuesPolicy;
+import dev.jobqueue.views.QueueViews;
 
 /**
  * The dashboard ({@code jobqueue.dashboard.enabled=true}) in a servlet web application
@@ -42,7 +42,7 @@ import dev.jobqueue.dashboard.ValuesPolicy;
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(RouterFunction.class)
 @ConditionalOnBooleanProperty("jobqueue.dashboard.enabled")
-@ConditionalOnBean({ QueueInsights.class, JobQueue.class })
+@ConditionalOnBean({ QueueViews.class, JobQueue.class })
 @EnableConfigurationProperties(DashboardProperties.class)
 public final class QueueDashboardAutoConfiguration {
 
@@ -52,9 +52,9 @@ public final class QueueDashboardAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	QueueDashboard queueDashboard(QueueInsights insights, JobQueue queue, ObjectProvider<JobSchedules> schedules,
+	QueueDashboard queueDashboard(QueueViews views, JobQueue queue, ObjectProvider<JobSchedules> schedules,
 			QueueProperties properties, ObjectProvider<JobQueueClock> clock, ObjectProvider<HandlerRegistry> handlers) {
-		return new QueueDashboard(insights, queue, () -> {
+		return new QueueDashboard(views, queue, () -> {
 			JobSchedules registry = schedules.getIfUnique();
 			return (registry != null) ? registry.schedules() : List.of();
 		}, properties.snapshotSettings(), properties.getObservability().getPayloadPreview(),

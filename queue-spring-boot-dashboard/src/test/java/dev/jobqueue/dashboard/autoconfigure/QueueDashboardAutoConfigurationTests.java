@@ -25,10 +25,10 @@ import org.springframework.web.servlet.function.RouterFunction;
 import dev.jobqueue.JobQueue;
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
 import dev.jobqueue.autoconfigure.QueueProperties;
-import dev.jobqueue.core.store.QueueInsights;
 import dev.jobqueue.dashboard.DashboardSettings;
 import dev.jobqueue.dashboard.QueueDashboard;
 import dev.jobqueue.dashboard.ValuesPolicy;
+import dev.jobqueue.views.QueueViews;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -171,8 +171,8 @@ class QueueDashboardAutoConfigurationTests {
 	static class OwnDashboard {
 
 		@Bean
-		QueueDashboard ownDashboard(QueueInsights insights, JobQueue queue, QueueProperties properties) {
-			return new QueueDashboard(insights, queue, null, properties.snapshotSettings(), 0, Clock.systemUTC());
+		QueueDashboard ownDashboard(QueueViews views, JobQueue queue, QueueProperties properties) {
+			return new QueueDashboard(views, queue, null, properties.snapshotSettings(), 0, Clock.systemUTC());
 		}
 
 	}
