@@ -99,7 +99,8 @@ class SchedulingAutoConfigurationTests {
 					+ "seconds first (second minute hour day-of-month month day-of-week). Write \"0 30 2 * * *\" "
 					+ "for the same times",
 			"cron=0 0 25 * * *|'0 0 25 * * *' is not a valid cron expression: hour field '25'",
-			"every=500ms|A schedule interval must be at least one second", "every=5 minutes|Failed to convert",
+			"every=500ms|A schedule interval must be at least one second",
+			"every=5 minutes|'5 minutes' is not a valid duration",
 			"zone=Mars/Olympus|Unknown time-zone ID: Mars/Olympus", "type=|the job type the schedule enqueues is "
 					+ "missing: set .type to the type its @JobHandler declares" })
 	void aWrongScheduleValueFailsAtBindingNamingThePropertyAndTheFix(String setting, String reason) {
