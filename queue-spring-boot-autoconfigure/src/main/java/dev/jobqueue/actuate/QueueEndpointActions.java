@@ -140,6 +140,9 @@ final class QueueEndpointActions {
 			};
 		}
 		catch (JobQueueException ex) {
+			if (UnreachableDatabaseAnswer.isDatabaseFailure(ex)) {
+				throw ex;
+			}
 			return new Applied(new ActionResult(target, action, false, job.get().status().dbValue(), ex.getMessage()),
 					Outcome.WRONG_STATE);
 		}
@@ -160,6 +163,9 @@ final class QueueEndpointActions {
 			applied = pause ? this.queue.pause(type) : this.queue.resume(type);
 		}
 		catch (JobQueueException ex) {
+			if (UnreachableDatabaseAnswer.isDatabaseFailure(ex)) {
+				throw ex;
+			}
 			throw new InvalidEndpointRequestException(ex.getMessage(), "Invalid job type");
 		}
 		String status = pause ? "paused" : "active";

@@ -30,6 +30,7 @@ import dev.jobqueue.actuate.QueueEndpoint;
 import dev.jobqueue.actuate.QueueEndpointSettings;
 import dev.jobqueue.actuate.QueueEndpointWebExtension;
 import dev.jobqueue.actuate.QueueReport;
+import dev.jobqueue.actuate.UnreachableDatabaseAnswer;
 import dev.jobqueue.autoconfigure.JobQueueClock;
 import dev.jobqueue.autoconfigure.QueueAutoConfiguration;
 import dev.jobqueue.autoconfigure.QueueProperties;
@@ -119,6 +120,14 @@ public final class QueueEndpointAutoConfiguration {
 		@Bean
 		static CrossSiteWriteGuard queueEndpointCrossSiteWriteGuard() {
 			return new CrossSiteWriteGuard();
+		}
+
+		/**
+		 * A database that refuses connections is answered 503 in words, not Boot's 500.
+		 */
+		@Bean
+		static UnreachableDatabaseAnswer queueEndpointUnreachableDatabaseAnswer() {
+			return new UnreachableDatabaseAnswer();
 		}
 
 		@Bean
