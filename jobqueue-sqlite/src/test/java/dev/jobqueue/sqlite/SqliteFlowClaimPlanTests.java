@@ -2,11 +2,9 @@ package dev.jobqueue.sqlite;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -93,11 +91,10 @@ class SqliteFlowClaimPlanTests {
 			Map<String, String> statements = db.store().keyedClaimStatements();
 			assertThat(statements).isNotEmpty();
 			statements.forEach((name, sql) -> {
-				List<String> plan = queryPlan(db, sql);
-				System.out.println(name + ": " + plan);
+				List<String> plan = QueryPlans.of(db.dataSource(), sql);
 				assertThat(plan).as(name)
 					.anyMatch((step) -> step.contains("jobs_keyed_idx") || step.contains("job_rate_starts"))
-					.allMatch(SqliteFlowClaimPlanTests::searchesWithACondition)
+					.allMatch(QueryPlans::searchesWithACondition)
 					.noneMatch((step) -> step.contains("TEMP B-TREE"));
 			});
 
@@ -109,40 +106,6 @@ class SqliteFlowClaimPlanTests {
 			assertThat(claimed.stream().filter((job) -> job.key() != null).map(ClaimedJob::key).distinct())
 				.hasSize((int) claimed.stream().filter((job) -> job.key() != null).count());
 		}
-	}
-
-	/**
-	 * Whether a step of a plan reads no table whole: a {@code SEARCH} by an index or the
-	 * primary key with a condition in parentheses ({@code (type=? AND status=?)}), or a
-	 * step that reads no table (a constant row, a list of ids from {@code json_each}, a
-	 * subquery, a filter). A {@code SCAN} of a table, even {@code USING INDEX} (a walk of
-	 * the whole index), is not; nor is a skip-scan ({@code (ANY(created_at) AND ...)}),
-	 * which walks every value of the index's leading column.
-	 */
-	static boolean searchesWithACondition(String step) {
-		if (step.startsWith("SEARCH ")) {
-			return step.matches("SEARCH \\S+ USING (COVERING INDEX \\S+|INDEX \\S+|INTEGER PRIMARY KEY|PRIMARY KEY) "
-					+ "\\((?!ANY\\().+\\)");
-		}
-		if (step.startsWith("SCAN ")) {
-			return step.equals("SCAN CONSTANT ROW") || step.startsWith("SCAN json_each VIRTUAL TABLE");
-		}
-		return true;
-	}
-
-	private static List<String> queryPlan(TestDatabase db, String sql) {
-		List<String> plan = new ArrayList<>();
-		try (Connection connection = db.dataSource().getConnection();
-				Statement statement = connection.createStatement();
-				ResultSet rows = statement.executeQuery("EXPLAIN QUERY PLAN " + sql)) {
-			while (rows.next()) {
-				plan.add(rows.getString("detail"));
-			}
-		}
-		catch (SQLException ex) {
-			throw new IllegalStateException(ex);
-		}
-		return plan;
 	}
 
 }
