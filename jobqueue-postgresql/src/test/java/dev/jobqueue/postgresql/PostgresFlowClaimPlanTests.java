@@ -110,14 +110,14 @@ class PostgresFlowClaimPlanTests {
 						"not_repeatable", Set.of(), "limit", 128));
 		assertThat(one).anyMatch((line) -> line.contains("jobs_keyed_idx"))
 			.noneMatch((line) -> line.contains("Seq Scan on jobs"));
-		assertSearchesOnly(one);
+		QueryPlans.assertSearchesOnly(one);
 		List<String> several = explain(PostgresClaims.claimSql(PostgresClaims.CLAIM_BY_TYPE, false),
 				Map.of("types", new String[] { "charge", "mail" }, "rooms", new Integer[] { 100, 100 }, "global_caps",
 						new Integer[] { null, null }, "worker_id", "w", "now", this.now, "lease_until",
 						this.now.plusSeconds(30), "not_repeatable", Set.of(), "limit", 100));
 		assertThat(several).anyMatch((line) -> line.contains("jobs_keyed_idx"))
 			.noneMatch((line) -> line.contains("Seq Scan on jobs"));
-		assertSearchesOnly(several);
+		QueryPlans.assertSearchesOnly(several);
 	}
 
 	@Test
@@ -138,7 +138,7 @@ class PostgresFlowClaimPlanTests {
 			// An ordered key's job is still the first pending one of its key.
 			.anyMatch((line) -> line.contains("Index Only Scan using jobs_keyed_idx on jobs h"))
 			.noneMatch((line) -> line.contains("Seq Scan on jobs") || line.contains("jobs_claim_idx"));
-		assertSearchesOnly(take);
+		QueryPlans.assertSearchesOnly(take);
 	}
 
 	@Test
@@ -180,15 +180,7 @@ class PostgresFlowClaimPlanTests {
 			.anyMatch((line) -> line.contains("Index Scan using jobs_keyed_idx on jobs c"))
 			.anyMatch((line) -> line.contains("Index Scan using jobs_claim_type_idx on jobs c"))
 			.noneMatch((line) -> line.contains("Seq Scan on jobs"));
-		assertSearchesOnly(plan);
-	}
-
-	/**
-	 * Every read of the jobs searches an index with a condition: no walk of the whole
-	 * table or of a whole index.
-	 */
-	private static void assertSearchesOnly(List<String> plan) {
-		assertThat(QueryPlans.fullScans(plan, "jobs", "jobs_")).as(String.join("\n", plan)).isEmpty();
+		QueryPlans.assertSearchesOnly(plan);
 	}
 
 	private List<String> explain(String template, Map<String, Object> parameters) throws SQLException {

@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -16,6 +17,8 @@ import java.util.regex.Pattern;
 import dev.jobqueue.jdbc.Sql;
 import dev.jobqueue.jdbc.SqlStatement;
 import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The plans of the queue's statements on a test database, as the server runs them
@@ -119,6 +122,27 @@ final class QueryPlans {
 			}
 		}
 		return found;
+	}
+
+	/**
+	 * Every read of the jobs in {@code plan} searches an index with a condition: no
+	 * {@code Seq Scan} of the table, no walk of a whole index.
+	 */
+	static void assertSearchesOnly(List<String> plan) {
+		assertThat(fullScans(plan, "jobs", "jobs_")).as(String.join("\n", plan)).isEmpty();
+	}
+
+	/**
+	 * As {@link #assertSearchesOnly}, except for walks of the whole of one of
+	 * {@code indexes} (an index scan without a condition, never a {@code Seq Scan}),
+	 * which one statement makes by design, for {@code reason}; a walk of any other index,
+	 * or of the table, still fails.
+	 */
+	static void assertSearchesOnlyBesideWalksOf(List<String> plan, String reason, String... indexes) {
+		String walked = "(" + String.join("|", Arrays.stream(indexes).map(Pattern::quote).toList()) + ")";
+		assertThat(fullScans(plan, "jobs", "jobs_")).as(reason + "\n" + String.join("\n", plan))
+			.allMatch((scan) -> scan
+				.matches("(Index Scan|Index Only Scan|Bitmap Index Scan)( Backward)? (using|on) " + walked + " .*"));
 	}
 
 	private static boolean readsOneOf(String relation, String... tables) {
