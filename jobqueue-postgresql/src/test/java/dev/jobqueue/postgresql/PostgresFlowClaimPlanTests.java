@@ -90,7 +90,7 @@ class PostgresFlowClaimPlanTests {
 				read(limited, 16, "customer-5000"));
 		assertReadsIndexes(held);
 		// The rate log's starts of a key in the window: a range of its primary key.
-		assertThat(QueryPlans.fullScans(held, "job_rate_starts", "job_rate_starts_")).as(String.join("\n", held))
+		assertThat(this.plans.fullScans(held, "job_rate_starts", "job_rate_starts_")).as(String.join("\n", held))
 			.isEmpty();
 		assertThat(held).anyMatch((line) -> line.contains("job_rate_starts_pkey"))
 			// A key's running and failed jobs: its ranges, not all of the type's.
@@ -110,14 +110,14 @@ class PostgresFlowClaimPlanTests {
 						"not_repeatable", Set.of(), "limit", 128));
 		assertThat(one).anyMatch((line) -> line.contains("jobs_keyed_idx"))
 			.noneMatch((line) -> line.contains("Seq Scan on jobs"));
-		QueryPlans.assertSearchesOnly(one);
+		this.plans.assertSearchesOnly(one);
 		List<String> several = explain(PostgresClaims.claimSql(PostgresClaims.CLAIM_BY_TYPE, false),
 				Map.of("types", new String[] { "charge", "mail" }, "rooms", new Integer[] { 100, 100 }, "global_caps",
 						new Integer[] { null, null }, "worker_id", "w", "now", this.now, "lease_until",
 						this.now.plusSeconds(30), "not_repeatable", Set.of(), "limit", 100));
 		assertThat(several).anyMatch((line) -> line.contains("jobs_keyed_idx"))
 			.noneMatch((line) -> line.contains("Seq Scan on jobs"));
-		QueryPlans.assertSearchesOnly(several);
+		this.plans.assertSearchesOnly(several);
 	}
 
 	@Test
@@ -138,7 +138,7 @@ class PostgresFlowClaimPlanTests {
 			// An ordered key's job is still the first pending one of its key.
 			.anyMatch((line) -> line.contains("Index Only Scan using jobs_keyed_idx on jobs h"))
 			.noneMatch((line) -> line.contains("Seq Scan on jobs") || line.contains("jobs_claim_idx"));
-		QueryPlans.assertSearchesOnly(take);
+		this.plans.assertSearchesOnly(take);
 	}
 
 	@Test
@@ -175,12 +175,12 @@ class PostgresFlowClaimPlanTests {
 				Map.entry("serialised", new Boolean[] { flow.limits() }), Map.entry("now", this.now));
 	}
 
-	private static void assertReadsIndexes(List<String> plan) {
+	private void assertReadsIndexes(List<String> plan) {
 		assertThat(plan).anyMatch((line) -> line.contains("Index Only Scan using jobs_keyed_idx"))
 			.anyMatch((line) -> line.contains("Index Scan using jobs_keyed_idx on jobs c"))
 			.anyMatch((line) -> line.contains("Index Scan using jobs_claim_type_idx on jobs c"))
 			.noneMatch((line) -> line.contains("Seq Scan on jobs"));
-		QueryPlans.assertSearchesOnly(plan);
+		this.plans.assertSearchesOnly(plan);
 	}
 
 	private List<String> explain(String template, Map<String, Object> parameters) throws SQLException {

@@ -107,7 +107,7 @@ class PostgresFlowInsightsPlanTests {
 						case "key" -> "";
 						default -> "charge";
 					});
-			QueryPlans.assertSearchesOnly(plan);
+			this.plans.assertSearchesOnly(plan);
 			if (statement.getValue().contains("job_key IS NOT NULL")) {
 				assertThat(plan).as(statement.getKey())
 					.anyMatch((line) -> line.contains("Index Only Scan using jobs_keyed_idx"));
