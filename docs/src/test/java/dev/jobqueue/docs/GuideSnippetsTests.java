@@ -50,8 +50,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * put into a small class of its own (imports, the fields and types the snippet takes for
  * granted, and for the lines that enqueue, a method that runs them), and compiled
  * together against the published modules. A new snippet fails the build until it has its
- * class here. The README's snippet is also run, in a new application, by the readme-app
- * integration test.
+ * class here. The snippets with handlers then run, together in one application on SQLite
+ * (their job types differ), and each test checks what the text around its snippet says
+ * they do. The dashboard's security configuration and the testing page's test class are
+ * compiled only. The README's snippet also runs in a new Maven project, built as a reader
+ * would, in the readme-app integration test.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class GuideSnippetsTests {
