@@ -74,14 +74,15 @@ public final class QueueAutoConfiguration {
 	@ConditionalOnMissingBean
 	QueueDataSource queueDataSource(QueueProperties properties,
 			@JobQueueDataSource ObjectProvider<DataSource> queueDataSource,
-			ObjectProvider<DataSource> applicationDataSource, ListableBeanFactory beanFactory) {
+			ObjectProvider<DataSource> applicationDataSource, ListableBeanFactory beanFactory,
+			Environment environment) {
 		ClassLoader classLoader = (beanFactory instanceof ConfigurableBeanFactory configurable
 				&& configurable.getBeanClassLoader() != null) ? configurable.getBeanClassLoader()
 						: QueueDataSource.class.getClassLoader();
 		return QueueDataSource.choose(properties.getDatasource(), storeSettings(properties, null),
 				queueDataSource.getIfAvailable(), applicationDataSource.getIfUnique(),
-				List.of(beanFactory.getBeanNamesForType(DataSource.class)), StoreProviders.load(classLoader),
-				classLoader);
+				List.of(beanFactory.getBeanNamesForType(DataSource.class)),
+				environment.getProperty("spring.datasource.url"), StoreProviders.load(classLoader), classLoader);
 	}
 
 	/** What the store is built with, from the properties. */

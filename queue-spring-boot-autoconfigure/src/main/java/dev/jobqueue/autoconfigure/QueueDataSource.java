@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 
 import dev.jobqueue.JobQueueException;
+import dev.jobqueue.jdbc.JdbcUrls;
 import dev.jobqueue.jdbc.StoreProvider;
 import dev.jobqueue.jdbc.StoreProviders;
 import dev.jobqueue.jdbc.StoreSettings;
@@ -55,12 +56,16 @@ public final class QueueDataSource implements DisposableBean {
 	 * @param application the application's single or primary DataSource, if any
 	 * @param candidates the names of all DataSource beans, for the message when the
 	 * choice is ambiguous
+	 * @param applicationUrl {@code spring.datasource.url}, if set: with no DataSource to
+	 * share, start-up fails rather than falling back to the default file
 	 * @param classLoader where the stores' drivers and Flyway modules are looked for
-	 * @throws JobQueueException when several DataSources exist and none is chosen, no
-	 * store serves the chosen one, or the store's driver is missing from the classpath
+	 * @throws JobQueueException when several DataSources exist and none is chosen,
+	 * {@code spring.datasource.url} is set without a DataSource, no store serves the
+	 * chosen one, or the store's driver is missing from the classpath
 	 */
 	static QueueDataSource choose(QueueProperties.Datasource properties, StoreSettings settings, DataSource qualified,
-			DataSource application, List<String> candidates, StoreProviders stores, ClassLoader classLoader) {
+			DataSource application, List<String> candidates, String applicationUrl, StoreProviders stores,
+			ClassLoader classLoader) {
 		String url = properties.getUrl();
 		if (url != null && !url.isBlank()) {
 			return logged(own(url, settings, stores, classLoader), "its own pool, from jobqueue.datasource.url");
@@ -93,6 +98,14 @@ public final class QueueDataSource implements DisposableBean {
 					+ " and none is primary, so the job queue cannot tell which to use. Mark the one for the queue "
 					+ "with @JobQueueDataSource (queue writes then join its transactions), or set "
 					+ "jobqueue.datasource.url=jdbc:sqlite:<path> to give the queue its own file.");
+		}
+		if (applicationUrl != null && !applicationUrl.isBlank() && candidates.isEmpty()) {
+			// Else the queue would quietly take jobqueue.db in the working directory: on
+			// several hosts, a queue per host.
+			throw new JobQueueException("spring.datasource.url is set (" + JdbcUrls.withoutCredentials(applicationUrl)
+					+ ") but the application has no DataSource, so the job queue cannot share it. Add "
+					+ "spring-boot-starter-jdbc for Spring Boot to create that DataSource (the queue then shares it), "
+					+ "or give the queue its own database with jobqueue.datasource.url.");
 		}
 		return logged(own(DEFAULT_URL, settings, stores, classLoader),
 				"its own pool, the default file: set jobqueue.datasource.url to choose another");

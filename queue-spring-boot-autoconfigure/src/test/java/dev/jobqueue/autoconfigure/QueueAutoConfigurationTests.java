@@ -41,6 +41,7 @@ import dev.jobqueue.Job;
 import dev.jobqueue.JobContext;
 import dev.jobqueue.JobHandler;
 import dev.jobqueue.JobQueue;
+import dev.jobqueue.JobQueueException;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobStatus;
 import dev.jobqueue.actuate.QueueHealthIndicator;
@@ -277,6 +278,24 @@ class QueueAutoConfigurationTests {
 		this.contextRunner.withUserConfiguration(NonSqliteDataSource.class)
 			.withPropertyValues(ownUrl())
 			.run((context) -> assertThat(context.getBean(QueueDataSource.class).isShared()).isFalse());
+	}
+
+	/**
+	 * spring.datasource.url without a DataSource (no spring-boot-starter-jdbc): the queue
+	 * does not quietly fall back to jobqueue.db in the working directory, which on
+	 * several hosts would be a queue per host.
+	 */
+	@Test
+	void failsStartUpWhenSpringDatasourceUrlIsSetButTheApplicationHasNoDataSource() {
+		this.contextRunner.withPropertyValues("spring.datasource.url=jdbc:postgresql://db:5432/app?password=secret")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.isInstanceOf(JobQueueException.class)
+				.hasMessageContaining("spring.datasource.url is set (jdbc:postgresql://db:5432/app")
+				.hasMessageNotContaining("secret")
+				.hasMessageContaining("spring-boot-starter-jdbc")
+				.hasMessageContaining("jobqueue.datasource.url"));
 	}
 
 	@Test
