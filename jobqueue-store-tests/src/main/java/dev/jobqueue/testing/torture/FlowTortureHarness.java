@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
@@ -43,6 +44,7 @@ import static dev.jobqueue.testing.torture.FlowTortureWorker.LIMITS;
 import static dev.jobqueue.testing.torture.FlowTortureWorker.ORDERED;
 import static dev.jobqueue.testing.torture.FlowTortureWorker.PAIRS;
 import static dev.jobqueue.testing.torture.FlowTortureWorker.RATED;
+import static dev.jobqueue.testing.torture.FlowTortureWorker.SATURATED_RATED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -141,6 +143,15 @@ public abstract class FlowTortureHarness {
 	 * milliseconds).
 	 */
 	static final int LONG_RUN = 300;
+
+	/**
+	 * Jobs of the measurement of a rate limit at the handlers on a saturated machine (0:
+	 * not run).
+	 */
+	static final int SATURATED_RATED_JOBS = Integer.getInteger("flow.saturatedRatedJobs", 0);
+
+	/** Threads of this JVM that spin on the CPU through that measurement. */
+	static final int SPINNERS = Integer.getInteger("flow.spinners", 2);
 
 	/** What the stores round times to: at most a millisecond. */
 	static final long STORE_TIME_RESOLUTION = 1_000;
@@ -729,6 +740,113 @@ public abstract class FlowTortureHarness {
 				.isGreaterThan(PROCESSES * THREADS);
 			assertThat(loopFailures).isZero();
 			assertThat(badExits).isZero();
+		}
+	}
+
+	/**
+	 * A rate limit as the handlers see it on a saturated machine: {@code 20/1s},
+	 * {@value #PROCESSES} worker JVMs, and {@link #SPINNERS} threads of this JVM spinning
+	 * on the CPU meanwhile, so that the delay from a claim to its handler's start grows
+	 * to seconds. It prints the most handler starts in any window, by the handlers' own
+	 * clocks ({@code FLOW-SATURATED}), and the most claims, and asserts that neither is
+	 * above the limit: the log of starts records the handler's start, not the claim's
+	 * (the handlers' starts are counted in windows shortened by the time from the queue's
+	 * record of a start to the handler's own, at most a millisecond and the stores'
+	 * rounding). On demand ({@code -Dflow.saturatedRatedJobs=1000}), as the figures in
+	 * docs/reliability.md were.
+	 */
+	@Test
+	@EnabledIfSystemProperty(named = "flow.saturatedRatedJobs", matches = "[1-9][0-9]*")
+	void aRateLimitHoldsAtTheHandlersOnASaturatedMachine() throws Exception {
+		long began = System.nanoTime();
+		TortureStore store = store();
+		Path records = Files.createDirectory(this.dir.resolve("records"));
+		Path marker = this.dir.resolve("enqueue-done");
+		AtomicBoolean spinning = new AtomicBoolean(true);
+		List<Thread> spinners = new ArrayList<>();
+		try (StoreFixture db = store.create(this.dir); WorkerJvms jvms = workerJvms(store, db, records, marker)) {
+			DefaultJobQueue queue = queue(db);
+			Random random = new Random(SEED);
+			List<JobRequest> batch = new ArrayList<>();
+			for (int i = 0; i < SATURATED_RATED_JOBS; i++) {
+				batch.add(JobRequest.of(SATURATED_RATED, random.nextInt(3)));
+			}
+			List<Long> ids = new ArrayList<>();
+			for (int from = 0; from < batch.size(); from += BATCH) {
+				ids.addAll(queue.enqueueAll(batch.subList(from, Math.min(batch.size(), from + BATCH))));
+			}
+			for (int i = 0; i < SPINNERS; i++) {
+				Thread spinner = new Thread(() -> {
+					long spins = 0;
+					while (spinning.get()) {
+						spins++;
+					}
+					if (spins < 0) {
+						System.out.println(spins);
+					}
+				}, "spinner-" + i);
+				spinner.setDaemon(true);
+				spinner.start();
+				spinners.add(spinner);
+			}
+			List<ChildJvm> workers = new ArrayList<>();
+			for (int i = 0; i < PROCESSES; i++) {
+				workers.add(jvms.launch());
+			}
+			RateLimit limit = LIMITS.get(SATURATED_RATED).rateLimit();
+			long seconds = SATURATED_RATED_JOBS * limit.window().toSeconds() / limit.permits();
+			await("every job finished").atMost(Duration.ofSeconds(2 * seconds + 180))
+				.pollInterval(Duration.ofMillis(500))
+				.until(() -> db
+					.count("SELECT count(*) FROM jobs WHERE status IN ('waiting', 'pending', 'running')") == 0);
+			spinning.set(false);
+			Files.writeString(marker, "done");
+			int badExits = WorkerJvms.awaitFinished(workers);
+
+			List<Run> runs = FlowRecords.read(records);
+			long[] handlerStarts = runs.stream().mapToLong(Run::start).toArray();
+			List<Long> claimTimes = new ArrayList<>();
+			long longestDelay = 0;
+			Map<Long, Long> lastClaim = new HashMap<>();
+			for (long id : ids) {
+				for (Attempt attempt : db.insights().job(id, 0).orElseThrow().attempts()) {
+					long at = FlowRecords.micros(attempt.startedAt());
+					claimTimes.add(at);
+					lastClaim.merge(id, at, Math::max);
+				}
+			}
+			for (Run run : runs) {
+				Long claimed = lastClaim.get(run.jobId());
+				if (claimed != null) {
+					longestDelay = Math.max(longestDelay, run.start() - claimed);
+				}
+			}
+			long window = micros(limit.window());
+			long shortened = window - STORE_TIME_RESOLUTION - 1_000;
+			int handlersInWindow = FlowChecks.maxInWindow(handlerStarts, window);
+			int handlersInShortened = FlowChecks.maxInWindow(handlerStarts, shortened);
+			int claimsInWindow = FlowChecks.maxInWindow(toArray(claimTimes), window);
+			long succeeded = db.count("SELECT count(*) FROM jobs WHERE status = 'succeeded'");
+			long loopFailures = jvms.loopFailures();
+			TortureReport.print(String.format(Locale.ROOT,
+					"FLOW-SATURATED store=%s limit=%s jobs=%d processes=%d threads=%d spinners=%d runs=%d "
+							+ "mostHandlerStartsInWindow=%d (in the window less 2 ms %d) mostClaimsInWindow=%d "
+							+ "longestClaimToStartMicros=%d succeeded=%d loopFailures=%d badExits=%d seconds=%.0f",
+					getClass().getSimpleName(), limit, SATURATED_RATED_JOBS, PROCESSES, THREADS, SPINNERS, runs.size(),
+					handlersInWindow, handlersInShortened, claimsInWindow, longestDelay, succeeded, loopFailures,
+					badExits, (System.nanoTime() - began) / 1e9), "flow-torture-summary.txt");
+			assertThat(claimsInWindow).as("claims in one window").isLessThanOrEqualTo(limit.permits());
+			assertThat(handlersInShortened).as("handler starts in one window (less the clocks' rounding)")
+				.isLessThanOrEqualTo(limit.permits());
+			assertThat(succeeded).isEqualTo(SATURATED_RATED_JOBS);
+			assertThat(loopFailures).isZero();
+			assertThat(badExits).isZero();
+		}
+		finally {
+			spinning.set(false);
+			for (Thread spinner : spinners) {
+				spinner.join();
+			}
 		}
 	}
 

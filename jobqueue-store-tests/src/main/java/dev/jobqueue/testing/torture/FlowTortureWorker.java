@@ -31,6 +31,12 @@ public final class FlowTortureWorker {
 	 */
 	public static final String RATED = "rated";
 
+	/**
+	 * A rate limit of 20 starts a second and nothing else, for the measurement at the
+	 * handlers on a saturated machine.
+	 */
+	public static final String SATURATED_RATED = "saturatedRated";
+
 	/** Keyed jobs without limits: only fairness across keys. */
 	public static final String FAIR = "fair";
 
@@ -41,7 +47,8 @@ public final class FlowTortureWorker {
 	public static final Map<String, FlowControl> LIMITS = Map.of(ORDERED, new FlowControl(null, null, 0, true, true),
 			PAIRS, new FlowControl(null, null, 2, false, true), RATED,
 			new FlowControl(RateLimit.parse("30/3s"), RateLimit.parse("6/2s"), 0, false, true), FAIR, FlowControl.NONE,
-			FAIR_PAIRS, new FlowControl(null, null, 2, false, true));
+			FAIR_PAIRS, new FlowControl(null, null, 2, false, true), SATURATED_RATED,
+			new FlowControl(RateLimit.parse("20/1s"), null, 0, false, true));
 
 	private FlowTortureWorker() {
 	}
