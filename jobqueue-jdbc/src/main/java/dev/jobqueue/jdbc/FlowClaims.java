@@ -50,10 +50,18 @@ import dev.jobqueue.core.RateLimit;
  * length ending now, counted from the sliding log of starts (every start of a
  * rate-limited type or key is a row, retries too); the claim takes at most what is left
  * of the window. A job without a key is held only by its type's {@code rateLimit}. The
- * count has no upper bound, so a claim whose time is older than a start another claim
- * logged (claims read their time before they wait for the lock) still counts it; starts
- * are deleted only well after every window that could count them
- * ({@link #sweepBefore}).</li>
+ * log holds the handlers' starts: a claim logs each start it takes as claimed, not
+ * started, dated at its lease end, so that it counts in every window from now on; the
+ * worker dates it when the handler begins ({@code JdbcJobStore.RECORD_HANDLER_START}),
+ * and deletes it if the handler never begins (handed back, cancelled first). So in any
+ * window, the last claim of the jobs whose handlers began in it counted every other one
+ * (begun in its window, or not begun yet): at most {@code permits} handlers begin in any
+ * window, whatever the delay from claim to start, as long as it is shorter than the
+ * claim's lease and a window (after that an unstarted start has left every window; a dead
+ * worker's permits are freed so). The count has no upper bound, so a claim whose time is
+ * older than a start another claim logged (claims read their time before they wait for
+ * the lock) still counts it, and so are the unstarted starts; starts are deleted only
+ * well after every window that could count them ({@link #sweepBefore}).</li>
  * <li>When a rate limit held a job back, the plan says when the oldest start of the full
  * window leaves it ({@link Plan#throttledUntil()}), so the worker claims again then.</li>
  * </ol>
@@ -484,14 +492,17 @@ public final class FlowClaims {
 	}
 
 	/**
-	 * When the window of {@code limit} lets the next start, if this claim leaves it full:
-	 * when its oldest start (or this claim's, if it holds no older one) leaves it.
+	 * When the window of {@code limit} may let the next start, if this claim leaves it
+	 * full: when its oldest start leaves it. A start claimed and not started yet (dated
+	 * in the future, at its claim's lease end) begins at the earliest now, and so does
+	 * this claim's: they leave the window a window from now at the earliest.
 	 */
 	private static Instant throttledUntil(RateLimit limit, Starts starts, int startedNow, Instant now) {
 		if (limit == null || starts.count() + startedNow < limit.permits()) {
 			return null;
 		}
-		Instant oldest = (starts.count() > 0 && starts.oldest() != null) ? starts.oldest() : now;
+		Instant oldest = (starts.count() > 0 && starts.oldest() != null && starts.oldest().isBefore(now))
+				? starts.oldest() : now;
 		return oldest.plus(limit.window());
 	}
 

@@ -54,6 +54,31 @@ public abstract class JdbcJobStore implements JobStore {
 			WHERE id = :job_id AND runs = :run AND status = 'running'
 			""";
 
+	/**
+	 * A rate-limited job's handler begins: its claim wrote one row per limit in the log
+	 * of starts (the type's, {@code job_key} '', and its key's), dated at the claim's
+	 * lease end so that it counts in every window until then; now they say when the
+	 * handler began. This run's rows are those dated after its claim and no later than
+	 * its lease end: a start of an earlier run of the job is older, another worker's
+	 * later claim of it (after this one's lease was lost) ends its lease later. An index
+	 * range of the log's primary key per limit.
+	 */
+	public static final String RECORD_HANDLER_START = """
+			UPDATE {rate_starts} SET started_at = :now
+			WHERE type = :type AND job_key IN ('', :key) AND started_at > :claimed_at
+			  AND started_at <= :lease_until AND job_id = :job_id
+			""";
+
+	/**
+	 * A rate-limited job's run ends before its handler began: the rows its claim wrote
+	 * (see {@link #RECORD_HANDLER_START}) go, freeing their permits.
+	 */
+	public static final String DROP_UNSTARTED_START = """
+			DELETE FROM {rate_starts}
+			WHERE type = :type AND job_key IN ('', :key) AND started_at > :claimed_at
+			  AND started_at <= :lease_until AND job_id = :job_id
+			""";
+
 	private final JdbcDatabase database;
 
 	private final Tables tables;
@@ -69,6 +94,10 @@ public abstract class JdbcJobStore implements JobStore {
 	private final Sql heartbeat;
 
 	private final Sql recordProgress;
+
+	private final Sql recordHandlerStart;
+
+	private final Sql dropUnstartedStart;
 
 	private final JdbcSteps steps;
 
@@ -90,6 +119,8 @@ public abstract class JdbcJobStore implements JobStore {
 		this.completions = Objects.requireNonNull(completions, "'completions' must not be null");
 		this.heartbeat = tables.sql(HEARTBEAT);
 		this.recordProgress = tables.sql(RECORD_PROGRESS);
+		this.recordHandlerStart = tables.sql(RECORD_HANDLER_START);
+		this.dropUnstartedStart = tables.sql(DROP_UNSTARTED_START);
 		this.steps = new JdbcSteps(tables);
 		this.workers = new JdbcWorkers(database, tables);
 		this.recovery = recovery.create(database, tables, events, completions);
@@ -273,6 +304,33 @@ public abstract class JdbcJobStore implements JobStore {
 				return new LeaseRenewal(rows.getBoolean(1) ? Set.of(run.jobId()) : Set.of(), Set.of());
 			}
 		}
+	}
+
+	@Override
+	public void recordHandlerStart(ClaimedJob job, Instant claimedAt, Instant leaseUntil, Instant startedAt) {
+		this.database.write("record the start of job " + job.id() + " in its rate limit's log", (connection) -> {
+			try (SqlStatement update = this.recordHandlerStart.prepare(connection)) {
+				return bindRunsStarts(update, job, claimedAt, leaseUntil).bind("now", startedAt).executeUpdate();
+			}
+		});
+	}
+
+	@Override
+	public void dropUnstartedStart(ClaimedJob job, Instant claimedAt, Instant leaseUntil) {
+		this.database.write("free the rate permit of job " + job.id() + ", which did not start", (connection) -> {
+			try (SqlStatement delete = this.dropUnstartedStart.prepare(connection)) {
+				return bindRunsStarts(delete, job, claimedAt, leaseUntil).executeUpdate();
+			}
+		});
+	}
+
+	private static SqlStatement bindRunsStarts(SqlStatement statement, ClaimedJob job, Instant claimedAt,
+			Instant leaseUntil) throws SQLException {
+		return statement.bind("type", job.type())
+			.bind("key", (job.key() != null) ? job.key() : FlowClaims.Start.TYPE_WIDE)
+			.bind("claimed_at", claimedAt)
+			.bind("lease_until", leaseUntil)
+			.bind("job_id", job.id());
 	}
 
 	@Override

@@ -185,7 +185,7 @@ final class MysqlClaims implements Claims {
 			""".formatted(FlowClaims.STILL_HEAD_OF_ORDERED_KEY.strip());
 
 	static final String INSERT_START = """
-			INSERT INTO {rate_starts} (type, job_key, started_at, job_id) VALUES (:type, :key, :now, :job_id)
+			INSERT INTO {rate_starts} (type, job_key, started_at, job_id) VALUES (:type, :key, :lease_until, :job_id)
 			""";
 
 	/** Starts that left every window of the type. */
@@ -370,7 +370,7 @@ final class MysqlClaims implements Claims {
 				if (taken.contains(start.jobId())) {
 					insert.bind("type", start.type())
 						.bind("key", start.key())
-						.bind("now", now)
+						.bind("lease_until", request.leaseUntil())
 						.bind("job_id", start.jobId())
 						.addBatch();
 					any = true;

@@ -310,7 +310,7 @@ final class PostgresClaims implements Claims {
 			""".formatted(FlowClaims.STILL_HEAD_OF_ORDERED_KEY.strip()) + TAKE_CHOSEN_ROWS + """
 			, start_rows AS (
 			    INSERT INTO {rate_starts} (type, job_key, started_at, job_id)
-			    SELECT s.type, s.job_key, :now, s.job_id
+			    SELECT s.type, s.job_key, :lease_until, s.job_id
 			    FROM unnest(:start_types::text[], :start_keys::text[], :start_ids::bigint[]) AS s(type, job_key, job_id)
 			    WHERE s.job_id IN (SELECT id FROM claimed)
 			), swept AS (

@@ -16,6 +16,7 @@ import dev.jobqueue.core.RateLimit;
 import dev.jobqueue.core.store.ClaimRequest;
 import dev.jobqueue.core.store.ClaimedJob;
 import dev.jobqueue.jdbc.FlowClaims;
+import dev.jobqueue.jdbc.JdbcJobStore;
 import dev.jobqueue.postgresql.testing.PostgresTest;
 import dev.jobqueue.postgresql.testing.PostgresTestDatabase;
 
@@ -101,6 +102,18 @@ class PostgresFlowClaimPlanTests {
 		// The claim-ahead part: only jobs with an attempt left.
 		assertReadsIndexes(explain(PostgresClaims.claimSql(PostgresClaims.READ_FOR_ROUNDS, true),
 				read(FlowControl.NONE, 128, "customer-42")));
+	}
+
+	@Test
+	void aHandlersStartIsWrittenAndAnUnstartedOneDroppedByRangesOfTheRateLogsPrimaryKey() throws SQLException {
+		Map<String, Object> run = Map.of("type", "charge", "key", "customer-5", "claimed_at", this.now, "lease_until",
+				this.now.plusSeconds(30), "job_id", 5L, "now", this.now);
+		for (String statement : List.of(JdbcJobStore.RECORD_HANDLER_START, JdbcJobStore.DROP_UNSTARTED_START)) {
+			List<String> plan = explain(statement, run);
+			assertThat(QueryPlans.fullScans(plan, "job_rate_starts", "job_rate_starts_")).as(String.join("\n", plan))
+				.isEmpty();
+			assertThat(plan).anyMatch((line) -> line.contains("job_rate_starts_pkey"));
+		}
 	}
 
 	@Test

@@ -138,7 +138,7 @@ final class SqliteClaims implements Claims {
 			""";
 
 	private static final String INSERT_START = """
-			INSERT INTO {rate_starts} (type, job_key, started_at, job_id) VALUES (:type, :key, :now, :job_id)
+			INSERT INTO {rate_starts} (type, job_key, started_at, job_id) VALUES (:type, :key, :lease_until, :job_id)
 			""";
 
 	/** Starts that left every window of the type. */
@@ -289,7 +289,7 @@ final class SqliteClaims implements Claims {
 			plan.bindHeads(bindClaimedBy(claim, request, now)).bind("ids", JsonArrays.of(plan.ids()));
 			claimed = readClaimed(claim);
 		}
-		logStarts(connection, plan.starts(), now);
+		logStarts(connection, plan.starts(), request.leaseUntil());
 		return new Claimed(claimed, plan.throttledUntil());
 	}
 
@@ -325,7 +325,13 @@ final class SqliteClaims implements Claims {
 		this.flow.beforeNextTake(hook);
 	}
 
-	private void logStarts(Connection connection, List<FlowClaims.Start> starts, Instant now) throws SQLException {
+	/**
+	 * Logs the chosen jobs' starts as claimed, not started: dated at the claim's lease
+	 * end, so that they count in every window until their handlers begin (see
+	 * {@link FlowClaims}).
+	 */
+	private void logStarts(Connection connection, List<FlowClaims.Start> starts, Instant leaseUntil)
+			throws SQLException {
 		if (starts.isEmpty()) {
 			return;
 		}
@@ -333,7 +339,7 @@ final class SqliteClaims implements Claims {
 			for (FlowClaims.Start start : starts) {
 				insert.bind("type", start.type())
 					.bind("key", start.key())
-					.bind("now", now)
+					.bind("lease_until", leaseUntil)
 					.bind("job_id", start.jobId())
 					.addBatch();
 			}

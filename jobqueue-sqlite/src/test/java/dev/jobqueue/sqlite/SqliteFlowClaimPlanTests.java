@@ -16,6 +16,7 @@ import dev.jobqueue.core.FlowControl;
 import dev.jobqueue.core.RateLimit;
 import dev.jobqueue.core.store.ClaimRequest;
 import dev.jobqueue.core.store.ClaimedJob;
+import dev.jobqueue.jdbc.JdbcJobStore;
 import dev.jobqueue.testing.TestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -97,6 +98,14 @@ class SqliteFlowClaimPlanTests {
 					.allMatch(QueryPlans::searchesWithACondition)
 					.noneMatch((step) -> step.contains("TEMP B-TREE"));
 			});
+			// A handler's start, and an unstarted start dropped: ranges of the rate log's
+			// key.
+			for (String template : List.of(JdbcJobStore.RECORD_HANDLER_START, JdbcJobStore.DROP_UNSTARTED_START)) {
+				List<String> plan = queryPlan(db, db.store().tables().sql(template).text());
+				assertThat(plan).as(template)
+					.anyMatch((step) -> step.contains("job_rate_starts"))
+					.allMatch(SqliteFlowClaimPlanTests::searchesWithACondition);
+			}
 
 			FlowControl flow = new FlowControl(RateLimit.parse("1000/1s"), null, 1, false, true);
 			ClaimRequest request = new ClaimRequest("w1", 16, Set.of(), Map.of("charge", 16), Set.of(),

@@ -40,13 +40,36 @@ import static org.awaitility.Awaitility.await;
  */
 public abstract class FlowControlTests extends KeyedJobsTests {
 
+	/** The lease of the test's claims. */
+	private static final Duration LEASE = Duration.ofSeconds(30);
+
 	/** A claim of up to {@code limit} jobs of {@link #TYPE} under {@code flow}. */
 	private ClaimRequest request(int limit, FlowControl flow) {
 		Map<String, FlowControl> flows = flow.limits() ? Map.of(TYPE, flow) : Map.of();
 		Set<String> unlimited = flow.limits() ? Set.of() : Set.of(TYPE);
 		Map<String, Integer> limited = flow.limits() ? Map.of(TYPE, limit) : Map.of();
-		return new ClaimRequest("w1", limit, unlimited, limited, Set.of(), this.clock.instant().plusSeconds(30),
-				Map.of(), limit, flows);
+		return new ClaimRequest("w1", limit, unlimited, limited, Set.of(), this.clock.instant().plus(LEASE), Map.of(),
+				limit, flows);
+	}
+
+	/**
+	 * A claim whose handlers all begin at once, as a worker's do: each start recorded in
+	 * the rate log at the claim's time.
+	 */
+	private List<ClaimedJob> claimAndStart(int limit, FlowControl flow) {
+		return claimAndStart(this.db.store(), limit, flow);
+	}
+
+	private List<ClaimedJob> claimAndStart(JobStore store, int limit, FlowControl flow) {
+		Instant now = this.clock.instant();
+		List<ClaimedJob> jobs = store.claim(request(limit, flow), now);
+		startHandlers(store, jobs, now, now);
+		return jobs;
+	}
+
+	/** Records that the handlers of jobs claimed at {@code claimedAt} begin now. */
+	private void startHandlers(JobStore store, List<ClaimedJob> jobs, Instant claimedAt, Instant now) {
+		jobs.forEach((job) -> store.recordHandlerStart(job, claimedAt, claimedAt.plus(LEASE), now));
 	}
 
 	private List<ClaimedJob> claim(int limit, FlowControl flow) {
@@ -253,7 +276,7 @@ public abstract class FlowControlTests extends KeyedJobsTests {
 		List<Instant> starts = new ArrayList<>();
 		// Small steps that do not divide the window: claims land all over it.
 		for (int step = 0; step < 60; step++) {
-			for (ClaimedJob job : claim(10, flow)) {
+			for (ClaimedJob job : claimAndStart(10, flow)) {
 				starts.add(this.clock.instant());
 				succeed(job);
 			}
@@ -280,6 +303,7 @@ public abstract class FlowControlTests extends KeyedJobsTests {
 		CompleteAndClaim claimed = this.db.store()
 			.completeAndClaim(List.of(), "w1", request(10, flow), this.clock.instant());
 		assertThat(claimed.claimed()).hasSize(2);
+		startHandlers(this.db.store(), claimed.claimed(), first, first);
 		assertThat(claimed.throttledUntil()).isEqualTo(first.plusSeconds(1));
 
 		this.clock.advance(Duration.ofMillis(999));
@@ -300,9 +324,9 @@ public abstract class FlowControlTests extends KeyedJobsTests {
 		enqueueMany("none", null, 3);
 		FlowControl flow = keyRate("2/1m");
 		try (StoreFixture other = this.db.anotherProcess()) {
-			List<ClaimedJob> first = claim(other.store(), 1, flow);
+			List<ClaimedJob> first = claimAndStart(other.store(), 1, flow);
 			first.forEach(this::succeed);
-			List<ClaimedJob> second = claim(20, flow);
+			List<ClaimedJob> second = claimAndStart(20, flow);
 			second.forEach(this::succeed);
 			List<String> all = new ArrayList<>(payloads(first));
 			all.addAll(payloads(second));
@@ -558,14 +582,14 @@ public abstract class FlowControlTests extends KeyedJobsTests {
 	void theRateLogKeepsStartsAMarginLongerThanTheWindowThenDeletesThem() {
 		enqueueMany("job", null, 10);
 		FlowControl flow = rate("2/1s");
-		claim(10, flow).forEach(this::succeed);
+		claimAndStart(10, flow).forEach(this::succeed);
 		this.clock.advance(Duration.ofSeconds(1));
-		claim(10, flow).forEach(this::succeed);
+		claimAndStart(10, flow).forEach(this::succeed);
 		// Kept after their window: a claim whose time is behind may still count them.
 		assertThat(this.db.count("SELECT count(*) FROM job_rate_starts")).isEqualTo(4);
 		// The margin is a minute.
 		this.clock.advance(Duration.ofSeconds(61));
-		claim(10, flow).forEach(this::succeed);
+		claimAndStart(10, flow).forEach(this::succeed);
 		assertThat(this.db.count("SELECT count(*) FROM job_rate_starts")).isEqualTo(2);
 	}
 
@@ -574,7 +598,7 @@ public abstract class FlowControlTests extends KeyedJobsTests {
 		enqueueMany("job", null, 10);
 		FlowControl flow = rate("3/1s");
 		Instant first = this.clock.instant();
-		assertThat(claim(2, flow)).hasSize(2);
+		assertThat(claimAndStart(2, flow)).hasSize(2);
 		try (StoreFixture other = this.db.anotherProcess()) {
 			// Another process claims with a later time, past the window of the first
 			// starts, and sweeps the log.
@@ -583,6 +607,114 @@ public abstract class FlowControlTests extends KeyedJobsTests {
 		// A claim that read its time before it waited for the lock: its window holds the
 		// first two starts and the other process's.
 		assertThat(this.db.store().claim(request(10, flow), first.plusMillis(500))).isEmpty();
+	}
+
+	@Test
+	void aClaimedJobWhoseHandlerHasNotBegunHoldsItsPermitAndCountsFromWhenItBegins() {
+		enqueueMany("job", null, 6);
+		FlowControl flow = rate("2/1s");
+		Instant claimedAt = this.clock.instant();
+		List<ClaimedJob> claimed = claim(10, flow);
+		assertThat(claimed).hasSize(2);
+
+		// Their handlers have not begun a window later (a loaded machine): still held.
+		this.clock.advance(Duration.ofMillis(1500));
+		CompleteAndClaim held = this.db.store()
+			.completeAndClaim(List.of(), "w1", request(10, flow), this.clock.instant());
+		assertThat(held.claimed()).isEmpty();
+		assertThat(held.throttledUntil()).as("a window after now at the earliest")
+			.isEqualTo(this.clock.instant().plusSeconds(1));
+
+		// They begin now: the window counts them from now, not from their claim.
+		Instant began = this.clock.instant();
+		startHandlers(this.db.store(), claimed, claimedAt, began);
+		this.clock.advance(Duration.ofMillis(999));
+		held = this.db.store().completeAndClaim(List.of(), "w1", request(10, flow), this.clock.instant());
+		assertThat(held.claimed()).isEmpty();
+		assertThat(held.throttledUntil()).isEqualTo(began.plusSeconds(1));
+		this.clock.advance(Duration.ofMillis(1));
+		assertThat(claim(10, flow)).hasSize(2);
+	}
+
+	@Test
+	void aKeysPermitIsHeldUntilItsHandlerBeginsInAnotherProcess() {
+		enqueueMany("a", "A", 3);
+		FlowControl flow = keyRate("1/1s");
+		try (StoreFixture other = this.db.anotherProcess()) {
+			Instant claimedAt = this.clock.instant();
+			List<ClaimedJob> claimed = claim(other.store(), 5, flow);
+			assertThat(payloads(claimed)).containsExactly("a1");
+			this.clock.advance(Duration.ofSeconds(2));
+			assertThat(claim(5, flow)).isEmpty();
+			Instant began = this.clock.instant();
+			startHandlers(other.store(), claimed, claimedAt, began);
+			this.clock.advance(Duration.ofMillis(999));
+			assertThat(claim(5, flow)).isEmpty();
+			this.clock.advance(Duration.ofMillis(1));
+			assertThat(payloads(claimAndStart(5, flow))).containsExactly("a2");
+		}
+	}
+
+	@Test
+	void aDeadWorkersUnstartedPermitIsFreedAWindowAfterItsClaimsLeaseEnded() {
+		enqueueMany("job", null, 6);
+		FlowControl flow = rate("2/1s");
+		Instant claimedAt = this.clock.instant();
+		// The worker dies before the handlers begin.
+		assertThat(claim(10, flow)).hasSize(2);
+		this.clock.advance(LEASE.plusMillis(1));
+		assertThat(this.db.store().recoverExpiredLeases(this.clock.instant(), 10)).isEqualTo(2);
+		// Its starts count as begun at its lease's end at the latest: for a window after.
+		assertThat(claim(10, flow)).isEmpty();
+		this.clock.advance(Duration.ofMillis(998));
+		assertThat(claim(10, flow)).isEmpty();
+		this.clock.advance(Duration.ofMillis(1));
+		List<ClaimedJob> next = claimAndStart(10, flow);
+		assertThat(next).hasSize(2);
+		// And never again: the next window holds only the starts of that claim.
+		next.forEach(this::succeed);
+		this.clock.advance(Duration.ofSeconds(1));
+		assertThat(claimAndStart(10, flow)).hasSize(2);
+		Instant now = this.clock.instant();
+		assertThat(this.db.column("SELECT started_at FROM job_rate_starts").stream().map(this::instant))
+			.as("starts not begun")
+			.noneMatch((at) -> at.isAfter(now));
+	}
+
+	@Test
+	void aJobHandedBackOrCancelledBeforeItsHandlerBeganFreesItsPermit() {
+		enqueueMany("job", null, 6);
+		FlowControl flow = rate("2/1s");
+		Instant claimedAt = this.clock.instant();
+		List<ClaimedJob> claimed = claim(10, flow);
+		assertThat(claimed).hasSize(2);
+		ClaimedJob handedBack = claimed.get(0);
+		this.db.store().dropUnstartedStart(handedBack, claimedAt, claimedAt.plus(LEASE));
+		this.db.store().complete(List.of(Completion.handedBack(handedBack, claimedAt)), "w1", claimedAt);
+		List<ClaimedJob> again = claimAndStart(10, flow);
+		assertThat(again).hasSize(1);
+		startHandlers(this.db.store(), List.of(claimed.get(1)), claimedAt, claimedAt);
+		assertThat(claim(10, flow)).isEmpty();
+		assertThat(this.db.count("SELECT count(*) FROM job_rate_starts")).isEqualTo(2);
+	}
+
+	@Test
+	void aRetryIsAStartOfItsOwnAndItsHandlerMovesOnlyItsOwnStart() {
+		enqueueMany("job", null, 1);
+		FlowControl flow = rate("3/1s");
+		Instant first = this.clock.instant();
+		ClaimedJob job = claimAndStart(10, flow).get(0);
+		this.db.store().complete(List.of(Completion.retry(job, "BOOM", "failed", first)), "w1", this.clock.instant());
+		this.clock.advance(Duration.ofMillis(100));
+		Instant claimedAt = this.clock.instant();
+		List<ClaimedJob> retried = claim(10, flow);
+		assertThat(retried).extracting(ClaimedJob::id).containsExactly(job.id());
+		this.clock.advance(Duration.ofMillis(100));
+		startHandlers(this.db.store(), retried, claimedAt, this.clock.instant());
+		assertThat(this.db.column("SELECT started_at FROM job_rate_starts ORDER BY started_at")
+			.stream()
+			.map(this::instant)
+			.toList()).containsExactly(first, this.clock.instant());
 	}
 
 }

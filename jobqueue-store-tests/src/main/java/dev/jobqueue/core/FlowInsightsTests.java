@@ -1,6 +1,7 @@
 package dev.jobqueue.core;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -27,10 +28,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 public abstract class FlowInsightsTests extends KeyedJobsTests {
 
+	/** A claim whose handlers begin at once, as a worker's do. */
 	private List<ClaimedJob> claim(int limit, FlowControl flow) {
+		Instant now = this.clock.instant();
 		ClaimRequest request = new ClaimRequest("w1", limit, Set.of(), Map.of(TYPE, limit), Set.of(),
-				this.clock.instant().plusSeconds(30), Map.of(), limit, Map.of(TYPE, flow));
-		return this.db.store().claim(request, this.clock.instant());
+				now.plusSeconds(30), Map.of(), limit, Map.of(TYPE, flow));
+		List<ClaimedJob> jobs = this.db.store().claim(request, now);
+		jobs.forEach((job) -> this.db.store().recordHandlerStart(job, now, now.plusSeconds(30), now));
+		return jobs;
 	}
 
 	private ClaimedJob claimOne(FlowControl flow, String key) {

@@ -121,6 +121,29 @@ public interface JobStore {
 	void recordEvent(long jobId, String event, String actor, String detail, Instant now);
 
 	/**
+	 * The handler of a claimed job whose type or key has a rate limit begins at
+	 * {@code startedAt}: its claim counted the start as claimed, not started (occupying
+	 * every window until the claim's lease end, {@code leaseUntil}); now it counts from
+	 * when the handler began, so that a rate limit holds by the handlers' own start
+	 * times, whatever the delay from claim to start. Called only for rate-limited jobs,
+	 * just before their handler. The default does nothing (a store without rate limits).
+	 * @param claimedAt the claim's time
+	 * @param leaseUntil the claim's lease end
+	 */
+	default void recordHandlerStart(ClaimedJob job, Instant claimedAt, Instant leaseUntil, Instant startedAt) {
+	}
+
+	/**
+	 * A claimed job whose type or key has a rate limit ends this run without its handler
+	 * having begun (handed back, cancelled while it waited for its thread): the start its
+	 * claim counted is no start, and frees its permit. The default does nothing.
+	 * @param claimedAt the claim's time
+	 * @param leaseUntil the claim's lease end
+	 */
+	default void dropUnstartedStart(ClaimedJob job, Instant claimedAt, Instant leaseUntil) {
+	}
+
+	/**
 	 * Writes a run's progress (and its heartbeat), if the run still holds its job. Stores
 	 * that do not keep progress ignore it.
 	 */

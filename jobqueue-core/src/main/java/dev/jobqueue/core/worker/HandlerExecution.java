@@ -84,6 +84,8 @@ final class HandlerExecution {
 			// is rejected.
 			return Completion.handedBack(run.job, run.claimedAt);
 		}
+		// The start a rate limit counts is the handler's: recorded before it begins.
+		run.recordHandlerStart(this.clock.instant());
 		run.handlerInvoked = true;
 		Object result = null;
 		Throwable failure = null;

@@ -14,6 +14,7 @@ import dev.jobqueue.ErrorCodes;
 import dev.jobqueue.JobContext;
 import dev.jobqueue.JobRequest;
 import dev.jobqueue.JobSnoozedException;
+import dev.jobqueue.core.FlowControl;
 import dev.jobqueue.core.HandlerDefinition;
 import dev.jobqueue.core.NewJobs;
 import dev.jobqueue.core.Ticker;
@@ -186,6 +187,59 @@ final class JobRun implements JobContext {
 		this.dispatched = true;
 	}
 
+	/**
+	 * Whether the run's start counts in a rate limit's log: its type has a rate limit, or
+	 * it has a key and its type a rate limit per key.
+	 */
+	boolean rateLimited() {
+		FlowControl flow = this.handler.flowControl();
+		return flow.rateLimit() != null || (this.job.key() != null && flow.keyRateLimit() != null);
+	}
+
+	/** The lease end of the run's claim: what its claim wrote as its unstarted start. */
+	Instant claimLeaseUntil() {
+		return this.claimedAt.plus(this.settings.lease());
+	}
+
+	/**
+	 * Records in the log of starts that the handler begins now (rate-limited runs only).
+	 * If the write fails, the start stays counted as claimed and not started, until the
+	 * claim's lease end and a window after: held longer, never let through.
+	 */
+	void recordHandlerStart(Instant now) {
+		if (!rateLimited()) {
+			return;
+		}
+		try {
+			this.store.recordHandlerStart(this.job, this.claimedAt, claimLeaseUntil(), now);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not record the start of job {} ({}) in its rate limit's log; its permit stays held "
+					+ "until its claim's lease ends: {}", this.job.id(), this.job.type(), ex.toString());
+		}
+	}
+
+	/**
+	 * Frees the permit a rate-limited run's claim took when its handler never began and
+	 * the job stays with this worker's outcome (not when its lease was lost: then the log
+	 * may hold the start of another worker's claim of the job, which this one leaves).
+	 */
+	private void dropUnstartedStart(Completion completion) {
+		if (this.handlerInvoked || this.leaseLost || !rateLimited()) {
+			return;
+		}
+		if (completion.kind() != Completion.Kind.HANDED_BACK && completion.kind() != Completion.Kind.CANCELLED) {
+			return;
+		}
+		try {
+			this.store.dropUnstartedStart(this.job, this.claimedAt, claimLeaseUntil());
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not free the rate permit of job {} ({}), which did not start; it is held until its "
+					+ "claim's lease ends: {}", this.job.id(), this.job.type(), ex.toString());
+		}
+	}
+
 	boolean hasTimeout() {
 		return this.handler.timeout() != null;
 	}
@@ -296,12 +350,19 @@ final class JobRun implements JobContext {
 		if (this.startNanos == 0) {
 			this.startNanos = this.endNanos;
 		}
+		boolean first;
+		boolean abandoned;
 		synchronized (this) {
-			if (this.completion == null) {
+			first = this.completion == null;
+			if (first) {
 				this.completion = completion;
 			}
-			return this.abandoned;
+			abandoned = this.abandoned;
 		}
+		if (first) {
+			dropUnstartedStart(completion);
+		}
+		return abandoned;
 	}
 
 	/** How long the handler ran. */
