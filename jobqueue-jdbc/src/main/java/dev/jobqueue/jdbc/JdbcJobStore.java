@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
@@ -307,10 +308,12 @@ public abstract class JdbcJobStore implements JobStore {
 	}
 
 	@Override
-	public void recordHandlerStart(ClaimedJob job, Instant claimedAt, Instant leaseUntil, Instant startedAt) {
+	public void recordHandlerStart(ClaimedJob job, Instant claimedAt, Instant leaseUntil, InstantSource clock) {
 		this.database.write("record the start of job " + job.id() + " in its rate limit's log", (connection) -> {
 			try (SqlStatement update = this.recordHandlerStart.prepare(connection)) {
-				return bindRunsStarts(update, job, claimedAt, leaseUntil).bind("now", startedAt).executeUpdate();
+				bindRunsStarts(update, job, claimedAt, leaseUntil);
+				// Read once the write may proceed: the handler begins just after it.
+				return update.bind("now", clock.instant()).executeUpdate();
 			}
 		});
 	}

@@ -5,6 +5,7 @@ import java.lang.reflect.Proxy;
 import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -69,7 +70,8 @@ public abstract class FlowControlTests extends KeyedJobsTests {
 
 	/** Records that the handlers of jobs claimed at {@code claimedAt} begin now. */
 	private void startHandlers(JobStore store, List<ClaimedJob> jobs, Instant claimedAt, Instant now) {
-		jobs.forEach((job) -> store.recordHandlerStart(job, claimedAt, claimedAt.plus(LEASE), now));
+		jobs.forEach(
+				(job) -> store.recordHandlerStart(job, claimedAt, claimedAt.plus(LEASE), InstantSource.fixed(now)));
 	}
 
 	private List<ClaimedJob> claim(int limit, FlowControl flow) {

@@ -2,6 +2,7 @@ package dev.jobqueue.core;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -34,7 +35,8 @@ public abstract class FlowInsightsTests extends KeyedJobsTests {
 		ClaimRequest request = new ClaimRequest("w1", limit, Set.of(), Map.of(TYPE, limit), Set.of(),
 				now.plusSeconds(30), Map.of(), limit, Map.of(TYPE, flow));
 		List<ClaimedJob> jobs = this.db.store().claim(request, now);
-		jobs.forEach((job) -> this.db.store().recordHandlerStart(job, now, now.plusSeconds(30), now));
+		jobs.forEach(
+				(job) -> this.db.store().recordHandlerStart(job, now, now.plusSeconds(30), InstantSource.fixed(now)));
 		return jobs;
 	}
 

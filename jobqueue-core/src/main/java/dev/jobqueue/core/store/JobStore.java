@@ -1,6 +1,7 @@
 package dev.jobqueue.core.store;
 
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.Collection;
 import java.util.List;
 
@@ -121,16 +122,19 @@ public interface JobStore {
 	void recordEvent(long jobId, String event, String actor, String detail, Instant now);
 
 	/**
-	 * The handler of a claimed job whose type or key has a rate limit begins at
-	 * {@code startedAt}: its claim counted the start as claimed, not started (occupying
-	 * every window until the claim's lease end, {@code leaseUntil}); now it counts from
-	 * when the handler began, so that a rate limit holds by the handlers' own start
-	 * times, whatever the delay from claim to start. Called only for rate-limited jobs,
-	 * just before their handler. The default does nothing (a store without rate limits).
+	 * The handler of a claimed job whose type or key has a rate limit begins: its claim
+	 * counted the start as claimed, not started (occupying every window until the claim's
+	 * lease end, {@code leaseUntil}); now it counts from when the handler began, so that
+	 * a rate limit holds by the handlers' own start times, whatever the delay from claim
+	 * to start. Called only for rate-limited jobs, just before their handler. The start's
+	 * time is read from {@code clock} as late as the store can, once its write may
+	 * proceed: a write that waited for a lock would otherwise date the start too early.
+	 * The default does nothing (a store without rate limits).
 	 * @param claimedAt the claim's time
 	 * @param leaseUntil the claim's lease end
+	 * @param clock the worker's clock, read once for the start's time
 	 */
-	default void recordHandlerStart(ClaimedJob job, Instant claimedAt, Instant leaseUntil, Instant startedAt) {
+	default void recordHandlerStart(ClaimedJob job, Instant claimedAt, Instant leaseUntil, InstantSource clock) {
 	}
 
 	/**

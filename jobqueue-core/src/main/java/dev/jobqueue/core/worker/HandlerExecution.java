@@ -85,7 +85,7 @@ final class HandlerExecution {
 			return Completion.handedBack(run.job, run.claimedAt);
 		}
 		// The start a rate limit counts is the handler's: recorded before it begins.
-		run.recordHandlerStart(this.clock.instant());
+		run.recordHandlerStart();
 		run.handlerInvoked = true;
 		Object result = null;
 		Throwable failure = null;

@@ -206,12 +206,12 @@ final class JobRun implements JobContext {
 	 * If the write fails, the start stays counted as claimed and not started, until the
 	 * claim's lease end and a window after: held longer, never let through.
 	 */
-	void recordHandlerStart(Instant now) {
+	void recordHandlerStart() {
 		if (!rateLimited()) {
 			return;
 		}
 		try {
-			this.store.recordHandlerStart(this.job, this.claimedAt, claimLeaseUntil(), now);
+			this.store.recordHandlerStart(this.job, this.claimedAt, claimLeaseUntil(), this.clock);
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Could not record the start of job {} ({}) in its rate limit's log; its permit stays held "

@@ -4,6 +4,7 @@ import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
@@ -111,8 +112,9 @@ class HandlerExecutionTests {
 		JobStore store = (JobStore) Proxy.newProxyInstance(JobStore.class.getClassLoader(),
 				new Class<?>[] { JobStore.class }, (proxy, method, args) -> {
 					switch (method.getName()) {
-						case "recordHandlerStart" -> calls.add("recordHandlerStart job " + ((ClaimedJob) args[0]).id()
-								+ " claimed " + args[1] + " lease until " + args[2] + " at " + args[3]);
+						case "recordHandlerStart" ->
+							calls.add("recordHandlerStart job " + ((ClaimedJob) args[0]).id() + " claimed " + args[1]
+									+ " lease until " + args[2] + " at " + ((InstantSource) args[3]).instant());
 						case "dropUnstartedStart" -> calls.add("dropUnstartedStart job " + ((ClaimedJob) args[0]).id()
 								+ " claimed " + args[1] + " lease until " + args[2]);
 						default -> throw new UnsupportedOperationException(method.getName());
