@@ -2,6 +2,7 @@ package dev.jobqueue.postgresql;
 
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -107,9 +108,11 @@ class PostgresFlowClaimPlanTests {
 	@Test
 	void aHandlersStartIsWrittenAndAnUnstartedOneDroppedByRangesOfTheRateLogsPrimaryKey() throws SQLException {
 		Map<String, Object> run = Map.of("type", "charge", "key", "customer-5", "claimed_at", this.now, "lease_until",
-				this.now.plusSeconds(30), "job_id", 5L, "now", this.now);
-		for (String statement : List.of(JdbcJobStore.RECORD_HANDLER_START, JdbcJobStore.DROP_UNSTARTED_START)) {
-			List<String> plan = explain(statement, run);
+				this.now.plusSeconds(30), "job_id", 5L);
+		Map<String, Object> started = new HashMap<>(run);
+		started.put("now", this.now);
+		for (List<String> plan : List.of(explain(JdbcJobStore.RECORD_HANDLER_START, started),
+				explain(JdbcJobStore.DROP_UNSTARTED_START, run))) {
 			assertThat(QueryPlans.fullScans(plan, "job_rate_starts", "job_rate_starts_")).as(String.join("\n", plan))
 				.isEmpty();
 			assertThat(plan).anyMatch((line) -> line.contains("job_rate_starts_pkey"));
