@@ -101,10 +101,10 @@ class SqliteFlowClaimPlanTests {
 			// A handler's start, and an unstarted start dropped: ranges of the rate log's
 			// key.
 			for (String template : List.of(JdbcJobStore.RECORD_HANDLER_START, JdbcJobStore.DROP_UNSTARTED_START)) {
-				List<String> plan = queryPlan(db, db.store().tables().sql(template).text());
+				List<String> plan = QueryPlans.of(db.dataSource(), db.store().tables().sql(template).text());
 				assertThat(plan).as(template)
 					.anyMatch((step) -> step.contains("job_rate_starts"))
-					.allMatch(SqliteFlowClaimPlanTests::searchesWithACondition);
+					.allMatch(QueryPlans::searchesWithACondition);
 			}
 
 			FlowControl flow = new FlowControl(RateLimit.parse("1000/1s"), null, 1, false, true);
