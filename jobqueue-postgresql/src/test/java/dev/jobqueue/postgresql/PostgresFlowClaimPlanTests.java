@@ -113,7 +113,7 @@ class PostgresFlowClaimPlanTests {
 		started.put("now", this.now);
 		for (List<String> plan : List.of(explain(JdbcJobStore.RECORD_HANDLER_START, started),
 				explain(JdbcJobStore.DROP_UNSTARTED_START, run))) {
-			assertThat(QueryPlans.fullScans(plan, "job_rate_starts", "job_rate_starts_")).as(String.join("\n", plan))
+			assertThat(this.plans.fullScans(plan, "job_rate_starts", "job_rate_starts_")).as(String.join("\n", plan))
 				.isEmpty();
 			assertThat(plan).anyMatch((line) -> line.contains("job_rate_starts_pkey"));
 		}
